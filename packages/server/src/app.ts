@@ -1,0 +1,110 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { authPlugin } from './plugins/auth';
+import { errorsPlugin } from './plugins/errors';
+import { staticPlugin } from './plugins/static';
+import { authRoutes, configRoute } from './modules/auth/auth.routes';
+import { createOidcVerifier } from './modules/auth/oidc-verifier';
+import type { OidcVerifier } from './modules/auth/oidc-verifier';
+import { createSessionTokens } from './modules/auth/session-token';
+import { healthRoutes } from './modules/health/health.routes';
+
+export const VERSION = '0.1.0';
+
+export type AppOptions = {
+  config: Config;
+  database: Database;
+  logger?: boolean | FastifyBaseLogger | { level: string };
+  /** Tests inject a verifier backed by a local key; production builds one from config. */
+  googleVerifier?: OidcVerifier | null;
+};
+
+const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const tokens = createSessionTokens(config.sessionSecret);
+  const googleVerifier =
+    options.googleVerifier !== undefined
+      ? options.googleVerifier
+      : config.google.clientId
+        ? createOidcVerifier({
+            jwksUrl: config.google.jwksUrl,
+            issuers: config.google.issuers,
+            audience: config.google.clientId,
+          })
+        : null;
+
+  await app.register(errorsPlugin);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        // The Google Identity Services script and its iframe/button (spec: core §7).
+        'script-src': ["'self'", 'https://accounts.google.com/gsi/client'],
+        'frame-src': ["'self'", 'https://accounts.google.com/gsi/'],
+        'connect-src': ["'self'", 'ws:', 'wss:', 'https://accounts.google.com/gsi/'],
+        'style-src': ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
+        'img-src': ["'self'", 'data:', 'https://*.googleusercontent.com'],
+      },
+    },
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Outpost API', version: VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(authPlugin, { db: database.db, tokens });
+
+  const routeOptions = { db: database.db, config, tokens, googleVerifier, version: VERSION };
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { database });
+      await api.register(configRoute, routeOptions);
+      await api.register(
+        async (customer) => {
+          customer.addHook('onRequest', async (request) => {
+            if (!request.routeOptions.config.isPublic) {
+              await customer.requireSession(request);
+            }
+          });
+          await customer.register(authRoutes, routeOptions);
+        },
+        { prefix: '/customer' },
+      );
+    },
+    { prefix: '/api' },
+  );
+
+  await app.register(staticPlugin, { root: config.webDistDir ?? defaultWebDist });
+  return app;
+}

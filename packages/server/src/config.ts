@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['0', '1', 'true', 'false', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+// Environment, validated at start with clear errors (README lists every variable).
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  REDIS_URL: z.string().optional(),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  GOOGLE_ISSUERS: z.string().default('accounts.google.com,https://accounts.google.com'),
+  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  OUTPOST_ALLOW_DEV_LOGIN: booleanFlag,
+  OUTPOST_DEMO: z.enum(['0', '1']).default('1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: z.string().optional(),
+  TRUST_PROXY: booleanFlag,
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  google: { clientId: string | null; jwksUrl: string; issuers: string[] };
+  sessionSecret: Uint8Array;
+  devLogin: boolean;
+  demo: boolean;
+  logLevel: string;
+  webDistDir: string | null;
+  trustProxy: boolean;
+};
+
+export class ConfigError extends Error {}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || host.startsWith('127.');
+}
+
+// The session signing key: SESSION_SECRET, or one generated once and kept under DATA_DIR.
+function loadSessionSecret(dataDir: string, given?: string): Uint8Array {
+  if (given) {
+    return new TextEncoder().encode(given);
+  }
+  const file = path.join(dataDir, 'session.key');
+  if (fs.existsSync(file)) {
+    return new Uint8Array(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64'));
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const key = crypto.randomBytes(48);
+  fs.writeFileSync(file, key.toString('base64'), { mode: 0o600 });
+  return new Uint8Array(key);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const clientId = e.GOOGLE_CLIENT_ID?.trim() || null;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL?.trim() || undefined,
+    google: {
+      clientId,
+      jwksUrl: e.GOOGLE_JWKS_URL,
+      issuers: e.GOOGLE_ISSUERS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    },
+    sessionSecret: loadSessionSecret(dataDir, e.SESSION_SECRET),
+    // Dev sign-in only without a Google client id, and only on loopback unless forced.
+    devLogin: clientId === null && (isLoopback(e.HOST) || e.OUTPOST_ALLOW_DEV_LOGIN),
+    demo: e.OUTPOST_DEMO === '1',
+    logLevel: e.LOG_LEVEL,
+    webDistDir: e.WEB_DIST_DIR ?? null,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

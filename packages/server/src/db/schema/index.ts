@@ -1,0 +1,5 @@
+// The Drizzle schema: one file per table (STYLE.md), gathered here for the client and drizzle-kit.
+export * from './tenants';
+export * from './sites';
+export * from './users';
+export * from './audit-logs';

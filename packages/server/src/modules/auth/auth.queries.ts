@@ -1,0 +1,71 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { DEFAULT_NOTIFICATION_PREFS } from '@outpost/contract/auth';
+import type { SessionUser } from '@outpost/contract/auth';
+import type { Db } from '../../db/client';
+import { tenants, users } from '../../db/schema/index';
+
+const membershipColumns = {
+  id: users.id,
+  tenant_id: users.tenantId,
+  tenant_name: tenants.tenantName,
+  plan: tenants.plan,
+  name: users.name,
+  email: users.email,
+  role: users.role,
+  site_access_type: users.siteAccessType,
+  company: users.company,
+  notification_prefs: users.notificationPrefs,
+};
+
+export type Membership = SessionUser & { plan: string };
+
+function toMembership(row: { notification_prefs: SessionUser['notification_prefs'] | null }): Membership {
+  const r = row as Membership;
+  return { ...r, notification_prefs: row.notification_prefs ?? DEFAULT_NOTIFICATION_PREFS };
+}
+
+export async function findMembershipsByEmail(db: Db, email: string): Promise<Membership[]> {
+  const rows = await db
+    .select(membershipColumns)
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .where(eq(users.email, email.toLowerCase()))
+    .orderBy(asc(tenants.id));
+  return rows.map(toMembership);
+}
+
+export async function findMembership(db: Db, userId: number, tenantId: number): Promise<Membership | null> {
+  const [row] = await db
+    .select(membershipColumns)
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)))
+    .limit(1);
+  return row ? toMembership(row) : null;
+}
+
+export function toSessionUser(m: Membership): SessionUser {
+  const { plan: _plan, ...user } = m;
+  return user;
+}
+
+/** The people a dev sign-in may pick (only offered when dev sign-in is enabled). */
+export async function listDevLoginUsers(db: Db, limit = 50) {
+  const rows = await db
+    .select({ email: users.email, name: users.name, tenant_name: tenants.tenantName, role: users.role })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .orderBy(asc(users.email), asc(tenants.id))
+    .limit(limit * 4);
+  const byEmail = new Map<
+    string,
+    { email: string; name: string | null; tenants: { tenant_name: string; role: Membership['role'] }[] }
+  >();
+  for (const r of rows) {
+    const entry = byEmail.get(r.email) ?? { email: r.email, name: r.name, tenants: [] };
+    entry.name ??= r.name;
+    entry.tenants.push({ tenant_name: r.tenant_name, role: r.role });
+    byEmail.set(r.email, entry);
+  }
+  return [...byEmail.values()].slice(0, limit);
+}
