@@ -1,0 +1,300 @@
+import { z } from 'zod';
+import {
+  DeviceActionType,
+  HardwareInfo,
+  InventoryKind,
+  NetworkInfo,
+  Service,
+  ServiceAction,
+  SoftwareItem,
+} from './devices';
+
+// The agent protocol (ARCHITECTURE §4). Agents enrol over HTTP (POST /api/agent/enroll) and then
+// hold one websocket (WS /api/agent/ws) authenticated with their device guid and secret:
+//
+//   agent → server: hello, heartbeat, inventory, activity, fault, command_result, step_progress
+//   server → agent: welcome, command, ack, error
+//
+// The database is the queue: every command is a row first and is re-offered on every (re)connect
+// until its result arrives, so delivery is at-least-once. Agent messages that must not be lost
+// (inventory, activity, command_result, step_progress) carry a `messageId`; the server answers
+// with `ack {messageId}` once it has persisted them, and handles a resent message idempotently.
+
+export const AGENT_PROTOCOL_VERSION = 1;
+export const SUPPORTED_AGENT_PROTOCOL_VERSIONS: readonly number[] = [1];
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
+
+/** Headers of the websocket upgrade request: the device guid and, as a bearer token, its secret. */
+export const AGENT_DEVICE_HEADER = 'x-outpost-device';
+
+/** Close codes of the agent socket (4000–4999 are application codes). */
+export const AGENT_CLOSE = {
+  protocolError: 4400,
+  unsupportedVersion: 4426,
+  replaced: 4409,
+  deviceRemoved: 4410,
+  helloTimeout: 4408,
+  heartbeatTimeout: 4504,
+} as const;
+
+const id = z.string().min(1).max(128);
+const isoTime = z.string().max(64);
+
+// ---------- enrolment (HTTP) ----------
+
+export const EnrollFacts = z.object({
+  hostname: z.string().min(1).max(255),
+  osType: z.string().max(64),
+  osVersion: z.string().max(255),
+  agentVersion: z.string().max(64),
+  serialNumber: z.string().max(255).nullable().optional(),
+  /** a stable machine id (/etc/machine-id, MachineGuid, IOPlatformUUID) used to recognise re-enrolment */
+  machineId: z.string().max(255).nullable().optional(),
+  manufacturer: z.string().max(255).nullable().optional(),
+  model: z.string().max(255).nullable().optional(),
+  ipAddress: z.string().max(64).nullable().optional(),
+});
+export type EnrollFacts = z.infer<typeof EnrollFacts>;
+
+export const EnrollBody = z.object({
+  token: z.string().min(1, 'token is required').max(256),
+  facts: EnrollFacts,
+});
+export type EnrollBody = z.infer<typeof EnrollBody>;
+
+export const EnrollResult = z.object({
+  device_guid: z.string(),
+  agent_secret: z.string(),
+  /** true when an existing device record (same machine id or serial number) was reused */
+  reused: z.boolean(),
+});
+export type EnrollResult = z.infer<typeof EnrollResult>;
+
+// ---------- shared pieces ----------
+
+export const UserSession = z.object({
+  sessionId: id,
+  userName: z.string().max(255),
+  ipAddress: z.string().max(64).nullable().optional(),
+  startedAt: isoTime.optional(),
+});
+export type UserSession = z.infer<typeof UserSession>;
+
+export const ActivityEvent = z.object({
+  eventType: z.enum(['login', 'logout']),
+  userName: z.string().max(255),
+  sessionId: id,
+  ipAddress: z.string().max(64).nullable().optional(),
+  timestamp: isoTime,
+});
+export type ActivityEvent = z.infer<typeof ActivityEvent>;
+
+// ---------- commands (server → agent) ----------
+
+export const RefreshInventoryCommand = z.object({
+  kind: z.literal('refresh_inventory'),
+  inventoryKind: z.union([InventoryKind, z.literal('all')]),
+});
+export const ServiceControlCommand = z.object({
+  kind: z.literal('service_control'),
+  serviceName: z.string().min(1).max(255),
+  action: ServiceAction,
+});
+export const DeviceActionCommand = z.object({
+  kind: z.literal('device_action'),
+  action: DeviceActionType,
+  data: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+/** Deployment steps as the agent runs them (operations §3 Package step). */
+export const DeploymentStep = z.object({
+  stepOrder: z.number().int().positive(),
+  stepName: z.string(),
+  stepType: z.string(),
+  stepDetails: z.record(z.string(), z.unknown()),
+  timeoutSeconds: z.number().int().positive(),
+  retryCount: z.number().int().nonnegative(),
+  failDeploymentOnError: z.boolean(),
+});
+export type DeploymentStep = z.infer<typeof DeploymentStep>;
+export const RunDeploymentCommand = z.object({
+  kind: z.literal('run_deployment'),
+  jobId: z.number().int(),
+  deviceDeploymentId: z.number().int(),
+  packageName: z.string(),
+  steps: z.array(DeploymentStep),
+});
+export const CancelCommand = z.object({
+  kind: z.literal('cancel'),
+  /** the command (usually a run_deployment) to stop */
+  targetCommandId: id,
+});
+
+export const AgentCommand = z.discriminatedUnion('kind', [
+  RefreshInventoryCommand,
+  ServiceControlCommand,
+  DeviceActionCommand,
+  RunDeploymentCommand,
+  CancelCommand,
+]);
+export type AgentCommand = z.infer<typeof AgentCommand>;
+export type AgentCommandKind = AgentCommand['kind'];
+export const AGENT_COMMAND_KINDS = AgentCommand.options.map((o) => o.shape.kind.value);
+
+export const COMMAND_STATUSES = ['pending', 'sent', 'completed', 'failed'] as const;
+export const CommandStatus = z.enum(COMMAND_STATUSES);
+export type CommandStatus = z.infer<typeof CommandStatus>;
+export const COMMAND_RESULT_STATUSES = ['completed', 'failed'] as const;
+
+// ---------- agent → server ----------
+
+export const HelloMessage = z.object({
+  type: z.literal('hello'),
+  protocolVersion: z.number().int(),
+  agentVersion: z.string().max(64),
+  hostname: z.string().min(1).max(255),
+  osType: z.string().max(64),
+  osVersion: z.string().max(255),
+  ipAddress: z.string().max(64).nullable().optional(),
+  /** user sessions open right now; the server sets loggedin from this without recording events */
+  sessions: z.array(UserSession).max(256).default([]),
+});
+export type HelloMessage = z.infer<typeof HelloMessage>;
+
+export const HeartbeatMessage = z.object({
+  type: z.literal('heartbeat'),
+  sentAt: isoTime.optional(),
+});
+export type HeartbeatMessage = z.infer<typeof HeartbeatMessage>;
+
+/** Any part present replaces what the server holds for it. */
+export const InventoryMessage = z.object({
+  type: z.literal('inventory'),
+  messageId: id,
+  collectedAt: isoTime,
+  facts: z
+    .object({
+      hostname: z.string().min(1).max(255).optional(),
+      osType: z.string().max(64).optional(),
+      osVersion: z.string().max(255).optional(),
+      serialNumber: z.string().max(255).nullable().optional(),
+      manufacturer: z.string().max(255).nullable().optional(),
+      model: z.string().max(255).nullable().optional(),
+      ipAddress: z.string().max(64).nullable().optional(),
+    })
+    .optional(),
+  hardware: HardwareInfo.optional(),
+  network: NetworkInfo.optional(),
+  software: z.array(SoftwareItem).max(10_000).optional(),
+  services: z.array(Service).max(5_000).optional(),
+});
+export type InventoryMessage = z.infer<typeof InventoryMessage>;
+
+export const ActivityMessage = z.object({
+  type: z.literal('activity'),
+  messageId: id,
+  events: z.array(ActivityEvent).min(1).max(500),
+});
+export type ActivityMessage = z.infer<typeof ActivityMessage>;
+
+/** The agent reports a fault (status error) or its end (active false). */
+export const FaultMessage = z.object({
+  type: z.literal('fault'),
+  active: z.boolean(),
+  message: z.string().max(2000).optional(),
+});
+export type FaultMessage = z.infer<typeof FaultMessage>;
+
+export const CommandResultMessage = z.object({
+  type: z.literal('command_result'),
+  messageId: id,
+  commandId: id,
+  status: z.enum(COMMAND_RESULT_STATUSES),
+  result: z.record(z.string(), z.unknown()).nullable().optional(),
+  error: z.string().max(4000).nullable().optional(),
+  finishedAt: isoTime.optional(),
+});
+export type CommandResultMessage = z.infer<typeof CommandResultMessage>;
+
+/** Progress of one step of a run_deployment command (the deployments issue fills this in). */
+export const StepProgressMessage = z.object({
+  type: z.literal('step_progress'),
+  messageId: id,
+  commandId: id,
+  stepOrder: z.number().int().positive(),
+  status: z.enum(['running', 'completed', 'failed', 'cancelled']),
+  attempt: z.number().int().positive().optional(),
+  exitCode: z.number().int().nullable().optional(),
+  stdout: z.string().max(65_536).nullable().optional(),
+  stderr: z.string().max(65_536).nullable().optional(),
+  errorMessage: z.string().max(4000).nullable().optional(),
+  startedAt: isoTime.optional(),
+  completedAt: isoTime.optional(),
+});
+export type StepProgressMessage = z.infer<typeof StepProgressMessage>;
+
+export const AgentMessage = z.discriminatedUnion('type', [
+  HelloMessage,
+  HeartbeatMessage,
+  InventoryMessage,
+  ActivityMessage,
+  FaultMessage,
+  CommandResultMessage,
+  StepProgressMessage,
+]);
+export type AgentMessage = z.infer<typeof AgentMessage>;
+export type AgentMessageType = AgentMessage['type'];
+/** Agent messages that carry a messageId and wait for an ack. */
+export type AckedAgentMessage = Extract<AgentMessage, { messageId: string }>;
+
+// ---------- server → agent ----------
+
+export const WelcomeMessage = z.object({
+  type: z.literal('welcome'),
+  protocolVersion: z.number().int(),
+  deviceGuid: z.string(),
+  heartbeatIntervalMs: z.number().int().positive(),
+  serverTime: isoTime,
+});
+export type WelcomeMessage = z.infer<typeof WelcomeMessage>;
+
+export const CommandMessage = z.object({
+  type: z.literal('command'),
+  commandId: id,
+  issuedAt: isoTime,
+  command: AgentCommand,
+});
+export type CommandMessage = z.infer<typeof CommandMessage>;
+
+export const AckMessage = z.object({ type: z.literal('ack'), messageId: id });
+export type AckMessage = z.infer<typeof AckMessage>;
+
+export const AGENT_ERROR_CODES = [
+  'invalid_message',
+  'hello_required',
+  'unknown_command',
+  'internal_error',
+] as const;
+export const AgentErrorMessage = z.object({
+  type: z.literal('error'),
+  code: z.enum(AGENT_ERROR_CODES),
+  message: z.string(),
+  messageId: id.optional(),
+});
+export type AgentErrorMessage = z.infer<typeof AgentErrorMessage>;
+
+export const ServerToAgentMessage = z.discriminatedUnion('type', [
+  WelcomeMessage,
+  CommandMessage,
+  AckMessage,
+  AgentErrorMessage,
+]);
+export type ServerToAgentMessage = z.infer<typeof ServerToAgentMessage>;
+
+// ---------- results of the built-in commands ----------
+
+export const ServiceControlResult = z.object({
+  serviceName: z.string(),
+  action: ServiceAction,
+  status: z.string(),
+});
+export type ServiceControlResult = z.infer<typeof ServiceControlResult>;

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { DeviceStatus } from './devices';
+
+// The portal socket (spec: core §4 and §7 Websocket, operations §4 Live subscriptions).
+// Endpoint /api/ws?tenantId&userId&token. Every message is {type, payload}.
+//
+// client → server: subscribe {subscriptionKey}, unsubscribe {subscriptionKey}, ping
+// server → client: the PortalEvents below (typed from this one map), plus subscribed,
+//                  unsubscribed, pong and error.
+
+export const JOB_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
+export const JobStatus = z.enum(JOB_STATUSES);
+export type JobStatus = z.infer<typeof JobStatus>;
+
+/** device_update: deviceId is the device_guid (the key of 'device:{device_guid}'). */
+export const DeviceUpdatePayload = z.object({
+  deviceId: z.string(),
+  /** the numeric device id, for lists keyed by id */
+  id: z.number().int(),
+  status: DeviceStatus,
+  lastSeen: z.string().nullable(),
+  hostname: z.string().nullable().optional(),
+  ipAddress: z.string().nullable().optional(),
+  agentVersion: z.string().nullable().optional(),
+  lastInventoryUpdate: z.string().nullable().optional(),
+  /** which inventory parts changed, when the update is about inventory */
+  inventory: z.array(z.enum(['hardware', 'network', 'software', 'services'])).optional(),
+});
+export type DeviceUpdatePayload = z.infer<typeof DeviceUpdatePayload>;
+
+/** deployment_update: deploymentId plus the changed fields (operations §3 Live messages). */
+export const DeploymentUpdatePayload = z.object({
+  deploymentId: z.number().int(),
+  status: JobStatus.optional(),
+  jobName: z.string().optional(),
+  total_devices: z.number().int().optional(),
+  completed_devices: z.number().int().optional(),
+  failed_devices: z.number().int().optional(),
+  /** set when the update is about one device's deployment within the job */
+  deviceDeploymentId: z.number().int().optional(),
+  deviceId: z.string().optional(),
+  deviceStatus: JobStatus.optional(),
+  errorMessage: z.string().nullable().optional(),
+  started_at: z.string().nullable().optional(),
+  completed_at: z.string().nullable().optional(),
+});
+export type DeploymentUpdatePayload = z.infer<typeof DeploymentUpdatePayload>;
+
+/** step_update: stepOrder plus the changed fields; stepName and status per core §3. */
+export const StepUpdatePayload = z.object({
+  deploymentId: z.number().int(),
+  deviceDeploymentId: z.number().int().optional(),
+  deviceId: z.string().optional(),
+  stepOrder: z.number().int(),
+  stepName: z.string().optional(),
+  status: JobStatus,
+  exitCode: z.number().int().nullable().optional(),
+  errorMessage: z.string().nullable().optional(),
+  durationMs: z.number().int().nullable().optional(),
+});
+export type StepUpdatePayload = z.infer<typeof StepUpdatePayload>;
+
+export const CONNECTION_STATUSES = ['connected'] as const;
+export const ConnectionStatusPayload = z.object({
+  status: z.enum(CONNECTION_STATUSES),
+  serverTime: z.string(),
+  userId: z.number().int(),
+  tenantId: z.number().int(),
+});
+export type ConnectionStatusPayload = z.infer<typeof ConnectionStatusPayload>;
+
+/** The one event map every live message is typed against (STYLE: send<T extends keyof PortalEvents>). */
+export const PortalEventSchemas = {
+  device_update: DeviceUpdatePayload,
+  deployment_update: DeploymentUpdatePayload,
+  step_update: StepUpdatePayload,
+  connection_status: ConnectionStatusPayload,
+} as const;
+export type PortalEvents = {
+  [K in keyof typeof PortalEventSchemas]: z.infer<(typeof PortalEventSchemas)[K]>;
+};
+export type PortalEventType = keyof PortalEvents;
+export type PortalEvent<T extends PortalEventType = PortalEventType> = {
+  [K in T]: { type: K; payload: PortalEvents[K] };
+}[T];
+
+// ---------- subscription keys ----------
+
+export const SUBSCRIPTION_KINDS = ['device', 'deployment'] as const;
+export type SubscriptionKind = (typeof SUBSCRIPTION_KINDS)[number];
+export type SubscriptionKey = `device:${string}` | `deployment:${number}`;
+export const MAX_SUBSCRIPTIONS_PER_SOCKET = 2000;
+
+export const deviceKey = (deviceGuid: string): SubscriptionKey => `device:${deviceGuid}`;
+export const deploymentKey = (deploymentId: number): SubscriptionKey => `deployment:${deploymentId}`;
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type ParsedSubscriptionKey =
+  { kind: 'device'; deviceGuid: string } | { kind: 'deployment'; id: number };
+
+export function parseSubscriptionKey(key: string): ParsedSubscriptionKey | null {
+  const sep = key.indexOf(':');
+  if (sep < 0) {
+    return null;
+  }
+  const kind = key.slice(0, sep);
+  const rest = key.slice(sep + 1);
+  if (kind === 'device' && GUID.test(rest)) {
+    return { kind, deviceGuid: rest.toLowerCase() };
+  }
+  if (kind === 'deployment' && /^[1-9][0-9]{0,15}$/.test(rest)) {
+    return { kind, id: Number(rest) };
+  }
+  return null;
+}
+
+// ---------- client → server ----------
+
+export const SubscriptionPayload = z.object({ subscriptionKey: z.string().min(1).max(200) });
+export const PortalClientMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('subscribe'), payload: SubscriptionPayload }),
+  z.object({ type: z.literal('unsubscribe'), payload: SubscriptionPayload }),
+  z.object({ type: z.literal('ping'), payload: z.unknown().optional() }),
+]);
+export type PortalClientMessage = z.infer<typeof PortalClientMessage>;
+
+// ---------- server → client (besides PortalEvents) ----------
+
+export type PortalErrorCode =
+  'invalid_message' | 'invalid_subscription_key' | 'subscription_denied' | 'too_many_subscriptions';
+
+export type PortalControlMessages = {
+  subscribed: { subscriptionKey: string };
+  unsubscribed: { subscriptionKey: string };
+  pong: { serverTime: string };
+  error: { code: PortalErrorCode; message: string; subscriptionKey?: string };
+};
+
+export type PortalServerMessage =
+  | PortalEvent
+  | {
+      [K in keyof PortalControlMessages]: { type: K; payload: PortalControlMessages[K] };
+    }[keyof PortalControlMessages];
+
+/** Close codes of the portal socket; the reason carries the words below. */
+export const PORTAL_CLOSE = {
+  missingParameters: 4400,
+  invalidToken: 4401,
+  mismatch: 4403,
+  serverShutdown: 1001,
+} as const;
