@@ -3,3 +3,8 @@ export * from './tenants';
 export * from './sites';
 export * from './users';
 export * from './audit-logs';
+export * from './enrollment-tokens';
+export * from './devices';
+export * from './device-software';
+export * from './activity-events';
+export * from './device-commands';

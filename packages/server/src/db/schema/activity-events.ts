@@ -1,0 +1,30 @@
+import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { ActivityEventType } from '@outpost/contract/devices';
+import { tenants } from './tenants';
+import { devices } from './devices';
+
+// spec: core §3 Activity log entry. Presence (online, offline) and user sessions (login, logout).
+export const activityEvents = pgTable(
+  'activity_events',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    eventType: text('event_type').$type<ActivityEventType>().notNull(),
+    eventTimestamp: timestamp('event_timestamp', { withTimezone: true }).notNull().defaultNow(),
+    userName: text('user_name'),
+    ipAddress: text('ip_address'),
+    sessionId: text('session_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('activity_events_device_time_idx').on(t.deviceId, t.eventTimestamp),
+    index('activity_events_tenant_time_idx').on(t.tenantId, t.eventTimestamp),
+    // a login/logout resent after a reconnect is recorded once
+    uniqueIndex('activity_events_session_uq').on(t.deviceId, t.eventType, t.sessionId, t.eventTimestamp),
+  ],
+);

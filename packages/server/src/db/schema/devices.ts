@@ -1,0 +1,63 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { DeviceStatus, HardwareInfo, NetworkInfo, Service } from '@outpost/contract/devices';
+import type { UserSession } from '@outpost/contract/agent-protocol';
+import { tenants } from './tenants';
+import { sites } from './sites';
+import { enrollmentTokens } from './enrollment-tokens';
+
+// spec: core §3 Device. One row per enrolled agent. The list must stay fast at 100,000 devices:
+// every list filter (status, site) and search column (hostname, ip, serial) has a tenant-first
+// btree index; search uses lower() expressions because pg_trgm is not available in PGlite.
+export const devices = pgTable(
+  'devices',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    siteId: integer('site_id').references(() => sites.id, { onDelete: 'set null' }),
+    deviceGuid: uuid('device_guid').notNull(),
+    /** sha256 of the agent secret; the secret itself is never stored */
+    secretHash: text('secret_hash').notNull(),
+    hostname: text(),
+    ipAddress: text('ip_address'),
+    osType: text('os_type'),
+    osVersion: text('os_version'),
+    status: text().$type<DeviceStatus>().notNull().default('offline'),
+    faultMessage: text('fault_message'),
+    lastSeen: timestamp('last_seen', { withTimezone: true }),
+    agentVersion: text('agent_version'),
+    serialNumber: text('serial_number'),
+    machineId: text('machine_id'),
+    manufacturer: text(),
+    model: text(),
+    hardwareInfo: jsonb('hardware_info').$type<HardwareInfo>(),
+    networkInfo: jsonb('network_info').$type<NetworkInfo>(),
+    services: jsonb().$type<Service[]>(),
+    servicesUpdatedAt: timestamp('services_updated_at', { withTimezone: true }),
+    softwareUpdatedAt: timestamp('software_updated_at', { withTimezone: true }),
+    lastInventoryUpdate: timestamp('last_inventory_update', { withTimezone: true }),
+    /** user sessions open on the device right now (status loggedin while non-empty) */
+    sessions: jsonb().$type<UserSession[]>().notNull().default([]),
+    /** the agent connection that holds the device; presence changes only apply to the current one */
+    connectionId: text('connection_id'),
+    enrollmentTokenId: integer('enrollment_token_id').references(() => enrollmentTokens.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('devices_guid_uq').on(t.deviceGuid),
+    index('devices_tenant_status_idx').on(t.tenantId, t.status),
+    index('devices_tenant_site_idx').on(t.tenantId, t.siteId),
+    index('devices_tenant_hostname_idx').on(t.tenantId, sql`lower(${t.hostname})`),
+    index('devices_tenant_ip_idx').on(t.tenantId, t.ipAddress),
+    index('devices_tenant_serial_idx').on(t.tenantId, sql`lower(${t.serialNumber})`),
+    index('devices_tenant_machine_idx').on(t.tenantId, t.machineId),
+    index('devices_tenant_os_idx').on(t.tenantId, t.osType),
+    // the presence sweeper looks for connected devices whose last_seen went stale
+    index('devices_presence_idx').on(t.lastSeen).where(sql`${t.status} <> 'offline'`),
+  ],
+);
