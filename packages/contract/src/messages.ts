@@ -54,3 +54,62 @@ export const messages = {
   wsTooManySubscriptions: 'Too many subscriptions on one connection',
   wsInvalidMessage: 'Invalid message',
 } as const;
+
+// Packages, steps and files (operations §5 and §8, word for word), plus the server's own messages.
+export const packageMessages = {
+  packageNameRequired: 'Package name is required',
+  packageStepsRequired: 'At least one installation step is required',
+  stepNameRequired: 'Step name is required',
+  requiredStepFields: (labels: string[]) => `Please fill in required fields: ${labels.join(', ')}`,
+  stepTimeoutRange: 'Timeout must be between 1 and 3600 seconds',
+  stepRetryRange: 'Retry count must be between 0 and 5',
+  packageLoad: 'Failed to load package',
+  packagesLoad: 'Failed to load packages',
+  packageSave: 'Failed to save package',
+  packageUpdate: 'Failed to update package',
+  packageCreate: 'Failed to create package',
+  stepAddFailed: (name: string, error: string) => `Failed to add step "${name}": ${error}`,
+  stepUpdateFailed: (name: string, error: string) => `Failed to update step "${name}": ${error}`,
+  stepDeleteFailed: 'Failed to delete step',
+  fileUploadFailed: (reason: string) => `Failed to upload file: ${reason}`,
+  packageDeleteFailed: (error?: string) =>
+    error ? `Failed to delete package: ${error}` : 'Failed to delete package. Please try again.',
+  packageDeleteConfirm: (name: string) =>
+    `Are you sure you want to delete the package "${name}"? This action cannot be undone.`,
+  selectPackagesFirst: 'Please select packages first',
+  noPackagesFound: 'No packages found',
+  deploymentsLater: 'Deployments arrive in a later release',
+  // Server-side
+  packageNotFound: 'Package not found',
+  stepNotFound: 'Step not found',
+  fileNotFound: 'File not found',
+  packageInUse: (count: number) =>
+    `This package is used by ${count} pending or running deployment${count === 1 ? '' : 's'} and cannot be deleted until ${count === 1 ? 'it ends' : 'they end'}.`,
+  fileInUse: (stepName: string, packageName: string) =>
+    `This file is used by the step "${stepName}" of the package "${packageName}" and cannot be deleted.`,
+  fileTooLarge: (limit: string) => `The file is larger than the upload limit of ${limit}.`,
+  fileMissing: 'Choose a file to upload (multipart field "file").',
+  fileEmptyName: 'The uploaded file has no name.',
+  stepFileUnknown: (label: string) => `The file chosen for ${label} no longer exists. Upload it again.`,
+  reorderMismatch: 'The new order must list every step of the package exactly once.',
+  targetOsWindowsOnly: 'Only Windows packages can be created; macOS support is coming in a future release.',
+  stepDetailsJson: 'Step details must be a JSON object',
+  stepDetailsInvalid: 'Step details are invalid',
+  stepFieldText: (label: string) => `${label} must be text`,
+  stepFieldNumber: (label: string) => `${label} must be a number`,
+  stepFieldBoolean: (label: string) => `${label} must be true or false`,
+  stepFieldOption: (label: string, values: string[]) => `${label} must be one of: ${values.join(', ')}`,
+  stepFieldFile: (label: string) => `${label} must be an uploaded file`,
+  stepFieldUrl: (label: string) => `${label} must be a valid http:// or https:// URL`,
+  stepExitCodes: 'Success Exit Codes must be whole numbers separated by commas, such as 0,3010,1641',
+  stepScriptFileType: 'Script File must be a .ps1 file',
+  stepPermissionsLine: (line: number) =>
+    `Permissions must have one 'User/Group:Permission' per line (line ${line} does not)`,
+  stepRegistryDword: 'A REG_DWORD value must be a whole number from 0 to 4294967295 (decimal or 0x hex)',
+  stepRegistryQword: 'A REG_QWORD value must be a whole number from 0 to 2^64-1 (decimal or 0x hex)',
+  stepRegistryBinary: 'A REG_BINARY value must be hex bytes such as 01 af 3c',
+  importInvalid: 'This is not an Outpost package export.',
+  importUnknownFile: (name: string, id: number) =>
+    `The package refers to the file "${name}" (id ${id}), which is not in this organization. Upload it first, then import again.`,
+  importNoSteps: 'The imported package has no steps. At least one installation step is required',
+} as const;

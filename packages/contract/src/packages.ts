@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import { listOf } from './envelope';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './limits';
+import { packageMessages as messages } from './messages';
+import { FileRef, StepType, parseStepDetails } from './step-catalog';
+
+// spec: operations §2.2, §2.3, §3 (package, step), §5, §7 Packages, §9.
+
+export const TARGET_OSES = ['windows', 'macos'] as const;
+export const TargetOs = z.enum(TARGET_OSES);
+export type TargetOs = z.infer<typeof TargetOs>;
+
+export const ARCHITECTURES = ['x64', 'x86', 'arm64'] as const;
+export const Architecture = z.enum(ARCHITECTURES);
+export type Architecture = z.infer<typeof Architecture>;
+
+export const PACKAGE_DEFAULTS = {
+  package_version: '1.0.0',
+  architecture: 'x64',
+  target_os: 'windows',
+} as const;
+export const STEP_DEFAULTS = {
+  timeout_seconds: 300,
+  retry_count: 0,
+  fail_deployment_on_error: true,
+} as const;
+export const STEP_LIMITS = { minTimeout: 1, maxTimeout: 3600, minRetries: 0, maxRetries: 5 } as const;
+export const PACKAGE_NAME_MAX = 200;
+
+// The Windows temp folder's product-named subfolder (spec §2.3: the default working directory).
+export const DEFAULT_WORKING_DIRECTORY = 'C:\\Windows\\Temp\\Outpost';
+
+// ---- Packages ----
+
+const packageName = z
+  .string({ error: messages.packageNameRequired })
+  .trim()
+  .min(1, messages.packageNameRequired)
+  .max(PACKAGE_NAME_MAX, `Package name must be ${PACKAGE_NAME_MAX} characters or less`);
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} must be ${max} characters or less`)
+    .nullable()
+    .optional()
+    .transform((v) => (v ? v : null));
+
+const packageFields = {
+  name: packageName,
+  description: optionalText(2000, 'Description'),
+  os_version_requirement: optionalText(100, 'OS version requirement'),
+  architecture: Architecture,
+  package_version: z.string().trim().min(1, 'Package version is required').max(50),
+  is_template: z.boolean(),
+};
+
+// spec §7: POST body name, description, target_os, os_version_requirement, architecture,
+// package_version. The target OS is always windows on creation (§2.3); is_template is ours.
+export const PackageCreateBody = z.object({
+  ...packageFields,
+  target_os: z.literal('windows', { error: messages.targetOsWindowsOnly }).default('windows'),
+  architecture: Architecture.default(PACKAGE_DEFAULTS.architecture),
+  package_version: packageFields.package_version.default(PACKAGE_DEFAULTS.package_version),
+  is_template: z.boolean().default(false),
+});
+export type PackageCreateBody = z.input<typeof PackageCreateBody>;
+
+// spec §7: PUT takes the same body without target_os; an omitted field stays as it is.
+export const PackageUpdateBody = z.object({
+  name: packageName,
+  description: packageFields.description,
+  os_version_requirement: packageFields.os_version_requirement,
+  architecture: Architecture.optional(),
+  package_version: packageFields.package_version.optional(),
+  is_template: z.boolean().optional(),
+});
+export type PackageUpdateBody = z.input<typeof PackageUpdateBody>;
+
+const booleanQuery = z
+  .enum(['true', 'false'])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v === 'true'));
+
+export const PackageListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  search: z.string().trim().max(200).optional(),
+  target_os: TargetOs.optional(),
+  is_template: booleanQuery,
+});
+export type PackageListQuery = z.input<typeof PackageListQuery>;
+
+export const PackageSummary = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  target_os: TargetOs,
+  os_version_requirement: z.string().nullable(),
+  architecture: Architecture,
+  package_version: z.string(),
+  is_template: z.boolean(),
+  step_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  created_by_name: z.string().nullable(),
+});
+export type PackageSummary = z.infer<typeof PackageSummary>;
+
+export const PackageListResponse = listOf(PackageSummary);
+export type PackageListResponse = z.infer<typeof PackageListResponse>;
+
+// ---- Steps ----
+
+export const PackageStep = z.object({
+  id: z.number().int(),
+  package_id: z.number().int(),
+  step_order: z.number().int(),
+  step_name: z.string(),
+  step_type: StepType,
+  step_details: z.record(z.string(), z.unknown()),
+  fail_deployment_on_error: z.boolean(),
+  timeout_seconds: z.number().int(),
+  retry_count: z.number().int(),
+});
+export type PackageStep = z.infer<typeof PackageStep>;
+
+export const PackageDetail = PackageSummary.extend({ steps: z.array(PackageStep) });
+export type PackageDetail = z.infer<typeof PackageDetail>;
+
+// spec §3: step_details is sent as a JSON string; an object is accepted as well.
+const stepDetailsWire = z.union([z.string(), z.record(z.string(), z.unknown())]).transform((v, ctx) => {
+  if (typeof v !== 'string') {
+    return v;
+  }
+  try {
+    const parsed: unknown = JSON.parse(v);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      return parsed as Record<string, unknown>;
+    }
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({ code: 'custom', message: messages.stepDetailsJson });
+  return z.NEVER;
+});
+
+const stepFields = {
+  step_name: z
+    .string({ error: messages.stepNameRequired })
+    .trim()
+    .min(1, messages.stepNameRequired)
+    .max(200, 'Step name must be 200 characters or less'),
+  step_type: StepType,
+  step_details: stepDetailsWire,
+  fail_deployment_on_error: z.boolean().default(STEP_DEFAULTS.fail_deployment_on_error),
+  timeout_seconds: z.coerce
+    .number({ error: messages.stepTimeoutRange })
+    .int(messages.stepTimeoutRange)
+    .min(STEP_LIMITS.minTimeout, messages.stepTimeoutRange)
+    .max(STEP_LIMITS.maxTimeout, messages.stepTimeoutRange)
+    .default(STEP_DEFAULTS.timeout_seconds),
+  retry_count: z.coerce
+    .number({ error: messages.stepRetryRange })
+    .int(messages.stepRetryRange)
+    .min(STEP_LIMITS.minRetries, messages.stepRetryRange)
+    .max(STEP_LIMITS.maxRetries, messages.stepRetryRange)
+    .default(STEP_DEFAULTS.retry_count),
+};
+
+/** A step's details checked against its type's catalogue schema, and normalised. */
+function withCheckedDetails<T extends { step_type: StepType; step_details: Record<string, unknown> }>(
+  step: T,
+  ctx: z.RefinementCtx,
+): T {
+  const details = parseStepDetails(step.step_type, step.step_details);
+  if (!details.success) {
+    ctx.addIssue({ code: 'custom', path: ['step_details'], message: details.error });
+    return z.NEVER;
+  }
+  return { ...step, step_details: details.data };
+}
+
+// spec §7: POST and PUT …/steps; body step_name, step_type, step_details (JSON string),
+// fail_deployment_on_error, timeout_seconds, retry_count.
+export const StepBody = z.object(stepFields).transform(withCheckedDetails);
+export type StepBody = z.input<typeof StepBody>;
+export type StepInput = z.output<typeof StepBody>;
+
+export const StepReorderBody = z.object({
+  stepOrders: z
+    .array(z.object({ id: z.number().int().positive(), step_order: z.number().int().min(1) }))
+    .min(1, messages.reorderMismatch),
+});
+export type StepReorderBody = z.infer<typeof StepReorderBody>;
+
+export const PackageIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const StepIdParams = z.object({
+  id: z.coerce.number().int().positive(),
+  stepId: z.coerce.number().int().positive(),
+});
+
+export const CreatedId = z.object({ id: z.number().int() });
+
+// ---- Beyond the spec: duplicate, save as template, export and import ----
+
+export const PackageDuplicateBody = z.object({
+  name: packageName.optional(),
+  is_template: z.boolean().optional(),
+});
+export type PackageDuplicateBody = z.input<typeof PackageDuplicateBody>;
+
+export const PACKAGE_EXPORT_FORMAT = 'outpost.package';
+export const PACKAGE_EXPORT_VERSION = 1;
+
+export const ExportedFileRef = FileRef.extend({ sha256: z.string().optional() });
+
+export const PackageExport = z.object({
+  format: z.literal(PACKAGE_EXPORT_FORMAT, { error: messages.importInvalid }),
+  version: z.literal(PACKAGE_EXPORT_VERSION, { error: messages.importInvalid }),
+  exported_at: z.string().optional(),
+  package: z.object({
+    name: packageName,
+    description: packageFields.description,
+    target_os: z.literal('windows', { error: messages.targetOsWindowsOnly }).default('windows'),
+    os_version_requirement: packageFields.os_version_requirement,
+    architecture: Architecture.default(PACKAGE_DEFAULTS.architecture),
+    package_version: packageFields.package_version.default(PACKAGE_DEFAULTS.package_version),
+    is_template: z.boolean().default(false),
+  }),
+  steps: z.array(z.object(stepFields).transform(withCheckedDetails)).min(1, messages.importNoSteps),
+  /** The files the steps refer to, with their hashes, so an import elsewhere can match them. */
+  files: z.array(ExportedFileRef).default([]),
+});
+export type PackageExport = z.input<typeof PackageExport>;
