@@ -8,3 +8,5 @@ export * from './devices';
 export * from './device-software';
 export * from './activity-events';
 export * from './device-commands';
+export * from './files';
+export * from './packages';
