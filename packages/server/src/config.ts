@@ -28,6 +28,12 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
   TRUST_PROXY: booleanFlag,
+  // Agents and live updates (README "Agents and live updates")
+  AGENT_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  AGENT_PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  AGENT_UPGRADES_PER_SECOND: z.coerce.number().positive().default(20),
+  AGENT_UPGRADE_BURST: z.coerce.number().int().positive().default(100),
+  OUTPOST_DEMO_DEVICES: z.coerce.number().int().min(0).max(10_000).default(25),
 });
 
 export type Config = {
@@ -43,6 +49,17 @@ export type Config = {
   logLevel: string;
   webDistDir: string | null;
   trustProxy: boolean;
+  agents: {
+    /** agents send a heartbeat this often; told to them in the welcome */
+    heartbeatIntervalMs: number;
+    /** a closed or silent agent stays online this long before it is marked offline */
+    presenceGraceMs: number;
+    /** websocket upgrades admitted per second on /api/agent/ws (token bucket), and its burst */
+    upgradesPerSecond: number;
+    upgradeBurst: number;
+  };
+  /** simulated devices the embedded demo runs (0 disables) */
+  demoDevices: number;
 };
 
 export class ConfigError extends Error {}
@@ -97,5 +114,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR ?? null,
     trustProxy: e.TRUST_PROXY,
+    agents: {
+      heartbeatIntervalMs: e.AGENT_HEARTBEAT_INTERVAL_MS,
+      presenceGraceMs: e.AGENT_PRESENCE_GRACE_MS,
+      upgradesPerSecond: e.AGENT_UPGRADES_PER_SECOND,
+      upgradeBurst: e.AGENT_UPGRADE_BURST,
+    },
+    demoDevices: e.OUTPOST_DEMO_DEVICES,
   };
 }
