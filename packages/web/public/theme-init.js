@@ -1,0 +1,3 @@
+try {
+  if (localStorage.getItem('outpost.darkMode') === 'true') document.documentElement.classList.add('dark');
+} catch (e) {}

@@ -1,0 +1,33 @@
+import { useLiveSocket } from '../../lib/socket';
+import { cn } from '../../lib/cn';
+
+// spec: core §2 — a small badge shows 'Live Updates' or 'Disconnected' per the websocket state.
+export function LiveBadge() {
+  const { status } = useLiveSocket();
+  const isLive = status === 'connected';
+  return (
+    <span
+      data-testid="live-badge"
+      data-status={status}
+      className={cn(
+        'hidden items-center gap-1.5 rounded-full px-2.5 py-1 text-xs font-medium ring-1 ring-inset sm:inline-flex',
+        isLive
+          ? 'bg-emerald-50 text-emerald-700 ring-emerald-600/20 dark:bg-emerald-500/10 dark:text-emerald-400 dark:ring-emerald-500/20'
+          : 'bg-slate-100 text-slate-600 ring-slate-500/20 dark:bg-slate-800 dark:text-slate-400 dark:ring-slate-600/40',
+      )}
+    >
+      <span className="relative flex size-2">
+        {isLive && (
+          <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-60" />
+        )}
+        <span
+          className={cn(
+            'relative inline-flex size-2 rounded-full',
+            isLive ? 'bg-emerald-500' : 'bg-slate-400',
+          )}
+        />
+      </span>
+      {isLive ? 'Live Updates' : 'Disconnected'}
+    </span>
+  );
+}

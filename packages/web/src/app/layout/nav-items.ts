@@ -1,0 +1,31 @@
+import {
+  Activity,
+  Building2,
+  LayoutDashboard,
+  Monitor,
+  Package,
+  Rocket,
+  ScrollText,
+  Server,
+  UserCircle,
+  Users,
+} from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
+
+export type NavItem = { to: string; label: string; icon: LucideIcon };
+
+// spec: core §2 Shell — main group, Management group (shown to every user), Profile at the bottom.
+export const mainNav: NavItem[] = [
+  { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { to: '/devices', label: 'Devices', icon: Monitor },
+  { to: '/device-activity', label: 'Device Activity', icon: Activity },
+  { to: '/packages', label: 'Packages', icon: Package },
+  { to: '/deployments', label: 'Deployments', icon: Rocket },
+];
+export const managementNav: NavItem[] = [
+  { to: '/users', label: 'Users', icon: Users },
+  { to: '/agents', label: 'Agents', icon: Server },
+  { to: '/sites', label: 'Sites', icon: Building2 },
+  { to: '/audit-logs', label: 'Audit Logs', icon: ScrollText },
+];
+export const bottomNav: NavItem[] = [{ to: '/profile', label: 'Profile', icon: UserCircle }];

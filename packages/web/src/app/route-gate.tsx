@@ -1,0 +1,36 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { PageSpinner } from '../components/ui/spinner';
+import { useAuth } from '../lib/auth';
+
+// spec: operations §2.1 — every route but /login sits behind the gate: a spinner while the
+// authentication state loads, /login for visitors, /dashboard for a signed-in visitor of /login.
+export function RequireAuth() {
+  const { status } = useAuth();
+  const location = useLocation();
+  if (status === 'loading') {
+    return <FullScreenSpinner />;
+  }
+  if (status === 'anonymous') {
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  }
+  return <Outlet />;
+}
+
+export function RedirectIfSignedIn() {
+  const { status } = useAuth();
+  if (status === 'loading') {
+    return <FullScreenSpinner />;
+  }
+  if (status === 'authenticated') {
+    return <Navigate to="/dashboard" replace />;
+  }
+  return <Outlet />;
+}
+
+function FullScreenSpinner() {
+  return (
+    <div className="flex min-h-screen items-center justify-center">
+      <PageSpinner />
+    </div>
+  );
+}

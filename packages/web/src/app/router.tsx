@@ -1,0 +1,65 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import type { RouteObject } from 'react-router';
+import { RedirectIfSignedIn, RequireAuth } from './route-gate';
+import { AppLayout } from './layout/app-layout';
+
+// spec: operations §2.1 route table. Each screen is its own lazily loaded chunk.
+type PageModule = { default: React.ComponentType };
+const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => ({ Component: (await load()).default }),
+});
+
+export const routes: RouteObject[] = [
+  {
+    element: <RedirectIfSignedIn />,
+    children: [{ path: '/login', ...page(() => import('../features/auth/pages/login-page')) }],
+  },
+  {
+    element: <RequireAuth />,
+    children: [
+      {
+        path: '/',
+        element: <AppLayout />,
+        children: [
+          { index: true, element: <Navigate to="/dashboard" replace /> },
+          { path: 'dashboard', ...page(() => import('../features/dashboard/pages/dashboard-page')) },
+          { path: 'devices', ...page(() => import('../features/devices/pages/device-list-page')) },
+          {
+            path: 'devices/:deviceGuid',
+            ...page(() => import('../features/devices/pages/device-detail-page')),
+          },
+          { path: 'packages', ...page(() => import('../features/packages/pages/package-list-page')) },
+          {
+            path: 'packages/builder',
+            ...page(() => import('../features/packages/pages/package-builder-page')),
+          },
+          {
+            path: 'packages/:id/edit',
+            ...page(() => import('../features/packages/pages/package-builder-page')),
+          },
+          {
+            path: 'deployments',
+            ...page(() => import('../features/deployments/pages/deployment-list-page')),
+          },
+          {
+            path: 'deployments/:id',
+            ...page(() => import('../features/deployments/pages/deployment-detail-page')),
+          },
+          { path: 'users', ...page(() => import('../features/users/pages/users-page')) },
+          { path: 'agents', ...page(() => import('../features/agents/pages/agents-page')) },
+          { path: 'sites', ...page(() => import('../features/sites/pages/sites-page')) },
+          { path: 'audit-logs', ...page(() => import('../features/audit/pages/audit-logs-page')) },
+          {
+            path: 'device-activity',
+            ...page(() => import('../features/activity/pages/device-activity-page')),
+          },
+          { path: 'profile', ...page(() => import('../features/profile/pages/profile-page')) },
+        ],
+      },
+    ],
+  },
+  // Any unknown path goes to /dashboard (which sends visitors on to /login).
+  { path: '*', element: <Navigate to="/dashboard" replace /> },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

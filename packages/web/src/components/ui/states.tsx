@@ -1,0 +1,73 @@
+import type { ReactNode } from 'react';
+import { AlertCircle, Construction, Inbox, RefreshCw } from 'lucide-react';
+import { Button } from './button';
+import { Card } from './card';
+
+export function EmptyState({
+  icon,
+  title,
+  message,
+  action,
+}: {
+  icon?: ReactNode;
+  title: string;
+  message?: ReactNode;
+  action?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col items-center justify-center px-6 py-14 text-center">
+      <div className="mb-3 flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-400 dark:bg-slate-800 dark:text-slate-500">
+        {icon ?? <Inbox className="size-6" />}
+      </div>
+      <h3 className="text-sm font-semibold text-slate-900 dark:text-white">{title}</h3>
+      {message && <p className="mt-1 max-w-sm text-sm text-slate-500 dark:text-slate-400">{message}</p>}
+      {action && <div className="mt-4">{action}</div>}
+    </div>
+  );
+}
+
+/** A load failure: the spec's box title, the message, and Try Again. */
+export function ErrorState({
+  title,
+  message,
+  onRetry,
+}: {
+  title: string;
+  message?: string;
+  onRetry?: () => void;
+}) {
+  return (
+    <div role="alert" className="flex flex-col items-center justify-center px-6 py-14 text-center">
+      <div className="mb-3 flex size-12 items-center justify-center rounded-full bg-red-50 text-red-500 dark:bg-red-500/10">
+        <AlertCircle className="size-6" />
+      </div>
+      <h3 className="text-sm font-semibold text-slate-900 dark:text-white">{title}</h3>
+      {message && <p className="mt-1 max-w-md text-sm text-slate-500 dark:text-slate-400">{message}</p>}
+      {onRetry && (
+        <Button className="mt-4" onClick={onRetry} icon={<RefreshCw className="size-4" />}>
+          Try Again
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** An honest placeholder for a screen whose capability lands in a later release. */
+export function ComingSoon({ feature, details }: { feature: string; details?: ReactNode }) {
+  return (
+    <Card>
+      <div className="flex flex-col items-center px-6 py-16 text-center">
+        <div className="mb-4 flex size-14 items-center justify-center rounded-2xl bg-indigo-50 text-indigo-600 dark:bg-indigo-500/10 dark:text-indigo-400">
+          <Construction className="size-7" />
+        </div>
+        <h2 className="text-lg font-semibold text-slate-900 dark:text-white">
+          {feature} is coming in a later release
+        </h2>
+        <p className="mt-2 max-w-md text-sm text-slate-500 dark:text-slate-400">
+          {details ??
+            'This part of Outpost is being built. Nothing here is simulated: it will appear once it works against your real devices.'}
+        </p>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,52 @@
+import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from 'react';
+import { cn } from '../../lib/cn';
+
+export function Table({ className, ...rest }: HTMLAttributes<HTMLTableElement>) {
+  return (
+    <div className="overflow-x-auto">
+      <table
+        className={cn('min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800', className)}
+        {...rest}
+      />
+    </div>
+  );
+}
+export function THead(props: HTMLAttributes<HTMLTableSectionElement>) {
+  return <thead className="bg-slate-50/80 dark:bg-slate-900/60" {...props} />;
+}
+export function TBody(props: HTMLAttributes<HTMLTableSectionElement>) {
+  return <tbody className="divide-y divide-slate-100 dark:divide-slate-800/80" {...props} />;
+}
+export function Th({ className, ...rest }: ThHTMLAttributes<HTMLTableCellElement>) {
+  return (
+    <th
+      scope="col"
+      className={cn(
+        'px-4 py-2.5 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase dark:text-slate-400',
+        className,
+      )}
+      {...rest}
+    />
+  );
+}
+export function Td({ className, ...rest }: TdHTMLAttributes<HTMLTableCellElement>) {
+  return (
+    <td className={cn('px-4 py-3 align-middle text-slate-700 dark:text-slate-300', className)} {...rest} />
+  );
+}
+export function Tr({
+  className,
+  isSelected,
+  ...rest
+}: HTMLAttributes<HTMLTableRowElement> & { isSelected?: boolean }) {
+  return (
+    <tr
+      className={cn(
+        'transition-colors hover:bg-slate-50 dark:hover:bg-slate-800/40',
+        isSelected && 'bg-indigo-50/60 hover:bg-indigo-50 dark:bg-indigo-500/10 dark:hover:bg-indigo-500/10',
+        className,
+      )}
+      {...rest}
+    />
+  );
+}

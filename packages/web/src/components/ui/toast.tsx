@@ -1,0 +1,119 @@
+import { createContext, useCallback, useContext, useMemo, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { AlertTriangle, CheckCircle2, Info, X, XCircle } from 'lucide-react';
+import { LIVE_NOTIFICATIONS_KEPT, TOAST_DEFAULT_MS, TOAST_EXIT_MS } from '@outpost/contract/limits';
+import { cn } from '../../lib/cn';
+
+// spec: core §3 Toast — type, title, message, duration, optional action; core §4 — 5000 ms by
+// default, fading out over 300 ms.
+
+export type ToastType = 'success' | 'error' | 'warning' | 'info';
+export type ToastInput = {
+  type: ToastType;
+  title: string;
+  message?: string;
+  duration?: number;
+  action?: { label: string; onClick: () => void };
+};
+type ToastItem = ToastInput & { id: number; isLeaving: boolean };
+
+type ToastApi = { show: (toast: ToastInput) => number; dismiss: (id: number) => void };
+const ToastContext = createContext<ToastApi | null>(null);
+
+const MAX_VISIBLE = LIVE_NOTIFICATIONS_KEPT;
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<ToastItem[]>([]);
+  const nextId = useRef(1);
+
+  const dismiss = useCallback((id: number) => {
+    setToasts((list) => list.map((t) => (t.id === id ? { ...t, isLeaving: true } : t)));
+    setTimeout(() => setToasts((list) => list.filter((t) => t.id !== id)), TOAST_EXIT_MS);
+  }, []);
+
+  const show = useCallback(
+    (toast: ToastInput) => {
+      const id = nextId.current++;
+      setToasts((list) => [...list.slice(-(MAX_VISIBLE - 1)), { ...toast, id, isLeaving: false }]);
+      const duration = toast.duration ?? TOAST_DEFAULT_MS;
+      if (duration > 0) {
+        setTimeout(() => dismiss(id), duration);
+      }
+      return id;
+    },
+    [dismiss],
+  );
+
+  const api = useMemo(() => ({ show, dismiss }), [show, dismiss]);
+  return (
+    <ToastContext.Provider value={api}>
+      {children}
+      <div
+        aria-live="polite"
+        className="pointer-events-none fixed inset-x-0 top-0 z-[60] flex flex-col items-center gap-2 p-4 sm:items-end sm:pt-20"
+      >
+        {toasts.map((t) => (
+          <ToastView key={t.id} toast={t} onDismiss={() => dismiss(t.id)} />
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+const icons = {
+  success: <CheckCircle2 className="size-5 text-emerald-500" />,
+  error: <XCircle className="size-5 text-red-500" />,
+  warning: <AlertTriangle className="size-5 text-amber-500" />,
+  info: <Info className="size-5 text-sky-500" />,
+};
+
+function ToastView({ toast, onDismiss }: { toast: ToastItem; onDismiss: () => void }) {
+  return (
+    <div
+      role={toast.type === 'error' ? 'alert' : 'status'}
+      data-toast-type={toast.type}
+      className={cn(
+        'animate-toast-in pointer-events-auto w-full max-w-sm rounded-lg bg-white p-4 shadow-lg ring-1 ring-slate-900/10 transition-all duration-300 dark:bg-slate-800 dark:ring-white/10',
+        toast.isLeaving && 'translate-x-2 opacity-0',
+      )}
+    >
+      <div className="flex items-start gap-3">
+        <div className="shrink-0">{icons[toast.type]}</div>
+        <div className="min-w-0 flex-1">
+          <p className="text-sm font-semibold text-slate-900 dark:text-white">{toast.title}</p>
+          {toast.message && (
+            <p className="mt-0.5 text-sm break-words text-slate-600 dark:text-slate-300">{toast.message}</p>
+          )}
+          {toast.action && (
+            <button
+              type="button"
+              onClick={() => {
+                toast.action?.onClick();
+                onDismiss();
+              }}
+              className="mt-2 text-sm font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400"
+            >
+              {toast.action.label}
+            </button>
+          )}
+        </div>
+        <button
+          type="button"
+          aria-label="Dismiss"
+          onClick={onDismiss}
+          className="shrink-0 rounded text-slate-400 hover:text-slate-600 dark:hover:text-slate-200"
+        >
+          <X className="size-4" />
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function useToast(): ToastApi {
+  const ctx = useContext(ToastContext);
+  if (!ctx) {
+    throw new Error('useToast must be used inside <ToastProvider>');
+  }
+  return ctx;
+}

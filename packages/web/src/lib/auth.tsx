@@ -1,0 +1,88 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SessionUser, SignInResult } from '@outpost/contract/auth';
+import { api, UNAUTHORIZED_EVENT } from './api-client';
+import { tokenStore } from './storage';
+
+// spec: core §4 Session — no token means signed out; with a token the profile is fetched; on
+// success the user is set, on failure the token is removed. Sign-out makes no server call.
+
+export type AuthStatus = 'loading' | 'authenticated' | 'anonymous';
+
+type AuthValue = {
+  status: AuthStatus;
+  user: SessionUser | null;
+  token: string | null;
+  signIn: (result: SignInResult) => Promise<void>;
+  signOut: () => void;
+};
+
+const AuthContext = createContext<AuthValue | null>(null);
+
+export const profileQueryKey = (token: string | null) => ['auth', 'profile', token] as const;
+export const fetchProfile = () => api.get<SessionUser>('/customer/auth/profile');
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [token, setToken] = useState<string | null>(() => tokenStore.get());
+
+  const profile = useQuery({
+    queryKey: profileQueryKey(token),
+    queryFn: fetchProfile,
+    enabled: token !== null,
+    retry: false,
+    staleTime: 60_000,
+  });
+
+  const signOut = useCallback(() => {
+    tokenStore.clear();
+    setToken(null);
+    queryClient.clear();
+  }, [queryClient]);
+
+  useEffect(() => {
+    if (profile.isError) {
+      signOut();
+    }
+  }, [profile.isError, signOut]);
+
+  useEffect(() => {
+    window.addEventListener(UNAUTHORIZED_EVENT, signOut);
+    return () => window.removeEventListener(UNAUTHORIZED_EVENT, signOut);
+  }, [signOut]);
+
+  const signIn = useCallback(
+    async (result: SignInResult) => {
+      tokenStore.set(result.token);
+      setToken(result.token);
+      await queryClient.fetchQuery({ queryKey: profileQueryKey(result.token), queryFn: fetchProfile });
+    },
+    [queryClient],
+  );
+
+  const user = token ? (profile.data ?? null) : null;
+  const status: AuthStatus = !token ? 'anonymous' : user ? 'authenticated' : 'loading';
+  const value = useMemo(
+    () => ({ status, user, token, signIn, signOut }),
+    [status, user, token, signIn, signOut],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthValue {
+  const ctx = useContext(AuthContext);
+  if (!ctx) {
+    throw new Error('useAuth must be used inside <AuthProvider>');
+  }
+  return ctx;
+}
+
+/** The signed-in user; only for screens behind the route gate. */
+export function useUser(): SessionUser {
+  const { user } = useAuth();
+  if (!user) {
+    throw new Error('useUser needs a signed-in user');
+  }
+  return user;
+}

@@ -1,0 +1,92 @@
+// Formatting helpers shared by every screen. Timestamps are treated as UTC (spec: core §9).
+
+function toDate(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') {
+    return null;
+  }
+  if (value instanceof Date) {
+    return value;
+  }
+  // A timestamp without zone from the server is UTC.
+  const s = typeof value === 'string' && !/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? `${value}Z` : value;
+  const d = new Date(s);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** spec: core §2 — 'Just now', N minutes, hours or days ago, or 'Never'. */
+export function relativeTime(value: string | Date | null | undefined, now = Date.now()): string {
+  const d = toDate(value);
+  if (!d) {
+    return 'Never';
+  }
+  const minutes = Math.floor((now - d.getTime()) / 60_000);
+  if (minutes < 1) {
+    return 'Just now';
+  }
+  if (minutes < 60) {
+    return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
+  }
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) {
+    return `${hours} hour${hours === 1 ? '' : 's'} ago`;
+  }
+  const days = Math.floor(hours / 24);
+  return `${days} day${days === 1 ? '' : 's'} ago`;
+}
+
+/** spec: operations §9 — users and sites lists: Today, Yesterday, days, weeks, months. */
+export function relativeDay(value: string | Date | null | undefined, now = Date.now()): string {
+  const d = toDate(value);
+  if (!d) {
+    return 'Never';
+  }
+  const days = Math.floor((now - d.getTime()) / 86_400_000);
+  if (days < 1) {
+    return 'Today';
+  }
+  if (days < 2) {
+    return 'Yesterday';
+  }
+  if (days < 7) {
+    return `${days} days ago`;
+  }
+  if (days < 30) {
+    const weeks = Math.floor(days / 7);
+    return `${weeks} week${weeks === 1 ? '' : 's'} ago`;
+  }
+  const months = Math.floor(days / 30);
+  return `${months} month${months === 1 ? '' : 's'} ago`;
+}
+
+export function formatDate(value: string | Date | null | undefined): string {
+  const d = toDate(value);
+  return d ? d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—';
+}
+
+export function formatDateTime(value: string | Date | null | undefined): string {
+  const d = toDate(value);
+  return d
+    ? d.toLocaleString(undefined, {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+      })
+    : '—';
+}
+
+export const bytesToGb = (bytes: number) => bytes / 1024 ** 3;
+export const formatGb = (bytes: number, digits = 1) => `${bytesToGb(bytes).toFixed(digits)} GB`;
+export const formatMb = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(2)} MB`;
+
+export function initials(name: string | null | undefined, email: string | null | undefined): string {
+  const n = name?.trim();
+  if (n) {
+    const parts = n.split(/\s+/);
+    return (
+      (parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '')
+    ).toUpperCase();
+  }
+  return (email?.trim()[0] ?? '?').toUpperCase();
+}
