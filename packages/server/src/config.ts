@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { z } from 'zod';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '@outpost/contract/files';
 
 const booleanFlag = z
   .enum(['0', '1', 'true', 'false', 'yes', 'no', ''])
@@ -34,6 +35,9 @@ const EnvSchema = z.object({
   AGENT_UPGRADES_PER_SECOND: z.coerce.number().positive().default(20),
   AGENT_UPGRADE_BURST: z.coerce.number().int().positive().default(100),
   OUTPOST_DEMO_DEVICES: z.coerce.number().int().min(0).max(10_000).default(25),
+  // Files (README "Packages")
+  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_UPLOAD_BYTES),
+  BLOB_DIR: z.string().optional(),
 });
 
 export type Config = {
@@ -60,9 +64,19 @@ export type Config = {
   };
   /** simulated devices the embedded demo runs (0 disables) */
   demoDevices: number;
+  /** the largest file an upload may carry, in bytes (default 2 GiB) */
+  maxUploadBytes: number;
+  /** where the local blob store keeps uploaded files (default DATA_DIR/blobs) */
+  blobDir: string;
 };
 
 export class ConfigError extends Error {}
+
+/** The blob directory, from the same variables loadConfig reads (the demo seed uses it too). */
+export function resolveBlobDir(env: NodeJS.ProcessEnv = process.env): string {
+  const blobDir = env.BLOB_DIR?.trim();
+  return path.resolve(blobDir || path.join(env.DATA_DIR?.trim() || './data', 'blobs'));
+}
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -121,5 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       upgradeBurst: e.AGENT_UPGRADE_BURST,
     },
     demoDevices: e.OUTPOST_DEMO_DEVICES,
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    blobDir: resolveBlobDir(env),
   };
 }
