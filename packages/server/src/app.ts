@@ -23,6 +23,8 @@ import { createOidcVerifier } from './modules/auth/oidc-verifier';
 import type { OidcVerifier } from './modules/auth/oidc-verifier';
 import { createSessionTokens } from './modules/auth/session-token';
 import { healthRoutes } from './modules/health/health.routes';
+import { livePlugin } from './live/live-plugin';
+import { agentEnrollRoutes, enrollmentTokenRoutes } from './modules/agents/agents.routes';
 
 export const VERSION = '0.1.0';
 
@@ -84,12 +86,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(authPlugin, { db: database.db, tokens });
+  // Live updates and agents (ARCHITECTURE §4): bus, WS /api/ws, WS /api/agent/ws.
+  await app.register(livePlugin, { db: database.db, config, tokens });
 
   const routeOptions = { db: database.db, config, tokens, googleVerifier, version: VERSION };
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { database });
       await api.register(configRoute, routeOptions);
+      // /api/agent/*: agents authenticate with enrolment tokens and device secrets, not sessions.
+      await api.register(agentEnrollRoutes, { db: database.db, prefix: '/agent' });
       await api.register(
         async (customer) => {
           customer.addHook('onRequest', async (request) => {
@@ -98,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             }
           });
           await customer.register(authRoutes, routeOptions);
+          await customer.register(enrollmentTokenRoutes, { db: database.db });
         },
         { prefix: '/customer' },
       );

@@ -36,6 +36,16 @@ export function toQueryString(query?: Query): string {
 /** Fired when the server says the session is no longer valid; the auth provider signs out. */
 export const UNAUTHORIZED_EVENT = 'outpost:unauthorized';
 
+type Envelope = { success?: boolean; data?: unknown; error?: string; code?: string };
+
+function parseJson(text: string): Envelope | null {
+  try {
+    return text ? (JSON.parse(text) as Envelope) : null;
+  } catch {
+    return null;
+  }
+}
+
 type RequestOptions = { query?: Query; body?: unknown; signal?: AbortSignal };
 
 async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
@@ -58,13 +68,7 @@ async function request<T>(method: string, path: string, opts: RequestOptions = {
           : JSON.stringify(opts.body),
     signal: opts.signal,
   });
-  const text = await res.text();
-  let body: { success?: boolean; data?: unknown; error?: string; code?: string } | null = null;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    body = null;
-  }
+  const body = parseJson(await res.text());
   if (!res.ok || body?.success === false) {
     if (res.status === 401 && token) {
       window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));

@@ -27,25 +27,28 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(() => tokenStore.get());
 
-  const profile = useQuery({
-    queryKey: profileQueryKey(token),
-    queryFn: fetchProfile,
-    enabled: token !== null,
-    retry: false,
-    staleTime: 60_000,
-  });
-
   const signOut = useCallback(() => {
     tokenStore.clear();
     setToken(null);
     queryClient.clear();
   }, [queryClient]);
 
-  useEffect(() => {
-    if (profile.isError) {
-      signOut();
-    }
-  }, [profile.isError, signOut]);
+  const profile = useQuery({
+    queryKey: profileQueryKey(token),
+    queryFn: async () => {
+      try {
+        return await fetchProfile();
+      } catch (err) {
+        // A failed profile check removes the token (spec: core §8).
+        tokenStore.clear();
+        setToken(null);
+        throw err;
+      }
+    },
+    enabled: token !== null,
+    retry: false,
+    staleTime: 60_000,
+  });
 
   useEffect(() => {
     window.addEventListener(UNAUTHORIZED_EVENT, signOut);

@@ -154,9 +154,11 @@ export function Header({
 }) {
   return (
     <header className="sticky top-0 z-20 flex h-16 shrink-0 items-center gap-2 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6 dark:border-slate-800 dark:bg-slate-900/90">
-      <IconButton label="Open menu" className="lg:hidden" onClick={onOpenMobileMenu}>
-        <MenuIcon className="size-5" />
-      </IconButton>
+      <div className="lg:hidden">
+        <IconButton label="Open menu" onClick={onOpenMobileMenu}>
+          <MenuIcon className="size-5" />
+        </IconButton>
+      </div>
       <IconButton
         label={isSidebarMinimized ? 'Expand sidebar' : 'Minimize sidebar'}
         className="hidden lg:inline-flex"

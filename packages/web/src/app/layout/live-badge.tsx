@@ -10,7 +10,7 @@ export function LiveBadge() {
       data-testid="live-badge"
       data-status={status}
       className={cn(
-        'hidden items-center gap-1.5 rounded-full px-2.5 py-1 text-xs font-medium ring-1 ring-inset sm:inline-flex',
+        'inline-flex items-center gap-1.5 rounded-full px-2 py-1 text-xs font-medium ring-1 ring-inset sm:px-2.5',
         isLive
           ? 'bg-emerald-50 text-emerald-700 ring-emerald-600/20 dark:bg-emerald-500/10 dark:text-emerald-400 dark:ring-emerald-500/20'
           : 'bg-slate-100 text-slate-600 ring-slate-500/20 dark:bg-slate-800 dark:text-slate-400 dark:ring-slate-600/40',
@@ -27,7 +27,7 @@ export function LiveBadge() {
           )}
         />
       </span>
-      {isLive ? 'Live Updates' : 'Disconnected'}
+      <span className="sr-only sm:not-sr-only">{isLive ? 'Live Updates' : 'Disconnected'}</span>
     </span>
   );
 }
