@@ -1,0 +1,433 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import type { Device, ActivityLogEntry } from '@outpost/contract/devices';
+import { AGENT_CLOSE } from '@outpost/contract/agent-protocol';
+import type { EnrollResult } from '@outpost/contract/agent-protocol';
+import { messages } from '@outpost/contract/messages';
+import { startTestServer } from '../../test/harness';
+import type { TestServer } from '../../test/harness';
+import { seedDemo } from '../modules/demo/demo.seed';
+import { activityEvents, deviceCommands, devices, deviceSoftware } from '../db/schema/index';
+import { findDeviceByGuid } from '../modules/devices/devices.queries';
+import {
+  connectAgentSocket,
+  connectPortalSocket,
+  createEnrollmentToken,
+  enroll,
+  eventually,
+  facts,
+  hello,
+  onlineAgent,
+  portalAuth,
+  sleep,
+} from './test-support';
+
+const GRACE_MS = 400;
+
+describe('agent gateway: presence, activity, inventory, commands', () => {
+  let server: TestServer;
+  let adminToken: string;
+  let tenantId: number;
+  let enrollToken: string;
+  let portal: ReturnType<typeof connectPortalSocket>;
+
+  const device = (guid: string): Promise<Device | null> =>
+    findDeviceByGuid(server.database.db, eq(devices.tenantId, tenantId), guid);
+  const events = async (
+    guid: string,
+  ): Promise<Pick<ActivityLogEntry, 'event_type' | 'user_name' | 'session_id'>[]> => {
+    const d = await device(guid);
+    const rows = await server.database.db
+      .select()
+      .from(activityEvents)
+      .where(eq(activityEvents.deviceId, d!.id))
+      .orderBy(activityEvents.id);
+    return rows.map((r) => ({ event_type: r.eventType, user_name: r.userName, session_id: r.sessionId }));
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { AGENT_HEARTBEAT_INTERVAL_MS: '200', AGENT_PRESENCE_GRACE_MS: String(GRACE_MS) },
+    });
+    await seedDemo(server.database.db);
+    const admin = await server.devSignIn('admin@acme.example');
+    adminToken = admin.token;
+    tenantId = admin.user.tenant_id;
+    enrollToken = (await createEnrollmentToken(server.request, adminToken)).token;
+    portal = connectPortalSocket(server.url, portalAuth(admin));
+    await portal.waitFor((m) => m.type === 'connection_status');
+  });
+  afterAll(async () => {
+    await portal?.close();
+    await server?.close();
+  });
+
+  async function enrolled(hostname: string): Promise<EnrollResult> {
+    const res = await enroll(server.request, enrollToken, facts({ hostname, machineId: `mid-${hostname}` }));
+    expect(res.status).toBe(200);
+    return res.body.data;
+  }
+
+  async function subscribe(guid: string) {
+    const from = portal.received.length;
+    portal.send({ type: 'subscribe', payload: { subscriptionKey: `device:${guid}` } });
+    await portal.waitFor((m) => m.type === 'subscribed', 5000, from);
+  }
+
+  it('enrol → connect → online in the database and a device_update on a subscribed portal socket', async () => {
+    const creds = await enrolled('pc-online');
+    expect((await device(creds.device_guid))?.status).toBe('offline');
+    await subscribe(creds.device_guid);
+    const from = portal.received.length;
+    const agent = await onlineAgent(server.url, creds, { hostname: 'pc-online' });
+    const update = await portal.waitFor(
+      (m) => m.type === 'device_update' && (m.payload as { status: string }).status === 'online',
+      5000,
+      from,
+    );
+    expect(update.payload).toMatchObject({ deviceId: creds.device_guid, status: 'online' });
+    expect((update.payload as { lastSeen: string }).lastSeen).toBeTruthy();
+    const row = await device(creds.device_guid);
+    expect(row).toMatchObject({ status: 'online', hostname: 'pc-online' });
+    expect(row?.last_seen).toBeTruthy();
+    expect((await events(creds.device_guid)).map((e) => e.event_type)).toEqual(['online']);
+
+    // close → offline only after the grace period
+    const closedAt = Date.now();
+    await agent.close();
+    await sleep(GRACE_MS / 4);
+    expect((await device(creds.device_guid))?.status).toBe('online');
+    const offline = await portal.waitFor(
+      (m) => m.type === 'device_update' && (m.payload as { status: string }).status === 'offline',
+      5000,
+      from,
+    );
+    expect(Date.now() - closedAt).toBeGreaterThanOrEqual(GRACE_MS - 50);
+    expect(offline.payload).toMatchObject({ deviceId: creds.device_guid });
+    expect((await device(creds.device_guid))?.status).toBe('offline');
+    expect((await events(creds.device_guid)).map((e) => e.event_type)).toEqual(['online', 'offline']);
+  });
+
+  it('a reconnect within the grace period does not flap to offline', async () => {
+    const creds = await enrolled('pc-flap');
+    const first = await onlineAgent(server.url, creds);
+    await first.close();
+    const second = await onlineAgent(server.url, creds);
+    await sleep(GRACE_MS * 2);
+    expect((await device(creds.device_guid))?.status).toBe('online');
+    expect((await events(creds.device_guid)).map((e) => e.event_type)).toEqual(['online']);
+    await second.close();
+  });
+
+  it('login / logout → loggedin / online with activity events, idempotent on resend', async () => {
+    const creds = await enrolled('pc-login');
+    await subscribe(creds.device_guid);
+    const agent = await onlineAgent(server.url, creds);
+    const from = portal.received.length;
+    const login = {
+      type: 'activity',
+      messageId: 'm-login-1',
+      events: [
+        {
+          eventType: 'login',
+          userName: 'ACME\\jsmith',
+          sessionId: 'sess-0001-abcdef',
+          ipAddress: '10.0.0.5',
+          timestamp: new Date().toISOString(),
+        },
+      ],
+    };
+    agent.send(login);
+    await agent.waitFor((m) => m.type === 'ack' && m.messageId === 'm-login-1');
+    const loggedIn = await portal.waitFor(
+      (m) => m.type === 'device_update' && (m.payload as { status: string }).status === 'loggedin',
+      5000,
+      from,
+    );
+    expect(loggedIn.payload).toMatchObject({ deviceId: creds.device_guid });
+    expect((await device(creds.device_guid))?.status).toBe('loggedin');
+    // the same message again (the agent resends what was not acknowledged) changes nothing
+    agent.send(login);
+    await eventually(async () => agent.received.filter((m) => m.messageId === 'm-login-1').length === 2);
+
+    const fromLogout = portal.received.length;
+    agent.send({
+      type: 'activity',
+      messageId: 'm-logout-1',
+      events: [
+        {
+          eventType: 'logout',
+          userName: 'ACME\\jsmith',
+          sessionId: 'sess-0001-abcdef',
+          timestamp: new Date(Date.now() + 1000).toISOString(),
+        },
+      ],
+    });
+    await portal.waitFor(
+      (m) => m.type === 'device_update' && (m.payload as { status: string }).status === 'online',
+      5000,
+      fromLogout,
+    );
+    expect((await device(creds.device_guid))?.status).toBe('online');
+    expect(await events(creds.device_guid)).toEqual([
+      { event_type: 'online', user_name: null, session_id: null },
+      { event_type: 'login', user_name: 'ACME\\jsmith', session_id: 'sess-0001-abcdef' },
+      { event_type: 'logout', user_name: 'ACME\\jsmith', session_id: 'sess-0001-abcdef' },
+    ]);
+    await agent.close();
+  });
+
+  it('a hello with open sessions makes the device loggedin; a fault makes it error', async () => {
+    const creds = await enrolled('pc-fault');
+    const agent = await onlineAgent(server.url, creds, {
+      sessions: [{ sessionId: 's-1', userName: 'kiosk' }],
+    });
+    expect((await device(creds.device_guid))?.status).toBe('loggedin');
+    agent.send({ type: 'fault', active: true, message: 'disk full' });
+    await eventually(async () => (await device(creds.device_guid))?.status === 'error');
+    agent.send({ type: 'fault', active: false });
+    await eventually(async () => (await device(creds.device_guid))?.status === 'loggedin');
+    await agent.close();
+  });
+
+  it('persists inventory: hardware and network on the device, software as rows with first-seen, services', async () => {
+    const creds = await enrolled('pc-inventory');
+    const agent = await onlineAgent(server.url, creds);
+    const software = [
+      {
+        name: 'Google Chrome',
+        displayName: 'Google Chrome',
+        publisher: 'Google LLC',
+        version: '126.0',
+        installDate: '2024-06-01',
+      },
+      {
+        name: '7-Zip',
+        displayName: '7-Zip 23.01 (x64)',
+        publisher: 'Igor Pavlov',
+        version: '23.01',
+        installDate: null,
+      },
+    ];
+    agent.send({
+      type: 'inventory',
+      messageId: 'inv-1',
+      collectedAt: new Date().toISOString(),
+      facts: { serialNumber: 'SN-INV-1', manufacturer: 'Dell Inc.', model: 'Latitude 5440' },
+      hardware: {
+        systemInfo: { manufacturer: 'Dell Inc.', model: 'Latitude 5440' },
+        cpu: { name: 'Intel Core i5-1345U' },
+        memoryModules: [{ capacity: 8 }, { capacity: 8 }],
+        storageDevices: [{ deviceId: 'C:', mediaType: 'SSD', totalSize: 512e9, freeSpace: 100e9 }],
+      },
+      network: {
+        externalIp: null,
+        dnsServers: ['10.0.0.1'],
+        interfaces: [
+          {
+            name: 'Ethernet',
+            description: 'Intel(R) Ethernet Connection',
+            type: 'wired',
+            speed: 1000,
+            status: 'Up',
+            macAddress: '00:11:22:33:44:55',
+            gateway: '10.0.0.1',
+            dhcpEnabled: true,
+            ipv4Addresses: [{ address: '10.0.0.23', subnetMask: '255.255.255.0' }],
+            ipv6Addresses: [],
+            bytesReceived: 123456,
+            bytesSent: 654321,
+          },
+        ],
+      },
+      software,
+      services: [
+        { serviceName: 'Spooler', displayName: 'Print Spooler', status: 'Running', startType: 'Automatic' },
+      ],
+    });
+    await agent.waitFor((m) => m.type === 'ack' && m.messageId === 'inv-1');
+    const row = await device(creds.device_guid);
+    expect(row).toMatchObject({
+      serial_number: 'SN-INV-1',
+      manufacturer: 'Dell Inc.',
+      model: 'Latitude 5440',
+    });
+    expect(row?.hardware_info?.memoryModules).toHaveLength(2);
+    expect(row?.network_info?.interfaces[0]?.ipv4Addresses[0]?.address).toBe('10.0.0.23');
+    expect(row?.last_inventory_update).toBeTruthy();
+    const sw = await server.database.db
+      .select()
+      .from(deviceSoftware)
+      .where(eq(deviceSoftware.deviceId, row!.id))
+      .orderBy(deviceSoftware.name);
+    expect(sw.map((s) => s.name)).toEqual(['7-Zip', 'Google Chrome']);
+    const chromeFirstSeen = sw.find((s) => s.name === 'Google Chrome')!.firstSeenAt;
+
+    // a second inventory: 7-Zip removed, Chrome kept (first seen unchanged), VLC added
+    agent.send({
+      type: 'inventory',
+      messageId: 'inv-2',
+      collectedAt: new Date().toISOString(),
+      software: [
+        software[0],
+        {
+          name: 'VLC media player',
+          displayName: null,
+          publisher: 'VideoLAN',
+          version: '3.0.20',
+          installDate: null,
+        },
+      ],
+    });
+    await agent.waitFor((m) => m.type === 'ack' && m.messageId === 'inv-2');
+    const after = await server.database.db
+      .select()
+      .from(deviceSoftware)
+      .where(eq(deviceSoftware.deviceId, row!.id));
+    expect(after.map((s) => s.name).sort()).toEqual(['Google Chrome', 'VLC media player']);
+    expect(after.find((s) => s.name === 'Google Chrome')!.firstSeenAt.getTime()).toBe(
+      chromeFirstSeen.getTime(),
+    );
+    const [svc] = await server.database.db
+      .select({ services: devices.services })
+      .from(devices)
+      .where(eq(devices.id, row!.id));
+    expect(svc?.services?.[0]?.serviceName).toBe('Spooler');
+    await agent.close();
+  });
+
+  it('delivers a queued command, re-offers it after a reconnect, and resolves waitForResult', async () => {
+    const creds = await enrolled('pc-commands');
+    const d = (await device(creds.device_guid))!;
+    // queued while the device is offline: the row waits in the database
+    const { commandId } = await server.app.agentGateway.sendCommand({
+      tenantId,
+      deviceId: d.id,
+      command: { kind: 'service_control', serviceName: 'Spooler', action: 'restart' },
+    });
+    const first = await onlineAgent(server.url, creds);
+    const cmd = await first.waitFor((m) => m.type === 'command');
+    expect(cmd).toMatchObject({ commandId, command: { kind: 'service_control', serviceName: 'Spooler' } });
+    // no result yet: a new connection gets the command again
+    await first.close();
+    const second = await onlineAgent(server.url, creds);
+    await second.waitFor((m) => m.type === 'command' && m.commandId === commandId);
+    const waiting = server.app.agentGateway.waitForResult(commandId, 5000);
+    second.send({
+      type: 'command_result',
+      messageId: 'r-1',
+      commandId,
+      status: 'completed',
+      result: { serviceName: 'Spooler', action: 'restart', status: 'Running' },
+    });
+    await second.waitFor((m) => m.type === 'ack' && m.messageId === 'r-1');
+    expect(await waiting).toMatchObject({ status: 'completed', result: { status: 'Running' } });
+    const [row] = await server.database.db
+      .select()
+      .from(deviceCommands)
+      .where(eq(deviceCommands.id, commandId));
+    expect(row?.status).toBe('completed');
+    // a command sent while connected arrives at once
+    const live = await server.app.agentGateway.sendCommand({
+      tenantId,
+      deviceId: d.id,
+      command: { kind: 'refresh_inventory', inventoryKind: 'software' },
+    });
+    await second.waitFor((m) => m.type === 'command' && m.commandId === live.commandId);
+    await second.close();
+  });
+
+  it('rejects malformed messages without crashing and never touches another device’s command', async () => {
+    const victim = await enrolled('pc-victim');
+    const victimRow = (await device(victim.device_guid))!;
+    const { commandId } = await server.app.agentGateway.sendCommand({
+      tenantId,
+      deviceId: victimRow.id,
+      command: { kind: 'device_action', action: 'restart' },
+    });
+    const attacker = await onlineAgent(server.url, await enrolled('pc-attacker'));
+    attacker.send('{not json');
+    await attacker.waitFor((m) => m.type === 'error' && m.code === 'invalid_message');
+    attacker.send({ type: 'inventory', messageId: 'x', collectedAt: 'now', hardware: { cpu: 'bad' } });
+    attacker.send({ type: 'no-such-type' });
+    attacker.send({
+      type: 'command_result',
+      messageId: 'steal',
+      commandId,
+      status: 'completed',
+      result: { pwned: true },
+    });
+    const denied = await attacker.waitFor((m) => m.type === 'error' && m.code === 'unknown_command');
+    expect(JSON.stringify(denied)).not.toContain(victim.device_guid);
+    const [cmd] = await server.database.db
+      .select()
+      .from(deviceCommands)
+      .where(eq(deviceCommands.id, commandId));
+    expect(cmd?.status).toBe('pending');
+    // the socket still works and the server still answers
+    attacker.send({ type: 'heartbeat' });
+    expect((await server.request('GET', '/api/health')).status).toBe(200);
+    // nothing the attacker received names another device
+    expect(JSON.stringify(attacker.received)).not.toContain(victim.device_guid);
+    // a flood of garbage closes the socket
+    for (let i = 0; i < 12; i++) {
+      attacker.send('garbage');
+    }
+    expect((await attacker.waitForClose()).code).toBe(AGENT_CLOSE.protocolError);
+  });
+
+  it('requires hello first and refuses unsupported protocol versions', async () => {
+    const creds = await enrolled('pc-proto');
+    const noHello = connectAgentSocket(server.url, creds.device_guid, creds.agent_secret);
+    await noHello.opened;
+    noHello.send({ type: 'heartbeat' });
+    expect(await noHello.waitForClose()).toMatchObject({
+      code: AGENT_CLOSE.protocolError,
+      reason: messages.agentHelloRequired,
+    });
+    const future = connectAgentSocket(server.url, creds.device_guid, creds.agent_secret);
+    await future.opened;
+    future.send(hello({ protocolVersion: 99 }));
+    expect((await future.waitForClose()).code).toBe(AGENT_CLOSE.unsupportedVersion);
+  });
+
+  it('refuses a wrong secret or an unknown device before the upgrade, with a clear reason', async () => {
+    const creds = await enrolled('pc-secret');
+    for (const [guid, secret] of [
+      [creds.device_guid, 'wrong-secret'],
+      ['00000000-0000-4000-8000-000000000000', creds.agent_secret],
+      ['not-a-guid', creds.agent_secret],
+    ] as const) {
+      const res = await fetch(`${server.url}/api/agent/ws`, {
+        headers: {
+          'x-outpost-device': guid,
+          authorization: `Bearer ${secret}`,
+          connection: 'upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
+      }).catch((err: unknown) => err);
+      if (res instanceof Response) {
+        expect(res.status).toBe(401);
+        expect(await res.json()).toMatchObject({ error: messages.agentAuthFailed });
+      }
+      const socket = connectAgentSocket(server.url, guid, secret);
+      await expect(socket.opened).rejects.toThrow('401');
+    }
+    const none = await server.request('GET', '/api/agent/ws');
+    expect([401, 404]).toContain(none.status);
+  });
+
+  it('marks a silent agent offline once heartbeats stop past the grace period', async () => {
+    const creds = await enrolled('pc-silent');
+    await onlineAgent(server.url, creds);
+    // no heartbeats from here on
+    await eventually(async () => (await device(creds.device_guid))?.status === 'offline', 10_000);
+    const [row] = await server.database.db
+      .select({ connectionId: devices.connectionId })
+      .from(devices)
+      .where(and(eq(devices.deviceGuid, creds.device_guid)));
+    expect(row?.connectionId).toBeNull();
+  });
+});

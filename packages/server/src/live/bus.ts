@@ -1,0 +1,72 @@
+import { EventEmitter } from 'node:events';
+import type { AgentCommandKind, CommandStatus } from '@outpost/contract/agent-protocol';
+import type { PortalEvent, SubscriptionKey } from '@outpost/contract/live';
+
+// The event bus (ARCHITECTURE §4, §8): in-process by default, Redis pub/sub with REDIS_URL, so
+// several server instances share live updates and agent commands reach whichever instance holds
+// the agent's socket. The bus is only a doorbell: the database stays the source of truth.
+
+export type BusTopics = {
+  /** a live event for portal sockets subscribed to `key` */
+  portal: {
+    tenantId: number;
+    /** the device's site, so site-scoped users get only their sites; omitted when not site-bound */
+    siteId?: number | null;
+    key: SubscriptionKey;
+    event: PortalEvent;
+  };
+  /** device has unfinished commands: the instance holding its socket sends them */
+  'agent.doorbell': { deviceId: number };
+  /** a command reached its end: waiters on any instance resolve */
+  'agent.result': {
+    commandId: string;
+    deviceId: number;
+    kind: AgentCommandKind;
+    status: Extract<CommandStatus, 'completed' | 'failed'>;
+    result: Record<string, unknown> | null;
+    error: string | null;
+  };
+  /** an agent (re)connected somewhere: other instances drop their stale socket for it */
+  'agent.connected': { deviceId: number; connectionId: string };
+  /** a device was removed or its secret rotated: whoever holds its socket closes it */
+  'agent.disconnect': { deviceId: number; reason: string };
+};
+export type BusTopic = keyof BusTopics;
+export type BusHandler<T extends BusTopic> = (message: BusTopics[T]) => void;
+
+export type Bus = {
+  readonly kind: 'memory' | 'redis';
+  publish<T extends BusTopic>(topic: T, message: BusTopics[T]): Promise<void>;
+  /** returns an unsubscribe function */
+  subscribe<T extends BusTopic>(topic: T, handler: BusHandler<T>): () => void;
+  /** resolves when every subscription made so far is active */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/**
+ * One process, no network. Delivery is asynchronous and the message is a structured copy, like
+ * over Redis, so code that works here does not depend on shared object identity.
+ */
+export function createMemoryBus(): Bus {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    kind: 'memory',
+    async publish(topic, message) {
+      const copy = structuredClone(message);
+      setImmediate(() => emitter.emit(topic, copy));
+    },
+    subscribe(topic, handler) {
+      const listener = (m: unknown) => handler(m as Parameters<typeof handler>[0]);
+      emitter.on(topic, listener);
+      return () => {
+        emitter.off(topic, listener);
+      };
+    },
+    async ready() {},
+    async close() {
+      emitter.removeAllListeners();
+    },
+  };
+}

@@ -1,0 +1,368 @@
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import type {
+  ActivityMessage,
+  FaultMessage,
+  HelloMessage,
+  InventoryMessage,
+  UserSession,
+} from '@outpost/contract/agent-protocol';
+import type { DeviceStatus } from '@outpost/contract/devices';
+import type { DeviceUpdatePayload } from '@outpost/contract/live';
+import type { Db } from '../db/client';
+import { activityEvents, devices, deviceSoftware } from '../db/schema/index';
+
+// Device state written by the agent gateway (ARCHITECTURE §4 Presence). Each change updates the
+// row and records an activity event in one transaction; the caller publishes the device_update.
+
+export type DeviceRef = { id: number; tenantId: number; siteId: number | null; deviceGuid: string };
+
+export type DeviceChange = { ref: DeviceRef; update: DeviceUpdatePayload; statusChanged: boolean };
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+const returning = {
+  id: devices.id,
+  tenantId: devices.tenantId,
+  siteId: devices.siteId,
+  deviceGuid: devices.deviceGuid,
+  status: devices.status,
+  lastSeen: devices.lastSeen,
+  hostname: devices.hostname,
+  ipAddress: devices.ipAddress,
+  agentVersion: devices.agentVersion,
+  lastInventoryUpdate: devices.lastInventoryUpdate,
+};
+type Returned = { [K in keyof typeof returning]: (typeof returning)[K]['_']['data'] | null };
+
+function changeOf(r: Returned, previous: DeviceStatus | null, extra: Partial<DeviceUpdatePayload> = {}) {
+  return {
+    ref: { id: r.id!, tenantId: r.tenantId!, siteId: r.siteId, deviceGuid: r.deviceGuid! },
+    statusChanged: previous !== r.status,
+    update: {
+      deviceId: r.deviceGuid!,
+      id: r.id!,
+      status: r.status!,
+      lastSeen: r.lastSeen ? r.lastSeen.toISOString() : null,
+      hostname: r.hostname,
+      ipAddress: r.ipAddress,
+      agentVersion: r.agentVersion,
+      lastInventoryUpdate: r.lastInventoryUpdate ? r.lastInventoryUpdate.toISOString() : null,
+      ...extra,
+    },
+  } satisfies DeviceChange;
+}
+
+/** spec: core §3 — error while a fault is open, loggedin while a session is open, else online. */
+export function presenceStatus(hasFault: boolean, sessions: readonly UserSession[]): DeviceStatus {
+  if (hasFault) {
+    return 'error';
+  }
+  return sessions.length > 0 ? 'loggedin' : 'online';
+}
+
+async function lockDevice(tx: Tx, deviceId: number) {
+  const [row] = await tx
+    .select({
+      status: devices.status,
+      sessions: devices.sessions,
+      faultMessage: devices.faultMessage,
+      tenantId: devices.tenantId,
+    })
+    .from(devices)
+    .where(eq(devices.id, deviceId))
+    .for('update');
+  return row ?? null;
+}
+
+/** hello: the device is connected through `connectionId`. */
+export async function markConnected(
+  db: Db,
+  deviceId: number,
+  connectionId: string,
+  hello: HelloMessage,
+  ip: string,
+): Promise<DeviceChange | null> {
+  return db.transaction(async (tx) => {
+    const before = await lockDevice(tx, deviceId);
+    if (!before) {
+      return null;
+    }
+    const sessions = hello.sessions;
+    const status = presenceStatus(false, sessions);
+    const [row] = await tx
+      .update(devices)
+      .set({
+        status,
+        connectionId,
+        sessions,
+        faultMessage: null,
+        lastSeen: sql`now()`,
+        hostname: hello.hostname,
+        osType: hello.osType,
+        osVersion: hello.osVersion,
+        agentVersion: hello.agentVersion,
+        ipAddress: hello.ipAddress || ip,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(devices.id, deviceId))
+      .returning(returning);
+    if (before.status === 'offline') {
+      await tx
+        .insert(activityEvents)
+        .values({
+          tenantId: before.tenantId,
+          deviceId,
+          eventType: 'online',
+          ipAddress: hello.ipAddress || ip,
+        });
+    }
+    return changeOf(row!, before.status);
+  });
+}
+
+/** The connection ended (after the grace period): offline, unless another connection took over. */
+export async function markDisconnected(
+  db: Db,
+  deviceId: number,
+  connectionId: string,
+): Promise<DeviceChange | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(devices)
+      .set({ status: 'offline', connectionId: null, sessions: [], updatedAt: sql`now()` })
+      .where(
+        and(eq(devices.id, deviceId), eq(devices.connectionId, connectionId), ne(devices.status, 'offline')),
+      )
+      .returning(returning);
+    if (!row) {
+      return null;
+    }
+    await tx.insert(activityEvents).values({ tenantId: row.tenantId, deviceId, eventType: 'offline' });
+    return changeOf(row, null);
+  });
+}
+
+/**
+ * Devices that look connected but whose last_seen went stale: their instance died or lost them
+ * without a close. Safe on several instances at once: each row is claimed by one UPDATE.
+ */
+export async function sweepStale(db: Db, staleAfterMs: number): Promise<DeviceChange[]> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(devices)
+      .set({ status: 'offline', connectionId: null, sessions: [], updatedAt: sql`now()` })
+      .where(
+        and(
+          ne(devices.status, 'offline'),
+          sql`${devices.lastSeen} < now() - make_interval(secs => ${staleAfterMs / 1000})`,
+        ),
+      )
+      .returning(returning);
+    if (rows.length > 0) {
+      await tx
+        .insert(activityEvents)
+        .values(rows.map((r) => ({ tenantId: r.tenantId, deviceId: r.id, eventType: 'offline' as const })));
+    }
+    return rows.map((r) => changeOf(r, null));
+  });
+}
+
+/** Heartbeats, batched: one UPDATE for every device heard from since the last flush. */
+export async function touchLastSeen(db: Db, deviceIds: number[]): Promise<void> {
+  if (deviceIds.length === 0) {
+    return;
+  }
+  await db
+    .update(devices)
+    .set({ lastSeen: sql`now()` })
+    .where(and(inArray(devices.id, deviceIds), ne(devices.status, 'offline')));
+}
+
+export async function applyFault(
+  db: Db,
+  deviceId: number,
+  fault: FaultMessage,
+): Promise<DeviceChange | null> {
+  return db.transaction(async (tx) => {
+    const before = await lockDevice(tx, deviceId);
+    if (!before || before.status === 'offline') {
+      return null;
+    }
+    const faultMessage = fault.active ? fault.message || 'The agent reported a fault' : null;
+    const [row] = await tx
+      .update(devices)
+      .set({
+        faultMessage,
+        status: presenceStatus(faultMessage !== null, before.sessions),
+        lastSeen: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(devices.id, deviceId))
+      .returning(returning);
+    return changeOf(row!, before.status);
+  });
+}
+
+/** login / logout events, idempotent for a resent message (unique on device, type, session, time). */
+export async function applyActivity(
+  db: Db,
+  deviceId: number,
+  message: ActivityMessage,
+): Promise<DeviceChange | null> {
+  return db.transaction(async (tx) => {
+    const before = await lockDevice(tx, deviceId);
+    if (!before) {
+      return null;
+    }
+    const sessions = new Map(before.sessions.map((s) => [s.sessionId, s]));
+    const ordered = [...message.events].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+    for (const e of ordered) {
+      if (e.eventType === 'login') {
+        sessions.set(e.sessionId, {
+          sessionId: e.sessionId,
+          userName: e.userName,
+          ipAddress: e.ipAddress ?? null,
+          startedAt: e.timestamp,
+        });
+      } else {
+        sessions.delete(e.sessionId);
+      }
+    }
+    await tx
+      .insert(activityEvents)
+      .values(
+        ordered.map((e) => ({
+          tenantId: before.tenantId,
+          deviceId,
+          eventType: e.eventType,
+          eventTimestamp: new Date(e.timestamp),
+          userName: e.userName,
+          ipAddress: e.ipAddress ?? null,
+          sessionId: e.sessionId,
+        })),
+      )
+      .onConflictDoNothing();
+    const open = [...sessions.values()];
+    const isConnected = before.status !== 'offline';
+    const [row] = await tx
+      .update(devices)
+      .set({
+        sessions: open,
+        ...(isConnected && { status: presenceStatus(before.faultMessage !== null, open) }),
+        lastSeen: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(devices.id, deviceId))
+      .returning(returning);
+    return changeOf(row!, before.status);
+  });
+}
+
+const CHUNK = 500;
+
+function dedupeSoftware(items: NonNullable<InventoryMessage['software']>) {
+  const byKey = new Map<string, (typeof items)[number] & { version: string }>();
+  for (const s of items) {
+    const version = s.version ?? '';
+    byKey.set(`${s.name}\u0000${version}`, { ...s, version });
+  }
+  return [...byKey.values()];
+}
+
+async function replaceSoftware(
+  tx: Tx,
+  tenantId: number,
+  deviceId: number,
+  items: NonNullable<InventoryMessage['software']>,
+) {
+  const list = dedupeSoftware(items);
+  const existing = await tx
+    .select({ id: deviceSoftware.id, name: deviceSoftware.name, version: deviceSoftware.version })
+    .from(deviceSoftware)
+    .where(eq(deviceSoftware.deviceId, deviceId));
+  const keep = new Set(list.map((s) => `${s.name}\u0000${s.version}`));
+  const gone = existing.filter((e) => !keep.has(`${e.name}\u0000${e.version}`)).map((e) => e.id);
+  for (let i = 0; i < gone.length; i += CHUNK) {
+    await tx.delete(deviceSoftware).where(inArray(deviceSoftware.id, gone.slice(i, i + CHUNK)));
+  }
+  for (let i = 0; i < list.length; i += CHUNK) {
+    await tx
+      .insert(deviceSoftware)
+      .values(
+        list.slice(i, i + CHUNK).map((s) => ({
+          tenantId,
+          deviceId,
+          name: s.name,
+          displayName: s.displayName,
+          publisher: s.publisher,
+          version: s.version,
+          installDate: s.installDate,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [deviceSoftware.deviceId, deviceSoftware.name, deviceSoftware.version],
+        set: {
+          displayName: sql`excluded.display_name`,
+          publisher: sql`excluded.publisher`,
+          installDate: sql`excluded.install_date`,
+          lastSeenAt: sql`now()`,
+        },
+      });
+  }
+}
+
+/** Any inventory part present replaces what the device row (and its software rows) held. */
+export async function applyInventory(
+  db: Db,
+  deviceId: number,
+  inv: InventoryMessage,
+): Promise<DeviceChange | null> {
+  return db.transaction(async (tx) => {
+    const before = await lockDevice(tx, deviceId);
+    if (!before) {
+      return null;
+    }
+    const kinds: ('hardware' | 'network' | 'software' | 'services')[] = [];
+    const f = inv.facts ?? {};
+    const patch: Partial<typeof devices.$inferInsert> = {
+      ...(f.hostname !== undefined && { hostname: f.hostname }),
+      ...(f.osType !== undefined && { osType: f.osType }),
+      ...(f.osVersion !== undefined && { osVersion: f.osVersion }),
+      ...(f.serialNumber !== undefined && { serialNumber: f.serialNumber }),
+      ...(f.manufacturer !== undefined && { manufacturer: f.manufacturer }),
+      ...(f.model !== undefined && { model: f.model }),
+      ...(f.ipAddress && { ipAddress: f.ipAddress }),
+    };
+    if (inv.hardware) {
+      kinds.push('hardware');
+      patch.hardwareInfo = inv.hardware;
+      patch.manufacturer ??= inv.hardware.systemInfo.manufacturer || null;
+      patch.model ??= inv.hardware.systemInfo.model || null;
+    }
+    if (inv.network) {
+      kinds.push('network');
+      patch.networkInfo = inv.network;
+    }
+    if (inv.services) {
+      kinds.push('services');
+      patch.services = inv.services;
+      patch.servicesUpdatedAt = sql`now()` as unknown as Date;
+    }
+    if (inv.software) {
+      kinds.push('software');
+      await replaceSoftware(tx, before.tenantId, deviceId, inv.software);
+      patch.softwareUpdatedAt = sql`now()` as unknown as Date;
+    }
+    const [row] = await tx
+      .update(devices)
+      .set({
+        ...patch,
+        lastInventoryUpdate: sql`now()`,
+        lastSeen: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(devices.id, deviceId))
+      .returning(returning);
+    return changeOf(row!, before.status, { inventory: kinds });
+  });
+}

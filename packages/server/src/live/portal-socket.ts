@@ -1,0 +1,317 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import { WS_PING_INTERVAL_MS } from '@outpost/contract/limits';
+import {
+  MAX_SUBSCRIPTIONS_PER_SOCKET,
+  PORTAL_CLOSE,
+  PortalClientMessage,
+  parseSubscriptionKey,
+} from '@outpost/contract/live';
+import type {
+  PortalControlMessages,
+  PortalEvent,
+  PortalEventType,
+  PortalEvents,
+  PortalServerMessage,
+  SubscriptionKey,
+} from '@outpost/contract/live';
+import { messages } from '@outpost/contract/messages';
+import type { Db } from '../db/client';
+import { resolveSession } from '../plugins/auth';
+import type { RequestContext } from '../plugins/auth';
+import type { SessionTokens } from '../modules/auth/session-token';
+import { canSeeSite, findDeviceScopeByGuid } from '../modules/devices/devices.queries';
+import type { Bus, BusTopics } from './bus';
+
+// WS /api/ws?tenantId&userId&token (spec: core §4, §7 Websocket; ARCHITECTURE §4). The token is
+// verified, tenantId and userId must match it; subscriptions are checked against the caller's
+// tenant and site scope. Events reach every instance through the bus.
+
+/** Decides whether a caller may subscribe to `deployment:{id}` (registered by the deployments module). */
+export type SubscriptionAuthorizer = (
+  ctx: RequestContext,
+  id: number,
+) => Promise<{ siteId: number | null } | null>;
+
+export type PortalHub = {
+  /** Publish a live event to every instance; sockets subscribed to `key` receive it. */
+  publish(message: BusTopics['portal']): Promise<void>;
+  /** Typed helper: `hub.send(tenantId, key, 'deployment_update', payload)`. */
+  send<T extends PortalEventType>(
+    tenantId: number,
+    key: SubscriptionKey,
+    type: T,
+    payload: PortalEvents[T],
+    /** the device's site when the event is about one device; omitted means not site-bound */
+    siteId?: number | null,
+  ): Promise<void>;
+  registerDeploymentAuthorizer(authorizer: SubscriptionAuthorizer): void;
+  readonly socketCount: number;
+};
+
+const Query = z.object({
+  tenantId: z.coerce.number().int().positive(),
+  userId: z.coerce.number().int().positive(),
+  token: z.string().min(1),
+});
+
+type Client = {
+  socket: WebSocket;
+  ctx: RequestContext;
+  keys: Set<string>;
+  isAlive: boolean;
+};
+
+export function createPortalHub(deps: {
+  app: FastifyInstance;
+  db: Db;
+  bus: Bus;
+  tokens: SessionTokens;
+  log: FastifyBaseLogger;
+  pingIntervalMs?: number;
+}): PortalHub & { close(): Promise<void> } {
+  const { db, bus, tokens, log } = deps;
+  const byKey = new Map<string, Set<Client>>();
+  const clients = new Set<Client>();
+  let deploymentAuthorizer: SubscriptionAuthorizer | null = null;
+
+  function send(client: Client, message: PortalServerMessage) {
+    if (client.socket.readyState === client.socket.OPEN) {
+      client.socket.send(JSON.stringify(message));
+    }
+  }
+  function control<K extends keyof PortalControlMessages>(
+    client: Client,
+    type: K,
+    payload: PortalControlMessages[K],
+  ) {
+    send(client, { type, payload } as PortalServerMessage);
+  }
+
+  const unsubscribe = bus.subscribe('portal', (m) => {
+    const set = byKey.get(m.key);
+    if (!set) {
+      return;
+    }
+    for (const client of set) {
+      // Belt and braces: the key was authorised at subscribe time; tenant and site are re-checked.
+      const isSiteVisible = m.siteId === undefined || canSeeSite(client.ctx, m.siteId);
+      if (client.ctx.tenantId === m.tenantId && isSiteVisible) {
+        send(client, m.event);
+      }
+    }
+  });
+
+  // ws-level pings keep proxies from idling the socket out and find dead peers (core §9: 30 s).
+  const pinger = setInterval(() => {
+    for (const client of clients) {
+      if (!client.isAlive) {
+        client.socket.terminate();
+        continue;
+      }
+      client.isAlive = false;
+      client.socket.ping();
+    }
+  }, deps.pingIntervalMs ?? WS_PING_INTERVAL_MS);
+  pinger.unref();
+
+  async function authorize(ctx: RequestContext, key: string): Promise<'ok' | 'invalid' | 'denied'> {
+    const parsed = parseSubscriptionKey(key);
+    if (!parsed) {
+      return 'invalid';
+    }
+    if (parsed.kind === 'device') {
+      const device = await findDeviceScopeByGuid(db, parsed.deviceGuid);
+      return device && device.tenantId === ctx.tenantId && canSeeSite(ctx, device.siteId) ? 'ok' : 'denied';
+    }
+    if (!deploymentAuthorizer) {
+      return 'denied';
+    }
+    const deployment = await deploymentAuthorizer(ctx, parsed.id);
+    return deployment && canSeeSite(ctx, deployment.siteId) ? 'ok' : 'denied';
+  }
+
+  async function handle(client: Client, raw: string) {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      control(client, 'error', { code: 'invalid_message', message: messages.wsInvalidMessage });
+      return;
+    }
+    const parsed = PortalClientMessage.safeParse(json);
+    if (!parsed.success) {
+      control(client, 'error', { code: 'invalid_message', message: messages.wsInvalidMessage });
+      return;
+    }
+    const m = parsed.data;
+    switch (m.type) {
+      case 'ping':
+        control(client, 'pong', { serverTime: new Date().toISOString() });
+        return;
+      case 'unsubscribe': {
+        const key = m.payload.subscriptionKey;
+        client.keys.delete(key);
+        byKey.get(key)?.delete(client);
+        if (byKey.get(key)?.size === 0) {
+          byKey.delete(key);
+        }
+        control(client, 'unsubscribed', { subscriptionKey: key });
+        return;
+      }
+      case 'subscribe': {
+        const raw = m.payload.subscriptionKey;
+        const key = normalizeKey(raw);
+        if (client.keys.has(key)) {
+          control(client, 'subscribed', { subscriptionKey: raw });
+          return;
+        }
+        if (client.keys.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
+          control(client, 'error', {
+            code: 'too_many_subscriptions',
+            message: messages.wsTooManySubscriptions,
+            subscriptionKey: raw,
+          });
+          return;
+        }
+        const verdict = await authorize(client.ctx, raw);
+        if (verdict !== 'ok') {
+          // The same answer for "does not exist" and "not yours", so ids cannot be probed.
+          control(client, 'error', {
+            code: verdict === 'invalid' ? 'invalid_subscription_key' : 'subscription_denied',
+            message:
+              verdict === 'invalid' ? messages.wsInvalidSubscriptionKey : messages.wsSubscriptionDenied,
+            subscriptionKey: raw,
+          });
+          return;
+        }
+        client.keys.add(key);
+        let set = byKey.get(key);
+        if (!set) {
+          set = new Set();
+          byKey.set(key, set);
+        }
+        set.add(client);
+        control(client, 'subscribed', { subscriptionKey: raw });
+        return;
+      }
+    }
+  }
+
+  function onSocket(socket: WebSocket, request: FastifyRequest) {
+    // Messages may arrive while the session is being resolved: they wait for it, in order.
+    let chain: Promise<Client | null> = (async () => {
+      const q = Query.safeParse(request.query);
+      if (!q.success) {
+        socket.close(PORTAL_CLOSE.missingParameters, messages.wsMissingParameters);
+        return null;
+      }
+      const ctx = await resolveSession(db, tokens, q.data.token, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+      });
+      if (!ctx) {
+        socket.close(PORTAL_CLOSE.invalidToken, messages.tokenInvalid.slice(0, 120));
+        return null;
+      }
+      if (ctx.tenantId !== q.data.tenantId || ctx.userId !== q.data.userId) {
+        socket.close(PORTAL_CLOSE.mismatch, messages.wsMismatch);
+        return null;
+      }
+      if (socket.readyState !== socket.OPEN) {
+        return null;
+      }
+      const client: Client = { socket, ctx, keys: new Set(), isAlive: true };
+      clients.add(client);
+      socket.on('pong', () => {
+        client.isAlive = true;
+      });
+      send(client, {
+        type: 'connection_status',
+        payload: {
+          status: 'connected',
+          serverTime: new Date().toISOString(),
+          userId: ctx.userId,
+          tenantId: ctx.tenantId,
+        },
+      });
+      return client;
+    })().catch((err: unknown) => {
+      log.error({ err }, 'portal socket authentication failed');
+      socket.close(1011, 'Internal error');
+      return null;
+    });
+
+    socket.on('message', (data, isBinary) => {
+      const raw = isBinary
+        ? ''
+        : Array.isArray(data)
+          ? Buffer.concat(data).toString('utf8')
+          : data.toString('utf8');
+      chain = chain.then(async (client) => {
+        if (client) {
+          try {
+            await handle(client, raw);
+          } catch (err) {
+            log.error({ err }, 'portal socket message failed');
+            control(client, 'error', { code: 'invalid_message', message: messages.internalError });
+          }
+        }
+        return client;
+      });
+    });
+    socket.on('error', (err) => log.debug({ err: err.message }, 'portal socket error'));
+    socket.on('close', () => {
+      void chain.then((client) => {
+        if (!client) {
+          return;
+        }
+        clients.delete(client);
+        for (const key of client.keys) {
+          const set = byKey.get(key);
+          set?.delete(client);
+          if (set?.size === 0) {
+            byKey.delete(key);
+          }
+        }
+      });
+    });
+  }
+
+  deps.app.get('/api/ws', { websocket: true, schema: { hide: true } }, onSocket);
+
+  const hub: PortalHub & { close(): Promise<void> } = {
+    async publish(message) {
+      await bus.publish('portal', message);
+    },
+    async send(tenantId, key, type, payload, siteId) {
+      await bus.publish('portal', { tenantId, siteId, key, event: { type, payload } as PortalEvent });
+    },
+    registerDeploymentAuthorizer(authorizer) {
+      deploymentAuthorizer = authorizer;
+    },
+    get socketCount() {
+      return clients.size;
+    },
+    async close() {
+      unsubscribe();
+      clearInterval(pinger);
+      for (const client of clients) {
+        client.socket.close(PORTAL_CLOSE.serverShutdown, 'Server shutting down');
+      }
+      clients.clear();
+      byKey.clear();
+    },
+  };
+  return hub;
+}
+
+/** device guids are compared lower-case; everything else as given. */
+function normalizeKey(key: string): string {
+  const parsed = parseSubscriptionKey(key);
+  if (parsed?.kind === 'device') {
+    return `device:${parsed.deviceGuid}`;
+  }
+  return key;
+}

@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CreatedEnrollmentToken,
+  CreateEnrollmentTokenBody,
+  EnrollmentToken,
+  EnrollmentTokenIdParams,
+} from '@outpost/contract/agents';
+import { EnrollBody, EnrollResult } from '@outpost/contract/agent-protocol';
+import { apiSuccess } from '@outpost/contract/envelope';
+import type { Db } from '../../db/client';
+import { createAgentsService } from './agents.service';
+
+export type AgentsRoutesOptions = { db: Db };
+
+const meta = (r: { ip: string; headers: Record<string, unknown> }) => ({
+  ip: r.ip,
+  userAgent: typeof r.headers['user-agent'] === 'string' ? r.headers['user-agent'] : null,
+});
+
+/** Enrolment tokens, under /api/customer (session required; admin only, checked in the service). */
+export const enrollmentTokenRoutes: FastifyPluginAsyncZod<AgentsRoutesOptions> = async (app, opts) => {
+  const service = createAgentsService(opts.db, app.bus);
+
+  app.post(
+    '/agents/enrollment-tokens',
+    {
+      schema: {
+        tags: ['agents'],
+        body: CreateEnrollmentTokenBody,
+        response: { 200: apiSuccess(CreatedEnrollmentToken) },
+      },
+    },
+    async (request) => {
+      const serverUrl = `${request.protocol}://${request.host}`;
+      return {
+        success: true as const,
+        data: await service.createToken(request.ctx, request.body, serverUrl),
+      };
+    },
+  );
+
+  app.get(
+    '/agents/enrollment-tokens',
+    { schema: { tags: ['agents'], response: { 200: apiSuccess(z.array(EnrollmentToken)) } } },
+    async (request) => ({ success: true as const, data: await service.listTokens(request.ctx) }),
+  );
+
+  app.delete(
+    '/agents/enrollment-tokens/:id',
+    {
+      schema: {
+        tags: ['agents'],
+        params: EnrollmentTokenIdParams,
+        response: { 200: apiSuccess(EnrollmentToken) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await service.revokeToken(request.ctx, request.params.id),
+    }),
+  );
+};
+
+/** POST /api/agent/enroll: public, authorised by the enrolment token; rate-limited per address. */
+export const agentEnrollRoutes: FastifyPluginAsyncZod<AgentsRoutesOptions> = async (app, opts) => {
+  const service = createAgentsService(opts.db, app.bus);
+
+  app.post(
+    '/enroll',
+    {
+      config: { rateLimit: { max: 600, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['agent'],
+        security: [],
+        body: EnrollBody,
+        response: { 200: apiSuccess(EnrollResult) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await service.enroll(request.body, meta(request)) }),
+  );
+};
