@@ -107,14 +107,12 @@ export async function markConnected(
       .where(eq(devices.id, deviceId))
       .returning(returning);
     if (before.status === 'offline') {
-      await tx
-        .insert(activityEvents)
-        .values({
-          tenantId: before.tenantId,
-          deviceId,
-          eventType: 'online',
-          ipAddress: hello.ipAddress || ip,
-        });
+      await tx.insert(activityEvents).values({
+        tenantId: before.tenantId,
+        deviceId,
+        eventType: 'online',
+        ipAddress: hello.ipAddress || ip,
+      });
     }
     return changeOf(row!, before.status);
   });

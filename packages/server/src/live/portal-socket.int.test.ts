@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { SignInResult } from '@outpost/contract/auth';
+import { PORTAL_CLOSE } from '@outpost/contract/live';
+import { messages } from '@outpost/contract/messages';
+import { startTestServer } from '../../test/harness';
+import type { TestServer } from '../../test/harness';
+import { seedDemo } from '../modules/demo/demo.seed';
+import { sites, users, userSites } from '../db/schema/index';
+import {
+  connectPortalSocket,
+  createEnrollmentToken,
+  enroll,
+  facts,
+  onlineAgent,
+  portalAuth,
+  sleep,
+} from './test-support';
+
+describe('portal socket /api/ws', () => {
+  let server: TestServer;
+  let acme: SignInResult;
+  let globex: SignInResult;
+  let acmeDevice: { device_guid: string; agent_secret: string };
+  let hqSiteId: number;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { AGENT_PRESENCE_GRACE_MS: '100' } });
+    await seedDemo(server.database.db);
+    acme = await server.devSignIn('admin@acme.example');
+    globex = await server.devSignIn('admin@globex.example');
+    const [hq] = await server.database.db.select().from(sites).where(eq(sites.siteCode, 'HQ'));
+    hqSiteId = hq!.id;
+    const t = await createEnrollmentToken(server.request, acme.token, { site_id: hqSiteId });
+    acmeDevice = (await enroll(server.request, t.token, facts({ hostname: 'acme-pc' }))).body.data;
+  });
+  afterAll(async () => server?.close());
+
+  it('sends connection_status on connect and answers ping with pong', async () => {
+    const socket = connectPortalSocket(server.url, portalAuth(acme));
+    const status = await socket.waitFor((m) => m.type === 'connection_status');
+    expect(status.payload).toMatchObject({
+      status: 'connected',
+      tenantId: acme.user.tenant_id,
+      userId: acme.user.id,
+    });
+    socket.send({ type: 'ping' });
+    await socket.waitFor((m) => m.type === 'pong');
+    await socket.close();
+  });
+
+  it('closes with a 4xxx code and reason for a bad token or a tenant/user mismatch', async () => {
+    const forged = connectPortalSocket(server.url, { ...portalAuth(acme), token: 'abc.def.ghi' });
+    expect(await forged.waitForClose()).toMatchObject({ code: PORTAL_CLOSE.invalidToken });
+    const wrongTenant = connectPortalSocket(server.url, {
+      ...portalAuth(acme),
+      tenantId: globex.user.tenant_id,
+    });
+    expect(await wrongTenant.waitForClose()).toEqual({
+      code: PORTAL_CLOSE.mismatch,
+      reason: messages.wsMismatch,
+    });
+    const wrongUser = connectPortalSocket(server.url, { ...portalAuth(acme), userId: globex.user.id });
+    expect((await wrongUser.waitForClose()).code).toBe(PORTAL_CLOSE.mismatch);
+    const missing = connectPortalSocket(server.url, { tenantId: 0, userId: 0, token: '' });
+    expect((await missing.waitForClose()).code).toBe(PORTAL_CLOSE.missingParameters);
+  });
+
+  it('gives tenant B nothing but an error when it subscribes to tenant A’s device', async () => {
+    const spy = connectPortalSocket(server.url, portalAuth(globex));
+    await spy.waitFor((m) => m.type === 'connection_status');
+    const before = spy.received.length;
+    spy.send({ type: 'subscribe', payload: { subscriptionKey: `device:${acmeDevice.device_guid}` } });
+    const error = await spy.waitFor((m) => m.type === 'error');
+    expect(error.payload).toMatchObject({
+      code: 'subscription_denied',
+      message: messages.wsSubscriptionDenied,
+    });
+    // the device comes online and changes state: the spy hears nothing of it
+    const agent = await onlineAgent(server.url, acmeDevice);
+    agent.send({
+      type: 'activity',
+      messageId: 'a1',
+      events: [{ eventType: 'login', userName: 'x', sessionId: 's1', timestamp: new Date().toISOString() }],
+    });
+    await agent.waitFor((m) => m.type === 'ack');
+    await agent.close();
+    await sleep(400);
+    expect(spy.received.slice(before).map((m) => m.type)).toEqual(['error']);
+    // unknown devices and deployments answer the same way, so ids cannot be probed
+    spy.send({
+      type: 'subscribe',
+      payload: { subscriptionKey: 'device:00000000-0000-4000-8000-000000000000' },
+    });
+    spy.send({ type: 'subscribe', payload: { subscriptionKey: 'deployment:1' } });
+    spy.send({ type: 'subscribe', payload: { subscriptionKey: 'nonsense' } });
+    spy.send('{not json');
+    await sleep(300);
+    const codes = spy.received.slice(before + 1).map((m) => (m.payload as { code: string }).code);
+    expect(codes).toEqual([
+      'subscription_denied',
+      'subscription_denied',
+      'invalid_subscription_key',
+      'invalid_message',
+    ]);
+    await spy.close();
+  });
+
+  it('honours site scope: a user limited to other sites cannot subscribe to the device', async () => {
+    const [tech] = await server.database.db.select().from(users).where(eq(users.email, 'tech@acme.example'));
+    const [london] = await server.database.db.select().from(sites).where(eq(sites.siteCode, 'LON1'));
+    await server.database.db.update(users).set({ siteAccessType: 'specific' }).where(eq(users.id, tech!.id));
+    await server.database.db.insert(userSites).values({ userId: tech!.id, siteId: london!.id });
+    const techSession = await server.devSignIn('tech@acme.example');
+    const socket = connectPortalSocket(server.url, portalAuth(techSession));
+    await socket.waitFor((m) => m.type === 'connection_status');
+    socket.send({ type: 'subscribe', payload: { subscriptionKey: `device:${acmeDevice.device_guid}` } });
+    expect((await socket.waitFor((m) => m.type === 'error')).payload).toMatchObject({
+      code: 'subscription_denied',
+    });
+    // given the HQ site, the same user may subscribe
+    await server.database.db.insert(userSites).values({ userId: tech!.id, siteId: hqSiteId });
+    const again = connectPortalSocket(server.url, portalAuth(techSession));
+    await again.waitFor((m) => m.type === 'connection_status');
+    again.send({
+      type: 'subscribe',
+      payload: { subscriptionKey: `device:${acmeDevice.device_guid.toUpperCase()}` },
+    });
+    await again.waitFor((m) => m.type === 'subscribed');
+    await Promise.all([socket.close(), again.close()]);
+  });
+
+  it('stops delivering after unsubscribe', async () => {
+    const socket = connectPortalSocket(server.url, portalAuth(acme));
+    await socket.waitFor((m) => m.type === 'connection_status');
+    const key = `device:${acmeDevice.device_guid}`;
+    socket.send({ type: 'subscribe', payload: { subscriptionKey: key } });
+    await socket.waitFor((m) => m.type === 'subscribed');
+    socket.send({ type: 'unsubscribe', payload: { subscriptionKey: key } });
+    await socket.waitFor((m) => m.type === 'unsubscribed');
+    const from = socket.received.length;
+    const agent = await onlineAgent(server.url, acmeDevice);
+    await agent.close();
+    await sleep(400);
+    expect(socket.received.slice(from).filter((m) => m.type === 'device_update')).toEqual([]);
+    await socket.close();
+  });
+
+  it('lets a module publish typed events through the hub to subscribers only', async () => {
+    server.app.portalHub.registerDeploymentAuthorizer(async (ctx, id) =>
+      ctx.tenantId === acme.user.tenant_id && id === 42 ? { siteId: null } : null,
+    );
+    const socket = connectPortalSocket(server.url, portalAuth(acme));
+    await socket.waitFor((m) => m.type === 'connection_status');
+    socket.send({ type: 'subscribe', payload: { subscriptionKey: 'deployment:42' } });
+    await socket.waitFor((m) => m.type === 'subscribed');
+    await server.app.portalHub.send(acme.user.tenant_id, 'deployment:42', 'deployment_update', {
+      deploymentId: 42,
+      status: 'completed',
+    });
+    await server.app.portalHub.send(acme.user.tenant_id, 'deployment:43', 'deployment_update', {
+      deploymentId: 43,
+      status: 'failed',
+    });
+    const update = await socket.waitFor((m) => m.type === 'deployment_update');
+    expect(update.payload).toEqual({ deploymentId: 42, status: 'completed' });
+    await sleep(200);
+    expect(socket.received.filter((m) => m.type === 'deployment_update')).toHaveLength(1);
+    await socket.close();
+  });
+});
