@@ -65,6 +65,7 @@ export const PackageCreateBody = z.object({
   is_template: z.boolean().default(false),
 });
 export type PackageCreateBody = z.input<typeof PackageCreateBody>;
+export type PackageCreateInput = z.output<typeof PackageCreateBody>;
 
 // spec §7: PUT takes the same body without target_os; an omitted field stays as it is.
 export const PackageUpdateBody = z.object({
@@ -76,6 +77,7 @@ export const PackageUpdateBody = z.object({
   is_template: z.boolean().optional(),
 });
 export type PackageUpdateBody = z.input<typeof PackageUpdateBody>;
+export type PackageUpdateInput = z.output<typeof PackageUpdateBody>;
 
 const booleanQuery = z
   .enum(['true', 'false'])
@@ -90,6 +92,7 @@ export const PackageListQuery = z.object({
   is_template: booleanQuery,
 });
 export type PackageListQuery = z.input<typeof PackageListQuery>;
+export type PackageListFilters = z.output<typeof PackageListQuery>;
 
 export const PackageSummary = z.object({
   id: z.number().int(),
@@ -209,6 +212,7 @@ export const PackageDuplicateBody = z.object({
   is_template: z.boolean().optional(),
 });
 export type PackageDuplicateBody = z.input<typeof PackageDuplicateBody>;
+export type PackageDuplicateInput = z.output<typeof PackageDuplicateBody>;
 
 export const PACKAGE_EXPORT_FORMAT = 'outpost.package';
 export const PACKAGE_EXPORT_VERSION = 1;
@@ -233,3 +237,32 @@ export const PackageExport = z.object({
   files: z.array(ExportedFileRef).default([]),
 });
 export type PackageExport = z.input<typeof PackageExport>;
+export type PackageImportInput = z.output<typeof PackageExport>;
+
+/** The export as the server sends it (plain shapes: a response schema cannot hold transforms). */
+export const PackageExportDocument = z.object({
+  format: z.literal(PACKAGE_EXPORT_FORMAT),
+  version: z.literal(PACKAGE_EXPORT_VERSION),
+  exported_at: z.string(),
+  package: PackageSummary.pick({
+    name: true,
+    description: true,
+    target_os: true,
+    os_version_requirement: true,
+    architecture: true,
+    package_version: true,
+    is_template: true,
+  }),
+  steps: z.array(
+    PackageStep.pick({
+      step_name: true,
+      step_type: true,
+      step_details: true,
+      fail_deployment_on_error: true,
+      timeout_seconds: true,
+      retry_count: true,
+    }),
+  ),
+  files: z.array(ExportedFileRef),
+});
+export type PackageExportDocument = z.infer<typeof PackageExportDocument>;

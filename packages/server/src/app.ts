@@ -25,6 +25,9 @@ import { createSessionTokens } from './modules/auth/session-token';
 import { healthRoutes } from './modules/health/health.routes';
 import { livePlugin } from './live/live-plugin';
 import { agentEnrollRoutes, enrollmentTokenRoutes } from './modules/agents/agents.routes';
+import { createLocalBlobStore } from './modules/files/blob-store';
+import { filesRoutes } from './modules/files/files.routes';
+import { packagesRoutes } from './modules/packages/packages.routes';
 
 export const VERSION = '0.1.0';
 
@@ -90,6 +93,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(livePlugin, { db: database.db, config, tokens });
 
   const routeOptions = { db: database.db, config, tokens, googleVerifier, version: VERSION };
+  // Uploaded files (ARCHITECTURE §6); the agent download route will share this store.
+  const blobStore = createLocalBlobStore(config.blobDir);
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { database });
@@ -105,6 +110,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           });
           await customer.register(authRoutes, routeOptions);
           await customer.register(enrollmentTokenRoutes, { db: database.db });
+          await customer.register(filesRoutes, { db: database.db, config, blobStore });
+          await customer.register(packagesRoutes, { db: database.db });
         },
         { prefix: '/customer' },
       );

@@ -1,0 +1,93 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiSuccess, MessageOnly } from '@outpost/contract/envelope';
+import { FILE_FIELD, FileIdParams, UploadedFile } from '@outpost/contract/files';
+import { packageMessages as messages } from '@outpost/contract/messages';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { badRequest } from '../../lib/errors';
+import type { BlobStore } from './blob-store';
+import { createFilesService } from './files.service';
+
+export type FilesRoutesOptions = { db: Db; config: Config; blobStore: BlobStore };
+
+/** RFC 6266: an ASCII fallback name plus the exact UTF-8 name. */
+export function contentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+// spec: operations §7 Files; ARCHITECTURE §6.
+export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app, opts) => {
+  const maxUploadBytes = opts.config.maxUploadBytes;
+  // Registered here, so only these routes parse multipart bodies; the file part is consumed as a
+  // stream, and the session check (onRequest) runs before a byte of it is read.
+  await app.register(multipart, {
+    limits: { fileSize: maxUploadBytes, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
+  });
+  const service = createFilesService(opts.db, opts.blobStore, { maxUploadBytes });
+
+  app.post(
+    '/files',
+    {
+      schema: {
+        tags: ['files'],
+        summary: `Upload one file as the multipart field "${FILE_FIELD}"`,
+        consumes: ['multipart/form-data'],
+        response: { 200: apiSuccess(UploadedFile) },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) {
+        throw badRequest(messages.fileMissing, 'FILE_MISSING');
+      }
+      const part = await request.file();
+      if (!part || part.fieldname !== FILE_FIELD) {
+        part?.file.resume();
+        throw badRequest(messages.fileMissing, 'FILE_MISSING');
+      }
+      const data = await service.upload(request.ctx, {
+        filename: part.filename,
+        mimetype: part.mimetype || null,
+        stream: part.file,
+        isTruncated: () => part.file.truncated,
+      });
+      return { success: true as const, data };
+    },
+  );
+
+  app.get(
+    '/files/:id',
+    { schema: { tags: ['files'], params: FileIdParams, response: { 200: apiSuccess(UploadedFile) } } },
+    async (request) => ({ success: true as const, data: await service.get(request.ctx, request.params.id) }),
+  );
+
+  // The bytes, streamed from the blob store (no response schema: the body is the file itself).
+  app.get(
+    '/files/:id/download',
+    { schema: { tags: ['files'], params: FileIdParams } },
+    async (request, reply) => {
+      const { file, stream } = await service.openDownload(request.ctx, request.params.id);
+      return reply
+        .header('Content-Type', 'application/octet-stream')
+        .header('Content-Length', String(file.size))
+        .header('Content-Disposition', contentDisposition(file.originalFilename))
+        .header('X-Content-SHA256', file.sha256)
+        .header('Cache-Control', 'private, no-store')
+        .send(stream);
+    },
+  );
+
+  app.delete(
+    '/files/:id',
+    { schema: { tags: ['files'], params: FileIdParams, response: { 200: apiSuccess(MessageOnly) } } },
+    async (request) => {
+      await service.remove(request.ctx, request.params.id);
+      return { success: true as const, data: { message: 'File deleted' } };
+    },
+  );
+};

@@ -1,0 +1,142 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { and, eq } from 'drizzle-orm';
+import { formatBytes } from '@outpost/contract/files';
+import type { UploadedFile } from '@outpost/contract/files';
+import { packageMessages as messages } from '@outpost/contract/messages';
+import type { Db } from '../../db/client';
+import { files } from '../../db/schema/index';
+import { writeAudit } from '../../lib/audit';
+import { HttpError, badRequest, conflict, notFound } from '../../lib/errors';
+import type { RequestContext } from '../../plugins/auth';
+import { newStorageKey } from './blob-store';
+import type { BlobStore } from './blob-store';
+import { findFile, findFileUse, toUploadedFile } from './files.queries';
+
+export type IncomingFile = {
+  filename: string;
+  mimetype: string | null;
+  stream: Readable;
+  /** True when the stream was cut at the size limit (the multipart parser stops it there). */
+  isTruncated(): boolean;
+};
+
+const MAX_NAME_LENGTH = 255;
+
+/** The name shown to people: the last path segment, control characters removed, length capped. */
+export function displayName(filename: string): string {
+  const base = path.win32.basename(path.posix.basename(filename));
+  const printable = [...base].filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f).join('');
+  return printable.trim().slice(0, MAX_NAME_LENGTH);
+}
+
+/** @fastify/multipart's error when a file passes the fileSize limit. */
+const isTooLarge = (err: unknown) =>
+  typeof err === 'object' && err !== null && (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';
+
+// Any signed-in member may upload and manage files: they are inputs to packages, which every
+// member may build (ARCHITECTURE §3). Everything is scoped to the caller's tenant.
+export function createFilesService(db: Db, store: BlobStore, opts: { maxUploadBytes: number }) {
+  return {
+    async upload(ctx: RequestContext, incoming: IncomingFile): Promise<UploadedFile> {
+      const originalFilename = displayName(incoming.filename);
+      if (!originalFilename) {
+        incoming.stream.resume();
+        throw badRequest(messages.fileEmptyName, 'FILE_NAME_MISSING');
+      }
+      const key = newStorageKey();
+      const tooLarge = () =>
+        new HttpError(413, messages.fileTooLarge(formatBytes(opts.maxUploadBytes)), 'FILE_TOO_LARGE');
+      let stored;
+      try {
+        stored = await store.put(key, incoming.stream);
+      } catch (err) {
+        throw isTooLarge(err) ? tooLarge() : err;
+      }
+      if (incoming.isTruncated()) {
+        await store.remove(key);
+        throw tooLarge();
+      }
+      try {
+        const row = await db.transaction(async (tx) => {
+          const [inserted] = await tx
+            .insert(files)
+            .values({
+              tenantId: ctx.tenantId,
+              storageKey: key,
+              originalFilename,
+              contentType: incoming.mimetype,
+              sizeBytes: stored.size,
+              sha256: stored.sha256,
+              uploadedBy: ctx.userId,
+              uploadedByName: ctx.name ?? ctx.email,
+            })
+            .returning();
+          await writeAudit(tx, ctx, {
+            action: 'Upload File',
+            resourceType: 'file',
+            resourceId: inserted!.id,
+            details: `Uploaded ${originalFilename} (${formatBytes(stored.size)})`,
+            newValues: { originalFilename, size: stored.size, sha256: stored.sha256 },
+          });
+          return inserted!;
+        });
+        return toUploadedFile(row);
+      } catch (err) {
+        await store.remove(key);
+        throw err;
+      }
+    },
+
+    async get(ctx: RequestContext, id: number): Promise<UploadedFile> {
+      const row = await findFile(db, ctx.tenantId, id);
+      if (!row) {
+        throw notFound(messages.fileNotFound, 'FILE_NOT_FOUND');
+      }
+      return toUploadedFile(row);
+    },
+
+    async openDownload(ctx: RequestContext, id: number): Promise<{ file: UploadedFile; stream: Readable }> {
+      const row = await findFile(db, ctx.tenantId, id);
+      if (!row) {
+        throw notFound(messages.fileNotFound, 'FILE_NOT_FOUND');
+      }
+      return { file: toUploadedFile(row), stream: await store.open(row.storageKey) };
+    },
+
+    /** Refused with 409 while a saved step uses the file (the foreign key would refuse it too). */
+    async remove(ctx: RequestContext, id: number): Promise<void> {
+      const row = await db.transaction(async (tx) => {
+        const [existing] = await tx
+          .select()
+          .from(files)
+          .where(and(eq(files.tenantId, ctx.tenantId), eq(files.id, id)))
+          .for('update');
+        if (!existing) {
+          throw notFound(messages.fileNotFound, 'FILE_NOT_FOUND');
+        }
+        const use = await findFileUse(tx, id);
+        if (use) {
+          throw conflict(messages.fileInUse(use.stepName, use.packageName), 'FILE_IN_USE');
+        }
+        await tx.delete(files).where(eq(files.id, id));
+        await writeAudit(tx, ctx, {
+          action: 'Delete File',
+          resourceType: 'file',
+          resourceId: id,
+          details: `Deleted ${existing.originalFilename}`,
+          oldValues: {
+            originalFilename: existing.originalFilename,
+            size: existing.sizeBytes,
+            sha256: existing.sha256,
+          },
+        });
+        return existing;
+      });
+      // The row is gone; the bytes follow once the transaction has committed.
+      await store.remove(row.storageKey);
+    },
+  };
+}
+
+export type FilesService = ReturnType<typeof createFilesService>;

@@ -1,0 +1,160 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiSuccess, MessageOnly } from '@outpost/contract/envelope';
+import type { FieldError } from '@outpost/contract/envelope';
+import {
+  PackageCreateBody,
+  PackageDetail,
+  PackageDuplicateBody,
+  PackageExport,
+  PackageExportDocument,
+  PackageIdParams,
+  PackageListQuery,
+  PackageListResponse,
+  PackageStep,
+  PackageUpdateBody,
+  StepBody,
+  StepIdParams,
+  StepReorderBody,
+} from '@outpost/contract/packages';
+import type { Db } from '../../db/client';
+import { createPackagesService } from './packages.service';
+import type { PackagesServiceOptions } from './packages.service';
+
+export type PackagesRoutesOptions = { db: Db } & PackagesServiceOptions;
+
+const ok = <T>(data: T) => ({ success: true as const, data });
+
+// spec: operations §7 Packages, plus duplicate, export and import (issue 5, beyond the spec).
+export const packagesRoutes: FastifyPluginAsyncZod<PackagesRoutesOptions> = async (app, opts) => {
+  const service = createPackagesService(opts.db, opts);
+  const tags = ['packages'];
+
+  // The contract's schemas carry the spec's messages ('Step name is required', 'Please fill in
+  // required fields: …'); the builder shows the server's error text, so it must be those words
+  // alone, without the field path the global handler adds. Anything else goes to that handler.
+  app.setErrorHandler((err, _request, reply) => {
+    if (!hasZodFastifySchemaValidationErrors(err)) {
+      throw err;
+    }
+    const fields: FieldError[] = err.validation.map((v) => ({
+      path: [err.validationContext, ...String(v.instancePath).split('/').filter(Boolean)].join('.'),
+      message: v.message ?? 'Invalid value',
+    }));
+    return reply
+      .status(400)
+      .send({
+        success: false,
+        error: fields[0]?.message ?? 'Invalid request',
+        code: 'VALIDATION_ERROR',
+        fields,
+      });
+  });
+
+  app.get(
+    '/deployment-packages',
+    { schema: { tags, querystring: PackageListQuery, response: { 200: apiSuccess(PackageListResponse) } } },
+    async (request) => ok(await service.list(request.ctx, request.query)),
+  );
+
+  app.post(
+    '/deployment-packages',
+    { schema: { tags, body: PackageCreateBody, response: { 200: apiSuccess(PackageDetail) } } },
+    async (request) => ok(await service.create(request.ctx, request.body)),
+  );
+
+  app.post(
+    '/deployment-packages/import',
+    { schema: { tags, body: PackageExport, response: { 200: apiSuccess(PackageDetail) } } },
+    async (request) => ok(await service.importPackage(request.ctx, request.body)),
+  );
+
+  app.get(
+    '/deployment-packages/:id',
+    { schema: { tags, params: PackageIdParams, response: { 200: apiSuccess(PackageDetail) } } },
+    async (request) => ok(await service.get(request.ctx, request.params.id)),
+  );
+
+  app.put(
+    '/deployment-packages/:id',
+    {
+      schema: {
+        tags,
+        params: PackageIdParams,
+        body: PackageUpdateBody,
+        response: { 200: apiSuccess(PackageDetail) },
+      },
+    },
+    async (request) => ok(await service.update(request.ctx, request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/deployment-packages/:id',
+    { schema: { tags, params: PackageIdParams, response: { 200: apiSuccess(MessageOnly) } } },
+    async (request) => {
+      await service.remove(request.ctx, request.params.id);
+      return ok({ message: 'Package deleted' });
+    },
+  );
+
+  app.post(
+    '/deployment-packages/:id/duplicate',
+    {
+      schema: {
+        tags,
+        params: PackageIdParams,
+        body: PackageDuplicateBody.default({}),
+        response: { 200: apiSuccess(PackageDetail) },
+      },
+    },
+    async (request) => ok(await service.duplicate(request.ctx, request.params.id, request.body)),
+  );
+
+  app.get(
+    '/deployment-packages/:id/export',
+    { schema: { tags, params: PackageIdParams, response: { 200: PackageExportDocument } } },
+    async (request, reply) => {
+      const doc = await service.exportPackage(request.ctx, request.params.id);
+      const name = doc.package.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'package';
+      reply.header('Content-Disposition', `attachment; filename="${name}.outpost-package.json"`);
+      return doc;
+    },
+  );
+
+  app.post(
+    '/deployment-packages/:id/steps',
+    { schema: { tags, params: PackageIdParams, body: StepBody, response: { 200: apiSuccess(PackageStep) } } },
+    async (request) => ok(await service.addStep(request.ctx, request.params.id, request.body)),
+  );
+
+  // Declared before /steps/:stepId; the static segment wins either way in find-my-way.
+  app.put(
+    '/deployment-packages/:id/steps/reorder',
+    {
+      schema: {
+        tags,
+        params: PackageIdParams,
+        body: StepReorderBody,
+        response: { 200: apiSuccess(z.array(PackageStep)) },
+      },
+    },
+    async (request) => ok(await service.reorder(request.ctx, request.params.id, request.body)),
+  );
+
+  app.put(
+    '/deployment-packages/:id/steps/:stepId',
+    { schema: { tags, params: StepIdParams, body: StepBody, response: { 200: apiSuccess(PackageStep) } } },
+    async (request) =>
+      ok(await service.updateStep(request.ctx, request.params.id, request.params.stepId, request.body)),
+  );
+
+  app.delete(
+    '/deployment-packages/:id/steps/:stepId',
+    { schema: { tags, params: StepIdParams, response: { 200: apiSuccess(MessageOnly) } } },
+    async (request) => {
+      await service.removeStep(request.ctx, request.params.id, request.params.stepId);
+      return ok({ message: 'Step deleted' });
+    },
+  );
+};

@@ -1,0 +1,469 @@
+import { eq, sql } from 'drizzle-orm';
+import { paginate } from '@outpost/contract/envelope';
+import type { ListData } from '@outpost/contract/envelope';
+import { packageMessages as messages } from '@outpost/contract/messages';
+import { PACKAGE_EXPORT_FORMAT, PACKAGE_EXPORT_VERSION } from '@outpost/contract/packages';
+import type {
+  PackageCreateInput,
+  PackageDetail,
+  PackageDuplicateInput,
+  PackageExportDocument,
+  PackageImportInput,
+  PackageListFilters,
+  PackageStep,
+  PackageSummary,
+  PackageUpdateInput,
+  StepInput,
+  StepReorderBody,
+} from '@outpost/contract/packages';
+import { FileRef, STEP_CATALOG, isFieldActive } from '@outpost/contract/step-catalog';
+import type { StepType } from '@outpost/contract/step-catalog';
+import type { Db } from '../../db/client';
+import { deploymentPackages, packageSteps } from '../../db/schema/index';
+import { writeAudit } from '../../lib/audit';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import type { RequestContext } from '../../plugins/auth';
+import { findFileBySha256, findFilesByIds } from '../files/files.queries';
+import type { Executor } from '../files/files.queries';
+import {
+  findPackage,
+  findStep,
+  listPackages,
+  listSteps,
+  nextStepOrder,
+  replaceStepFiles,
+  toStep,
+  toSummary,
+  touchPackage,
+  writeStepOrder,
+} from './packages.queries';
+import type { PackageRow, StepRow } from './packages.queries';
+
+/**
+ * How many pending or running deployments use a package. The deployments area provides it
+ * (ARCHITECTURE §5); it runs inside the delete transaction, after the package row is locked.
+ */
+export type ActiveDeploymentCounter = (tx: Executor, tenantId: number, packageId: number) => Promise<number>;
+
+export type PackagesServiceOptions = {
+  /** Counters of deployments that still use a package; a package with any is not deleted. */
+  activeDeploymentCounters?: ActiveDeploymentCounter[];
+};
+
+type FileField = { key: string; label: string };
+
+const fileFieldsOf = (type: StepType, details: Record<string, unknown>): FileField[] =>
+  STEP_CATALOG[type].fields.filter((f) => f.type === 'file' && isFieldActive(f, details));
+
+// Packages are shared by every member of the tenant: any signed-in member may build, change and
+// delete them (ARCHITECTURE §3); every query is scoped to the caller's tenant.
+export function createPackagesService(db: Db, opts: PackagesServiceOptions = {}) {
+  const counters = opts.activeDeploymentCounters ?? [];
+
+  async function loadOr404(ex: Executor, ctx: RequestContext, id: number, lock = false): Promise<PackageRow> {
+    const row = await findPackage(ex, ctx.tenantId, id, { lock });
+    if (!row) {
+      throw notFound(messages.packageNotFound, 'PACKAGE_NOT_FOUND');
+    }
+    return row;
+  }
+
+  async function detailOf(ex: Executor, row: PackageRow): Promise<PackageDetail> {
+    const steps = await listSteps(ex, row.id);
+    return { ...toSummary(row, steps.length), steps: steps.map(toStep) };
+  }
+
+  /**
+   * The step's file fields must name files of this tenant; their display names are refreshed from
+   * the files table. Returns the details to store and the file ids they use.
+   */
+  async function resolveStepFiles(
+    ex: Executor,
+    ctx: RequestContext,
+    step: Pick<StepInput, 'step_type' | 'step_details'>,
+  ): Promise<{ details: Record<string, unknown>; fileIds: number[] }> {
+    const details = { ...step.step_details };
+    const fields = fileFieldsOf(step.step_type, details);
+    const refs = fields.map((f) => ({ field: f, ref: FileRef.safeParse(details[f.key]).data }));
+    const ids = refs.flatMap((r) => (r.ref ? [r.ref.id] : []));
+    const found = new Map((await findFilesByIds(ex, ctx.tenantId, ids)).map((f) => [f.id, f]));
+    for (const { field, ref } of refs) {
+      if (!ref) {
+        continue;
+      }
+      const file = found.get(ref.id);
+      if (!file) {
+        throw badRequest(messages.stepFileUnknown(field.label), 'FILE_NOT_FOUND');
+      }
+      details[field.key] = { id: file.id, originalFilename: file.originalFilename };
+    }
+    return { details, fileIds: ids };
+  }
+
+  async function insertStep(
+    tx: Executor,
+    ctx: RequestContext,
+    packageId: number,
+    input: StepInput,
+    stepOrder: number,
+  ): Promise<PackageStep> {
+    const { details, fileIds } = await resolveStepFiles(tx, ctx, input);
+    const [row] = await tx
+      .insert(packageSteps)
+      .values({
+        packageId,
+        stepOrder,
+        stepName: input.step_name,
+        stepType: input.step_type,
+        stepDetails: details,
+        failDeploymentOnError: input.fail_deployment_on_error,
+        timeoutSeconds: input.timeout_seconds,
+        retryCount: input.retry_count,
+      })
+      .returning();
+    await replaceStepFiles(tx, row!.id, fileIds);
+    return toStep(row!);
+  }
+
+  async function insertPackage(
+    tx: Executor,
+    ctx: RequestContext,
+    body: Omit<PackageCreateInput, 'target_os'> & { target_os?: 'windows' },
+  ): Promise<PackageRow> {
+    const [row] = await tx
+      .insert(deploymentPackages)
+      .values({
+        tenantId: ctx.tenantId,
+        name: body.name,
+        description: body.description,
+        targetOs: body.target_os ?? 'windows',
+        osVersionRequirement: body.os_version_requirement,
+        architecture: body.architecture,
+        packageVersion: body.package_version,
+        isTemplate: body.is_template,
+        createdBy: ctx.userId,
+        createdByName: ctx.name ?? ctx.email,
+      })
+      .returning();
+    return row!;
+  }
+
+  return {
+    async list(ctx: RequestContext, query: PackageListFilters): Promise<ListData<PackageSummary>> {
+      const { rows, total } = await listPackages(db, ctx.tenantId, query);
+      return {
+        data: rows.map((r) => toSummary(r, r.stepCount)),
+        pagination: paginate(query.page, query.limit, total),
+      };
+    },
+
+    async get(ctx: RequestContext, id: number): Promise<PackageDetail> {
+      return detailOf(db, await loadOr404(db, ctx, id));
+    },
+
+    async create(ctx: RequestContext, body: PackageCreateInput): Promise<PackageDetail> {
+      return db.transaction(async (tx) => {
+        const row = await insertPackage(tx, ctx, body);
+        await writeAudit(tx, ctx, {
+          action: 'Create Package',
+          resourceType: 'package',
+          resourceId: row.id,
+          details: `Created package ${row.name}`,
+          newValues: body,
+        });
+        return detailOf(tx, row);
+      });
+    },
+
+    async update(ctx: RequestContext, id: number, body: PackageUpdateInput): Promise<PackageDetail> {
+      return db.transaction(async (tx) => {
+        const before = await loadOr404(tx, ctx, id, true);
+        const [row] = await tx
+          .update(deploymentPackages)
+          .set({
+            name: body.name,
+            description: body.description,
+            osVersionRequirement: body.os_version_requirement,
+            ...(body.architecture !== undefined && { architecture: body.architecture }),
+            ...(body.package_version !== undefined && { packageVersion: body.package_version }),
+            ...(body.is_template !== undefined && { isTemplate: body.is_template }),
+            updatedAt: sql`now()`,
+          })
+          .where(eq(deploymentPackages.id, id))
+          .returning();
+        await writeAudit(tx, ctx, {
+          action: 'Update Package',
+          resourceType: 'package',
+          resourceId: id,
+          details: `Updated package ${row!.name}`,
+          oldValues: toSummary(before, 0),
+          newValues: body,
+        });
+        return detailOf(tx, row!);
+      });
+    },
+
+    async remove(ctx: RequestContext, id: number): Promise<void> {
+      await db.transaction(async (tx) => {
+        const row = await loadOr404(tx, ctx, id, true);
+        let active = 0;
+        for (const count of counters) {
+          active += await count(tx, ctx.tenantId, id);
+        }
+        if (active > 0) {
+          throw conflict(messages.packageInUse(active), 'PACKAGE_IN_USE');
+        }
+        const steps = await listSteps(tx, id);
+        await tx.delete(deploymentPackages).where(eq(deploymentPackages.id, id));
+        await writeAudit(tx, ctx, {
+          action: 'Delete Package',
+          resourceType: 'package',
+          resourceId: id,
+          details: `Deleted package ${row.name}`,
+          oldValues: { ...toSummary(row, steps.length), steps: steps.map(toStep) },
+        });
+      });
+    },
+
+    async addStep(ctx: RequestContext, packageId: number, input: StepInput): Promise<PackageStep> {
+      return db.transaction(async (tx) => {
+        await loadOr404(tx, ctx, packageId, true);
+        const step = await insertStep(tx, ctx, packageId, input, await nextStepOrder(tx, packageId));
+        await touchPackage(tx, packageId);
+        await writeAudit(tx, ctx, {
+          action: 'Add Package Step',
+          resourceType: 'package',
+          resourceId: packageId,
+          details: `Added step ${step.step_order} "${step.step_name}" (${step.step_type})`,
+          newValues: step,
+        });
+        return step;
+      });
+    },
+
+    async updateStep(
+      ctx: RequestContext,
+      packageId: number,
+      stepId: number,
+      input: StepInput,
+    ): Promise<PackageStep> {
+      return db.transaction(async (tx) => {
+        await loadOr404(tx, ctx, packageId, true);
+        const before = await findStep(tx, packageId, stepId);
+        if (!before) {
+          throw notFound(messages.stepNotFound, 'STEP_NOT_FOUND');
+        }
+        const { details, fileIds } = await resolveStepFiles(tx, ctx, input);
+        const [row] = await tx
+          .update(packageSteps)
+          .set({
+            stepName: input.step_name,
+            stepType: input.step_type,
+            stepDetails: details,
+            failDeploymentOnError: input.fail_deployment_on_error,
+            timeoutSeconds: input.timeout_seconds,
+            retryCount: input.retry_count,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(packageSteps.id, stepId))
+          .returning();
+        await replaceStepFiles(tx, stepId, fileIds);
+        await touchPackage(tx, packageId);
+        const step = toStep(row!);
+        await writeAudit(tx, ctx, {
+          action: 'Update Package Step',
+          resourceType: 'package',
+          resourceId: packageId,
+          details: `Updated step ${step.step_order} "${step.step_name}"`,
+          oldValues: toStep(before),
+          newValues: step,
+        });
+        return step;
+      });
+    },
+
+    // spec §2.3: deleting renumbers step_order from 1.
+    async removeStep(ctx: RequestContext, packageId: number, stepId: number): Promise<void> {
+      await db.transaction(async (tx) => {
+        await loadOr404(tx, ctx, packageId, true);
+        const step = await findStep(tx, packageId, stepId);
+        if (!step) {
+          throw notFound(messages.stepNotFound, 'STEP_NOT_FOUND');
+        }
+        await tx.delete(packageSteps).where(eq(packageSteps.id, stepId));
+        await writeStepOrder(
+          tx,
+          (await listSteps(tx, packageId)).map((s) => s.id),
+        );
+        await touchPackage(tx, packageId);
+        await writeAudit(tx, ctx, {
+          action: 'Delete Package Step',
+          resourceType: 'package',
+          resourceId: packageId,
+          details: `Deleted step ${step.stepOrder} "${step.stepName}"`,
+          oldValues: toStep(step),
+        });
+      });
+    },
+
+    // spec §2.3 and §7: {stepOrders} lists every step once; the result is numbered from 1.
+    async reorder(ctx: RequestContext, packageId: number, body: StepReorderBody): Promise<PackageStep[]> {
+      return db.transaction(async (tx) => {
+        await loadOr404(tx, ctx, packageId, true);
+        const steps = await listSteps(tx, packageId);
+        const given = new Set(body.stepOrders.map((s) => s.id));
+        const isComplete =
+          given.size === body.stepOrders.length &&
+          given.size === steps.length &&
+          steps.every((s) => given.has(s.id));
+        if (!isComplete) {
+          throw badRequest(messages.reorderMismatch, 'REORDER_MISMATCH');
+        }
+        const ordered = body.stepOrders
+          .map((s, index) => ({ ...s, index }))
+          .sort((a, b) => a.step_order - b.step_order || a.index - b.index)
+          .map((s) => s.id);
+        await writeStepOrder(tx, ordered);
+        await touchPackage(tx, packageId);
+        const before = steps.map((s) => ({ id: s.id, step_order: s.stepOrder }));
+        await writeAudit(tx, ctx, {
+          action: 'Reorder Package Steps',
+          resourceType: 'package',
+          resourceId: packageId,
+          details: `Reordered ${ordered.length} steps`,
+          oldValues: before,
+          newValues: ordered.map((id, i) => ({ id, step_order: i + 1 })),
+        });
+        return (await listSteps(tx, packageId)).map(toStep);
+      });
+    },
+
+    // Beyond the spec: a copy of a package with its steps, or the same saved as a template.
+    async duplicate(
+      ctx: RequestContext,
+      packageId: number,
+      body: PackageDuplicateInput,
+    ): Promise<PackageDetail> {
+      return db.transaction(async (tx) => {
+        const source = await loadOr404(tx, ctx, packageId);
+        const isTemplate = body.is_template ?? source.isTemplate;
+        const name =
+          body.name ?? `${source.name} (${isTemplate && !source.isTemplate ? 'template' : 'copy'})`;
+        const row = await insertPackage(tx, ctx, {
+          name,
+          description: source.description,
+          os_version_requirement: source.osVersionRequirement,
+          architecture: source.architecture,
+          package_version: source.packageVersion,
+          is_template: isTemplate,
+        });
+        for (const step of await listSteps(tx, packageId)) {
+          await insertStep(tx, ctx, row.id, fromRow(step), step.stepOrder);
+        }
+        await writeAudit(tx, ctx, {
+          action: isTemplate && !source.isTemplate ? 'Save Package as Template' : 'Duplicate Package',
+          resourceType: 'package',
+          resourceId: row.id,
+          details: `Copied package ${source.name} (id ${source.id}) to ${row.name}`,
+        });
+        return detailOf(tx, row);
+      });
+    },
+
+    async exportPackage(ctx: RequestContext, packageId: number): Promise<PackageExportDocument> {
+      const row = await loadOr404(db, ctx, packageId);
+      const steps = await listSteps(db, packageId);
+      const ids = steps.flatMap((s) =>
+        fileFieldsOf(s.stepType, s.stepDetails).flatMap((f) => {
+          const ref = FileRef.safeParse(s.stepDetails[f.key]).data;
+          return ref ? [ref.id] : [];
+        }),
+      );
+      const files = await findFilesByIds(db, ctx.tenantId, [...new Set(ids)]);
+      return {
+        format: PACKAGE_EXPORT_FORMAT,
+        version: PACKAGE_EXPORT_VERSION,
+        exported_at: new Date().toISOString(),
+        package: {
+          name: row.name,
+          description: row.description,
+          target_os: 'windows',
+          os_version_requirement: row.osVersionRequirement,
+          architecture: row.architecture,
+          package_version: row.packageVersion,
+          is_template: row.isTemplate,
+        },
+        steps: steps.map((s) => ({
+          step_name: s.stepName,
+          step_type: s.stepType,
+          step_details: s.stepDetails,
+          fail_deployment_on_error: s.failDeploymentOnError,
+          timeout_seconds: s.timeoutSeconds,
+          retry_count: s.retryCount,
+        })),
+        files: files.map((f) => ({ id: f.id, originalFilename: f.originalFilename, sha256: f.sha256 })),
+      };
+    },
+
+    /**
+     * Files are matched by id within this tenant (same sha256 when the export gives one), else by
+     * sha256 (an export from another organisation); an unknown file refuses the whole import.
+     */
+    async importPackage(ctx: RequestContext, doc: PackageImportInput): Promise<PackageDetail> {
+      return db.transaction(async (tx) => {
+        const hashes = new Map(doc.files.map((f) => [f.id, f.sha256]));
+        const steps: StepInput[] = [];
+        for (const step of doc.steps) {
+          const details = { ...step.step_details };
+          for (const field of fileFieldsOf(step.step_type, details)) {
+            const ref = FileRef.safeParse(details[field.key]).data;
+            if (!ref) {
+              continue;
+            }
+            const sha256 = hashes.get(ref.id);
+            const [byId] = await findFilesByIds(tx, ctx.tenantId, [ref.id]);
+            const match =
+              byId && (!sha256 || byId.sha256 === sha256)
+                ? byId
+                : sha256
+                  ? await findFileBySha256(tx, ctx.tenantId, sha256)
+                  : null;
+            if (!match) {
+              throw badRequest(
+                messages.importUnknownFile(ref.originalFilename, ref.id),
+                'IMPORT_UNKNOWN_FILE',
+              );
+            }
+            details[field.key] = { id: match.id, originalFilename: match.originalFilename };
+          }
+          steps.push({ ...step, step_details: details });
+        }
+        const row = await insertPackage(tx, ctx, doc.package);
+        for (const [index, step] of steps.entries()) {
+          await insertStep(tx, ctx, row.id, step, index + 1);
+        }
+        await writeAudit(tx, ctx, {
+          action: 'Import Package',
+          resourceType: 'package',
+          resourceId: row.id,
+          details: `Imported package ${row.name} with ${steps.length} steps`,
+          newValues: doc,
+        });
+        return detailOf(tx, row);
+      });
+    },
+  };
+}
+
+function fromRow(step: StepRow): StepInput {
+  return {
+    step_name: step.stepName,
+    step_type: step.stepType,
+    step_details: step.stepDetails,
+    fail_deployment_on_error: step.failDeploymentOnError,
+    timeout_seconds: step.timeoutSeconds,
+    retry_count: step.retryCount,
+  };
+}
+
+export type PackagesService = ReturnType<typeof createPackagesService>;
