@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -44,6 +45,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       close: () => pool.end(),
     };
   }
+  const releaseLock = options.pgliteDir ? lockDataDir(options.pgliteDir) : () => undefined;
   const client = options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite();
   await client.waitReady;
   const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
@@ -54,6 +56,37 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     ping: async () => {
       await client.query('select 1');
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      releaseLock();
+    },
   };
+}
+
+export class DatabaseInUseError extends Error {}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * PGlite is one process's database: a second process opening the same directory would corrupt
+ * it. A pid file guards the directory; a stale one (its process gone) is taken over.
+ */
+function lockDataDir(dir: string): () => void {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, '..', `${path.basename(dir)}.lock`);
+  const owner = fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8').trim()) : null;
+  if (owner && owner !== process.pid && isAlive(owner)) {
+    throw new DatabaseInUseError(
+      `The embedded database in ${dir} is in use by process ${owner}. Stop the server first, or use DATABASE_URL with PostgreSQL.`,
+    );
+  }
+  fs.writeFileSync(file, String(process.pid));
+  return () => fs.rmSync(file, { force: true });
 }

@@ -1,6 +1,6 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { Role } from '@outpost/contract/auth';
+import { ROLES } from '@outpost/contract/auth';
 import type { Db } from '../../db/client';
 import { tenants, users } from '../../db/schema/index';
 import { HttpError } from '../../lib/errors';
@@ -29,7 +29,7 @@ export const NewMember = z.object({
   tenantId: z.coerce.number().int().positive('--tenant must be a tenant id'),
   email: z.email('--email must be an e-mail address'),
   name: z.string().trim().min(1).nullable().default(null),
-  role: Role.default('user'),
+  role: z.enum(ROLES, { error: '--role must be user or tenant_admin' }).default('user'),
 });
 export type NewMember = z.input<typeof NewMember>;
 
