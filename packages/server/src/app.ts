@@ -73,6 +73,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         'connect-src': ["'self'", 'ws:', 'wss:', 'https://accounts.google.com/gsi/'],
         'style-src': ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
         'img-src': ["'self'", 'data:', 'https://*.googleusercontent.com'],
+        // Plain-HTTP deployments on a LAN must keep working; TLS is the proxy's business.
+        'upgrade-insecure-requests': null,
       },
     },
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
