@@ -1,6 +1,10 @@
 import type { Db } from '../../db/client';
 import { sites } from '../../db/schema/index';
 import { addMember, countTenants, createTenant } from '../tenants/tenants.service';
+import { resolveBlobDir } from '../../config';
+import { createLocalBlobStore } from '../files/blob-store';
+import type { BlobStore } from '../files/blob-store';
+import { seedDemoPackages } from '../packages/packages.seed';
 
 export const DEMO = {
   tenantName: 'Acme Corp',
@@ -17,11 +21,15 @@ const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
  * The embedded demo (OUTPOST_DEMO=1, the default): created once, on an empty database.
  * Later areas add their own demo data through the hooks in main.ts.
  */
-export async function seedDemo(db: Db): Promise<DemoResult | null> {
+export async function seedDemo(
+  db: Db,
+  // The blob store for the demo's uploaded file; by default the one the server uses (BLOB_DIR).
+  options: { blobStore?: BlobStore } = {},
+): Promise<DemoResult | null> {
   if ((await countTenants(db)) > 0) {
     return null;
   }
-  const { tenant: acme } = await createTenant(db, {
+  const { tenant: acme, admin: acmeAdmin } = await createTenant(db, {
     name: DEMO.tenantName,
     plan: 'Professional',
     maxAgents: 100,
@@ -68,5 +76,11 @@ export async function seedDemo(db: Db): Promise<DemoResult | null> {
       },
     ])
     .returning({ id: sites.id });
+  await seedDemoPackages(db, {
+    tenantId: acme.id,
+    userId: acmeAdmin.id,
+    userName: acmeAdmin.name ?? acmeAdmin.email,
+    blobStore: options.blobStore ?? createLocalBlobStore(resolveBlobDir()),
+  });
   return { acmeTenantId: acme.id, globexTenantId: globex.id, siteIds: created.map((s) => s.id) };
 }

@@ -9,6 +9,7 @@ import { packageMessages } from '@outpost/contract/messages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { seedDemo } from '../demo/demo.seed';
+import { createLocalBlobStore } from './blob-store';
 import { auditLogs, files } from '../../db/schema/index';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
@@ -97,7 +98,7 @@ describe('files', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await seedDemo(server.database.db);
+    await seedDemo(server.database.db, { blobStore: createLocalBlobStore(server.config.blobDir) });
     token = (await server.devSignIn('admin@acme.example')).token;
     globexToken = (await server.devSignIn('admin@globex.example')).token;
   });
@@ -247,7 +248,7 @@ describe('file size limit', () => {
   let token: string;
   beforeAll(async () => {
     server = await startTestServer({ env: { MAX_UPLOAD_BYTES: '4096' } });
-    await seedDemo(server.database.db);
+    await seedDemo(server.database.db, { blobStore: createLocalBlobStore(server.config.blobDir) });
     token = (await server.devSignIn('admin@acme.example')).token;
   });
   afterAll(async () => server.close());
@@ -270,7 +271,7 @@ describe('large upload', () => {
   let token: string;
   beforeAll(async () => {
     server = await startTestServer();
-    await seedDemo(server.database.db);
+    await seedDemo(server.database.db, { blobStore: createLocalBlobStore(server.config.blobDir) });
     token = (await server.devSignIn('admin@acme.example')).token;
   });
   afterAll(async () => server.close());

@@ -7,6 +7,7 @@ import type { ListData } from '@outpost/contract/envelope';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { seedDemo } from '../demo/demo.seed';
+import { createLocalBlobStore } from '../files/blob-store';
 import { auditLogs } from '../../db/schema/index';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
@@ -50,7 +51,7 @@ describe('deployment packages API', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await seedDemo(server.database.db);
+    await seedDemo(server.database.db, { blobStore: createLocalBlobStore(server.config.blobDir) });
     token = (await server.devSignIn('admin@acme.example')).token;
     techToken = (await server.devSignIn('tech@acme.example')).token;
     globexToken = (await server.devSignIn('admin@globex.example')).token;
@@ -394,12 +395,41 @@ describe('deployment packages API', () => {
   });
 });
 
+describe('demo packages', () => {
+  it('seeds realistic Acme packages and a template, valid against the catalogue', async () => {
+    const server = await startTestServer();
+    await seedDemo(server.database.db, { blobStore: createLocalBlobStore(server.config.blobDir) });
+    const token = (await server.devSignIn('admin@acme.example')).token;
+    const list = await server.request<Envelope<ListData<PackageSummary>>>('GET', API, { token });
+    const names = list.body.data.data.map((p) => p.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['7-Zip 24.09 (x64)', 'IT tools folder', 'New workstation baseline']),
+    );
+    expect(list.body.data.data.filter((p) => p.is_template).map((p) => p.name)).toEqual([
+      'New workstation baseline',
+    ]);
+    const sevenZip = list.body.data.data.find((p) => p.name.startsWith('7-Zip'))!;
+    const detail = await server.request<Envelope<PackageDetail>>('GET', `${API}/${sevenZip.id}`, { token });
+    const msi = detail.body.data.steps[0]!.step_details.file as { id: number; originalFilename: string };
+    expect(msi.originalFilename).toContain('PLACEHOLDER');
+    const download = await fetch(`${server.url}/api/customer/files/${msi.id}/download`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(await download.text()).toContain('NOT a Windows Installer package');
+    // Globex gets none of them.
+    const globex = (await server.devSignIn('admin@globex.example')).token;
+    const theirs = await server.request<Envelope<ListData<PackageSummary>>>('GET', API, { token: globex });
+    expect(theirs.body.data.pagination.total).toBe(0);
+    await server.close();
+  });
+});
+
 describe('package delete while deployments use it', () => {
   it('is refused with 409 when a deployment counter reports pending or running deployments', async () => {
     // The deployments area plugs its counter in through packagesRoutes' options; this test plugs a
     // fake one in the same way, proving the refusal path and its message.
     const server = await startTestServer();
-    await seedDemo(server.database.db);
+    await seedDemo(server.database.db, { blobStore: createLocalBlobStore(server.config.blobDir) });
     const token = (await server.devSignIn('admin@acme.example')).token;
     const created = await server.request<Envelope<PackageDetail>>('POST', API, {
       token,

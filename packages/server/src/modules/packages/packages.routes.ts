@@ -42,14 +42,12 @@ export const packagesRoutes: FastifyPluginAsyncZod<PackagesRoutesOptions> = asyn
       path: [err.validationContext, ...String(v.instancePath).split('/').filter(Boolean)].join('.'),
       message: v.message ?? 'Invalid value',
     }));
-    return reply
-      .status(400)
-      .send({
-        success: false,
-        error: fields[0]?.message ?? 'Invalid request',
-        code: 'VALIDATION_ERROR',
-        fields,
-      });
+    return reply.status(400).send({
+      success: false,
+      error: fields[0]?.message ?? 'Invalid request',
+      code: 'VALIDATION_ERROR',
+      fields,
+    });
   });
 
   app.get(
