@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { seedDemo } from './modules/demo/demo.seed';
+import { startDemoFleet } from './modules/agents/demo-fleet';
 
 async function main() {
   const config = loadConfig();
@@ -19,6 +20,7 @@ async function main() {
   }
 
   let isClosing = false;
+  let stopDemoFleet: (() => Promise<void>) | null = null;
   const shutdown = async (signal: string) => {
     if (isClosing) {
       return;
@@ -26,6 +28,7 @@ async function main() {
     isClosing = true;
     app.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 10_000).unref();
+    await stopDemoFleet?.();
     await app.close();
     await database.close();
     clearTimeout(timer);
@@ -43,6 +46,16 @@ async function main() {
   console.log(
     `\n  Outpost is ready at ${url}  (database: ${db}${config.devLogin ? ', dev sign-in enabled' : ''})\n`,
   );
+  // The demo's simulated devices talk to this server over its own port (issue 3 §5).
+  if (config.demo && config.demoDevices > 0) {
+    const selfHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : shownHost;
+    const selfUrl = `http://${selfHost.includes(':') ? `[${selfHost}]` : selfHost}:${port}`;
+    const fleet = await startDemoFleet(database.db, selfUrl, config.demoDevices);
+    if (fleet) {
+      stopDemoFleet = fleet.stop;
+      app.log.info(`demo: ${fleet.agents.length} simulated devices connected (OUTPOST_DEMO_DEVICES)`);
+    }
+  }
 }
 
 main().catch((err: unknown) => {

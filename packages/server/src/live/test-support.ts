@@ -170,7 +170,11 @@ export async function enroll(request: Requester, token: string, f: EnrollFacts =
 }
 
 /** Enrol, connect and say hello; resolves once the server has welcomed the agent. */
-export async function onlineAgent(url: string, creds: EnrollResult, h: Partial<HelloMessage> = {}) {
+export async function onlineAgent(
+  url: string,
+  creds: Pick<EnrollResult, 'device_guid' | 'agent_secret'>,
+  h: Partial<HelloMessage> = {},
+) {
   const agent = connectAgentSocket(url, creds.device_guid, creds.agent_secret);
   await agent.opened;
   agent.send(hello(h));

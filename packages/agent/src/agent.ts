@@ -1,0 +1,211 @@
+import crypto from 'node:crypto';
+import { AGENT_PROTOCOL_VERSION } from '@outpost/contract/agent-protocol';
+import type {
+  ActivityEvent,
+  CommandMessage,
+  CommandResultMessage,
+  HelloMessage,
+  InventoryMessage,
+  UserSession,
+} from '@outpost/contract/agent-protocol';
+import type { InventoryKind } from '@outpost/contract/devices';
+import type { Executor } from './actions/executor';
+import { AgentConnection } from './connection';
+import type { Logger } from './connection';
+import type { Outbox } from './outbox';
+
+// The agent's behaviour, shared by the real agent and every virtual agent of the simulator: only
+// the DeviceBackend (where facts, inventory and sessions come from) and the Executor differ.
+
+export type InventoryParts = Pick<
+  InventoryMessage,
+  'facts' | 'hardware' | 'network' | 'software' | 'services'
+>;
+
+export type DeviceBackend = {
+  hello(): Promise<Omit<HelloMessage, 'type' | 'protocolVersion'>>;
+  inventory(kind: InventoryKind | 'all'): Promise<InventoryParts>;
+  /** user sessions open now; polled to produce login/logout events (optional) */
+  sessions?(): Promise<UserSession[]>;
+};
+
+export type AgentOptions = {
+  server: string;
+  deviceGuid: string;
+  agentSecret: string;
+  outbox: Outbox;
+  backend: DeviceBackend;
+  executor: Executor;
+  log?: Logger;
+  sessionPollMs?: number;
+  backoff?: { baseMs: number; capMs: number };
+  random?: () => number;
+};
+
+export type Agent = {
+  connection: AgentConnection;
+  start(): void;
+  stop(): Promise<void>;
+  /** report login/logout events (the simulator calls this; the real agent polls sessions) */
+  reportActivity(events: ActivityEvent[]): void;
+  reportFault(active: boolean, message?: string): void;
+};
+
+const newId = () => crypto.randomUUID();
+
+export function createAgent(options: AgentOptions): Agent {
+  const { backend, executor } = options;
+  const handled = new Set<string>();
+  let known = new Map<string, UserSession>();
+  let pollTimer: NodeJS.Timeout | null = null;
+
+  const connection = new AgentConnection({
+    server: options.server,
+    deviceGuid: options.deviceGuid,
+    agentSecret: options.agentSecret,
+    outbox: options.outbox,
+    log: options.log,
+    backoff: options.backoff,
+    random: options.random,
+    hello: async () => {
+      const h = await backend.hello();
+      known = new Map(h.sessions.map((s) => [s.sessionId, s]));
+      return { type: 'hello', protocolVersion: AGENT_PROTOCOL_VERSION, ...h };
+    },
+    onConnected: () => {
+      void sendInventory('all').catch((err: unknown) =>
+        options.log?.error('inventory failed', { err: String(err) }),
+      );
+    },
+    onCommand: (m) => {
+      void handleCommand(m);
+    },
+  });
+
+  async function sendInventory(kind: InventoryKind | 'all') {
+    const parts = await backend.inventory(kind);
+    connection.sendReliable({
+      type: 'inventory',
+      messageId: newId(),
+      collectedAt: new Date().toISOString(),
+      ...parts,
+    });
+  }
+
+  function result(
+    commandId: string,
+    status: CommandResultMessage['status'],
+    res: Record<string, unknown> | null,
+    error: string | null,
+  ) {
+    connection.sendReliable({
+      type: 'command_result',
+      messageId: newId(),
+      commandId,
+      status,
+      result: res,
+      error,
+      finishedAt: new Date().toISOString(),
+    });
+  }
+
+  async function handleCommand(m: CommandMessage) {
+    // A re-offered command whose result is still on its way is not run twice.
+    if (handled.has(m.commandId)) {
+      return;
+    }
+    handled.add(m.commandId);
+    const c = m.command;
+    try {
+      switch (c.kind) {
+        case 'refresh_inventory':
+          await sendInventory(c.inventoryKind);
+          result(m.commandId, 'completed', { inventoryKind: c.inventoryKind }, null);
+          return;
+        case 'service_control': {
+          const { status } = await executor.serviceControl(c.serviceName, c.action);
+          result(m.commandId, 'completed', { serviceName: c.serviceName, action: c.action, status }, null);
+          await sendInventory('services');
+          return;
+        }
+        case 'device_action':
+          // The result goes first: after a restart or shutdown there is no one left to send it.
+          result(m.commandId, 'completed', { action: c.action }, null);
+          await executor.deviceAction(c.action);
+          return;
+        case 'run_deployment':
+          result(m.commandId, 'failed', null, 'This agent version cannot run deployments yet');
+          return;
+        case 'cancel':
+          result(m.commandId, 'completed', { cancelled: false, reason: 'Nothing to cancel' }, null);
+          return;
+      }
+    } catch (err) {
+      result(m.commandId, 'failed', null, err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  async function pollSessions() {
+    if (!backend.sessions || connection.state !== 'connected') {
+      return;
+    }
+    const now = await backend.sessions();
+    const current = new Map(now.map((s) => [s.sessionId, s]));
+    const at = new Date().toISOString();
+    const events: ActivityEvent[] = [];
+    for (const [id, s] of current) {
+      if (!known.has(id)) {
+        events.push({
+          eventType: 'login',
+          userName: s.userName,
+          sessionId: id,
+          ipAddress: s.ipAddress ?? null,
+          timestamp: at,
+        });
+      }
+    }
+    for (const [id, s] of known) {
+      if (!current.has(id)) {
+        events.push({
+          eventType: 'logout',
+          userName: s.userName,
+          sessionId: id,
+          ipAddress: s.ipAddress ?? null,
+          timestamp: at,
+        });
+      }
+    }
+    known = current;
+    agent.reportActivity(events);
+  }
+
+  const agent: Agent = {
+    connection,
+    start() {
+      connection.start();
+      if (backend.sessions) {
+        pollTimer = setInterval(() => {
+          pollSessions().catch((err: unknown) =>
+            options.log?.warn('session poll failed', { err: String(err) }),
+          );
+        }, options.sessionPollMs ?? 15_000);
+        pollTimer.unref();
+      }
+    },
+    async stop() {
+      if (pollTimer) {
+        clearInterval(pollTimer);
+      }
+      await connection.stop();
+    },
+    reportActivity(events) {
+      if (events.length > 0) {
+        connection.sendReliable({ type: 'activity', messageId: newId(), events });
+      }
+    },
+    reportFault(active, message) {
+      connection.send({ type: 'fault', active, ...(message && { message }) });
+    },
+  };
+  return agent;
+}

@@ -1,0 +1,221 @@
+import WebSocket from 'ws';
+import {
+  AGENT_DEVICE_HEADER,
+  DEFAULT_HEARTBEAT_INTERVAL_MS,
+  ServerToAgentMessage,
+} from '@outpost/contract/agent-protocol';
+import type {
+  AckedAgentMessage,
+  AgentMessage,
+  CommandMessage,
+  HelloMessage,
+} from '@outpost/contract/agent-protocol';
+import { fullJitterDelay } from './backoff';
+import type { Outbox } from './outbox';
+
+// The agent's websocket to WS /api/agent/ws: hello first, heartbeats at the interval the server
+// names in its welcome, reconnects with exponential backoff and full jitter, and an outbox of
+// unacknowledged messages resent after every reconnect.
+
+export type Logger = {
+  info(msg: string, extra?: object): void;
+  warn(msg: string, extra?: object): void;
+  error(msg: string, extra?: object): void;
+};
+
+export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+export type ConnectionOptions = {
+  server: string;
+  deviceGuid: string;
+  agentSecret: string;
+  outbox: Outbox;
+  hello: () => Promise<HelloMessage>;
+  onCommand: (command: CommandMessage) => void;
+  /** called after each welcome (e.g. to send a fresh inventory) */
+  onConnected?: () => void;
+  log?: Logger;
+  backoff?: { baseMs: number; capMs: number };
+  random?: () => number;
+};
+
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'stopped';
+
+/** The server refused us for good (unknown device or wrong secret): retrying will not help. */
+const FATAL_STATUS = new Set([401]);
+
+export class AgentConnection {
+  state: ConnectionState = 'idle';
+  private ws: WebSocket | null = null;
+  private attempt = 0;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private readonly log: Logger;
+  private readonly listeners = new Set<(state: ConnectionState) => void>();
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.log = options.log ?? silentLogger;
+  }
+
+  start() {
+    if (this.state === 'idle') {
+      this.connect();
+    }
+  }
+
+  async stop() {
+    this.setState('stopped');
+    this.clearTimers();
+    const ws = this.ws;
+    this.ws = null;
+    if (ws && ws.readyState !== WebSocket.CLOSED) {
+      await new Promise<void>((resolve) => {
+        ws.once('close', () => resolve());
+        ws.close(1000, 'Agent stopping');
+        setTimeout(() => {
+          ws.terminate();
+          resolve();
+        }, 2000).unref();
+      });
+    }
+  }
+
+  /** Drop the socket without a goodbye (the simulator's "occasional disconnects"). */
+  drop() {
+    this.ws?.terminate();
+  }
+
+  onState(listener: (state: ConnectionState) => void) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Best effort: sent now if connected, otherwise dropped (heartbeats, faults). */
+  send(message: AgentMessage) {
+    if (this.state === 'connected' && this.ws?.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+    }
+  }
+
+  /** Kept in the outbox until the server acknowledges it; resent after reconnects. */
+  sendReliable(message: AckedAgentMessage) {
+    this.options.outbox.put(message);
+    this.send(message);
+  }
+
+  private setState(state: ConnectionState) {
+    if (this.state === 'stopped' && state !== 'stopped') {
+      return;
+    }
+    this.state = state;
+    for (const l of this.listeners) {
+      l(state);
+    }
+  }
+
+  private clearTimers() {
+    if (this.heartbeat) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = null;
+    }
+    if (this.retry) {
+      clearTimeout(this.retry);
+      this.retry = null;
+    }
+  }
+
+  private connect() {
+    if (this.state === 'stopped') {
+      return;
+    }
+    this.setState('connecting');
+    const url = this.options.server.replace(/^http/, 'ws').replace(/\/$/, '') + '/api/agent/ws';
+    const ws = new WebSocket(url, {
+      headers: {
+        [AGENT_DEVICE_HEADER]: this.options.deviceGuid,
+        authorization: `Bearer ${this.options.agentSecret}`,
+      },
+      handshakeTimeout: 15_000,
+    });
+    this.ws = ws;
+    let isFatal = false;
+
+    ws.on('unexpected-response', (_req, res) => {
+      isFatal = FATAL_STATUS.has(res.statusCode ?? 0);
+      this.log.warn(`server refused the connection (${res.statusCode})`);
+      res.resume();
+      ws.terminate();
+    });
+    ws.on('open', () => {
+      this.options
+        .hello()
+        .then((hello) => ws.send(JSON.stringify(hello)))
+        .catch((err: unknown) => {
+          this.log.error('could not build hello', { err: String(err) });
+          ws.terminate();
+        });
+    });
+    ws.on('message', (data) => this.onMessage(ws, data.toString()));
+    ws.on('error', (err) => this.log.warn('connection error', { err: err.message }));
+    ws.on('close', (code, reason) => {
+      if (this.ws !== ws) {
+        return;
+      }
+      this.clearTimers();
+      this.ws = null;
+      if (this.state === 'stopped') {
+        return;
+      }
+      if (isFatal) {
+        this.log.error('the server does not know this device or its secret; enrol again');
+        this.setState('stopped');
+        return;
+      }
+      const backoff = this.options.backoff ?? { baseMs: 1000, capMs: 60_000 };
+      const delay = fullJitterDelay(this.attempt++, backoff.baseMs, backoff.capMs, this.options.random);
+      this.log.info(`disconnected (${code} ${reason.toString()}); reconnecting in ${delay} ms`);
+      this.setState('connecting');
+      this.retry = setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  private onMessage(ws: WebSocket, raw: string) {
+    let message: ServerToAgentMessage;
+    try {
+      const parsed = ServerToAgentMessage.safeParse(JSON.parse(raw));
+      if (!parsed.success) {
+        this.log.warn('ignored an unknown server message');
+        return;
+      }
+      message = parsed.data;
+    } catch {
+      return;
+    }
+    switch (message.type) {
+      case 'welcome': {
+        this.attempt = 0;
+        this.setState('connected');
+        const every = message.heartbeatIntervalMs || DEFAULT_HEARTBEAT_INTERVAL_MS;
+        this.heartbeat = setInterval(
+          () => this.send({ type: 'heartbeat', sentAt: new Date().toISOString() }),
+          every,
+        );
+        this.heartbeat.unref();
+        for (const pending of this.options.outbox.list()) {
+          ws.send(JSON.stringify(pending));
+        }
+        this.options.onConnected?.();
+        return;
+      }
+      case 'ack':
+        this.options.outbox.remove(message.messageId);
+        return;
+      case 'command':
+        this.options.onCommand(message);
+        return;
+      case 'error':
+        this.log.warn(`server error: ${message.code}: ${message.message}`);
+        return;
+    }
+  }
+}

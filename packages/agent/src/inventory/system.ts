@@ -1,0 +1,169 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import si from 'systeminformation';
+import type { UserSession } from '@outpost/contract/agent-protocol';
+import type { HardwareInfo, NetworkInfo, NetworkInterface } from '@outpost/contract/devices';
+import { tryExec } from './exec';
+
+// This machine's facts, hardware and network through systeminformation (spec: core §3 shapes).
+
+const GB = 1024 ** 3;
+const clean = (v: string | null | undefined) => (v && v.trim() && v.trim() !== '-' ? v.trim() : null);
+
+export function osTypeOf(platform: NodeJS.Platform = process.platform): string {
+  return platform === 'win32' ? 'windows' : platform === 'darwin' ? 'macos' : 'linux';
+}
+
+export async function collectFacts() {
+  const [osInfo, system, uuid, defaultIface] = await Promise.all([
+    si.osInfo(),
+    si.system(),
+    si.uuid(),
+    si.networkInterfaceDefault().catch(() => ''),
+  ]);
+  const ifaces = await si.networkInterfaces();
+  const list = Array.isArray(ifaces) ? ifaces : [ifaces];
+  const primary = list.find((i) => i.iface === defaultIface) ?? list.find((i) => !i.internal && i.ip4);
+  return {
+    hostname: os.hostname(),
+    osType: osTypeOf(),
+    osVersion: [osInfo.distro, osInfo.release].filter(Boolean).join(' ') || os.release(),
+    serialNumber: clean(system.serial),
+    machineId: clean(uuid.os) ?? readMachineId(),
+    manufacturer: clean(system.manufacturer),
+    model: clean(system.model),
+    ipAddress: primary?.ip4 || null,
+  };
+}
+
+function readMachineId(): string | null {
+  try {
+    return fs.readFileSync('/etc/machine-id', 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+export async function collectHardware(): Promise<HardwareInfo> {
+  const [system, cpu, mem, memLayout, fsSize] = await Promise.all([
+    si.system(),
+    si.cpu(),
+    si.mem(),
+    si.memLayout(),
+    si.fsSize(),
+  ]);
+  const modules = memLayout
+    .filter((m) => m.size > 0)
+    .map((m) => ({ capacity: Math.round((m.size / GB) * 100) / 100 }));
+  const seen = new Set<string>();
+  const storageDevices = fsSize
+    .filter((f) => f.size > 0 && !/^(tmpfs|devtmpfs|overlay|squashfs|proc|sysfs)$/.test(f.type))
+    .filter((f) => (seen.has(f.fs) ? false : (seen.add(f.fs), true)))
+    .map((f) => ({
+      deviceId: f.mount || f.fs,
+      mediaType: f.type || 'Unknown',
+      totalSize: f.size,
+      freeSpace: Math.max(0, f.available ?? f.size - f.used),
+    }));
+  return {
+    systemInfo: {
+      manufacturer: clean(system.manufacturer) ?? 'Unknown',
+      model: clean(system.model) ?? 'Unknown',
+    },
+    cpu: { name: [cpu.manufacturer, cpu.brand].filter(Boolean).join(' ') || 'Unknown' },
+    memoryModules: modules.length > 0 ? modules : [{ capacity: Math.round((mem.total / GB) * 100) / 100 }],
+    storageDevices,
+  };
+}
+
+async function dnsServers(): Promise<string[]> {
+  if (process.platform === 'win32') {
+    const out = await tryExec('powershell.exe', [
+      '-NoProfile',
+      '-Command',
+      '(Get-DnsClientServerAddress -AddressFamily IPv4).ServerAddresses | Sort-Object -Unique',
+    ]);
+    return out
+      ? out
+          .split(/\r?\n/)
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
+  }
+  if (process.platform === 'darwin') {
+    const out = await tryExec('scutil', ['--dns']);
+    return out ? [...new Set([...out.matchAll(/nameserver\[\d+\]\s*:\s*(\S+)/g)].map((m) => m[1]!))] : [];
+  }
+  try {
+    const text = fs.readFileSync('/etc/resolv.conf', 'utf8');
+    return [...text.matchAll(/^\s*nameserver\s+(\S+)/gm)].map((m) => m[1]!);
+  } catch {
+    return [];
+  }
+}
+
+async function externalIp(url: string | null): Promise<string | null> {
+  if (!url) {
+    return null;
+  }
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+    const text = (await res.text()).trim();
+    return res.ok && /^[0-9a-fA-F:.]{3,45}$/.test(text) ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function collectNetwork(externalIpUrl: string | null): Promise<NetworkInfo> {
+  const [ifacesRaw, stats, gateway, defaultIface, dns, ext] = await Promise.all([
+    si.networkInterfaces(),
+    si.networkStats('*'),
+    si.networkGatewayDefault().catch(() => ''),
+    si.networkInterfaceDefault().catch(() => ''),
+    dnsServers(),
+    externalIp(externalIpUrl),
+  ]);
+  const ifaces = Array.isArray(ifacesRaw) ? ifacesRaw : [ifacesRaw];
+  const byIface = new Map(stats.map((s) => [s.iface, s]));
+  const interfaces: NetworkInterface[] = ifaces.map((i) => {
+    const s = byIface.get(i.iface);
+    const isUp = i.operstate === 'up' || (i.internal && i.operstate === 'unknown');
+    return {
+      name: i.iface,
+      description: i.ifaceName || i.iface,
+      type: i.internal ? 'loopback' : i.type || 'unknown',
+      speed: typeof i.speed === 'number' && i.speed > 0 ? i.speed : null,
+      status: isUp ? 'Up' : i.operstate === 'down' ? 'Down' : 'Unknown',
+      macAddress: i.mac || '',
+      gateway: i.iface === defaultIface && gateway ? gateway : null,
+      dhcpEnabled: Boolean(i.dhcp),
+      ipv4Addresses: i.ip4 ? [{ address: i.ip4, subnetMask: i.ip4subnet || '' }] : [],
+      ipv6Addresses: i.ip6 ? [i.ip6] : [],
+      bytesReceived: s?.rx_bytes ?? 0,
+      bytesSent: s?.tx_bytes ?? 0,
+    };
+  });
+  return { externalIp: ext, dnsServers: dns, interfaces };
+}
+
+/** Open user sessions (login/logout events come from their changes). */
+export async function collectSessions(): Promise<UserSession[]> {
+  const users = await si.users().catch(() => []);
+  return users
+    .filter((u) => u.user)
+    .map((u) => {
+      const startedAt = u.date && u.time ? new Date(`${u.date}T${u.time}`) : null;
+      return {
+        sessionId: crypto
+          .createHash('sha256')
+          .update(`${u.user}|${u.tty}|${u.date}|${u.time}`)
+          .digest('hex')
+          .slice(0, 32),
+        userName: u.user,
+        ipAddress: clean(u.ip),
+        ...(startedAt && !Number.isNaN(startedAt.getTime()) && { startedAt: startedAt.toISOString() }),
+      };
+    });
+}

@@ -1,0 +1,150 @@
+import { RecordingExecutor } from '../actions/executor';
+import { createAgent } from '../agent';
+import type { Agent } from '../agent';
+import type { Logger } from '../connection';
+import { enrollDevice } from '../enroll';
+import { createMemoryOutbox } from '../outbox';
+import { createRng } from './rng';
+import { controlVirtualService, createVirtualDevice, virtualBackend } from './virtual-device';
+import type { VirtualDevice } from './virtual-device';
+
+// The fleet simulator: N virtual agents in one process over the real HTTP and websocket protocol
+// (issue 3 §5). The same --seed gives the same machines (hostnames, serials, inventories) and the
+// same machine ids, so a restarted simulator re-enrols into the same device records.
+
+export type FleetOptions = {
+  server: string;
+  /** enrolment tokens; device i uses tokens[i % tokens.length] (e.g. one token per site) */
+  tokens: string[];
+  devices: number;
+  seed?: number;
+  /** hostname prefix per token, e.g. site codes */
+  prefixes?: string[];
+  /** how often each device may log a user in or out, or drop its connection */
+  tickMs?: number;
+  /** per tick: chance of a login/logout change, and of a dropped connection */
+  loginChance?: number;
+  disconnectChance?: number;
+  log?: Logger;
+};
+
+export type SimulatedAgent = {
+  device: VirtualDevice;
+  agent: Agent;
+  executor: RecordingExecutor;
+  deviceGuid: string;
+};
+
+export type Fleet = { agents: SimulatedAgent[]; stop(): Promise<void> };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function enrollWithRetry(server: string, token: string, device: VirtualDevice, log?: Logger) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await enrollDevice(server, token, device.facts);
+    } catch (err) {
+      const status = (err as { status?: number }).status;
+      if ((status !== 429 && status !== undefined && status < 500) || attempt >= 6) {
+        throw err;
+      }
+      log?.warn(`enrolment of ${device.facts.hostname} failed; retrying`, { err: String(err) });
+      await sleep(Math.random() * 1000 * 2 ** attempt);
+    }
+  }
+}
+
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const seed = options.seed ?? 1;
+  const rng = createRng(seed);
+  const behaviour = createRng(seed ^ 0x5eed);
+  const agents: SimulatedAgent[] = [];
+  for (let i = 0; i < options.devices; i++) {
+    const slot = i % options.tokens.length;
+    const device = createVirtualDevice(rng, i, {
+      prefix: options.prefixes?.[slot] ?? 'ACME',
+      subnet: 10 + slot,
+    });
+    const creds = await enrollWithRetry(options.server, options.tokens[slot]!, device, options.log);
+    const executor = new RecordingExecutor((name, action) => controlVirtualService(device, name, action));
+    const agent = createAgent({
+      server: options.server,
+      deviceGuid: creds.device_guid,
+      agentSecret: creds.agent_secret,
+      outbox: createMemoryOutbox(),
+      backend: virtualBackend(device),
+      executor,
+      log: options.log,
+      backoff: { baseMs: 500, capMs: 30_000 },
+    });
+    agents.push({ device, agent, executor, deviceGuid: creds.device_guid });
+  }
+  // Start in a small spread, as real machines would.
+  for (const a of agents) {
+    a.agent.start();
+    await sleep(20);
+  }
+
+  const tickMs = options.tickMs ?? 20_000;
+  const loginChance = options.loginChance ?? 0.3;
+  const disconnectChance = options.disconnectChance ?? 0.01;
+  const timer = setInterval(() => {
+    for (const a of agents) {
+      if (a.agent.connection.state !== 'connected') {
+        continue;
+      }
+      if (behaviour.chance(disconnectChance)) {
+        a.agent.connection.drop();
+        continue;
+      }
+      if (behaviour.chance(loginChance)) {
+        toggleSession(a, behaviour.next());
+      }
+    }
+  }, tickMs);
+  timer.unref();
+
+  return {
+    agents,
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(agents.map((a) => a.agent.stop()));
+    },
+  };
+}
+
+function toggleSession(a: SimulatedAgent, r: number) {
+  const d = a.device;
+  const at = new Date().toISOString();
+  const open = d.sessions[0];
+  if (open) {
+    d.sessions = [];
+    a.agent.reportActivity([
+      {
+        eventType: 'logout',
+        userName: open.userName,
+        sessionId: open.sessionId,
+        ipAddress: open.ipAddress ?? null,
+        timestamp: at,
+      },
+    ]);
+    return;
+  }
+  const user = `${d.domain}\\${d.users[Math.floor(r * d.users.length)]}`;
+  const session = {
+    sessionId: `${d.facts.machineId.slice(0, 8)}-${Date.now().toString(16)}`,
+    userName: user,
+    ipAddress: d.facts.ipAddress ?? null,
+    startedAt: at,
+  };
+  d.sessions = [session];
+  a.agent.reportActivity([
+    {
+      eventType: 'login',
+      userName: user,
+      sessionId: session.sessionId,
+      ipAddress: session.ipAddress,
+      timestamp: at,
+    },
+  ]);
+}

@@ -1,0 +1,1 @@
+export const AGENT_VERSION = '1.0.0';
