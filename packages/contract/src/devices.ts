@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listOf } from './envelope';
 
 // spec: core §3 Device and its nested shapes, field for field. Sizes: memory module capacity in
 // GB, storage sizes in bytes, interface byte counters in bytes (the UI shows MB).
@@ -142,3 +143,160 @@ export const ActivityLogEntry = z.object({
   session_id: z.string().nullable(),
 });
 export type ActivityLogEntry = z.infer<typeof ActivityLogEntry>;
+
+// ---------- devices API (issue 4): list, detail, software, services, stats, cleanup ----------
+// spec: core §7 Devices, operations §7 Agents. Lists carry data.data + data.pagination.
+
+const pageParam = z.coerce.number().int().min(1).default(1);
+const limitParam = (fallback: number) => z.coerce.number().int().min(1).max(100).default(fallback);
+const optionalText = z
+  .string()
+  .trim()
+  .max(200)
+  .optional()
+  .transform((v) => v || undefined);
+
+/**
+ * GET /customer/devices. status 'online' matches online and loggedin (a signed-in device is
+ * online; the dashboard counts it the same way); 'loggedin' alone matches only loggedin.
+ */
+export const DeviceListQuery = z.object({
+  page: pageParam,
+  limit: limitParam(20),
+  search: optionalText,
+  status: DeviceStatus.optional(),
+  os_type: optionalText,
+  site_id: z.coerce.number().int().positive().optional(),
+});
+export type DeviceListQuery = z.input<typeof DeviceListQuery>;
+export type DeviceListFilters = z.output<typeof DeviceListQuery>;
+
+/** A list row: the device without its inventory documents. */
+export const DeviceListItem = Device.omit({ hardware_info: true, network_info: true });
+export type DeviceListItem = z.infer<typeof DeviceListItem>;
+
+export const DeviceListResponse = listOf(DeviceListItem);
+export type DeviceListResponse = z.infer<typeof DeviceListResponse>;
+
+/** {id} is the numeric id or the device guid (spec: core §2 /devices/{guid}). */
+export const DeviceIdParams = z.object({ id: z.string().trim().min(1).max(64) });
+
+export const SoftwareListQuery = z.object({
+  page: pageParam,
+  limit: limitParam(50),
+  search: optionalText,
+});
+export type SoftwareListQuery = z.input<typeof SoftwareListQuery>;
+
+/** spec: core §7 — data.data, data.total, data.totalPages (plus page and limit). */
+export const SoftwareListResponse = z.object({
+  data: z.array(SoftwareItem),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type SoftwareListResponse = z.infer<typeof SoftwareListResponse>;
+
+export const ServiceListResponse = z.array(Service);
+
+export const ServiceControlParams = z.object({
+  id: z.string().trim().min(1).max(64),
+  serviceName: z.string().min(1).max(255),
+  action: ServiceAction,
+});
+export const ServiceControlResponse = z.object({
+  serviceName: z.string(),
+  action: ServiceAction,
+  status: z.string(),
+  message: z.string(),
+});
+export type ServiceControlResponse = z.infer<typeof ServiceControlResponse>;
+
+export const RefreshParams = z.object({ id: z.string().trim().min(1).max(64), kind: InventoryKind });
+export const RefreshResponse = z.object({
+  kind: InventoryKind,
+  message: z.string(),
+  last_inventory_update: z.string().nullable(),
+});
+export type RefreshResponse = z.infer<typeof RefreshResponse>;
+
+/** spec: core §3 Site (selector use); the code helps tell sites apart. */
+export const SiteOption = z.object({ id: z.number().int(), site_name: z.string(), site_code: z.string() });
+export type SiteOption = z.infer<typeof SiteOption>;
+
+/** Recently discovered software: titles first seen on the tenant's devices in the last days. */
+export const RECENT_SOFTWARE_DAYS = 7;
+export const RecentSoftware = z.object({
+  name: z.string(),
+  publisher: z.string().nullable(),
+  version: z.string().nullable(),
+  device_count: z.number().int(),
+  first_seen_at: z.string(),
+  /** the device where it was seen most recently, for the software view */
+  latest_device_guid: z.string(),
+  latest_device_hostname: z.string().nullable(),
+});
+export type RecentSoftware = z.infer<typeof RecentSoftware>;
+
+/** spec: core §3 Dashboard stats. */
+export const DashboardStats = z.object({
+  tenant: z.object({
+    tenant_name: z.string(),
+    plan: z.string().nullable(),
+    max_agents: z.number().int().nullable(),
+    license_expiry: z.string().nullable(),
+  }),
+  deviceCounts: z.object({ total: z.number().int(), online: z.number().int() }),
+  recentDevices: z.array(DeviceListItem),
+  runningDeployments: z.number().int(),
+  totalPackages: z.number().int(),
+  recentSoftware: z.array(RecentSoftware),
+});
+export type DashboardStats = z.infer<typeof DashboardStats>;
+
+export const BulkDeleteDevicesBody = z.object({
+  device_ids: z.array(z.number().int().positive()).min(1, 'device_ids must not be empty').max(1000),
+});
+export type BulkDeleteDevicesBody = z.infer<typeof BulkDeleteDevicesBody>;
+
+export const DeleteDevicesResponse = z.object({
+  deleted: z.number().int(),
+  device_ids: z.array(z.number().int()),
+});
+export type DeleteDevicesResponse = z.infer<typeof DeleteDevicesResponse>;
+
+/** spec: operations §5, §9 — threshold 1 to 365 days (default 30), and/or remove duplicates. */
+export const CLEANUP_DEFAULT_DAYS = 30;
+export const CLEANUP_MIN_DAYS = 1;
+export const CLEANUP_MAX_DAYS = 365;
+export const CleanupBody = z.object({
+  offline_days: z.coerce
+    .number()
+    .int()
+    .min(CLEANUP_MIN_DAYS, 'offline_days must be between 1 and 365')
+    .max(CLEANUP_MAX_DAYS, 'offline_days must be between 1 and 365')
+    .nullable()
+    .optional(),
+  remove_duplicates: z.boolean().optional(),
+});
+export type CleanupBody = z.infer<typeof CleanupBody>;
+
+export const CLEANUP_REASONS = ['stale', 'duplicate'] as const;
+export const CleanupResult = z.object({
+  removed: z.number().int(),
+  devices: z.array(
+    z.object({
+      id: z.number().int(),
+      device_guid: z.string(),
+      hostname: z.string().nullable(),
+      reason: z.enum(CLEANUP_REASONS),
+      /** for a duplicate: the device that was kept */
+      kept_device_id: z.number().int().nullable(),
+    }),
+  ),
+});
+export type CleanupResult = z.infer<typeof CleanupResult>;
+
+/** How long the API waits for the agent's answer to service control and refresh. */
+export const AGENT_ANSWER_WAIT_MS = 15_000;

@@ -113,3 +113,34 @@ export const packageMessages = {
     `The package refers to the file "${name}" (id ${id}), which is not in this organization. Upload it first, then import again.`,
   importNoSteps: 'The imported package has no steps. At least one installation step is required',
 } as const;
+
+// Devices, device actions and agents administration (core §8, operations §5 and §8, word for
+// word), plus the server's own messages (issue 4).
+export const deviceMessages = {
+  devicesLoad: 'Failed to load devices',
+  deviceLoad: 'Failed to load device',
+  deviceNotFound: 'Device not found',
+  dashboardLoad: 'Failed to load dashboard data',
+  softwareLoad: 'Failed to load software',
+  servicesLoad: 'Failed to load services',
+  agentsLoad: 'Failed to load agents',
+  refreshFailed: (kind: string) => `Failed to refresh ${kind} data`,
+  actionFailed: (action: string, error?: string) => `Failed to ${action}: ${error || 'Unknown error'}`,
+  serviceActionFailed: (action: string) => `Failed to ${action} service`,
+  serviceActionDone: (action: string) => `Service ${action} completed successfully`,
+  selectDevicesFirst: 'Please select devices first',
+  softwareSoon: 'Software inventory management coming soon!',
+  noOptionsSelected: 'No Options Selected',
+  noSelection: 'No Selection',
+  deleteFailed: 'Delete Failed',
+  bulkDeleteFailed: 'Bulk Delete Failed',
+  noDevicesFound: 'No devices found',
+  deploymentsLater: 'Deployments arrive in a later release',
+  // Server-side
+  deviceOffline: (hostname: string | null) =>
+    `${hostname ?? 'The device'} is offline. It must be connected to do this; try again when it is back online.`,
+  agentNoAnswer: (seconds: number) =>
+    `The device did not answer within ${seconds} seconds. It may be busy or its connection may be unstable.`,
+  agentFailed: 'The agent could not complete the request',
+  devicesNotFound: (ids: number[]) => `Device${ids.length === 1 ? '' : 's'} not found: ${ids.join(', ')}`,
+} as const;

@@ -28,6 +28,8 @@ import { agentEnrollRoutes, enrollmentTokenRoutes } from './modules/agents/agent
 import { createLocalBlobStore } from './modules/files/blob-store';
 import { filesRoutes } from './modules/files/files.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
+import { devicesRoutes } from './modules/devices/devices.routes';
+import { deviceActionsRoutes } from './modules/device-actions/device-actions.routes';
 
 export const VERSION = '0.1.0';
 
@@ -114,6 +116,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           await customer.register(enrollmentTokenRoutes, { db: database.db });
           await customer.register(filesRoutes, { db: database.db, config, blobStore });
           await customer.register(packagesRoutes, { db: database.db });
+          await customer.register(devicesRoutes, { db: database.db });
+          await customer.register(deviceActionsRoutes, { db: database.db });
         },
         { prefix: '/customer' },
       );

@@ -20,6 +20,8 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   REDIS_URL: z.string().optional(),
+  /** channel prefix on Redis, so several Outpost installations (or test runs) can share one Redis */
+  REDIS_CHANNEL_PREFIX: z.string().min(1).default('outpost:'),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
   GOOGLE_ISSUERS: z.string().default('accounts.google.com,https://accounts.google.com'),
@@ -46,6 +48,7 @@ export type Config = {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  redisChannelPrefix: string;
   google: { clientId: string | null; jwksUrl: string; issuers: string[] };
   sessionSecret: Uint8Array;
   devLogin: boolean;
@@ -115,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL?.trim() || undefined,
+    redisChannelPrefix: e.REDIS_CHANNEL_PREFIX,
     google: {
       clientId,
       jwksUrl: e.GOOGLE_JWKS_URL,

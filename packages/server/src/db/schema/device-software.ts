@@ -28,5 +28,7 @@ export const deviceSoftware = pgTable(
     uniqueIndex('device_software_device_name_version_uq').on(t.deviceId, t.name, t.version),
     index('device_software_tenant_name_idx').on(t.tenantId, sql`lower(${t.name})`),
     index('device_software_tenant_display_idx').on(t.tenantId, sql`lower(${t.displayName})`),
+    // the dashboard's recently discovered software (issue 4)
+    index('device_software_tenant_first_seen_idx').on(t.tenantId, t.firstSeenAt),
   ],
 );

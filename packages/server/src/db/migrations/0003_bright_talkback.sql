@@ -1,0 +1,1 @@
+CREATE INDEX "device_software_tenant_first_seen_idx" ON "device_software" USING btree ("tenant_id","first_seen_at");

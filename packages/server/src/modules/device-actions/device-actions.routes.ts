@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  CreateDeviceActionsResponse,
+  DeviceActionBody,
+  DeviceActionListQuery,
+  DeviceActionListResponse,
+} from '@outpost/contract/device-actions';
+import { apiSuccess } from '@outpost/contract/envelope';
+import type { Db } from '../../db/client';
+import { createDeviceActionsService } from './device-actions.service';
+
+const ok = <T>(data: T) => ({ success: true as const, data });
+
+// spec: core §7 Deployments and actions used by this area.
+export const deviceActionsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, opts) => {
+  const service = createDeviceActionsService(opts.db, app.agentGateway);
+  const tags = ['device-actions'];
+
+  app.post(
+    '/deployments/device-actions',
+    {
+      schema: { tags, body: DeviceActionBody, response: { 200: apiSuccess(CreateDeviceActionsResponse) } },
+    },
+    async (request) => ok(await service.create(request.ctx, request.body)),
+  );
+
+  app.get(
+    '/deployments/device-actions/list',
+    {
+      schema: {
+        tags,
+        querystring: DeviceActionListQuery,
+        response: { 200: apiSuccess(DeviceActionListResponse) },
+      },
+    },
+    async (request) => ok(await service.list(request.ctx, request.query)),
+  );
+};

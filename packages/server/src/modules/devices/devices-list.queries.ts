@@ -1,0 +1,286 @@
+import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type {
+  DeviceListFilters,
+  DeviceListItem,
+  RecentSoftware,
+  SiteOption,
+  SoftwareItem,
+} from '@outpost/contract/devices';
+import { RECENT_SOFTWARE_DAYS } from '@outpost/contract/devices';
+import type { Db } from '../../db/client';
+import { deploymentPackages, devices, deviceSoftware, sites, tenants } from '../../db/schema/index';
+import type { RequestContext } from '../../plugins/auth';
+import { deviceColumns, deviceScope, toDevice } from './devices.queries';
+import type { DeviceSelection } from './devices.queries';
+
+// The devices API's queries (issue 4). Queries only query; every one takes the caller's scope
+// from deviceScope(ctx), the one tenant + site helper, so another tenant's device is not found.
+
+type Reader = Pick<Db, 'select'>;
+export type Scope = Pick<RequestContext, 'tenantId' | 'siteAccessType' | 'siteIds'>;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const { hardwareInfo: _h, networkInfo: _n, ...listColumns } = deviceColumns;
+
+export function toListItem(r: Omit<DeviceSelection, 'hardwareInfo' | 'networkInfo'>): DeviceListItem {
+  const { hardware_info: _hw, network_info: _net, ...item } = toDevice({
+    ...r,
+    hardwareInfo: null,
+    networkInfo: null,
+  });
+  return item;
+}
+
+/** Status 'online' means connected: online or loggedin (the dashboard counts it the same way). */
+const statusCondition = (status: DeviceListFilters['status']): SQL | undefined => {
+  if (!status) {
+    return undefined;
+  }
+  return status === 'online' ? inArray(devices.status, ['online', 'loggedin']) : eq(devices.status, status);
+};
+
+export function deviceListWhere(ctx: Scope, f: Omit<DeviceListFilters, 'page' | 'limit'>): SQL {
+  const term = f.search ? `%${escapeLike(f.search.toLowerCase())}%` : null;
+  return and(
+    deviceScope(ctx),
+    term
+      ? or(
+          sql`lower(${devices.hostname}) like ${term}`,
+          ilike(devices.ipAddress, term),
+          sql`lower(${devices.serialNumber}) like ${term}`,
+        )
+      : undefined,
+    statusCondition(f.status),
+    f.os_type ? eq(devices.osType, f.os_type) : undefined,
+    f.site_id ? eq(devices.siteId, f.site_id) : undefined,
+  )!;
+}
+
+/**
+ * A page of devices. The order is stable (hostname, then id) and follows the tenant-first
+ * lower(hostname) index, so a page is an index range scan even at 100,000 devices.
+ */
+export async function listDevices(
+  db: Reader,
+  ctx: Scope,
+  f: DeviceListFilters,
+): Promise<{ rows: DeviceListItem[]; total: number }> {
+  const where = deviceListWhere(ctx, f);
+  const [totalRow] = await db.select({ n: count() }).from(devices).where(where);
+  const rows = await db
+    .select(listColumns)
+    .from(devices)
+    .leftJoin(sites, eq(sites.id, devices.siteId))
+    .where(where)
+    .orderBy(sql`lower(${devices.hostname}) asc nulls last`, asc(devices.id))
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit);
+  return { rows: rows.map(toListItem), total: totalRow?.n ?? 0 };
+}
+
+/** A numeric id or a device guid. */
+export function deviceKeyCondition(idOrGuid: string): SQL | null {
+  if (/^[1-9][0-9]{0,9}$/.test(idOrGuid) && Number(idOrGuid) <= 2_147_483_647) {
+    return eq(devices.id, Number(idOrGuid));
+  }
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrGuid)) {
+    return eq(devices.deviceGuid, idOrGuid.toLowerCase());
+  }
+  return null;
+}
+
+export type ScopedDevice = DeviceSelection & { services: typeof devices.$inferSelect.services };
+
+/** One device in the caller's scope by id or guid, with its services; null when not visible. */
+export async function findScopedDevice(db: Reader, ctx: Scope, idOrGuid: string): Promise<ScopedDevice | null> {
+  const key = deviceKeyCondition(idOrGuid);
+  if (!key) {
+    return null;
+  }
+  const [row] = await db
+    .select({ ...deviceColumns, services: devices.services })
+    .from(devices)
+    .leftJoin(sites, eq(sites.id, devices.siteId))
+    .where(and(deviceScope(ctx), key))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The devices of these ids that the caller may see. */
+export async function findScopedDevicesByIds(db: Reader, ctx: Scope, ids: number[]) {
+  if (ids.length === 0) {
+    return [];
+  }
+  return db
+    .select({
+      id: devices.id,
+      deviceGuid: devices.deviceGuid,
+      hostname: devices.hostname,
+      status: devices.status,
+      siteId: devices.siteId,
+    })
+    .from(devices)
+    .where(and(deviceScope(ctx), inArray(devices.id, ids)));
+}
+
+export async function listDeviceSoftware(
+  db: Reader,
+  deviceId: number,
+  f: { page: number; limit: number; search?: string },
+): Promise<{ rows: SoftwareItem[]; total: number }> {
+  const term = f.search ? `%${escapeLike(f.search)}%` : null;
+  const where = and(
+    eq(deviceSoftware.deviceId, deviceId),
+    term
+      ? or(
+          ilike(deviceSoftware.name, term),
+          ilike(deviceSoftware.displayName, term),
+          ilike(deviceSoftware.publisher, term),
+        )
+      : undefined,
+  );
+  const [totalRow] = await db.select({ n: count() }).from(deviceSoftware).where(where);
+  const rows = await db
+    .select({
+      name: deviceSoftware.name,
+      displayName: deviceSoftware.displayName,
+      publisher: deviceSoftware.publisher,
+      version: deviceSoftware.version,
+      installDate: deviceSoftware.installDate,
+    })
+    .from(deviceSoftware)
+    .where(where)
+    .orderBy(sql`lower(coalesce(${deviceSoftware.displayName}, ${deviceSoftware.name}))`, asc(deviceSoftware.id))
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit);
+  return { rows: rows.map((r) => ({ ...r, version: r.version || null })), total: totalRow?.n ?? 0 };
+}
+
+export async function listSiteOptions(db: Reader, ctx: Scope): Promise<SiteOption[]> {
+  const specific = ctx.siteAccessType === 'specific';
+  if (specific && ctx.siteIds.length === 0) {
+    return [];
+  }
+  return db
+    .select({ id: sites.id, site_name: sites.siteName, site_code: sites.siteCode })
+    .from(sites)
+    .where(and(eq(sites.tenantId, ctx.tenantId), specific ? inArray(sites.id, ctx.siteIds) : undefined))
+    .orderBy(asc(sites.siteName), asc(sites.id));
+}
+
+// ---------- dashboard ----------
+
+export async function tenantSummary(db: Reader, tenantId: number) {
+  const [row] = await db
+    .select({
+      tenant_name: tenants.tenantName,
+      plan: tenants.plan,
+      max_agents: tenants.maxAgents,
+      licenseExpiry: tenants.licenseExpiry,
+    })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId));
+  return row ?? null;
+}
+
+export async function deviceCounts(db: Reader, ctx: Scope): Promise<{ total: number; online: number }> {
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*)::int`,
+      online: sql<number>`(count(*) filter (where ${devices.status} in ('online', 'loggedin')))::int`,
+    })
+    .from(devices)
+    .where(deviceScope(ctx));
+  return { total: row?.total ?? 0, online: row?.online ?? 0 };
+}
+
+export async function recentDevices(db: Reader, ctx: Scope, limit: number): Promise<DeviceListItem[]> {
+  const rows = await db
+    .select(listColumns)
+    .from(devices)
+    .leftJoin(sites, eq(sites.id, devices.siteId))
+    .where(deviceScope(ctx))
+    .orderBy(sql`${devices.lastSeen} desc nulls last`, desc(devices.id))
+    .limit(limit);
+  return rows.map(toListItem);
+}
+
+export async function countPackages(db: Reader, tenantId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(deploymentPackages)
+    .where(eq(deploymentPackages.tenantId, tenantId));
+  return row?.n ?? 0;
+}
+
+/**
+ * Titles first seen on the tenant's (visible) devices within the window, newest first, with how
+ * many devices have them and the device where one was seen last.
+ */
+export async function recentSoftware(db: Reader, ctx: Scope, limit: number): Promise<RecentSoftware[]> {
+  const title = sql<string>`coalesce(nullif(${deviceSoftware.displayName}, ''), ${deviceSoftware.name})`;
+  const rows = await db
+    .select({
+      name: title,
+      publisher: sql<string | null>`max(${deviceSoftware.publisher})`,
+      version: sql<string | null>`(array_agg(nullif(${deviceSoftware.version}, '') order by ${deviceSoftware.firstSeenAt} desc))[1]`,
+      device_count: sql<number>`count(distinct ${deviceSoftware.deviceId})::int`,
+      first_seen_at: sql<string>`max(${deviceSoftware.firstSeenAt})`,
+      latest_device_guid: sql<string>`(array_agg(${devices.deviceGuid}::text order by ${deviceSoftware.firstSeenAt} desc))[1]`,
+      latest_device_hostname: sql<
+        string | null
+      >`(array_agg(${devices.hostname} order by ${deviceSoftware.firstSeenAt} desc))[1]`,
+    })
+    .from(deviceSoftware)
+    .innerJoin(devices, eq(devices.id, deviceSoftware.deviceId))
+    .where(
+      and(
+        eq(deviceSoftware.tenantId, ctx.tenantId),
+        deviceScope(ctx),
+        sql`${deviceSoftware.firstSeenAt} > now() - make_interval(days => ${RECENT_SOFTWARE_DAYS})`,
+      ),
+    )
+    .groupBy(title)
+    .orderBy(sql`max(${deviceSoftware.firstSeenAt}) desc`, title)
+    .limit(limit);
+  return rows.map((r) => ({ ...r, first_seen_at: new Date(r.first_seen_at).toISOString() }));
+}
+
+// ---------- agents cleanup ----------
+
+/** Offline devices not seen for `days` (never seen: created that long ago). */
+export async function staleDevices(db: Reader, tenantId: number, days: number) {
+  return db
+    .select({ id: devices.id, deviceGuid: devices.deviceGuid, hostname: devices.hostname })
+    .from(devices)
+    .where(
+      and(
+        eq(devices.tenantId, tenantId),
+        eq(devices.status, 'offline'),
+        sql`coalesce(${devices.lastSeen}, ${devices.createdAt}) < now() - make_interval(days => ${days})`,
+      ),
+    )
+    .orderBy(asc(devices.id));
+}
+
+/** What duplicate detection needs: serial, hostname and the interfaces' MAC addresses. */
+export async function duplicateCandidates(db: Reader, tenantId: number) {
+  return db
+    .select({
+      id: devices.id,
+      deviceGuid: devices.deviceGuid,
+      hostname: devices.hostname,
+      serialNumber: devices.serialNumber,
+      lastSeen: devices.lastSeen,
+      createdAt: devices.createdAt,
+      macs: sql<string[] | null>`(
+        select array_agg(distinct lower(i->>'macAddress'))
+        from jsonb_array_elements(coalesce(${devices.networkInfo}->'interfaces', '[]'::jsonb)) as i
+        where coalesce(i->>'macAddress', '') not in ('', '00:00:00:00:00:00')
+      )`,
+    })
+    .from(devices)
+    .where(eq(devices.tenantId, tenantId));
+}

@@ -1,0 +1,120 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  BulkDeleteDevicesBody,
+  CleanupBody,
+  CleanupResult,
+  DashboardStats,
+  DeleteDevicesResponse,
+  Device,
+  DeviceIdParams,
+  DeviceListQuery,
+  DeviceListResponse,
+  RefreshParams,
+  RefreshResponse,
+  ServiceControlParams,
+  ServiceControlResponse,
+  ServiceListResponse,
+  SiteOption,
+  SoftwareListQuery,
+  SoftwareListResponse,
+} from '@outpost/contract/devices';
+import { apiSuccess } from '@outpost/contract/envelope';
+import type { Db } from '../../db/client';
+import { createDevicesService } from './devices.service';
+
+export type DevicesRoutesOptions = { db: Db; answerWaitMs?: number };
+
+const ok = <T>(data: T) => ({ success: true as const, data });
+
+// spec: core §7 Devices and operations §7 Agents, under /api/customer. Tenant and site scope,
+// admin rules and audit live in the service.
+export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async (app, opts) => {
+  const service = createDevicesService({
+    db: opts.db,
+    gateway: app.agentGateway,
+    bus: app.bus,
+    answerWaitMs: opts.answerWaitMs,
+  });
+  const tags = ['devices'];
+
+  app.get(
+    '/devices',
+    { schema: { tags, querystring: DeviceListQuery, response: { 200: apiSuccess(DeviceListResponse) } } },
+    async (request) => ok(await service.list(request.ctx, request.query)),
+  );
+
+  app.get(
+    '/devices/stats/dashboard',
+    { schema: { tags, response: { 200: apiSuccess(DashboardStats) } } },
+    async (request) => ok(await service.dashboard(request.ctx)),
+  );
+
+  app.get(
+    '/devices/sites/list',
+    { schema: { tags, response: { 200: apiSuccess(z.array(SiteOption)) } } },
+    async (request) => ok(await service.sites(request.ctx)),
+  );
+
+  app.post(
+    '/devices/cleanup',
+    { schema: { tags, body: CleanupBody, response: { 200: apiSuccess(CleanupResult) } } },
+    async (request) => ok(await service.cleanup(request.ctx, request.body)),
+  );
+
+  app.delete(
+    '/devices',
+    {
+      schema: { tags, body: BulkDeleteDevicesBody, response: { 200: apiSuccess(DeleteDevicesResponse) } },
+    },
+    async (request) => ok(await service.removeMany(request.ctx, request.body)),
+  );
+
+  app.get(
+    '/devices/:id',
+    { schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(Device) } } },
+    async (request) => ok(await service.get(request.ctx, request.params.id)),
+  );
+
+  app.delete(
+    '/devices/:id',
+    { schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(DeleteDevicesResponse) } } },
+    async (request) => ok(await service.remove(request.ctx, request.params.id)),
+  );
+
+  app.get(
+    '/devices/:id/software',
+    {
+      schema: {
+        tags,
+        params: DeviceIdParams,
+        querystring: SoftwareListQuery,
+        response: { 200: apiSuccess(SoftwareListResponse) },
+      },
+    },
+    async (request) => ok(await service.software(request.ctx, request.params.id, request.query)),
+  );
+
+  app.get(
+    '/devices/:id/services',
+    { schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(ServiceListResponse) } } },
+    async (request) => ok(await service.services(request.ctx, request.params.id)),
+  );
+
+  app.post(
+    '/devices/:id/services/:serviceName/:action',
+    {
+      schema: { tags, params: ServiceControlParams, response: { 200: apiSuccess(ServiceControlResponse) } },
+    },
+    async (request) => {
+      const { id, serviceName, action } = request.params;
+      return ok(await service.controlService(request.ctx, id, serviceName, action));
+    },
+  );
+
+  app.post(
+    '/devices/:id/refresh/:kind',
+    { schema: { tags, params: RefreshParams, response: { 200: apiSuccess(RefreshResponse) } } },
+    async (request) => ok(await service.refresh(request.ctx, request.params.id, request.params.kind)),
+  );
+};

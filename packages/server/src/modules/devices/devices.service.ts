@@ -1,0 +1,328 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type {
+  BulkDeleteDevicesBody,
+  CleanupBody,
+  CleanupResult,
+  DashboardStats,
+  Device,
+  DeviceListFilters,
+  DeviceListResponse,
+  InventoryKind,
+  RefreshResponse,
+  Service,
+  ServiceAction,
+  ServiceControlResponse,
+  SiteOption,
+  SoftwareListResponse,
+} from '@outpost/contract/devices';
+import { AGENT_ANSWER_WAIT_MS } from '@outpost/contract/devices';
+import type { AgentCommand } from '@outpost/contract/agent-protocol';
+import { paginate } from '@outpost/contract/envelope';
+import { deviceMessages } from '@outpost/contract/messages';
+import type { Db } from '../../db/client';
+import { devices } from '../../db/schema/index';
+import { writeAudit } from '../../lib/audit';
+import { HttpError, badRequest, conflict, notFound } from '../../lib/errors';
+import type { AgentGateway } from '../../live/agent-gateway';
+import type { Bus } from '../../live/bus';
+import { requireAdmin } from '../../plugins/auth';
+import type { RequestContext } from '../../plugins/auth';
+import { toDevice } from './devices.queries';
+import {
+  countPackages,
+  deviceCounts,
+  duplicateCandidates,
+  findScopedDevice,
+  findScopedDevicesByIds,
+  listDeviceSoftware,
+  listDevices,
+  listSiteOptions,
+  recentDevices,
+  recentSoftware,
+  staleDevices,
+  tenantSummary,
+} from './devices-list.queries';
+import type { ScopedDevice } from './devices-list.queries';
+import { findDuplicates } from './duplicates';
+
+export type DevicesServiceDeps = {
+  db: Db;
+  gateway: AgentGateway;
+  bus: Bus;
+  /** how long to wait for the agent's answer (tests shorten it) */
+  answerWaitMs?: number;
+};
+
+const RECENT_DEVICES = 5;
+const RECENT_SOFTWARE = 6;
+
+// Device actions never touch the host running the server: they are commands for the agent.
+export function createDevicesService({ db, gateway, bus, answerWaitMs = AGENT_ANSWER_WAIT_MS }: DevicesServiceDeps) {
+  async function requireDevice(ctx: RequestContext, idOrGuid: string): Promise<ScopedDevice> {
+    const device = await findScopedDevice(db, ctx, idOrGuid);
+    if (!device) {
+      throw notFound(deviceMessages.deviceNotFound, 'DEVICE_NOT_FOUND');
+    }
+    return device;
+  }
+
+  /**
+   * Queues a command (with its audit entry, in one transaction), rings the agent's doorbell and
+   * waits a bounded time for its answer. Offline devices are refused up front: service control
+   * and refresh only make sense while someone is waiting for the answer.
+   */
+  async function askAgent(
+    ctx: RequestContext,
+    device: ScopedDevice,
+    command: AgentCommand,
+    audit: { action: string; details: string; newValues: unknown },
+  ) {
+    if (device.status === 'offline') {
+      throw conflict(deviceMessages.deviceOffline(device.hostname), 'DEVICE_OFFLINE');
+    }
+    const commandId = await db.transaction(async (tx) => {
+      const id = await gateway.queueCommand(tx, {
+        tenantId: ctx.tenantId,
+        deviceId: device.id,
+        command,
+        createdBy: ctx.userId,
+        // Not delivered in time, it must not run later by surprise.
+        expiresInMs: answerWaitMs,
+      });
+      await writeAudit(tx, ctx, {
+        action: audit.action,
+        resourceType: 'device',
+        resourceId: device.id,
+        details: audit.details,
+        newValues: { ...(audit.newValues as object), command_id: id },
+      });
+      return id;
+    });
+    await gateway.dispatch(device.id);
+    const outcome = await gateway.waitForResult(commandId, answerWaitMs);
+    if (outcome.status === 'timeout') {
+      throw new HttpError(504, deviceMessages.agentNoAnswer(Math.round(answerWaitMs / 1000)), 'AGENT_TIMEOUT');
+    }
+    if (outcome.status === 'failed') {
+      throw new HttpError(502, outcome.error || deviceMessages.agentFailed, 'AGENT_FAILED');
+    }
+    return outcome.result ?? {};
+  }
+
+  async function removeDevices(
+    ctx: RequestContext,
+    rows: { id: number; hostname: string | null; deviceGuid: string }[],
+    audit: { action: string; details: string },
+  ) {
+    const ids = rows.map((r) => r.id);
+    if (ids.length > 0) {
+      await db.transaction(async (tx) => {
+        await tx.delete(devices).where(and(eq(devices.tenantId, ctx.tenantId), inArray(devices.id, ids)));
+        await writeAudit(tx, ctx, {
+          action: audit.action,
+          resourceType: 'device',
+          resourceId: ids.length === 1 ? ids[0] : null,
+          details: audit.details,
+          oldValues: rows.map((r) => ({ id: r.id, hostname: r.hostname, device_guid: r.deviceGuid })),
+        });
+      });
+    }
+    // Whoever holds a removed agent's socket closes it (its secret no longer matches anything).
+    for (const id of ids) {
+      await bus.publish('agent.disconnect', { deviceId: id, reason: 'Device removed' });
+    }
+  }
+
+  return {
+    async list(ctx: RequestContext, f: DeviceListFilters): Promise<DeviceListResponse> {
+      const { rows, total } = await listDevices(db, ctx, f);
+      return { data: rows, pagination: paginate(f.page, f.limit, total) };
+    },
+
+    async get(ctx: RequestContext, idOrGuid: string): Promise<Device> {
+      return toDevice(await requireDevice(ctx, idOrGuid));
+    },
+
+    async software(
+      ctx: RequestContext,
+      idOrGuid: string,
+      q: { page: number; limit: number; search?: string },
+    ): Promise<SoftwareListResponse> {
+      const device = await requireDevice(ctx, idOrGuid);
+      const { rows, total } = await listDeviceSoftware(db, device.id, q);
+      const { totalPages } = paginate(q.page, q.limit, total);
+      return { data: rows, total, totalPages, page: q.page, limit: q.limit };
+    },
+
+    async services(ctx: RequestContext, idOrGuid: string): Promise<Service[]> {
+      const device = await requireDevice(ctx, idOrGuid);
+      return [...(device.services ?? [])].sort((a, b) =>
+        (a.displayName || a.serviceName).localeCompare(b.displayName || b.serviceName),
+      );
+    },
+
+    async controlService(
+      ctx: RequestContext,
+      idOrGuid: string,
+      serviceName: string,
+      action: ServiceAction,
+    ): Promise<ServiceControlResponse> {
+      const device = await requireDevice(ctx, idOrGuid);
+      const known = device.services;
+      if (known && !known.some((s) => s.serviceName === serviceName)) {
+        throw notFound(`Service ${serviceName} was not found on ${device.hostname ?? 'this device'}`, 'SERVICE_NOT_FOUND');
+      }
+      const result = await askAgent(
+        ctx,
+        device,
+        { kind: 'service_control', serviceName, action },
+        {
+          action: 'Service Control',
+          details: `${action} ${serviceName} on ${device.hostname ?? device.deviceGuid}`,
+          newValues: { service: serviceName, action },
+        },
+      );
+      return {
+        serviceName,
+        action,
+        status: typeof result.status === 'string' ? result.status : 'Unknown',
+        message: deviceMessages.serviceActionDone(action),
+      };
+    },
+
+    async refresh(ctx: RequestContext, idOrGuid: string, kind: InventoryKind): Promise<RefreshResponse> {
+      const device = await requireDevice(ctx, idOrGuid);
+      await askAgent(
+        ctx,
+        device,
+        { kind: 'refresh_inventory', inventoryKind: kind },
+        {
+          action: 'Refresh Device Inventory',
+          details: `${kind} of ${device.hostname ?? device.deviceGuid}`,
+          newValues: { kind },
+        },
+      );
+      // The agent sends the inventory before its result, and one agent's messages are handled
+      // in order, so the new data is stored by now.
+      const after = await findScopedDevice(db, ctx, String(device.id));
+      return {
+        kind,
+        message: `The device reported its ${kind} data`,
+        last_inventory_update: after?.lastInventoryUpdate?.toISOString() ?? null,
+      };
+    },
+
+    async sites(ctx: RequestContext): Promise<SiteOption[]> {
+      return listSiteOptions(db, ctx);
+    },
+
+    async dashboard(ctx: RequestContext): Promise<DashboardStats> {
+      const [tenant, counts, recent, packages, software] = await Promise.all([
+        tenantSummary(db, ctx.tenantId),
+        deviceCounts(db, ctx),
+        recentDevices(db, ctx, RECENT_DEVICES),
+        countPackages(db, ctx.tenantId),
+        recentSoftware(db, ctx, RECENT_SOFTWARE),
+      ]);
+      return {
+        tenant: {
+          tenant_name: tenant?.tenant_name ?? ctx.tenantName,
+          plan: tenant?.plan ?? null,
+          max_agents: tenant?.max_agents ?? null,
+          license_expiry: tenant?.licenseExpiry?.toISOString() ?? null,
+        },
+        deviceCounts: counts,
+        recentDevices: recent,
+        // The deployments area lands in a later issue; until then nothing is running (a real 0).
+        runningDeployments: 0,
+        totalPackages: packages,
+        recentSoftware: software,
+      };
+    },
+
+    async remove(ctx: RequestContext, idOrGuid: string) {
+      requireAdmin(ctx);
+      const device = await requireDevice(ctx, idOrGuid);
+      const row = { id: device.id, hostname: device.hostname, deviceGuid: device.deviceGuid };
+      await removeDevices(ctx, [row], {
+        action: 'Delete Device',
+        details: `Deleted ${device.hostname ?? device.deviceGuid}`,
+      });
+      return { deleted: 1, device_ids: [device.id] };
+    },
+
+    async removeMany(ctx: RequestContext, body: BulkDeleteDevicesBody) {
+      requireAdmin(ctx);
+      const ids = [...new Set(body.device_ids)];
+      const rows = await findScopedDevicesByIds(db, ctx, ids);
+      const found = new Set(rows.map((r) => r.id));
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length > 0) {
+        throw notFound(deviceMessages.devicesNotFound(missing), 'DEVICE_NOT_FOUND');
+      }
+      await removeDevices(ctx, rows, {
+        action: 'Bulk Delete Devices',
+        details: `Deleted ${rows.length} device${rows.length === 1 ? '' : 's'}: ${rows.map((r) => r.hostname ?? r.deviceGuid).join(', ')}`,
+      });
+      return { deleted: rows.length, device_ids: rows.map((r) => r.id) };
+    },
+
+    /** Real agent cleanup (beyond operations §4, where the dialog only showed a toast). */
+    async cleanup(ctx: RequestContext, body: CleanupBody): Promise<CleanupResult> {
+      requireAdmin(ctx);
+      const days = body.offline_days ?? null;
+      if (days === null && !body.remove_duplicates) {
+        throw badRequest(deviceMessages.noOptionsSelected, 'NO_OPTIONS_SELECTED');
+      }
+      const removed = new Map<number, CleanupResult['devices'][number]>();
+      if (days !== null) {
+        for (const d of await staleDevices(db, ctx.tenantId, days)) {
+          removed.set(d.id, {
+            id: d.id,
+            device_guid: d.deviceGuid,
+            hostname: d.hostname,
+            reason: 'stale',
+            kept_device_id: null,
+          });
+        }
+      }
+      if (body.remove_duplicates) {
+        const candidates = await duplicateCandidates(db, ctx.tenantId);
+        const byId = new Map(candidates.map((c) => [c.id, c]));
+        for (const dup of findDuplicates(candidates)) {
+          const d = byId.get(dup.id)!;
+          if (!removed.has(d.id)) {
+            removed.set(d.id, {
+              id: d.id,
+              device_guid: d.deviceGuid,
+              hostname: d.hostname,
+              reason: 'duplicate',
+              kept_device_id: dup.keptId,
+            });
+          }
+        }
+      }
+      const list = [...removed.values()].sort((a, b) => a.id - b.id);
+      if (list.length > 0) {
+        await removeDevices(
+          ctx,
+          list.map((d) => ({ id: d.id, hostname: d.hostname, deviceGuid: d.device_guid })),
+          {
+            action: 'Agent Cleanup',
+            details: `Removed ${list.length} agent${list.length === 1 ? '' : 's'} (offline_days: ${days ?? 'off'}, remove_duplicates: ${Boolean(body.remove_duplicates)})`,
+          },
+        );
+      } else {
+        // Nothing to remove is still an administrator's action worth recording.
+        await writeAudit(db, ctx, {
+          action: 'Agent Cleanup',
+          resourceType: 'device',
+          details: `Removed 0 agents (offline_days: ${days ?? 'off'}, remove_duplicates: ${Boolean(body.remove_duplicates)})`,
+        });
+      }
+      return { removed: list.length, devices: list };
+    },
+  };
+}
+
+export type DevicesService = ReturnType<typeof createDevicesService>;
