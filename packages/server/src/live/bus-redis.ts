@@ -2,14 +2,12 @@ import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus, BusHandler, BusTopic, BusTopics } from './bus';
 
-const PREFIX = 'outpost:';
-
 /**
  * Redis pub/sub: one connection publishes, one subscribes. A message published while Redis is
  * away is lost, which is fine for a doorbell: agents re-read their queue on every connect and
  * portal clients refetch on reconnect.
  */
-export async function createRedisBus(url: string, log: FastifyBaseLogger): Promise<Bus> {
+export async function createRedisBus(url: string, prefix: string, log: FastifyBaseLogger): Promise<Bus> {
   const options = { lazyConnect: true, maxRetriesPerRequest: 3 };
   const pub = new Redis(url, options);
   const sub = new Redis(url, options);
@@ -47,10 +45,10 @@ export async function createRedisBus(url: string, log: FastifyBaseLogger): Promi
   return {
     kind: 'redis',
     async publish<T extends BusTopic>(topic: T, message: BusTopics[T]) {
-      await pub.publish(PREFIX + topic, JSON.stringify(message));
+      await pub.publish(prefix + topic, JSON.stringify(message));
     },
     subscribe<T extends BusTopic>(topic: T, handler: BusHandler<T>) {
-      const channel = PREFIX + topic;
+      const channel = prefix + topic;
       let set = handlers.get(channel);
       if (!set) {
         set = new Set();

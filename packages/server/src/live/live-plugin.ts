@@ -18,7 +18,7 @@ import type { PortalHub } from './portal-socket';
 export const livePlugin = fp(
   async (app, opts: { db: Db; config: Config; tokens: SessionTokens; pingIntervalMs?: number }) => {
     const bus = opts.config.redisUrl
-      ? await createRedisBus(opts.config.redisUrl, app.log)
+      ? await createRedisBus(opts.config.redisUrl, opts.config.redisChannelPrefix, app.log)
       : createMemoryBus();
     const hub = createPortalHub({
       app,
