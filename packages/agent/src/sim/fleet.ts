@@ -1,9 +1,11 @@
-import { RecordingExecutor } from '../actions/executor';
+import type { RecordingExecutor } from '../actions/executor';
 import { createAgent } from '../agent';
 import type { Agent } from '../agent';
 import type { Logger } from '../connection';
 import { enrollDevice } from '../enroll';
 import { createMemoryOutbox } from '../outbox';
+import { DEFAULT_POWER, SimulatedExecutor, createPowerCycle } from './power';
+import type { PowerCycle, PowerOptions } from './power';
 import { createRng } from './rng';
 import { controlVirtualService, createVirtualDevice, virtualBackend } from './virtual-device';
 import type { VirtualDevice } from './virtual-device';
@@ -26,6 +28,8 @@ export type FleetOptions = {
   loginChance?: number;
   disconnectChance?: number;
   log?: Logger;
+  /** restart and shutdown downtimes (issue 4) */
+  power?: Partial<PowerOptions>;
 };
 
 export type SimulatedAgent = {
@@ -33,6 +37,8 @@ export type SimulatedAgent = {
   agent: Agent;
   executor: RecordingExecutor;
   deviceGuid: string;
+  /** restart and shutdown take the machine away and bring it back (a fresh agent) */
+  power?: PowerCycle;
 };
 
 export type Fleet = { agents: SimulatedAgent[]; stop(): Promise<void> };
@@ -66,18 +72,38 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       subnet: 10 + slot,
     });
     const creds = await enrollWithRetry(options.server, options.tokens[slot]!, device, options.log);
-    const executor = new RecordingExecutor((name, action) => controlVirtualService(device, name, action));
-    const agent = createAgent({
-      server: options.server,
-      deviceGuid: creds.device_guid,
-      agentSecret: creds.agent_secret,
-      outbox: createMemoryOutbox(),
-      backend: virtualBackend(device),
-      executor,
-      log: options.log,
-      backoff: { baseMs: 500, capMs: 30_000 },
-    });
-    agents.push({ device, agent, executor, deviceGuid: creds.device_guid });
+    const executor = new SimulatedExecutor((name, action) => controlVirtualService(device, name, action));
+    // The outbox outlives a reboot, like the real agent's on-disk one.
+    const outbox = createMemoryOutbox();
+    const boot = () =>
+      createAgent({
+        server: options.server,
+        deviceGuid: creds.device_guid,
+        agentSecret: creds.agent_secret,
+        outbox,
+        backend: virtualBackend(device),
+        executor,
+        log: options.log,
+        backoff: { baseMs: 500, capMs: 30_000 },
+      });
+    const sim: SimulatedAgent = { device, agent: boot(), executor, deviceGuid: creds.device_guid };
+    sim.power = createPowerCycle(
+      { ...DEFAULT_POWER, ...options.power },
+      {
+        stop: () => sim.agent.stop(),
+        boot: () => {
+          device.sessions = []; // a reboot signs everyone out
+          sim.agent = boot();
+          sim.agent.start();
+        },
+      },
+    );
+    executor.onPowerOff = (action) => {
+      sim.power
+        ?.powerOff(action)
+        .catch((err: unknown) => options.log?.warn('power off failed', { err: String(err) }));
+    };
+    agents.push(sim);
   }
   // Start in a small spread, as real machines would.
   for (const a of agents) {
@@ -108,6 +134,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     agents,
     async stop() {
       clearInterval(timer);
+      agents.forEach((a) => a.power?.cancel());
       await Promise.all(agents.map((a) => a.agent.stop()));
     },
   };

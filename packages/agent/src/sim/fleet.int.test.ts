@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, inArray } from 'drizzle-orm';
+import { startTestServer } from '../../../server/test/harness';
+import type { TestServer } from '../../../server/test/harness';
+import { seedDemo } from '../../../server/src/modules/demo/demo.seed';
+import { devices, sites } from '../../../server/src/db/schema/index';
+import { createEnrollmentToken, eventually } from '../../../server/src/live/test-support';
+import { startFleet } from './fleet';
+import type { Fleet } from './fleet';
+
+describe('fleet simulator over the real protocol', () => {
+  let server: TestServer;
+  let fleet: Fleet | null = null;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    await seedDemo(server.database.db);
+  });
+  afterAll(async () => {
+    await fleet?.stop();
+    await server?.close();
+  });
+
+  it('enrols and connects N virtual devices across sites, with inventory, and re-enrols into the same records', async () => {
+    const admin = await server.devSignIn('admin@acme.example');
+    const acmeSites = await server.database.db
+      .select()
+      .from(sites)
+      .where(eq(sites.tenantId, admin.user.tenant_id));
+    const tokens = await Promise.all(
+      acmeSites.map((s) => createEnrollmentToken(server.request, admin.token, { site_id: s.id })),
+    );
+    const options = {
+      server: server.url,
+      tokens: tokens.map((t) => t.token),
+      devices: 6,
+      seed: 42,
+      tickMs: 100,
+      loginChance: 0.5,
+      disconnectChance: 0,
+    };
+    fleet = await startFleet(options);
+    const guids = fleet.agents.map((a) => a.deviceGuid);
+    const rows = await eventually(async () => {
+      const r = await server.database.db.select().from(devices).where(inArray(devices.deviceGuid, guids));
+      return r.length === 6 && r.every((d) => d.status !== 'offline' && d.hardwareInfo && d.services)
+        ? r
+        : null;
+    });
+    expect(new Set(rows.map((r) => r.siteId)).size).toBe(acmeSites.length);
+    // random logins happen
+    await eventually(async () => {
+      const r = await server.database.db.select().from(devices).where(inArray(devices.deviceGuid, guids));
+      return r.some((d) => d.status === 'loggedin');
+    });
+    // service control through the gateway changes the simulated machine
+    const target = fleet.agents[0]!;
+    const row = rows.find((r) => r.deviceGuid === target.deviceGuid)!;
+    const { commandId } = await server.app.agentGateway.sendCommand({
+      tenantId: admin.user.tenant_id,
+      deviceId: row.id,
+      command: {
+        kind: 'service_control',
+        serviceName: target.device.services[0]!.serviceName,
+        action: 'stop',
+      },
+    });
+    expect(await server.app.agentGateway.waitForResult(commandId, 10_000)).toMatchObject({
+      status: 'completed',
+      result: { status: 'Stopped' },
+    });
+    expect(target.executor.calls).toHaveLength(1);
+    await fleet.stop();
+    // the same seed again: the same device records
+    fleet = await startFleet(options);
+    expect(fleet.agents.map((a) => a.deviceGuid)).toEqual(guids);
+  });
+});
