@@ -1,11 +1,344 @@
-import { PageHeader } from '../../../components/ui/card';
-import { ComingSoon } from '../../../components/ui/states';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { ArrowLeft, FolderOpen, ListPlus, Plus, Save } from 'lucide-react';
+import { packageMessages as messages } from '@outpost/contract/messages';
+import { Architecture, DEFAULT_WORKING_DIRECTORY, PACKAGE_NAME_MAX } from '@outpost/contract/packages';
+import { Alert } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardHeader, PageHeader } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/dialog';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { ErrorState } from '../../../components/ui/states';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { usePackage } from '../api/get-package';
+import {
+  addStep,
+  createPackage,
+  deleteStep,
+  reorderSteps,
+  updatePackage,
+  updateStep,
+  useInvalidatePackages,
+} from '../api/save-package';
+import { DeployButton } from '../components/deploy-button';
+import { PackageInfoFields } from '../components/package-info-fields';
+import { StepEditorDialog } from '../components/step-editor-dialog';
+import { StepList } from '../components/step-list';
+import {
+  EMPTY_INFO,
+  draftFromStep,
+  infoFromPackage,
+  moveStep,
+  newStepDraft,
+  packageBlockers,
+} from '../lib/builder-state';
+import type { PackageInfo, StepDraft } from '../lib/builder-state';
+import { savePackage } from '../lib/save-flow';
 
-export default function Page() {
+// spec: operations §2.3 Package builder (/packages/builder and /packages/{id}/edit), §4 package
+// save, §5 validation, §8 errors.
+
+const PackageInfoSchema = z.object({
+  name: z.string().trim().min(1, messages.packageNameRequired).max(PACKAGE_NAME_MAX),
+  description: z.string(),
+  os_version_requirement: z.string().max(100, 'OS version requirement must be 100 characters or less'),
+  architecture: Architecture,
+  package_version: z.string().trim().min(1, 'Package version is required').max(50),
+});
+
+const SAVE_DEPS = { createPackage, updatePackage, addStep, updateStep, reorderSteps };
+
+type Editing = { index: number; draft: StepDraft; isNew: boolean };
+
+export default function PackageBuilderPage() {
+  const params = useParams();
+  const routeId = params.id ? Number(params.id) : null;
+  const isEdit = routeId !== null;
+  const loaded = usePackage(Number.isInteger(routeId) ? routeId : null);
+
+  if (isEdit && (loaded.isPending || loaded.isFetching) && !loaded.data) {
+    return <PageSpinner label="Loading package..." />;
+  }
+  if (isEdit && (loaded.isError || !Number.isInteger(routeId))) {
+    return (
+      <>
+        <BackLink />
+        <Card>
+          <ErrorState
+            title={messages.packageLoad}
+            message={loaded.error ? errorMessage(loaded.error, messages.packageLoad) : undefined}
+            onRetry={() => void loaded.refetch()}
+          />
+        </Card>
+      </>
+    );
+  }
   return (
-    <>
-      <PageHeader title="Package Builder" description="Build a package from ordered installation steps." />
-      <ComingSoon feature="The package builder" />
-    </>
+    <Builder
+      key={loaded.data?.id ?? 'new'}
+      packageId={loaded.data?.id ?? null}
+      initialInfo={loaded.data ? infoFromPackage(loaded.data) : EMPTY_INFO}
+      initialSteps={loaded.data ? loaded.data.steps.map(draftFromStep) : []}
+    />
+  );
+}
+
+function BackLink() {
+  return (
+    <Link
+      to="/packages"
+      className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-white"
+    >
+      <ArrowLeft className="size-4" aria-hidden />
+      Back to packages
+    </Link>
+  );
+}
+
+function Builder({
+  packageId: initialPackageId,
+  initialInfo,
+  initialSteps,
+}: {
+  packageId: number | null;
+  initialInfo: PackageInfo;
+  initialSteps: StepDraft[];
+}) {
+  const navigate = useNavigate();
+  const toast = useToast();
+  const invalidate = useInvalidatePackages();
+  const isEdit = initialPackageId !== null;
+  // After a partly failed first save the package exists: later saves update it (no duplicate).
+  const [packageId, setPackageId] = useState(initialPackageId);
+  const [steps, setSteps] = useState<StepDraft[]>(initialSteps);
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [pendingDelete, setPendingDelete] = useState<number | null>(null);
+  const [isDeleting, setIsDeleting] = useState(false);
+  const [isSaving, setIsSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+
+  const form = useForm<PackageInfo>({
+    defaultValues: initialInfo,
+    resolver: zodResolver(PackageInfoSchema),
+    mode: 'onTouched',
+  });
+  const name = useWatch({ control: form.control, name: 'name' }) ?? '';
+  const blockers = packageBlockers({ name }, steps);
+  // spec §2.3: disabled while saving, while loading, when the name is empty or there are no steps.
+  const canSave = !isSaving && blockers.length === 0;
+
+  useEffect(() => {
+    document.title = `${isEdit ? 'Edit Package' : 'Package Builder'} · Outpost`;
+  }, [isEdit]);
+
+  function openNewStep() {
+    setEditing({ index: steps.length, draft: newStepDraft('CMD'), isNew: true });
+  }
+
+  function saveStep(draft: StepDraft) {
+    if (!editing) {
+      return;
+    }
+    setSteps((list) =>
+      editing.isNew ? [...list, draft] : list.map((s, i) => (i === editing.index ? draft : s)),
+    );
+    setEditing(null);
+  }
+
+  async function confirmDelete() {
+    if (pendingDelete === null) {
+      return;
+    }
+    const step = steps[pendingDelete];
+    // spec §4: only a step that was already saved is deleted on the server.
+    if (step?.id != null && packageId !== null) {
+      setIsDeleting(true);
+      try {
+        await deleteStep(packageId, step.id);
+        void invalidate();
+      } catch (err) {
+        toast.show({
+          type: 'error',
+          title: messages.stepDeleteFailed,
+          message: errorMessage(err, 'Please try again.'),
+          duration: 6000,
+        });
+        setIsDeleting(false);
+        setPendingDelete(null);
+        return;
+      }
+      setIsDeleting(false);
+    }
+    setSteps((list) => list.filter((_, i) => i !== pendingDelete));
+    setPendingDelete(null);
+  }
+
+  function requestDelete(index: number) {
+    if (steps[index]?.id == null) {
+      setSteps((list) => list.filter((_, i) => i !== index));
+      return;
+    }
+    setPendingDelete(index);
+  }
+
+  const onSave = form.handleSubmit(async (info) => {
+    if (!canSave) {
+      return;
+    }
+    setIsSaving(true);
+    setSaveError(null);
+    const result = await savePackage(SAVE_DEPS, { packageId, info, steps });
+    void invalidate();
+    if (result.ok) {
+      toast.show({
+        type: 'success',
+        title: isEdit ? 'Package updated' : 'Package created',
+        message: info.name.trim(),
+      });
+      void navigate('/packages');
+      return;
+    }
+    setPackageId(result.packageId);
+    setSteps(result.steps);
+    setSaveError(result.error);
+    setIsSaving(false);
+  });
+
+  const title = isEdit ? 'Edit Package' : 'Package Builder';
+  return (
+    <div className="mx-auto max-w-5xl pb-10">
+      <BackLink />
+      <PageHeader
+        title={title}
+        description="Build a deployment package from ordered installation steps for Windows devices."
+        actions={
+          <>
+            {isEdit && <DeployButton size="md" />}
+            <Button onClick={() => void navigate('/packages')} disabled={isSaving}>
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              icon={<Save className="size-4" />}
+              isLoading={isSaving}
+              disabled={!canSave}
+              onClick={() => void onSave()}
+            >
+              {isSaving ? 'Saving...' : 'Save Package'}
+            </Button>
+          </>
+        }
+      />
+
+      {saveError && (
+        <Alert className="mb-4">
+          <span data-testid="save-error">{saveError}</span>
+        </Alert>
+      )}
+      {blockers.length > 0 && (
+        <Alert tone="warning" className="mb-4">
+          <ul data-testid="package-blockers" className="space-y-0.5">
+            {blockers.map((b) => (
+              <li key={b}>{b}</li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+
+      <div className="space-y-6">
+        <Card>
+          <CardHeader
+            title={
+              <span className="flex items-center gap-2">
+                <Badge tone="indigo">Step 1 of 2</Badge> Package information
+              </span>
+            }
+            description="Name the package and say where it applies."
+          />
+          <div className="px-5 py-5">
+            <form onSubmit={(e) => void onSave(e)} noValidate>
+              <PackageInfoFields form={form} isDisabled={isSaving} />
+            </form>
+          </div>
+        </Card>
+
+        <Card>
+          <CardHeader
+            title={
+              <span className="flex items-center gap-2">
+                <Badge tone="indigo">Step 2 of 2</Badge> Installation steps
+              </span>
+            }
+            description="Steps run one after another, in this order. Drag a handle, or focus it and use Space and the arrow keys, to reorder."
+            actions={
+              <Button
+                variant="primary"
+                size="sm"
+                icon={<Plus className="size-4" />}
+                onClick={openNewStep}
+                disabled={isSaving}
+              >
+                Add Step
+              </Button>
+            }
+          />
+          <div className="space-y-4 px-5 py-5">
+            <div className="flex items-start gap-2.5 rounded-lg bg-slate-50 px-3.5 py-2.5 text-sm text-slate-600 dark:bg-slate-800/50 dark:text-slate-300">
+              <FolderOpen className="mt-0.5 size-4 shrink-0 text-slate-400" aria-hidden />
+              <p>
+                Default working directory for all steps:{' '}
+                <code className="rounded bg-white px-1.5 py-0.5 font-mono text-xs text-slate-800 ring-1 ring-slate-200 dark:bg-slate-900 dark:text-slate-200 dark:ring-slate-700">
+                  {DEFAULT_WORKING_DIRECTORY}
+                </code>
+              </p>
+            </div>
+            {steps.length === 0 ? (
+              <div className="flex flex-col items-center rounded-lg border border-dashed border-slate-300 px-6 py-10 text-center dark:border-slate-700">
+                <ListPlus className="size-8 text-slate-300 dark:text-slate-600" aria-hidden />
+                <p className="mt-2 text-sm font-medium text-slate-700 dark:text-slate-200">No steps yet</p>
+                <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
+                  {messages.packageStepsRequired}
+                </p>
+                <Button className="mt-4" size="sm" icon={<Plus className="size-4" />} onClick={openNewStep}>
+                  Add the first step
+                </Button>
+              </div>
+            ) : (
+              <StepList
+                steps={steps}
+                isDisabled={isSaving}
+                onMove={(from, to) => setSteps((list) => moveStep(list, from, to))}
+                onEdit={(index) => setEditing({ index, draft: steps[index]!, isNew: false })}
+                onDelete={requestDelete}
+              />
+            )}
+          </div>
+        </Card>
+      </div>
+
+      {editing && (
+        <StepEditorDialog
+          draft={editing.draft}
+          stepNumber={editing.index + 1}
+          isNew={editing.isNew}
+          onSave={saveStep}
+          onCancel={() => setEditing(null)}
+        />
+      )}
+      <ConfirmDialog
+        isOpen={pendingDelete !== null}
+        title="Delete step"
+        message={`Delete step ${(pendingDelete ?? 0) + 1} "${steps[pendingDelete ?? 0]?.step_name ?? ''}"? It is removed from the saved package at once.`}
+        confirmLabel="Delete Step"
+        isBusy={isDeleting}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setPendingDelete(null)}
+      />
+    </div>
   );
 }

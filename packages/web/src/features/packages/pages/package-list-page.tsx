@@ -1,14 +1,469 @@
-import { PageHeader } from '../../../components/ui/card';
-import { ComingSoon } from '../../../components/ui/states';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import {
+  Copy,
+  FileDown,
+  FileUp,
+  LayoutTemplate,
+  MoreHorizontal,
+  Package as PackageIcon,
+  Pencil,
+  Plus,
+  Trash2,
+} from 'lucide-react';
+import { DEFAULT_PAGE_SIZE } from '@outpost/contract/limits';
+import { packageMessages as messages } from '@outpost/contract/messages';
+import type { PackageSummary, TargetOs } from '@outpost/contract/packages';
+import { Alert } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, PageHeader } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/dialog';
+import { Checkbox, Select } from '../../../components/ui/form';
+import { ListFooter, ListToolbar } from '../../../components/ui/list-toolbar';
+import { Menu, MenuItem } from '../../../components/ui/menu';
+import { Spinner } from '../../../components/ui/spinner';
+import { EmptyState, ErrorState } from '../../../components/ui/states';
+import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { formatDate } from '../../../lib/format';
+import { useDeletePackage } from '../api/delete-package';
+import { useDuplicatePackage } from '../api/duplicate-package';
+import { useExportPackage } from '../api/export-package';
+import { usePackages } from '../api/get-packages';
+import type { PackageListParams } from '../api/get-packages';
+import { useImportPackage } from '../api/import-package';
+import { DeployButton } from '../components/deploy-button';
 
-export default function Page() {
+// spec: operations §2.2 Package list, §5 (deploy without selection), §8 (load and delete errors).
+
+const SEARCH_DELAY_MS = 300;
+
+function useDebounced<T>(value: T, delay: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return debounced;
+}
+
+export default function PackageListPage() {
+  const navigate = useNavigate();
+  const toast = useToast();
+  const [searchText, setSearchText] = useState('');
+  const search = useDebounced(searchText, SEARCH_DELAY_MS);
+  const [filters, setParams] = useState<Omit<PackageListParams, 'search'>>({
+    page: 1,
+    limit: DEFAULT_PAGE_SIZE,
+    targetOs: '',
+    isTemplate: '',
+  });
+  const params: PackageListParams = { ...filters, search };
+  // spec §2.2: changing a filter, the search or the page size returns to page 1.
+  const update = (patch: Partial<Omit<PackageListParams, 'search'>>) =>
+    setParams((p) => ({ ...p, page: 1, ...patch }));
+  const onSearchChange = (text: string) => {
+    setSearchText(text);
+    update({});
+  };
+
+  const list = usePackages(params);
+  const rows = list.data?.data ?? [];
+  const pagination = list.data?.pagination;
+  const [selected, setSelected] = useState<Set<number>>(() => new Set());
+  const [toDelete, setToDelete] = useState<PackageSummary | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const remove = useDeletePackage();
+  const duplicate = useDuplicatePackage();
+  const exporter = useExportPackage();
+  const importer = useImportPackage();
+  const importInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    document.title = 'Deployment Packages · Outpost';
+  }, []);
+
+  const hasFilters = Boolean(searchText || params.targetOs || params.isTemplate);
+  const allOnPageSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
+
+  function toggle(id: number) {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) {
+        next.delete(id);
+      } else {
+        next.add(id);
+      }
+      return next;
+    });
+  }
+
+  function toggleAll() {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      for (const r of rows) {
+        if (allOnPageSelected) {
+          next.delete(r.id);
+        } else {
+          next.add(r.id);
+        }
+      }
+      return next;
+    });
+  }
+
+  async function confirmDelete() {
+    if (!toDelete) {
+      return;
+    }
+    try {
+      await remove.mutateAsync(toDelete.id);
+      setSelected((prev) => {
+        const next = new Set(prev);
+        next.delete(toDelete.id);
+        return next;
+      });
+      toast.show({ type: 'success', title: 'Package deleted', message: toDelete.name });
+      setDeleteError(null);
+    } catch (err) {
+      setDeleteError(messages.packageDeleteFailed(err instanceof Error ? err.message : undefined));
+    }
+    setToDelete(null);
+  }
+
+  async function onDuplicate(pkg: PackageSummary, asTemplate: boolean) {
+    try {
+      const copy = await duplicate.mutateAsync({ id: pkg.id, ...(asTemplate && { is_template: true }) });
+      toast.show({
+        type: 'success',
+        title: asTemplate ? 'Saved as template' : 'Package duplicated',
+        message: copy.name,
+      });
+    } catch (err) {
+      toast.show({
+        type: 'error',
+        title: 'Could not copy the package',
+        message: errorMessage(err, ''),
+        duration: 6000,
+      });
+    }
+  }
+
+  async function onExport(pkg: PackageSummary) {
+    try {
+      await exporter.mutateAsync(pkg.id);
+    } catch (err) {
+      toast.show({ type: 'error', title: 'Export failed', message: errorMessage(err, ''), duration: 6000 });
+    }
+  }
+
+  async function onImport(file: File | undefined) {
+    if (importInput.current) {
+      importInput.current.value = '';
+    }
+    if (!file) {
+      return;
+    }
+    try {
+      const created = await importer.mutateAsync(file);
+      toast.show({ type: 'success', title: 'Package imported', message: created.name });
+    } catch (err) {
+      toast.show({ type: 'error', title: 'Import failed', message: errorMessage(err, ''), duration: 6000 });
+    }
+  }
+
   return (
     <>
       <PageHeader
         title="Deployment Packages"
-        description="Software packages built from ordered installation steps."
+        description="Software and configuration packages built from ordered installation steps."
+        actions={
+          <>
+            <input
+              ref={importInput}
+              type="file"
+              accept=".json,application/json"
+              className="sr-only"
+              aria-label="Import package file"
+              onChange={(e) => void onImport(e.target.files?.[0])}
+            />
+            <Button
+              icon={<FileUp className="size-4" />}
+              isLoading={importer.isPending}
+              onClick={() => importInput.current?.click()}
+            >
+              Import
+            </Button>
+            <Link
+              to="/packages/builder"
+              className="inline-flex h-9 items-center gap-2 rounded-md bg-indigo-600 px-3.5 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+            >
+              <Plus className="size-4" aria-hidden />
+              Create Package
+            </Link>
+          </>
+        }
       />
-      <ComingSoon feature="The package list" />
+
+      {deleteError && (
+        <Alert className="mb-4">
+          <div className="flex items-start justify-between gap-3">
+            <span>{deleteError}</span>
+            <button
+              type="button"
+              className="text-xs font-medium underline"
+              onClick={() => setDeleteError(null)}
+            >
+              Dismiss
+            </button>
+          </div>
+        </Alert>
+      )}
+
+      <Card>
+        <ListToolbar
+          search={searchText}
+          onSearchChange={onSearchChange}
+          searchPlaceholder="Search packages..."
+          hasActiveFilters={hasFilters}
+          onClear={() => {
+            setSearchText('');
+            update({ targetOs: '', isTemplate: '' });
+          }}
+          filters={
+            <>
+              <Select
+                aria-label="Operating system"
+                className="w-auto min-w-36"
+                value={params.targetOs}
+                onChange={(e) => update({ targetOs: e.target.value as TargetOs | '' })}
+              >
+                <option value="">All OS</option>
+                <option value="windows">Windows</option>
+                <option value="macos">macOS (Future)</option>
+              </Select>
+              <Select
+                aria-label="Package type"
+                className="w-auto min-w-36"
+                value={params.isTemplate}
+                onChange={(e) => update({ isTemplate: e.target.value as PackageListParams['isTemplate'] })}
+              >
+                <option value="">All Types</option>
+                <option value="false">Packages</option>
+                <option value="true">Templates</option>
+              </Select>
+              {list.isFetching && !list.isPending && <Spinner className="size-4 text-slate-400" />}
+            </>
+          }
+        />
+
+        {selected.size > 0 && (
+          <div
+            className="flex items-center justify-between gap-3 border-b border-indigo-100 bg-indigo-50/70 px-4 py-2.5 text-sm dark:border-indigo-500/20 dark:bg-indigo-500/10"
+            data-testid="bulk-bar"
+          >
+            <span className="font-medium text-indigo-900 dark:text-indigo-200">
+              {selected.size} package{selected.size === 1 ? '' : 's'} selected
+            </span>
+            <div className="flex items-center gap-2">
+              <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
+                Clear selection
+              </Button>
+              <DeployButton label="Deploy Selected" />
+            </div>
+          </div>
+        )}
+
+        {list.isPending ? (
+          <div className="flex justify-center py-16">
+            <Spinner className="size-6 text-indigo-600" />
+          </div>
+        ) : list.isError ? (
+          <ErrorState
+            title={messages.packagesLoad}
+            message={errorMessage(list.error, messages.packagesLoad)}
+            onRetry={() => void list.refetch()}
+          />
+        ) : rows.length === 0 ? (
+          <EmptyState
+            icon={<PackageIcon className="size-6" />}
+            title={messages.noPackagesFound}
+            message={
+              hasFilters
+                ? 'Try another search or filter.'
+                : 'Build your first package from installation steps.'
+            }
+            action={
+              !hasFilters && (
+                <Button
+                  variant="primary"
+                  icon={<Plus className="size-4" />}
+                  onClick={() => void navigate('/packages/builder')}
+                >
+                  Create Package
+                </Button>
+              )
+            }
+          />
+        ) : (
+          <Table>
+            <THead>
+              <tr>
+                <Th className="w-10">
+                  <Checkbox
+                    aria-label="Select all packages on this page"
+                    checked={allOnPageSelected}
+                    onChange={toggleAll}
+                  />
+                </Th>
+                <Th>Package</Th>
+                <Th>OS &amp; Type</Th>
+                <Th>Steps &amp; Version</Th>
+                <Th>Created</Th>
+                <Th className="text-right">Actions</Th>
+              </tr>
+            </THead>
+            <TBody>
+              {rows.map((pkg) => (
+                <Tr key={pkg.id} isSelected={selected.has(pkg.id)} data-testid="package-row">
+                  <Td>
+                    <Checkbox
+                      aria-label={`Select ${pkg.name}`}
+                      checked={selected.has(pkg.id)}
+                      onChange={() => toggle(pkg.id)}
+                    />
+                  </Td>
+                  <Td className="max-w-md">
+                    <Link
+                      to={`/packages/${pkg.id}/edit`}
+                      className="font-medium text-slate-900 hover:text-indigo-600 dark:text-white dark:hover:text-indigo-400"
+                    >
+                      {pkg.name}
+                    </Link>
+                    {pkg.description && (
+                      <p className="mt-0.5 line-clamp-2 text-xs text-slate-500 dark:text-slate-400">
+                        {pkg.description}
+                      </p>
+                    )}
+                  </Td>
+                  <Td>
+                    <div className="flex flex-col items-start gap-1">
+                      <span className="text-sm">
+                        {pkg.target_os === 'windows' ? 'Windows' : 'macOS'}{' '}
+                        <span className="text-xs text-slate-400">{pkg.architecture}</span>
+                      </span>
+                      {pkg.is_template ? (
+                        <Badge tone="purple">Template</Badge>
+                      ) : (
+                        <Badge tone="blue">Package</Badge>
+                      )}
+                    </div>
+                  </Td>
+                  <Td>
+                    <div className="text-sm">
+                      {pkg.step_count} step{pkg.step_count === 1 ? '' : 's'}
+                    </div>
+                    <div className="text-xs text-slate-500 dark:text-slate-400">v{pkg.package_version}</div>
+                  </Td>
+                  <Td>
+                    <div className="text-sm whitespace-nowrap">{formatDate(pkg.created_at)}</div>
+                    <div className="text-xs text-slate-500 dark:text-slate-400">
+                      by {pkg.created_by_name ?? 'Unknown'}
+                    </div>
+                  </Td>
+                  <Td>
+                    <div className="flex items-center justify-end gap-1.5">
+                      <Button
+                        size="sm"
+                        icon={<Pencil className="size-3.5" />}
+                        onClick={() => void navigate(`/packages/${pkg.id}/edit`)}
+                      >
+                        Edit
+                      </Button>
+                      <DeployButton />
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        className="text-red-600 hover:bg-red-50 hover:text-red-700 dark:text-red-400 dark:hover:bg-red-500/10"
+                        icon={<Trash2 className="size-3.5" />}
+                        onClick={() => setToDelete(pkg)}
+                      >
+                        Delete
+                      </Button>
+                      <Menu
+                        label={`More actions for ${pkg.name}`}
+                        trigger={() => (
+                          <span className="inline-flex size-8 items-center justify-center rounded-md text-slate-500 hover:bg-slate-100 hover:text-slate-700 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-slate-200">
+                            <MoreHorizontal className="size-4" aria-hidden />
+                          </span>
+                        )}
+                      >
+                        {(close) => (
+                          <>
+                            <MenuItem
+                              icon={<Copy className="size-4" />}
+                              onClick={() => {
+                                close();
+                                void onDuplicate(pkg, false);
+                              }}
+                            >
+                              Duplicate
+                            </MenuItem>
+                            {!pkg.is_template && (
+                              <MenuItem
+                                icon={<LayoutTemplate className="size-4" />}
+                                onClick={() => {
+                                  close();
+                                  void onDuplicate(pkg, true);
+                                }}
+                              >
+                                Save as template
+                              </MenuItem>
+                            )}
+                            <MenuItem
+                              icon={<FileDown className="size-4" />}
+                              onClick={() => {
+                                close();
+                                void onExport(pkg);
+                              }}
+                            >
+                              Export JSON
+                            </MenuItem>
+                          </>
+                        )}
+                      </Menu>
+                    </div>
+                  </Td>
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+
+        {pagination && rows.length > 0 && (
+          <ListFooter
+            shown={rows.length}
+            total={pagination.total}
+            page={pagination.page}
+            totalPages={pagination.totalPages}
+            pageSize={params.limit}
+            onPageChange={(page) => setParams((p) => ({ ...p, page }))}
+            onPageSizeChange={(limit) => update({ limit })}
+          />
+        )}
+      </Card>
+
+      <ConfirmDialog
+        isOpen={toDelete !== null}
+        title="Delete package"
+        message={toDelete ? messages.packageDeleteConfirm(toDelete.name) : ''}
+        confirmLabel="Delete"
+        isBusy={remove.isPending}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setToDelete(null)}
+      />
     </>
   );
 }

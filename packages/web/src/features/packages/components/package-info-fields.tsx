@@ -1,0 +1,73 @@
+import type { UseFormReturn } from 'react-hook-form';
+import { ARCHITECTURES } from '@outpost/contract/packages';
+import { Field, Input, Select, Textarea } from '../../../components/ui/form';
+import type { PackageInfo } from '../lib/builder-state';
+
+// spec: operations §2.3 — name, description, os_version_requirement (optional free text),
+// architecture (x64, x86 or arm64, default x64), package_version (default 1.0.0); target OS windows.
+
+export function PackageInfoFields({
+  form,
+  isDisabled,
+}: {
+  form: UseFormReturn<PackageInfo>;
+  isDisabled?: boolean;
+}) {
+  const { register, formState } = form;
+  return (
+    <fieldset disabled={isDisabled} className="grid gap-4 sm:grid-cols-2">
+      <div className="sm:col-span-2">
+        <Field label="Package Name" required htmlFor="package-name" error={formState.errors.name?.message}>
+          <Input
+            id="package-name"
+            placeholder="e.g. 7-Zip 24.09 (x64)"
+            autoComplete="off"
+            aria-invalid={Boolean(formState.errors.name)}
+            {...register('name')}
+          />
+        </Field>
+      </div>
+      <div className="sm:col-span-2">
+        <Field label="Description" htmlFor="package-description">
+          <Textarea
+            id="package-description"
+            rows={2}
+            placeholder="What the package installs or changes, and for whom"
+            {...register('description')}
+          />
+        </Field>
+      </div>
+      <Field label="Target OS" htmlFor="package-os" hint="macOS support is coming in a future release.">
+        <Input id="package-os" value="Windows" readOnly disabled />
+      </Field>
+      <Field
+        label="OS Version Requirement"
+        htmlFor="package-os-version"
+        hint="Optional, for example Windows 10 1903+"
+        error={formState.errors.os_version_requirement?.message}
+      >
+        <Input
+          id="package-os-version"
+          placeholder="Windows 10 1903+"
+          {...register('os_version_requirement')}
+        />
+      </Field>
+      <Field label="Architecture" htmlFor="package-architecture">
+        <Select id="package-architecture" {...register('architecture')}>
+          {ARCHITECTURES.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field
+        label="Package Version"
+        htmlFor="package-version"
+        error={formState.errors.package_version?.message}
+      >
+        <Input id="package-version" placeholder="1.0.0" {...register('package_version')} />
+      </Field>
+    </fieldset>
+  );
+}

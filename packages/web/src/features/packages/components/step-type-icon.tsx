@@ -1,0 +1,39 @@
+import { Archive, FileCode2, FolderPlus, KeyRound, Package, SquareTerminal, Terminal } from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
+import type { StepType } from '@outpost/contract/step-catalog';
+import { cn } from '../../../lib/cn';
+
+const icons: Record<StepType, LucideIcon> = {
+  EXE: Package,
+  MSI: Package,
+  CUSTOM_ZIP: Archive,
+  REGISTRY: KeyRound,
+  FOLDER: FolderPlus,
+  CMD: Terminal,
+  POWERSHELL: SquareTerminal,
+};
+
+const tones: Record<StepType, string> = {
+  EXE: 'bg-sky-50 text-sky-600 dark:bg-sky-500/10 dark:text-sky-400',
+  MSI: 'bg-indigo-50 text-indigo-600 dark:bg-indigo-500/10 dark:text-indigo-400',
+  CUSTOM_ZIP: 'bg-amber-50 text-amber-600 dark:bg-amber-500/10 dark:text-amber-400',
+  REGISTRY: 'bg-violet-50 text-violet-600 dark:bg-violet-500/10 dark:text-violet-400',
+  FOLDER: 'bg-emerald-50 text-emerald-600 dark:bg-emerald-500/10 dark:text-emerald-400',
+  CMD: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300',
+  POWERSHELL: 'bg-blue-50 text-blue-700 dark:bg-blue-500/10 dark:text-blue-400',
+};
+
+export function StepTypeIcon({ type, className }: { type: StepType; className?: string }) {
+  const Icon = icons[type] ?? FileCode2;
+  return (
+    <span
+      className={cn(
+        'inline-flex size-9 shrink-0 items-center justify-center rounded-lg',
+        tones[type],
+        className,
+      )}
+    >
+      <Icon className="size-4.5" aria-hidden />
+    </span>
+  );
+}

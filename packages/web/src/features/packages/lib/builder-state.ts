@@ -1,0 +1,130 @@
+import { packageMessages as messages } from '@outpost/contract/messages';
+import type { Architecture, PackageDetail, PackageStep } from '@outpost/contract/packages';
+import { PACKAGE_DEFAULTS, STEP_DEFAULTS, STEP_LIMITS } from '@outpost/contract/packages';
+import { defaultStepDetails, parseStepDetails } from '@outpost/contract/step-catalog';
+import type { StepType } from '@outpost/contract/step-catalog';
+
+// The builder's working copy of a package (spec: operations §2.3, §3, §4 package save, §5).
+
+export type PackageInfo = {
+  name: string;
+  description: string;
+  os_version_requirement: string;
+  architecture: Architecture;
+  package_version: string;
+};
+
+export type StepDraft = {
+  /** Stable key for the list and drag-and-drop: the saved id, or a temporary id (spec §3). */
+  key: string;
+  /** The saved step's id; null until the step has been saved. */
+  id: number | null;
+  step_name: string;
+  step_type: StepType;
+  step_details: Record<string, unknown>;
+  fail_deployment_on_error: boolean;
+  timeout_seconds: number;
+  retry_count: number;
+  /** Changed since it was loaded or last saved. */
+  isDirty: boolean;
+};
+
+export const EMPTY_INFO: PackageInfo = {
+  name: '',
+  description: '',
+  os_version_requirement: '',
+  architecture: PACKAGE_DEFAULTS.architecture,
+  package_version: PACKAGE_DEFAULTS.package_version,
+};
+
+let tempCounter = 0;
+export const newTempKey = () => `temp-${Date.now().toString(36)}-${(tempCounter++).toString(36)}`;
+
+export function infoFromPackage(p: PackageDetail): PackageInfo {
+  return {
+    name: p.name,
+    description: p.description ?? '',
+    os_version_requirement: p.os_version_requirement ?? '',
+    architecture: p.architecture,
+    package_version: p.package_version,
+  };
+}
+
+export function draftFromStep(step: PackageStep): StepDraft {
+  return {
+    key: `step-${step.id}`,
+    id: step.id,
+    step_name: step.step_name,
+    step_type: step.step_type,
+    step_details: step.step_details,
+    fail_deployment_on_error: step.fail_deployment_on_error,
+    timeout_seconds: step.timeout_seconds,
+    retry_count: step.retry_count,
+    isDirty: false,
+  };
+}
+
+export function newStepDraft(type: StepType): StepDraft {
+  return {
+    key: newTempKey(),
+    id: null,
+    step_name: '',
+    step_type: type,
+    step_details: defaultStepDetails(type),
+    fail_deployment_on_error: STEP_DEFAULTS.fail_deployment_on_error,
+    timeout_seconds: STEP_DEFAULTS.timeout_seconds,
+    retry_count: STEP_DEFAULTS.retry_count,
+    isDirty: true,
+  };
+}
+
+/** Why the package cannot be saved yet, in the spec's order (§5). */
+export function packageBlockers(info: Pick<PackageInfo, 'name'>, steps: readonly unknown[]): string[] {
+  const blockers: string[] = [];
+  if (!info.name.trim()) {
+    blockers.push(messages.packageNameRequired);
+  }
+  if (steps.length === 0) {
+    blockers.push(messages.packageStepsRequired);
+  }
+  return blockers;
+}
+
+export type StepIssue = {
+  field: 'step_name' | 'step_details' | 'timeout_seconds' | 'retry_count';
+  message: string;
+};
+
+/** Every problem of a step, in the spec's order: name, required fields, timeout, retries (§5). */
+export function validateStepDraft(
+  step: Pick<StepDraft, 'step_name' | 'step_type' | 'step_details' | 'timeout_seconds' | 'retry_count'>,
+): StepIssue[] {
+  const issues: StepIssue[] = [];
+  if (!step.step_name.trim()) {
+    issues.push({ field: 'step_name', message: messages.stepNameRequired });
+  }
+  const details = parseStepDetails(step.step_type, step.step_details);
+  if (!details.success) {
+    issues.push({ field: 'step_details', message: details.error });
+  }
+  const timeout = step.timeout_seconds;
+  if (!Number.isInteger(timeout) || timeout < STEP_LIMITS.minTimeout || timeout > STEP_LIMITS.maxTimeout) {
+    issues.push({ field: 'timeout_seconds', message: messages.stepTimeoutRange });
+  }
+  const retries = step.retry_count;
+  if (!Number.isInteger(retries) || retries < STEP_LIMITS.minRetries || retries > STEP_LIMITS.maxRetries) {
+    issues.push({ field: 'retry_count', message: messages.stepRetryRange });
+  }
+  return issues;
+}
+
+/** spec §2.3: reordering and deleting keep the list numbered from 1 (the index is the number). */
+export function moveStep(steps: StepDraft[], from: number, to: number): StepDraft[] {
+  if (from === to || from < 0 || to < 0 || from >= steps.length || to >= steps.length) {
+    return steps;
+  }
+  const next = [...steps];
+  const [moved] = next.splice(from, 1);
+  next.splice(to, 0, moved!);
+  return next;
+}

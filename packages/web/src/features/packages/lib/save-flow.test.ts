@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { packageMessages } from '@outpost/contract/messages';
+import type { PackageDetail, PackageStep } from '@outpost/contract/packages';
+import { EMPTY_INFO, moveStep, newStepDraft, packageBlockers, validateStepDraft } from './builder-state';
+import type { StepDraft } from './builder-state';
+import { savePackage } from './save-flow';
+import type { SaveDeps } from './save-flow';
+
+function fakeServer(failOn?: string) {
+  const calls: string[] = [];
+  let nextId = 100;
+  const deps: SaveDeps = {
+    createPackage: async () => {
+      calls.push('create');
+      return { id: 1 } as PackageDetail;
+    },
+    updatePackage: async (id) => {
+      calls.push(`update ${id}`);
+      return { id } as PackageDetail;
+    },
+    addStep: async (_p, step) => {
+      calls.push(`add ${step.step_name}`);
+      if (failOn === step.step_name) {
+        throw new Error('Please fill in required fields: Command');
+      }
+      return { id: nextId++ } as PackageStep;
+    },
+    updateStep: async (_p, id, step) => {
+      calls.push(`put ${id} ${step.step_name}`);
+      return { id } as PackageStep;
+    },
+    reorderSteps: async (_p, ids) => {
+      calls.push(`reorder ${ids.join(',')}`);
+      return [];
+    },
+  };
+  return { deps, calls };
+}
+
+const step = (name: string, over: Partial<StepDraft> = {}): StepDraft => ({
+  ...newStepDraft('CMD'),
+  step_name: name,
+  step_details: { command: 'dir' },
+  ...over,
+});
+
+describe('the save flow (spec §4)', () => {
+  it('creates the package, adds the steps one at a time in order, then orders them', async () => {
+    const { deps, calls } = fakeServer();
+    const result = await savePackage(deps, {
+      packageId: null,
+      info: { ...EMPTY_INFO, name: ' App ' },
+      steps: [step('a'), step('b')],
+    });
+    expect(result).toEqual({ ok: true, packageId: 1 });
+    expect(calls).toEqual(['create', 'add a', 'add b', 'reorder 100,101']);
+  });
+
+  it('in edit mode updates only changed steps and adds new ones', async () => {
+    const { deps, calls } = fakeServer();
+    await savePackage(deps, {
+      packageId: 7,
+      info: { ...EMPTY_INFO, name: 'App' },
+      steps: [
+        step('new'),
+        step('same', { id: 5, isDirty: false }),
+        step('changed', { id: 6, isDirty: true }),
+      ],
+    });
+    expect(calls).toEqual(['update 7', 'add new', 'put 6 changed', 'reorder 100,5,6']);
+  });
+
+  it('names the failing step and keeps what was saved, so a retry does not repeat it', async () => {
+    const { deps, calls } = fakeServer('b');
+    const result = await savePackage(deps, {
+      packageId: null,
+      info: { ...EMPTY_INFO, name: 'App' },
+      steps: [step('a'), step('b')],
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      packageId: 1,
+      error: packageMessages.stepAddFailed('b', 'Please fill in required fields: Command'),
+    });
+    expect(!result.ok && result.steps.map((s) => [s.id, s.isDirty])).toEqual([
+      [100, false],
+      [null, true],
+    ]);
+    expect(calls).toEqual(['create', 'add a', 'add b']);
+  });
+});
+
+describe('builder rules (spec §5)', () => {
+  it('lists why the package cannot be saved, in the spec’s order', () => {
+    expect(packageBlockers({ name: ' ' }, [])).toEqual([
+      packageMessages.packageNameRequired,
+      packageMessages.packageStepsRequired,
+    ]);
+    expect(packageBlockers({ name: 'x' }, [1])).toEqual([]);
+  });
+
+  it('checks a step: name, then required fields, then timeout and retries', () => {
+    const issues = validateStepDraft({
+      step_name: '',
+      step_type: 'FOLDER',
+      step_details: {},
+      timeout_seconds: 0,
+      retry_count: 9,
+    });
+    expect(issues.map((i) => i.message)).toEqual([
+      packageMessages.stepNameRequired,
+      packageMessages.requiredStepFields(['Folder Path']),
+      packageMessages.stepTimeoutRange,
+      packageMessages.stepRetryRange,
+    ]);
+  });
+
+  it('moves steps', () => {
+    const list = [step('a'), step('b'), step('c')];
+    expect(moveStep(list, 2, 0).map((s) => s.step_name)).toEqual(['c', 'a', 'b']);
+    expect(moveStep(list, 0, 5)).toBe(list);
+  });
+});
