@@ -53,7 +53,8 @@ export function toDeviceAction(r: Row, now = Date.now()): DeviceAction {
   // A queued action whose time ran out never ran; it shows as failed before the gateway notices.
   const isExpired = r.status === 'pending' && r.expiresAt !== null && r.expiresAt.getTime() <= now;
   const message =
-    r.error ?? (isExpired ? EXPIRED_MESSAGE : typeof r.result?.message === 'string' ? r.result.message : null);
+    r.error ??
+    (isExpired ? EXPIRED_MESSAGE : typeof r.result?.message === 'string' ? r.result.message : null);
   return {
     id: r.id,
     device_id: r.deviceId,
@@ -71,7 +72,11 @@ export function toDeviceAction(r: Row, now = Date.now()): DeviceAction {
   };
 }
 
-function where(ctx: Scope, f: Partial<Pick<DeviceActionListFilters, 'device_id' | 'action_type'>>, ids?: string[]): SQL {
+function where(
+  ctx: Scope,
+  f: Partial<Pick<DeviceActionListFilters, 'device_id' | 'action_type'>>,
+  ids?: string[],
+): SQL {
   return and(
     deviceScope(ctx),
     eq(deviceCommands.tenantId, ctx.tenantId),

@@ -45,7 +45,11 @@ export function createDeviceActionsService(db: Db, gateway: AgentGateway) {
             resourceType: 'device',
             resourceId: device.id,
             details: `${body.action_type} requested for ${device.hostname ?? device.deviceGuid} (${device.status})`,
-            newValues: { action_id: id, action_type: body.action_type, action_data: body.action_data ?? null },
+            newValues: {
+              action_id: id,
+              action_type: body.action_type,
+              action_data: body.action_data ?? null,
+            },
           });
           out.push(id);
         }

@@ -25,7 +25,11 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const { hardwareInfo: _h, networkInfo: _n, ...listColumns } = deviceColumns;
 
 export function toListItem(r: Omit<DeviceSelection, 'hardwareInfo' | 'networkInfo'>): DeviceListItem {
-  const { hardware_info: _hw, network_info: _net, ...item } = toDevice({
+  const {
+    hardware_info: _hw,
+    network_info: _net,
+    ...item
+  } = toDevice({
     ...r,
     hardwareInfo: null,
     networkInfo: null,
@@ -94,7 +98,11 @@ export function deviceKeyCondition(idOrGuid: string): SQL | null {
 export type ScopedDevice = DeviceSelection & { services: typeof devices.$inferSelect.services };
 
 /** One device in the caller's scope by id or guid, with its services; null when not visible. */
-export async function findScopedDevice(db: Reader, ctx: Scope, idOrGuid: string): Promise<ScopedDevice | null> {
+export async function findScopedDevice(
+  db: Reader,
+  ctx: Scope,
+  idOrGuid: string,
+): Promise<ScopedDevice | null> {
   const key = deviceKeyCondition(idOrGuid);
   if (!key) {
     return null;
@@ -152,7 +160,10 @@ export async function listDeviceSoftware(
     })
     .from(deviceSoftware)
     .where(where)
-    .orderBy(sql`lower(coalesce(${deviceSoftware.displayName}, ${deviceSoftware.name}))`, asc(deviceSoftware.id))
+    .orderBy(
+      sql`lower(coalesce(${deviceSoftware.displayName}, ${deviceSoftware.name}))`,
+      asc(deviceSoftware.id),
+    )
     .limit(f.limit)
     .offset((f.page - 1) * f.limit);
   return { rows: rows.map((r) => ({ ...r, version: r.version || null })), total: totalRow?.n ?? 0 };
@@ -225,7 +236,9 @@ export async function recentSoftware(db: Reader, ctx: Scope, limit: number): Pro
     .select({
       name: title,
       publisher: sql<string | null>`max(${deviceSoftware.publisher})`,
-      version: sql<string | null>`(array_agg(nullif(${deviceSoftware.version}, '') order by ${deviceSoftware.firstSeenAt} desc))[1]`,
+      version: sql<
+        string | null
+      >`(array_agg(nullif(${deviceSoftware.version}, '') order by ${deviceSoftware.firstSeenAt} desc))[1]`,
       device_count: sql<number>`count(distinct ${deviceSoftware.deviceId})::int`,
       first_seen_at: sql<string>`max(${deviceSoftware.firstSeenAt})`,
       latest_device_guid: sql<string>`(array_agg(${devices.deviceGuid}::text order by ${deviceSoftware.firstSeenAt} desc))[1]`,

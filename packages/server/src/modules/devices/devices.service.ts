@@ -57,7 +57,12 @@ const RECENT_DEVICES = 5;
 const RECENT_SOFTWARE = 6;
 
 // Device actions never touch the host running the server: they are commands for the agent.
-export function createDevicesService({ db, gateway, bus, answerWaitMs = AGENT_ANSWER_WAIT_MS }: DevicesServiceDeps) {
+export function createDevicesService({
+  db,
+  gateway,
+  bus,
+  answerWaitMs = AGENT_ANSWER_WAIT_MS,
+}: DevicesServiceDeps) {
   async function requireDevice(ctx: RequestContext, idOrGuid: string): Promise<ScopedDevice> {
     const device = await findScopedDevice(db, ctx, idOrGuid);
     if (!device) {
@@ -101,7 +106,11 @@ export function createDevicesService({ db, gateway, bus, answerWaitMs = AGENT_AN
     await gateway.dispatch(device.id);
     const outcome = await gateway.waitForResult(commandId, answerWaitMs);
     if (outcome.status === 'timeout') {
-      throw new HttpError(504, deviceMessages.agentNoAnswer(Math.round(answerWaitMs / 1000)), 'AGENT_TIMEOUT');
+      throw new HttpError(
+        504,
+        deviceMessages.agentNoAnswer(Math.round(answerWaitMs / 1000)),
+        'AGENT_TIMEOUT',
+      );
     }
     if (outcome.status === 'failed') {
       throw new HttpError(502, outcome.error || deviceMessages.agentFailed, 'AGENT_FAILED');
@@ -170,7 +179,10 @@ export function createDevicesService({ db, gateway, bus, answerWaitMs = AGENT_AN
       const device = await requireDevice(ctx, idOrGuid);
       const known = device.services;
       if (known && !known.some((s) => s.serviceName === serviceName)) {
-        throw notFound(`Service ${serviceName} was not found on ${device.hostname ?? 'this device'}`, 'SERVICE_NOT_FOUND');
+        throw notFound(
+          `Service ${serviceName} was not found on ${device.hostname ?? 'this device'}`,
+          'SERVICE_NOT_FOUND',
+        );
       }
       const result = await askAgent(
         ctx,
