@@ -58,6 +58,8 @@ export const devices = pgTable(
     index('devices_tenant_machine_idx').on(t.tenantId, t.machineId),
     index('devices_tenant_os_idx').on(t.tenantId, t.osType),
     // the presence sweeper looks for connected devices whose last_seen went stale
-    index('devices_presence_idx').on(t.lastSeen).where(sql`${t.status} <> 'offline'`),
+    index('devices_presence_idx')
+      .on(t.lastSeen)
+      .where(sql`${t.status} <> 'offline'`),
   ],
 );
