@@ -6,6 +6,7 @@ import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
 import { seedDemo } from '../modules/demo/demo.seed';
+import { addMember } from '../modules/tenants/tenants.service';
 import { sites, users, userSites } from '../db/schema/index';
 import {
   connectPortalSocket,
@@ -47,6 +48,16 @@ describe('portal socket /api/ws', () => {
     socket.send({ type: 'ping' });
     await socket.waitFor((m) => m.type === 'pong');
     await socket.close();
+  });
+
+  it('closes the socket of a user deleted while connected at the next ping', async () => {
+    await addMember(server.database.db, { tenantId: acme.user.tenant_id, email: 'leaver@acme.example' });
+    const leaver = await server.devSignIn('leaver@acme.example');
+    const socket = connectPortalSocket(server.url, portalAuth(leaver));
+    await socket.waitFor((m) => m.type === 'connection_status');
+    await server.database.db.delete(users).where(eq(users.id, leaver.user.id));
+    socket.send({ type: 'ping' });
+    expect(await socket.waitForClose()).toMatchObject({ code: PORTAL_CLOSE.invalidToken });
   });
 
   it('closes with a 4xxx code and reason for a bad token or a tenant/user mismatch', async () => {

@@ -59,6 +59,7 @@ const Query = z.object({
 type Client = {
   socket: WebSocket;
   ctx: RequestContext;
+  token: string;
   keys: Set<string>;
   isAlive: boolean;
 };
@@ -146,6 +147,19 @@ export function createPortalHub(deps: {
       return;
     }
     const m = parsed.data;
+    // The session is re-read on every ping (30 s) and subscription, so a deleted user's socket is
+    // closed and a changed role or site scope applies, without waiting for a reconnect.
+    if (m.type !== 'unsubscribe') {
+      const fresh = await resolveSession(db, tokens, client.token, {
+        ip: client.ctx.ip,
+        userAgent: client.ctx.userAgent,
+      });
+      if (!fresh) {
+        client.socket.close(PORTAL_CLOSE.invalidToken, messages.tokenInvalid.slice(0, 120));
+        return;
+      }
+      client.ctx = fresh;
+    }
     switch (m.type) {
       case 'ping':
         control(client, 'pong', { serverTime: new Date().toISOString() });
@@ -222,7 +236,7 @@ export function createPortalHub(deps: {
       if (socket.readyState !== socket.OPEN) {
         return null;
       }
-      const client: Client = { socket, ctx, keys: new Set(), isAlive: true };
+      const client: Client = { socket, ctx, token: q.data.token, keys: new Set(), isAlive: true };
       clients.add(client);
       socket.on('pong', () => {
         client.isAlive = true;
