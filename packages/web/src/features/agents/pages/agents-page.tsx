@@ -1,11 +1,333 @@
-import { PageHeader } from '../../../components/ui/card';
-import { ComingSoon } from '../../../components/ui/states';
+import { useMemo, useState } from 'react';
+import { Download, Eraser, ServerCog, ShieldAlert, Trash2 } from 'lucide-react';
+import type { DeviceListItem } from '@outpost/contract/devices';
+import { DEFAULT_PAGE_SIZE } from '@outpost/contract/limits';
+import { deviceMessages } from '@outpost/contract/messages';
+import { Alert } from '../../../components/ui/alert';
+import { StatusBadge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, PageHeader } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/dialog';
+import { Checkbox, Select } from '../../../components/ui/form';
+import { ListFooter, ListToolbar } from '../../../components/ui/list-toolbar';
+import { Spinner } from '../../../components/ui/spinner';
+import { EmptyState, ErrorState } from '../../../components/ui/states';
+import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { useUser } from '../../../lib/auth';
+import { formatDate, formatDateTime, relativeTime } from '../../../lib/format';
+import { useDeleteAgents } from '../api/delete-agents';
+import { useAgents } from '../api/get-agents';
+import type { AgentFilters } from '../api/get-agents';
+import { CleanupDialog } from '../components/cleanup-dialog';
+import { InstallAgentDialog } from '../components/install-agent-dialog';
+import { useDebouncedValue } from '../lib/use-debounced-value';
 
-export default function Page() {
+type StatusFilter = '' | 'online' | 'offline' | 'error';
+const OS_NAMES: Record<string, string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' };
+const osName = (t: string | null) => (t ? (OS_NAMES[t] ?? t) : 'Unknown');
+
+// spec: operations §2.7 Agents, §2.9 filter bar, §4 agent cleanup, §5, §8.
+export default function AgentsPage() {
+  const user = useUser();
+  const isAdmin = user.role === 'tenant_admin';
+  const toast = useToast();
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('');
+  const [osType, setOsType] = useState('');
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [toDelete, setToDelete] = useState<DeviceListItem[] | null>(null);
+  const [isCleanupOpen, setIsCleanupOpen] = useState(false);
+  const [isInstallOpen, setIsInstallOpen] = useState(false);
+
+  const term = useDebouncedValue(search.trim());
+  const filters: AgentFilters = {
+    page,
+    limit,
+    search: term || undefined,
+    status: status || undefined,
+    os_type: osType || undefined,
+  };
+  const query = useAgents(filters);
+  const remove = useDeleteAgents();
+  const rows = query.data?.data;
+  const osOptions = useMemo(() => {
+    const set = new Set((rows ?? []).map((d) => d.os_type).filter((t): t is string => Boolean(t)));
+    if (osType) {
+      set.add(osType);
+    }
+    return [...set].sort();
+  }, [rows, osType]);
+
+  const reset =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setPage(1);
+      setSelected(new Set());
+    };
+  const hasFilters = Boolean(search || status || osType);
+  const selectedRows = (rows ?? []).filter((d) => selected.has(d.id));
+  const isAllSelected = Boolean(rows?.length) && selectedRows.length === rows?.length;
+
+  const askBulkDelete = () => {
+    if (selectedRows.length === 0) {
+      toast.show({
+        type: 'warning',
+        title: deviceMessages.noSelection,
+        message: 'Select the agents to delete first.',
+      });
+      return;
+    }
+    setToDelete(selectedRows);
+  };
+
+  const confirmDelete = () => {
+    if (!toDelete) {
+      return;
+    }
+    const isBulk = toDelete.length > 1;
+    remove.mutate(
+      toDelete.map((d) => d.id),
+      {
+        onSuccess: (res) => {
+          toast.show({
+            type: 'success',
+            title: isBulk ? 'Agents deleted' : 'Agent deleted',
+            message: isBulk
+              ? `${res.deleted} agents removed`
+              : `${toDelete[0]!.hostname ?? 'The agent'} was removed`,
+          });
+          setSelected(new Set());
+          setToDelete(null);
+        },
+        onError: (err) => {
+          toast.show({
+            type: 'error',
+            title: isBulk ? deviceMessages.bulkDeleteFailed : deviceMessages.deleteFailed,
+            message: errorMessage(err, 'Please try again.'),
+          });
+          setToDelete(null);
+        },
+      },
+    );
+  };
+
   return (
     <>
-      <PageHeader title="Agents" description="The Outpost agents installed on your devices." />
-      <ComingSoon feature="Agent management" />
+      <PageHeader
+        title="Agents"
+        description="The Outpost agent on each enrolled device: versions, check-ins and registrations."
+        actions={
+          isAdmin && (
+            <>
+              <Button icon={<Eraser className="size-4" />} onClick={() => setIsCleanupOpen(true)}>
+                Cleanup
+              </Button>
+              <Button
+                variant="primary"
+                icon={<Download className="size-4" />}
+                onClick={() => setIsInstallOpen(true)}
+              >
+                Install Agent
+              </Button>
+            </>
+          )
+        }
+      />
+      {!isAdmin && (
+        <Alert tone="info" className="mb-4">
+          <span className="inline-flex items-center gap-1.5">
+            <ShieldAlert className="size-4" /> Administrators only: you can see the agents, but only an
+            administrator can install, delete or clean them up.
+          </span>
+        </Alert>
+      )}
+      <Card>
+        <ListToolbar
+          search={search}
+          onSearchChange={reset(setSearch)}
+          searchPlaceholder="Search hostname, IP or serial..."
+          hasActiveFilters={hasFilters}
+          onClear={() => {
+            setSearch('');
+            setStatus('');
+            setOsType('');
+            setPage(1);
+          }}
+          filters={
+            <>
+              <Select
+                aria-label="Status"
+                className="w-36"
+                value={status}
+                onChange={(e) => reset(setStatus)(e.target.value as StatusFilter)}
+              >
+                <option value="">All statuses</option>
+                <option value="online">Online</option>
+                <option value="offline">Offline</option>
+                <option value="error">Error</option>
+              </Select>
+              <Select
+                aria-label="OS"
+                className="w-36"
+                value={osType}
+                onChange={(e) => reset(setOsType)(e.target.value)}
+              >
+                <option value="">All OS types</option>
+                {osOptions.map((o) => (
+                  <option key={o} value={o}>
+                    {osName(o)}
+                  </option>
+                ))}
+              </Select>
+            </>
+          }
+          actions={
+            isAdmin && (
+              <Button
+                variant="danger"
+                size="sm"
+                icon={<Trash2 className="size-3.5" />}
+                onClick={askBulkDelete}
+              >
+                Delete Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
+              </Button>
+            )
+          }
+        />
+        {query.isPending ? (
+          <div className="flex justify-center py-16">
+            <Spinner className="size-6 text-indigo-600" label="Loading agents" />
+          </div>
+        ) : query.isError ? (
+          <ErrorState
+            title={deviceMessages.agentsLoad}
+            message={errorMessage(query.error, deviceMessages.agentsLoad)}
+            onRetry={() => void query.refetch()}
+          />
+        ) : rows && rows.length === 0 ? (
+          <EmptyState
+            icon={<ServerCog className="size-6" />}
+            title="No agents found"
+            message={
+              hasFilters ? 'Try adjusting your filters.' : 'Install the agent on a device to see it here.'
+            }
+          />
+        ) : (
+          <Table>
+            <THead>
+              <tr>
+                {isAdmin && (
+                  <Th className="w-10">
+                    <Checkbox
+                      aria-label="Select all agents"
+                      checked={isAllSelected}
+                      onChange={() =>
+                        setSelected(isAllSelected ? new Set() : new Set(rows?.map((d) => d.id)))
+                      }
+                    />
+                  </Th>
+                )}
+                <Th>Hostname</Th>
+                <Th>Serial Number</Th>
+                <Th>Agent Version</Th>
+                <Th>OS</Th>
+                <Th>Status</Th>
+                <Th>Site</Th>
+                <Th>Last Check-in</Th>
+                <Th>First Seen</Th>
+                {isAdmin && <Th className="text-right">Actions</Th>}
+              </tr>
+            </THead>
+            <TBody>
+              {rows?.map((d) => (
+                <Tr key={d.id} isSelected={selected.has(d.id)}>
+                  {isAdmin && (
+                    <Td>
+                      <Checkbox
+                        aria-label={`Select ${d.hostname ?? d.id}`}
+                        checked={selected.has(d.id)}
+                        onChange={() =>
+                          setSelected((s) => {
+                            const next = new Set(s);
+                            if (next.has(d.id)) {
+                              next.delete(d.id);
+                            } else {
+                              next.add(d.id);
+                            }
+                            return next;
+                          })
+                        }
+                      />
+                    </Td>
+                  )}
+                  <Td className="font-medium text-slate-900 dark:text-white">
+                    {d.hostname ?? `Device ${d.id}`}
+                  </Td>
+                  <Td className="font-mono text-xs">{d.serial_number || 'Unknown'}</Td>
+                  <Td className="tabular-nums">{d.agent_version || '1.0.0'}</Td>
+                  <Td>{osName(d.os_type)}</Td>
+                  <Td>
+                    <StatusBadge status={d.status} />
+                  </Td>
+                  <Td className="whitespace-nowrap">{d.site_name || 'Unassigned'}</Td>
+                  <Td className="whitespace-nowrap" title={formatDateTime(d.last_seen)}>
+                    {relativeTime(d.last_seen)}
+                  </Td>
+                  <Td className="whitespace-nowrap">{formatDate(d.created_at || d.updated_at)}</Td>
+                  {isAdmin && (
+                    <Td className="text-right">
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        aria-label={`Delete ${d.hostname ?? d.id}`}
+                        className="text-red-600 hover:text-red-700 dark:text-red-400"
+                        icon={<Trash2 className="size-3.5" />}
+                        onClick={() => setToDelete([d])}
+                      />
+                    </Td>
+                  )}
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+        )}
+        {rows && rows.length > 0 && (
+          <ListFooter
+            shown={rows.length}
+            total={query.data?.pagination.total ?? 0}
+            page={page}
+            totalPages={query.data?.pagination.totalPages ?? 1}
+            pageSize={limit}
+            onPageChange={setPage}
+            onPageSizeChange={reset(setLimit)}
+          />
+        )}
+      </Card>
+      <ConfirmDialog
+        isOpen={toDelete !== null}
+        title={toDelete && toDelete.length > 1 ? `Delete ${toDelete.length} agents?` : 'Delete agent?'}
+        message={
+          toDelete && (
+            <p>
+              {toDelete.length > 1
+                ? `${toDelete.length} agents and their inventory and history will be removed.`
+                : `${toDelete[0]!.hostname ?? 'This agent'} and its inventory and history will be removed.`}{' '}
+              A connected agent is disconnected; it can enrol again with a new token.
+            </p>
+          )
+        }
+        confirmLabel="Delete"
+        isBusy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(null)}
+      />
+      <CleanupDialog isOpen={isCleanupOpen} onClose={() => setIsCleanupOpen(false)} />
+      <InstallAgentDialog isOpen={isInstallOpen} onClose={() => setIsInstallOpen(false)} />
     </>
   );
 }

@@ -1,11 +1,176 @@
-import { PageHeader } from '../../../components/ui/card';
-import { ComingSoon } from '../../../components/ui/states';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import {
+  Activity,
+  AppWindow,
+  ArrowLeft,
+  Cog,
+  LayoutDashboard,
+  Monitor,
+  Network,
+  RefreshCw,
+} from 'lucide-react';
+import type { Device } from '@outpost/contract/devices';
+import { deviceKey as channelKey } from '@outpost/contract/live';
+import { deviceMessages } from '@outpost/contract/messages';
+import { StatusBadge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { ComingSoon, EmptyState, ErrorState } from '../../../components/ui/states';
+import { Tabs } from '../../../components/ui/tabs';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { useUser } from '../../../lib/auth';
+import { relativeTime } from '../../../lib/format';
+import { useLiveMessages, useLiveSocket, useSubscriptions } from '../../../lib/socket';
+import { deviceKey, useDevice } from '../api/get-device';
+import { deviceServicesKey } from '../api/get-device-services';
+import { deviceSoftwareKey } from '../api/get-device-software';
+import { NetworkingTab } from '../components/networking-tab';
+import { OverviewTab } from '../components/overview-tab';
+import { ServicesTab } from '../components/services-tab';
+import { SoftwareTab } from '../components/software-tab';
+import { deviceName, osLabel } from '../lib/device-format';
+import { applyDeviceUpdate, asDeviceUpdate } from '../lib/use-live-devices';
 
-export default function Page() {
+const TABS = ['overview', 'activity', 'networking', 'software', 'services'] as const;
+type TabKey = (typeof TABS)[number];
+const isTab = (v: string | null): v is TabKey => TABS.includes(v as TabKey);
+
+// spec: core §2 Device detail (/devices/{guid}). The Activity tab belongs to a later release.
+export default function DeviceDetailPage() {
+  const { deviceGuid = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const tab: TabKey = isTab(params.get('tab')) ? (params.get('tab') as TabKey) : 'overview';
+  const user = useUser();
+  const queryClient = useQueryClient();
+  const query = useDevice(deviceGuid);
+  const device = query.data;
+  const { status } = useLiveSocket();
+  useSubscriptions(status === 'connected' && device ? [channelKey(device.device_guid)] : []);
+  useLiveMessages((message) => {
+    const update = asDeviceUpdate(message);
+    if (!update || !device || update.deviceId !== device.device_guid) {
+      return;
+    }
+    queryClient.setQueryData(deviceKey(user.tenant_id, deviceGuid), (old: Device | undefined) =>
+      old ? applyDeviceUpdate(old, update) : old,
+    );
+    // New inventory arrived: reload what changed.
+    if (update.inventory?.some((k) => k === 'hardware' || k === 'network')) {
+      void queryClient.invalidateQueries({ queryKey: deviceKey(user.tenant_id, deviceGuid) });
+    }
+    if (update.inventory?.includes('services')) {
+      void queryClient.invalidateQueries({ queryKey: deviceServicesKey(user.tenant_id, device.device_guid) });
+    }
+    if (update.inventory?.includes('software')) {
+      void queryClient.invalidateQueries({ queryKey: deviceSoftwareKey(user.tenant_id, device.device_guid) });
+    }
+  });
+
+  const reloadAll = () => {
+    void query.refetch();
+    if (device) {
+      void queryClient.invalidateQueries({ queryKey: deviceServicesKey(user.tenant_id, device.device_guid) });
+      void queryClient.invalidateQueries({ queryKey: deviceSoftwareKey(user.tenant_id, device.device_guid) });
+    }
+  };
+
+  const back = (
+    <Link
+      to="/devices"
+      className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-slate-200"
+    >
+      <ArrowLeft className="size-4" />
+      Back to Devices
+    </Link>
+  );
+
+  if (query.isPending) {
+    return (
+      <>
+        {back}
+        <div className="flex justify-center py-24">
+          <Spinner className="size-8 text-indigo-600" label="Loading device" />
+        </div>
+      </>
+    );
+  }
+  if (query.isError || !device) {
+    const isMissing = query.error instanceof ApiError && query.error.status === 404;
+    return (
+      <>
+        {back}
+        <Card>
+          {isMissing || !device ? (
+            <EmptyState
+              icon={<Monitor className="size-6" />}
+              title={deviceMessages.deviceNotFound}
+              message="It may have been removed, or it belongs to a site you cannot see."
+            />
+          ) : (
+            <ErrorState
+              title={deviceMessages.deviceLoad}
+              message={errorMessage(query.error, deviceMessages.deviceLoad)}
+              onRetry={() => void query.refetch()}
+            />
+          )}
+        </Card>
+      </>
+    );
+  }
+
   return (
     <>
-      <PageHeader title="Device" description="Hardware, networking, software and services of one device." />
-      <ComingSoon feature="Device details" />
+      {back}
+      <div className="mb-6 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="flex min-w-0 items-start gap-4">
+          <div className="flex size-12 shrink-0 items-center justify-center rounded-xl bg-indigo-50 text-indigo-600 dark:bg-indigo-500/10 dark:text-indigo-400">
+            <Monitor className="size-6" />
+          </div>
+          <div className="min-w-0">
+            <div className="flex flex-wrap items-center gap-3">
+              <h1 className="truncate text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">
+                {deviceName(device)}
+              </h1>
+              <StatusBadge status={device.status} />
+            </div>
+            <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
+              {osLabel(device)} · {device.ip_address ?? 'No IP'} · {device.site_name ?? 'No site'} · Last seen{' '}
+              {relativeTime(device.last_seen).toLowerCase()}
+            </p>
+          </div>
+        </div>
+        <Button
+          onClick={reloadAll}
+          icon={<RefreshCw className={query.isFetching ? 'size-4 animate-spin' : 'size-4'} />}
+        >
+          Refresh
+        </Button>
+      </div>
+      <div className="mb-6">
+        <Tabs<TabKey>
+          active={tab}
+          onChange={(key) => setParams(key === 'overview' ? {} : { tab: key }, { replace: true })}
+          tabs={[
+            { key: 'overview', label: 'Overview', icon: <LayoutDashboard className="size-4" /> },
+            { key: 'activity', label: 'Device Activity', icon: <Activity className="size-4" /> },
+            { key: 'networking', label: 'Networking', icon: <Network className="size-4" /> },
+            { key: 'software', label: 'Software', icon: <AppWindow className="size-4" /> },
+            { key: 'services', label: 'Services', icon: <Cog className="size-4" /> },
+          ]}
+        />
+      </div>
+      {tab === 'overview' && <OverviewTab device={device} onReload={() => void query.refetch()} />}
+      {tab === 'activity' && (
+        <ComingSoon
+          feature="Device activity"
+          details="The 12-hour activity chart, the 7-day login summary and the activity log of this device arrive in a later release. Logins and presence are already being recorded."
+        />
+      )}
+      {tab === 'networking' && <NetworkingTab device={device} onReload={() => void query.refetch()} />}
+      {tab === 'software' && <SoftwareTab device={device} />}
+      {tab === 'services' && <ServicesTab device={device} />}
     </>
   );
 }

@@ -1,0 +1,146 @@
+import { useState } from 'react';
+import { CheckCircle2 } from 'lucide-react';
+import type { CleanupResult } from '@outpost/contract/devices';
+import { CLEANUP_DEFAULT_DAYS, CLEANUP_MAX_DAYS, CLEANUP_MIN_DAYS } from '@outpost/contract/devices';
+import { deviceMessages } from '@outpost/contract/messages';
+import { Alert } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Checkbox, Field, Input } from '../../../components/ui/form';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { useCleanupAgents } from '../api/cleanup-agents';
+
+// spec: operations §2.7, §5 (1 to 365 days, default 30, and/or duplicates; neither → 'No Options
+// Selected'), §9. Beyond the spec, the cleanup is real and its result is shown.
+export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
+  const toast = useToast();
+  const cleanup = useCleanupAgents();
+  const [useDays, setUseDays] = useState(true);
+  const [days, setDays] = useState(String(CLEANUP_DEFAULT_DAYS));
+  const [duplicates, setDuplicates] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<CleanupResult | null>(null);
+
+  const close = () => {
+    setError(null);
+    setResult(null);
+    cleanup.reset();
+    onClose();
+  };
+
+  const submit = () => {
+    setError(null);
+    if (!useDays && !duplicates) {
+      setError(deviceMessages.noOptionsSelected);
+      return;
+    }
+    const n = Number(days);
+    if (useDays && (!Number.isInteger(n) || n < CLEANUP_MIN_DAYS || n > CLEANUP_MAX_DAYS)) {
+      setError('Enter a whole number of days from 1 to 365.');
+      return;
+    }
+    cleanup.mutate(
+      { offline_days: useDays ? n : null, remove_duplicates: duplicates },
+      {
+        onSuccess: (res) => {
+          setResult(res);
+          toast.show({
+            type: 'success',
+            title: 'Cleanup complete',
+            message: `${res.removed} agent${res.removed === 1 ? '' : 's'} removed`,
+          });
+        },
+        onError: (err) => setError(errorMessage(err, 'Cleanup failed')),
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      isOpen={isOpen}
+      onClose={close}
+      title="Clean up agents"
+      description="Remove agents that stopped reporting and duplicate registrations of the same machine."
+      isDismissDisabled={cleanup.isPending}
+      footer={
+        result ? (
+          <Button variant="primary" onClick={close}>
+            Done
+          </Button>
+        ) : (
+          <>
+            <Button onClick={close} disabled={cleanup.isPending}>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={submit} isLoading={cleanup.isPending}>
+              Run Cleanup
+            </Button>
+          </>
+        )
+      }
+    >
+      {result ? (
+        <div className="space-y-4">
+          <div className="flex items-center gap-3">
+            <CheckCircle2 className="size-6 text-emerald-500" />
+            <p className="text-sm font-medium text-slate-900 dark:text-white">
+              {result.removed === 0
+                ? 'Nothing to remove: no agent matched.'
+                : `Removed ${result.removed} agent${result.removed === 1 ? '' : 's'}.`}
+            </p>
+          </div>
+          {result.devices.length > 0 && (
+            <ul className="max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-lg ring-1 ring-slate-200 dark:divide-slate-800 dark:ring-slate-800">
+              {result.devices.map((d) => (
+                <li key={d.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
+                  <span className="truncate text-slate-800 dark:text-slate-200">
+                    {d.hostname ?? `Device ${d.id}`}
+                  </span>
+                  <Badge tone={d.reason === 'stale' ? 'gray' : 'yellow'}>
+                    {d.reason === 'stale' ? 'Offline too long' : 'Duplicate'}
+                  </Badge>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      ) : (
+        <div className="space-y-5">
+          {error && <Alert>{error}</Alert>}
+          <div className="space-y-3 rounded-lg p-3 ring-1 ring-slate-200 dark:ring-slate-800">
+            <Checkbox
+              label="Remove agents offline for longer than"
+              checked={useDays}
+              onChange={(e) => setUseDays(e.target.checked)}
+            />
+            <Field label="Days offline" htmlFor="cleanup-days" hint="From 1 to 365 days (default 30).">
+              <Input
+                id="cleanup-days"
+                type="number"
+                min={CLEANUP_MIN_DAYS}
+                max={CLEANUP_MAX_DAYS}
+                value={days}
+                disabled={!useDays}
+                onChange={(e) => setDays(e.target.value)}
+                className="w-32"
+              />
+            </Field>
+          </div>
+          <div className="rounded-lg p-3 ring-1 ring-slate-200 dark:ring-slate-800">
+            <Checkbox
+              label="Remove duplicate registrations"
+              checked={duplicates}
+              onChange={(e) => setDuplicates(e.target.checked)}
+            />
+            <p className="mt-1.5 pl-6 text-xs text-slate-500 dark:text-slate-400">
+              Same serial number, or same hostname and MAC address. The most recently seen registration is
+              kept.
+            </p>
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}

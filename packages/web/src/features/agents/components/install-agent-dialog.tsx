@@ -1,0 +1,248 @@
+import { useState } from 'react';
+import { Check, Copy, KeyRound } from 'lucide-react';
+import type { CreatedEnrollmentToken } from '@outpost/contract/agents';
+import { Alert } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Field, Input, Select } from '../../../components/ui/form';
+import { Tabs } from '../../../components/ui/tabs';
+import { errorMessage } from '../../../lib/api-client';
+import { relativeTime } from '../../../lib/format';
+import {
+  useCreateEnrollmentToken,
+  useEnrollmentTokens,
+  useRevokeEnrollmentToken,
+} from '../api/enrollment-tokens';
+import { useSiteOptions } from '../api/get-sites';
+
+type Platform = 'windows' | 'macos' | 'linux';
+
+/**
+ * The exact commands for each platform. The agent runs from a checkout of Outpost with Node.js 20;
+ * it needs administrator (root) rights for service control, restart and shutdown.
+ */
+export function installCommands(
+  serverUrl: string,
+  token: string,
+): Record<Platform, { shell: string; lines: string[] }> {
+  const enroll = `npm run agent -- enroll --server ${serverUrl} --token ${token}`;
+  return {
+    windows: {
+      shell: 'PowerShell, run as Administrator, in the Outpost folder',
+      lines: ['npm ci', enroll, 'npm run agent -- run'],
+    },
+    macos: {
+      shell: 'Terminal, in the Outpost folder',
+      lines: ['npm ci', `sudo ${enroll}`, 'sudo npm run agent -- run'],
+    },
+    linux: {
+      shell: 'Shell, in the Outpost folder',
+      lines: ['npm ci', `sudo ${enroll}`, 'sudo npm run agent -- run'],
+    },
+  };
+}
+
+function CopyBlock({ text }: { text: string }) {
+  const [isCopied, setIsCopied] = useState(false);
+  const copy = () => {
+    void navigator.clipboard?.writeText(text).then(() => {
+      setIsCopied(true);
+      setTimeout(() => setIsCopied(false), 1500);
+    });
+  };
+  return (
+    <div className="group relative">
+      <pre className="overflow-x-auto rounded-lg bg-slate-900 px-4 py-3 pr-12 font-mono text-xs leading-relaxed text-slate-100 dark:bg-black/50">
+        {text}
+      </pre>
+      <button
+        type="button"
+        onClick={copy}
+        aria-label="Copy"
+        className="absolute top-2 right-2 rounded-md p-1.5 text-slate-400 hover:bg-white/10 hover:text-white"
+      >
+        {isCopied ? <Check className="size-4 text-emerald-400" /> : <Copy className="size-4" />}
+      </button>
+    </div>
+  );
+}
+
+const EXPIRY_CHOICES = [
+  { value: '7', label: 'In 7 days' },
+  { value: '30', label: 'In 30 days' },
+  { value: '', label: 'Never' },
+];
+
+export function InstallAgentDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
+  const sites = useSiteOptions();
+  const tokens = useEnrollmentTokens(isOpen);
+  const create = useCreateEnrollmentToken();
+  const revoke = useRevokeEnrollmentToken();
+  const [name, setName] = useState('');
+  const [siteId, setSiteId] = useState('');
+  const [expiry, setExpiry] = useState('7');
+  const [created, setCreated] = useState<CreatedEnrollmentToken | null>(null);
+  const [platform, setPlatform] = useState<Platform>('windows');
+  const serverUrl = window.location.origin;
+
+  const close = () => {
+    setCreated(null);
+    setName('');
+    create.reset();
+    onClose();
+  };
+
+  const submit = () => {
+    create.mutate(
+      {
+        name: name.trim() || undefined,
+        site_id: siteId ? Number(siteId) : null,
+        expires_at: expiry ? new Date(Date.now() + Number(expiry) * 86_400_000).toISOString() : null,
+      },
+      { onSuccess: setCreated },
+    );
+  };
+
+  const active = (tokens.data ?? []).filter((t) => t.state === 'active');
+  const commands = created ? installCommands(serverUrl, created.token) : null;
+
+  return (
+    <Dialog
+      isOpen={isOpen}
+      onClose={close}
+      size="lg"
+      title="Install Agent"
+      description="Create an enrolment token, then run the commands on the device."
+      footer={
+        created ? (
+          <Button variant="primary" onClick={close}>
+            Done
+          </Button>
+        ) : (
+          <>
+            <Button onClick={close}>Cancel</Button>
+            <Button
+              variant="primary"
+              onClick={submit}
+              isLoading={create.isPending}
+              icon={<KeyRound className="size-4" />}
+            >
+              Create token
+            </Button>
+          </>
+        )
+      }
+    >
+      {created && commands ? (
+        <div className="space-y-4">
+          <Alert tone="warning">
+            Copy the token now: it is shown only once. Anyone with it can enrol devices into your organization
+            {created.expires_at ? ` until ${new Date(created.expires_at).toLocaleDateString()}` : ''}.
+          </Alert>
+          <div>
+            <p className="mb-1.5 text-sm font-medium text-slate-700 dark:text-slate-200">Enrolment token</p>
+            <CopyBlock text={created.token} />
+          </div>
+          <Tabs<Platform>
+            active={platform}
+            onChange={setPlatform}
+            tabs={[
+              { key: 'windows', label: 'Windows' },
+              { key: 'macos', label: 'macOS' },
+              { key: 'linux', label: 'Linux' },
+            ]}
+          />
+          <div className="space-y-2">
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              Needs Node.js 20 and a copy of Outpost on the device. {commands[platform].shell}:
+            </p>
+            <CopyBlock text={commands[platform].lines.join('\n')} />
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              The device appears in the list as soon as it connects. Its identity is stored in{' '}
+              {platform === 'windows'
+                ? '%ProgramData%\\Outpost\\agent.json'
+                : '~/.config/outpost-agent/agent.json'}
+              .
+            </p>
+          </div>
+        </div>
+      ) : (
+        <div className="space-y-5">
+          {create.isError && <Alert>{errorMessage(create.error, 'Could not create the token')}</Alert>}
+          <div className="grid gap-4 sm:grid-cols-3">
+            <Field label="Name" htmlFor="token-name" hint="Optional, to recognise it">
+              <Input
+                id="token-name"
+                value={name}
+                maxLength={200}
+                placeholder="e.g. London laptops"
+                onChange={(e) => setName(e.target.value)}
+              />
+            </Field>
+            <Field label="Site" htmlFor="token-site" hint="Devices join this site">
+              <Select id="token-site" value={siteId} onChange={(e) => setSiteId(e.target.value)}>
+                <option value="">No site</option>
+                {(sites.data ?? []).map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.site_name}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            <Field label="Expires" htmlFor="token-expiry">
+              <Select id="token-expiry" value={expiry} onChange={(e) => setExpiry(e.target.value)}>
+                {EXPIRY_CHOICES.map((c) => (
+                  <option key={c.label} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+          </div>
+          <div>
+            <p className="mb-2 text-sm font-medium text-slate-700 dark:text-slate-200">Active tokens</p>
+            {active.length === 0 ? (
+              <p className="text-sm text-slate-500 dark:text-slate-400">
+                No active tokens. Create one above.
+              </p>
+            ) : (
+              <ul className="max-h-56 divide-y divide-slate-100 overflow-y-auto rounded-lg ring-1 ring-slate-200 dark:divide-slate-800 dark:ring-slate-800">
+                {active.map((t) => (
+                  <li key={t.id} className="flex items-center gap-3 px-3 py-2 text-sm">
+                    <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs dark:bg-slate-800">
+                      {t.token_prefix}…
+                    </code>
+                    <div className="min-w-0 flex-1">
+                      <p className="truncate text-slate-800 dark:text-slate-200">
+                        {t.name ?? 'Unnamed token'}
+                      </p>
+                      <p className="text-xs text-slate-500 dark:text-slate-400">
+                        {t.site_name ?? 'No site'} · used {t.use_count}× · created{' '}
+                        {relativeTime(t.created_at).toLowerCase()}
+                      </p>
+                    </div>
+                    {t.expires_at && (
+                      <Badge tone="gray">expires {new Date(t.expires_at).toLocaleDateString()}</Badge>
+                    )}
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => revoke.mutate(t.id)}
+                      disabled={revoke.isPending}
+                    >
+                      Revoke
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
+              A token is shown only when it is created. Create a new one to see the install commands.
+            </p>
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,25 @@
+import { Package } from 'lucide-react';
+import { deviceMessages } from '@outpost/contract/messages';
+import { Button } from '../../../components/ui/button';
+
+/** The deploy dialog is another issue's: the button is there, honestly disabled, with why. */
+export function DeployPackageButton({
+  size = 'sm',
+  label = 'Deploy Package',
+}: {
+  size?: 'sm' | 'md';
+  label?: string;
+}) {
+  return (
+    <span title={deviceMessages.deploymentsLater} className="inline-flex cursor-not-allowed">
+      <Button
+        size={size}
+        disabled
+        aria-label={`${label} (${deviceMessages.deploymentsLater})`}
+        icon={<Package className="size-3.5" />}
+      >
+        {label}
+      </Button>
+    </span>
+  );
+}
