@@ -241,8 +241,9 @@ function Builder({
         </Alert>
       )}
       {blockers.length > 0 && (
-        <Alert tone="warning" className="mb-4">
-          <ul data-testid="package-blockers" className="space-y-0.5">
+        <Alert tone="info" className="mb-4">
+          <p className="font-medium">Before you can save this package:</p>
+          <ul data-testid="package-blockers" className="mt-0.5 list-disc space-y-0.5 pl-4">
             {blockers.map((b) => (
               <li key={b}>{b}</li>
             ))}

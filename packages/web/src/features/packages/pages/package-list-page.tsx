@@ -234,26 +234,28 @@ export default function PackageListPage() {
           }}
           filters={
             <>
-              <Select
-                aria-label="Operating system"
-                className="w-auto min-w-36"
-                value={params.targetOs}
-                onChange={(e) => update({ targetOs: e.target.value as TargetOs | '' })}
-              >
-                <option value="">All OS</option>
-                <option value="windows">Windows</option>
-                <option value="macos">macOS (Future)</option>
-              </Select>
-              <Select
-                aria-label="Package type"
-                className="w-auto min-w-36"
-                value={params.isTemplate}
-                onChange={(e) => update({ isTemplate: e.target.value as PackageListParams['isTemplate'] })}
-              >
-                <option value="">All Types</option>
-                <option value="false">Packages</option>
-                <option value="true">Templates</option>
-              </Select>
+              <div className="w-40">
+                <Select
+                  aria-label="Operating system"
+                  value={params.targetOs}
+                  onChange={(e) => update({ targetOs: e.target.value as TargetOs | '' })}
+                >
+                  <option value="">All OS</option>
+                  <option value="windows">Windows</option>
+                  <option value="macos">macOS (Future)</option>
+                </Select>
+              </div>
+              <div className="w-40">
+                <Select
+                  aria-label="Package type"
+                  value={params.isTemplate}
+                  onChange={(e) => update({ isTemplate: e.target.value as PackageListParams['isTemplate'] })}
+                >
+                  <option value="">All Types</option>
+                  <option value="false">Packages</option>
+                  <option value="true">Templates</option>
+                </Select>
+              </div>
               {list.isFetching && !list.isPending && <Spinner className="size-4 text-slate-400" />}
             </>
           }
