@@ -7,6 +7,7 @@ import { createMemoryOutbox } from '../outbox';
 import { DEFAULT_POWER, SimulatedExecutor, createPowerCycle } from './power';
 import type { PowerCycle, PowerOptions } from './power';
 import { createRng } from './rng';
+import { applyDemoVariety, shapeDemoDevice } from './variety';
 import { controlVirtualService, createVirtualDevice, virtualBackend } from './virtual-device';
 import type { VirtualDevice } from './virtual-device';
 
@@ -30,6 +31,8 @@ export type FleetOptions = {
   log?: Logger;
   /** restart and shutdown downtimes (issue 4) */
   power?: Partial<PowerOptions>;
+  /** the demo's mix of offline, error and signed-in machines (issue 4) */
+  variety?: boolean;
 };
 
 export type SimulatedAgent = {
@@ -71,6 +74,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       prefix: options.prefixes?.[slot] ?? 'ACME',
       subnet: 10 + slot,
     });
+    if (options.variety) {
+      shapeDemoDevice(device);
+    }
     const creds = await enrollWithRetry(options.server, options.tokens[slot]!, device, options.log);
     const executor = new SimulatedExecutor((name, action) => controlVirtualService(device, name, action));
     // The outbox outlives a reboot, like the real agent's on-disk one.
@@ -111,6 +117,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     await sleep(20);
   }
 
+  const variety = options.variety ? applyDemoVariety(agents, options.log) : null;
+
   const tickMs = options.tickMs ?? 20_000;
   const loginChance = options.loginChance ?? 0.3;
   const disconnectChance = options.disconnectChance ?? 0.01;
@@ -134,6 +142,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     agents,
     async stop() {
       clearInterval(timer);
+      variety?.stop();
       agents.forEach((a) => a.power?.cancel());
       await Promise.all(agents.map((a) => a.agent.stop()));
     },

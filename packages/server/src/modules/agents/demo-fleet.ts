@@ -54,5 +54,6 @@ export async function startDemoFleet(db: Db, serverUrl: string, devices: number)
     prefixes: demoSites.map((s) => s.code),
     devices,
     seed: 2026,
+    variety: true,
   });
 }

@@ -116,16 +116,17 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
               onChange={(e) => setUseDays(e.target.checked)}
             />
             <Field label="Days offline" htmlFor="cleanup-days" hint="From 1 to 365 days (default 30).">
-              <Input
-                id="cleanup-days"
-                type="number"
-                min={CLEANUP_MIN_DAYS}
-                max={CLEANUP_MAX_DAYS}
-                value={days}
-                disabled={!useDays}
-                onChange={(e) => setDays(e.target.value)}
-                className="w-32"
-              />
+              <div className="w-32">
+                <Input
+                  id="cleanup-days"
+                  type="number"
+                  min={CLEANUP_MIN_DAYS}
+                  max={CLEANUP_MAX_DAYS}
+                  value={days}
+                  disabled={!useDays}
+                  onChange={(e) => setDays(e.target.value)}
+                />
+              </div>
             </Field>
           </div>
           <div className="rounded-lg p-3 ring-1 ring-slate-200 dark:ring-slate-800">

@@ -160,30 +160,34 @@ export default function AgentsPage() {
           }}
           filters={
             <>
-              <Select
-                aria-label="Status"
-                className="w-36"
-                value={status}
-                onChange={(e) => reset(setStatus)(e.target.value as StatusFilter)}
-              >
-                <option value="">All statuses</option>
-                <option value="online">Online</option>
-                <option value="offline">Offline</option>
-                <option value="error">Error</option>
-              </Select>
-              <Select
-                aria-label="OS"
-                className="w-36"
-                value={osType}
-                onChange={(e) => reset(setOsType)(e.target.value)}
-              >
-                <option value="">All OS types</option>
-                {osOptions.map((o) => (
-                  <option key={o} value={o}>
-                    {osName(o)}
-                  </option>
-                ))}
-              </Select>
+              <div className="w-full sm:w-36">
+                <Select
+                  aria-label="Status"
+
+                  value={status}
+                  onChange={(e) => reset(setStatus)(e.target.value as StatusFilter)}
+                >
+                  <option value="">All statuses</option>
+                  <option value="online">Online</option>
+                  <option value="offline">Offline</option>
+                  <option value="error">Error</option>
+                </Select>
+              </div>
+              <div className="w-full sm:w-36">
+                <Select
+                  aria-label="OS"
+
+                  value={osType}
+                  onChange={(e) => reset(setOsType)(e.target.value)}
+                >
+                  <option value="">All OS types</option>
+                  {osOptions.map((o) => (
+                    <option key={o} value={o}>
+                      {osName(o)}
+                    </option>
+                  ))}
+                </Select>
+              </div>
             </>
           }
           actions={

@@ -86,19 +86,21 @@ export function ServicesTab({ device }: { device: Device }) {
           placeholder="Search services..."
           label="Search services"
         />
-        <Select
-          aria-label="Service status"
-          className="w-40"
-          value={status}
-          onChange={(e) => setStatus(e.target.value)}
-        >
-          <option value="">All statuses</option>
-          {FILTERS.map((f) => (
-            <option key={f} value={f}>
-              {f}
-            </option>
-          ))}
-        </Select>
+        <div className="w-full sm:w-40">
+          <Select
+            aria-label="Service status"
+
+            value={status}
+            onChange={(e) => setStatus(e.target.value)}
+          >
+            <option value="">All statuses</option>
+            {FILTERS.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </Select>
+        </div>
         <div className="flex flex-1 items-center justify-end gap-3">
           {query.data && (
             <span className="text-sm text-slate-500 dark:text-slate-400">

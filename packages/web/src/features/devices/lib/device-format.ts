@@ -17,7 +17,18 @@ export function osLabel(d: Pick<DeviceListItem, 'os_type' | 'os_version'>): stri
   if (!d.os_version) {
     return type;
   }
-  return d.os_version.toLowerCase().startsWith(type.toLowerCase()) ? d.os_version : `${type} ${d.os_version}`;
+  const version = d.os_version.replace(/^Microsoft\s+/i, '');
+  return version.toLowerCase().includes(type.toLowerCase()) ? version : `${type} ${version}`;
+}
+
+/** The label split into name and build ("Windows 11 Pro 23H2", "10.0.22631") for compact cells. */
+export function osParts(d: Pick<DeviceListItem, 'os_type' | 'os_version'>): {
+  name: string;
+  build: string | null;
+} {
+  const label = osLabel(d);
+  const m = /^(.*?)\s*\(([^)]+)\)$/.exec(label);
+  return m ? { name: m[1]!, build: m[2]! } : { name: label, build: null };
 }
 
 /** The guid the detail route uses (spec: device_guid or agent_guid). */

@@ -24,7 +24,7 @@ import { deviceListKey, useDevices } from '../api/get-devices';
 import type { DeviceFilters } from '../api/get-devices';
 import { useSiteOptions } from '../api/get-sites';
 import { DeployPackageButton } from '../components/deploy-placeholder';
-import { deviceHref, deviceName, osLabel, osTypeLabel } from '../lib/device-format';
+import { deviceHref, deviceName, osParts, osTypeLabel } from '../lib/device-format';
 import { useDebouncedValue } from '../lib/use-debounced-value';
 import { useLiveDeviceRows } from '../lib/use-live-devices';
 
@@ -178,43 +178,49 @@ export default function DeviceListPage() {
           onClear={clearFilters}
           filters={
             <>
-              <Select
-                aria-label="Status"
-                className="w-36"
-                value={status}
-                onChange={(e) => resetPage(setStatus)(e.target.value as StatusFilter)}
-              >
-                <option value="">All statuses</option>
-                <option value="online">Online</option>
-                <option value="offline">Offline</option>
-                <option value="error">Error</option>
-              </Select>
-              <Select
-                aria-label="OS type"
-                className="w-36"
-                value={osType}
-                onChange={(e) => resetPage(setOsType)(e.target.value)}
-              >
-                <option value="">All OS types</option>
-                {osOptions.map((o) => (
-                  <option key={o} value={o}>
-                    {osTypeLabel(o)}
-                  </option>
-                ))}
-              </Select>
-              <Select
-                aria-label="Site"
-                className="w-44"
-                value={siteId}
-                onChange={(e) => resetPage(setSiteId)(e.target.value)}
-              >
-                <option value="">All sites</option>
-                {(sites.data ?? []).map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.site_name}
-                  </option>
-                ))}
-              </Select>
+              <div className="w-full sm:w-36">
+                <Select
+                  aria-label="Status"
+
+                  value={status}
+                  onChange={(e) => resetPage(setStatus)(e.target.value as StatusFilter)}
+                >
+                  <option value="">All statuses</option>
+                  <option value="online">Online</option>
+                  <option value="offline">Offline</option>
+                  <option value="error">Error</option>
+                </Select>
+              </div>
+              <div className="w-full sm:w-36">
+                <Select
+                  aria-label="OS type"
+
+                  value={osType}
+                  onChange={(e) => resetPage(setOsType)(e.target.value)}
+                >
+                  <option value="">All OS types</option>
+                  {osOptions.map((o) => (
+                    <option key={o} value={o}>
+                      {osTypeLabel(o)}
+                    </option>
+                  ))}
+                </Select>
+              </div>
+              <div className="w-full sm:w-44">
+                <Select
+                  aria-label="Site"
+
+                  value={siteId}
+                  onChange={(e) => resetPage(setSiteId)(e.target.value)}
+                >
+                  <option value="">All sites</option>
+                  {(sites.data ?? []).map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.site_name}
+                    </option>
+                  ))}
+                </Select>
+              </div>
             </>
           }
         />
@@ -306,11 +312,11 @@ export default function DeviceListPage() {
                     <Td>
                       <Link
                         to={deviceHref(d)}
-                        className="font-medium text-slate-900 hover:text-indigo-600 dark:text-white dark:hover:text-indigo-400"
+                        className="font-medium whitespace-nowrap text-slate-900 hover:text-indigo-600 dark:text-white dark:hover:text-indigo-400"
                       >
                         {deviceName(d)}
                       </Link>
-                      <div className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
+                      <div className="mt-0.5 text-xs whitespace-nowrap text-slate-500 dark:text-slate-400">
                         {d.ip_address ?? 'No IP'}
                         {d.agent_version && <span className="ml-2">· Agent {d.agent_version}</span>}
                       </div>
@@ -318,7 +324,12 @@ export default function DeviceListPage() {
                     <Td>
                       <StatusBadge status={d.status} />
                     </Td>
-                    <Td className="whitespace-nowrap">{osLabel(d)}</Td>
+                    <Td className="whitespace-nowrap">
+                      <div>{osParts(d).name}</div>
+                      {osParts(d).build && (
+                        <div className="text-xs text-slate-500 dark:text-slate-400">{osParts(d).build}</div>
+                      )}
+                    </Td>
                     <Td className="whitespace-nowrap">{d.site_name ?? 'No site'}</Td>
                     <Td className="whitespace-nowrap" title={formatDateTime(d.last_seen)}>
                       {relativeTime(d.last_seen)}
