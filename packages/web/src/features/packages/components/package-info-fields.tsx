@@ -1,6 +1,6 @@
 import type { UseFormReturn } from 'react-hook-form';
 import { ARCHITECTURES } from '@outpost/contract/packages';
-import { Field, Input, Select, Textarea } from '../../../components/ui/form';
+import { Checkbox, Field, Input, Select, Textarea } from '../../../components/ui/form';
 import type { PackageInfo } from '../lib/builder-state';
 
 // spec: operations §2.3 — name, description, os_version_requirement (optional free text),
@@ -68,6 +68,12 @@ export function PackageInfoFields({
       >
         <Input id="package-version" placeholder="1.0.0" {...register('package_version')} />
       </Field>
+      <div className="sm:col-span-2">
+        <Checkbox
+          label="Template: a starting point to duplicate for new packages"
+          {...register('is_template')}
+        />
+      </div>
     </fieldset>
   );
 }

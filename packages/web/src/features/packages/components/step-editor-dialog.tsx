@@ -9,6 +9,7 @@ import {
   StepType,
   defaultStepDetails,
   isFieldActive,
+  missingRequiredFields,
 } from '@outpost/contract/step-catalog';
 import type { StepType as StepTypeValue } from '@outpost/contract/step-catalog';
 import { Alert } from '../../../components/ui/alert';
@@ -82,6 +83,9 @@ export function StepEditorDialog({ draft, stepNumber, isNew, onSave, onCancel }:
     () => definition.fields.filter((f) => isFieldActive(f, details ?? {})),
     [definition, details],
   );
+
+  // After a failed submit, the empty required fields are marked where they are, too.
+  const missingLabels = formState.errors.step_details ? missingRequiredFields(stepType, details ?? {}) : [];
 
   // Errors in the spec's order (§5): step name, required fields, then the number ranges.
   const errorList = [
@@ -184,6 +188,7 @@ export function StepEditorDialog({ draft, stepNumber, isNew, onSave, onCancel }:
                 key={f.key}
                 field={f}
                 control={control}
+                isMissing={missingLabels.includes(f.label)}
                 onUploadingChange={(key, isBusy) =>
                   setUploading((prev) => {
                     const next = new Set(prev);

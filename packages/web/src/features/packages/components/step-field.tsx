@@ -14,10 +14,12 @@ import type { StepForm } from './step-editor-dialog';
 type Props = {
   field: StepFieldDef;
   control: Control<StepForm>;
+  /** Required, active and empty after a failed submit. */
+  isMissing?: boolean;
   onUploadingChange: (key: string, isUploading: boolean) => void;
 };
 
-export function StepField({ field, control, onUploadingChange }: Props) {
+export function StepField({ field, control, isMissing, onUploadingChange }: Props) {
   const id = useId();
   const hintId = `${id}-hint`;
   const name = `step_details.${field.key}` as const;
@@ -51,7 +53,13 @@ export function StepField({ field, control, onUploadingChange }: Props) {
   const isWide = field.type === 'textarea' || field.type === 'file' || field.type === 'url';
   return (
     <div className={isWide ? 'sm:col-span-2' : undefined}>
-      <Field label={field.label} required={field.required} hint={field.helpText} htmlFor={id}>
+      <Field
+        label={field.label}
+        required={field.required}
+        hint={field.helpText}
+        htmlFor={id}
+        error={isMissing ? `${field.label} is required` : undefined}
+      >
         <Controller
           control={control}
           name={name}
@@ -95,6 +103,7 @@ export function StepField({ field, control, onUploadingChange }: Props) {
                     accept={field.accept}
                     value={FileRef.safeParse(f.value).data ?? null}
                     onChange={f.onChange}
+                    isInvalid={isMissing}
                     onUploadingChange={(isUploading) => onUploadingChange(field.key, isUploading)}
                   />
                 );

@@ -12,6 +12,8 @@ export type PackageInfo = {
   os_version_requirement: string;
   architecture: Architecture;
   package_version: string;
+  /** Beyond the spec: a template is a starting point to duplicate (listed under Templates). */
+  is_template: boolean;
 };
 
 export type StepDraft = {
@@ -35,6 +37,7 @@ export const EMPTY_INFO: PackageInfo = {
   os_version_requirement: '',
   architecture: PACKAGE_DEFAULTS.architecture,
   package_version: PACKAGE_DEFAULTS.package_version,
+  is_template: false,
 };
 
 let tempCounter = 0;
@@ -47,6 +50,7 @@ export function infoFromPackage(p: PackageDetail): PackageInfo {
     os_version_requirement: p.os_version_requirement ?? '',
     architecture: p.architecture,
     package_version: p.package_version,
+    is_template: p.is_template,
   };
 }
 

@@ -49,6 +49,7 @@ const PackageInfoSchema = z.object({
   os_version_requirement: z.string().max(100, 'OS version requirement must be 100 characters or less'),
   architecture: Architecture,
   package_version: z.string().trim().min(1, 'Package version is required').max(50),
+  is_template: z.boolean(),
 });
 
 const SAVE_DEPS = { createPackage, updatePackage, addStep, updateStep, reorderSteps };
