@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+import { signInAs } from '../../fixtures/auth';
+import { DEMO_ADMIN, DEMO_TECH } from '../../fixtures/env';
+
+// spec: operations §2.7 Agents, §4 cleanup, §5, §8 (issue 4).
+
+test('agents list, No Selection, cleanup with its real result', async ({ page }) => {
+  await signInAs(page, DEMO_ADMIN);
+  await page.goto('/agents');
+  for (const column of [
+    'Hostname',
+    'Serial Number',
+    'Agent Version',
+    'OS',
+    'Status',
+    'Site',
+    'Last Check-in',
+    'First Seen',
+  ]) {
+    await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeVisible();
+  }
+  await expect(page.locator('tbody tr').first()).toBeVisible();
+  await page.getByRole('button', { name: /Delete Selected/ }).click();
+  await expect(page.getByText('No Selection')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Cleanup' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByLabel('Days offline')).toHaveValue('30');
+  await dialog.getByLabel('Remove agents offline for longer than').uncheck();
+  await dialog.getByRole('button', { name: 'Run Cleanup' }).click();
+  await expect(dialog.getByText('No Options Selected')).toBeVisible();
+  await dialog.getByLabel('Remove duplicate registrations').check();
+  await dialog.getByRole('button', { name: 'Run Cleanup' }).click();
+  // the simulated fleet has no duplicates: the real answer is that nothing matched
+  await expect(dialog.getByText('Nothing to remove: no agent matched.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+});
+
+test('Install Agent creates a token and shows the commands for Windows, macOS and Linux', async ({
+  page,
+}) => {
+  await signInAs(page, DEMO_ADMIN);
+  await page.goto('/agents');
+  await page.getByRole('button', { name: 'Install Agent' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill(`e2e token ${Date.now()}`);
+  await dialog.getByRole('button', { name: 'Create token' }).click();
+  await expect(dialog.getByText('Enrolment token', { exact: true })).toBeVisible();
+  const token = (await dialog.locator('pre').first().textContent())!.trim();
+  expect(token.length).toBeGreaterThan(20);
+  const origin = new URL(page.url()).origin;
+  await expect(dialog.locator('pre').nth(1)).toContainText(
+    `npm run agent -- enroll --server ${origin} --token ${token}`,
+  );
+  await dialog.getByRole('tab', { name: 'macOS' }).click();
+  await expect(dialog.locator('pre').nth(1)).toContainText(
+    `sudo npm run agent -- enroll --server ${origin} --token ${token}`,
+  );
+  await dialog.getByRole('tab', { name: 'Linux' }).click();
+  await expect(dialog.locator('pre').nth(1)).toContainText('sudo npm run agent -- run');
+});
+
+test('a regular user sees the agents but not the administrator actions', async ({ page }) => {
+  await signInAs(page, DEMO_TECH);
+  await page.goto('/agents');
+  await expect(page.getByText(/Administrators only/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Install Agent' })).toHaveCount(0);
+  await expect(page.locator('tbody tr').first()).toBeVisible();
+});
