@@ -6,9 +6,11 @@ import { Button } from '../../../components/ui/button';
 export function DeployPackageButton({
   size = 'sm',
   label = 'Deploy Package',
+  iconOnly,
 }: {
   size?: 'sm' | 'md';
   label?: string;
+  iconOnly?: boolean;
 }) {
   return (
     <span title={deviceMessages.deploymentsLater} className="inline-flex cursor-not-allowed">
@@ -16,9 +18,10 @@ export function DeployPackageButton({
         size={size}
         disabled
         aria-label={`${label} (${deviceMessages.deploymentsLater})`}
-        icon={<Package className="size-3.5" />}
+        variant={iconOnly ? 'ghost' : 'secondary'}
+        icon={<Package className={iconOnly ? 'size-4' : 'size-3.5'} />}
       >
-        {label}
+        {!iconOnly && label}
       </Button>
     </span>
   );

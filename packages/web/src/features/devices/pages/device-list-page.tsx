@@ -191,7 +191,7 @@ export default function DeviceListPage() {
                   <option value="error">Error</option>
                 </Select>
               </div>
-              <div className="w-full sm:w-36">
+              <div className="w-full sm:w-40">
                 <Select
                   aria-label="OS type"
 
@@ -336,29 +336,25 @@ export default function DeviceListPage() {
                     </Td>
                     <Td className="text-right">
                       {canAct ? (
-                        <div className="flex justify-end gap-1.5">
-                          <DeployPackageButton label="Deploy" />
+                        <div className="flex justify-end gap-0.5">
+                          <DeployPackageButton iconOnly />
                           <Button
                             size="sm"
                             variant="ghost"
                             aria-label={`Restart Device ${deviceName(d)}`}
                             title="Restart Device"
-                            icon={<RotateCcw className="size-3.5" />}
+                            icon={<RotateCcw className="size-4" />}
                             onClick={() => ask('restart', [d])}
-                          >
-                            <span className="hidden xl:inline">Restart</span>
-                          </Button>
+                          />
                           <Button
                             size="sm"
                             variant="ghost"
                             aria-label={`Shutdown Device ${deviceName(d)}`}
                             title="Shutdown Device"
                             className="text-red-600 hover:text-red-700 dark:text-red-400"
-                            icon={<Power className="size-3.5" />}
+                            icon={<Power className="size-4" />}
                             onClick={() => ask('shutdown', [d])}
-                          >
-                            <span className="hidden xl:inline">Shutdown</span>
-                          </Button>
+                          />
                         </div>
                       ) : (
                         <span className="text-xs font-medium text-slate-400 dark:text-slate-500">
