@@ -173,7 +173,7 @@ export default function AgentsPage() {
                   <option value="error">Error</option>
                 </Select>
               </div>
-              <div className="w-full sm:w-36">
+              <div className="w-full sm:w-40">
                 <Select
                   aria-label="OS"
 
@@ -269,7 +269,7 @@ export default function AgentsPage() {
                       />
                     </Td>
                   )}
-                  <Td className="font-medium text-slate-900 dark:text-white">
+                  <Td className="font-medium whitespace-nowrap text-slate-900 dark:text-white">
                     {d.hostname ?? `Device ${d.id}`}
                   </Td>
                   <Td className="font-mono text-xs">{d.serial_number || 'Unknown'}</Td>
