@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useBlocker, useNavigate, useParams } from 'react-router';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -133,6 +133,32 @@ function Builder({
   // spec §2.3: disabled while saving, while loading, when the name is empty or there are no steps.
   const canSave = !isSaving && blockers.length === 0;
 
+  // Leaving with unsaved changes asks first (in-app navigation and closing the tab).
+  const [isSaved, setIsSaved] = useState(false);
+  const [savedOrder, setSavedOrder] = useState(() => initialSteps.map((s) => s.key).join(','));
+  const hasChanges =
+    !isSaved &&
+    (form.formState.isDirty ||
+      steps.some((s) => s.isDirty) ||
+      steps.map((s) => s.key).join(',') !== savedOrder);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => hasChanges && currentLocation.pathname !== nextLocation.pathname,
+  );
+  // After a save, leave once the blocker has seen that nothing is unsaved any more.
+  useEffect(() => {
+    if (isSaved) {
+      void navigate('/packages');
+    }
+  }, [isSaved, navigate]);
+  useEffect(() => {
+    if (!hasChanges) {
+      return;
+    }
+    const onBeforeUnload = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [hasChanges]);
+
   useEffect(() => {
     document.title = `${isEdit ? 'Edit Package' : 'Package Builder'} · Outpost`;
   }, [isEdit]);
@@ -176,6 +202,15 @@ function Builder({
       setIsDeleting(false);
     }
     setSteps((list) => list.filter((_, i) => i !== pendingDelete));
+    if (step?.id != null) {
+      // Already gone on the server: not an unsaved change.
+      setSavedOrder((order) =>
+        order
+          .split(',')
+          .filter((k) => k !== step.key)
+          .join(','),
+      );
+    }
     setPendingDelete(null);
   }
 
@@ -201,7 +236,7 @@ function Builder({
         title: isEdit ? 'Package updated' : 'Package created',
         message: info.name.trim(),
       });
-      void navigate('/packages');
+      setIsSaved(true);
       return;
     }
     setPackageId(result.packageId);
@@ -332,6 +367,14 @@ function Builder({
           onCancel={() => setEditing(null)}
         />
       )}
+      <ConfirmDialog
+        isOpen={blocker.state === 'blocked'}
+        title="Leave without saving?"
+        message="Your changes to this package have not been saved. They are lost if you leave now."
+        confirmLabel="Leave"
+        onConfirm={() => blocker.proceed?.()}
+        onCancel={() => blocker.reset?.()}
+      />
       <ConfirmDialog
         isOpen={pendingDelete !== null}
         title="Delete step"
