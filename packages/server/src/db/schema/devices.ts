@@ -57,6 +57,13 @@ export const devices = pgTable(
     index('devices_tenant_serial_idx').on(t.tenantId, sql`lower(${t.serialNumber})`),
     index('devices_tenant_machine_idx').on(t.tenantId, t.machineId),
     index('devices_tenant_os_idx').on(t.tenantId, t.osType),
+    // the dashboard's recent devices
+    index('devices_tenant_last_seen_idx').on(t.tenantId, t.lastSeen),
+    // substring search on hostname, IP and serial (case-insensitive) stays fast at 100,000
+    // devices: trigram GIN indexes (pg_trgm, created by the same migration)
+    index('devices_hostname_trgm_idx').using('gin', sql`lower(${t.hostname}) gin_trgm_ops`),
+    index('devices_ip_trgm_idx').using('gin', sql`${t.ipAddress} gin_trgm_ops`),
+    index('devices_serial_trgm_idx').using('gin', sql`lower(${t.serialNumber}) gin_trgm_ops`),
     // the presence sweeper looks for connected devices whose last_seen went stale
     index('devices_presence_idx')
       .on(t.lastSeen)
