@@ -23,6 +23,26 @@ describe('live notification rules (spec: core §4)', () => {
     expect(notificationFor({ type: 'deployment_update', payload: { status: 'failed' } })?.duration).toBe(0);
   });
 
+  it('stays quiet for inventory reports and for one device within a job', () => {
+    expect(
+      notificationFor({ type: 'device_update', payload: { status: 'online', inventory: ['software'] } }),
+    ).toBeNull();
+    expect(
+      notificationFor({
+        type: 'deployment_update',
+        payload: { deploymentId: 1, deviceDeploymentId: 4, status: 'failed' },
+      }),
+    ).toBeNull();
+    expect(
+      notificationFor({
+        type: 'deployment_update',
+        payload: { deploymentId: 1, jobName: 'Roll out 7-Zip', status: 'completed' },
+      }),
+    ).toMatchObject({
+      message: 'Roll out 7-Zip',
+    });
+  });
+
   it('ignores other changes', () => {
     expect(notificationFor({ type: 'device_update', payload: { status: 'error' } })).toBeNull();
     expect(notificationFor({ type: 'step_update', payload: { status: 'completed' } })).toBeNull();

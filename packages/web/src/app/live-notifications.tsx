@@ -14,11 +14,15 @@ export function notificationFor(message: LiveMessage): ToastInput | null {
     (typeof p.deviceName === 'string' && p.deviceName) ||
     (p.deviceId !== undefined ? `Device ${String(p.deviceId)}` : undefined);
   const jobName =
-    (typeof p.name === 'string' && p.name) ||
+    (typeof p.jobName === 'string' && p.jobName) ||
     (p.deploymentId !== undefined ? `Deployment ${String(p.deploymentId)}` : '');
   const expiring = { duration: LIVE_NOTIFICATION_EXPIRY_MS };
   switch (message.type) {
     case 'device_update':
+      // An inventory report is not a change of presence.
+      if (Array.isArray(p.inventory)) {
+        return null;
+      }
       if (status === 'online') {
         return {
           type: 'success',
@@ -45,6 +49,10 @@ export function notificationFor(message: LiveMessage): ToastInput | null {
       }
       return null;
     case 'deployment_update':
+      // One device's part of a job is not the job.
+      if (p.deviceDeploymentId !== undefined) {
+        return null;
+      }
       if (status === 'completed') {
         return { type: 'success', title: 'Deployment Complete', message: jobName, ...expiring };
       }

@@ -90,10 +90,10 @@ export function ListFooter({
   return (
     <div className="flex flex-col gap-3 border-t border-slate-200 px-4 py-3 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
       <div className="flex items-center gap-3 text-sm text-slate-500 dark:text-slate-400">
-        <span>
+        <span className="whitespace-nowrap">
           Showing {shown} of {total}
         </span>
-        <label className="flex items-center gap-2">
+        <label className="flex items-center gap-2 whitespace-nowrap">
           <span className="sr-only sm:not-sr-only">Per page</span>
           <Select
             aria-label="Page size"
