@@ -7,13 +7,13 @@ import { RecordingExecutor } from '../actions/executor';
 // Nothing here touches the host: the executor only records.
 
 export type PowerOptions = {
-  /** how long a restarting machine is gone (longer than the server's presence grace, 60 s by default, so it shows offline) */
+  /** how long a restarting machine is gone (its agent says goodbye, so it shows offline at once) */
   restartDownMs: number;
   /** how long a shut-down machine stays off before someone powers it on again */
   shutdownDownMs: number;
 };
 
-export const DEFAULT_POWER: PowerOptions = { restartDownMs: 75_000, shutdownDownMs: 5 * 60_000 };
+export const DEFAULT_POWER: PowerOptions = { restartDownMs: 20_000, shutdownDownMs: 5 * 60_000 };
 
 /** Records every call like RecordingExecutor and tells the fleet when the machine powers off. */
 export class SimulatedExecutor extends RecordingExecutor {

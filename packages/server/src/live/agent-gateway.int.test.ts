@@ -108,6 +108,15 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
     expect((await events(creds.device_guid)).map((e) => e.event_type)).toEqual(['online', 'offline']);
   });
 
+  it('an agent that says goodbye (stopping for a restart or shutdown) is offline at once', async () => {
+    const creds = await enrolled('pc-goodbye');
+    const agent = await onlineAgent(server.url, creds);
+    await agent.close(1000);
+    await sleep(GRACE_MS / 4);
+    expect((await device(creds.device_guid))?.status).toBe('offline');
+    expect((await events(creds.device_guid)).map((e) => e.event_type)).toEqual(['online', 'offline']);
+  });
+
   it('a reconnect within the grace period does not flap to offline', async () => {
     const creds = await enrolled('pc-flap');
     const first = await onlineAgent(server.url, creds);

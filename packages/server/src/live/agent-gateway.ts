@@ -508,7 +508,7 @@ export function createAgentGateway(deps: {
       });
     });
     socket.on('error', (err) => log.warn({ err: err.message, deviceId: device.id }, 'agent socket error'));
-    socket.on('close', () => {
+    socket.on('close', (code) => {
       clearTimeout(helloTimer);
       if (local.get(device.id) === conn) {
         local.delete(device.id);
@@ -516,10 +516,12 @@ export function createAgentGateway(deps: {
       if (!conn.hasHello || isClosing) {
         return;
       }
-      // Offline only after the grace period, and only if no newer connection took over.
-      // A socket closed for silence has already had its grace.
+      // Offline only after the grace period, and only if no newer connection took over. A socket
+      // closed for silence has already had its grace; an agent that says goodbye (1000: stopping
+      // for a restart or shutdown) is offline at once.
       const wasSilent = Date.now() - conn.lastMessageAt > silentLimitMs;
-      const graceMs = wasSilent ? 0 : options.presenceGraceMs;
+      const isGoodbye = code === 1000;
+      const graceMs = wasSilent || isGoodbye ? 0 : options.presenceGraceMs;
       const timer = setTimeout(() => {
         graceTimers.delete(conn.connectionId);
         conn.enqueue(async () => {
