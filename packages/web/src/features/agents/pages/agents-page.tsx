@@ -22,7 +22,7 @@ import { useAgents } from '../api/get-agents';
 import type { AgentFilters } from '../api/get-agents';
 import { CleanupDialog } from '../components/cleanup-dialog';
 import { InstallAgentDialog } from '../components/install-agent-dialog';
-import { useDebouncedValue } from '../lib/use-debounced-value';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 
 type StatusFilter = '' | 'online' | 'offline' | 'error';
 const OS_NAMES: Record<string, string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' };

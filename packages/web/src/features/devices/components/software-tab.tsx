@@ -9,7 +9,7 @@ import { EmptyState, ErrorState } from '../../../components/ui/states';
 import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
 import { errorMessage } from '../../../lib/api-client';
 import { useDeviceSoftware } from '../api/get-device-software';
-import { useDebouncedValue } from '../lib/use-debounced-value';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { CompactPager } from './compact-pager';
 import { RefreshInventoryButton } from './refresh-button';
 

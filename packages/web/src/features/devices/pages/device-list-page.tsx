@@ -25,7 +25,7 @@ import type { DeviceFilters } from '../api/get-devices';
 import { useSiteOptions } from '../api/get-sites';
 import { DeployPackageButton } from '../components/deploy-placeholder';
 import { deviceHref, deviceName, osParts, osTypeLabel } from '../lib/device-format';
-import { useDebouncedValue } from '../lib/use-debounced-value';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useLiveDeviceRows } from '../lib/use-live-devices';
 
 type StatusFilter = '' | 'online' | 'offline' | 'error';
