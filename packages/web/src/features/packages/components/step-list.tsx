@@ -138,7 +138,9 @@ function SortableStepRow({
       >
         {index + 1}
       </span>
-      <StepTypeIcon type={step.step_type} />
+      <span className="hidden sm:block">
+        <StepTypeIcon type={step.step_type} />
+      </span>
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
           <span className="truncate font-medium text-slate-900 dark:text-white">{step.step_name}</span>
