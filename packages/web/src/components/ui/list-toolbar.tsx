@@ -94,7 +94,7 @@ export function ListFooter({
           Showing {shown} of {total}
         </span>
         <label className="flex items-center gap-2 whitespace-nowrap">
-          <span className="sr-only sm:not-sr-only">Per page</span>
+          <span className="hidden sm:inline">Per page</span>
           <Select
             aria-label="Page size"
             value={pageSize}
