@@ -5,6 +5,7 @@ import { E2E_BASE_URL, E2E_PORT } from './fixtures/env';
 // fresh embedded database with the demo tenants (never a downloaded browser).
 export default defineConfig({
   testDir: './specs',
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   forbidOnly: Boolean(process.env.CI),
   retries: process.env.CI ? 1 : 0,
   workers: 1,
