@@ -1,9 +1,9 @@
+import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { StepBody } from '@outpost/contract/packages';
 import { StepBody as StepBodySchema } from '@outpost/contract/packages';
 import type { Db } from '../../db/client';
 import { deploymentPackages, files, packageSteps } from '../../db/schema/index';
-import { newStorageKey } from '../files/blob-store';
 import type { BlobStore } from '../files/blob-store';
 import { replaceStepFiles } from './packages.queries';
 import { referencedFileIds } from '@outpost/contract/step-catalog';
@@ -18,6 +18,32 @@ const PLACEHOLDER_MSI_TEXT = [
   'Before deploying, edit the step and upload the real MSI from https://www.7-zip.org/download.html',
   '',
 ].join('\r\n');
+
+// One fixed key for the placeholder: every demo database (tests start many) shares one small
+// file instead of leaving a copy each. It is read-only in practice: the 7-Zip step uses it.
+const PLACEHOLDER_MSI_KEY = 'demo-7zip-x64-placeholder-v1.msi';
+
+async function storePlaceholder(store: BlobStore): Promise<{ size: number; sha256: string }> {
+  const bytes = Buffer.from(PLACEHOLDER_MSI_TEXT, 'utf8');
+  const known = { size: bytes.length, sha256: crypto.createHash('sha256').update(bytes).digest('hex') };
+  const isStored = async () => {
+    const existing = await store.open(PLACEHOLDER_MSI_KEY).catch(() => null);
+    existing?.destroy();
+    return existing !== null;
+  };
+  if (await isStored()) {
+    return known;
+  }
+  try {
+    return await store.put(PLACEHOLDER_MSI_KEY, Readable.from([bytes]));
+  } catch (err) {
+    // Another process seeding at the same moment wrote it first.
+    if (await isStored()) {
+      return known;
+    }
+    throw err;
+  }
+}
 
 type DemoPackage = {
   name: string;
@@ -184,8 +210,8 @@ export async function seedDemoPackages(
   db: Db,
   opts: { tenantId: number; userId: number; userName: string; blobStore: BlobStore },
 ): Promise<number[]> {
-  const key = newStorageKey();
-  const stored = await opts.blobStore.put(key, Readable.from([Buffer.from(PLACEHOLDER_MSI_TEXT, 'utf8')]));
+  const stored = await storePlaceholder(opts.blobStore);
+  const key = PLACEHOLDER_MSI_KEY;
   return db.transaction(async (tx) => {
     const [msi] = await tx
       .insert(files)
