@@ -249,3 +249,43 @@ test('leaving the builder with unsaved changes asks first', async ({ page }) => 
   await page.getByRole('dialog').getByRole('button', { name: 'Leave' }).click();
   await expect(page).toHaveURL(/\/packages$/);
 });
+
+test('edit mode: a missing package shows the spec’s load error', async ({ page }) => {
+  await signInAs(page, DEMO_ADMIN);
+  await page.goto('/packages/987654/edit');
+  await expect(page.getByRole('heading', { name: packageMessages.packageLoad })).toBeVisible();
+  await expect(page.getByText(packageMessages.packageNotFound)).toBeVisible();
+});
+
+test('deleting a saved step removes it on the server at once and renumbers the rest', async ({ page }) => {
+  const session = await signInAs(page, DEMO_ADMIN);
+  const headers = { authorization: `Bearer ${session.token}` };
+  const created = await page.request.post('/api/customer/deployment-packages', {
+    headers,
+    data: { name: unique('E2E step delete') },
+  });
+  const id = ((await created.json()) as { data: { id: number } }).data.id;
+  for (const name of ['one', 'two', 'three']) {
+    await page.request.post(`/api/customer/deployment-packages/${id}/steps`, {
+      headers,
+      data: { step_name: name, step_type: 'CMD', step_details: JSON.stringify({ command: `echo ${name}` }) },
+    });
+  }
+  await page.goto(`/packages/${id}/edit`);
+  await expect.poll(() => rowNames(page)).toEqual(['one', 'two', 'three']);
+  await page.getByRole('button', { name: 'Delete step 1' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete Step' }).click();
+  await expect.poll(() => rowNames(page)).toEqual(['two', 'three']);
+  await expect(stepRows(page).nth(0).getByLabel('Step 1', { exact: true })).toBeVisible();
+
+  const detail = await page.request.get(`/api/customer/deployment-packages/${id}`, { headers });
+  const steps = ((await detail.json()) as { data: { steps: { step_order: number; step_name: string }[] } })
+    .data.steps;
+  expect(steps.map((s) => [s.step_order, s.step_name])).toEqual([
+    [1, 'two'],
+    [2, 'three'],
+  ]);
+  // Nothing else changed, so leaving does not ask.
+  await page.getByRole('link', { name: 'Back to packages' }).click();
+  await expect(page).toHaveURL(/\/packages$/);
+});
