@@ -44,7 +44,8 @@ const optionalText = (max: number, label: string) =>
     .max(max, `${label} must be ${max} characters or less`)
     .nullable()
     .optional()
-    .transform((v) => (v ? v : null));
+    // Omitted stays omitted (an update leaves the field alone); empty means "none".
+    .transform((v) => (v === undefined ? undefined : v || null));
 
 const packageFields = {
   name: packageName,

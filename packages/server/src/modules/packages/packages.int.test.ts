@@ -91,7 +91,11 @@ describe('deployment packages API', () => {
     });
 
     it('updates without target_os and keeps omitted fields', async () => {
-      const pkg = await createPackage({ architecture: 'arm64', os_version_requirement: 'Windows 11' });
+      const pkg = await createPackage({
+        architecture: 'arm64',
+        os_version_requirement: 'Windows 11',
+        description: 'Kept',
+      });
       const res = await call<PackageDetail>('PUT', `${API}/${pkg.id}`, {
         name: 'Renamed',
         package_version: '2.0.0',
@@ -101,8 +105,14 @@ describe('deployment packages API', () => {
         name: 'Renamed',
         package_version: '2.0.0',
         architecture: 'arm64',
-        description: null,
+        description: 'Kept',
+        os_version_requirement: 'Windows 11',
       });
+      const cleared = await call<PackageDetail>('PUT', `${API}/${pkg.id}`, {
+        name: 'Renamed',
+        description: '',
+      });
+      expect(cleared.body.data).toMatchObject({ description: null, os_version_requirement: 'Windows 11' });
     });
 
     it('lists with step_count, created_by_name, search, filters and pagination', async () => {

@@ -182,8 +182,10 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           .update(deploymentPackages)
           .set({
             name: body.name,
-            description: body.description,
-            osVersionRequirement: body.os_version_requirement,
+            ...(body.description !== undefined && { description: body.description }),
+            ...(body.os_version_requirement !== undefined && {
+              osVersionRequirement: body.os_version_requirement,
+            }),
             ...(body.architecture !== undefined && { architecture: body.architecture }),
             ...(body.package_version !== undefined && { packageVersion: body.package_version }),
             ...(body.is_template !== undefined && { isTemplate: body.is_template }),
