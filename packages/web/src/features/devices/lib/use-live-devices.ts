@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { QueryKey } from '@tanstack/react-query';
 import type { DeviceListItem } from '@outpost/contract/devices';
@@ -29,16 +30,48 @@ export function applyDeviceUpdate<
   };
 }
 
+/** Whether a live update is newer than what a row (perhaps fetched later) says. */
+export function isNewer(u: DeviceUpdatePayload, row: Pick<DeviceListItem, 'last_seen'>): boolean {
+  if (!u.lastSeen || !row.last_seen) {
+    return !row.last_seen;
+  }
+  return Date.parse(u.lastSeen) > Date.parse(row.last_seen);
+}
+
+type Page = { data: DeviceListItem[] };
+
+/** The page with every remembered update applied that is newer than its row. */
+export function overlayUpdates(
+  page: Page,
+  updates: Map<string, DeviceUpdatePayload>,
+  onlyNewer: boolean,
+): Page {
+  let isChanged = false;
+  const data = page.data.map((d) => {
+    const u = updates.get(d.device_guid);
+    if (!u || (onlyNewer && !isNewer(u, d))) {
+      return d;
+    }
+    isChanged = true;
+    return applyDeviceUpdate(d, u);
+  });
+  return isChanged ? { ...page, data } : page;
+}
+
 /**
  * spec: core §4 Device list live updates — while connected, subscribe to 'device:{guid}' for each
- * listed device and change the matching row of the cached page in place.
+ * listed device and change the matching row of the cached page in place. The latest update of
+ * each device is remembered, so a page fetched while an update was in flight (and answered after
+ * it) does not put an older status back.
  */
 export function useLiveDeviceRows(
   queryKey: QueryKey,
   rows: Pick<DeviceListItem, 'device_guid'>[] | undefined,
+  dataUpdatedAt: number,
 ) {
   const queryClient = useQueryClient();
   const { status } = useLiveSocket();
+  const latest = useRef(new Map<string, DeviceUpdatePayload>());
   const keys = status === 'connected' && rows ? rows.map((r) => channelKey(r.device_guid)) : [];
   useSubscriptions(keys);
   useLiveMessages((message) => {
@@ -46,14 +79,17 @@ export function useLiveDeviceRows(
     if (!update) {
       return;
     }
-    queryClient.setQueryData(queryKey, (old: { data: DeviceListItem[] } | undefined) => {
-      if (!old || !old.data.some((d) => d.device_guid === update.deviceId)) {
-        return old;
-      }
-      return {
-        ...old,
-        data: old.data.map((d) => (d.device_guid === update.deviceId ? applyDeviceUpdate(d, update) : d)),
-      };
-    });
+    latest.current.set(update.deviceId, update);
+    queryClient.setQueryData(queryKey, (old: Page | undefined) =>
+      old ? overlayUpdates(old, new Map([[update.deviceId, update]]), false) : old,
+    );
   });
+  // After every fetch: re-apply the updates that are newer than what the server answered.
+  useEffect(() => {
+    queryClient.setQueryData(queryKey, (old: Page | undefined) =>
+      old ? overlayUpdates(old, latest.current, true) : old,
+    );
+    // queryKey is an array rebuilt each render; the fetch time says when the data changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [dataUpdatedAt, queryClient]);
 }

@@ -63,7 +63,7 @@ export default function DeviceListPage() {
   const sites = useSiteOptions();
   const action = useCreateDeviceAction();
   const rows = query.data?.data;
-  useLiveDeviceRows(deviceListKey(user.tenant_id, filters), rows);
+  useLiveDeviceRows(deviceListKey(user.tenant_id, filters), rows, query.dataUpdatedAt);
 
   // spec: OS options are built from the loaded devices (the chosen one stays offered).
   const osOptions = useMemo(() => {
