@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { startTestServer } from '../../server/test/harness';
 import type { TestServer } from '../../server/test/harness';
-import { seedDemo } from '../../server/src/modules/demo/demo.seed';
 import { devices, deviceSoftware } from '../../server/src/db/schema/index';
 import { createEnrollmentToken, eventually } from '../../server/src/live/test-support';
 import { RecordingExecutor } from './actions/executor';
@@ -31,7 +30,7 @@ describe('the real agent on this machine', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await seedDemo(server.database.db);
+    await server.seedDemo();
   });
   afterAll(async () => {
     await agent?.stop();

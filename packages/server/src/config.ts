@@ -75,12 +75,6 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
-/** The blob directory, from the same variables loadConfig reads (the demo seed uses it too). */
-export function resolveBlobDir(env: NodeJS.ProcessEnv = process.env): string {
-  const blobDir = env.BLOB_DIR?.trim();
-  return path.resolve(blobDir || path.join(env.DATA_DIR?.trim() || './data', 'blobs'));
-}
-
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 export function isLoopback(host: string): boolean {
@@ -110,7 +104,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   // npm runs workspace scripts inside the workspace; a relative DATA_DIR means the caller's folder.
-  const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR);
+  const baseDir = env.INIT_CWD || process.cwd();
+  const dataDir = path.resolve(baseDir, e.DATA_DIR);
   const clientId = e.GOOGLE_CLIENT_ID?.trim() || null;
   return {
     port: e.PORT,
@@ -141,6 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     demoDevices: e.OUTPOST_DEMO_DEVICES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
-    blobDir: resolveBlobDir(env),
+    blobDir: env.BLOB_DIR?.trim() ? path.resolve(baseDir, env.BLOB_DIR.trim()) : path.join(dataDir, 'blobs'),
   };
 }

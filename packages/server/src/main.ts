@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { seedDemo } from './modules/demo/demo.seed';
+import { createLocalBlobStore } from './modules/files/blob-store';
 import { startDemoFleet } from './modules/agents/demo-fleet';
 
 async function main() {
@@ -13,7 +14,7 @@ async function main() {
   });
   const app = await buildApp({ config, database });
   if (config.demo) {
-    const demo = await seedDemo(database.db);
+    const demo = await seedDemo(database.db, { blobStore: createLocalBlobStore(config.blobDir) });
     if (demo) {
       app.log.info('created the demo tenants "Acme Corp" and "Globex" (sign in as admin@acme.example)');
     }

@@ -7,6 +7,8 @@ import type { AppOptions } from '../src/app';
 import { loadConfig } from '../src/config';
 import type { Config } from '../src/config';
 import { openDatabase } from '../src/db/client';
+import { seedDemo } from '../src/modules/demo/demo.seed';
+import { createLocalBlobStore } from '../src/modules/files/blob-store';
 import type { Database } from '../src/db/client';
 
 /**
@@ -27,6 +29,8 @@ export type TestServer = {
     opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<{ status: number; body: T; headers: Headers }>;
   devSignIn(email: string): Promise<SignInResult>;
+  /** The embedded demo (tenants, sites, packages) with this server's blob store. */
+  seedDemo(): ReturnType<typeof seedDemo>;
 };
 
 async function createThrowawayDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
@@ -114,6 +118,7 @@ export async function startTestServer(
       }
       return res.body.data;
     },
+    seedDemo: () => seedDemo(database.db, { blobStore: createLocalBlobStore(config.blobDir) }),
     async close() {
       await app.close();
       await database.close();

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { startTestServer } from '../../../server/test/harness';
 import type { TestServer } from '../../../server/test/harness';
-import { seedDemo } from '../../../server/src/modules/demo/demo.seed';
 import { devices, sites } from '../../../server/src/db/schema/index';
 import { createEnrollmentToken, eventually } from '../../../server/src/live/test-support';
 import { startFleet } from './fleet';
@@ -14,7 +13,7 @@ describe('fleet simulator over the real protocol', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await seedDemo(server.database.db);
+    await server.seedDemo();
   });
   afterAll(async () => {
     await fleet?.stop();

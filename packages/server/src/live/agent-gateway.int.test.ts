@@ -6,7 +6,6 @@ import type { EnrollResult } from '@outpost/contract/agent-protocol';
 import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
-import { seedDemo } from '../modules/demo/demo.seed';
 import { activityEvents, deviceCommands, devices, deviceSoftware } from '../db/schema/index';
 import { findDeviceByGuid } from '../modules/devices/devices.queries';
 import {
@@ -49,7 +48,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
     server = await startTestServer({
       env: { AGENT_HEARTBEAT_INTERVAL_MS: '200', AGENT_PRESENCE_GRACE_MS: String(GRACE_MS) },
     });
-    await seedDemo(server.database.db);
+    await server.seedDemo();
     const admin = await server.devSignIn('admin@acme.example');
     adminToken = admin.token;
     tenantId = admin.user.tenant_id;

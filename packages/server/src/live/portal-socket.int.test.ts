@@ -5,7 +5,6 @@ import { PORTAL_CLOSE } from '@outpost/contract/live';
 import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
-import { seedDemo } from '../modules/demo/demo.seed';
 import { addMember } from '../modules/tenants/tenants.service';
 import { sites, users, userSites } from '../db/schema/index';
 import {
@@ -27,7 +26,7 @@ describe('portal socket /api/ws', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ env: { AGENT_PRESENCE_GRACE_MS: '100' } });
-    await seedDemo(server.database.db);
+    await server.seedDemo();
     acme = await server.devSignIn('admin@acme.example');
     globex = await server.devSignIn('admin@globex.example');
     const [hq] = await server.database.db.select().from(sites).where(eq(sites.siteCode, 'HQ'));

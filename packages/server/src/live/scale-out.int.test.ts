@@ -4,7 +4,6 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
-import { seedDemo } from '../modules/demo/demo.seed';
 import { devices } from '../db/schema/index';
 import {
   connectPortalSocket,
@@ -59,7 +58,7 @@ describe('two server instances, one PostgreSQL, one Redis', () => {
     one = await startTestServer({ databaseUrl: db.url, env });
     two = await startTestServer({ databaseUrl: db.url, env });
     expect(one.app.bus.kind).toBe('redis');
-    await seedDemo(one.database.db);
+    await one.seedDemo();
   });
   afterAll(async () => {
     await one?.close();

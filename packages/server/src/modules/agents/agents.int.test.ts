@@ -4,7 +4,6 @@ import type { EnrollmentToken } from '@outpost/contract/agents';
 import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { seedDemo } from '../demo/demo.seed';
 import { auditLogs, devices, enrollmentTokens, sites, tenants } from '../../db/schema/index';
 import { connectAgentSocket, createEnrollmentToken, enroll, facts } from '../../live/test-support';
 
@@ -17,7 +16,7 @@ describe('enrolment tokens and POST /api/agent/enroll', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await seedDemo(server.database.db);
+    await server.seedDemo();
     const a = await server.devSignIn('admin@acme.example');
     admin = { token: a.token, tenantId: a.user.tenant_id };
     techToken = (await server.devSignIn('tech@acme.example')).token;

@@ -5,7 +5,6 @@ import type { SignInResult, TenantOption } from '@outpost/contract/auth';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { startOidcFixture } from '../../../test/oidc-fixture';
-import { seedDemo } from '../demo/demo.seed';
 import { users, auditLogs } from '../../db/schema/index';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; fields?: { path: string }[] };
@@ -17,7 +16,7 @@ describe('Google sign-in (real verifier against a local JWKS)', () => {
   beforeAll(async () => {
     idp = await startOidcFixture();
     server = await startTestServer({ env: idp.env });
-    await seedDemo(server.database.db);
+    await server.seedDemo();
   });
   afterAll(async () => {
     await server.close();
@@ -108,7 +107,7 @@ describe('sessions, profile and tenants', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
-    await seedDemo(server.database.db);
+    await server.seedDemo();
   });
   afterAll(async () => server.close());
 

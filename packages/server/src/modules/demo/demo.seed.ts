@@ -1,8 +1,6 @@
 import type { Db } from '../../db/client';
 import { sites } from '../../db/schema/index';
 import { addMember, countTenants, createTenant } from '../tenants/tenants.service';
-import { resolveBlobDir } from '../../config';
-import { createLocalBlobStore } from '../files/blob-store';
 import type { BlobStore } from '../files/blob-store';
 import { seedDemoPackages } from '../packages/packages.seed';
 
@@ -23,8 +21,8 @@ const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
  */
 export async function seedDemo(
   db: Db,
-  // The blob store for the demo's uploaded file; by default the one the server uses (BLOB_DIR).
-  options: { blobStore?: BlobStore } = {},
+  // The blob store for the demo's uploaded file: the server's own (BLOB_DIR).
+  options: { blobStore: BlobStore },
 ): Promise<DemoResult | null> {
   if ((await countTenants(db)) > 0) {
     return null;
@@ -80,7 +78,7 @@ export async function seedDemo(
     tenantId: acme.id,
     userId: acmeAdmin.id,
     userName: acmeAdmin.name ?? acmeAdmin.email,
-    blobStore: options.blobStore ?? createLocalBlobStore(resolveBlobDir()),
+    blobStore: options.blobStore,
   });
   return { acmeTenantId: acme.id, globexTenantId: globex.id, siteIds: created.map((s) => s.id) };
 }

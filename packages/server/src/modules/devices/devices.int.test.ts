@@ -17,7 +17,6 @@ import { startFleet } from '@outpost/agent/sim/fleet';
 import type { Fleet } from '@outpost/agent/sim/fleet';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { seedDemo } from '../demo/demo.seed';
 import { auditLogs, devices, deviceSoftware } from '../../db/schema/index';
 import { hashSecret } from '../agents/agent-secrets';
 import { createEnrollmentToken, eventually, sleep } from '../../live/test-support';
@@ -74,7 +73,7 @@ describe('devices API: list, detail, software, scope, cleanup', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    const demo = (await seedDemo(server.database.db))!;
+    const demo = (await server.seedDemo())!;
     acme = demo.acmeTenantId;
     globex = demo.globexTenantId;
     siteIds = demo.siteIds;
@@ -350,7 +349,7 @@ describe('agent cleanup', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    const demo = (await seedDemo(server.database.db))!;
+    const demo = (await server.seedDemo())!;
     tenantId = demo.acmeTenantId;
     admin = (await server.devSignIn('admin@acme.example')).token;
   });
@@ -451,7 +450,7 @@ describe('through simulated agents: service control, refresh, restart', () => {
     server = await startTestServer({
       env: { AGENT_HEARTBEAT_INTERVAL_MS: '200', AGENT_PRESENCE_GRACE_MS: '300' },
     });
-    await seedDemo(server.database.db);
+    await server.seedDemo();
     admin = (await server.devSignIn('admin@acme.example')).token;
     const { token } = await createEnrollmentToken(server.request, admin);
     fleet = await startFleet({

@@ -8,8 +8,6 @@ import type { UploadedFile } from '@outpost/contract/files';
 import { packageMessages } from '@outpost/contract/messages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { seedDemo } from '../demo/demo.seed';
-import { createLocalBlobStore } from './blob-store';
 import { auditLogs, files } from '../../db/schema/index';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
@@ -98,7 +96,7 @@ describe('files', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await seedDemo(server.database.db, { blobStore: createLocalBlobStore(server.config.blobDir) });
+    await server.seedDemo();
     token = (await server.devSignIn('admin@acme.example')).token;
     globexToken = (await server.devSignIn('admin@globex.example')).token;
   });
@@ -248,7 +246,7 @@ describe('file size limit', () => {
   let token: string;
   beforeAll(async () => {
     server = await startTestServer({ env: { MAX_UPLOAD_BYTES: '4096' } });
-    await seedDemo(server.database.db, { blobStore: createLocalBlobStore(server.config.blobDir) });
+    await server.seedDemo();
     token = (await server.devSignIn('admin@acme.example')).token;
   });
   afterAll(async () => server.close());
@@ -271,7 +269,7 @@ describe('large upload', () => {
   let token: string;
   beforeAll(async () => {
     server = await startTestServer();
-    await seedDemo(server.database.db, { blobStore: createLocalBlobStore(server.config.blobDir) });
+    await server.seedDemo();
     token = (await server.devSignIn('admin@acme.example')).token;
   });
   afterAll(async () => server.close());

@@ -6,8 +6,6 @@ import type { PackageDetail, PackageExport, PackageStep, PackageSummary } from '
 import type { ListData } from '@outpost/contract/envelope';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { seedDemo } from '../demo/demo.seed';
-import { createLocalBlobStore } from '../files/blob-store';
 import { auditLogs } from '../../db/schema/index';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
@@ -51,7 +49,7 @@ describe('deployment packages API', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    await seedDemo(server.database.db, { blobStore: createLocalBlobStore(server.config.blobDir) });
+    await server.seedDemo();
     token = (await server.devSignIn('admin@acme.example')).token;
     techToken = (await server.devSignIn('tech@acme.example')).token;
     globexToken = (await server.devSignIn('admin@globex.example')).token;
@@ -408,7 +406,7 @@ describe('deployment packages API', () => {
 describe('demo packages', () => {
   it('seeds realistic Acme packages and a template, valid against the catalogue', async () => {
     const server = await startTestServer();
-    await seedDemo(server.database.db, { blobStore: createLocalBlobStore(server.config.blobDir) });
+    await server.seedDemo();
     const token = (await server.devSignIn('admin@acme.example')).token;
     const list = await server.request<Envelope<ListData<PackageSummary>>>('GET', API, { token });
     const names = list.body.data.data.map((p) => p.name);
@@ -439,7 +437,7 @@ describe('package delete while deployments use it', () => {
     // The deployments area plugs its counter in through packagesRoutes' options; this test plugs a
     // fake one in the same way, proving the refusal path and its message.
     const server = await startTestServer();
-    await seedDemo(server.database.db, { blobStore: createLocalBlobStore(server.config.blobDir) });
+    await server.seedDemo();
     const token = (await server.devSignIn('admin@acme.example')).token;
     const created = await server.request<Envelope<PackageDetail>>('POST', API, {
       token,
