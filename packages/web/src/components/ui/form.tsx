@@ -50,7 +50,11 @@ export function Field({
     <div className="space-y-1.5">
       <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-700 dark:text-slate-200">
         {label}
-        {required && <span className="ml-0.5 text-red-500">*</span>}
+        {required && (
+          <span className="ml-0.5 text-red-500" aria-hidden>
+            *
+          </span>
+        )}
       </label>
       {children}
       {hint && !error && <p className="text-xs text-slate-500 dark:text-slate-400">{hint}</p>}
