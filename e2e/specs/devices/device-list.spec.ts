@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { STORAGE_KEYS } from '@outpost/contract/limits';
-import { apiSignIn, signInAs } from '../../fixtures/auth';
+import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 import { startPrivateServer } from '../../fixtures/server';
 import { deviceActions, listDevices, onlineDevices } from './api';
@@ -82,11 +81,7 @@ test('a device going offline changes its row and raises Device Disconnected with
   test.setTimeout(150_000); // a server of its own, with a short presence grace
   const server = await startPrivateServer({ OUTPOST_DEMO_DEVICES: '3', AGENT_PRESENCE_GRACE_MS: '1000' });
   try {
-    const session = await apiSignIn(page.request, DEMO_ADMIN, server.url);
-    await page.addInitScript(([key, token]) => localStorage.setItem(key, token), [
-      STORAGE_KEYS.token,
-      session.token,
-    ] as const);
+    const session = await signInAs(page, DEMO_ADMIN, server.url);
     let target = null as Awaited<ReturnType<typeof listDevices>>[number] | null;
     await expect
       .poll(

@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { STORAGE_KEYS } from '@outpost/contract/limits';
 import { packageMessages } from '@outpost/contract/messages';
-import { apiSignIn, signInAs } from '../../fixtures/auth';
+import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 import { startPrivateServer } from '../../fixtures/server';
 
@@ -12,11 +11,7 @@ test('a refused upload shows the reason and clears the field', async ({ page }) 
   test.setTimeout(120_000); // it starts a server of its own, with a 1 KB upload limit
   const server = await startPrivateServer({ MAX_UPLOAD_BYTES: '1024' });
   try {
-    const session = await apiSignIn(page.request, DEMO_ADMIN, server.url);
-    await page.addInitScript(([key, token]) => localStorage.setItem(key, token), [
-      STORAGE_KEYS.token,
-      session.token,
-    ] as const);
+    await signInAs(page, DEMO_ADMIN, server.url);
     await page.goto(`${server.url}/packages/builder`);
     await page.getByRole('button', { name: 'Add Step', exact: true }).click();
     const dialog = page.getByRole('dialog');

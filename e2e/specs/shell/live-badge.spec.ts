@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { STORAGE_KEYS } from '@outpost/contract/limits';
-import { apiSignIn } from '../../fixtures/auth';
+import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 import { startPrivateServer } from '../../fixtures/server';
 
@@ -10,11 +9,7 @@ test('the badge reads Live Updates once signed in, and Disconnected when the ser
   test.setTimeout(120_000); // it starts a server of its own
   const server = await startPrivateServer();
   try {
-    const session = await apiSignIn(page.request, DEMO_ADMIN, server.url);
-    await page.addInitScript(([key, token]) => localStorage.setItem(key, token), [
-      STORAGE_KEYS.token,
-      session.token,
-    ] as const);
+    await signInAs(page, DEMO_ADMIN, server.url);
     await page.goto(`${server.url}/dashboard`);
     const badge = page.getByTestId('live-badge');
     await expect(badge).toHaveText('Live Updates');
