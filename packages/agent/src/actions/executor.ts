@@ -31,7 +31,9 @@ export class RecordingExecutor implements Executor {
   }
 }
 
-const run = promisify(execFile);
+/** Runs a program with arguments (no shell); the real one is execFile. */
+export type Runner = (file: string, args: string[]) => Promise<{ stdout: string }>;
+const execFileRunner: Runner = promisify(execFile);
 
 /** True under a test runner or when OUTPOST_AGENT_DRY_RUN is set: the host is never changed then. */
 export const isDryRun = () =>
@@ -42,10 +44,18 @@ export const isDryRun = () =>
  * under tests (isDryRun), whatever the caller asked.
  */
 export class SystemExecutor implements Executor {
-  constructor(private readonly platform: NodeJS.Platform = process.platform) {}
+  private readonly run: Runner;
+
+  /** `runner` is for tests of the commands built: a recording runner never reaches the host. */
+  constructor(
+    private readonly platform: NodeJS.Platform = process.platform,
+    private readonly runner?: Runner,
+  ) {
+    this.run = runner ?? execFileRunner;
+  }
 
   private guard() {
-    if (isDryRun()) {
+    if (!this.runner && isDryRun()) {
       throw new Error('SystemExecutor refused: dry run (tests or OUTPOST_AGENT_DRY_RUN)');
     }
   }
@@ -54,7 +64,7 @@ export class SystemExecutor implements Executor {
     this.guard();
     const reboot = action === 'restart';
     if (this.platform === 'win32') {
-      await run('shutdown.exe', [
+      await this.run('shutdown.exe', [
         reboot ? '/r' : '/s',
         '/t',
         '30',
@@ -62,7 +72,7 @@ export class SystemExecutor implements Executor {
         'Outpost: requested by an administrator',
       ]);
     } else {
-      await run('shutdown', [reboot ? '-r' : '-h', '+1', 'Outpost: requested by an administrator']);
+      await this.run('shutdown', [reboot ? '-r' : '-h', '+1', 'Outpost: requested by an administrator']);
     }
   }
 
@@ -73,8 +83,8 @@ export class SystemExecutor implements Executor {
     }
     if (this.platform === 'win32') {
       const verb = { start: 'Start-Service', stop: 'Stop-Service', restart: 'Restart-Service' }[action];
-      await run('powershell.exe', ['-NoProfile', '-Command', `${verb} -Name '${serviceName}' -Force`]);
-      const { stdout } = await run('powershell.exe', [
+      await this.run('powershell.exe', ['-NoProfile', '-Command', `${verb} -Name '${serviceName}' -Force`]);
+      const { stdout } = await this.run('powershell.exe', [
         '-NoProfile',
         '-Command',
         `(Get-Service -Name '${serviceName}').Status`,
@@ -88,13 +98,15 @@ export class SystemExecutor implements Executor {
         stop: ['kill', 'TERM', target],
         restart: ['kickstart', '-k', target],
       }[action];
-      await run('launchctl', args);
+      await this.run('launchctl', args);
       return { status: action === 'stop' ? 'Stopped' : 'Running' };
     }
-    await run('systemctl', [action, serviceName]);
-    const { stdout } = await run('systemctl', ['is-active', serviceName]).catch((e: { stdout?: string }) => ({
-      stdout: e.stdout ?? '',
-    }));
+    await this.run('systemctl', [action, serviceName]);
+    const { stdout } = await this.run('systemctl', ['is-active', serviceName]).catch(
+      (e: { stdout?: string }) => ({
+        stdout: e.stdout ?? '',
+      }),
+    );
     return { status: stdout.trim() === 'active' ? 'Running' : 'Stopped' };
   }
 }

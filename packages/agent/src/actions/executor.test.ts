@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { SystemExecutor } from './executor';
+import type { Runner } from './executor';
+
+/** Records every command instead of running it; answers status queries like the platform would. */
+function recorder(statusOutput = '') {
+  const calls: string[] = [];
+  const runner: Runner = async (file, args) => {
+    calls.push([file, ...args].join(' '));
+    return { stdout: statusOutput };
+  };
+  return { calls, runner };
+}
+
+describe('SystemExecutor commands (recorded, never run)', () => {
+  it('restarts and shuts down Windows with a 30 s warning, others with a minute', async () => {
+    const win = recorder();
+    await new SystemExecutor('win32', win.runner).deviceAction('restart');
+    await new SystemExecutor('win32', win.runner).deviceAction('shutdown');
+    expect(win.calls).toEqual([
+      'shutdown.exe /r /t 30 /c Outpost: requested by an administrator',
+      'shutdown.exe /s /t 30 /c Outpost: requested by an administrator',
+    ]);
+    const mac = recorder();
+    await new SystemExecutor('darwin', mac.runner).deviceAction('shutdown');
+    expect(mac.calls).toEqual(['shutdown -h +1 Outpost: requested by an administrator']);
+  });
+
+  it('controls Windows services through PowerShell and reports the new status', async () => {
+    const win = recorder('Stopped\r\n');
+    const result = await new SystemExecutor('win32', win.runner).serviceControl('Spooler', 'stop');
+    expect(win.calls).toEqual([
+      "powershell.exe -NoProfile -Command Stop-Service -Name 'Spooler' -Force",
+      "powershell.exe -NoProfile -Command (Get-Service -Name 'Spooler').Status",
+    ]);
+    expect(result).toEqual({ status: 'Stopped' });
+  });
+
+  it('uses systemctl on Linux and launchctl on macOS', async () => {
+    const linux = recorder('active\n');
+    expect(
+      await new SystemExecutor('linux', linux.runner).serviceControl('nginx.service', 'restart'),
+    ).toEqual({
+      status: 'Running',
+    });
+    expect(linux.calls).toEqual(['systemctl restart nginx.service', 'systemctl is-active nginx.service']);
+    const mac = recorder();
+    await new SystemExecutor('darwin', mac.runner).serviceControl('com.example.agent', 'restart');
+    expect(mac.calls).toEqual(['launchctl kickstart -k system/com.example.agent']);
+  });
+
+  it('refuses service names that could smuggle arguments or quotes', async () => {
+    const r = recorder();
+    await expect(
+      new SystemExecutor('win32', r.runner).serviceControl("x'; Restart-Computer; '", 'stop'),
+    ).rejects.toThrow('Invalid service name');
+    expect(r.calls).toEqual([]);
+  });
+
+  it('refuses to touch this machine under the test runner', async () => {
+    await expect(new SystemExecutor().deviceAction('shutdown')).rejects.toThrow('dry run');
+    await expect(new SystemExecutor().serviceControl('ssh', 'stop')).rejects.toThrow('dry run');
+  });
+});
