@@ -8,6 +8,16 @@ export const DEVICE_STATUSES = ['online', 'offline', 'loggedin', 'error'] as con
 export const DeviceStatus = z.enum(DEVICE_STATUSES);
 export type DeviceStatus = z.infer<typeof DeviceStatus>;
 
+// spec: core §2 Device list — the status filter offers All, Online, Offline, Error (online also
+// finds logged-in devices: a signed-in device is online).
+export const DEVICE_STATUS_FILTERS = [
+  { value: '', label: 'All statuses' },
+  { value: 'online', label: 'Online' },
+  { value: 'offline', label: 'Offline' },
+  { value: 'error', label: 'Error' },
+] as const;
+export type DeviceStatusFilter = (typeof DEVICE_STATUS_FILTERS)[number]['value'];
+
 /** spec: core §4 Selection — only these may be selected, deployed to or acted on. */
 export const ACTIONABLE_DEVICE_STATUSES: readonly DeviceStatus[] = ['online', 'loggedin'];
 export const isDeviceActionable = (status: string) => status === 'online' || status === 'loggedin';

@@ -4,6 +4,7 @@ import { PAGE_SIZES } from '@outpost/contract/limits';
 import { Button } from './button';
 import { Input, Select } from './form';
 import { Pager } from './pager';
+import { cn } from '../../lib/cn';
 
 // spec: core §2 Shared list toolbar — search, optional filters, 'Clear' when filters are active,
 // 'Showing X of Y', a page-size selector and the pager. The owner resets the page to 1 on changes.
@@ -111,5 +112,37 @@ export function ListFooter({
       </div>
       <Pager page={page} totalPages={totalPages} onPageChange={onPageChange} />
     </div>
+  );
+}
+
+export type FilterOption<V extends string> = { value: V; label: string };
+
+/** One filter of a list toolbar: a labelled select of options, the first usually "All …". */
+export function FilterSelect<V extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  className,
+}: {
+  label: string;
+  value: V;
+  options: FilterOption<V>[];
+  onChange: (value: V) => void;
+  className?: string;
+}) {
+  return (
+    <Select
+      aria-label={label}
+      value={value}
+      onChange={(e) => onChange(e.target.value as V)}
+      className={cn('w-full sm:w-40', className)}
+    >
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </Select>
   );
 }

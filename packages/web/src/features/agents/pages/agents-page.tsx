@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Download, Eraser, ServerCog, ShieldAlert, Trash2 } from 'lucide-react';
-import type { DeviceListItem } from '@outpost/contract/devices';
+import type { DeviceListItem, DeviceStatusFilter } from '@outpost/contract/devices';
+import { DEVICE_STATUS_FILTERS } from '@outpost/contract/devices';
 import { DEFAULT_PAGE_SIZE } from '@outpost/contract/limits';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Alert } from '../../../components/ui/alert';
@@ -8,8 +9,8 @@ import { StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
-import { Checkbox, Select } from '../../../components/ui/form';
-import { ListFooter, ListToolbar } from '../../../components/ui/list-toolbar';
+import { Checkbox } from '../../../components/ui/form';
+import { FilterSelect, ListFooter, ListToolbar } from '../../../components/ui/list-toolbar';
 import { Spinner } from '../../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../../components/ui/states';
 import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
@@ -24,7 +25,6 @@ import { CleanupDialog } from '../components/cleanup-dialog';
 import { InstallAgentDialog } from '../components/install-agent-dialog';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 
-type StatusFilter = '' | 'online' | 'offline' | 'error';
 const OS_NAMES: Record<string, string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' };
 const osName = (t: string | null) => (t ? (OS_NAMES[t] ?? t) : 'Unknown');
 
@@ -34,7 +34,7 @@ export default function AgentsPage() {
   const isAdmin = user.role === 'tenant_admin';
   const toast = useToast();
   const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<StatusFilter>('');
+  const [status, setStatus] = useState<DeviceStatusFilter>('');
   const [osType, setOsType] = useState('');
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<number>(DEFAULT_PAGE_SIZE);
@@ -160,34 +160,22 @@ export default function AgentsPage() {
           }}
           filters={
             <>
-              <div className="w-full sm:w-36">
-                <Select
-                  aria-label="Status"
-
-                  value={status}
-                  onChange={(e) => reset(setStatus)(e.target.value as StatusFilter)}
-                >
-                  <option value="">All statuses</option>
-                  <option value="online">Online</option>
-                  <option value="offline">Offline</option>
-                  <option value="error">Error</option>
-                </Select>
-              </div>
-              <div className="w-full sm:w-40">
-                <Select
-                  aria-label="OS"
-
-                  value={osType}
-                  onChange={(e) => reset(setOsType)(e.target.value)}
-                >
-                  <option value="">All OS types</option>
-                  {osOptions.map((o) => (
-                    <option key={o} value={o}>
-                      {osName(o)}
-                    </option>
-                  ))}
-                </Select>
-              </div>
+              <FilterSelect
+                label="Status"
+                value={status}
+                onChange={reset(setStatus)}
+                options={[...DEVICE_STATUS_FILTERS]}
+                className="sm:w-36"
+              />
+              <FilterSelect
+                label="OS"
+                value={osType}
+                onChange={reset(setOsType)}
+                options={[
+                  { value: '', label: 'All OS types' },
+                  ...osOptions.map((o) => ({ value: o, label: osName(o) })),
+                ]}
+              />
             </>
           }
           actions={

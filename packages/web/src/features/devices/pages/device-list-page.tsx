@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Monitor, Power, RefreshCw, RotateCcw, X } from 'lucide-react';
-import type { DeviceActionType, DeviceListItem } from '@outpost/contract/devices';
-import { isDeviceActionable } from '@outpost/contract/devices';
+import type { DeviceActionType, DeviceListItem, DeviceStatusFilter } from '@outpost/contract/devices';
+import { DEVICE_STATUS_FILTERS, isDeviceActionable } from '@outpost/contract/devices';
 import { DEFAULT_PAGE_SIZE } from '@outpost/contract/limits';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Alert } from '../../../components/ui/alert';
@@ -10,8 +10,8 @@ import { StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
-import { Checkbox, Select } from '../../../components/ui/form';
-import { ListFooter, ListToolbar } from '../../../components/ui/list-toolbar';
+import { Checkbox } from '../../../components/ui/form';
+import { FilterSelect, ListFooter, ListToolbar } from '../../../components/ui/list-toolbar';
 import { Spinner } from '../../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../../components/ui/states';
 import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
@@ -28,7 +28,6 @@ import { deviceHref, deviceName, osParts, osTypeLabel } from '../lib/device-form
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useLiveDeviceRows } from '../lib/use-live-devices';
 
-type StatusFilter = '' | 'online' | 'offline' | 'error';
 type PendingAction = { action: DeviceActionType; devices: DeviceListItem[] } | null;
 
 const actionWords: Record<DeviceActionType, { title: string; verb: string; done: string }> = {
@@ -41,7 +40,7 @@ export default function DeviceListPage() {
   const user = useUser();
   const toast = useToast();
   const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<StatusFilter>('');
+  const [status, setStatus] = useState<DeviceStatusFilter>('');
   const [osType, setOsType] = useState('');
   const [siteId, setSiteId] = useState('');
   const [page, setPage] = useState(1);
@@ -178,49 +177,32 @@ export default function DeviceListPage() {
           onClear={clearFilters}
           filters={
             <>
-              <div className="w-full sm:w-36">
-                <Select
-                  aria-label="Status"
-
-                  value={status}
-                  onChange={(e) => resetPage(setStatus)(e.target.value as StatusFilter)}
-                >
-                  <option value="">All statuses</option>
-                  <option value="online">Online</option>
-                  <option value="offline">Offline</option>
-                  <option value="error">Error</option>
-                </Select>
-              </div>
-              <div className="w-full sm:w-40">
-                <Select
-                  aria-label="OS type"
-
-                  value={osType}
-                  onChange={(e) => resetPage(setOsType)(e.target.value)}
-                >
-                  <option value="">All OS types</option>
-                  {osOptions.map((o) => (
-                    <option key={o} value={o}>
-                      {osTypeLabel(o)}
-                    </option>
-                  ))}
-                </Select>
-              </div>
-              <div className="w-full sm:w-44">
-                <Select
-                  aria-label="Site"
-
-                  value={siteId}
-                  onChange={(e) => resetPage(setSiteId)(e.target.value)}
-                >
-                  <option value="">All sites</option>
-                  {(sites.data ?? []).map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {s.site_name}
-                    </option>
-                  ))}
-                </Select>
-              </div>
+              <FilterSelect
+                label="Status"
+                value={status}
+                onChange={resetPage(setStatus)}
+                options={[...DEVICE_STATUS_FILTERS]}
+                className="sm:w-36"
+              />
+              <FilterSelect
+                label="OS type"
+                value={osType}
+                onChange={resetPage(setOsType)}
+                options={[
+                  { value: '', label: 'All OS types' },
+                  ...osOptions.map((o) => ({ value: o, label: osTypeLabel(o) })),
+                ]}
+              />
+              <FilterSelect
+                label="Site"
+                value={siteId}
+                onChange={resetPage(setSiteId)}
+                options={[
+                  { value: '', label: 'All sites' },
+                  ...(sites.data ?? []).map((s) => ({ value: String(s.id), label: s.site_name })),
+                ]}
+                className="sm:w-44"
+              />
             </>
           }
         />

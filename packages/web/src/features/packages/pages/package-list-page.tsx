@@ -13,14 +13,14 @@ import {
 } from 'lucide-react';
 import { DEFAULT_PAGE_SIZE } from '@outpost/contract/limits';
 import { packageMessages as messages } from '@outpost/contract/messages';
-import type { PackageSummary, TargetOs } from '@outpost/contract/packages';
+import type { PackageSummary } from '@outpost/contract/packages';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
-import { Checkbox, Select } from '../../../components/ui/form';
-import { ListFooter, ListToolbar } from '../../../components/ui/list-toolbar';
+import { Checkbox } from '../../../components/ui/form';
+import { FilterSelect, ListFooter, ListToolbar } from '../../../components/ui/list-toolbar';
 import { Menu, MenuItem } from '../../../components/ui/menu';
 import { Spinner } from '../../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../../components/ui/states';
@@ -234,28 +234,26 @@ export default function PackageListPage() {
           }}
           filters={
             <>
-              <div className="w-40">
-                <Select
-                  aria-label="Operating system"
-                  value={params.targetOs}
-                  onChange={(e) => update({ targetOs: e.target.value as TargetOs | '' })}
-                >
-                  <option value="">All OS</option>
-                  <option value="windows">Windows</option>
-                  <option value="macos">macOS (Future)</option>
-                </Select>
-              </div>
-              <div className="w-40">
-                <Select
-                  aria-label="Package type"
-                  value={params.isTemplate}
-                  onChange={(e) => update({ isTemplate: e.target.value as PackageListParams['isTemplate'] })}
-                >
-                  <option value="">All Types</option>
-                  <option value="false">Packages</option>
-                  <option value="true">Templates</option>
-                </Select>
-              </div>
+              <FilterSelect
+                label="Operating system"
+                value={params.targetOs}
+                onChange={(targetOs) => update({ targetOs })}
+                options={[
+                  { value: '', label: 'All OS' },
+                  { value: 'windows', label: 'Windows' },
+                  { value: 'macos', label: 'macOS (Future)' },
+                ]}
+              />
+              <FilterSelect
+                label="Package type"
+                value={params.isTemplate}
+                onChange={(isTemplate) => update({ isTemplate })}
+                options={[
+                  { value: '', label: 'All Types' },
+                  { value: 'false', label: 'Packages' },
+                  { value: 'true', label: 'Templates' },
+                ]}
+              />
               {list.isFetching && !list.isPending && <Spinner className="size-4 text-slate-400" />}
             </>
           }
