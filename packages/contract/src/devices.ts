@@ -16,6 +16,12 @@ export const DEVICE_STATUS_FILTERS = [
   { value: 'offline', label: 'Offline' },
   { value: 'error', label: 'Error' },
 ] as const;
+const OS_TYPE_NAMES: Record<string, string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' };
+
+/** The display name of an os_type ('windows' → 'Windows'), or 'Unknown' when there is none. */
+export const osTypeLabel = (osType: string | null | undefined): string =>
+  osType ? (OS_TYPE_NAMES[osType.toLowerCase()] ?? osType) : 'Unknown';
+
 export type DeviceStatusFilter = (typeof DEVICE_STATUS_FILTERS)[number]['value'];
 
 /** spec: core §4 Selection — only these may be selected, deployed to or acted on. */

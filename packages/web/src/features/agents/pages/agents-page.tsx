@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Download, Eraser, ServerCog, ShieldAlert, Trash2 } from 'lucide-react';
 import type { DeviceListItem, DeviceStatusFilter } from '@outpost/contract/devices';
-import { DEVICE_STATUS_FILTERS } from '@outpost/contract/devices';
+import { DEVICE_STATUS_FILTERS, osTypeLabel } from '@outpost/contract/devices';
 import { DEFAULT_PAGE_SIZE } from '@outpost/contract/limits';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Alert } from '../../../components/ui/alert';
@@ -24,9 +24,6 @@ import type { AgentFilters } from '../api/get-agents';
 import { CleanupDialog } from '../components/cleanup-dialog';
 import { InstallAgentDialog } from '../components/install-agent-dialog';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
-
-const OS_NAMES: Record<string, string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' };
-const osName = (t: string | null) => (t ? (OS_NAMES[t] ?? t) : 'Unknown');
 
 // spec: operations §2.7 Agents, §2.9 filter bar, §4 agent cleanup, §5, §8.
 export default function AgentsPage() {
@@ -173,7 +170,7 @@ export default function AgentsPage() {
                 onChange={reset(setOsType)}
                 options={[
                   { value: '', label: 'All OS types' },
-                  ...osOptions.map((o) => ({ value: o, label: osName(o) })),
+                  ...osOptions.map((o) => ({ value: o, label: osTypeLabel(o) })),
                 ]}
               />
             </>
@@ -262,7 +259,7 @@ export default function AgentsPage() {
                   </Td>
                   <Td className="font-mono text-xs">{d.serial_number || 'Unknown'}</Td>
                   <Td className="tabular-nums">{d.agent_version || '1.0.0'}</Td>
-                  <Td>{osName(d.os_type)}</Td>
+                  <Td>{osTypeLabel(d.os_type)}</Td>
                   <Td>
                     <StatusBadge status={d.status} />
                   </Td>

@@ -1,12 +1,9 @@
 import type { DeviceListItem } from '@outpost/contract/devices';
+import { osTypeLabel } from '@outpost/contract/devices';
 
 // How a device is named and described on every devices screen (spec: core §2 Device list).
 
 export const deviceName = (d: Pick<DeviceListItem, 'hostname' | 'id'>) => d.hostname || `Device ${d.id}`;
-
-const OS_NAMES: Record<string, string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' };
-export const osTypeLabel = (osType: string | null | undefined) =>
-  osType ? (OS_NAMES[osType.toLowerCase()] ?? osType) : 'Unknown';
 
 /** Type and version, or 'Unknown'. The version usually names the OS already ("Windows 11 Pro"). */
 export function osLabel(d: Pick<DeviceListItem, 'os_type' | 'os_version'>): string {

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Monitor, Power, RefreshCw, RotateCcw, X } from 'lucide-react';
 import type { DeviceActionType, DeviceListItem, DeviceStatusFilter } from '@outpost/contract/devices';
-import { DEVICE_STATUS_FILTERS, isDeviceActionable } from '@outpost/contract/devices';
+import { DEVICE_STATUS_FILTERS, isDeviceActionable, osTypeLabel } from '@outpost/contract/devices';
 import { DEFAULT_PAGE_SIZE } from '@outpost/contract/limits';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Alert } from '../../../components/ui/alert';
@@ -24,7 +24,7 @@ import { deviceListKey, useDevices } from '../api/get-devices';
 import type { DeviceFilters } from '../api/get-devices';
 import { useSiteOptions } from '../api/get-sites';
 import { DeployPackageButton } from '../components/deploy-placeholder';
-import { deviceHref, deviceName, osParts, osTypeLabel } from '../lib/device-format';
+import { deviceHref, deviceName, osParts } from '../lib/device-format';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useLiveDeviceRows } from '../lib/use-live-devices';
 
