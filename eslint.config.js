@@ -3,38 +3,68 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { readdirSync } from 'node:fs';
-import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+import boundaries from 'eslint-plugin-boundaries';
 
-// Import boundaries (docs/architecture.md §1): enforced by lint, not by convention.
+// Import boundaries (docs/architecture.md §1), enforced by lint rather than convention.
 const subfolders = (dir) =>
   readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
 const webFeatures = subfolders('./packages/web/src/features/');
 const serverModules = subfolders('./packages/server/src/modules/');
+const others = (list, name) => list.filter((item) => item !== name);
 
-const boundaryZones = [
-  // Web (bulletproof-react): a feature never imports another feature; shared code flows one way.
-  ...webFeatures.map((feature) => ({
-    target: `./packages/web/src/features/${feature}`,
-    from: './packages/web/src/features',
-    except: [`./${feature}`],
-    message: 'A web feature never imports another feature: move shared code to components/ or lib/.',
+const boundaryElements = [
+  ...webFeatures.map((name) => ({
+    type: `web-feature:${name}`,
+    pattern: `packages/web/src/features/${name}`,
+  })),
+  { type: 'web-shared', pattern: 'packages/web/src/(components|lib)' },
+  { type: 'web-app', pattern: 'packages/web/src/app' },
+  // A module's queries files come first: the first matching element wins.
+  ...serverModules.map((name) => ({
+    type: `server-queries:${name}`,
+    pattern: `packages/server/src/modules/${name}/**/*.queries.ts`,
+    partialMatch: false,
+  })),
+  ...serverModules.map((name) => ({
+    type: `server-module:${name}`,
+    pattern: `packages/server/src/modules/${name}`,
+  })),
+  { type: 'server-live', pattern: 'packages/server/src/live' },
+];
+
+const boundaryPolicies = [
+  // bulletproof-react: a feature never imports another feature; shared code flows one way.
+  ...webFeatures.map((name) => ({
+    from: { element: { type: `web-feature:${name}` } },
+    disallow: {
+      to: { element: { types: { anyOf: others(webFeatures, name).map((other) => `web-feature:${other}`) } } },
+    },
+    message: 'A web feature never imports another feature: move what they share to components/ or lib/.',
   })),
   {
-    target: ['./packages/web/src/components', './packages/web/src/lib'],
-    from: ['./packages/web/src/features', './packages/web/src/app'],
+    from: { element: { type: 'web-shared' } },
+    disallow: {
+      to: { element: { types: { anyOf: ['web-app', ...webFeatures.map((name) => `web-feature:${name}`)] } } },
+    },
     message: 'components/ and lib/ never import features or app/.',
   },
-  // Server: a module uses another module through its service, never its queries.
-  ...serverModules.map((module) => ({
-    target: `./packages/server/src/modules/${module}`,
-    from: `./packages/server/src/modules/!(${module})/**/*.queries.ts`,
+  // Server layering: a module uses another module through its service, never its queries.
+  ...serverModules.map((name) => ({
+    from: { element: { types: { anyOf: [`server-module:${name}`, `server-queries:${name}`] } } },
+    disallow: {
+      to: {
+        element: { types: { anyOf: others(serverModules, name).map((other) => `server-queries:${other}`) } },
+      },
+    },
     message: 'A module uses another module through its service, never its queries.',
   })),
   {
-    target: './packages/server/src/live',
-    from: './packages/server/src/modules/**/*.queries.ts',
+    from: { element: { type: 'server-live' } },
+    disallow: {
+      to: { element: { types: { anyOf: serverModules.map((name) => `server-queries:${name}`) } } },
+    },
     message: 'live/ uses modules through their services, never their queries.',
   },
 ];
@@ -64,11 +94,12 @@ export default tseslint.config(
   },
   {
     files: ['packages/*/src/**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
+    plugins: { boundaries },
     settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
+      'boundaries/elements': boundaryElements,
     },
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaryZones }] },
+    rules: { 'boundaries/dependencies': ['error', { default: 'allow', policies: boundaryPolicies }] },
   },
   {
     files: ['packages/web/**/*.{ts,tsx}'],
