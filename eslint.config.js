@@ -21,12 +21,6 @@ const boundaryElements = [
   })),
   { type: 'web-shared', pattern: 'packages/web/src/(components|lib)' },
   { type: 'web-app', pattern: 'packages/web/src/app' },
-  // A module's queries files come first: the first matching element wins.
-  ...serverModules.map((name) => ({
-    type: `server-queries:${name}`,
-    pattern: `packages/server/src/modules/${name}/**/*.queries.ts`,
-    partialMatch: false,
-  })),
   ...serverModules.map((name) => ({
     type: `server-module:${name}`,
     pattern: `packages/server/src/modules/${name}`,
@@ -52,10 +46,11 @@ const boundaryPolicies = [
   },
   // Server layering: a module uses another module through its service, never its queries.
   ...serverModules.map((name) => ({
-    from: { element: { types: { anyOf: [`server-module:${name}`, `server-queries:${name}`] } } },
+    from: { element: { type: `server-module:${name}` } },
     disallow: {
       to: {
-        element: { types: { anyOf: others(serverModules, name).map((other) => `server-queries:${other}`) } },
+        element: { types: { anyOf: others(serverModules, name).map((other) => `server-module:${other}`) } },
+        file: { categories: 'queries' },
       },
     },
     message: 'A module uses another module through its service, never its queries.',
@@ -63,7 +58,10 @@ const boundaryPolicies = [
   {
     from: { element: { type: 'server-live' } },
     disallow: {
-      to: { element: { types: { anyOf: serverModules.map((name) => `server-queries:${name}`) } } },
+      to: {
+        element: { types: { anyOf: serverModules.map((name) => `server-module:${name}`) } },
+        file: { categories: 'queries' },
+      },
     },
     message: 'live/ uses modules through their services, never their queries.',
   },
@@ -98,6 +96,8 @@ export default tseslint.config(
     settings: {
       'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
       'boundaries/elements': boundaryElements,
+      'boundaries/files': [{ category: 'queries', pattern: '**/*.queries.ts' }],
+      'boundaries/files': [{ category: 'queries', pattern: '**/*.queries.ts' }],
     },
     rules: { 'boundaries/dependencies': ['error', { default: 'allow', policies: boundaryPolicies }] },
   },
