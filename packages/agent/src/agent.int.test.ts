@@ -111,9 +111,10 @@ describe('the real agent on this machine', () => {
       expect(sw.length).toBeGreaterThan(10);
     }
     // the outbox is empty once the server acknowledged the inventory
-    await eventually(
-      async () =>
+    await eventually(() =>
+      Promise.resolve(
         fs.readdirSync(path.join(config.stateDir, 'outbox')).filter((f) => f.endsWith('.json')).length === 0,
+      ),
     );
   }, 60_000);
 });

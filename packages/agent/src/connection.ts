@@ -155,7 +155,7 @@ export class AgentConnection {
           ws.terminate();
         });
     });
-    ws.on('message', (data) => this.onMessage(ws, data.toString()));
+    ws.on('message', (data) => this.onMessage(ws, messageText(data)));
     ws.on('error', (err) => this.log.warn('connection error', { err: err.message }));
     ws.on('close', (code, reason) => {
       if (this.ws !== ws) {
@@ -218,4 +218,12 @@ export class AgentConnection {
         return;
     }
   }
+}
+
+/** A websocket frame as text: ws hands over one Buffer, fragments, or an ArrayBuffer. */
+function messageText(data: WebSocket.RawData): string {
+  if (Buffer.isBuffer(data)) {
+    return data.toString('utf8');
+  }
+  return (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)).toString('utf8');
 }

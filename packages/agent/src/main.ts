@@ -49,7 +49,7 @@ async function enroll(args: { server?: string; token?: string; config: string; '
   );
 }
 
-async function run(args: { config: string }) {
+function run(args: { config: string }) {
   const config = loadAgentConfig(args.config);
   const executor = isDryRun() ? new RecordingExecutor() : new SystemExecutor();
   const agent = createAgent({
@@ -92,7 +92,7 @@ async function main() {
   if (command === 'enroll') {
     await enroll({ ...values, config });
   } else if (command === 'run') {
-    await run({ config });
+    run({ config });
   } else {
     throw new Error(`Unknown command "${command}"\n\n${USAGE}`);
   }

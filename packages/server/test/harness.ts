@@ -23,11 +23,11 @@ export type TestServer = {
   config: Config;
   close(): Promise<void>;
   /** fetch against the server; JSON body in, parsed JSON out. */
-  request<T = unknown>(
+  request: <T = unknown>(
     method: string,
     path: string,
     opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
-  ): Promise<{ status: number; body: T; headers: Headers }>;
+  ) => Promise<{ status: number; body: T; headers: Headers }>;
   devSignIn(email: string): Promise<SignInResult>;
   /** The embedded demo (tenants, sites, packages) with this server's blob store. */
   seedDemo(): ReturnType<typeof seedDemo>;

@@ -32,6 +32,14 @@ export const WINDOWS_SERVICES_COMMAND = [
 ] as const;
 
 /** `Get-CimInstance Win32_Service | Select Name,DisplayName,State,StartMode | ConvertTo-Json` */
+/** PowerShell emits enum members as numbers or names depending on the version. */
+function windowsLabel(labels: Record<string, string>, value: unknown): string {
+  if (typeof value !== 'string' && typeof value !== 'number') {
+    return 'Unknown';
+  }
+  return labels[String(value)] ?? String(value);
+}
+
 export function parseWindowsServices(json: string): Service[] {
   const data = JSON.parse(json) as unknown;
   const rows = (Array.isArray(data) ? data : [data]) as Record<string, unknown>[];
@@ -40,8 +48,8 @@ export function parseWindowsServices(json: string): Service[] {
     .map((r) => ({
       serviceName: String(r.Name),
       displayName: typeof r.DisplayName === 'string' ? r.DisplayName : String(r.Name),
-      status: WINDOWS_STATE[String(r.State)] ?? String(r.State ?? 'Unknown'),
-      startType: WINDOWS_START[String(r.StartMode)] ?? String(r.StartMode ?? 'Unknown'),
+      status: windowsLabel(WINDOWS_STATE, r.State),
+      startType: windowsLabel(WINDOWS_START, r.StartMode),
     }));
 }
 

@@ -182,17 +182,17 @@ export function createVirtualDevice(
 /** The simulated machine as an agent backend. */
 export function virtualBackend(device: VirtualDevice): DeviceBackend {
   return {
-    async hello() {
-      return {
+    hello() {
+      return Promise.resolve({
         agentVersion: AGENT_VERSION,
         hostname: device.facts.hostname,
         osType: device.facts.osType,
         osVersion: device.facts.osVersion,
         ipAddress: device.facts.ipAddress,
         sessions: device.sessions,
-      };
+      });
     },
-    async inventory(kind) {
+    inventory(kind) {
       const all = kind === 'all';
       // traffic grows between inventories
       for (const i of device.network.interfaces) {
@@ -202,13 +202,13 @@ export function virtualBackend(device: VirtualDevice): DeviceBackend {
         }
       }
       const { hostname, osType, osVersion, serialNumber, manufacturer, model, ipAddress } = device.facts;
-      return {
+      return Promise.resolve({
         facts: { hostname, osType, osVersion, serialNumber, manufacturer, model, ipAddress },
         ...((all || kind === 'hardware') && { hardware: device.hardware }),
         ...((all || kind === 'network') && { network: device.network }),
         ...((all || kind === 'software') && { software: device.software }),
         ...((all || kind === 'services') && { services: device.services }),
-      };
+      });
     },
   };
 }
