@@ -75,7 +75,7 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx}'],
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        projectService: { allowDefaultProject: ['vitest.config.ts', 'scripts/*.test.ts'] },
         tsconfigRootDir: import.meta.dirname,
       },
       globals: { ...globals.node },

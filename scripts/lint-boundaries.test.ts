@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The import boundaries of docs/architecture.md are enforced by the lint config: these cases
+// prove the rules fire, so a config change that silently disables them fails here.
+const root = path.resolve(import.meta.dirname, '..');
+const eslint = new ESLint({
+  cwd: root,
+  // Only the boundary rule: type information is not needed to judge an import path.
+  ruleFilter: ({ ruleId }) => ruleId === 'boundaries/dependencies',
+  overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
+});
+
+async function boundaryErrors(filePath: string, code: string) {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, filePath) });
+  return (result?.messages ?? []).map((message) => message.message);
+}
+
+describe('lint import boundaries', () => {
+  it('refuses a web feature importing another feature', async () => {
+    const errors = await boundaryErrors(
+      'packages/web/src/features/agents/pages/probe.ts',
+      "import { DashboardPage } from '../../dashboard/pages/dashboard-page';\nexport const probe = DashboardPage;\n",
+    );
+    expect(errors).toEqual([expect.stringContaining('never imports another feature')]);
+  });
+
+  it('allows a feature to import its own files and the shared kit', async () => {
+    const errors = await boundaryErrors(
+      'packages/web/src/features/agents/pages/probe.ts',
+      "import { Button } from '../../../components/ui/button';\nexport const probe = Button;\n",
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('refuses lib/ importing a feature', async () => {
+    const errors = await boundaryErrors(
+      'packages/web/src/lib/probe.ts',
+      "import { DashboardPage } from '../features/dashboard/pages/dashboard-page';\nexport const probe = DashboardPage;\n",
+    );
+    expect(errors).toEqual([expect.stringContaining('never import features')]);
+  });
+
+  it("refuses a server module importing another module's queries", async () => {
+    const errors = await boundaryErrors(
+      'packages/server/src/modules/packages/probe.ts',
+      "import * as probe from '../devices/devices.queries';\nexport { probe };\n",
+    );
+    expect(errors).toEqual([expect.stringContaining('through its service')]);
+  });
+});
