@@ -3,6 +3,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@outpost/contract/files';
+import { InsecureDirError, ensurePrivateDir } from './lib/private-dir';
 
 const booleanFlag = z
   .enum(['0', '1', 'true', 'false', 'yes', 'no', ''])
@@ -81,6 +82,15 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK.has(host) || host.startsWith('127.');
 }
 
+function checkPrivateDirs(dataDir: string, blobDir: string) {
+  try {
+    ensurePrivateDir(dataDir, 'DATA_DIR');
+    ensurePrivateDir(blobDir, 'BLOB_DIR');
+  } catch (err) {
+    throw err instanceof InsecureDirError ? new ConfigError(err.message) : err;
+  }
+}
+
 // The session signing key: SESSION_SECRET, or one generated once and kept under DATA_DIR.
 function loadSessionSecret(dataDir: string, given?: string): Uint8Array {
   if (given) {
@@ -90,7 +100,7 @@ function loadSessionSecret(dataDir: string, given?: string): Uint8Array {
   if (fs.existsSync(file)) {
     return new Uint8Array(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64'));
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  // 384 bits from the operating system's CSPRNG.
   const key = crypto.randomBytes(48);
   fs.writeFileSync(file, key.toString('base64'), { mode: 0o600 });
   return new Uint8Array(key);
@@ -107,6 +117,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const baseDir = env.INIT_CWD || process.cwd();
   const dataDir = path.resolve(baseDir, e.DATA_DIR);
   const clientId = e.GOOGLE_CLIENT_ID?.trim() || null;
+  const blobDir = env.BLOB_DIR?.trim()
+    ? path.resolve(baseDir, env.BLOB_DIR.trim())
+    : path.join(dataDir, 'blobs');
+  // Before anything is written there (the session key): refuse folders other accounts can write to.
+  checkPrivateDirs(dataDir, blobDir);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -136,6 +151,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     demoDevices: e.OUTPOST_DEMO_DEVICES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
-    blobDir: env.BLOB_DIR?.trim() ? path.resolve(baseDir, env.BLOB_DIR.trim()) : path.join(dataDir, 'blobs'),
+    blobDir,
   };
 }
