@@ -15,6 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { loggerOptions } from './lib/logger';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { staticPlugin } from './plugins/static';
@@ -37,6 +38,8 @@ export type AppOptions = {
   config: Config;
   database: Database;
   logger?: boolean | FastifyBaseLogger | { level: string };
+  /** Where the log goes when `logger` is not given (stdout by default); tests capture it here. */
+  logStream?: { write(line: string): void };
   /** Tests inject a verifier backed by a local key; production builds one from config. */
   googleVerifier?: OidcVerifier | null;
 };
@@ -46,7 +49,8 @@ const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    // Credentials are redacted from every logged URL, header and body (lib/logger.ts).
+    logger: options.logger ?? { ...loggerOptions(config.logLevel), stream: options.logStream },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
