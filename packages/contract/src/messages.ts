@@ -25,6 +25,8 @@ export const messages = {
   notInvited:
     'This e-mail address has not been invited to any organization. Ask your administrator for an invitation.',
   devLoginDisabled: 'Development sign-in is disabled on this server',
+  devLoginLocalOnly:
+    'Development sign-in is only available from the machine Outpost runs on. Sign in with Google, or set OUTPOST_ALLOW_DEV_LOGIN=1 to allow it from other addresses.',
   googleLoginDisabled: 'Google sign-in is not configured on this server',
   tenantNotFound: 'Organization not found',
   adminOnly: 'Administrators only',

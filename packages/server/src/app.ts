@@ -13,6 +13,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { fastifyTrustProxy } from './config';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { loggerOptions } from './lib/logger';
@@ -51,7 +52,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // Credentials are redacted from every logged URL, header and body (lib/logger.ts).
     logger: options.logger ?? { ...loggerOptions(config.logLevel), stream: options.logStream },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
