@@ -146,3 +146,13 @@ export const deviceMessages = {
   agentFailed: 'The agent could not complete the request',
   devicesNotFound: (ids: number[]) => `Device${ids.length === 1 ? '' : 's'} not found: ${ids.join(', ')}`,
 } as const;
+
+// Input rules every request and message obeys (input.ts).
+export const inputMessages = {
+  nulCharacter: 'must not contain a NUL character (\\u0000)',
+  idInvalid: 'must be a whole number from 1 to 2147483647',
+  pageInvalid: 'Page must be a whole number from 1 to 2147483647',
+  tooDeep: (depth: number) => `is nested too deeply (at most ${depth} levels)`,
+  uploadIncomplete: 'The upload ended before the file was complete. Please try again.',
+  uploadMalformed: (reason: string) => `The upload is not a valid multipart form: ${reason}`,
+} as const;

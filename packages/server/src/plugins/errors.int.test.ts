@@ -18,13 +18,13 @@ describe('error envelope', () => {
       LOG_LEVEL: 'silent',
     });
     app = await buildApp({ config, database, logger: false });
-    app.get('/api/test/boom', async () => {
+    app.get('/api/test/boom', () => {
       throw new Error('secret connection string postgres://admin:hunter2@db');
     });
     app.post(
       '/api/test/echo',
       { schema: { body: z.object({ count: z.number().int().min(1) }) } },
-      async (req) => ({
+      (req) => ({
         success: true,
         data: req.body,
       }),
@@ -46,7 +46,7 @@ describe('error envelope', () => {
   it('names the failing field of a bad body', async () => {
     const res = await app.inject({ method: 'POST', url: '/api/test/echo', payload: { count: 0 } });
     expect(res.statusCode).toBe(400);
-    const body = res.json();
+    const body = res.json<{ success: boolean; error: string; fields: unknown[] }>();
     expect(body.success).toBe(false);
     expect(body.error).toMatch(/^body\.count: /);
     expect(body.fields).toEqual([expect.objectContaining({ path: 'body.count' })]);
@@ -73,7 +73,7 @@ describe('error envelope', () => {
   it('serves the OpenAPI document generated from the contract', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json();
-    expect(doc.paths['/api/customer/auth/google'].post.requestBody).toBeDefined();
+    const doc = res.json<{ paths: Record<string, { post?: { requestBody?: unknown } }> }>();
+    expect(doc.paths['/api/customer/auth/google']?.post?.requestBody).toBeDefined();
   });
 });
