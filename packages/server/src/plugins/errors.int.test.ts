@@ -21,14 +21,10 @@ describe('error envelope', () => {
     app.get('/api/test/boom', () => {
       throw new Error('secret connection string postgres://admin:hunter2@db');
     });
-    app.post(
-      '/api/test/echo',
-      { schema: { body: z.object({ count: z.number().int().min(1) }) } },
-      (req) => ({
-        success: true,
-        data: req.body,
-      }),
-    );
+    app.post('/api/test/echo', { schema: { body: z.object({ count: z.number().int().min(1) }) } }, (req) => ({
+      success: true,
+      data: req.body,
+    }));
     await app.ready();
   });
   afterAll(async () => {
