@@ -14,7 +14,9 @@ const tmp = () => {
 const mode = (p: string) => fs.lstatSync(p).mode & 0o777;
 
 describe('private data folders', () => {
-  const umask = process.umask();
+  // Setting returns the previous mask (reading it alone is deprecated).
+  const umask = process.umask(0o022);
+  process.umask(umask);
   afterEach(() => {
     process.umask(umask);
     for (const dir of made.splice(0)) {
