@@ -48,7 +48,8 @@ ensureChromium();
 ensureRedis();
 
 const suites = [
-  ['lint', 'npm run lint'],
+  // The lint suite also checks docs/dependencies.md against the production dependencies.
+  ['lint', 'npm run lint && node scripts/check-dependencies.mjs'],
   ['typecheck', 'npm run typecheck'],
   ['unit', 'npm run test:unit'],
   ['integration (PGlite)', 'npm run test:integration'],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refineInput } from './input';
 import {
   DeviceActionType,
   HardwareInfo,
@@ -232,15 +233,17 @@ export const StepProgressMessage = z.object({
 });
 export type StepProgressMessage = z.infer<typeof StepProgressMessage>;
 
-export const AgentMessage = z.discriminatedUnion('type', [
-  HelloMessage,
-  HeartbeatMessage,
-  InventoryMessage,
-  ActivityMessage,
-  FaultMessage,
-  CommandResultMessage,
-  StepProgressMessage,
-]);
+export const AgentMessage = z
+  .discriminatedUnion('type', [
+    HelloMessage,
+    HeartbeatMessage,
+    InventoryMessage,
+    ActivityMessage,
+    FaultMessage,
+    CommandResultMessage,
+    StepProgressMessage,
+  ])
+  .superRefine(refineInput); // no NUL characters, bounded nesting: as every HTTP request
 export type AgentMessage = z.infer<typeof AgentMessage>;
 export type AgentMessageType = AgentMessage['type'];
 /** Agent messages that carry a messageId and wait for an ack. */

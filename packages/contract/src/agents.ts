@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { IdParam } from './input';
 
 // Enrolment tokens (ARCHITECTURE §4): a tenant admin creates one in the Install Agent dialog; the
 // token itself is shown once, only its hash is kept.
 
 export const CreateEnrollmentTokenBody = z.object({
   name: z.string().trim().max(200, 'Name must be 200 characters or less').optional(),
-  site_id: z.coerce.number().int().positive().nullable().optional(),
+  site_id: IdParam.nullable().optional(),
   /** ISO timestamp; omitted means the token does not expire */
   expires_at: z.iso
     .datetime({ offset: true, error: 'expires_at must be an ISO date-time' })
@@ -41,4 +42,4 @@ export const CreatedEnrollmentToken = EnrollmentToken.extend({
 });
 export type CreatedEnrollmentToken = z.infer<typeof CreatedEnrollmentToken>;
 
-export const EnrollmentTokenIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const EnrollmentTokenIdParams = z.object({ id: IdParam });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParam } from './input';
 
 export const ROLES = ['tenant_admin', 'user'] as const;
 export const Role = z.enum(ROLES);
@@ -70,7 +71,7 @@ export const TenantOption = z.object({
 });
 export type TenantOption = z.infer<typeof TenantOption>;
 
-export const SwitchTenantBody = z.object({ tenant_id: z.coerce.number().int().positive() });
+export const SwitchTenantBody = z.object({ tenant_id: IdParam });
 export type SwitchTenantBody = z.infer<typeof SwitchTenantBody>;
 export const SwitchTenantResult = z.object({ token: z.string(), user: SessionUser });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParam, PageParam } from './input';
 import { COMMAND_STATUSES } from './agent-protocol';
 import { DeviceActionType } from './devices';
 import { listOf } from './envelope';
@@ -13,8 +14,8 @@ export const MAX_DEVICES_PER_ACTION = 1000;
 
 export const DeviceActionBody = z
   .object({
-    device_ids: z.array(z.coerce.number().int().positive()).max(MAX_DEVICES_PER_ACTION).optional(),
-    device_id: z.coerce.number().int().positive().optional(),
+    device_ids: z.array(IdParam).max(MAX_DEVICES_PER_ACTION).optional(),
+    device_id: IdParam.optional(),
     action_type: DeviceActionType,
     action_data: z.record(z.string(), z.unknown()).nullable().optional(),
   })
@@ -53,9 +54,9 @@ export const CreateDeviceActionsResponse = z.object({
 export type CreateDeviceActionsResponse = z.infer<typeof CreateDeviceActionsResponse>;
 
 export const DeviceActionListQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: PageParam,
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  device_id: z.coerce.number().int().positive().optional(),
+  device_id: IdParam.optional(),
   action_type: DeviceActionType.optional(),
 });
 export type DeviceActionListQuery = z.input<typeof DeviceActionListQuery>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Id, IdParam, PageParam } from './input';
 import { listOf } from './envelope';
 
 // spec: core §3 Device and its nested shapes, field for field. Sizes: memory module capacity in
@@ -163,7 +164,7 @@ export type ActivityLogEntry = z.infer<typeof ActivityLogEntry>;
 // ---------- devices API (issue 4): list, detail, software, services, stats, cleanup ----------
 // spec: core §7 Devices, operations §7 Agents. Lists carry data.data + data.pagination.
 
-const pageParam = z.coerce.number().int().min(1).default(1);
+const pageParam = PageParam;
 const limitParam = (fallback: number) => z.coerce.number().int().min(1).max(100).default(fallback);
 const optionalText = z
   .string()
@@ -182,7 +183,7 @@ export const DeviceListQuery = z.object({
   search: optionalText,
   status: DeviceStatus.optional(),
   os_type: optionalText,
-  site_id: z.coerce.number().int().positive().optional(),
+  site_id: IdParam.optional(),
 });
 export type DeviceListQuery = z.input<typeof DeviceListQuery>;
 export type DeviceListFilters = z.output<typeof DeviceListQuery>;
@@ -272,7 +273,7 @@ export const DashboardStats = z.object({
 export type DashboardStats = z.infer<typeof DashboardStats>;
 
 export const BulkDeleteDevicesBody = z.object({
-  device_ids: z.array(z.number().int().positive()).min(1, 'device_ids must not be empty').max(1000),
+  device_ids: z.array(Id).min(1, 'device_ids must not be empty').max(1000),
 });
 export type BulkDeleteDevicesBody = z.infer<typeof BulkDeleteDevicesBody>;
 

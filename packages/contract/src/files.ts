@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdParam } from './input';
 
 // spec: operations §3 Uploaded file (id, originalFilename) and §7 Files; ARCHITECTURE §6.
 
@@ -19,7 +20,7 @@ export const UploadedFile = z.object({
 });
 export type UploadedFile = z.infer<typeof UploadedFile>;
 
-export const FileIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const FileIdParams = z.object({ id: IdParam });
 
 /** Human-readable byte counts for limits and file sizes (1024-based, as Windows shows them). */
 export function formatBytes(bytes: number): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refineInput } from './input';
 import { DeviceStatus } from './devices';
 
 // The portal socket (spec: core §4 and §7 Websocket, operations §4 Live subscriptions).
@@ -118,11 +119,13 @@ export function parseSubscriptionKey(key: string): ParsedSubscriptionKey | null 
 // ---------- client → server ----------
 
 export const SubscriptionPayload = z.object({ subscriptionKey: z.string().min(1).max(200) });
-export const PortalClientMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('subscribe'), payload: SubscriptionPayload }),
-  z.object({ type: z.literal('unsubscribe'), payload: SubscriptionPayload }),
-  z.object({ type: z.literal('ping'), payload: z.unknown().optional() }),
-]);
+export const PortalClientMessage = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('subscribe'), payload: SubscriptionPayload }),
+    z.object({ type: z.literal('unsubscribe'), payload: SubscriptionPayload }),
+    z.object({ type: z.literal('ping'), payload: z.unknown().optional() }),
+  ])
+  .superRefine(refineInput); // no NUL characters, bounded nesting: as every HTTP request
 export type PortalClientMessage = z.infer<typeof PortalClientMessage>;
 
 // ---------- server → client (besides PortalEvents) ----------

@@ -25,6 +25,8 @@ export const messages = {
   notInvited:
     'This e-mail address has not been invited to any organization. Ask your administrator for an invitation.',
   devLoginDisabled: 'Development sign-in is disabled on this server',
+  devLoginLocalOnly:
+    'Development sign-in is only available from the machine Outpost runs on. Sign in with Google, or set OUTPOST_ALLOW_DEV_LOGIN=1 to allow it from other addresses.',
   googleLoginDisabled: 'Google sign-in is not configured on this server',
   tenantNotFound: 'Organization not found',
   adminOnly: 'Administrators only',
@@ -143,4 +145,14 @@ export const deviceMessages = {
     `The device did not answer within ${seconds} seconds. It may be busy or its connection may be unstable.`,
   agentFailed: 'The agent could not complete the request',
   devicesNotFound: (ids: number[]) => `Device${ids.length === 1 ? '' : 's'} not found: ${ids.join(', ')}`,
+} as const;
+
+// Input rules every request and message obeys (input.ts).
+export const inputMessages = {
+  nulCharacter: 'must not contain a NUL character (\\u0000)',
+  idInvalid: 'must be a whole number from 1 to 2147483647',
+  pageInvalid: 'Page must be a whole number from 1 to 2147483647',
+  tooDeep: (depth: number) => `is nested too deeply (at most ${depth} levels)`,
+  uploadIncomplete: 'The upload ended before the file was complete. Please try again.',
+  uploadMalformed: (reason: string) => `The upload is not a valid multipart form: ${reason}`,
 } as const;

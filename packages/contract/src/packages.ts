@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INT4_MAX, Id, IdParam, PageParam, findInputProblem } from './input';
 import { listOf } from './envelope';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './limits';
 import { packageMessages as messages } from './messages';
@@ -86,7 +87,7 @@ const booleanQuery = z
   .transform((v) => (v === undefined ? undefined : v === 'true'));
 
 export const PackageListQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: PageParam,
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   search: z.string().trim().max(200).optional(),
   target_os: TargetOs.optional(),
@@ -134,19 +135,30 @@ export type PackageDetail = z.infer<typeof PackageDetail>;
 
 // spec §3: step_details is sent as a JSON string; an object is accepted as well.
 const stepDetailsWire = z.union([z.string(), z.record(z.string(), z.unknown())]).transform((v, ctx) => {
+  let details: Record<string, unknown> | null = null;
   if (typeof v !== 'string') {
-    return v;
-  }
-  try {
-    const parsed: unknown = JSON.parse(v);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      return parsed as Record<string, unknown>;
+    details = v;
+  } else {
+    try {
+      const parsed: unknown = JSON.parse(v);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        details = parsed as Record<string, unknown>;
+      }
+    } catch {
+      // reported below
     }
-  } catch {
-    // reported below
   }
-  ctx.addIssue({ code: 'custom', message: messages.stepDetailsJson });
-  return z.NEVER;
+  if (!details) {
+    ctx.addIssue({ code: 'custom', message: messages.stepDetailsJson });
+    return z.NEVER;
+  }
+  // The JSON text escapes what the request-wide input rules look for (a NUL is "\u0000" there).
+  const problem = findInputProblem(details);
+  if (problem) {
+    ctx.addIssue({ code: 'custom', message: problem.message, path: problem.path.split('.') });
+    return z.NEVER;
+  }
+  return details;
 });
 
 const stepFields = {
@@ -193,15 +205,15 @@ export type StepInput = z.output<typeof StepBody>;
 
 export const StepReorderBody = z.object({
   stepOrders: z
-    .array(z.object({ id: z.number().int().positive(), step_order: z.number().int().min(1) }))
+    .array(z.object({ id: Id, step_order: z.number().int().min(1).max(INT4_MAX) }))
     .min(1, messages.reorderMismatch),
 });
 export type StepReorderBody = z.infer<typeof StepReorderBody>;
 
-export const PackageIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const PackageIdParams = z.object({ id: IdParam });
 export const StepIdParams = z.object({
-  id: z.coerce.number().int().positive(),
-  stepId: z.coerce.number().int().positive(),
+  id: IdParam,
+  stepId: IdParam,
 });
 
 export const CreatedId = z.object({ id: z.number().int() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Id } from './input';
 import { packageMessages as messages } from './messages';
 
 // spec: operations §2.3 and §5 — the seven step types, their fields, and the rules that check
@@ -14,7 +15,7 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** An uploaded file as a step refers to it (spec §3 Uploaded file). */
 export const FileRef = z.object({
-  id: z.number().int().positive(),
+  id: Id,
   originalFilename: z.string().min(1),
 });
 export type FileRef = z.infer<typeof FileRef>;

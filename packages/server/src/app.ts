@@ -13,8 +13,10 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { fastifyTrustProxy } from './config';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { loggerOptions } from './lib/logger';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { staticPlugin } from './plugins/static';
@@ -37,6 +39,8 @@ export type AppOptions = {
   config: Config;
   database: Database;
   logger?: boolean | FastifyBaseLogger | { level: string };
+  /** Where the log goes when `logger` is not given (stdout by default); tests capture it here. */
+  logStream?: { write(line: string): void };
   /** Tests inject a verifier backed by a local key; production builds one from config. */
   googleVerifier?: OidcVerifier | null;
 };
@@ -46,8 +50,9 @@ const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    // Credentials are redacted from every logged URL, header and body (lib/logger.ts).
+    logger: options.logger ?? { ...loggerOptions(config.logLevel), stream: options.logStream },
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

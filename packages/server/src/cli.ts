@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ZodError } from 'zod';
 import { ConfigError, loadConfig } from './config';
+import { preparePrivateDirs } from './lib/private-dir';
 import { DatabaseInUseError, openDatabase } from './db/client';
 import { HttpError } from './lib/errors';
 import { addMember, createTenant, listTenantsWithCounts } from './modules/tenants/tenants.service';
@@ -52,6 +53,7 @@ async function run(argv: string[]): Promise<string> {
     throw new UsageError(`Unknown command "${command}".`);
   }
   const config = loadConfig();
+  preparePrivateDirs(config);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'pglite'),

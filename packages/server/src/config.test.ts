@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, fastifyTrustProxy, loadConfig, parseTrustProxy } from './config';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-config-'));
 
@@ -37,5 +37,49 @@ describe('loadConfig', () => {
     expect(Buffer.from(first).equals(Buffer.from(second))).toBe(true);
     expect(first.length).toBeGreaterThanOrEqual(32);
     expect(fs.statSync(path.join(dir, 'session.key')).mode & 0o077).toBe(0);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('is off by default and a bare number is a hop count, never "trust every hop"', () => {
+    expect(parseTrustProxy(undefined)).toBe(false);
+    expect(parseTrustProxy('')).toBe(false);
+    expect(parseTrustProxy('0')).toBe(false);
+    expect(parseTrustProxy('1')).toBe(1);
+    expect(parseTrustProxy(' 2 ')).toBe(2);
+    const oneHop = fastifyTrustProxy(1);
+    expect(typeof oneHop).toBe('function');
+    if (typeof oneHop === 'function') {
+      expect([oneHop('127.0.0.1', 0), oneHop('198.51.100.1', 1)]).toEqual([true, false]);
+    }
+  });
+
+  it('takes a comma-separated list of proxy addresses and CIDR ranges', () => {
+    expect(parseTrustProxy('10.0.0.5, 192.168.1.0/24,fd00::/8,::1,loopback')).toEqual([
+      '10.0.0.5',
+      '192.168.1.0/24',
+      'fd00::/8',
+      '::1',
+      'loopback',
+    ]);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '10.0.0.5' }).trustProxy).toEqual(['10.0.0.5']);
+  });
+
+  it('refuses "true", bad addresses and bad prefixes with the expected format', () => {
+    for (const bad of [
+      'true',
+      'yes',
+      '10.0.0.300',
+      '10.0.0.0/33',
+      'fd00::/129',
+      'proxy.local',
+      '10.0.0.1/8/2',
+      '99',
+    ]) {
+      expect(() => parseTrustProxy(bad)).toThrow(ConfigError);
+      expect(() => parseTrustProxy(bad)).toThrow(
+        /TRUST_PROXY must be a hop count .* or a comma-separated list/,
+      );
+    }
   });
 });

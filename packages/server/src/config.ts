@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import net from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@outpost/contract/files';
+import { InsecureDirError, ensurePrivateDir } from './lib/private-dir';
 
 const booleanFlag = z
   .enum(['0', '1', 'true', 'false', 'yes', 'no', ''])
@@ -30,7 +32,7 @@ const EnvSchema = z.object({
   OUTPOST_DEMO: z.enum(['0', '1']).default('1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
-  TRUST_PROXY: booleanFlag,
+  TRUST_PROXY: z.string().optional(),
   // Agents and live updates (README "Agents and live updates")
   AGENT_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   AGENT_PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
@@ -51,11 +53,15 @@ export type Config = {
   redisChannelPrefix: string;
   google: { clientId: string | null; jwksUrl: string; issuers: string[] };
   sessionSecret: Uint8Array;
+  /** dev sign-in is configured (no Google client id); each request is still checked (devSignInAllowed) */
   devLogin: boolean;
+  /** OUTPOST_ALLOW_DEV_LOGIN=1: dev sign-in from any address, not only from this machine */
+  devLoginFromAnyAddress: boolean;
   demo: boolean;
   logLevel: string;
   webDistDir: string | null;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs (parseTrustProxy) */
+  trustProxy: TrustProxy;
   agents: {
     /** agents send a heartbeat this often; told to them in the welcome */
     heartbeatIntervalMs: number;
@@ -75,10 +81,68 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+export type TrustProxy = false | number | string[];
 
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
+// proxy-addr's names for address ranges, accepted in a TRUST_PROXY list as Fastify accepts them.
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const TRUST_PROXY_FORMAT =
+  "TRUST_PROXY must be a hop count (1 for one reverse proxy in front of Outpost) or a comma-separated list of the proxies' addresses or CIDR ranges (e.g. 10.0.0.5,192.168.1.0/24)";
+
+function isAddressOrCidr(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) {
+    return true;
+  }
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) {
+    return false;
+  }
+  if (prefix === undefined) {
+    return true;
+  }
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits >= 0 && bits <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY as Fastify's trustProxy. A number is how many proxies in front of Outpost to trust
+ * (the client address is then the entry that many hops from the right of X-Forwarded-For, so a
+ * client cannot choose it by sending its own header); a list names the proxies. "true" (trust
+ * every hop) is refused: any client could then write its own address.
+ */
+export function parseTrustProxy(raw: string | undefined): TrustProxy {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === '0' || value === 'false' || value === 'no') {
+    return false;
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 0 && hops <= 32) {
+      return hops;
+    }
+    throw new ConfigError(
+      `Invalid configuration:\n  TRUST_PROXY: ${TRUST_PROXY_FORMAT} (a hop count is 1 to 32)`,
+    );
+  }
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const invalid = entries.filter((e) => !isAddressOrCidr(e));
+  if (entries.length === 0 || invalid.length > 0) {
+    const shown = invalid.length > 0 ? ` ("${invalid.join('", "')}" is not one)` : '';
+    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${TRUST_PROXY_FORMAT}${shown}`);
+  }
+  return entries;
+}
+
+function checkPrivateDirs(dataDir: string, blobDir: string) {
+  try {
+    ensurePrivateDir(dataDir, 'DATA_DIR');
+    ensurePrivateDir(blobDir, 'BLOB_DIR');
+  } catch (err) {
+    throw err instanceof InsecureDirError ? new ConfigError(err.message) : err;
+  }
 }
 
 // The session signing key: SESSION_SECRET, or one generated once and kept under DATA_DIR.
@@ -90,10 +154,25 @@ function loadSessionSecret(dataDir: string, given?: string): Uint8Array {
   if (fs.existsSync(file)) {
     return new Uint8Array(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64'));
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  // 384 bits from the operating system's CSPRNG.
   const key = crypto.randomBytes(48);
   fs.writeFileSync(file, key.toString('base64'), { mode: 0o600 });
   return new Uint8Array(key);
+}
+
+/**
+ * The value for Fastify's trustProxy option. Fastify trusts a hop count at run time but its types
+ * omit numbers, so a count becomes proxy-addr's function form (trust the first N hops), which is
+ * what Fastify does with a number itself.
+ */
+export function fastifyTrustProxy(
+  trustProxy: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy === 'number') {
+    const hops = trustProxy;
+    return (_address, hop) => hop < hops;
+  }
+  return trustProxy;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -107,6 +186,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const baseDir = env.INIT_CWD || process.cwd();
   const dataDir = path.resolve(baseDir, e.DATA_DIR);
   const clientId = e.GOOGLE_CLIENT_ID?.trim() || null;
+  const blobDir = env.BLOB_DIR?.trim()
+    ? path.resolve(baseDir, env.BLOB_DIR.trim())
+    : path.join(dataDir, 'blobs');
+  // Before anything is written there (the session key): refuse folders other accounts can write to.
+  checkPrivateDirs(dataDir, blobDir);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -122,12 +206,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
     },
     sessionSecret: loadSessionSecret(dataDir, e.SESSION_SECRET),
-    // Dev sign-in only without a Google client id, and only on loopback unless forced.
-    devLogin: clientId === null && (isLoopback(e.HOST) || e.OUTPOST_ALLOW_DEV_LOGIN),
+    // Dev sign-in only without a Google client id; each request must also come from this machine
+    // (its own address, after proxy resolution) unless OUTPOST_ALLOW_DEV_LOGIN is set.
+    devLogin: clientId === null,
+    devLoginFromAnyAddress: e.OUTPOST_ALLOW_DEV_LOGIN,
     demo: e.OUTPOST_DEMO === '1',
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR ?? null,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     agents: {
       heartbeatIntervalMs: e.AGENT_HEARTBEAT_INTERVAL_MS,
       presenceGraceMs: e.AGENT_PRESENCE_GRACE_MS,
@@ -136,6 +222,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     demoDevices: e.OUTPOST_DEMO_DEVICES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
-    blobDir: env.BLOB_DIR?.trim() ? path.resolve(baseDir, env.BLOB_DIR.trim()) : path.join(dataDir, 'blobs'),
+    blobDir,
   };
 }

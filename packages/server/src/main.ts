@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { preparePrivateDirs } from './lib/private-dir';
 import { openDatabase } from './db/client';
 import { seedDemo } from './modules/demo/demo.seed';
 import { createLocalBlobStore } from './modules/files/blob-store';
@@ -8,6 +9,7 @@ import { startDemoFleet } from './modules/agents/demo-fleet';
 
 async function main() {
   const config = loadConfig();
+  preparePrivateDirs(config);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'pglite'),

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { SystemExecutor } from './executor';
+import { SystemExecutor, isValidServiceName } from './executor';
 import type { Runner } from './executor';
 
 /** Records every command instead of running it; answers status queries like the platform would. */
 function recorder(statusOutput = '') {
   const calls: string[] = [];
-  const runner: Runner = async (file, args) => {
+  const runner: Runner = (file, args) => {
     calls.push([file, ...args].join(' '));
-    return { stdout: statusOutput };
+    return Promise.resolve({ stdout: statusOutput });
   };
   return { calls, runner };
 }
@@ -43,7 +43,10 @@ describe('SystemExecutor commands (recorded, never run)', () => {
     ).toEqual({
       status: 'Running',
     });
-    expect(linux.calls).toEqual(['systemctl restart nginx.service', 'systemctl is-active nginx.service']);
+    expect(linux.calls).toEqual([
+      'systemctl restart -- nginx.service',
+      'systemctl is-active -- nginx.service',
+    ]);
     const mac = recorder();
     await new SystemExecutor('darwin', mac.runner).serviceControl('com.example.agent', 'restart');
     expect(mac.calls).toEqual(['launchctl kickstart -k system/com.example.agent']);
@@ -55,6 +58,44 @@ describe('SystemExecutor commands (recorded, never run)', () => {
       new SystemExecutor('win32', r.runner).serviceControl("x'; Restart-Computer; '", 'stop'),
     ).rejects.toThrow('Invalid service name');
     expect(r.calls).toEqual([]);
+  });
+
+  it('refuses service names that would read as options, on every platform', async () => {
+    for (const platform of ['linux', 'darwin', 'win32'] as const) {
+      const r = recorder();
+      for (const name of ['-Hroot@203.0.113.9', '--host=203.0.113.9', '-k', ' -x', '']) {
+        await expect(new SystemExecutor(platform, r.runner).serviceControl(name, 'stop')).rejects.toThrow(
+          'Invalid service name',
+        );
+      }
+      expect(r.calls).toEqual([]);
+    }
+  });
+
+  it('ends systemctl options with -- so a unit name is only ever a unit name', async () => {
+    const r = recorder('inactive\n');
+    await new SystemExecutor('linux', r.runner).serviceControl('getty@tty1.service', 'stop');
+    expect(r.calls).toEqual([
+      'systemctl stop -- getty@tty1.service',
+      'systemctl is-active -- getty@tty1.service',
+    ]);
+  });
+
+  it('keeps a conservative character set per platform', () => {
+    // Real names pass.
+    expect(isValidServiceName('win32', 'MSSQL$SQLEXPRESS')).toBe(true);
+    expect(isValidServiceName('win32', 'Windows Search')).toBe(true);
+    expect(isValidServiceName('linux', 'systemd-fsck@dev-disk-by\\x2duuid-1.service')).toBe(true);
+    expect(isValidServiceName('darwin', 'com.apple.metadata.mds')).toBe(true);
+    // Quotes, slashes, shell and control characters, and platform-foreign characters do not.
+    expect(isValidServiceName('win32', 'Spooler\u2019; Restart-Computer')).toBe(false);
+    expect(isValidServiceName('win32', 'Spooler ')).toBe(false);
+    expect(isValidServiceName('linux', 'nginx service')).toBe(false);
+    expect(isValidServiceName('linux', 'a;reboot')).toBe(false);
+    expect(isValidServiceName('linux', 'nginx\nreboot')).toBe(false);
+    expect(isValidServiceName('darwin', '../gui/501/com.example')).toBe(false);
+    expect(isValidServiceName('darwin', 'com.example/x')).toBe(false);
+    expect(isValidServiceName('darwin', 'a'.repeat(256))).toBe(false);
   });
 
   it('refuses to touch this machine under the test runner', async () => {

@@ -20,15 +20,39 @@ export class RecordingExecutor implements Executor {
   readonly calls: RecordedCall[] = [];
   constructor(private readonly onService?: (serviceName: string, action: ServiceAction) => string) {}
 
-  async deviceAction(action: DeviceActionType) {
+  deviceAction(action: DeviceActionType) {
     this.calls.push({ kind: 'device_action', action });
+    return Promise.resolve();
   }
 
-  async serviceControl(serviceName: string, action: ServiceAction) {
+  serviceControl(serviceName: string, action: ServiceAction) {
     this.calls.push({ kind: 'service_control', serviceName, action });
     const status = this.onService?.(serviceName, action) ?? (action === 'stop' ? 'Stopped' : 'Running');
-    return { status };
+    return Promise.resolve({ status });
   }
+}
+
+/**
+ * Service names the agent will act on, per platform: a conservative character set, never a
+ * leading "-" (it would read as an option), never a quote (Windows), a slash (a launchd domain)
+ * or whitespace other than inner spaces on Windows. A name outside the set is refused before any
+ * program runs; such services cannot be controlled from the portal.
+ */
+const SERVICE_NAME_PATTERNS: Record<'win32' | 'darwin' | 'other', RegExp> = {
+  // Windows service key names: letters, digits, _ . - $ @ and inner spaces (e.g. MSSQL$SQLEXPRESS).
+  win32: /^[A-Za-z0-9_$][A-Za-z0-9_.$@ -]{0,254}$/,
+  // launchd labels are reverse-DNS names (com.example.agent).
+  darwin: /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}$/,
+  // systemd unit names: letters, digits, : _ . @ - and \ escapes (getty@tty1.service).
+  other: /^[A-Za-z0-9_][A-Za-z0-9_.@:\\-]{0,254}$/,
+};
+
+export function isValidServiceName(platform: NodeJS.Platform, serviceName: string): boolean {
+  const pattern =
+    platform === 'win32' || platform === 'darwin'
+      ? SERVICE_NAME_PATTERNS[platform]
+      : SERVICE_NAME_PATTERNS.other;
+  return pattern.test(serviceName) && !serviceName.endsWith(' ');
 }
 
 /** Runs a program with arguments (no shell); the real one is execFile. */
@@ -78,8 +102,8 @@ export class SystemExecutor implements Executor {
 
   async serviceControl(serviceName: string, action: ServiceAction) {
     this.guard();
-    if (!/^[A-Za-z0-9_.@:-]{1,255}$/.test(serviceName)) {
-      throw new Error(`Invalid service name: ${serviceName}`);
+    if (!isValidServiceName(this.platform, serviceName)) {
+      throw new Error(`Invalid service name: ${JSON.stringify(serviceName)}`);
     }
     if (this.platform === 'win32') {
       const verb = { start: 'Start-Service', stop: 'Stop-Service', restart: 'Restart-Service' }[action];
@@ -92,6 +116,8 @@ export class SystemExecutor implements Executor {
       return { status: stdout.trim() || 'Unknown' };
     }
     if (this.platform === 'darwin') {
+      // The target always starts with "system/", so it can never read as an option; launchctl's
+      // subcommands take no `--`.
       const target = `system/${serviceName}`;
       const args = {
         start: ['kickstart', target],
@@ -101,8 +127,9 @@ export class SystemExecutor implements Executor {
       await this.run('launchctl', args);
       return { status: action === 'stop' ? 'Stopped' : 'Running' };
     }
-    await this.run('systemctl', [action, serviceName]);
-    const { stdout } = await this.run('systemctl', ['is-active', serviceName]).catch(
+    // `--` ends systemctl's options: whatever the name, it is only ever a unit name.
+    await this.run('systemctl', [action, '--', serviceName]);
+    const { stdout } = await this.run('systemctl', ['is-active', '--', serviceName]).catch(
       (e: { stdout?: string }) => ({
         stdout: e.stdout ?? '',
       }),

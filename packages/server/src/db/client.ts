@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema/index';
+import { tightenTree } from '../lib/private-dir';
 
 export type Schema = typeof schema;
 // Both drivers produce a PgDatabase; the app only uses what they share.
@@ -55,6 +56,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   await client.waitReady;
   const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
+  if (options.pgliteDir) {
+    tightenTree(options.pgliteDir); // PGlite chmods the files it creates 0666: see lib/private-dir.ts
+  }
   return {
     db,
     kind: 'pglite',

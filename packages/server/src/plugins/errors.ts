@@ -2,26 +2,70 @@ import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ApiErrorBody, FieldError } from '@outpost/contract/envelope';
-import { messages } from '@outpost/contract/messages';
+import { findInputProblem } from '@outpost/contract/input';
+import { inputMessages, messages } from '@outpost/contract/messages';
 import { HttpError } from '../lib/errors';
+
+const validationError = (fields: FieldError[]): ApiErrorBody => {
+  const first = fields[0];
+  return {
+    success: false,
+    error: first ? `${first.path}: ${first.message}` : messages.validationFailed,
+    code: 'VALIDATION_ERROR',
+    fields,
+  };
+};
+
+const REQUEST_PARTS = ['params', 'querystring', 'body'] as const;
+
+/**
+ * The message for a multipart stream the client broke (cut short, malformed, aborted), or null
+ * for anything else. The multipart parser (busboy) throws plain errors; a file system error
+ * (full disk, permissions) carries a syscall and stays a 500.
+ */
+export function multipartClientError(err: unknown): string | null {
+  if (!(err instanceof Error) || 'syscall' in err) {
+    return null;
+  }
+  const code = (err as { code?: unknown }).code;
+  if (
+    /^Unexpected end of (form|file|multipart data)/i.test(err.message) ||
+    err.message === 'aborted' ||
+    code === 'ECONNRESET'
+  ) {
+    return inputMessages.uploadIncomplete;
+  }
+  if (/^Malformed (part header|urlencoded form)|^Multipart: Boundary not found/i.test(err.message)) {
+    return inputMessages.uploadMalformed(err.message);
+  }
+  return null;
+}
 
 // Every error leaves in the envelope {success:false, error}; 500s never carry internals.
 export const errorsPlugin = fp(
-  async (app) => {
+  (app, _opts, done) => {
+    // The contract's input rules (no NUL characters, bounded nesting) for every route's params,
+    // query and body, before its own schema: so no route can hand such input to the database.
+    app.addHook('preValidation', (request, reply, next) => {
+      const parts = { params: request.params, querystring: request.query, body: request.body };
+      for (const part of REQUEST_PARTS) {
+        const problem = findInputProblem(parts[part]);
+        if (problem) {
+          const path = [part, problem.path].filter(Boolean).join('.');
+          void reply.status(400).send(validationError([{ path, message: problem.message }]));
+          return;
+        }
+      }
+      next();
+    });
+
     app.setErrorHandler((err: FastifyError, request, reply) => {
       if (hasZodFastifySchemaValidationErrors(err)) {
         const fields: FieldError[] = err.validation.map((v) => ({
           path: [err.validationContext, ...String(v.instancePath).split('/').filter(Boolean)].join('.'),
           message: v.message ?? 'Invalid value',
         }));
-        const first = fields[0];
-        const body: ApiErrorBody = {
-          success: false,
-          error: first ? `${first.path}: ${first.message}` : messages.validationFailed,
-          code: 'VALIDATION_ERROR',
-          fields,
-        };
-        return reply.status(400).send(body);
+        return reply.status(400).send(validationError(fields));
       }
       if (err instanceof HttpError) {
         return reply.status(err.statusCode).send({ success: false, error: err.message, code: err.code });
@@ -31,6 +75,11 @@ export const errorsPlugin = fp(
         return reply.status(500).send({ success: false, error: messages.internalError, code: 'INTERNAL' });
       }
       const status = err.statusCode ?? 500;
+      const uploadProblem = status >= 500 ? multipartClientError(err) : null;
+      if (uploadProblem) {
+        request.log.info({ err: err.message }, 'multipart upload broken off by the client');
+        return reply.status(400).send({ success: false, error: uploadProblem, code: 'UPLOAD_INVALID' });
+      }
       if (status >= 500) {
         request.log.error({ err }, 'request failed');
         return reply.status(500).send({ success: false, error: messages.internalError, code: 'INTERNAL' });
@@ -53,6 +102,7 @@ export const errorsPlugin = fp(
       }
       return reply.status(404).send({ success: false, error: messages.notFound, code: 'NOT_FOUND' });
     });
+    done();
   },
   { name: 'errors' },
 );

@@ -212,7 +212,7 @@ describe('sessions, profile and tenants', () => {
     expect(res.body.error).toBe(messages.tokenInvalid);
   });
 
-  it('offers dev sign-in on loopback and refuses it on other addresses unless forced', async () => {
+  it('offers dev sign-in to loopback callers whatever the bind address, and anywhere only when forced', async () => {
     const res = await server.request<Envelope<{ devLogin: boolean; devUsers: { email: string }[] }>>(
       'GET',
       '/api/config',
@@ -221,8 +221,14 @@ describe('sessions, profile and tenants', () => {
     expect(res.body.data.devUsers.map((u) => u.email)).toContain('admin@acme.example');
     const { loadConfig } = await import('../../config');
     const base = { DATA_DIR: '/tmp/outpost-cfg', SESSION_SECRET: 'x'.repeat(40) };
-    expect(loadConfig({ ...base, HOST: '0.0.0.0' }).devLogin).toBe(false);
-    expect(loadConfig({ ...base, HOST: '0.0.0.0', OUTPOST_ALLOW_DEV_LOGIN: '1' }).devLogin).toBe(true);
+    // The bind address decides nothing (each caller's own address does: trust-proxy.int.test.ts).
+    expect(loadConfig({ ...base, HOST: '0.0.0.0' })).toMatchObject({
+      devLogin: true,
+      devLoginFromAnyAddress: false,
+    });
+    expect(
+      loadConfig({ ...base, HOST: '0.0.0.0', OUTPOST_ALLOW_DEV_LOGIN: '1' }).devLoginFromAnyAddress,
+    ).toBe(true);
     expect(loadConfig({ ...base, GOOGLE_CLIENT_ID: 'abc' }).devLogin).toBe(false);
   });
 

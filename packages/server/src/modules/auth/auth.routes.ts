@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import {
   AppConfig,
   DevSignInBody,
@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { forbidden } from '../../lib/errors';
 import type { Config } from '../../config';
-import { createAuthService } from './auth.service';
+import { createAuthService, devSignInAllowed } from './auth.service';
 import { listDevLoginUsers } from './auth.queries';
 import type { OidcVerifier } from './oidc-verifier';
 import type { SessionTokens } from './session-token';
@@ -34,7 +34,8 @@ const meta = (r: { ip: string; headers: Record<string, unknown> }) => ({
 });
 
 // spec: core §7 Auth.
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, opts) => {
+// Plugins that only declare routes take Fastify's callback form (nothing to await).
+export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opts, done) => {
   const service = createAuthService(opts.db, opts.tokens);
 
   app.post(
@@ -62,6 +63,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     async (request) => {
       if (!opts.config.devLogin) {
         throw forbidden(messages.devLoginDisabled, 'DEV_LOGIN_DISABLED');
+      }
+      if (!devSignInAllowed(opts.config, request)) {
+        request.log.warn({ ip: request.ip }, 'dev sign-in refused: the caller is not on this machine');
+        throw forbidden(messages.devLoginLocalOnly, 'DEV_LOGIN_LOCAL_ONLY');
       }
       const data = await service.signIn(request.body.email.toLowerCase(), null, meta(request), 'dev sign-in');
       return { success: true as const, data };
@@ -97,20 +102,26 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       data: await service.switchTenant(request.ctx, request.body.tenant_id),
     }),
   );
+  done();
 };
 
-export const configRoute: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, opts) => {
+export const configRoute: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opts, done) => {
   app.get(
     '/config',
     { schema: { tags: ['config'], response: { 200: apiSuccess(AppConfig) } } },
-    async () => ({
-      success: true as const,
-      data: {
-        googleClientId: opts.config.google.clientId,
-        devLogin: opts.config.devLogin,
-        devUsers: opts.config.devLogin ? await listDevLoginUsers(opts.db) : [],
-        version: opts.version,
-      },
-    }),
+    async (request) => {
+      // Honest for this caller: dev sign-in is offered only where POST /auth/dev would accept it.
+      const devLogin = devSignInAllowed(opts.config, request);
+      return {
+        success: true as const,
+        data: {
+          googleClientId: opts.config.google.clientId,
+          devLogin,
+          devUsers: devLogin ? await listDevLoginUsers(opts.db) : [],
+          version: opts.version,
+        },
+      };
+    },
   );
+  done();
 };

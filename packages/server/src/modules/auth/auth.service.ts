@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { ProfileUpdateBody, SessionUser, SignInResult, TenantOption } from '@outpost/contract/auth';
 import { messages } from '@outpost/contract/messages';
+import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema/index';
 import { writeAudit } from '../../lib/audit';
@@ -129,3 +130,32 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 addresses (::ffff:127.0.0.1). */
+export function isLoopbackAddress(ip: string): boolean {
+  const v4 = ip.toLowerCase().startsWith('::ffff:') ? ip.slice(7) : ip;
+  return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const;
+
+export type DevSignInCaller = { ip: string; headers: Record<string, unknown> };
+export type DevSignInPolicy = Pick<Config, 'devLogin' | 'devLoginFromAnyAddress' | 'trustProxy'>;
+
+/**
+ * Whether this caller may use password-less dev sign-in. It is judged on the caller's own address
+ * (request.ip, after TRUST_PROXY resolution), never on the address the server is bound to: behind
+ * a reverse proxy on the same machine every request arrives from loopback. So without TRUST_PROXY
+ * a request that carries forwarding headers came through a proxy and is not local either.
+ */
+export function devSignInAllowed(policy: DevSignInPolicy, caller: DevSignInCaller): boolean {
+  if (!policy.devLogin) {
+    return false;
+  }
+  if (policy.devLoginFromAnyAddress) {
+    return true;
+  }
+  const isProxiedUnresolved =
+    policy.trustProxy === false && FORWARDING_HEADERS.some((h) => caller.headers[h] !== undefined);
+  return isLoopbackAddress(caller.ip) && !isProxiedUnresolved;
+}

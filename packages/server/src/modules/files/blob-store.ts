@@ -48,13 +48,13 @@ export function createLocalBlobStore(dir: string): BlobStore {
   return {
     async put(key, source) {
       assertSafeKey(key);
-      await fs.promises.mkdir(incoming, { recursive: true });
+      await fs.promises.mkdir(incoming, { recursive: true, mode: 0o700 });
       const temp = path.join(incoming, `${key}.part`);
       const counter = new HashingCounter();
       try {
-        await pipeline(source, counter, fs.createWriteStream(temp, { flags: 'wx' }));
+        await pipeline(source, counter, fs.createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
         const target = finalPath(key);
-        await fs.promises.mkdir(path.dirname(target), { recursive: true });
+        await fs.promises.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
         await fs.promises.rename(temp, target);
       } catch (err) {
         await fs.promises.rm(temp, { force: true });

@@ -1,0 +1,105 @@
+import type { FastifyServerOptions } from 'fastify';
+
+// Credentials never reach the log. The portal socket carries the session token in its URL
+// (spec: core §7 Websocket, /api/ws?tenantId&userId&token), agents and the API carry secrets in
+// headers, sign-in and enrolment carry them in bodies. Three layers keep them out:
+//   1. the request serializer logs the URL with sensitive query values replaced;
+//   2. pino's redaction censors sensitive keys in logged objects (headers, bodies, our own fields);
+//   3. a last pass over every logged message string replaces sensitive query values and bearer
+//      credentials that a message might quote.
+
+export const REDACTED = '[redacted]';
+
+/** Query parameter and field names whose values are credentials. */
+const SENSITIVE_NAME = /token|secret|password|passwd|authorization|cookie|api[-_]?key|credential/i;
+
+/** name=value pairs in a query string or text whose name is sensitive. */
+const SENSITIVE_PAIR =
+  /([?&;]|\b)([A-Za-z0-9_.-]*(?:token|secret|password|passwd|authorization|cookie|api[-_]?key|credential)[A-Za-z0-9_.-]*)=([^&#\s"']*)/gi;
+/** "Bearer abc" / "Basic abc" wherever it appears in a message. */
+const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+
+/** A URL (or path with query) with the values of sensitive query parameters replaced. */
+export function redactUrl(url: string): string {
+  const query = url.indexOf('?');
+  if (query === -1) {
+    return url;
+  }
+  const params = url
+    .slice(query + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // keep the raw name
+      }
+      return eq !== -1 && SENSITIVE_NAME.test(decoded) ? `${name}=${REDACTED}` : pair;
+    });
+  return `${url.slice(0, query)}?${params.join('&')}`;
+}
+
+/** Free text (a log message) with sensitive name=value pairs and bearer credentials replaced. */
+export function redactText(text: string): string {
+  return text
+    .replace(SENSITIVE_PAIR, (_m, sep: string, name: string) => `${sep}${name}=${REDACTED}`)
+    .replace(AUTH_SCHEME, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+}
+
+// pino redaction paths: headers as Fastify and Node log them, and credential fields of any
+// logged object up to two levels down (pino's wildcards match one level each).
+const SENSITIVE_KEYS = [
+  'token',
+  'secret',
+  'password',
+  'authorization',
+  'cookie',
+  'device_secret',
+  'deviceSecret',
+  'enrollment_token',
+  'enrollmentToken',
+];
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["set-cookie"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  ...SENSITIVE_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
+];
+
+type RequestLike = {
+  method?: string;
+  url?: string;
+  hostname?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+};
+
+/** The Fastify logger options every server uses (main, CLI, tests that capture the log). */
+export function loggerOptions(level: string): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+  return {
+    level,
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    serializers: {
+      // Fastify's default request serializer, with the URL's credentials removed.
+      req: (request: RequestLike) => ({
+        method: request.method,
+        url: request.url === undefined ? undefined : redactUrl(request.url),
+        host: request.hostname,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+    hooks: {
+      logMethod(args, method) {
+        const redacted = args.map((arg: unknown) => (typeof arg === 'string' ? redactText(arg) : arg));
+        return method.apply(this, redacted as Parameters<typeof method>);
+      },
+    },
+  };
+}
