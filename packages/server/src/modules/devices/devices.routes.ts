@@ -4,7 +4,6 @@ import {
   BulkDeleteDevicesBody,
   CleanupBody,
   CleanupResult,
-  DashboardStats,
   DeleteDevicesResponse,
   Device,
   DeviceIdParams,
@@ -42,12 +41,6 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
     '/devices',
     { schema: { tags, querystring: DeviceListQuery, response: { 200: apiSuccess(DeviceListResponse) } } },
     async (request) => ok(await service.list(request.ctx, request.query)),
-  );
-
-  app.get(
-    '/devices/stats/dashboard',
-    { schema: { tags, response: { 200: apiSuccess(DashboardStats) } } },
-    async (request) => ok(await service.dashboard(request.ctx)),
   );
 
   app.get(

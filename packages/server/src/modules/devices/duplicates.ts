@@ -1,4 +1,4 @@
-import { isUsableSerial } from '../agents/agents.queries';
+import { isUsableSerial } from '../../lib/device-identity';
 
 // Duplicate registrations (issue 4, agent cleanup): devices with the same serial number, or the
 // same hostname and MAC address, are one machine enrolled more than once. Each group keeps its
