@@ -2,7 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import { DEFAULT_NOTIFICATION_PREFS } from '@outpost/contract/auth';
 import type { SessionUser } from '@outpost/contract/auth';
 import type { Db } from '../../db/client';
-import { tenants, users } from '../../db/schema/index';
+import { tenants, users, userSites } from '../../db/schema/index';
+import type { Reader } from '../../lib/db';
 
 const membershipColumns = {
   id: users.id,
@@ -19,9 +20,13 @@ const membershipColumns = {
 
 export type Membership = SessionUser & { plan: string };
 
-function toMembership(row: { notification_prefs: SessionUser['notification_prefs'] | null }): Membership {
-  const r = row as Membership;
-  return { ...r, notification_prefs: row.notification_prefs ?? DEFAULT_NOTIFICATION_PREFS };
+/** A selected row: the membership columns, with preferences possibly never saved (null). */
+type MembershipRow = Omit<Membership, 'notification_prefs'> & {
+  notification_prefs: SessionUser['notification_prefs'] | null;
+};
+
+function toMembership(row: MembershipRow): Membership {
+  return { ...row, notification_prefs: row.notification_prefs ?? DEFAULT_NOTIFICATION_PREFS };
 }
 
 export async function findMembershipsByEmail(db: Db, email: string): Promise<Membership[]> {
@@ -68,4 +73,32 @@ export async function listDevLoginUsers(db: Db, limit = 50) {
     byEmail.set(r.email, entry);
   }
   return [...byEmail.values()].slice(0, limit);
+}
+
+/**
+ * The live membership behind a session token (read on every request, so a deleted user or a
+ * changed role takes effect at once): one primary-key join.
+ */
+export async function findSessionMember(db: Reader, userId: number, tenantId: number) {
+  const [row] = await db
+    .select({
+      userId: users.id,
+      tenantId: users.tenantId,
+      email: users.email,
+      name: users.name,
+      role: users.role,
+      siteAccessType: users.siteAccessType,
+      tenantName: tenants.tenantName,
+    })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The sites a user with site_access_type 'specific' was given. */
+export async function listUserSiteIds(db: Reader, userId: number): Promise<number[]> {
+  const rows = await db.select({ siteId: userSites.siteId }).from(userSites).where(eq(userSites.userId, userId));
+  return rows.map((r) => r.siteId);
 }

@@ -1,4 +1,3 @@
-import { eq, sql } from 'drizzle-orm';
 import { paginate } from '@outpost/contract/envelope';
 import type { ListData } from '@outpost/contract/envelope';
 import { packageMessages as messages } from '@outpost/contract/messages';
@@ -19,15 +18,20 @@ import type {
 import { FileRef, STEP_CATALOG, isFieldActive } from '@outpost/contract/step-catalog';
 import type { StepType } from '@outpost/contract/step-catalog';
 import type { Db } from '../../db/client';
-import { deploymentPackages, packageSteps } from '../../db/schema/index';
 import { writeAudit } from '../../lib/audit';
+import type { Executor } from '../../lib/db';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { RequestContext } from '../../plugins/auth';
-import { findFileBySha256, findFilesByIds } from '../files/files.queries';
-import type { Executor } from '../files/files.queries';
+import { fileLookup } from '../files/files.service';
 import {
+  deletePackage,
+  deleteStep,
   findPackage,
   findStep,
+  insertPackage as insertPackageRow,
+  insertStep as insertStepRow,
+  updatePackage,
+  updateStep as updateStepRow,
   listPackages,
   listSteps,
   nextStepOrder,
@@ -61,7 +65,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
   const counters = opts.activeDeploymentCounters ?? [];
 
   async function loadOr404(ex: Executor, ctx: RequestContext, id: number, lock = false): Promise<PackageRow> {
-    const row = await findPackage(ex, ctx.tenantId, id, { lock });
+    const row = await findPackage(ex, ctx, id, { lock });
     if (!row) {
       throw notFound(messages.packageNotFound, 'PACKAGE_NOT_FOUND');
     }
@@ -86,7 +90,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     const fields = fileFieldsOf(step.step_type, details);
     const refs = fields.map((f) => ({ field: f, ref: FileRef.safeParse(details[f.key]).data }));
     const ids = refs.flatMap((r) => (r.ref ? [r.ref.id] : []));
-    const found = new Map((await findFilesByIds(ex, ctx.tenantId, ids)).map((f) => [f.id, f]));
+    const found = new Map((await fileLookup.findByIds(ex, ctx, ids)).map((f) => [f.id, f]));
     for (const { field, ref } of refs) {
       if (!ref) {
         continue;
@@ -108,21 +112,18 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     stepOrder: number,
   ): Promise<PackageStep> {
     const { details, fileIds } = await resolveStepFiles(tx, ctx, input);
-    const [row] = await tx
-      .insert(packageSteps)
-      .values({
-        packageId,
-        stepOrder,
-        stepName: input.step_name,
-        stepType: input.step_type,
-        stepDetails: details,
-        failDeploymentOnError: input.fail_deployment_on_error,
-        timeoutSeconds: input.timeout_seconds,
-        retryCount: input.retry_count,
-      })
-      .returning();
-    await replaceStepFiles(tx, row!.id, fileIds);
-    return toStep(row!);
+    const row = await insertStepRow(tx, {
+      packageId,
+      stepOrder,
+      stepName: input.step_name,
+      stepType: input.step_type,
+      stepDetails: details,
+      failDeploymentOnError: input.fail_deployment_on_error,
+      timeoutSeconds: input.timeout_seconds,
+      retryCount: input.retry_count,
+    });
+    await replaceStepFiles(tx, row.id, fileIds);
+    return toStep(row);
   }
 
   async function insertPackage(
@@ -130,27 +131,23 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     ctx: RequestContext,
     body: Omit<PackageCreateInput, 'target_os'> & { target_os?: 'windows' },
   ): Promise<PackageRow> {
-    const [row] = await tx
-      .insert(deploymentPackages)
-      .values({
-        tenantId: ctx.tenantId,
-        name: body.name,
-        description: body.description,
-        targetOs: body.target_os ?? 'windows',
-        osVersionRequirement: body.os_version_requirement,
-        architecture: body.architecture,
-        packageVersion: body.package_version,
-        isTemplate: body.is_template,
-        createdBy: ctx.userId,
-        createdByName: ctx.name ?? ctx.email,
-      })
-      .returning();
-    return row!;
+    return insertPackageRow(tx, {
+      tenantId: ctx.tenantId,
+      name: body.name,
+      description: body.description,
+      targetOs: body.target_os ?? 'windows',
+      osVersionRequirement: body.os_version_requirement,
+      architecture: body.architecture,
+      packageVersion: body.package_version,
+      isTemplate: body.is_template,
+      createdBy: ctx.userId,
+      createdByName: ctx.name ?? ctx.email,
+    });
   }
 
   return {
     async list(ctx: RequestContext, query: PackageListFilters): Promise<ListData<PackageSummary>> {
-      const { rows, total } = await listPackages(db, ctx.tenantId, query);
+      const { rows, total } = await listPackages(db, ctx, query);
       return {
         data: rows.map((r) => toSummary(r, r.stepCount)),
         pagination: paginate(query.page, query.limit, total),
@@ -178,30 +175,25 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     async update(ctx: RequestContext, id: number, body: PackageUpdateInput): Promise<PackageDetail> {
       return db.transaction(async (tx) => {
         const before = await loadOr404(tx, ctx, id, true);
-        const [row] = await tx
-          .update(deploymentPackages)
-          .set({
-            name: body.name,
-            ...(body.description !== undefined && { description: body.description }),
-            ...(body.os_version_requirement !== undefined && {
-              osVersionRequirement: body.os_version_requirement,
-            }),
-            ...(body.architecture !== undefined && { architecture: body.architecture }),
-            ...(body.package_version !== undefined && { packageVersion: body.package_version }),
-            ...(body.is_template !== undefined && { isTemplate: body.is_template }),
-            updatedAt: sql`now()`,
-          })
-          .where(eq(deploymentPackages.id, id))
-          .returning();
+        const row = await updatePackage(tx, id, {
+          name: body.name,
+          ...(body.description !== undefined && { description: body.description }),
+          ...(body.os_version_requirement !== undefined && {
+            osVersionRequirement: body.os_version_requirement,
+          }),
+          ...(body.architecture !== undefined && { architecture: body.architecture }),
+          ...(body.package_version !== undefined && { packageVersion: body.package_version }),
+          ...(body.is_template !== undefined && { isTemplate: body.is_template }),
+        });
         await writeAudit(tx, ctx, {
           action: 'Update Package',
           resourceType: 'package',
           resourceId: id,
-          details: `Updated package ${row!.name}`,
+          details: `Updated package ${row.name}`,
           oldValues: toSummary(before, 0),
           newValues: body,
         });
-        return detailOf(tx, row!);
+        return detailOf(tx, row);
       });
     },
 
@@ -216,7 +208,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           throw conflict(messages.packageInUse(active), 'PACKAGE_IN_USE');
         }
         const steps = await listSteps(tx, id);
-        await tx.delete(deploymentPackages).where(eq(deploymentPackages.id, id));
+        await deletePackage(tx, id);
         await writeAudit(tx, ctx, {
           action: 'Delete Package',
           resourceType: 'package',
@@ -256,22 +248,17 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           throw notFound(messages.stepNotFound, 'STEP_NOT_FOUND');
         }
         const { details, fileIds } = await resolveStepFiles(tx, ctx, input);
-        const [row] = await tx
-          .update(packageSteps)
-          .set({
-            stepName: input.step_name,
-            stepType: input.step_type,
-            stepDetails: details,
-            failDeploymentOnError: input.fail_deployment_on_error,
-            timeoutSeconds: input.timeout_seconds,
-            retryCount: input.retry_count,
-            updatedAt: sql`now()`,
-          })
-          .where(eq(packageSteps.id, stepId))
-          .returning();
+        const row = await updateStepRow(tx, stepId, {
+          stepName: input.step_name,
+          stepType: input.step_type,
+          stepDetails: details,
+          failDeploymentOnError: input.fail_deployment_on_error,
+          timeoutSeconds: input.timeout_seconds,
+          retryCount: input.retry_count,
+        });
         await replaceStepFiles(tx, stepId, fileIds);
         await touchPackage(tx, packageId);
-        const step = toStep(row!);
+        const step = toStep(row);
         await writeAudit(tx, ctx, {
           action: 'Update Package Step',
           resourceType: 'package',
@@ -292,7 +279,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
         if (!step) {
           throw notFound(messages.stepNotFound, 'STEP_NOT_FOUND');
         }
-        await tx.delete(packageSteps).where(eq(packageSteps.id, stepId));
+        await deleteStep(tx, stepId);
         await writeStepOrder(
           tx,
           (await listSteps(tx, packageId)).map((s) => s.id),
@@ -381,7 +368,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           return ref ? [ref.id] : [];
         }),
       );
-      const files = await findFilesByIds(db, ctx.tenantId, [...new Set(ids)]);
+      const files = await fileLookup.findByIds(db, ctx, [...new Set(ids)]);
       return {
         format: PACKAGE_EXPORT_FORMAT,
         version: PACKAGE_EXPORT_VERSION,
@@ -423,12 +410,12 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
               continue;
             }
             const sha256 = hashes.get(ref.id);
-            const [byId] = await findFilesByIds(tx, ctx.tenantId, [ref.id]);
+            const [byId] = await fileLookup.findByIds(tx, ctx, [ref.id]);
             const match =
               byId && (!sha256 || byId.sha256 === sha256)
                 ? byId
                 : sha256
-                  ? await findFileBySha256(tx, ctx.tenantId, sha256)
+                  ? await fileLookup.findBySha256(tx, ctx, sha256)
                   : null;
             if (!match) {
               throw badRequest(
