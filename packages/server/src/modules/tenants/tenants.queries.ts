@@ -1,7 +1,8 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
-import { tenants, users } from '../../db/schema/index';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { sites, tenants, users, userSites } from '../../db/schema/index';
 import { firstOrThrow } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
+import { inTenant, tenantOnly } from '../../lib/scope';
 
 // Tenants and their first members. Tenants are the scope itself, so these queries take a tenant
 // id rather than a caller's scope.
@@ -49,4 +50,23 @@ export async function listTenantsWithUserCounts(db: Reader) {
 export async function countAllTenants(db: Reader): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(tenants);
   return row?.n ?? 0;
+}
+
+/** How many of these sites belong to the tenant. */
+export async function countTenantSites(db: Reader, tenantId: number, siteIds: number[]): Promise<number> {
+  if (siteIds.length === 0) {
+    return 0;
+  }
+  const [row] = await db
+    .select({ n: count() })
+    .from(sites)
+    .where(and(inTenant(sites, tenantOnly(tenantId)), inArray(sites.id, siteIds)));
+  return row?.n ?? 0;
+}
+
+export async function insertUserSites(tx: Executor, userId: number, siteIds: number[]): Promise<void> {
+  const unique = [...new Set(siteIds)];
+  if (unique.length > 0) {
+    await tx.insert(userSites).values(unique.map((siteId) => ({ userId, siteId })));
+  }
 }

@@ -4,9 +4,11 @@ import type { Db } from '../../db/client';
 import { HttpError } from '../../lib/errors';
 import {
   countAllTenants,
+  countTenantSites,
   findTenant,
   insertMember,
   insertTenant,
+  insertUserSites,
   listTenantsWithUserCounts,
 } from './tenants.queries';
 
@@ -35,6 +37,8 @@ export const NewMember = z.object({
   email: z.email('--email must be an e-mail address'),
   name: z.string().trim().min(1).nullable().default(null),
   role: z.enum(ROLES, { error: '--role must be user or tenant_admin' }).default('user'),
+  /** Given: the member sees only these sites (site_access_type 'specific'); omitted: every site. */
+  siteIds: z.array(z.coerce.number().int().positive('--sites must be site ids')).optional(),
 });
 export type NewMember = z.input<typeof NewMember>;
 
@@ -71,9 +75,17 @@ export async function addMember(db: Db, input: NewMember) {
       email: m.email.toLowerCase(),
       name: m.name,
       role: m.role,
+      siteAccessType: m.siteIds ? 'specific' : 'all',
     });
     if (!user) {
       throw new HttpError(409, `${m.email} is already a member of tenant ${m.tenantId}`);
+    }
+    if (m.siteIds) {
+      const found = await countTenantSites(tx, m.tenantId, m.siteIds);
+      if (found !== new Set(m.siteIds).size) {
+        throw new HttpError(404, `Not every site in ${m.siteIds.join(', ')} belongs to tenant ${m.tenantId}`);
+      }
+      await insertUserSites(tx, user.id, m.siteIds);
     }
     return user;
   });
