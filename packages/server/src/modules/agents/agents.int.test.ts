@@ -110,11 +110,7 @@ describe('enrolment tokens and POST /api/agent/enroll', () => {
   it('enrols a device: guid and secret returned, only the secret hash stored, site from the token', async () => {
     const [site] = await server.database.db.select().from(sites).where(eq(sites.tenantId, admin.tenantId));
     const t = await createEnrollmentToken(request, admin.token, { site_id: site!.id });
-    const res = await enroll(
-      server.request,
-      t.token,
-      facts({ hostname: 'enrol-1', serialNumber: 'SN-ENROL-1' }),
-    );
+    const res = await enroll(request, t.token, facts({ hostname: 'enrol-1', serialNumber: 'SN-ENROL-1' }));
     expect(res.status).toBe(200);
     expect(res.body.data.device_guid).toMatch(/^[0-9a-f-]{36}$/);
     const [row] = await server.database.db

@@ -110,7 +110,9 @@ export async function revokeEnrollmentToken(tx: Executor, scope: Scope, id: numb
   await tx
     .update(enrollmentTokens)
     .set({ revokedAt: sql`now()` })
-    .where(and(inScope(enrollmentTokens, scope), eq(enrollmentTokens.id, id), isNull(enrollmentTokens.revokedAt)));
+    .where(
+      and(inScope(enrollmentTokens, scope), eq(enrollmentTokens.id, id), isNull(enrollmentTokens.revokedAt)),
+    );
 }
 
 export async function findTokenByHash(db: Reader, tokenHash: string) {
@@ -150,7 +152,12 @@ export async function countEnrolledDevices(tx: Reader, scope: TenantScope): Prom
 /** The device an agent claims to be (by guid, in the token's tenant), with its secret hash. */
 export async function findClaimedDevice(tx: Reader, scope: TenantScope, deviceGuid: string) {
   const [row] = await tx
-    .select({ id: devices.id, deviceGuid: devices.deviceGuid, siteId: devices.siteId, secretHash: devices.secretHash })
+    .select({
+      id: devices.id,
+      deviceGuid: devices.deviceGuid,
+      siteId: devices.siteId,
+      secretHash: devices.secretHash,
+    })
     .from(devices)
     .where(and(inTenant(devices, scope), eq(devices.deviceGuid, deviceGuid)))
     .limit(1);

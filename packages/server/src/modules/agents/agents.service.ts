@@ -31,7 +31,13 @@ import {
   updateReEnrolledDevice,
 } from './agents.queries';
 import { UUID } from './device-commands.queries';
-import { hashSecret, newAgentSecret, newEnrollmentToken, secretMatches, tokenPrefixOf } from './agent-secrets';
+import {
+  hashSecret,
+  newAgentSecret,
+  newEnrollmentToken,
+  secretMatches,
+  tokenPrefixOf,
+} from './agent-secrets';
 
 type Meta = { ip: string; userAgent: string | null };
 type TokenRecord = NonNullable<Awaited<ReturnType<typeof findTokenByHash>>>;

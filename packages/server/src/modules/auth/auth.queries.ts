@@ -99,6 +99,9 @@ export async function findSessionMember(db: Reader, userId: number, tenantId: nu
 
 /** The sites a user with site_access_type 'specific' was given. */
 export async function listUserSiteIds(db: Reader, userId: number): Promise<number[]> {
-  const rows = await db.select({ siteId: userSites.siteId }).from(userSites).where(eq(userSites.userId, userId));
+  const rows = await db
+    .select({ siteId: userSites.siteId })
+    .from(userSites)
+    .where(eq(userSites.userId, userId));
   return rows.map((r) => r.siteId);
 }

@@ -23,7 +23,10 @@ export async function deviceCounts(db: Reader, ctx: Scope): Promise<{ total: num
 
 /** Packages are shared by the whole tenant (no site), so the tenant scope is theirs. */
 export async function countPackages(db: Reader, ctx: TenantScope): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(deploymentPackages).where(inTenant(deploymentPackages, ctx));
+  const [row] = await db
+    .select({ n: count() })
+    .from(deploymentPackages)
+    .where(inTenant(deploymentPackages, ctx));
   return row?.n ?? 0;
 }
 

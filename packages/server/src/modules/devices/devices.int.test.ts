@@ -663,7 +663,7 @@ describe('through simulated agents: service control, refresh, restart', () => {
     });
     await server.seedDemo();
     admin = (await server.devSignIn('admin@acme.example')).token;
-    const { token } = await createEnrollmentToken(server.request, admin);
+    const { token } = await createEnrollmentToken(server.request.bind(server), admin);
     fleet = await startFleet({
       server: server.url,
       tokens: [token],

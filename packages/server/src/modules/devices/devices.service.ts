@@ -54,7 +54,10 @@ export function requireActionable(device: { hostname: string | null; status: str
     throw conflict(deviceMessages.deviceOffline(device.hostname), 'DEVICE_OFFLINE');
   }
   if (!isDeviceActionable(device.status)) {
-    throw conflict(accessMessages.deviceNotActionable(device.hostname, device.status), 'DEVICE_NOT_ACTIONABLE');
+    throw conflict(
+      accessMessages.deviceNotActionable(device.hostname, device.status),
+      'DEVICE_NOT_ACTIONABLE',
+    );
   }
 }
 
