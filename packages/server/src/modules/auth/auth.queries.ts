@@ -1,9 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { DEFAULT_NOTIFICATION_PREFS } from '@outpost/contract/auth';
 import type { SessionUser } from '@outpost/contract/auth';
 import type { Db } from '../../db/client';
 import { tenants, users, userSites } from '../../db/schema/index';
-import type { Reader } from '../../lib/db';
+import type { Executor, Reader } from '../../lib/db';
+import { inTenant, tenantOnly } from '../../lib/scope';
 
 const membershipColumns = {
   id: users.id,
@@ -44,7 +45,7 @@ export async function findMembership(db: Db, userId: number, tenantId: number): 
     .select(membershipColumns)
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)))
+    .where(and(inTenant(users, tenantOnly(tenantId)), eq(users.id, userId)))
     .limit(1);
   return row ? toMembership(row) : null;
 }
@@ -92,7 +93,7 @@ export async function findSessionMember(db: Reader, userId: number, tenantId: nu
     })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)))
+    .where(and(inTenant(users, tenantOnly(tenantId)), eq(users.id, userId)))
     .limit(1);
   return row ?? null;
 }
@@ -104,4 +105,21 @@ export async function listUserSiteIds(db: Reader, userId: number): Promise<numbe
     .from(userSites)
     .where(eq(userSites.userId, userId));
   return rows.map((r) => r.siteId);
+}
+
+/** Fills in a member's name from the identity provider (first sign-in); their own row only. */
+export async function setMemberName(tx: Executor, userId: number, name: string): Promise<void> {
+  await tx.update(users).set({ name }).where(eq(users.id, userId));
+}
+
+/** The caller's own profile fields, in their own tenant. */
+export async function updateMemberProfile(
+  tx: Executor,
+  member: { userId: number; tenantId: number },
+  patch: Partial<Pick<typeof users.$inferInsert, 'name' | 'company' | 'notificationPrefs'>>,
+): Promise<void> {
+  await tx
+    .update(users)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(and(inTenant(users, member), eq(users.id, member.userId)));
 }
