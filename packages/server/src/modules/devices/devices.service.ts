@@ -25,7 +25,14 @@ import type { AgentGateway } from '../../live/agent-gateway';
 import type { Bus } from '../../live/bus';
 import { requireAdmin } from '../../plugins/auth';
 import type { RequestContext } from '../../plugins/auth';
-import { toDevice } from './devices.queries';
+import type { Scope } from '../../lib/scope';
+import {
+  countTenantDevices,
+  deviceScope,
+  findDeviceByGuid,
+  findDeviceScopeByGuid,
+  toDevice,
+} from './devices.queries';
 import {
   deleteDevices,
   duplicateCandidates,
@@ -337,3 +344,21 @@ export function createDevicesService({
 }
 
 export type DevicesService = ReturnType<typeof createDevicesService>;
+
+/**
+ * What the live layer needs from devices (the portal socket authorising a subscription, tests and
+ * tools finding a device), without the agent gateway the full service depends on: live/ uses
+ * devices through this instead of devices.queries. The caller decides what the answer allows,
+ * with lib/scope's canSeeSite.
+ */
+export function createDeviceDirectory(db: Db) {
+  return {
+    /** Tenant and site of a device, to check a subscription against; null when unknown. */
+    scopeOf: (deviceGuid: string) => findDeviceScopeByGuid(db, deviceGuid),
+    /** One device by guid, within the caller's scope. */
+    findInScope: (scope: Scope, deviceGuid: string) => findDeviceByGuid(db, deviceScope(scope), deviceGuid),
+    countInTenant: (tenantId: number) => countTenantDevices(db, tenantId),
+  };
+}
+
+export type DeviceDirectory = ReturnType<typeof createDeviceDirectory>;
