@@ -26,7 +26,7 @@ export type PackagesRoutesOptions = { db: Db } & PackagesServiceOptions;
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
-// spec: operations §7 Packages, plus duplicate, export and import (issue 5, beyond the spec).
+// spec: operations §7 Packages, plus duplicate, export and import (beyond the spec).
 export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (app, opts, done) => {
   const service = createPackagesService(opts.db, opts);
   const tags = ['packages'];

@@ -8,7 +8,7 @@ import type { BlobStore } from '../files/blob-store';
 import { fileLookup } from '../files/files.service';
 import { insertPackage, insertStep, replaceStepFiles } from './packages.queries';
 
-// The embedded demo's packages (issue 5): real-world tasks an IT team deploys. The one uploaded
+// The embedded demo's packages: real-world tasks an IT team deploys. The one uploaded
 // file is a small placeholder, named and described as such: it is not a Windows Installer package.
 
 const PLACEHOLDER_MSI_NAME = '7zip-x64-DEMO-PLACEHOLDER.msi';
