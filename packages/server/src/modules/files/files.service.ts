@@ -22,6 +22,8 @@ import {
 } from './files.queries';
 import type { FileRow } from './files.queries';
 
+export type { FileRow };
+
 export type IncomingFile = {
   filename: string;
   mimetype: string | null;

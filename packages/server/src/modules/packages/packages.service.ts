@@ -1,7 +1,6 @@
 import { paginate } from '@outpost/contract/envelope';
 import type { ListData } from '@outpost/contract/envelope';
 import { packageMessages as messages } from '@outpost/contract/messages';
-import { PACKAGE_EXPORT_FORMAT, PACKAGE_EXPORT_VERSION } from '@outpost/contract/packages';
 import type {
   PackageCreateInput,
   PackageDetail,
@@ -15,14 +14,14 @@ import type {
   StepInput,
   StepReorderBody,
 } from '@outpost/contract/packages';
-import { FileRef, STEP_CATALOG, isFieldActive } from '@outpost/contract/step-catalog';
-import type { StepType } from '@outpost/contract/step-catalog';
+import { FileRef } from '@outpost/contract/step-catalog';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { RequestContext } from '../../plugins/auth';
 import { fileLookup } from '../files/files.service';
+import { fileFieldsOf, referencedFileIds, resolveImportedSteps, toExportDocument } from './package-transfer';
 import {
   deletePackage,
   deleteStep,
@@ -53,11 +52,6 @@ export type PackagesServiceOptions = {
   /** Counters of deployments that still use a package; a package with any is not deleted. */
   activeDeploymentCounters?: ActiveDeploymentCounter[];
 };
-
-type FileField = { key: string; label: string };
-
-const fileFieldsOf = (type: StepType, details: Record<string, unknown>): FileField[] =>
-  STEP_CATALOG[type].fields.filter((f) => f.type === 'file' && isFieldActive(f, details));
 
 // Packages are shared by every member of the tenant: any signed-in member may build, change and
 // delete them (ARCHITECTURE §3); every query is scoped to the caller's tenant.
@@ -362,71 +356,13 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     async exportPackage(ctx: RequestContext, packageId: number): Promise<PackageExportDocument> {
       const row = await loadOr404(db, ctx, packageId);
       const steps = await listSteps(db, packageId);
-      const ids = steps.flatMap((s) =>
-        fileFieldsOf(s.stepType, s.stepDetails).flatMap((f) => {
-          const ref = FileRef.safeParse(s.stepDetails[f.key]).data;
-          return ref ? [ref.id] : [];
-        }),
-      );
-      const files = await fileLookup.findByIds(db, ctx, [...new Set(ids)]);
-      return {
-        format: PACKAGE_EXPORT_FORMAT,
-        version: PACKAGE_EXPORT_VERSION,
-        exported_at: new Date().toISOString(),
-        package: {
-          name: row.name,
-          description: row.description,
-          target_os: 'windows',
-          os_version_requirement: row.osVersionRequirement,
-          architecture: row.architecture,
-          package_version: row.packageVersion,
-          is_template: row.isTemplate,
-        },
-        steps: steps.map((s) => ({
-          step_name: s.stepName,
-          step_type: s.stepType,
-          step_details: s.stepDetails,
-          fail_deployment_on_error: s.failDeploymentOnError,
-          timeout_seconds: s.timeoutSeconds,
-          retry_count: s.retryCount,
-        })),
-        files: files.map((f) => ({ id: f.id, originalFilename: f.originalFilename, sha256: f.sha256 })),
-      };
+      const files = await fileLookup.findByIds(db, ctx, referencedFileIds(steps));
+      return toExportDocument(row, steps, files);
     },
 
-    /**
-     * Files are matched by id within this tenant (same sha256 when the export gives one), else by
-     * sha256 (an export from another organisation); an unknown file refuses the whole import.
-     */
     async importPackage(ctx: RequestContext, doc: PackageImportInput): Promise<PackageDetail> {
       return db.transaction(async (tx) => {
-        const hashes = new Map(doc.files.map((f) => [f.id, f.sha256]));
-        const steps: StepInput[] = [];
-        for (const step of doc.steps) {
-          const details = { ...step.step_details };
-          for (const field of fileFieldsOf(step.step_type, details)) {
-            const ref = FileRef.safeParse(details[field.key]).data;
-            if (!ref) {
-              continue;
-            }
-            const sha256 = hashes.get(ref.id);
-            const [byId] = await fileLookup.findByIds(tx, ctx, [ref.id]);
-            const match =
-              byId && (!sha256 || byId.sha256 === sha256)
-                ? byId
-                : sha256
-                  ? await fileLookup.findBySha256(tx, ctx, sha256)
-                  : null;
-            if (!match) {
-              throw badRequest(
-                messages.importUnknownFile(ref.originalFilename, ref.id),
-                'IMPORT_UNKNOWN_FILE',
-              );
-            }
-            details[field.key] = { id: match.id, originalFilename: match.originalFilename };
-          }
-          steps.push({ ...step, step_details: details });
-        }
+        const steps = await resolveImportedSteps(tx, ctx, doc);
         const row = await insertPackage(tx, ctx, doc.package);
         for (const [index, step] of steps.entries()) {
           await insertStep(tx, ctx, row.id, step, index + 1);
