@@ -48,7 +48,7 @@ export const EnrollFacts = z.object({
   osVersion: z.string().max(255),
   agentVersion: z.string().max(64),
   serialNumber: z.string().max(255).nullable().optional(),
-  /** a stable machine id (/etc/machine-id, MachineGuid, IOPlatformUUID) used to recognise re-enrolment */
+  /** a stable machine id (/etc/machine-id, MachineGuid, IOPlatformUUID); recorded, never trusted as identity */
   machineId: z.string().max(255).nullable().optional(),
   manufacturer: z.string().max(255).nullable().optional(),
   model: z.string().max(255).nullable().optional(),

@@ -13,8 +13,9 @@ import { controlVirtualService, createVirtualDevice, virtualBackend } from './vi
 import type { VirtualDevice } from './virtual-device';
 
 // The fleet simulator: N virtual agents in one process over the real HTTP and websocket protocol
-// (issue 3 §5). The same --seed gives the same machines (hostnames, serials, inventories) and the
-// same machine ids, so a restarted simulator re-enrols into the same device records.
+// (ARCHITECTURE §4). The same --seed gives the same machines (hostnames, serials, inventories);
+// a restarted simulator keeps its device records only when given the identities it kept
+// (`identities`), as a real agent must prove its guid and secret to re-enrol.
 
 export type FleetOptions = {
   server: string;
