@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { RecordingExecutor, SystemExecutor, isDryRun } from './actions/executor';
@@ -5,6 +6,7 @@ import { createAgent } from './agent';
 import { AgentConfig, defaultConfigPath, loadAgentConfig, saveAgentConfig } from './config';
 import type { Logger } from './connection';
 import { enrollDevice } from './enroll';
+import type { AgentIdentity } from './enroll';
 import { collectFacts } from './inventory/system';
 import { createFileOutbox } from './outbox';
 import { createSystemBackend } from './system-backend';
@@ -27,12 +29,33 @@ const log: Logger = {
     console.error(new Date().toISOString(), 'ERROR', msg, extra ? JSON.stringify(extra) : ''),
 };
 
+function readExistingIdentity(file: string): AgentIdentity | null {
+  if (!fs.existsSync(file)) {
+    return null;
+  }
+  try {
+    const { deviceGuid, agentSecret } = loadAgentConfig(file);
+    return { deviceGuid, agentSecret };
+  } catch {
+    // An unreadable or invalid file proves nothing: enrol as a new device.
+    return null;
+  }
+}
+
 async function enroll(args: { server?: string; token?: string; config: string; 'no-external-ip'?: boolean }) {
   if (!args.server || !args.token) {
     throw new Error(`--server and --token are required\n\n${USAGE}`);
   }
   const facts = await collectFacts();
-  const result = await enrollDevice(args.server, args.token, { ...facts, agentVersion: AGENT_VERSION });
+  // An identity kept from an earlier enrolment (a reinstall over the same configuration) proves
+  // this is the same device, so the server keeps its record; anything else enrols a new device.
+  const current = readExistingIdentity(args.config);
+  const result = await enrollDevice(
+    args.server,
+    args.token,
+    { ...facts, agentVersion: AGENT_VERSION },
+    current,
+  );
   const config = AgentConfig.parse({
     server: args.server,
     deviceGuid: result.device_guid,

@@ -49,7 +49,7 @@ export const EnrollFacts = z.object({
   osVersion: z.string().max(255),
   agentVersion: z.string().max(64),
   serialNumber: z.string().max(255).nullable().optional(),
-  /** a stable machine id (/etc/machine-id, MachineGuid, IOPlatformUUID) used to recognise re-enrolment */
+  /** a stable machine id (/etc/machine-id, MachineGuid, IOPlatformUUID); recorded, never trusted as identity */
   machineId: z.string().max(255).nullable().optional(),
   manufacturer: z.string().max(255).nullable().optional(),
   model: z.string().max(255).nullable().optional(),
@@ -57,16 +57,27 @@ export const EnrollFacts = z.object({
 });
 export type EnrollFacts = z.infer<typeof EnrollFacts>;
 
-export const EnrollBody = z.object({
-  token: z.string().min(1, 'token is required').max(256),
-  facts: EnrollFacts,
-});
+export const EnrollBody = z
+  .object({
+    token: z.string().min(1, 'token is required').max(256),
+    facts: EnrollFacts,
+    /**
+     * The identity the agent holds now (a reinstall that kept its configuration). Re-enrolment
+     * keeps the device record only when both match it; otherwise a new device is enrolled.
+     */
+    device_guid: z.string().max(64).optional(),
+    agent_secret: z.string().max(256).optional(),
+  })
+  .refine((b) => (b.device_guid === undefined) === (b.agent_secret === undefined), {
+    message: 'device_guid and agent_secret are given together or not at all',
+    path: ['agent_secret'],
+  });
 export type EnrollBody = z.infer<typeof EnrollBody>;
 
 export const EnrollResult = z.object({
   device_guid: z.string(),
   agent_secret: z.string(),
-  /** true when an existing device record (same machine id or serial number) was reused */
+  /** true when the agent proved its current identity and kept its device record */
   reused: z.boolean(),
 });
 export type EnrollResult = z.infer<typeof EnrollResult>;

@@ -156,3 +156,18 @@ export const inputMessages = {
   uploadIncomplete: 'The upload ended before the file was complete. Please try again.',
   uploadMalformed: (reason: string) => `The upload is not a valid multipart form: ${reason}`,
 } as const;
+
+// Access and device-state rules enforced by the server (ARCHITECTURE §3), plus service control
+// limited to what the device reported.
+export const accessMessages = {
+  deviceNotActionable: (hostname: string | null, status: string) =>
+    `${hostname ?? 'The device'} is ${status}. Actions and service control are only possible while a device is online or logged in.`,
+  devicesNotActionable: (hostnames: string[]) =>
+    `Actions are only possible on devices that are online or logged in. Not available now: ${hostnames.join(', ')}`,
+  servicesNotReported: (hostname: string | null) =>
+    `${hostname ?? 'The device'} has not reported its services yet. Refresh its services, then try again.`,
+  serviceNotFound: (serviceName: string, hostname: string | null) =>
+    `Service ${serviceName} was not found on ${hostname ?? 'this device'}`,
+  tokenSiteOutsideScope:
+    'You can only create enrolment tokens for the sites you have access to. Choose one of your sites.',
+} as const;

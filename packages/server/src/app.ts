@@ -32,6 +32,7 @@ import { filesRoutes } from './modules/files/files.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
 import { deviceActionsRoutes } from './modules/device-actions/device-actions.routes';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 
 export const VERSION = '0.1.0';
 
@@ -122,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           await customer.register(filesRoutes, { db: database.db, config, blobStore });
           await customer.register(packagesRoutes, { db: database.db });
           await customer.register(devicesRoutes, { db: database.db });
+          await customer.register(dashboardRoutes, { db: database.db });
           await customer.register(deviceActionsRoutes, { db: database.db });
         },
         { prefix: '/customer' },

@@ -20,14 +20,16 @@ describe('fleet simulator over the real protocol', () => {
     await server?.close();
   });
 
-  it('enrols and connects N virtual devices across sites, with inventory, and re-enrols into the same records', async () => {
+  it('enrols and connects N virtual devices across sites, with inventory, and re-enrols into the same records with kept identities', async () => {
     const admin = await server.devSignIn('admin@acme.example');
     const acmeSites = await server.database.db
       .select()
       .from(sites)
       .where(eq(sites.tenantId, admin.user.tenant_id));
     const tokens = await Promise.all(
-      acmeSites.map((s) => createEnrollmentToken(server.request, admin.token, { site_id: s.id })),
+      acmeSites.map((s) =>
+        createEnrollmentToken(server.request.bind(server), admin.token, { site_id: s.id }),
+      ),
     );
     const options = {
       server: server.url,
@@ -69,9 +71,11 @@ describe('fleet simulator over the real protocol', () => {
       result: { status: 'Stopped' },
     });
     expect(target.executor.calls).toHaveLength(1);
+    const identities = fleet.agents.map((a) => ({ deviceGuid: a.deviceGuid, agentSecret: a.agentSecret }));
     await fleet.stop();
-    // the same seed again: the same device records
-    fleet = await startFleet(options);
+    // the same machines presenting the identities they kept: the same device records (a serial
+    // number or machine id alone would prove nothing)
+    fleet = await startFleet({ ...options, identities });
     expect(fleet.agents.map((a) => a.deviceGuid)).toEqual(guids);
   });
 });

@@ -3,6 +3,7 @@ import { createAgent } from '../agent';
 import type { Agent } from '../agent';
 import type { Logger } from '../connection';
 import { enrollDevice } from '../enroll';
+import type { AgentIdentity } from '../enroll';
 import { createMemoryOutbox } from '../outbox';
 import { DEFAULT_POWER, SimulatedExecutor, createPowerCycle } from './power';
 import type { PowerCycle, PowerOptions } from './power';
@@ -12,8 +13,9 @@ import { controlVirtualService, createVirtualDevice, virtualBackend } from './vi
 import type { VirtualDevice } from './virtual-device';
 
 // The fleet simulator: N virtual agents in one process over the real HTTP and websocket protocol
-// (issue 3 §5). The same --seed gives the same machines (hostnames, serials, inventories) and the
-// same machine ids, so a restarted simulator re-enrols into the same device records.
+// (ARCHITECTURE §4). The same --seed gives the same machines (hostnames, serials, inventories);
+// a restarted simulator keeps its device records only when given the identities it kept
+// (`identities`), as a real agent must prove its guid and secret to re-enrol.
 
 export type FleetOptions = {
   server: string;
@@ -33,6 +35,11 @@ export type FleetOptions = {
   power?: Partial<PowerOptions>;
   /** the demo's mix of offline, error and signed-in machines (issue 4) */
   variety?: boolean;
+  /**
+   * Identities kept from an earlier run, by device index: presenting them keeps the device records
+   * (a re-enrolment must prove guid and secret); without them every run enrols new devices.
+   */
+  identities?: (AgentIdentity | null | undefined)[];
 };
 
 export type SimulatedAgent = {
@@ -40,6 +47,8 @@ export type SimulatedAgent = {
   agent: Agent;
   executor: RecordingExecutor;
   deviceGuid: string;
+  /** the secret this run was given; keep it (with deviceGuid) to pass as an identity next run */
+  agentSecret: string;
   /** restart and shutdown take the machine away and bring it back (a fresh agent) */
   power?: PowerCycle;
 };
@@ -48,10 +57,16 @@ export type Fleet = { agents: SimulatedAgent[]; stop(): Promise<void> };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function enrollWithRetry(server: string, token: string, device: VirtualDevice, log?: Logger) {
+async function enrollWithRetry(
+  server: string,
+  token: string,
+  device: VirtualDevice,
+  log?: Logger,
+  identity?: AgentIdentity | null,
+) {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await enrollDevice(server, token, device.facts);
+      return await enrollDevice(server, token, device.facts, identity);
     } catch (err) {
       const status = (err as { status?: number }).status;
       if ((status !== 429 && status !== undefined && status < 500) || attempt >= 6) {
@@ -77,7 +92,13 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     if (options.variety) {
       shapeDemoDevice(device);
     }
-    const creds = await enrollWithRetry(options.server, options.tokens[slot]!, device, options.log);
+    const creds = await enrollWithRetry(
+      options.server,
+      options.tokens[slot]!,
+      device,
+      options.log,
+      options.identities?.[i],
+    );
     const executor = new SimulatedExecutor((name, action) => controlVirtualService(device, name, action));
     // The outbox outlives a reboot, like the real agent's on-disk one.
     const outbox = createMemoryOutbox();
@@ -92,7 +113,13 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         log: options.log,
         backoff: { baseMs: 500, capMs: 30_000 },
       });
-    const sim: SimulatedAgent = { device, agent: boot(), executor, deviceGuid: creds.device_guid };
+    const sim: SimulatedAgent = {
+      device,
+      agent: boot(),
+      executor,
+      deviceGuid: creds.device_guid,
+      agentSecret: creds.agent_secret,
+    };
     sim.power = createPowerCycle(
       { ...DEFAULT_POWER, ...options.power },
       {

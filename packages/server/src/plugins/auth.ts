@@ -1,11 +1,10 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
-import { and, eq } from 'drizzle-orm';
 import { messages } from '@outpost/contract/messages';
 import type { Role, SiteAccessType } from '@outpost/contract/auth';
-import { tenants, users, userSites } from '../db/schema/index';
 import type { Db } from '../db/client';
 import { forbidden, unauthorized } from '../lib/errors';
+import { findSessionMember, listUserSiteIds } from '../modules/auth/auth.queries';
 import type { SessionTokens } from '../modules/auth/session-token';
 
 // The caller, as every service sees it first (STYLE.md: `list(ctx, query)`).
@@ -54,38 +53,31 @@ export async function resolveSession(
   if (!claims) {
     return null;
   }
-  const [row] = await db
-    .select({
-      userId: users.id,
-      tenantId: users.tenantId,
-      email: users.email,
-      name: users.name,
-      role: users.role,
-      siteAccessType: users.siteAccessType,
-      tenantName: tenants.tenantName,
-    })
-    .from(users)
-    .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(users.id, claims.userId), eq(users.tenantId, claims.tenantId)))
-    .limit(1);
+  const row = await findSessionMember(db, claims.userId, claims.tenantId);
   if (!row) {
     return null;
   }
-  const siteIds =
-    row.siteAccessType === 'specific'
-      ? (
-          await db
-            .select({ siteId: userSites.siteId })
-            .from(userSites)
-            .where(eq(userSites.userId, row.userId))
-        ).map((r) => r.siteId)
-      : [];
+  const siteIds = row.siteAccessType === 'specific' ? await listUserSiteIds(db, row.userId) : [];
   return { ...row, siteIds, ip: meta.ip, userAgent: meta.userAgent };
 }
 
+const SESSION = Symbol('session');
+type WithSession = FastifyRequest & { [SESSION]?: RequestContext };
+
 export const authPlugin = fp(
-  async (app, opts: { db: Db; tokens: SessionTokens }) => {
-    app.decorateRequest('ctx', null as unknown as RequestContext);
+  (app, opts: { db: Db; tokens: SessionTokens }, done) => {
+    // `request.ctx` is the signed-in caller. It exists only after requireSession has run (every
+    // /api/customer route but the public ones): reading it anywhere else is a programming error
+    // that answers 401 instead of handing a null to code typed as if it could not be one.
+    app.decorateRequest('ctx', {
+      getter(this: FastifyRequest): RequestContext {
+        const ctx = (this as WithSession)[SESSION];
+        if (!ctx) {
+          throw unauthorized(messages.tokenMissing, 'NO_TOKEN');
+        }
+        return ctx;
+      },
+    });
     app.decorate('requireSession', async (request: FastifyRequest) => {
       const token = bearerToken(request);
       if (!token) {
@@ -98,15 +90,17 @@ export const authPlugin = fp(
       if (!ctx) {
         throw unauthorized(messages.tokenInvalid, 'INVALID_SESSION');
       }
-      request.ctx = ctx;
+      (request as WithSession)[SESSION] = ctx;
     });
+    done();
   },
   { name: 'auth' },
 );
 
 declare module 'fastify' {
   interface FastifyRequest {
-    ctx: RequestContext;
+    /** The signed-in caller; reading it on a route without a session answers 401. */
+    readonly ctx: RequestContext;
   }
   interface FastifyInstance {
     requireSession(request: FastifyRequest): Promise<void>;

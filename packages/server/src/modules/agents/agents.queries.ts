@@ -1,9 +1,13 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { EnrollmentToken } from '@outpost/contract/agents';
-import type { Db } from '../../db/client';
-import { devices, enrollmentTokens, sites } from '../../db/schema/index';
+import { devices, enrollmentTokens, sites, tenants } from '../../db/schema/index';
+import { firstOrThrow } from '../../lib/db';
+import type { Executor, Reader } from '../../lib/db';
+import { inScope, inTenant } from '../../lib/scope';
+import type { Scope, TenantScope } from '../../lib/scope';
 
-type Reader = Pick<Db, 'select'>;
+// Enrolment tokens and enrolment (ARCHITECTURE §4). Queries only query; every token read goes
+// through the caller's scope (a site-limited administrator sees the tokens of their sites).
 
 const tokenColumns = {
   id: enrollmentTokens.id,
@@ -62,27 +66,53 @@ export function toEnrollmentToken(r: TokenRow): EnrollmentToken {
   };
 }
 
-export async function listEnrollmentTokens(db: Reader, tenantId: number): Promise<EnrollmentToken[]> {
+export async function listEnrollmentTokens(db: Reader, scope: Scope): Promise<EnrollmentToken[]> {
   const rows = await db
     .select(tokenColumns)
     .from(enrollmentTokens)
     .leftJoin(sites, eq(sites.id, enrollmentTokens.siteId))
-    .where(eq(enrollmentTokens.tenantId, tenantId))
+    .where(inScope(enrollmentTokens, scope))
     .orderBy(desc(enrollmentTokens.createdAt), desc(enrollmentTokens.id));
   return rows.map(toEnrollmentToken);
 }
 
 export async function findEnrollmentToken(
   db: Reader,
-  tenantId: number,
+  scope: Scope,
   id: number,
 ): Promise<EnrollmentToken | null> {
   const [row] = await db
     .select(tokenColumns)
     .from(enrollmentTokens)
     .leftJoin(sites, eq(sites.id, enrollmentTokens.siteId))
-    .where(and(eq(enrollmentTokens.tenantId, tenantId), eq(enrollmentTokens.id, id)));
+    .where(and(inScope(enrollmentTokens, scope), eq(enrollmentTokens.id, id)));
   return row ? toEnrollmentToken(row) : null;
+}
+
+/** A site of the tenant (the service decides whether the caller may use it). */
+export async function findTenantSite(db: Reader, scope: TenantScope, siteId: number) {
+  const [row] = await db
+    .select({ id: sites.id })
+    .from(sites)
+    .where(and(inTenant(sites, scope), eq(sites.id, siteId)));
+  return row ?? null;
+}
+
+export async function insertEnrollmentToken(
+  tx: Executor,
+  values: typeof enrollmentTokens.$inferInsert,
+): Promise<number> {
+  const rows = await tx.insert(enrollmentTokens).values(values).returning({ id: enrollmentTokens.id });
+  return firstOrThrow(rows, 'insert enrollment token').id;
+}
+
+export async function revokeEnrollmentToken(tx: Executor, scope: Scope, id: number): Promise<void> {
+  await tx
+    .update(enrollmentTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(
+      and(inScope(enrollmentTokens, scope), eq(enrollmentTokens.id, id), isNull(enrollmentTokens.revokedAt)),
+    );
 }
 
 export async function findTokenByHash(db: Reader, tokenHash: string) {
@@ -94,54 +124,61 @@ export async function findTokenByHash(db: Reader, tokenHash: string) {
   return row ?? null;
 }
 
-// Serial numbers some vendors ship on every board; they identify nothing.
-const GENERIC_SERIALS = new Set([
-  '',
-  '0',
-  'none',
-  'default string',
-  'to be filled by o.e.m.',
-  'system serial number',
-  'not specified',
-  'not applicable',
-  '0123456789',
-]);
+export async function markTokenUsed(tx: Executor, tokenId: number): Promise<void> {
+  await tx
+    .update(enrollmentTokens)
+    .set({ lastUsedAt: sql`now()`, useCount: sql`${enrollmentTokens.useCount} + 1` })
+    .where(eq(enrollmentTokens.id, tokenId));
+}
 
-export const isUsableSerial = (serial: string | null | undefined): serial is string =>
-  !!serial && !GENERIC_SERIALS.has(serial.trim().toLowerCase());
+/** The tenant row, locked: max_agents is checked under it so two enrolments cannot both pass. */
+export async function lockTenantForEnrolment(tx: Executor, tenantId: number) {
+  const [row] = await tx
+    .select({ id: tenants.id, maxAgents: tenants.maxAgents })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .for('update');
+  return row ?? null;
+}
 
-/** The tenant's existing device for the same machine (machine id first, then serial number). */
-export async function findReEnrollingDevice(
-  db: Reader,
-  tenantId: number,
-  machineId: string | null | undefined,
-  serialNumber: string | null | undefined,
-): Promise<{ id: number; deviceGuid: string } | null> {
-  const cols = { id: devices.id, deviceGuid: devices.deviceGuid };
-  if (machineId) {
-    const [byMachine] = await db
-      .select(cols)
-      .from(devices)
-      .where(and(eq(devices.tenantId, tenantId), eq(devices.machineId, machineId)))
-      .limit(1);
-    if (byMachine) {
-      return byMachine;
-    }
-  }
-  if (isUsableSerial(serialNumber)) {
-    const [bySerial] = await db
-      .select(cols)
-      .from(devices)
-      .where(
-        and(
-          eq(devices.tenantId, tenantId),
-          sql`lower(${devices.serialNumber}) = ${serialNumber.trim().toLowerCase()}`,
-        ),
-      )
-      .limit(1);
-    if (bySerial) {
-      return bySerial;
-    }
-  }
-  return null;
+export async function countEnrolledDevices(tx: Reader, scope: TenantScope): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(devices)
+    .where(inTenant(devices, scope));
+  return row?.n ?? 0;
+}
+
+/** The device an agent claims to be (by guid, in the token's tenant), with its secret hash. */
+export async function findClaimedDevice(tx: Reader, scope: TenantScope, deviceGuid: string) {
+  const [row] = await tx
+    .select({
+      id: devices.id,
+      deviceGuid: devices.deviceGuid,
+      siteId: devices.siteId,
+      secretHash: devices.secretHash,
+    })
+    .from(devices)
+    .where(and(inTenant(devices, scope), eq(devices.deviceGuid, deviceGuid)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertEnrolledDevice(tx: Executor, values: typeof devices.$inferInsert) {
+  const rows = await tx
+    .insert(devices)
+    .values(values)
+    .returning({ id: devices.id, deviceGuid: devices.deviceGuid });
+  return firstOrThrow(rows, 'insert device');
+}
+
+export async function updateReEnrolledDevice(
+  tx: Executor,
+  id: number,
+  values: Partial<typeof devices.$inferInsert>,
+): Promise<void> {
+  await tx
+    .update(devices)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(devices.id, id));
 }

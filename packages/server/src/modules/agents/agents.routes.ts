@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   CreatedEnrollmentToken,
@@ -19,7 +19,7 @@ const meta = (r: { ip: string; headers: Record<string, unknown> }) => ({
 });
 
 /** Enrolment tokens, under /api/customer (session required; admin only, checked in the service). */
-export const enrollmentTokenRoutes: FastifyPluginAsyncZod<AgentsRoutesOptions> = async (app, opts) => {
+export const enrollmentTokenRoutes: FastifyPluginCallbackZod<AgentsRoutesOptions> = (app, opts, done) => {
   const service = createAgentsService(opts.db, app.bus);
 
   app.post(
@@ -60,10 +60,11 @@ export const enrollmentTokenRoutes: FastifyPluginAsyncZod<AgentsRoutesOptions> =
       data: await service.revokeToken(request.ctx, request.params.id),
     }),
   );
+  done();
 };
 
 /** POST /api/agent/enroll: public, authorised by the enrolment token; rate-limited per address. */
-export const agentEnrollRoutes: FastifyPluginAsyncZod<AgentsRoutesOptions> = async (app, opts) => {
+export const agentEnrollRoutes: FastifyPluginCallbackZod<AgentsRoutesOptions> = (app, opts, done) => {
   const service = createAgentsService(opts.db, app.bus);
 
   app.post(
@@ -79,4 +80,5 @@ export const agentEnrollRoutes: FastifyPluginAsyncZod<AgentsRoutesOptions> = asy
     },
     async (request) => ({ success: true as const, data: await service.enroll(request.body, meta(request)) }),
   );
+  done();
 };

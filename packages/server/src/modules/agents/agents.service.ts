@@ -1,36 +1,82 @@
 import crypto from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type {
   CreatedEnrollmentToken,
   CreateEnrollmentTokenBody,
   EnrollmentToken,
 } from '@outpost/contract/agents';
 import type { EnrollBody, EnrollResult } from '@outpost/contract/agent-protocol';
-import { messages } from '@outpost/contract/messages';
+import { accessMessages, messages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
-import { auditLogs, devices, enrollmentTokens, sites, tenants } from '../../db/schema/index';
-import { writeAudit } from '../../lib/audit';
-import { HttpError, badRequest, notFound } from '../../lib/errors';
+import { systemActor, writeAudit } from '../../lib/audit';
+import type { Executor } from '../../lib/db';
+import { HttpError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { canSeeSite, isSiteLimited, tenantOnly } from '../../lib/scope';
+import { isUsableSerial } from '../../lib/device-identity';
 import { requireAdmin } from '../../plugins/auth';
 import type { RequestContext } from '../../plugins/auth';
 import type { Bus } from '../../live/bus';
 import {
+  countEnrolledDevices,
+  findClaimedDevice,
   findEnrollmentToken,
-  findReEnrollingDevice,
+  findTenantSite,
   findTokenByHash,
-  isUsableSerial,
+  insertEnrolledDevice,
+  insertEnrollmentToken,
   listEnrollmentTokens,
+  lockTenantForEnrolment,
+  markTokenUsed,
+  revokeEnrollmentToken,
   tokenState,
+  updateReEnrolledDevice,
 } from './agents.queries';
-import { hashSecret, newAgentSecret, newEnrollmentToken, tokenPrefixOf } from './agent-secrets';
+import { UUID } from './device-commands.queries';
+import {
+  hashSecret,
+  newAgentSecret,
+  newEnrollmentToken,
+  secretMatches,
+  tokenPrefixOf,
+} from './agent-secrets';
 
 type Meta = { ip: string; userAgent: string | null };
+type TokenRecord = NonNullable<Awaited<ReturnType<typeof findTokenByHash>>>;
 
 export const enrollCommand = (serverUrl: string, token: string) =>
   `npm run agent -- enroll --server ${serverUrl} --token ${token}`;
 
+/** The enrolment token, if it may enrol now; otherwise the reason, as a 401. */
+function usableToken(token: TokenRecord | null): TokenRecord {
+  if (!token) {
+    throw new HttpError(401, messages.enrollTokenInvalid, 'ENROLL_TOKEN_INVALID');
+  }
+  const state = tokenState(token);
+  if (state === 'revoked') {
+    throw new HttpError(401, messages.enrollTokenRevoked, 'ENROLL_TOKEN_REVOKED');
+  }
+  if (state === 'expired') {
+    throw new HttpError(401, messages.enrollTokenExpired, 'ENROLL_TOKEN_EXPIRED');
+  }
+  return token;
+}
+
+/**
+ * The device record an agent proves it holds: the guid it presents, in the token's tenant, with
+ * the secret that device was given. Anything less (a serial number, a machine id, a guid without
+ * its secret) proves nothing, so the agent is enrolled as a new device.
+ */
+async function provenDevice(tx: Executor, tenantId: number, body: EnrollBody) {
+  const guid = body.device_guid?.toLowerCase();
+  if (!guid || !body.agent_secret || !UUID.test(guid)) {
+    return null;
+  }
+  const claimed = await findClaimedDevice(tx, tenantOnly(tenantId), guid);
+  return claimed && secretMatches(body.agent_secret, claimed.secretHash) ? claimed : null;
+}
+
 export function createAgentsService(db: Db, bus: Bus) {
   return {
+    /** A site-limited administrator creates tokens only for one of their sites. */
     async createToken(
       ctx: RequestContext,
       body: CreateEnrollmentTokenBody,
@@ -38,67 +84,55 @@ export function createAgentsService(db: Db, bus: Bus) {
     ): Promise<CreatedEnrollmentToken> {
       requireAdmin(ctx);
       const siteId = body.site_id ?? null;
-      if (siteId !== null) {
-        const [site] = await db
-          .select({ id: sites.id })
-          .from(sites)
-          .where(and(eq(sites.id, siteId), eq(sites.tenantId, ctx.tenantId)));
-        if (!site) {
-          throw badRequest(messages.siteNotFound, 'SITE_NOT_FOUND');
-        }
+      if (siteId !== null && !(await findTenantSite(db, ctx, siteId))) {
+        throw badRequest(messages.siteNotFound, 'SITE_NOT_FOUND');
       }
-      const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
+      if (isSiteLimited(ctx) && !canSeeSite(ctx, siteId)) {
+        throw forbidden(accessMessages.tokenSiteOutsideScope, 'SITE_OUTSIDE_SCOPE');
+      }
       const token = newEnrollmentToken();
       const id = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(enrollmentTokens)
-          .values({
-            tenantId: ctx.tenantId,
-            name: body.name || null,
-            siteId,
-            tokenHash: hashSecret(token),
-            tokenPrefix: tokenPrefixOf(token),
-            createdBy: ctx.userId,
-            createdByName: ctx.name ?? ctx.email,
-            expiresAt,
-          })
-          .returning({ id: enrollmentTokens.id });
+        const tokenId = await insertEnrollmentToken(tx, {
+          tenantId: ctx.tenantId,
+          name: body.name || null,
+          siteId,
+          tokenHash: hashSecret(token),
+          tokenPrefix: tokenPrefixOf(token),
+          createdBy: ctx.userId,
+          createdByName: ctx.name ?? ctx.email,
+          expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+        });
         await writeAudit(tx, ctx, {
           action: 'Create Enrollment Token',
           resourceType: 'enrollment_token',
-          resourceId: row!.id,
+          resourceId: tokenId,
           newValues: { name: body.name ?? null, site_id: siteId, expires_at: body.expires_at ?? null },
         });
-        return row!.id;
+        return tokenId;
       });
-      const created = (await findEnrollmentToken(db, ctx.tenantId, id))!;
+      const created = await findEnrollmentToken(db, ctx, id);
+      if (!created) {
+        throw new Error(`enrolment token ${id} vanished after its insert`);
+      }
       return { ...created, token, enroll_command: enrollCommand(serverUrl, token) };
     },
 
     async listTokens(ctx: RequestContext): Promise<EnrollmentToken[]> {
       requireAdmin(ctx);
-      return listEnrollmentTokens(db, ctx.tenantId);
+      return listEnrollmentTokens(db, ctx);
     },
 
-    // Devices enrolled with the token stay enrolled: revoking only stops new enrolments.
+    // Devices enrolled with the token stay enrolled: revoking only stops new enrolments. A token
+    // outside the caller's sites is not found, the same as a missing one.
     async revokeToken(ctx: RequestContext, id: number): Promise<EnrollmentToken> {
       requireAdmin(ctx);
-      const before = await findEnrollmentToken(db, ctx.tenantId, id);
+      const before = await findEnrollmentToken(db, ctx, id);
       if (!before) {
         throw notFound(messages.enrollmentTokenNotFound, 'TOKEN_NOT_FOUND');
       }
       if (before.state !== 'revoked') {
         await db.transaction(async (tx) => {
-          await tx
-            .update(enrollmentTokens)
-            .set({ revokedAt: sql`now()` })
-            .where(
-              and(
-                eq(enrollmentTokens.id, id),
-                eq(enrollmentTokens.tenantId, ctx.tenantId),
-                isNull(enrollmentTokens.revokedAt),
-              ),
-            );
+          await revokeEnrollmentToken(tx, ctx, id);
           await writeAudit(tx, ctx, {
             action: 'Revoke Enrollment Token',
             resourceType: 'enrollment_token',
@@ -108,26 +142,22 @@ export function createAgentsService(db: Db, bus: Bus) {
           });
         });
       }
-      return (await findEnrollmentToken(db, ctx.tenantId, id))!;
+      const after = await findEnrollmentToken(db, ctx, id);
+      if (!after) {
+        throw notFound(messages.enrollmentTokenNotFound, 'TOKEN_NOT_FOUND');
+      }
+      return after;
     },
 
     /**
      * POST /api/agent/enroll. No session: the enrolment token is the authorisation, and it names
-     * the tenant (and site). max_agents is checked under a lock on the tenant row so two agents
+     * the tenant and the site. A new enrolment is always a new device with a new guid; the record
+     * is kept only for an agent that proves its current guid and secret (a reinstall that kept
+     * its configuration). max_agents is checked under a lock on the tenant row so two agents
      * enrolling at once cannot both take the last place.
      */
     async enroll(body: EnrollBody, meta: Meta): Promise<EnrollResult> {
-      const token = await findTokenByHash(db, hashSecret(body.token));
-      if (!token) {
-        throw new HttpError(401, messages.enrollTokenInvalid, 'ENROLL_TOKEN_INVALID');
-      }
-      const state = tokenState(token);
-      if (state === 'revoked') {
-        throw new HttpError(401, messages.enrollTokenRevoked, 'ENROLL_TOKEN_REVOKED');
-      }
-      if (state === 'expired') {
-        throw new HttpError(401, messages.enrollTokenExpired, 'ENROLL_TOKEN_EXPIRED');
-      }
+      const token = usableToken(await findTokenByHash(db, hashSecret(body.token)));
       const f = body.facts;
       const secret = newAgentSecret();
       const facts = {
@@ -142,62 +172,52 @@ export function createAgentsService(db: Db, bus: Bus) {
         ipAddress: f.ipAddress || meta.ip,
       };
       const outcome = await db.transaction(async (tx) => {
-        const [tenant] = await tx
-          .select({ id: tenants.id, maxAgents: tenants.maxAgents })
-          .from(tenants)
-          .where(eq(tenants.id, token.tenantId))
-          .for('update');
+        const tenant = await lockTenantForEnrolment(tx, token.tenantId);
         if (!tenant) {
           throw new HttpError(401, messages.enrollTokenInvalid, 'ENROLL_TOKEN_INVALID');
         }
-        const existing = await findReEnrollingDevice(tx, tenant.id, facts.machineId, facts.serialNumber);
+        const proven = await provenDevice(tx, tenant.id, body);
         let device: { id: number; deviceGuid: string };
-        if (existing) {
-          // Re-enrolment of the same machine: same record, new secret; the old secret stops working.
-          await tx
-            .update(devices)
-            .set({ ...facts, secretHash: hashSecret(secret), updatedAt: sql`now()` })
-            .where(eq(devices.id, existing.id));
-          device = existing;
+        if (proven) {
+          // The same agent again: same record, new secret; the old secret stops working. The
+          // token's site applies when it names one.
+          await updateReEnrolledDevice(tx, proven.id, {
+            ...facts,
+            siteId: token.siteId ?? proven.siteId,
+            secretHash: hashSecret(secret),
+          });
+          device = proven;
         } else {
-          const [{ n }] = (await tx
-            .select({ n: sql<number>`count(*)::int` })
-            .from(devices)
-            .where(eq(devices.tenantId, tenant.id))) as [{ n: number }];
-          if (tenant.maxAgents !== null && n >= tenant.maxAgents) {
+          const enrolled = await countEnrolledDevices(tx, tenantOnly(tenant.id));
+          if (tenant.maxAgents !== null && enrolled >= tenant.maxAgents) {
             throw new HttpError(403, messages.maxAgentsReached(tenant.maxAgents), 'MAX_AGENTS_REACHED');
           }
-          const [row] = await tx
-            .insert(devices)
-            .values({
-              ...facts,
-              tenantId: tenant.id,
-              siteId: token.siteId,
-              deviceGuid: crypto.randomUUID(),
-              secretHash: hashSecret(secret),
-              status: 'offline',
-              enrollmentTokenId: token.id,
-            })
-            .returning({ id: devices.id, deviceGuid: devices.deviceGuid });
-          device = row!;
+          device = await insertEnrolledDevice(tx, {
+            ...facts,
+            tenantId: tenant.id,
+            siteId: token.siteId,
+            deviceGuid: crypto.randomUUID(),
+            secretHash: hashSecret(secret),
+            status: 'offline',
+            enrollmentTokenId: token.id,
+          });
         }
-        await tx
-          .update(enrollmentTokens)
-          .set({ lastUsedAt: sql`now()`, useCount: sql`${enrollmentTokens.useCount} + 1` })
-          .where(eq(enrollmentTokens.id, token.id));
+        await markTokenUsed(tx, token.id);
         // No person acts here; the entry names the token that authorised it.
-        await tx.insert(auditLogs).values({
+        const actor = systemActor({
           tenantId: tenant.id,
-          userName: `Agent enrolment (${token.name ?? token.tokenPrefix})`,
-          action: existing ? 'Re-enroll Device' : 'Enroll Device',
-          resourceType: 'device',
-          resourceId: String(device.id),
-          details: `${facts.hostname} enrolled with token ${token.tokenPrefix}…`,
-          newValues: JSON.stringify({ ...facts, device_guid: device.deviceGuid }),
-          ipAddress: meta.ip,
+          name: `Agent enrolment (${token.name ?? token.tokenPrefix})`,
+          ip: meta.ip,
           userAgent: meta.userAgent,
         });
-        return { device, reused: Boolean(existing) };
+        await writeAudit(tx, actor, {
+          action: proven ? 'Re-enroll Device' : 'Enroll Device',
+          resourceType: 'device',
+          resourceId: device.id,
+          details: `${facts.hostname} enrolled with token ${token.tokenPrefix}…`,
+          newValues: { ...facts, site_id: token.siteId, device_guid: device.deviceGuid },
+        });
+        return { device, reused: proven !== null };
       });
       if (outcome.reused) {
         await bus.publish('agent.disconnect', { deviceId: outcome.device.id, reason: 'Re-enrolled' });

@@ -1,8 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { DEFAULT_NOTIFICATION_PREFS } from '@outpost/contract/auth';
 import type { SessionUser } from '@outpost/contract/auth';
 import type { Db } from '../../db/client';
-import { tenants, users } from '../../db/schema/index';
+import { tenants, users, userSites } from '../../db/schema/index';
+import type { Executor, Reader } from '../../lib/db';
+import { inTenant, tenantOnly } from '../../lib/scope';
 
 const membershipColumns = {
   id: users.id,
@@ -19,9 +21,13 @@ const membershipColumns = {
 
 export type Membership = SessionUser & { plan: string };
 
-function toMembership(row: { notification_prefs: SessionUser['notification_prefs'] | null }): Membership {
-  const r = row as Membership;
-  return { ...r, notification_prefs: row.notification_prefs ?? DEFAULT_NOTIFICATION_PREFS };
+/** A selected row: the membership columns, with preferences possibly never saved (null). */
+type MembershipRow = Omit<Membership, 'notification_prefs'> & {
+  notification_prefs: SessionUser['notification_prefs'] | null;
+};
+
+function toMembership(row: MembershipRow): Membership {
+  return { ...row, notification_prefs: row.notification_prefs ?? DEFAULT_NOTIFICATION_PREFS };
 }
 
 export async function findMembershipsByEmail(db: Db, email: string): Promise<Membership[]> {
@@ -39,7 +45,7 @@ export async function findMembership(db: Db, userId: number, tenantId: number): 
     .select(membershipColumns)
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(users.id, userId), eq(users.tenantId, tenantId)))
+    .where(and(inTenant(users, tenantOnly(tenantId)), eq(users.id, userId)))
     .limit(1);
   return row ? toMembership(row) : null;
 }
@@ -68,4 +74,52 @@ export async function listDevLoginUsers(db: Db, limit = 50) {
     byEmail.set(r.email, entry);
   }
   return [...byEmail.values()].slice(0, limit);
+}
+
+/**
+ * The live membership behind a session token (read on every request, so a deleted user or a
+ * changed role takes effect at once): one primary-key join.
+ */
+export async function findSessionMember(db: Reader, userId: number, tenantId: number) {
+  const [row] = await db
+    .select({
+      userId: users.id,
+      tenantId: users.tenantId,
+      email: users.email,
+      name: users.name,
+      role: users.role,
+      siteAccessType: users.siteAccessType,
+      tenantName: tenants.tenantName,
+    })
+    .from(users)
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
+    .where(and(inTenant(users, tenantOnly(tenantId)), eq(users.id, userId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The sites a user with site_access_type 'specific' was given. */
+export async function listUserSiteIds(db: Reader, userId: number): Promise<number[]> {
+  const rows = await db
+    .select({ siteId: userSites.siteId })
+    .from(userSites)
+    .where(eq(userSites.userId, userId));
+  return rows.map((r) => r.siteId);
+}
+
+/** Fills in a member's name from the identity provider (first sign-in); their own row only. */
+export async function setMemberName(tx: Executor, userId: number, name: string): Promise<void> {
+  await tx.update(users).set({ name }).where(eq(users.id, userId));
+}
+
+/** The caller's own profile fields, in their own tenant. */
+export async function updateMemberProfile(
+  tx: Executor,
+  member: { userId: number; tenantId: number },
+  patch: Partial<Pick<typeof users.$inferInsert, 'name' | 'company' | 'notificationPrefs'>>,
+): Promise<void> {
+  await tx
+    .update(users)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(and(inTenant(users, member), eq(users.id, member.userId)));
 }

@@ -1,16 +1,13 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { DeviceAction, DeviceActionListFilters } from '@outpost/contract/device-actions';
-import type { DeviceActionType } from '@outpost/contract/devices';
-import type { Db } from '../../db/client';
 import { deviceCommands, devices, users } from '../../db/schema/index';
-import { deviceScope } from '../devices/devices.queries';
-import type { Scope } from '../devices/devices-list.queries';
+import type { Reader } from '../../lib/db';
+import { inScope, inTenant } from '../../lib/scope';
+import type { Scope } from '../../lib/scope';
 
 // Device actions are rows of the command queue of kind 'device_action' (ARCHITECTURE §4: the
 // database is the queue), read through the caller's device scope.
-
-type Reader = Pick<Db, 'select'>;
 
 export const EXPIRED_MESSAGE = 'The action expired before the device came back online';
 
@@ -48,8 +45,12 @@ type Row = {
   expiresAt: Date | null;
 };
 
-export function toDeviceAction(r: Row, now = Date.now()): DeviceAction {
-  const command = r.payload.kind === 'device_action' ? r.payload : null;
+/** Null for a row that is not a device action (the WHERE clause below never selects one). */
+export function toDeviceAction(r: Row, now = Date.now()): DeviceAction | null {
+  if (r.payload.kind !== 'device_action') {
+    return null;
+  }
+  const command = r.payload;
   // A queued action whose time ran out never ran; it shows as failed before the gateway notices.
   const isExpired = r.status === 'pending' && r.expiresAt !== null && r.expiresAt.getTime() <= now;
   const message =
@@ -60,8 +61,8 @@ export function toDeviceAction(r: Row, now = Date.now()): DeviceAction {
     device_id: r.deviceId,
     device_guid: r.deviceGuid,
     hostname: r.hostname,
-    action_type: (command?.action ?? 'restart') as DeviceActionType,
-    action_data: (command?.data ?? null) as Record<string, unknown> | null,
+    action_type: command.action,
+    action_data: command.data ?? null,
     status: isExpired ? 'failed' : r.status,
     message,
     created_by_name: r.createdByName,
@@ -77,14 +78,15 @@ function where(
   f: Partial<Pick<DeviceActionListFilters, 'device_id' | 'action_type'>>,
   ids?: string[],
 ): SQL {
-  return and(
-    deviceScope(ctx),
-    eq(deviceCommands.tenantId, ctx.tenantId),
+  const conditions = and(
+    inScope(devices, ctx),
+    inTenant(deviceCommands, ctx),
     eq(deviceCommands.kind, 'device_action'),
     f.device_id ? eq(deviceCommands.deviceId, f.device_id) : undefined,
     f.action_type ? sql`${deviceCommands.payload}->>'action' = ${f.action_type}` : undefined,
     ids ? inArray(deviceCommands.id, ids) : undefined,
-  )!;
+  );
+  return conditions ?? inScope(devices, ctx);
 }
 
 export async function listDeviceActions(
@@ -107,7 +109,7 @@ export async function listDeviceActions(
     .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id))
     .limit(f.limit)
     .offset((f.page - 1) * f.limit);
-  return { rows: rows.map((r) => toDeviceAction(r)), total: totalRow?.n ?? 0 };
+  return { rows: rows.flatMap((r) => toDeviceAction(r) ?? []), total: totalRow?.n ?? 0 };
 }
 
 export async function findDeviceActions(db: Reader, ctx: Scope, ids: string[]): Promise<DeviceAction[]> {
@@ -121,5 +123,5 @@ export async function findDeviceActions(db: Reader, ctx: Scope, ids: string[]): 
     .leftJoin(users, eq(users.id, deviceCommands.createdBy))
     .where(where(ctx, {}, ids))
     .orderBy(desc(deviceCommands.createdAt));
-  return rows.map((r) => toDeviceAction(r));
+  return rows.flatMap((r) => toDeviceAction(r) ?? []);
 }

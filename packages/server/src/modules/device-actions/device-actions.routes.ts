@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import {
   CreateDeviceActionsResponse,
   DeviceActionBody,
@@ -7,13 +7,18 @@ import {
 } from '@outpost/contract/device-actions';
 import { apiSuccess } from '@outpost/contract/envelope';
 import type { Db } from '../../db/client';
+import { createDevicesService } from '../devices/devices.service';
 import { createDeviceActionsService } from './device-actions.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 // spec: core §7 Deployments and actions used by this area.
-export const deviceActionsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, opts) => {
-  const service = createDeviceActionsService(opts.db, app.agentGateway);
+export const deviceActionsRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
+  const service = createDeviceActionsService({
+    db: opts.db,
+    gateway: app.agentGateway,
+    devices: createDevicesService({ db: opts.db, gateway: app.agentGateway, bus: app.bus }),
+  });
   const tags = ['device-actions'];
 
   app.post(
@@ -35,4 +40,5 @@ export const deviceActionsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app
     },
     async (request) => ok(await service.list(request.ctx, request.query)),
   );
+  done();
 };

@@ -5,31 +5,64 @@ import type {
   DeviceActionListResponse,
 } from '@outpost/contract/device-actions';
 import { DEVICE_ACTION_EXPIRY_MS } from '@outpost/contract/device-actions';
+import { isDeviceActionable } from '@outpost/contract/devices';
 import { paginate } from '@outpost/contract/envelope';
-import { deviceMessages } from '@outpost/contract/messages';
+import { accessMessages, deviceMessages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
-import { notFound } from '../../lib/errors';
+import { conflict, notFound } from '../../lib/errors';
 import type { AgentGateway } from '../../live/agent-gateway';
 import type { RequestContext } from '../../plugins/auth';
-import { findScopedDevicesByIds } from '../devices/devices-list.queries';
+import type { DevicesService } from '../devices/devices.service';
+import { requireActionable } from '../devices/devices.service';
 import { findDeviceActions, listDeviceActions } from './device-actions.queries';
 
 const actionLabel = { restart: 'Restart Device', shutdown: 'Shutdown Device' } as const;
 
+export type DeviceActionsServiceDeps = {
+  db: Db;
+  gateway: Pick<AgentGateway, 'queueCommand' | 'dispatch'>;
+  devices: Pick<DevicesService, 'findManyInScope'>;
+};
+
+type Target = Awaited<ReturnType<DevicesService['findManyInScope']>>[number];
+
+/**
+ * Every target must be online or logged in (core §4: only those may be acted on). One device
+ * gets its own message; several name every device that is not available. Nothing is queued
+ * unless all can take the action.
+ */
+function requireAllActionable(targets: Target[]): void {
+  const [only] = targets;
+  if (targets.length === 1 && only) {
+    requireActionable(only);
+    return;
+  }
+  const refused = targets.filter((t) => !isDeviceActionable(t.status));
+  if (refused.length > 0) {
+    throw conflict(
+      accessMessages.devicesNotActionable(refused.map((t) => `${t.hostname ?? t.deviceGuid} (${t.status})`)),
+      'DEVICE_NOT_ACTIONABLE',
+    );
+  }
+}
+
 // spec: core §3 Device action, §7 POST /customer/deployments/device-actions. Any user may act on
 // the devices in their scope (core §6 leaves roles open; ARCHITECTURE §3 decides).
-export function createDeviceActionsService(db: Db, gateway: AgentGateway) {
+export function createDeviceActionsService({ db, gateway, devices }: DeviceActionsServiceDeps) {
   return {
     async create(ctx: RequestContext, body: DeviceActionBody): Promise<CreateDeviceActionsResponse> {
-      const ids = [...new Set(body.device_ids?.length ? body.device_ids : [body.device_id!])];
-      const targets = await findScopedDevicesByIds(db, ctx, ids);
+      const requested = body.device_ids?.length ? body.device_ids : body.device_id ? [body.device_id] : [];
+      const ids = [...new Set(requested)];
+      const targets = await devices.findManyInScope(ctx, ids);
       const found = new Set(targets.map((t) => t.id));
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length > 0) {
         throw notFound(deviceMessages.devicesNotFound(missing), 'DEVICE_NOT_FOUND');
       }
-      // One action per device; an offline device gets it when it returns, unless it expires first.
+      requireAllActionable(targets);
+      // One action per device. It lives for a while: a device that restarts or drops its
+      // connection right now gets it when it is back, unless it expires first.
       const commandIds = await db.transaction(async (tx) => {
         const out: string[] = [];
         for (const device of targets) {

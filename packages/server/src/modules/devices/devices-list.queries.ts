@@ -1,24 +1,18 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
-import type {
-  DeviceListFilters,
-  DeviceListItem,
-  RecentSoftware,
-  SiteOption,
-  SoftwareItem,
-} from '@outpost/contract/devices';
-import { RECENT_SOFTWARE_DAYS } from '@outpost/contract/devices';
-import type { Db } from '../../db/client';
-import { deploymentPackages, devices, deviceSoftware, sites, tenants } from '../../db/schema/index';
-import type { RequestContext } from '../../plugins/auth';
-import { deviceColumns, deviceScope, toDevice } from './devices.queries';
+import type { DeviceListFilters, DeviceListItem, SiteOption, SoftwareItem } from '@outpost/contract/devices';
+import { devices, deviceSoftware, sites } from '../../db/schema/index';
+import type { Executor, Reader } from '../../lib/db';
+import { inScope, sitesInScope } from '../../lib/scope';
+import type { Scope } from '../../lib/scope';
+import { deviceColumns, toDevice } from './devices.queries';
 import type { DeviceSelection } from './devices.queries';
 
-// The devices API's queries (issue 4). Queries only query; every one takes the caller's scope
-// from deviceScope(ctx), the one tenant + site helper, so another tenant's device is not found.
+// The devices API's queries. Queries only query; every one takes the caller's scope and builds
+// its condition with lib/scope, so a device of another tenant or of a site the caller was not
+// given is simply not found.
 
-type Reader = Pick<Db, 'select'>;
-export type Scope = Pick<RequestContext, 'tenantId' | 'siteAccessType' | 'siteIds'>;
+export type { Scope };
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -47,8 +41,8 @@ const statusCondition = (status: DeviceListFilters['status']): SQL | undefined =
 
 export function deviceListWhere(ctx: Scope, f: Omit<DeviceListFilters, 'page' | 'limit'>): SQL {
   const term = f.search ? `%${escapeLike(f.search.toLowerCase())}%` : null;
-  return and(
-    deviceScope(ctx),
+  const where = and(
+    inScope(devices, ctx),
     term
       ? or(
           sql`lower(${devices.hostname}) like ${term}`,
@@ -59,7 +53,8 @@ export function deviceListWhere(ctx: Scope, f: Omit<DeviceListFilters, 'page' | 
     statusCondition(f.status),
     f.os_type ? eq(devices.osType, f.os_type) : undefined,
     f.site_id ? eq(devices.siteId, f.site_id) : undefined,
-  )!;
+  );
+  return where ?? inScope(devices, ctx);
 }
 
 /**
@@ -111,7 +106,7 @@ export async function findScopedDevice(
     .select({ ...deviceColumns, services: devices.services })
     .from(devices)
     .leftJoin(sites, eq(sites.id, devices.siteId))
-    .where(and(deviceScope(ctx), key))
+    .where(and(inScope(devices, ctx), key))
     .limit(1);
   return row ?? null;
 }
@@ -130,7 +125,7 @@ export async function findScopedDevicesByIds(db: Reader, ctx: Scope, ids: number
       siteId: devices.siteId,
     })
     .from(devices)
-    .where(and(deviceScope(ctx), inArray(devices.id, ids)));
+    .where(and(inScope(devices, ctx), inArray(devices.id, ids)));
 }
 
 export async function listDeviceSoftware(
@@ -170,107 +165,35 @@ export async function listDeviceSoftware(
 }
 
 export async function listSiteOptions(db: Reader, ctx: Scope): Promise<SiteOption[]> {
-  const specific = ctx.siteAccessType === 'specific';
-  if (specific && ctx.siteIds.length === 0) {
-    return [];
-  }
   return db
     .select({ id: sites.id, site_name: sites.siteName, site_code: sites.siteCode })
     .from(sites)
-    .where(and(eq(sites.tenantId, ctx.tenantId), specific ? inArray(sites.id, ctx.siteIds) : undefined))
+    .where(sitesInScope(sites, ctx))
     .orderBy(asc(sites.siteName), asc(sites.id));
 }
 
-// ---------- dashboard ----------
-
-export async function tenantSummary(db: Reader, tenantId: number) {
-  const [row] = await db
-    .select({
-      tenant_name: tenants.tenantName,
-      plan: tenants.plan,
-      max_agents: tenants.maxAgents,
-      licenseExpiry: tenants.licenseExpiry,
-    })
-    .from(tenants)
-    .where(eq(tenants.id, tenantId));
-  return row ?? null;
-}
-
-export async function deviceCounts(db: Reader, ctx: Scope): Promise<{ total: number; online: number }> {
-  const [row] = await db
-    .select({
-      total: sql<number>`count(*)::int`,
-      online: sql<number>`(count(*) filter (where ${devices.status} in ('online', 'loggedin')))::int`,
-    })
-    .from(devices)
-    .where(deviceScope(ctx));
-  return { total: row?.total ?? 0, online: row?.online ?? 0 };
-}
-
+/** The devices seen most recently (the dashboard's "recent devices"). */
 export async function recentDevices(db: Reader, ctx: Scope, limit: number): Promise<DeviceListItem[]> {
   const rows = await db
     .select(listColumns)
     .from(devices)
     .leftJoin(sites, eq(sites.id, devices.siteId))
-    .where(deviceScope(ctx))
+    .where(inScope(devices, ctx))
     .orderBy(sql`${devices.lastSeen} desc nulls last`, desc(devices.id))
     .limit(limit);
   return rows.map(toListItem);
 }
 
-export async function countPackages(db: Reader, tenantId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(deploymentPackages)
-    .where(eq(deploymentPackages.tenantId, tenantId));
-  return row?.n ?? 0;
-}
-
-/**
- * Titles first seen on the tenant's (visible) devices within the window, newest first, with how
- * many devices have them and the device where one was seen last.
- */
-export async function recentSoftware(db: Reader, ctx: Scope, limit: number): Promise<RecentSoftware[]> {
-  const title = sql<string>`coalesce(nullif(${deviceSoftware.displayName}, ''), ${deviceSoftware.name})`;
-  const rows = await db
-    .select({
-      name: title,
-      publisher: sql<string | null>`max(${deviceSoftware.publisher})`,
-      version: sql<
-        string | null
-      >`(array_agg(nullif(${deviceSoftware.version}, '') order by ${deviceSoftware.firstSeenAt} desc))[1]`,
-      device_count: sql<number>`count(distinct ${deviceSoftware.deviceId})::int`,
-      first_seen_at: sql<string>`max(${deviceSoftware.firstSeenAt})`,
-      latest_device_guid: sql<string>`(array_agg(${devices.deviceGuid}::text order by ${deviceSoftware.firstSeenAt} desc))[1]`,
-      latest_device_hostname: sql<
-        string | null
-      >`(array_agg(${devices.hostname} order by ${deviceSoftware.firstSeenAt} desc))[1]`,
-    })
-    .from(deviceSoftware)
-    .innerJoin(devices, eq(devices.id, deviceSoftware.deviceId))
-    .where(
-      and(
-        eq(deviceSoftware.tenantId, ctx.tenantId),
-        deviceScope(ctx),
-        sql`${deviceSoftware.firstSeenAt} > now() - make_interval(days => ${RECENT_SOFTWARE_DAYS})`,
-      ),
-    )
-    .groupBy(title)
-    .orderBy(sql`max(${deviceSoftware.firstSeenAt}) desc`, title)
-    .limit(limit);
-  return rows.map((r) => ({ ...r, first_seen_at: new Date(r.first_seen_at).toISOString() }));
-}
-
 // ---------- agents cleanup ----------
 
 /** Offline devices not seen for `days` (never seen: created that long ago). */
-export async function staleDevices(db: Reader, tenantId: number, days: number) {
+export async function staleDevices(db: Reader, ctx: Scope, days: number) {
   return db
     .select({ id: devices.id, deviceGuid: devices.deviceGuid, hostname: devices.hostname })
     .from(devices)
     .where(
       and(
-        eq(devices.tenantId, tenantId),
+        inScope(devices, ctx),
         eq(devices.status, 'offline'),
         sql`coalesce(${devices.lastSeen}, ${devices.createdAt}) < now() - make_interval(days => ${days})`,
       ),
@@ -278,8 +201,11 @@ export async function staleDevices(db: Reader, tenantId: number, days: number) {
     .orderBy(asc(devices.id));
 }
 
-/** What duplicate detection needs: serial, hostname and the interfaces' MAC addresses. */
-export async function duplicateCandidates(db: Reader, tenantId: number) {
+/**
+ * What duplicate detection needs: serial, hostname and the interfaces' MAC addresses, of the
+ * devices in the caller's scope only (a site-limited administrator's cleanup stays in their sites).
+ */
+export async function duplicateCandidates(db: Reader, ctx: Scope) {
   return db
     .select({
       id: devices.id,
@@ -295,5 +221,17 @@ export async function duplicateCandidates(db: Reader, tenantId: number) {
       )`,
     })
     .from(devices)
-    .where(eq(devices.tenantId, tenantId));
+    .where(inScope(devices, ctx));
+}
+
+/** Deletes these devices, within the caller's scope; returns the ids really deleted. */
+export async function deleteDevices(tx: Executor, ctx: Scope, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) {
+    return [];
+  }
+  const rows = await tx
+    .delete(devices)
+    .where(and(inScope(devices, ctx), inArray(devices.id, ids)))
+    .returning({ id: devices.id });
+  return rows.map((r) => r.id);
 }

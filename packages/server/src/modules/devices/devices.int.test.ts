@@ -12,14 +12,15 @@ import type {
   SoftwareListResponse,
 } from '@outpost/contract/devices';
 import type { DeviceActionListResponse } from '@outpost/contract/device-actions';
-import { deviceMessages } from '@outpost/contract/messages';
+import { accessMessages, deviceMessages } from '@outpost/contract/messages';
 import { startFleet } from '@outpost/agent/sim/fleet';
 import type { Fleet } from '@outpost/agent/sim/fleet';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { auditLogs, devices, deviceSoftware } from '../../db/schema/index';
+import { auditLogs, deviceCommands, devices, deviceSoftware } from '../../db/schema/index';
 import { hashSecret } from '../agents/agent-secrets';
-import { createEnrollmentToken, eventually, sleep } from '../../live/test-support';
+import { addMember } from '../tenants/tenants.service';
+import { createEnrollmentToken, eventually } from '../../live/test-support';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 
@@ -306,6 +307,108 @@ describe('devices API: list, detail, software, scope, cleanup', () => {
     expect(res.body.error).toBe(deviceMessages.deviceOffline(offline!.hostname));
   });
 
+  const commandsOf = async (deviceId: number) =>
+    server.database.db.select().from(deviceCommands).where(eq(deviceCommands.deviceId, deviceId));
+  const spooler: Service = {
+    serviceName: 'Spooler',
+    displayName: 'Print Spooler',
+    status: 'Running',
+    startType: 'Automatic',
+  };
+
+  it('device actions and service control need an online or logged-in device: 409 otherwise', async () => {
+    const inError = await insertDevice(server, {
+      tenantId: acme,
+      hostname: 'FAULTY-1',
+      status: 'error',
+      siteId: siteIds[0],
+      services: [spooler],
+    });
+    const online = await insertDevice(server, {
+      tenantId: acme,
+      hostname: 'FINE-1',
+      status: 'online',
+      siteId: siteIds[0],
+    });
+    const offline = await insertDevice(server, {
+      tenantId: acme,
+      hostname: 'AWAY-1',
+      status: 'offline',
+      siteId: siteIds[0],
+    });
+    for (const token of [tech, admin]) {
+      const action = await server.request<Envelope<unknown>>(
+        'POST',
+        '/api/customer/deployments/device-actions',
+        {
+          token,
+          body: { device_id: inError.id, action_type: 'restart' },
+        },
+      );
+      expect(action.status).toBe(409);
+      expect(action.body.error).toBe(accessMessages.deviceNotActionable('FAULTY-1', 'error'));
+      const control = await server.request<Envelope<unknown>>(
+        'POST',
+        `/api/customer/devices/${inError.id}/services/Spooler/restart`,
+        { token, body: {} },
+      );
+      expect(control.status).toBe(409);
+      expect(control.body.error).toBe(accessMessages.deviceNotActionable('FAULTY-1', 'error'));
+    }
+    const away = await server.request<Envelope<unknown>>('POST', '/api/customer/deployments/device-actions', {
+      token: tech,
+      body: { device_id: offline.id, action_type: 'shutdown' },
+    });
+    expect(away.status).toBe(409);
+    expect(away.body.error).toBe(deviceMessages.deviceOffline('AWAY-1'));
+    // several devices: all or nothing, naming the ones that cannot take it
+    const bulk = await server.request<Envelope<unknown>>('POST', '/api/customer/deployments/device-actions', {
+      token: tech,
+      body: { device_ids: [online.id, inError.id, offline.id], action_type: 'restart' },
+    });
+    expect(bulk.status).toBe(409);
+    expect(bulk.body.error).toBe(
+      accessMessages.devicesNotActionable(['FAULTY-1 (error)', 'AWAY-1 (offline)']),
+    );
+    for (const d of [inError, online, offline]) {
+      expect(await commandsOf(d.id)).toEqual([]);
+    }
+  });
+
+  it('service control only for a service the device reported: nothing reaches the agent otherwise', async () => {
+    const silent = await insertDevice(server, {
+      tenantId: acme,
+      hostname: 'NO-INVENTORY',
+      status: 'online',
+      siteId: siteIds[0],
+    });
+    const notYet = await server.request<Envelope<unknown>>(
+      'POST',
+      `/api/customer/devices/${silent.id}/services/Spooler/stop`,
+      { token: tech, body: {} },
+    );
+    expect(notYet.status).toBe(409);
+    expect(notYet.body.error).toBe(accessMessages.servicesNotReported('NO-INVENTORY'));
+    const reported = await insertDevice(server, {
+      tenantId: acme,
+      hostname: 'WITH-SERVICES',
+      status: 'loggedin',
+      siteId: siteIds[0],
+      services: [spooler],
+    });
+    for (const name of ['-Hroot@203.0.113.9', 'NoSuchService', 'spooler']) {
+      const res = await server.request<Envelope<unknown>>(
+        'POST',
+        `/api/customer/devices/${reported.id}/services/${encodeURIComponent(name)}/stop`,
+        { token: tech, body: {} },
+      );
+      expect(res.status, name).toBe(404);
+      expect(res.body.error).toBe(accessMessages.serviceNotFound(name, 'WITH-SERVICES'));
+    }
+    expect(await commandsOf(silent.id)).toEqual([]);
+    expect(await commandsOf(reported.id)).toEqual([]);
+  });
+
   it('delete and bulk delete are for administrators, audited', async () => {
     const a = await insertDevice(server, { tenantId: acme, hostname: 'DEL-1' });
     const b = await insertDevice(server, { tenantId: acme, hostname: 'DEL-2' });
@@ -346,11 +449,13 @@ describe('agent cleanup', () => {
   let server: TestServer;
   let admin: string;
   let tenantId: number;
+  let siteIds: number[];
 
   beforeAll(async () => {
     server = await startTestServer();
     const demo = (await server.seedDemo())!;
     tenantId = demo.acmeTenantId;
+    siteIds = demo.siteIds;
     admin = (await server.devSignIn('admin@acme.example')).token;
   });
   afterAll(async () => {
@@ -439,6 +544,112 @@ describe('agent cleanup', () => {
       'Removed 0 agents (offline_days: 30, remove_duplicates: true)',
     ]);
   });
+
+  it('a site-limited administrator cleans up, bulk-deletes and acts only within their sites', async () => {
+    const [hq, lon] = siteIds as [number, number];
+    await addMember(server.database.db, {
+      tenantId,
+      email: 'lon-admin@acme.example',
+      role: 'tenant_admin',
+      siteIds: [lon],
+    });
+    const lonAdmin = (await server.devSignIn('lon-admin@acme.example')).token;
+    const old = new Date(Date.now() - 60 * DAY);
+    const hqStale = await insertDevice(server, { tenantId, hostname: 'HQ-STALE', siteId: hq, lastSeen: old });
+    const noSiteStale = await insertDevice(server, { tenantId, hostname: 'NOSITE-STALE', lastSeen: old });
+    const lonStale = await insertDevice(server, {
+      tenantId,
+      hostname: 'LON-STALE',
+      siteId: lon,
+      lastSeen: old,
+    });
+    const hqDupOld = await insertDevice(server, {
+      tenantId,
+      hostname: 'HQ-DUP',
+      serialNumber: 'SER-HQ',
+      siteId: hq,
+      lastSeen: new Date(Date.now() - DAY),
+    });
+    const hqDupNew = await insertDevice(server, {
+      tenantId,
+      hostname: 'HQ-DUP',
+      serialNumber: 'SER-HQ',
+      siteId: hq,
+      lastSeen: new Date(),
+    });
+    const lonDupOld = await insertDevice(server, {
+      tenantId,
+      hostname: 'LON-DUP',
+      serialNumber: 'SER-LON',
+      siteId: lon,
+      lastSeen: new Date(Date.now() - DAY),
+    });
+    const lonDupNew = await insertDevice(server, {
+      tenantId,
+      hostname: 'LON-DUP',
+      serialNumber: 'SER-LON',
+      siteId: lon,
+      lastSeen: new Date(),
+    });
+    // a London device whose twin is at HQ: the twin is not theirs to weigh or to remove
+    const crossLon = await insertDevice(server, {
+      tenantId,
+      hostname: 'CROSS',
+      serialNumber: 'SER-X',
+      siteId: lon,
+      lastSeen: new Date(),
+    });
+    const crossHq = await insertDevice(server, {
+      tenantId,
+      hostname: 'CROSS',
+      serialNumber: 'SER-X',
+      siteId: hq,
+      lastSeen: new Date(Date.now() - DAY),
+    });
+
+    const res = await cleanup({ offline_days: 30, remove_duplicates: true }, lonAdmin);
+    expect(res.status).toBe(200);
+    expect(res.body.data.devices.map((d) => [d.id, d.reason])).toEqual([
+      [lonStale.id, 'stale'],
+      [lonDupOld.id, 'duplicate'],
+    ]);
+    const left = new Set(
+      (
+        await server.database.db
+          .select({ id: devices.id })
+          .from(devices)
+          .where(eq(devices.tenantId, tenantId))
+      ).map((r) => r.id),
+    );
+    for (const kept of [hqStale, noSiteStale, hqDupOld, hqDupNew, lonDupNew, crossLon, crossHq]) {
+      expect(left.has(kept.id)).toBe(true);
+    }
+
+    const bulk = await server.request<Envelope<unknown>>('DELETE', '/api/customer/devices', {
+      token: lonAdmin,
+      body: { device_ids: [lonDupNew.id, hqDupNew.id] },
+    });
+    expect(bulk.status).toBe(404);
+    expect(bulk.body.error).toBe(deviceMessages.devicesNotFound([hqDupNew.id]));
+    const action = await server.request<Envelope<unknown>>(
+      'POST',
+      '/api/customer/deployments/device-actions',
+      {
+        token: lonAdmin,
+        body: { device_ids: [hqDupNew.id], action_type: 'restart' },
+      },
+    );
+    expect(action.status).toBe(404);
+    expect(left.has(hqDupNew.id) && left.has(lonDupNew.id)).toBe(true);
+    const still = await server.database.db
+      .select({ id: devices.id })
+      .from(devices)
+      .where(eq(devices.id, lonDupNew.id));
+    expect(still).toHaveLength(1);
+    // the tenant-wide administrator's cleanup still sees everything
+    const all = await cleanup({ offline_days: 30 });
+    expect(all.body.data.devices.map((d) => d.id)).toEqual([hqStale.id, noSiteStale.id]);
+  });
 });
 
 describe('through simulated agents: service control, refresh, restart', () => {
@@ -452,7 +663,7 @@ describe('through simulated agents: service control, refresh, restart', () => {
     });
     await server.seedDemo();
     admin = (await server.devSignIn('admin@acme.example')).token;
-    const { token } = await createEnrollmentToken(server.request, admin);
+    const { token } = await createEnrollmentToken(server.request.bind(server), admin);
     fleet = await startFleet({
       server: server.url,
       tokens: [token],
@@ -584,10 +795,10 @@ describe('through simulated agents: service control, refresh, restart', () => {
     expect(audit?.action).toBeDefined();
   });
 
-  it('an action for an offline device waits in the queue until it returns', async () => {
+  it('an action for a device that went offline is refused, and nothing is queued for its return', async () => {
     const a = sim(0);
     const [row] = await server.database.db
-      .select({ id: devices.id })
+      .select({ id: devices.id, hostname: devices.hostname })
       .from(devices)
       .where(eq(devices.deviceGuid, a.deviceGuid));
     const statusOf = async () =>
@@ -597,26 +808,25 @@ describe('through simulated agents: service control, refresh, restart', () => {
     await a.power!.powerOff('shutdown');
     a.power!.cancel();
     await eventually(async () => (await statusOf()) === 'offline');
-    const created = await server.request<Envelope<{ actions: { id: string; status: string }[] }>>(
+    const refused = await server.request<Envelope<unknown>>(
       'POST',
       '/api/customer/deployments/device-actions',
-      { token: admin, body: { device_id: row!.id, action_type: 'shutdown' } },
+      {
+        token: admin,
+        body: { device_id: row!.id, action_type: 'shutdown' },
+      },
     );
-    expect(created.status).toBe(200);
-    expect(created.body.data.actions[0]!.status).toBe('pending');
-    const list = () =>
-      server.request<Envelope<DeviceActionListResponse>>(
-        'GET',
-        `/api/customer/deployments/device-actions/list?device_id=${row!.id}&action_type=shutdown`,
-        { token: admin },
-      );
-    await sleep(300);
-    expect((await list()).body.data.data[0]!.status).toBe('pending');
-    expect(a.executor.calls.filter((c) => c.kind === 'device_action')).toHaveLength(0);
-    // powered on again: the agent gets the queued shutdown, runs it and goes away once more
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe(deviceMessages.deviceOffline(row!.hostname));
+    // powered on again: it comes back and receives no shutdown
     a.power!.powerOn();
-    await eventually(async () => (await list()).body.data.data[0]!.status === 'completed');
-    expect(a.executor.calls).toContainEqual({ kind: 'device_action', action: 'shutdown' });
-    await eventually(async () => (await statusOf()) === 'offline');
+    await eventually(async () => (await statusOf()) !== 'offline');
+    const list = await server.request<Envelope<DeviceActionListResponse>>(
+      'GET',
+      `/api/customer/deployments/device-actions/list?device_id=${row!.id}&action_type=shutdown`,
+      { token: admin },
+    );
+    expect(list.body.data.pagination.total).toBe(0);
+    expect(a.executor.calls.filter((c) => c.kind === 'device_action')).toHaveLength(0);
   });
 });

@@ -1,37 +1,24 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Device } from '@outpost/contract/devices';
-import type { Db } from '../../db/client';
 import { devices, sites } from '../../db/schema/index';
-import type { RequestContext } from '../../plugins/auth';
+import type { Reader } from '../../lib/db';
+import { canSeeSite, inScope, inTenant, tenantOnly } from '../../lib/scope';
+import type { Scope } from '../../lib/scope';
 
-// Device queries shared by the agent gateway, the portal socket and the devices API (issue 4).
-// Queries only query (STYLE.md); authorisation is the caller's, through deviceScope().
-
-type Reader = Pick<Db, 'select'>;
+// Device queries shared by the agent gateway, the portal socket and the devices API.
+// Queries only query (STYLE.md); authorisation is the caller's, through lib/scope.
 
 /**
- * The one tenant + site scope of devices for a caller (ARCHITECTURE §3): their tenant, and for
- * site_access_type 'specific' only the assigned sites (a device without a site is then hidden).
+ * The tenant + site scope of devices for a caller (ARCHITECTURE §3), kept under this name for the
+ * live socket; it is lib/scope's inScope applied to the devices table.
  */
-export function deviceScope(ctx: Pick<RequestContext, 'tenantId' | 'siteAccessType' | 'siteIds'>): SQL {
-  const tenant = eq(devices.tenantId, ctx.tenantId);
-  if (ctx.siteAccessType !== 'specific') {
-    return tenant;
-  }
-  if (ctx.siteIds.length === 0) {
-    return and(tenant, sql`false`)!;
-  }
-  return and(tenant, inArray(devices.siteId, ctx.siteIds))!;
+export function deviceScope(ctx: Scope): SQL {
+  return inScope(devices, ctx);
 }
 
 /** May this caller see a device of that site? The same rule as deviceScope, for one row. */
-export function canSeeSite(
-  ctx: Pick<RequestContext, 'siteAccessType' | 'siteIds'>,
-  siteId: number | null,
-): boolean {
-  return ctx.siteAccessType !== 'specific' || (siteId !== null && ctx.siteIds.includes(siteId));
-}
+export { canSeeSite };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -119,6 +106,6 @@ export async function countTenantDevices(db: Reader, tenantId: number): Promise<
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(devices)
-    .where(eq(devices.tenantId, tenantId));
+    .where(inTenant(devices, tenantOnly(tenantId)));
   return row?.n ?? 0;
 }

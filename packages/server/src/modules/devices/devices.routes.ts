@@ -1,10 +1,9 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   BulkDeleteDevicesBody,
   CleanupBody,
   CleanupResult,
-  DashboardStats,
   DeleteDevicesResponse,
   Device,
   DeviceIdParams,
@@ -29,7 +28,7 @@ const ok = <T>(data: T) => ({ success: true as const, data });
 
 // spec: core §7 Devices and operations §7 Agents, under /api/customer. Tenant and site scope,
 // admin rules and audit live in the service.
-export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async (app, opts) => {
+export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (app, opts, done) => {
   const service = createDevicesService({
     db: opts.db,
     gateway: app.agentGateway,
@@ -42,12 +41,6 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
     '/devices',
     { schema: { tags, querystring: DeviceListQuery, response: { 200: apiSuccess(DeviceListResponse) } } },
     async (request) => ok(await service.list(request.ctx, request.query)),
-  );
-
-  app.get(
-    '/devices/stats/dashboard',
-    { schema: { tags, response: { 200: apiSuccess(DashboardStats) } } },
-    async (request) => ok(await service.dashboard(request.ctx)),
   );
 
   app.get(
@@ -117,4 +110,5 @@ export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async 
     { schema: { tags, params: RefreshParams, response: { 200: apiSuccess(RefreshResponse) } } },
     async (request) => ok(await service.refresh(request.ctx, request.params.id, request.params.kind)),
   );
+  done();
 };

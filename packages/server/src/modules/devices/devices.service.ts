@@ -1,10 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import type {
   BulkDeleteDevicesBody,
   CleanupBody,
   CleanupResult,
-  DashboardStats,
   Device,
+  DeviceListItem,
   DeviceListFilters,
   DeviceListResponse,
   InventoryKind,
@@ -15,22 +14,27 @@ import type {
   SiteOption,
   SoftwareListResponse,
 } from '@outpost/contract/devices';
-import { AGENT_ANSWER_WAIT_MS } from '@outpost/contract/devices';
+import { AGENT_ANSWER_WAIT_MS, isDeviceActionable } from '@outpost/contract/devices';
 import type { AgentCommand } from '@outpost/contract/agent-protocol';
 import { paginate } from '@outpost/contract/envelope';
-import { deviceMessages } from '@outpost/contract/messages';
+import { accessMessages, deviceMessages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
-import { devices } from '../../db/schema/index';
 import { writeAudit } from '../../lib/audit';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/errors';
 import type { AgentGateway } from '../../live/agent-gateway';
 import type { Bus } from '../../live/bus';
 import { requireAdmin } from '../../plugins/auth';
 import type { RequestContext } from '../../plugins/auth';
-import { toDevice } from './devices.queries';
+import type { Scope } from '../../lib/scope';
 import {
-  countPackages,
-  deviceCounts,
+  countTenantDevices,
+  deviceScope,
+  findDeviceByGuid,
+  findDeviceScopeByGuid,
+  toDevice,
+} from './devices.queries';
+import {
+  deleteDevices,
   duplicateCandidates,
   findScopedDevice,
   findScopedDevicesByIds,
@@ -38,9 +42,7 @@ import {
   listDevices,
   listSiteOptions,
   recentDevices,
-  recentSoftware,
   staleDevices,
-  tenantSummary,
 } from './devices-list.queries';
 import type { ScopedDevice } from './devices-list.queries';
 import { findDuplicates } from './duplicates';
@@ -53,8 +55,31 @@ export type DevicesServiceDeps = {
   answerWaitMs?: number;
 };
 
-const RECENT_DEVICES = 5;
-const RECENT_SOFTWARE = 6;
+/** Service control, restart and shutdown need a device that is there to do them (core §4). */
+export function requireActionable(device: { hostname: string | null; status: string }): void {
+  if (device.status === 'offline') {
+    throw conflict(deviceMessages.deviceOffline(device.hostname), 'DEVICE_OFFLINE');
+  }
+  if (!isDeviceActionable(device.status)) {
+    throw conflict(
+      accessMessages.deviceNotActionable(device.hostname, device.status),
+      'DEVICE_NOT_ACTIONABLE',
+    );
+  }
+}
+
+/**
+ * Service control only for a service the device reported (never a name the agent has not
+ * listed): not reported yet → 409, unknown name → 404.
+ */
+function requireReportedService(device: ScopedDevice, serviceName: string): void {
+  if (!device.services) {
+    throw conflict(accessMessages.servicesNotReported(device.hostname), 'SERVICES_NOT_REPORTED');
+  }
+  if (!device.services.some((s) => s.serviceName === serviceName)) {
+    throw notFound(accessMessages.serviceNotFound(serviceName, device.hostname), 'SERVICE_NOT_FOUND');
+  }
+}
 
 // Device actions never touch the host running the server: they are commands for the agent.
 export function createDevicesService({
@@ -73,18 +98,15 @@ export function createDevicesService({
 
   /**
    * Queues a command (with its audit entry, in one transaction), rings the agent's doorbell and
-   * waits a bounded time for its answer. Offline devices are refused up front: service control
-   * and refresh only make sense while someone is waiting for the answer.
+   * waits a bounded time for its answer. The caller has checked the device can answer: service
+   * control and refresh only make sense while someone is waiting for the answer.
    */
   async function askAgent(
     ctx: RequestContext,
     device: ScopedDevice,
     command: AgentCommand,
-    audit: { action: string; details: string; newValues: unknown },
+    audit: { action: string; details: string; newValues: Record<string, unknown> },
   ) {
-    if (device.status === 'offline') {
-      throw conflict(deviceMessages.deviceOffline(device.hostname), 'DEVICE_OFFLINE');
-    }
     const commandId = await db.transaction(async (tx) => {
       const id = await gateway.queueCommand(tx, {
         tenantId: ctx.tenantId,
@@ -99,7 +121,7 @@ export function createDevicesService({
         resourceType: 'device',
         resourceId: device.id,
         details: audit.details,
-        newValues: { ...(audit.newValues as object), command_id: id },
+        newValues: { ...audit.newValues, command_id: id },
       });
       return id;
     });
@@ -126,7 +148,7 @@ export function createDevicesService({
     const ids = rows.map((r) => r.id);
     if (ids.length > 0) {
       await db.transaction(async (tx) => {
-        await tx.delete(devices).where(and(eq(devices.tenantId, ctx.tenantId), inArray(devices.id, ids)));
+        await deleteDevices(tx, ctx, ids);
         await writeAudit(tx, ctx, {
           action: audit.action,
           resourceType: 'device',
@@ -177,13 +199,8 @@ export function createDevicesService({
       action: ServiceAction,
     ): Promise<ServiceControlResponse> {
       const device = await requireDevice(ctx, idOrGuid);
-      const known = device.services;
-      if (known && !known.some((s) => s.serviceName === serviceName)) {
-        throw notFound(
-          `Service ${serviceName} was not found on ${device.hostname ?? 'this device'}`,
-          'SERVICE_NOT_FOUND',
-        );
-      }
+      requireReportedService(device, serviceName);
+      requireActionable(device);
       const result = await askAgent(
         ctx,
         device,
@@ -204,6 +221,9 @@ export function createDevicesService({
 
     async refresh(ctx: RequestContext, idOrGuid: string, kind: InventoryKind): Promise<RefreshResponse> {
       const device = await requireDevice(ctx, idOrGuid);
+      if (device.status === 'offline') {
+        throw conflict(deviceMessages.deviceOffline(device.hostname), 'DEVICE_OFFLINE');
+      }
       await askAgent(
         ctx,
         device,
@@ -228,28 +248,14 @@ export function createDevicesService({
       return listSiteOptions(db, ctx);
     },
 
-    async dashboard(ctx: RequestContext): Promise<DashboardStats> {
-      const [tenant, counts, recent, packages, software] = await Promise.all([
-        tenantSummary(db, ctx.tenantId),
-        deviceCounts(db, ctx),
-        recentDevices(db, ctx, RECENT_DEVICES),
-        countPackages(db, ctx.tenantId),
-        recentSoftware(db, ctx, RECENT_SOFTWARE),
-      ]);
-      return {
-        tenant: {
-          tenant_name: tenant?.tenant_name ?? ctx.tenantName,
-          plan: tenant?.plan ?? null,
-          max_agents: tenant?.max_agents ?? null,
-          license_expiry: tenant?.licenseExpiry?.toISOString() ?? null,
-        },
-        deviceCounts: counts,
-        recentDevices: recent,
-        // The deployments area lands in a later issue; until then nothing is running (a real 0).
-        runningDeployments: 0,
-        totalPackages: packages,
-        recentSoftware: software,
-      };
+    /** The devices seen most recently, as the list shows them (the dashboard uses it). */
+    async recent(ctx: RequestContext, limit: number): Promise<DeviceListItem[]> {
+      return recentDevices(db, ctx, limit);
+    },
+
+    /** The devices of these ids in the caller's scope (bulk operations of other modules). */
+    async findManyInScope(ctx: RequestContext, ids: number[]) {
+      return findScopedDevicesByIds(db, ctx, ids);
     },
 
     async remove(ctx: RequestContext, idOrGuid: string) {
@@ -288,7 +294,7 @@ export function createDevicesService({
       }
       const removed = new Map<number, CleanupResult['devices'][number]>();
       if (days !== null) {
-        for (const d of await staleDevices(db, ctx.tenantId, days)) {
+        for (const d of await staleDevices(db, ctx, days)) {
           removed.set(d.id, {
             id: d.id,
             device_guid: d.deviceGuid,
@@ -299,7 +305,7 @@ export function createDevicesService({
         }
       }
       if (body.remove_duplicates) {
-        const candidates = await duplicateCandidates(db, ctx.tenantId);
+        const candidates = await duplicateCandidates(db, ctx);
         const byId = new Map(candidates.map((c) => [c.id, c]));
         for (const dup of findDuplicates(candidates)) {
           const d = byId.get(dup.id)!;
@@ -338,3 +344,21 @@ export function createDevicesService({
 }
 
 export type DevicesService = ReturnType<typeof createDevicesService>;
+
+/**
+ * What the live layer needs from devices (the portal socket authorising a subscription, tests and
+ * tools finding a device), without the agent gateway the full service depends on: live/ uses
+ * devices through this instead of devices.queries. The caller decides what the answer allows,
+ * with lib/scope's canSeeSite.
+ */
+export function createDeviceDirectory(db: Db) {
+  return {
+    /** Tenant and site of a device, to check a subscription against; null when unknown. */
+    scopeOf: (deviceGuid: string) => findDeviceScopeByGuid(db, deviceGuid),
+    /** One device by guid, within the caller's scope. */
+    findInScope: (scope: Scope, deviceGuid: string) => findDeviceByGuid(db, deviceScope(scope), deviceGuid),
+    countInTenant: (tenantId: number) => countTenantDevices(db, tenantId),
+  };
+}
+
+export type DeviceDirectory = ReturnType<typeof createDeviceDirectory>;

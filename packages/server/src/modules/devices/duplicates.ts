@@ -1,6 +1,6 @@
-import { isUsableSerial } from '../agents/agents.queries';
+import { isUsableSerial } from '../../lib/device-identity';
 
-// Duplicate registrations (issue 4, agent cleanup): devices with the same serial number, or the
+// Duplicate registrations (agent cleanup, beyond operations §4): devices with the same serial number, or the
 // same hostname and MAC address, are one machine enrolled more than once. Each group keeps its
 // most recently seen device; the others are duplicates.
 

@@ -1,42 +1,60 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { UploadedFile } from '@outpost/contract/files';
-import type { Db } from '../../db/client';
 import { deploymentPackages, files, packageStepFiles, packageSteps } from '../../db/schema/index';
-
-/** A database handle or an open transaction: queries work on both. */
-export type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+import { firstOrThrow } from '../../lib/db';
+import type { Executor } from '../../lib/db';
+import { inTenant } from '../../lib/scope';
+import type { TenantScope } from '../../lib/scope';
 
 export type FileRow = typeof files.$inferSelect;
 
-// Every read goes through the tenant: another tenant's file is simply not found.
-const inTenant = (tenantId: number, id: number) => and(eq(files.tenantId, tenantId), eq(files.id, id));
+// Files belong to the tenant (no site): every read goes through the tenant scope, so another
+// tenant's file is simply not found.
 
-export async function findFile(db: Executor, tenantId: number, id: number): Promise<FileRow | null> {
-  const [row] = await db.select().from(files).where(inTenant(tenantId, id)).limit(1);
+export async function findFile(
+  db: Executor,
+  scope: TenantScope,
+  id: number,
+  opts: { lock?: boolean } = {},
+): Promise<FileRow | null> {
+  const query = db
+    .select()
+    .from(files)
+    .where(and(inTenant(files, scope), eq(files.id, id)))
+    .limit(1);
+  const [row] = opts.lock ? await query.for('update') : await query;
   return row ?? null;
 }
 
-export async function findFilesByIds(db: Executor, tenantId: number, ids: number[]): Promise<FileRow[]> {
+export async function findFilesByIds(db: Executor, scope: TenantScope, ids: number[]): Promise<FileRow[]> {
   if (ids.length === 0) {
     return [];
   }
   return db
     .select()
     .from(files)
-    .where(and(eq(files.tenantId, tenantId), inArray(files.id, ids)));
+    .where(and(inTenant(files, scope), inArray(files.id, ids)));
 }
 
 export async function findFileBySha256(
   db: Executor,
-  tenantId: number,
+  scope: TenantScope,
   sha256: string,
 ): Promise<FileRow | null> {
   const [row] = await db
     .select()
     .from(files)
-    .where(and(eq(files.tenantId, tenantId), eq(files.sha256, sha256)))
+    .where(and(inTenant(files, scope), eq(files.sha256, sha256)))
     .limit(1);
   return row ?? null;
+}
+
+export async function insertFile(tx: Executor, values: typeof files.$inferInsert): Promise<FileRow> {
+  return firstOrThrow(await tx.insert(files).values(values).returning(), 'insert file');
+}
+
+export async function deleteFile(tx: Executor, scope: TenantScope, id: number): Promise<void> {
+  await tx.delete(files).where(and(inTenant(files, scope), eq(files.id, id)));
 }
 
 /** The first saved step that uses the file, with its package, or null. */

@@ -1,17 +1,28 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { and, eq } from 'drizzle-orm';
 import { formatBytes } from '@outpost/contract/files';
 import type { UploadedFile } from '@outpost/contract/files';
 import { packageMessages as messages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
-import { files } from '../../db/schema/index';
 import { writeAudit } from '../../lib/audit';
+import type { Executor } from '../../lib/db';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/errors';
+import type { TenantScope } from '../../lib/scope';
 import type { RequestContext } from '../../plugins/auth';
 import { newStorageKey } from './blob-store';
 import type { BlobStore } from './blob-store';
-import { findFile, findFileUse, toUploadedFile } from './files.queries';
+import {
+  deleteFile,
+  findFile,
+  findFileBySha256,
+  findFileUse,
+  findFilesByIds,
+  insertFile,
+  toUploadedFile,
+} from './files.queries';
+import type { FileRow } from './files.queries';
+
+export type { FileRow };
 
 export type IncomingFile = {
   filename: string;
@@ -33,6 +44,20 @@ export function displayName(filename: string): string {
 /** @fastify/multipart's error when a file passes the fileSize limit. */
 const isTooLarge = (err: unknown) =>
   typeof err === 'object' && err !== null && (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';
+
+/**
+ * Lookups other modules make inside their own transaction (a package step names files of the
+ * tenant). They take the caller's transaction and tenant scope; they decide nothing themselves.
+ */
+export const fileLookup = {
+  findByIds: (tx: Executor, scope: TenantScope, ids: number[]): Promise<FileRow[]> =>
+    findFilesByIds(tx, scope, ids),
+  findBySha256: (tx: Executor, scope: TenantScope, sha256: string): Promise<FileRow | null> =>
+    findFileBySha256(tx, scope, sha256),
+  /** Records a file already in the blob store (the demo's placeholder), without audit. */
+  recordStored: (tx: Executor, values: Parameters<typeof insertFile>[1]): Promise<FileRow> =>
+    insertFile(tx, values),
+};
 
 // Any signed-in member may upload and manage files: they are inputs to packages, which every
 // member may build (ARCHITECTURE §3). Everything is scoped to the caller's tenant.
@@ -59,27 +84,24 @@ export function createFilesService(db: Db, store: BlobStore, opts: { maxUploadBy
       }
       try {
         const row = await db.transaction(async (tx) => {
-          const [inserted] = await tx
-            .insert(files)
-            .values({
-              tenantId: ctx.tenantId,
-              storageKey: key,
-              originalFilename,
-              contentType: incoming.mimetype,
-              sizeBytes: stored.size,
-              sha256: stored.sha256,
-              uploadedBy: ctx.userId,
-              uploadedByName: ctx.name ?? ctx.email,
-            })
-            .returning();
+          const inserted = await insertFile(tx, {
+            tenantId: ctx.tenantId,
+            storageKey: key,
+            originalFilename,
+            contentType: incoming.mimetype,
+            sizeBytes: stored.size,
+            sha256: stored.sha256,
+            uploadedBy: ctx.userId,
+            uploadedByName: ctx.name ?? ctx.email,
+          });
           await writeAudit(tx, ctx, {
             action: 'Upload File',
             resourceType: 'file',
-            resourceId: inserted!.id,
+            resourceId: inserted.id,
             details: `Uploaded ${originalFilename} (${formatBytes(stored.size)})`,
             newValues: { originalFilename, size: stored.size, sha256: stored.sha256 },
           });
-          return inserted!;
+          return inserted;
         });
         return toUploadedFile(row);
       } catch (err) {
@@ -89,7 +111,7 @@ export function createFilesService(db: Db, store: BlobStore, opts: { maxUploadBy
     },
 
     async get(ctx: RequestContext, id: number): Promise<UploadedFile> {
-      const row = await findFile(db, ctx.tenantId, id);
+      const row = await findFile(db, ctx, id);
       if (!row) {
         throw notFound(messages.fileNotFound, 'FILE_NOT_FOUND');
       }
@@ -97,7 +119,7 @@ export function createFilesService(db: Db, store: BlobStore, opts: { maxUploadBy
     },
 
     async openDownload(ctx: RequestContext, id: number): Promise<{ file: UploadedFile; stream: Readable }> {
-      const row = await findFile(db, ctx.tenantId, id);
+      const row = await findFile(db, ctx, id);
       if (!row) {
         throw notFound(messages.fileNotFound, 'FILE_NOT_FOUND');
       }
@@ -107,11 +129,7 @@ export function createFilesService(db: Db, store: BlobStore, opts: { maxUploadBy
     /** Refused with 409 while a saved step uses the file (the foreign key would refuse it too). */
     async remove(ctx: RequestContext, id: number): Promise<void> {
       const row = await db.transaction(async (tx) => {
-        const [existing] = await tx
-          .select()
-          .from(files)
-          .where(and(eq(files.tenantId, ctx.tenantId), eq(files.id, id)))
-          .for('update');
+        const existing = await findFile(tx, ctx, id, { lock: true });
         if (!existing) {
           throw notFound(messages.fileNotFound, 'FILE_NOT_FOUND');
         }
@@ -119,7 +137,7 @@ export function createFilesService(db: Db, store: BlobStore, opts: { maxUploadBy
         if (use) {
           throw conflict(messages.fileInUse(use.stepName, use.packageName), 'FILE_IN_USE');
         }
-        await tx.delete(files).where(eq(files.id, id));
+        await deleteFile(tx, ctx, id);
         await writeAudit(tx, ctx, {
           action: 'Delete File',
           resourceType: 'file',

@@ -1,11 +1,11 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorBody, apiSuccess } from '@outpost/contract/envelope';
 import type { Database } from '../../db/client';
 
 export const HealthStatus = z.object({ status: z.literal('ok'), database: z.enum(['pglite', 'postgres']) });
 
-export const healthRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, opts) => {
+export const healthRoutes: FastifyPluginCallbackZod<{ database: Database }> = (app, opts, done) => {
   app.get(
     '/health',
     { schema: { tags: ['health'], response: { 200: apiSuccess(HealthStatus), 503: ApiErrorBody } } },
@@ -19,4 +19,5 @@ export const healthRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
       return { success: true as const, data: { status: 'ok' as const, database: opts.database.kind } };
     },
   );
+  done();
 };

@@ -164,7 +164,7 @@ describe('deployment packages API', () => {
         .from(auditLogs)
         .where(and(eq(auditLogs.action, 'Delete Package'), eq(auditLogs.resourceId, String(pkg.id))));
       expect(audit).toHaveLength(1);
-      expect(JSON.parse(audit[0]!.oldValues!).steps).toHaveLength(1);
+      expect((JSON.parse(audit[0]!.oldValues!) as { steps: unknown[] }).steps).toHaveLength(1);
     });
 
     it('answers 404 for another tenant’s package, on every route', async () => {
@@ -446,7 +446,9 @@ describe('package delete while deployments use it', () => {
     const busyId = created.body.data.id;
     const { createPackagesService } = await import('./packages.service');
     const service = createPackagesService(server.database.db, {
-      activeDeploymentCounters: [async (_tx, _tenantId, packageId) => (packageId === busyId ? 2 : 0)],
+      activeDeploymentCounters: [
+        (_tx, _tenantId, packageId) => Promise.resolve(packageId === busyId ? 2 : 0),
+      ],
     });
     const ctx = {
       userId: 1,

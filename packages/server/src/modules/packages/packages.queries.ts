@@ -2,7 +2,10 @@ import { and, asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { PackageStep, PackageSummary } from '@outpost/contract/packages';
 import { deploymentPackages, packageStepFiles, packageSteps } from '../../db/schema/index';
-import type { Executor } from '../files/files.queries';
+import { firstOrThrow } from '../../lib/db';
+import type { Executor } from '../../lib/db';
+import { inTenant } from '../../lib/scope';
+import type { TenantScope } from '../../lib/scope';
 
 export type PackageRow = typeof deploymentPackages.$inferSelect;
 export type StepRow = typeof packageSteps.$inferSelect;
@@ -15,18 +18,18 @@ export type PackageFilters = {
   is_template?: boolean;
 };
 
-// Tenant scoping goes through this one helper: another tenant's package is not found.
-const inTenant = (tenantId: number): SQL => eq(deploymentPackages.tenantId, tenantId);
+// Packages belong to the tenant (no site): every package read goes through the tenant scope,
+// so another tenant's package is not found. Steps are reached through their (scoped) package.
 
 // Written out in full: drizzle leaves columns unqualified inside a single-table select.
 const stepCount = sql<number>`(select count(*)::int from "package_steps" as "ps" where "ps"."package_id" = "deployment_packages"."id")`;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function listWhere(tenantId: number, f: PackageFilters): SQL | undefined {
+function listWhere(scope: TenantScope, f: PackageFilters): SQL | undefined {
   const term = f.search ? `%${escapeLike(f.search)}%` : null;
   return and(
-    inTenant(tenantId),
+    inTenant(deploymentPackages, scope),
     term ? or(ilike(deploymentPackages.name, term), ilike(deploymentPackages.description, term)) : undefined,
     f.target_os ? eq(deploymentPackages.targetOs, f.target_os) : undefined,
     f.is_template === undefined ? undefined : eq(deploymentPackages.isTemplate, f.is_template),
@@ -35,10 +38,10 @@ function listWhere(tenantId: number, f: PackageFilters): SQL | undefined {
 
 export async function listPackages(
   db: Executor,
-  tenantId: number,
+  scope: TenantScope,
   f: PackageFilters,
 ): Promise<{ rows: (PackageRow & { stepCount: number })[]; total: number }> {
-  const where = listWhere(tenantId, f);
+  const where = listWhere(scope, f);
   const [totalRow] = await db.select({ n: count() }).from(deploymentPackages).where(where);
   const rows = await db
     .select({ pkg: deploymentPackages, stepCount })
@@ -52,14 +55,14 @@ export async function listPackages(
 
 export async function findPackage(
   db: Executor,
-  tenantId: number,
+  scope: TenantScope,
   id: number,
   opts: { lock?: boolean } = {},
 ): Promise<PackageRow | null> {
   const query = db
     .select()
     .from(deploymentPackages)
-    .where(and(inTenant(tenantId), eq(deploymentPackages.id, id)))
+    .where(and(inTenant(deploymentPackages, scope), eq(deploymentPackages.id, id)))
     .limit(1);
   const [row] = opts.lock ? await query.for('update') : await query;
   return row ?? null;
@@ -107,6 +110,53 @@ export async function writeStepOrder(db: Executor, orderedIds: number[]): Promis
       .set({ stepOrder: index + 1, updatedAt: sql`now()` })
       .where(eq(packageSteps.id, id));
   }
+}
+
+export async function insertPackage(
+  tx: Executor,
+  values: typeof deploymentPackages.$inferInsert,
+): Promise<PackageRow> {
+  return firstOrThrow(await tx.insert(deploymentPackages).values(values).returning(), 'insert package');
+}
+
+/** Updates a package the caller has found (and locked) in its scope. */
+export async function updatePackage(
+  tx: Executor,
+  id: number,
+  values: Partial<typeof deploymentPackages.$inferInsert>,
+): Promise<PackageRow> {
+  const rows = await tx
+    .update(deploymentPackages)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(deploymentPackages.id, id))
+    .returning();
+  return firstOrThrow(rows, 'update package');
+}
+
+export async function deletePackage(tx: Executor, id: number): Promise<void> {
+  await tx.delete(deploymentPackages).where(eq(deploymentPackages.id, id));
+}
+
+export async function insertStep(tx: Executor, values: typeof packageSteps.$inferInsert): Promise<StepRow> {
+  return firstOrThrow(await tx.insert(packageSteps).values(values).returning(), 'insert step');
+}
+
+/** Updates a step of a package the caller has found (and locked) in its scope. */
+export async function updateStep(
+  tx: Executor,
+  stepId: number,
+  values: Partial<typeof packageSteps.$inferInsert>,
+): Promise<StepRow> {
+  const rows = await tx
+    .update(packageSteps)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(packageSteps.id, stepId))
+    .returning();
+  return firstOrThrow(rows, 'update step');
+}
+
+export async function deleteStep(tx: Executor, stepId: number): Promise<void> {
+  await tx.delete(packageSteps).where(eq(packageSteps.id, stepId));
 }
 
 export async function touchPackage(db: Executor, id: number): Promise<void> {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiSuccess, MessageOnly } from '@outpost/contract/envelope';
@@ -26,8 +26,8 @@ export type PackagesRoutesOptions = { db: Db } & PackagesServiceOptions;
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
-// spec: operations §7 Packages, plus duplicate, export and import (issue 5, beyond the spec).
-export const packagesRoutes: FastifyPluginAsyncZod<PackagesRoutesOptions> = async (app, opts) => {
+// spec: operations §7 Packages, plus duplicate, export and import (beyond the spec).
+export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (app, opts, done) => {
   const service = createPackagesService(opts.db, opts);
   const tags = ['packages'];
 
@@ -155,4 +155,5 @@ export const packagesRoutes: FastifyPluginAsyncZod<PackagesRoutesOptions> = asyn
       return ok({ message: 'Step deleted' });
     },
   );
+  done();
 };

@@ -2,13 +2,13 @@ import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { StepBody } from '@outpost/contract/packages';
 import { StepBody as StepBodySchema } from '@outpost/contract/packages';
-import type { Db } from '../../db/client';
-import { deploymentPackages, files, packageSteps } from '../../db/schema/index';
-import type { BlobStore } from '../files/blob-store';
-import { replaceStepFiles } from './packages.queries';
 import { referencedFileIds } from '@outpost/contract/step-catalog';
+import type { Db } from '../../db/client';
+import type { BlobStore } from '../files/blob-store';
+import { fileLookup } from '../files/files.service';
+import { insertPackage, insertStep, replaceStepFiles } from './packages.queries';
 
-// The embedded demo's packages (issue 5): real-world tasks an IT team deploys. The one uploaded
+// The embedded demo's packages: real-world tasks an IT team deploys. The one uploaded
 // file is a small placeholder, named and described as such: it is not a Windows Installer package.
 
 const PLACEHOLDER_MSI_NAME = '7zip-x64-DEMO-PLACEHOLDER.msi';
@@ -213,53 +213,44 @@ export async function seedDemoPackages(
   const stored = await storePlaceholder(opts.blobStore);
   const key = PLACEHOLDER_MSI_KEY;
   return db.transaction(async (tx) => {
-    const [msi] = await tx
-      .insert(files)
-      .values({
-        tenantId: opts.tenantId,
-        storageKey: key,
-        originalFilename: PLACEHOLDER_MSI_NAME,
-        contentType: 'application/x-msi',
-        sizeBytes: stored.size,
-        sha256: stored.sha256,
-        uploadedBy: opts.userId,
-        uploadedByName: opts.userName,
-      })
-      .returning();
+    const msi = await fileLookup.recordStored(tx, {
+      tenantId: opts.tenantId,
+      storageKey: key,
+      originalFilename: PLACEHOLDER_MSI_NAME,
+      contentType: 'application/x-msi',
+      sizeBytes: stored.size,
+      sha256: stored.sha256,
+      uploadedBy: opts.userId,
+      uploadedByName: opts.userName,
+    });
     const ids: number[] = [];
-    for (const p of demoPackages({ id: msi!.id, originalFilename: msi!.originalFilename })) {
-      const [row] = await tx
-        .insert(deploymentPackages)
-        .values({
-          tenantId: opts.tenantId,
-          name: p.name,
-          description: p.description,
-          osVersionRequirement: p.osVersionRequirement ?? null,
-          packageVersion: p.packageVersion,
-          isTemplate: p.isTemplate ?? false,
-          createdBy: opts.userId,
-          createdByName: opts.userName,
-        })
-        .returning();
+    for (const p of demoPackages({ id: msi.id, originalFilename: msi.originalFilename })) {
+      const row = await insertPackage(tx, {
+        tenantId: opts.tenantId,
+        name: p.name,
+        description: p.description,
+        osVersionRequirement: p.osVersionRequirement ?? null,
+        packageVersion: p.packageVersion,
+        isTemplate: p.isTemplate ?? false,
+        createdBy: opts.userId,
+        createdByName: opts.userName,
+      });
       for (const [index, body] of p.steps.entries()) {
         // The same schema as the API: demo steps are exactly what a person could have saved.
         const step = StepBodySchema.parse(body);
-        const [saved] = await tx
-          .insert(packageSteps)
-          .values({
-            packageId: row!.id,
-            stepOrder: index + 1,
-            stepName: step.step_name,
-            stepType: step.step_type,
-            stepDetails: step.step_details,
-            failDeploymentOnError: step.fail_deployment_on_error,
-            timeoutSeconds: step.timeout_seconds,
-            retryCount: step.retry_count,
-          })
-          .returning();
-        await replaceStepFiles(tx, saved!.id, referencedFileIds(step.step_type, step.step_details));
+        const saved = await insertStep(tx, {
+          packageId: row.id,
+          stepOrder: index + 1,
+          stepName: step.step_name,
+          stepType: step.step_type,
+          stepDetails: step.step_details,
+          failDeploymentOnError: step.fail_deployment_on_error,
+          timeoutSeconds: step.timeout_seconds,
+          retryCount: step.retry_count,
+        });
+        await replaceStepFiles(tx, saved.id, referencedFileIds(step.step_type, step.step_details));
       }
-      ids.push(row!.id);
+      ids.push(row.id);
     }
     return ids;
   });

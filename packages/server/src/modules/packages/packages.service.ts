@@ -1,8 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
 import { paginate } from '@outpost/contract/envelope';
 import type { ListData } from '@outpost/contract/envelope';
 import { packageMessages as messages } from '@outpost/contract/messages';
-import { PACKAGE_EXPORT_FORMAT, PACKAGE_EXPORT_VERSION } from '@outpost/contract/packages';
 import type {
   PackageCreateInput,
   PackageDetail,
@@ -16,18 +14,23 @@ import type {
   StepInput,
   StepReorderBody,
 } from '@outpost/contract/packages';
-import { FileRef, STEP_CATALOG, isFieldActive } from '@outpost/contract/step-catalog';
-import type { StepType } from '@outpost/contract/step-catalog';
+import { FileRef } from '@outpost/contract/step-catalog';
 import type { Db } from '../../db/client';
-import { deploymentPackages, packageSteps } from '../../db/schema/index';
 import { writeAudit } from '../../lib/audit';
+import type { Executor } from '../../lib/db';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { RequestContext } from '../../plugins/auth';
-import { findFileBySha256, findFilesByIds } from '../files/files.queries';
-import type { Executor } from '../files/files.queries';
+import { fileLookup } from '../files/files.service';
+import { fileFieldsOf, referencedFileIds, resolveImportedSteps, toExportDocument } from './package-transfer';
 import {
+  deletePackage,
+  deleteStep,
   findPackage,
   findStep,
+  insertPackage as insertPackageRow,
+  insertStep as insertStepRow,
+  updatePackage,
+  updateStep as updateStepRow,
   listPackages,
   listSteps,
   nextStepOrder,
@@ -50,18 +53,13 @@ export type PackagesServiceOptions = {
   activeDeploymentCounters?: ActiveDeploymentCounter[];
 };
 
-type FileField = { key: string; label: string };
-
-const fileFieldsOf = (type: StepType, details: Record<string, unknown>): FileField[] =>
-  STEP_CATALOG[type].fields.filter((f) => f.type === 'file' && isFieldActive(f, details));
-
 // Packages are shared by every member of the tenant: any signed-in member may build, change and
 // delete them (ARCHITECTURE §3); every query is scoped to the caller's tenant.
 export function createPackagesService(db: Db, opts: PackagesServiceOptions = {}) {
   const counters = opts.activeDeploymentCounters ?? [];
 
   async function loadOr404(ex: Executor, ctx: RequestContext, id: number, lock = false): Promise<PackageRow> {
-    const row = await findPackage(ex, ctx.tenantId, id, { lock });
+    const row = await findPackage(ex, ctx, id, { lock });
     if (!row) {
       throw notFound(messages.packageNotFound, 'PACKAGE_NOT_FOUND');
     }
@@ -86,7 +84,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     const fields = fileFieldsOf(step.step_type, details);
     const refs = fields.map((f) => ({ field: f, ref: FileRef.safeParse(details[f.key]).data }));
     const ids = refs.flatMap((r) => (r.ref ? [r.ref.id] : []));
-    const found = new Map((await findFilesByIds(ex, ctx.tenantId, ids)).map((f) => [f.id, f]));
+    const found = new Map((await fileLookup.findByIds(ex, ctx, ids)).map((f) => [f.id, f]));
     for (const { field, ref } of refs) {
       if (!ref) {
         continue;
@@ -108,21 +106,18 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     stepOrder: number,
   ): Promise<PackageStep> {
     const { details, fileIds } = await resolveStepFiles(tx, ctx, input);
-    const [row] = await tx
-      .insert(packageSteps)
-      .values({
-        packageId,
-        stepOrder,
-        stepName: input.step_name,
-        stepType: input.step_type,
-        stepDetails: details,
-        failDeploymentOnError: input.fail_deployment_on_error,
-        timeoutSeconds: input.timeout_seconds,
-        retryCount: input.retry_count,
-      })
-      .returning();
-    await replaceStepFiles(tx, row!.id, fileIds);
-    return toStep(row!);
+    const row = await insertStepRow(tx, {
+      packageId,
+      stepOrder,
+      stepName: input.step_name,
+      stepType: input.step_type,
+      stepDetails: details,
+      failDeploymentOnError: input.fail_deployment_on_error,
+      timeoutSeconds: input.timeout_seconds,
+      retryCount: input.retry_count,
+    });
+    await replaceStepFiles(tx, row.id, fileIds);
+    return toStep(row);
   }
 
   async function insertPackage(
@@ -130,27 +125,23 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     ctx: RequestContext,
     body: Omit<PackageCreateInput, 'target_os'> & { target_os?: 'windows' },
   ): Promise<PackageRow> {
-    const [row] = await tx
-      .insert(deploymentPackages)
-      .values({
-        tenantId: ctx.tenantId,
-        name: body.name,
-        description: body.description,
-        targetOs: body.target_os ?? 'windows',
-        osVersionRequirement: body.os_version_requirement,
-        architecture: body.architecture,
-        packageVersion: body.package_version,
-        isTemplate: body.is_template,
-        createdBy: ctx.userId,
-        createdByName: ctx.name ?? ctx.email,
-      })
-      .returning();
-    return row!;
+    return insertPackageRow(tx, {
+      tenantId: ctx.tenantId,
+      name: body.name,
+      description: body.description,
+      targetOs: body.target_os ?? 'windows',
+      osVersionRequirement: body.os_version_requirement,
+      architecture: body.architecture,
+      packageVersion: body.package_version,
+      isTemplate: body.is_template,
+      createdBy: ctx.userId,
+      createdByName: ctx.name ?? ctx.email,
+    });
   }
 
   return {
     async list(ctx: RequestContext, query: PackageListFilters): Promise<ListData<PackageSummary>> {
-      const { rows, total } = await listPackages(db, ctx.tenantId, query);
+      const { rows, total } = await listPackages(db, ctx, query);
       return {
         data: rows.map((r) => toSummary(r, r.stepCount)),
         pagination: paginate(query.page, query.limit, total),
@@ -178,30 +169,25 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     async update(ctx: RequestContext, id: number, body: PackageUpdateInput): Promise<PackageDetail> {
       return db.transaction(async (tx) => {
         const before = await loadOr404(tx, ctx, id, true);
-        const [row] = await tx
-          .update(deploymentPackages)
-          .set({
-            name: body.name,
-            ...(body.description !== undefined && { description: body.description }),
-            ...(body.os_version_requirement !== undefined && {
-              osVersionRequirement: body.os_version_requirement,
-            }),
-            ...(body.architecture !== undefined && { architecture: body.architecture }),
-            ...(body.package_version !== undefined && { packageVersion: body.package_version }),
-            ...(body.is_template !== undefined && { isTemplate: body.is_template }),
-            updatedAt: sql`now()`,
-          })
-          .where(eq(deploymentPackages.id, id))
-          .returning();
+        const row = await updatePackage(tx, id, {
+          name: body.name,
+          ...(body.description !== undefined && { description: body.description }),
+          ...(body.os_version_requirement !== undefined && {
+            osVersionRequirement: body.os_version_requirement,
+          }),
+          ...(body.architecture !== undefined && { architecture: body.architecture }),
+          ...(body.package_version !== undefined && { packageVersion: body.package_version }),
+          ...(body.is_template !== undefined && { isTemplate: body.is_template }),
+        });
         await writeAudit(tx, ctx, {
           action: 'Update Package',
           resourceType: 'package',
           resourceId: id,
-          details: `Updated package ${row!.name}`,
+          details: `Updated package ${row.name}`,
           oldValues: toSummary(before, 0),
           newValues: body,
         });
-        return detailOf(tx, row!);
+        return detailOf(tx, row);
       });
     },
 
@@ -216,7 +202,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           throw conflict(messages.packageInUse(active), 'PACKAGE_IN_USE');
         }
         const steps = await listSteps(tx, id);
-        await tx.delete(deploymentPackages).where(eq(deploymentPackages.id, id));
+        await deletePackage(tx, id);
         await writeAudit(tx, ctx, {
           action: 'Delete Package',
           resourceType: 'package',
@@ -256,22 +242,17 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           throw notFound(messages.stepNotFound, 'STEP_NOT_FOUND');
         }
         const { details, fileIds } = await resolveStepFiles(tx, ctx, input);
-        const [row] = await tx
-          .update(packageSteps)
-          .set({
-            stepName: input.step_name,
-            stepType: input.step_type,
-            stepDetails: details,
-            failDeploymentOnError: input.fail_deployment_on_error,
-            timeoutSeconds: input.timeout_seconds,
-            retryCount: input.retry_count,
-            updatedAt: sql`now()`,
-          })
-          .where(eq(packageSteps.id, stepId))
-          .returning();
+        const row = await updateStepRow(tx, stepId, {
+          stepName: input.step_name,
+          stepType: input.step_type,
+          stepDetails: details,
+          failDeploymentOnError: input.fail_deployment_on_error,
+          timeoutSeconds: input.timeout_seconds,
+          retryCount: input.retry_count,
+        });
         await replaceStepFiles(tx, stepId, fileIds);
         await touchPackage(tx, packageId);
-        const step = toStep(row!);
+        const step = toStep(row);
         await writeAudit(tx, ctx, {
           action: 'Update Package Step',
           resourceType: 'package',
@@ -292,7 +273,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
         if (!step) {
           throw notFound(messages.stepNotFound, 'STEP_NOT_FOUND');
         }
-        await tx.delete(packageSteps).where(eq(packageSteps.id, stepId));
+        await deleteStep(tx, stepId);
         await writeStepOrder(
           tx,
           (await listSteps(tx, packageId)).map((s) => s.id),
@@ -375,71 +356,13 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     async exportPackage(ctx: RequestContext, packageId: number): Promise<PackageExportDocument> {
       const row = await loadOr404(db, ctx, packageId);
       const steps = await listSteps(db, packageId);
-      const ids = steps.flatMap((s) =>
-        fileFieldsOf(s.stepType, s.stepDetails).flatMap((f) => {
-          const ref = FileRef.safeParse(s.stepDetails[f.key]).data;
-          return ref ? [ref.id] : [];
-        }),
-      );
-      const files = await findFilesByIds(db, ctx.tenantId, [...new Set(ids)]);
-      return {
-        format: PACKAGE_EXPORT_FORMAT,
-        version: PACKAGE_EXPORT_VERSION,
-        exported_at: new Date().toISOString(),
-        package: {
-          name: row.name,
-          description: row.description,
-          target_os: 'windows',
-          os_version_requirement: row.osVersionRequirement,
-          architecture: row.architecture,
-          package_version: row.packageVersion,
-          is_template: row.isTemplate,
-        },
-        steps: steps.map((s) => ({
-          step_name: s.stepName,
-          step_type: s.stepType,
-          step_details: s.stepDetails,
-          fail_deployment_on_error: s.failDeploymentOnError,
-          timeout_seconds: s.timeoutSeconds,
-          retry_count: s.retryCount,
-        })),
-        files: files.map((f) => ({ id: f.id, originalFilename: f.originalFilename, sha256: f.sha256 })),
-      };
+      const files = await fileLookup.findByIds(db, ctx, referencedFileIds(steps));
+      return toExportDocument(row, steps, files);
     },
 
-    /**
-     * Files are matched by id within this tenant (same sha256 when the export gives one), else by
-     * sha256 (an export from another organisation); an unknown file refuses the whole import.
-     */
     async importPackage(ctx: RequestContext, doc: PackageImportInput): Promise<PackageDetail> {
       return db.transaction(async (tx) => {
-        const hashes = new Map(doc.files.map((f) => [f.id, f.sha256]));
-        const steps: StepInput[] = [];
-        for (const step of doc.steps) {
-          const details = { ...step.step_details };
-          for (const field of fileFieldsOf(step.step_type, details)) {
-            const ref = FileRef.safeParse(details[field.key]).data;
-            if (!ref) {
-              continue;
-            }
-            const sha256 = hashes.get(ref.id);
-            const [byId] = await findFilesByIds(tx, ctx.tenantId, [ref.id]);
-            const match =
-              byId && (!sha256 || byId.sha256 === sha256)
-                ? byId
-                : sha256
-                  ? await findFileBySha256(tx, ctx.tenantId, sha256)
-                  : null;
-            if (!match) {
-              throw badRequest(
-                messages.importUnknownFile(ref.originalFilename, ref.id),
-                'IMPORT_UNKNOWN_FILE',
-              );
-            }
-            details[field.key] = { id: match.id, originalFilename: match.originalFilename };
-          }
-          steps.push({ ...step, step_details: details });
-        }
+        const steps = await resolveImportedSteps(tx, ctx, doc);
         const row = await insertPackage(tx, ctx, doc.package);
         for (const [index, step] of steps.entries()) {
           await insertStep(tx, ctx, row.id, step, index + 1);

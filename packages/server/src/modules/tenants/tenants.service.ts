@@ -1,9 +1,16 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { ROLES } from '@outpost/contract/auth';
 import type { Db } from '../../db/client';
-import { tenants, users } from '../../db/schema/index';
 import { HttpError } from '../../lib/errors';
+import {
+  countAllTenants,
+  countTenantSites,
+  findTenant,
+  insertMember,
+  insertTenant,
+  insertUserSites,
+  listTenantsWithUserCounts,
+} from './tenants.queries';
 
 // Tenant provisioning, used by the admin CLI and the embedded demo; not exposed over HTTP.
 
@@ -30,66 +37,77 @@ export const NewMember = z.object({
   email: z.email('--email must be an e-mail address'),
   name: z.string().trim().min(1).nullable().default(null),
   role: z.enum(ROLES, { error: '--role must be user or tenant_admin' }).default('user'),
+  /** Given: the member sees only these sites (site_access_type 'specific'); omitted: every site. */
+  siteIds: z.array(z.coerce.number().int().positive('--sites must be site ids')).optional(),
 });
 export type NewMember = z.input<typeof NewMember>;
 
 export async function createTenant(db: Db, input: NewTenant) {
   const t = NewTenant.parse(input);
   return db.transaction(async (tx) => {
-    const [tenant] = await tx
-      .insert(tenants)
-      .values({ tenantName: t.name, plan: t.plan, maxAgents: t.maxAgents, licenseExpiry: t.licenseExpiry })
-      .returning();
-    if (!tenant) {
-      throw new Error('tenant insert returned nothing');
+    const tenant = await insertTenant(tx, {
+      tenantName: t.name,
+      plan: t.plan,
+      maxAgents: t.maxAgents,
+      licenseExpiry: t.licenseExpiry,
+    });
+    const admin = await insertMember(tx, {
+      tenantId: tenant.id,
+      email: t.adminEmail.toLowerCase(),
+      name: t.adminName,
+      role: 'tenant_admin',
+    });
+    if (!admin) {
+      throw new Error('the first member of a new tenant cannot already exist');
     }
-    const [admin] = await tx
-      .insert(users)
-      .values({
-        tenantId: tenant.id,
-        email: t.adminEmail.toLowerCase(),
-        name: t.adminName,
-        role: 'tenant_admin',
-      })
-      .returning();
-    return { tenant, admin: admin! };
+    return { tenant, admin };
   });
 }
 
 export async function addMember(db: Db, input: NewMember) {
   const m = NewMember.parse(input);
-  const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, m.tenantId));
-  if (!tenant) {
-    throw new HttpError(404, `No tenant with id ${m.tenantId}`);
-  }
-  const [user] = await db
-    .insert(users)
-    .values({ tenantId: m.tenantId, email: m.email.toLowerCase(), name: m.name, role: m.role })
-    .onConflictDoNothing()
-    .returning();
-  if (!user) {
-    throw new HttpError(409, `${m.email} is already a member of tenant ${m.tenantId}`);
-  }
-  return user;
+  return db.transaction(async (tx) => {
+    if (!(await findTenant(tx, m.tenantId))) {
+      throw new HttpError(404, `No tenant with id ${m.tenantId}`);
+    }
+    const user = await insertMember(tx, {
+      tenantId: m.tenantId,
+      email: m.email.toLowerCase(),
+      name: m.name,
+      role: m.role,
+      siteAccessType: m.siteIds ? 'specific' : 'all',
+    });
+    if (!user) {
+      throw new HttpError(409, `${m.email} is already a member of tenant ${m.tenantId}`);
+    }
+    if (m.siteIds) {
+      const found = await countTenantSites(tx, m.tenantId, m.siteIds);
+      if (found !== new Set(m.siteIds).size) {
+        throw new HttpError(404, `Not every site in ${m.siteIds.join(', ')} belongs to tenant ${m.tenantId}`);
+      }
+      await insertUserSites(tx, user.id, m.siteIds);
+    }
+    return user;
+  });
 }
 
 export async function listTenantsWithCounts(db: Db) {
-  return db
-    .select({
-      id: tenants.id,
-      tenantName: tenants.tenantName,
-      plan: tenants.plan,
-      maxAgents: tenants.maxAgents,
-      licenseExpiry: tenants.licenseExpiry,
-      users: count(users.id),
-    })
-    .from(tenants)
-    .leftJoin(users, eq(users.tenantId, tenants.id))
-    .groupBy(tenants.id)
-    .orderBy(asc(tenants.id));
+  return listTenantsWithUserCounts(db);
 }
 
 export async function countTenants(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(tenants);
-  return row?.n ?? 0;
+  return countAllTenants(db);
 }
+
+// The same operations for other modules, bound to one database (a module uses another module
+// through its service). Callers pass their own tenant id: no caller reads another tenant.
+export function createTenantsService(db: Db) {
+  return {
+    /** Name, plan and licence of the caller's own tenant (the dashboard's licence panel). */
+    async summary(tenantId: number) {
+      return findTenant(db, tenantId);
+    },
+  };
+}
+
+export type TenantsService = ReturnType<typeof createTenantsService>;

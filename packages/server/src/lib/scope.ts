@@ -1,0 +1,54 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { AnyColumn, SQL } from 'drizzle-orm';
+import type { RequestContext } from '../plugins/auth';
+
+// The one tenant and site scope of every query (ARCHITECTURE §3). Queries take the caller's
+// scope and build their WHERE clause from these helpers instead of writing `tenant_id = …` by
+// hand, so a new query cannot forget the site rule and authorisation has one place to look.
+
+/** Whose rows: the caller's tenant. */
+export type TenantScope = Pick<RequestContext, 'tenantId'>;
+/** Whose rows and which sites: tenant, and the assigned sites for site_access_type 'specific'. */
+export type Scope = Pick<RequestContext, 'tenantId' | 'siteAccessType' | 'siteIds'>;
+
+type TenantOwned = { tenantId: AnyColumn };
+type SiteOwned = TenantOwned & { siteId: AnyColumn };
+
+const never = sql`false`;
+
+/** A scope that holds only a tenant id (system work such as enrolment, where no person acts). */
+export const tenantOnly = (tenantId: number): TenantScope => ({ tenantId });
+
+/** True when the caller sees only the sites assigned to them. */
+export const isSiteLimited = (scope: Pick<Scope, 'siteAccessType'>): boolean =>
+  scope.siteAccessType === 'specific';
+
+/** Rows of the caller's tenant. */
+export function inTenant(table: TenantOwned, scope: TenantScope): SQL {
+  return eq(table.tenantId, scope.tenantId);
+}
+
+/**
+ * Rows of the caller's tenant and, for a site-limited caller, of their sites only. A row without
+ * a site is then hidden too: it belongs to no site they were given.
+ */
+export function inScope(table: SiteOwned, scope: Scope): SQL {
+  const tenant = inTenant(table, scope);
+  if (!isSiteLimited(scope)) {
+    return tenant;
+  }
+  if (scope.siteIds.length === 0) {
+    return and(tenant, never) ?? never;
+  }
+  return and(tenant, inArray(table.siteId, scope.siteIds)) ?? never;
+}
+
+/** The sites table itself: the caller's tenant, and for a site-limited caller their sites. */
+export function sitesInScope(table: { tenantId: AnyColumn; id: AnyColumn }, scope: Scope): SQL {
+  return inScope({ tenantId: table.tenantId, siteId: table.id }, scope);
+}
+
+/** The same rule as inScope for one row already loaded (a live event, a subscription). */
+export function canSeeSite(scope: Pick<Scope, 'siteAccessType' | 'siteIds'>, siteId: number | null): boolean {
+  return !isSiteLimited(scope) || (siteId !== null && scope.siteIds.includes(siteId));
+}

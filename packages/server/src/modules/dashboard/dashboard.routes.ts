@@ -1,0 +1,24 @@
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { DashboardStats } from '@outpost/contract/devices';
+import { apiSuccess } from '@outpost/contract/envelope';
+import type { Db } from '../../db/client';
+import { createDevicesService } from '../devices/devices.service';
+import { createTenantsService } from '../tenants/tenants.service';
+import { createDashboardService } from './dashboard.service';
+
+// spec: core §7 GET /customer/devices/stats/dashboard (the path stays under devices, as the spec
+// names it).
+export const dashboardRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
+  const service = createDashboardService({
+    db: opts.db,
+    devices: createDevicesService({ db: opts.db, gateway: app.agentGateway, bus: app.bus }),
+    tenants: createTenantsService(opts.db),
+  });
+
+  app.get(
+    '/devices/stats/dashboard',
+    { schema: { tags: ['dashboard'], response: { 200: apiSuccess(DashboardStats) } } },
+    async (request) => ({ success: true as const, data: await service.stats(request.ctx) }),
+  );
+  done();
+};

@@ -1,0 +1,72 @@
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { sites, tenants, users, userSites } from '../../db/schema/index';
+import { firstOrThrow } from '../../lib/db';
+import type { Executor, Reader } from '../../lib/db';
+import { inTenant, tenantOnly } from '../../lib/scope';
+
+// Tenants and their first members. Tenants are the scope itself, so these queries take a tenant
+// id rather than a caller's scope.
+
+export async function insertTenant(tx: Executor, values: typeof tenants.$inferInsert) {
+  return firstOrThrow(await tx.insert(tenants).values(values).returning(), 'insert tenant');
+}
+
+/** Inserts a membership; null when the e-mail is already a member of that tenant. */
+export async function insertMember(tx: Executor, values: typeof users.$inferInsert) {
+  const [row] = await tx.insert(users).values(values).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+export async function findTenant(db: Reader, tenantId: number) {
+  const [row] = await db
+    .select({
+      id: tenants.id,
+      tenantName: tenants.tenantName,
+      plan: tenants.plan,
+      maxAgents: tenants.maxAgents,
+      licenseExpiry: tenants.licenseExpiry,
+    })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId));
+  return row ?? null;
+}
+
+export async function listTenantsWithUserCounts(db: Reader) {
+  return db
+    .select({
+      id: tenants.id,
+      tenantName: tenants.tenantName,
+      plan: tenants.plan,
+      maxAgents: tenants.maxAgents,
+      licenseExpiry: tenants.licenseExpiry,
+      users: count(users.id),
+    })
+    .from(tenants)
+    .leftJoin(users, eq(users.tenantId, tenants.id))
+    .groupBy(tenants.id)
+    .orderBy(asc(tenants.id));
+}
+
+export async function countAllTenants(db: Reader): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(tenants);
+  return row?.n ?? 0;
+}
+
+/** How many of these sites belong to the tenant. */
+export async function countTenantSites(db: Reader, tenantId: number, siteIds: number[]): Promise<number> {
+  if (siteIds.length === 0) {
+    return 0;
+  }
+  const [row] = await db
+    .select({ n: count() })
+    .from(sites)
+    .where(and(inTenant(sites, tenantOnly(tenantId)), inArray(sites.id, siteIds)));
+  return row?.n ?? 0;
+}
+
+export async function insertUserSites(tx: Executor, userId: number, siteIds: number[]): Promise<void> {
+  const unique = [...new Set(siteIds)];
+  if (unique.length > 0) {
+    await tx.insert(userSites).values(unique.map((siteId) => ({ userId, siteId })));
+  }
+}
