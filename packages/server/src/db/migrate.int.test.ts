@@ -30,7 +30,7 @@ describe('instances starting together on one empty PostgreSQL database', () => {
     const throwaway = await createThrowawayDatabase(baseUrl);
     cleanup.push(() => throwaway.drop());
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-migrate-'));
-    cleanup.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    cleanup.push(() => fs.promises.rm(dataDir, { recursive: true, force: true }));
 
     const startInstance = async () => {
       const config = loadConfig({
