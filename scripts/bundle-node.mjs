@@ -33,7 +33,9 @@ export async function bundleNode({ packageDir, entryPoints, splitting = false })
     metafile: true,
     logLevel: 'warning',
   });
-  const bundledPackages = Object.keys(result.metafile.inputs).filter((input) => input.includes('node_modules/'));
+  const bundledPackages = Object.keys(result.metafile.inputs).filter((input) =>
+    input.includes('node_modules/'),
+  );
   if (bundledPackages.length > 0) {
     throw new Error(
       `${pkg.name}: these npm files would be bundled; declare their packages in dependencies:\n  ${bundledPackages.join('\n  ')}`,

@@ -29,7 +29,9 @@ test('the URL that npm start prints opens the sign-in screen', async ({ page }) 
           resolve(ready[1]);
         }
       });
-      child.once('exit', (code) => reject(new Error(`npm start exited (${code}) before printing its URL:\n${output}`)));
+      child.once('exit', (code) =>
+        reject(new Error(`npm start exited (${code}) before printing its URL:\n${output}`)),
+      );
     });
 
     await page.goto(printedUrl);
