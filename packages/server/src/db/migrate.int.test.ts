@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
@@ -9,6 +11,9 @@ import { createDemo } from '../modules/demo/demo';
 import { DEMO } from '../modules/demo/demo.seed';
 import { createThrowawayDatabase } from '../../test/harness';
 import { openDatabase } from './client';
+import { tenants } from './schema/index';
+
+const silentLog = { info: () => undefined } as unknown as FastifyBaseLogger;
 
 // Several instances started at the same moment on one empty PostgreSQL database: each applies the
 // migrations and seeds the demo as main.ts does. This needs PostgreSQL even in the PGlite run (the
@@ -69,5 +74,30 @@ describe('instances starting together on one empty PostgreSQL database', () => {
     } finally {
       await client.end();
     }
+  });
+
+  it('seed the demo once when they reach the seed at the same moment', async () => {
+    const throwaway = await createThrowawayDatabase(baseUrl);
+    cleanup.push(() => throwaway.drop());
+    const config = loadConfig({
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-seed-')),
+      DATABASE_URL: throwaway.url,
+      SESSION_SECRET: 'integration-tests-session-secret-0123456789',
+    });
+    cleanup.push(() => fs.promises.rm(config.dataDir, { recursive: true, force: true }));
+    const databases = [];
+    for (let i = 0; i < 2; i++) {
+      const database = await openDatabase({ databaseUrl: throwaway.url });
+      cleanup.push(() => database.close());
+      databases.push(database);
+    }
+
+    await Promise.all(databases.map((database) => createDemo(config, database, silentLog).seed()));
+
+    const demoTenants = await databases[0]!.db
+      .select({ id: tenants.id })
+      .from(tenants)
+      .where(eq(tenants.tenantName, DEMO.tenantName));
+    expect(demoTenants).toHaveLength(1);
   });
 });
