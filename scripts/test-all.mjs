@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Runs every suite: lint, typecheck, unit, integration on PGlite and on PostgreSQL, end-to-end in
 // Chromium. Installs what the suites need when it is missing (Debian's Chromium; starts the local
-// PostgreSQL and Redis servers). Every suite runs even when an earlier one fails; the exit code is
+// PostgreSQL and Redis servers: the PGlite integration run also uses PostgreSQL, for the test of
+// instances starting together on one database). Every suite runs even when an earlier one fails; the exit code is
 // non-zero when any failed.
 import { execSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { ensurePostgres } from './postgres.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -46,6 +48,9 @@ function ensureRedis() {
 
 ensureChromium();
 ensureRedis();
+if (!ensurePostgres()) {
+  console.error('PostgreSQL could not be started; the integration suites will fail.');
+}
 
 const suites = [
   // The lint suite also checks docs/dependencies.md against the production dependencies.

@@ -3,9 +3,10 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { preparePrivateDirs } from './lib/private-dir';
 import { openDatabase } from './db/client';
-import { seedDemo } from './modules/demo/demo.seed';
-import { createLocalBlobStore } from './modules/files/blob-store';
-import { startDemoFleet } from './modules/agents/demo-fleet';
+import { createDemo } from './modules/demo/demo';
+
+// Formats a host for a URL: an IPv6 address goes in brackets.
+const urlOf = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 async function main() {
   const config = loadConfig();
@@ -15,15 +16,10 @@ async function main() {
     pgliteDir: path.join(config.dataDir, 'pglite'),
   });
   const app = await buildApp({ config, database });
-  if (config.demo) {
-    const demo = await seedDemo(database.db, { blobStore: createLocalBlobStore(config.blobDir) });
-    if (demo) {
-      app.log.info('created the demo tenants "Acme Corp" and "Globex" (sign in as admin@acme.example)');
-    }
-  }
+  const demo = config.demo ? createDemo(config, database, app.log) : null;
+  await demo?.seed();
 
   let isClosing = false;
-  let stopDemoFleet: (() => Promise<void>) | null = null;
   const shutdown = async (signal: string) => {
     if (isClosing) {
       return;
@@ -31,7 +27,7 @@ async function main() {
     isClosing = true;
     app.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 10_000).unref();
-    await stopDemoFleet?.();
+    await demo?.stop();
     await app.close();
     await database.close();
     clearTimeout(timer);
@@ -41,24 +37,15 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const isWildcard = config.host === '0.0.0.0' || config.host === '::';
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   const db = database.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL';
   console.log(
-    `\n  Outpost is ready at ${url}  (database: ${db}${config.devLogin ? ', dev sign-in enabled' : ''})\n`,
+    `\n  Outpost is ready at ${urlOf(isWildcard ? 'localhost' : config.host, port)}  (database: ${db}${config.devLogin ? ', dev sign-in enabled' : ''})\n`,
   );
-  // The demo's simulated devices talk to this server over its own port (issue 3 §5).
-  if (config.demo && config.demoDevices > 0) {
-    const selfHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : shownHost;
-    const selfUrl = `http://${selfHost.includes(':') ? `[${selfHost}]` : selfHost}:${port}`;
-    const fleet = await startDemoFleet(database.db, selfUrl, config.demoDevices);
-    if (fleet) {
-      stopDemoFleet = fleet.stop;
-      app.log.info(`demo: ${fleet.agents.length} simulated devices connected (OUTPOST_DEMO_DEVICES)`);
-    }
-  }
+  // The demo's simulated devices talk to this server over its own port.
+  await demo?.startFleet(urlOf(isWildcard ? '127.0.0.1' : config.host, port));
 }
 
 main().catch((err: unknown) => {

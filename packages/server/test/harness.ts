@@ -33,7 +33,9 @@ export type TestServer = {
   seedDemo(): ReturnType<typeof seedDemo>;
 };
 
-async function createThrowawayDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createThrowawayDatabase(
+  baseUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `outpost_t_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();

@@ -6,9 +6,9 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { migratePostgres, withStartupLock } from './migrate';
 import * as schema from './schema/index';
 import { tightenTree } from '../lib/private-dir';
 
@@ -22,8 +22,15 @@ export type Database = {
   kind: DbKind;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Runs start-up work (the demo seed) that several instances sharing the database must not do at
+   * the same time: under PostgreSQL's advisory lock; PGlite has one process by construction.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
 };
 
+// Beside this file in the sources (src/db/migrations); the build copies them beside the compiled
+// server (dist/migrations), where this code then runs from.
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export type DatabaseOptions = {
@@ -37,7 +44,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
-    await migratePg(drizzlePg(pool), { migrationsFolder });
+    await migratePostgres(pool, migrationsFolder);
     return {
       db,
       kind: 'postgres',
@@ -45,6 +52,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         await pool.query('select 1');
       },
       close: () => pool.end(),
+      exclusive: (work) => withStartupLock(pool, work),
     };
   }
   const releaseLock = options.pgliteDir ? lockDataDir(options.pgliteDir) : () => undefined;
@@ -69,6 +77,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await client.close();
       releaseLock();
     },
+    exclusive: (work) => work(),
   };
 }
 

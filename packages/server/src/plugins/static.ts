@@ -3,7 +3,8 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 
-// Serves the built SPA with history fallback: any non-API GET that is not a file gets index.html.
+// Serves the built SPA with history fallback: `/` and any non-API GET that is not a file get
+// index.html.
 export const staticPlugin = fp(
   async (app, opts: { root: string }) => {
     if (!fs.existsSync(path.join(opts.root, 'index.html'))) {
@@ -13,7 +14,7 @@ export const staticPlugin = fp(
     await app.register(fastifyStatic, {
       root: opts.root,
       wildcard: true,
-      index: false,
+      index: 'index.html',
       setHeaders(res, filePath) {
         const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('Cache-Control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');

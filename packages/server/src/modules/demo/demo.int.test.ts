@@ -1,0 +1,66 @@
+import { eq } from 'drizzle-orm';
+import type { EnrollmentToken } from '@outpost/contract/agents';
+import type { DeviceListItem } from '@outpost/contract/devices';
+import type { ListData } from '@outpost/contract/envelope';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestServer } from '../../../test/harness';
+import type { TestServer } from '../../../test/harness';
+import { tenants } from '../../db/schema/index';
+import { createDemo } from './demo';
+import type { Demo } from './demo';
+import { DEMO } from './demo.seed';
+
+describe('the embedded demo', () => {
+  let server: TestServer;
+  let demo: Demo;
+  beforeEach(async () => {
+    server = await startTestServer({ env: { OUTPOST_DEMO_DEVICES: '3' } });
+    demo = createDemo(server.config, server.database, server.app.log);
+  });
+  afterEach(async () => {
+    await demo.stop();
+    await server.close();
+  });
+
+  it('seeds its tenants once however often it starts', async () => {
+    await demo.seed();
+    await demo.seed();
+
+    const acme = await server.database.db
+      .select()
+      .from(tenants)
+      .where(eq(tenants.tenantName, DEMO.tenantName));
+    expect(acme).toHaveLength(1);
+  });
+
+  it('runs its fleet, which re-enrols into the same devices with fresh tokens on every start', async () => {
+    await demo.seed();
+    const { token } = await server.devSignIn(DEMO.adminEmail);
+    const deviceGuids = async () => {
+      const res = await server.request<{ data: ListData<DeviceListItem> }>('GET', '/api/customer/devices', {
+        token,
+      });
+      return res.body.data.data.map((d) => d.device_guid).sort();
+    };
+    const demoTokenIds = async () => {
+      const res = await server.request<{ data: EnrollmentToken[] }>(
+        'GET',
+        '/api/customer/agents/enrollment-tokens',
+        { token },
+      );
+      return res.body.data.filter((t) => t.name?.startsWith('Demo fleet')).map((t) => t.id);
+    };
+
+    await demo.startFleet(server.url);
+    const firstDevices = await deviceGuids();
+    const firstTokens = await demoTokenIds();
+    await demo.stop();
+    await demo.startFleet(server.url);
+
+    expect(firstDevices).toHaveLength(3);
+    expect(await deviceGuids()).toEqual(firstDevices);
+    const secondTokens = await demoTokenIds();
+    expect(secondTokens).toHaveLength(3);
+    expect(secondTokens.filter((id) => firstTokens.includes(id))).toEqual([]);
+  });
+});

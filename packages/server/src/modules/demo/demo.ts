@@ -1,0 +1,41 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Fleet } from '@outpost/agent/sim/fleet';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { createLocalBlobStore } from '../files/blob-store';
+import { startDemoFleet } from './demo-fleet';
+import { seedDemo } from './demo.seed';
+
+export type Demo = {
+  /** Creates the demo tenants on an empty database (once, even with several instances starting). */
+  seed(): Promise<void>;
+  /** Connects the simulated devices (OUTPOST_DEMO_DEVICES) to the listening server at serverUrl. */
+  startFleet(serverUrl: string): Promise<void>;
+  stop(): Promise<void>;
+};
+
+/** The embedded demo (OUTPOST_DEMO=1, the default): README "Two commands". */
+export function createDemo(config: Config, database: Database, log: FastifyBaseLogger): Demo {
+  let fleet: Fleet | null = null;
+  return {
+    async seed() {
+      const blobStore = createLocalBlobStore(config.blobDir);
+      const created = await database.exclusive(() => seedDemo(database.db, { blobStore }));
+      if (created) {
+        log.info('created the demo tenants "Acme Corp" and "Globex" (sign in as admin@acme.example)');
+      }
+    },
+    async startFleet(serverUrl) {
+      if (config.demoDevices === 0) {
+        return;
+      }
+      fleet = await startDemoFleet(database.db, serverUrl, config.demoDevices);
+      if (fleet) {
+        log.info(`demo: ${fleet.agents.length} simulated devices connected (OUTPOST_DEMO_DEVICES)`);
+      }
+    },
+    async stop() {
+      await fleet?.stop();
+    },
+  };
+}

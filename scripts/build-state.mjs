@@ -1,0 +1,97 @@
+// Which compiled outputs are missing or older than their sources, and building them: used by
+// `npm start` (web + server) and `npm run outpost` (server) so that a fresh clone, or a change to
+// the sources, is built before it runs.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const contract = ['packages/contract/src', 'packages/contract/package.json'];
+export const targets = {
+  web: {
+    workspace: '@outpost/web',
+    output: 'packages/web/dist/index.html',
+    sources: [
+      ...contract,
+      'packages/web/src',
+      'packages/web/public',
+      'packages/web/index.html',
+      'packages/web/vite.config.ts',
+      'packages/web/package.json',
+    ],
+  },
+  server: {
+    workspace: '@outpost/server',
+    output: 'packages/server/dist/main.js',
+    // The demo fleet's simulator is bundled from the agent's sources.
+    sources: [
+      ...contract,
+      'packages/server/src',
+      'packages/server/build.mjs',
+      'packages/server/package.json',
+      'packages/agent/src',
+      'scripts/bundle-node.mjs',
+    ],
+  },
+  agent: {
+    workspace: '@outpost/agent',
+    output: 'packages/agent/dist/main.js',
+    sources: [...contract, 'packages/agent/src', 'packages/agent/build.mjs', 'packages/agent/package.json'],
+  },
+};
+
+const isTest = (name) => /\.test\.tsx?$/.test(name);
+
+function newestMtime(file) {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat) {
+    return 0;
+  }
+  if (!stat.isDirectory()) {
+    return isTest(file) ? 0 : stat.mtimeMs;
+  }
+  let newest = stat.mtimeMs; // a deleted file changes its folder
+  for (const entry of fs.readdirSync(file)) {
+    newest = Math.max(newest, newestMtime(path.join(file, entry)));
+  }
+  return newest;
+}
+
+export function isStale(name) {
+  const target = targets[name];
+  const output = fs.statSync(path.join(root, target.output), { throwIfNoEntry: false });
+  if (!output) {
+    return true;
+  }
+  return target.sources.some((source) => newestMtime(path.join(root, source)) > output.mtimeMs);
+}
+
+export function buildIfStale(names) {
+  for (const name of names) {
+    if (!isStale(name)) {
+      continue;
+    }
+    console.log(`Building ${targets[name].workspace} (its build is missing or older than its sources)`);
+    const result = spawnSync('npm', ['run', 'build', '-w', targets[name].workspace], {
+      cwd: root,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
+    if (result.status !== 0) {
+      console.error(`The build of ${targets[name].workspace} failed.`);
+      process.exit(result.status ?? 1);
+    }
+  }
+}
+
+/** Runs a compiled entry in this process (no second Node process beside the server). */
+export async function runCompiled(output) {
+  const file = path.join(root, output);
+  if (!fs.existsSync(file)) {
+    console.error(`${output} is missing: run \`npm run build\` first.`);
+    process.exit(1);
+  }
+  await import(pathToFileURL(file).href);
+}
