@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
 // A type-only import is erased at build time: the simulator itself is loaded with import() below.
 import type { Fleet } from '@outpost/agent/sim/fleet';
 import type { Db } from '../../db/client';
@@ -6,15 +9,48 @@ import { findTenantIdByName, listFirstSites, replaceEnrollmentTokens } from './d
 import { DEMO } from './demo.seed';
 
 const DEMO_TOKEN_NAME = 'Demo fleet';
+const IDENTITIES_FILE = 'demo-fleet.json';
+
+const KeptIdentities = z.array(z.object({ deviceGuid: z.string(), agentSecret: z.string() }).nullable());
+type KeptIdentities = z.infer<typeof KeptIdentities>;
+
+/**
+ * The fleet's identities from the previous start, by device index. Like a real agent's kept
+ * configuration, they are what lets a device re-enrol into its own record (the server never
+ * matches on serial numbers or machine ids). A missing or unreadable file means new devices.
+ */
+function readIdentities(dataDir: string): KeptIdentities {
+  try {
+    const parsed = KeptIdentities.safeParse(
+      JSON.parse(fs.readFileSync(path.join(dataDir, IDENTITIES_FILE), 'utf8')),
+    );
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+function keepIdentities(dataDir: string, fleet: Fleet) {
+  const identities: KeptIdentities = fleet.agents.map(({ deviceGuid, agentSecret }) => ({
+    deviceGuid,
+    agentSecret,
+  }));
+  fs.writeFileSync(path.join(dataDir, IDENTITIES_FILE), JSON.stringify(identities), { mode: 0o600 });
+}
 
 /**
  * The embedded demo's living fleet: simulated devices spread over the demo tenant's sites,
  * enrolled and connected over the server's own HTTP and websocket port. The server makes its own
- * enrolment tokens, one per site, replacing the previous run's; the fixed seed re-enrols into the
- * same device records on every start. The simulator is loaded only here, so a server without the
+ * enrolment tokens, one per site, replacing the previous run's; the fixed seed gives the same
+ * machines, and the identities kept in DATA_DIR re-enrol them into the same device records on
+ * every start. The simulator is loaded only here, so a server without the
  * demo fleet never loads it.
  */
-export async function startDemoFleet(db: Db, serverUrl: string, devices: number): Promise<Fleet | null> {
+export async function startDemoFleet(
+  db: Db,
+  options: { serverUrl: string; devices: number; dataDir: string },
+): Promise<Fleet | null> {
+  const { serverUrl, devices, dataDir } = options;
   const tenantId = await findTenantIdByName(db, DEMO.tenantName);
   if (tenantId === null || devices <= 0) {
     return null;
@@ -37,12 +73,15 @@ export async function startDemoFleet(db: Db, serverUrl: string, devices: number)
     })),
   );
   const { startFleet } = await import('@outpost/agent/sim/fleet');
-  return startFleet({
+  const fleet = await startFleet({
     server: serverUrl,
     tokens: issued.map(({ token }) => token),
     prefixes: issued.map(({ site }) => site.code),
     devices,
     seed: 2026,
     variety: true,
+    identities: readIdentities(dataDir),
   });
+  keepIdentities(dataDir, fleet);
+  return fleet;
 }

@@ -29,7 +29,11 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
       if (config.demoDevices === 0) {
         return;
       }
-      fleet = await startDemoFleet(database.db, serverUrl, config.demoDevices);
+      fleet = await startDemoFleet(database.db, {
+        serverUrl,
+        devices: config.demoDevices,
+        dataDir: config.dataDir,
+      });
       if (fleet) {
         log.info(`demo: ${fleet.agents.length} simulated devices connected (OUTPOST_DEMO_DEVICES)`);
       }
