@@ -41,6 +41,8 @@ export const messages = {
   agentAuthFailed: 'Agent authentication failed: unknown device or wrong secret',
   agentAuthMissing: 'Agent authentication required',
   agentTooManyConnections: 'Too many agent connections at once; retry later',
+  agentTooManyFailures: 'Too many failed agent authentications from this address; retry later',
+  agentTooManyMessages: 'Too many messages from this agent',
   agentUnsupportedProtocol: (version: number) => `Unsupported agent protocol version ${version}`,
   agentHelloRequired: 'The first message must be hello',
   agentInvalidMessage: 'Invalid agent message',

@@ -77,20 +77,20 @@ describe('two server instances, one PostgreSQL, one Redis', () => {
     await portal.waitFor((m) => m.type === 'subscribed');
 
     const agent = await onlineAgent(one.url, creds, { hostname: 'scale-pc' });
-    expect(one.app.agentGateway.isConnectedHere((await deviceId(creds.device_guid))!)).toBe(true);
-    expect(two.app.agentGateway.isConnectedHere((await deviceId(creds.device_guid))!)).toBe(false);
+    expect(one.app.agentHub.isConnectedHere((await deviceId(creds.device_guid))!)).toBe(true);
+    expect(two.app.agentHub.isConnectedHere((await deviceId(creds.device_guid))!)).toBe(false);
     const update = await portal.waitFor(
       (m) => m.type === 'device_update' && (m.payload as { status: string }).status === 'online',
     );
     expect(update.payload).toMatchObject({ deviceId: creds.device_guid, status: 'online' });
 
     // a command issued through instance 2 reaches the agent on instance 1, and its result comes back
-    const { commandId } = await two.app.agentGateway.sendCommand({
+    const { commandId } = await two.app.commandQueue.sendCommand({
       tenantId: admin.user.tenant_id,
       deviceId: (await deviceId(creds.device_guid))!,
       command: { kind: 'refresh_inventory', inventoryKind: 'hardware' },
     });
-    const waiting = two.app.agentGateway.waitForResult(commandId, 10_000);
+    const waiting = two.app.commandQueue.waitForResult(commandId, 10_000);
     const command = await agent.waitFor((m) => m.type === 'command' && m.commandId === commandId);
     expect(command.command).toEqual({ kind: 'refresh_inventory', inventoryKind: 'hardware' });
     agent.send({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTokenBucket } from './agent-gateway';
+import { createTokenBucket } from './rate-limit';
 
 describe('upgrade token bucket', () => {
   it('admits a burst, then the steady rate', () => {

@@ -145,3 +145,19 @@ export async function findReEnrollingDevice(
   }
   return null;
 }
+
+/** What an agent's socket upgrade is checked against: the device of a guid and its secret's hash. */
+export async function findAgentCredentials(db: Reader, deviceGuid: string) {
+  const [row] = await db
+    .select({
+      id: devices.id,
+      tenantId: devices.tenantId,
+      siteId: devices.siteId,
+      deviceGuid: devices.deviceGuid,
+      secretHash: devices.secretHash,
+    })
+    .from(devices)
+    .where(eq(devices.deviceGuid, deviceGuid))
+    .limit(1);
+  return row ?? null;
+}

@@ -13,7 +13,7 @@ const ok = <T>(data: T) => ({ success: true as const, data });
 
 // spec: core §7 Deployments and actions used by this area.
 export const deviceActionsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, opts) => {
-  const service = createDeviceActionsService(opts.db, app.agentGateway);
+  const service = createDeviceActionsService(opts.db, app.commandQueue);
   const tags = ['device-actions'];
 
   app.post(

@@ -10,7 +10,7 @@ import { deviceMessages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import { notFound } from '../../lib/errors';
-import type { AgentGateway } from '../../live/agent-gateway';
+import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../plugins/auth';
 import { findScopedDevicesByIds } from '../devices/devices-list.queries';
 import { findDeviceActions, listDeviceActions } from './device-actions.queries';
@@ -19,7 +19,7 @@ const actionLabel = { restart: 'Restart Device', shutdown: 'Shutdown Device' } a
 
 // spec: core §3 Device action, §7 POST /customer/deployments/device-actions. Any user may act on
 // the devices in their scope (core §6 leaves roles open; ARCHITECTURE §3 decides).
-export function createDeviceActionsService(db: Db, gateway: AgentGateway) {
+export function createDeviceActionsService(db: Db, gateway: CommandQueue) {
   return {
     async create(ctx: RequestContext, body: DeviceActionBody): Promise<CreateDeviceActionsResponse> {
       const ids = [...new Set(body.device_ids?.length ? body.device_ids : [body.device_id!])];

@@ -32,7 +32,7 @@ const ok = <T>(data: T) => ({ success: true as const, data });
 export const devicesRoutes: FastifyPluginAsyncZod<DevicesRoutesOptions> = async (app, opts) => {
   const service = createDevicesService({
     db: opts.db,
-    gateway: app.agentGateway,
+    gateway: app.commandQueue,
     bus: app.bus,
     answerWaitMs: opts.answerWaitMs,
   });

@@ -23,11 +23,12 @@ import type { Db } from '../../db/client';
 import { devices } from '../../db/schema/index';
 import { writeAudit } from '../../lib/audit';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/errors';
-import type { AgentGateway } from '../../live/agent-gateway';
+import type { CommandQueue } from '../../live/command-queue';
 import type { Bus } from '../../live/bus';
 import { requireAdmin } from '../../plugins/auth';
 import type { RequestContext } from '../../plugins/auth';
 import { toDevice } from './devices.queries';
+import { canSeeSite, findDeviceScopeByGuid } from './devices.queries';
 import {
   countPackages,
   deviceCounts,
@@ -47,7 +48,7 @@ import { findDuplicates } from './duplicates';
 
 export type DevicesServiceDeps = {
   db: Db;
-  gateway: AgentGateway;
+  gateway: CommandQueue;
   bus: Bus;
   /** how long to wait for the agent's answer (tests shorten it) */
   answerWaitMs?: number;
@@ -338,3 +339,16 @@ export function createDevicesService({
 }
 
 export type DevicesService = ReturnType<typeof createDevicesService>;
+
+/** May this caller see live events of a device of that site? The same rule as the device list. */
+export const canSeeDeviceSite = canSeeSite;
+
+/** The portal socket's subscription check (spec: core §7): may this caller follow this device? */
+export async function canFollowDevice(
+  db: Db,
+  ctx: Pick<RequestContext, 'tenantId' | 'siteAccessType' | 'siteIds'>,
+  deviceGuid: string,
+): Promise<boolean> {
+  const device = await findDeviceScopeByGuid(db, deviceGuid);
+  return device !== null && device.tenantId === ctx.tenantId && canSeeSite(ctx, device.siteId);
+}

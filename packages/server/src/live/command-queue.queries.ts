@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AgentCommand, CommandStatus } from '@outpost/contract/agent-protocol';
-import type { Db } from '../../db/client';
-import { deviceCommands } from '../../db/schema/index';
+import type { Db } from '../db/client';
+import { deviceCommands } from '../db/schema/index';
 
 // The command queue (ARCHITECTURE §4: the database is the queue, the bus is the doorbell).
 

@@ -308,7 +308,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
     const creds = await enrolled('pc-commands');
     const d = (await device(creds.device_guid))!;
     // queued while the device is offline: the row waits in the database
-    const { commandId } = await server.app.agentGateway.sendCommand({
+    const { commandId } = await server.app.commandQueue.sendCommand({
       tenantId,
       deviceId: d.id,
       command: { kind: 'service_control', serviceName: 'Spooler', action: 'restart' },
@@ -320,7 +320,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
     await first.close();
     const second = await onlineAgent(server.url, creds);
     await second.waitFor((m) => m.type === 'command' && m.commandId === commandId);
-    const waiting = server.app.agentGateway.waitForResult(commandId, 5000);
+    const waiting = server.app.commandQueue.waitForResult(commandId, 5000);
     second.send({
       type: 'command_result',
       messageId: 'r-1',
@@ -336,7 +336,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
       .where(eq(deviceCommands.id, commandId));
     expect(row?.status).toBe('completed');
     // a command sent while connected arrives at once
-    const live = await server.app.agentGateway.sendCommand({
+    const live = await server.app.commandQueue.sendCommand({
       tenantId,
       deviceId: d.id,
       command: { kind: 'refresh_inventory', inventoryKind: 'software' },
@@ -348,7 +348,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
   it('rejects malformed messages without crashing and never touches another device’s command', async () => {
     const victim = await enrolled('pc-victim');
     const victimRow = (await device(victim.device_guid))!;
-    const { commandId } = await server.app.agentGateway.sendCommand({
+    const { commandId } = await server.app.commandQueue.sendCommand({
       tenantId,
       deviceId: victimRow.id,
       command: { kind: 'device_action', action: 'restart' },
