@@ -23,12 +23,13 @@ export type MessageLimits = {
 const MAX_INVALID_MESSAGES = 10;
 
 type Queued =
-  | { kind: 'message'; message: AgentMessage; bytes: number }
-  | { kind: 'task'; run: () => Promise<void> };
+  { kind: 'message'; message: AgentMessage; bytes: number } | { kind: 'task'; run: () => Promise<void> };
 
 /** The inventory parts a message carries; a newer message carrying all of them supersedes it. */
 function inventoryParts(m: Extract<AgentMessage, { type: 'inventory' }>): string[] {
-  return (['facts', 'hardware', 'network', 'software', 'services'] as const).filter((k) => m[k] !== undefined);
+  return (['facts', 'hardware', 'network', 'software', 'services'] as const).filter(
+    (k) => m[k] !== undefined,
+  );
 }
 
 function supersedes(newer: AgentMessage, older: AgentMessage): boolean {

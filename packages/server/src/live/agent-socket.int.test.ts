@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { Device, ActivityLogEntry } from '@outpost/contract/devices';
 import { AGENT_CLOSE } from '@outpost/contract/agent-protocol';
-import type { EnrollResult } from '@outpost/contract/agent-protocol';
+import type { ActivityMessage, EnrollResult } from '@outpost/contract/agent-protocol';
 import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
@@ -18,7 +18,6 @@ import {
   hello,
   onlineAgent,
   portalAuth,
-  sleep,
 } from './test-support';
 
 const GRACE_MS = 400;
@@ -52,9 +51,9 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
     const admin = await server.devSignIn('admin@acme.example');
     adminToken = admin.token;
     tenantId = admin.user.tenant_id;
-    enrollToken = (await createEnrollmentToken(server.request, adminToken)).token;
+    enrollToken = (await createEnrollmentToken(server, adminToken)).token;
     portal = connectPortalSocket(server.url, portalAuth(admin));
-    await portal.waitFor((m) => m.type === 'connection_status');
+    await portal.waitFor('connection_status');
   });
   afterAll(async () => {
     await portal?.close();
@@ -62,7 +61,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
   });
 
   async function enrolled(hostname: string): Promise<EnrollResult> {
-    const res = await enroll(server.request, enrollToken, facts({ hostname, machineId: `mid-${hostname}` }));
+    const res = await enroll(server, enrollToken, facts({ hostname, machineId: `mid-${hostname}` }));
     expect(res.status).toBe(200);
     return res.body.data;
   }
@@ -70,7 +69,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
   async function subscribe(guid: string) {
     const from = portal.received.length;
     portal.send({ type: 'subscribe', payload: { subscriptionKey: `device:${guid}` } });
-    await portal.waitFor((m) => m.type === 'subscribed', 5000, from);
+    await portal.waitFor('subscribed', undefined, 5000, from);
   }
 
   it('enrol → connect → online in the database and a device_update on a subscribed portal socket', async () => {
@@ -79,13 +78,9 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
     await subscribe(creds.device_guid);
     const from = portal.received.length;
     const agent = await onlineAgent(server.url, creds, { hostname: 'pc-online' });
-    const update = await portal.waitFor(
-      (m) => m.type === 'device_update' && (m.payload as { status: string }).status === 'online',
-      5000,
-      from,
-    );
+    const update = await portal.waitFor('device_update', (m) => m.payload.status === 'online', 5000, from);
     expect(update.payload).toMatchObject({ deviceId: creds.device_guid, status: 'online' });
-    expect((update.payload as { lastSeen: string }).lastSeen).toBeTruthy();
+    expect(update.payload.lastSeen).toBeTruthy();
     const row = await device(creds.device_guid);
     expect(row).toMatchObject({ status: 'online', hostname: 'pc-online' });
     expect(row?.last_seen).toBeTruthy();
@@ -94,13 +89,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
     // close → offline only after the grace period
     const closedAt = Date.now();
     await agent.close();
-    await sleep(GRACE_MS / 4);
-    expect((await device(creds.device_guid))?.status).toBe('online');
-    const offline = await portal.waitFor(
-      (m) => m.type === 'device_update' && (m.payload as { status: string }).status === 'offline',
-      5000,
-      from,
-    );
+    const offline = await portal.waitFor('device_update', (m) => m.payload.status === 'offline', 5000, from);
     expect(Date.now() - closedAt).toBeGreaterThanOrEqual(GRACE_MS - 50);
     expect(offline.payload).toMatchObject({ deviceId: creds.device_guid });
     expect((await device(creds.device_guid))?.status).toBe('offline');
@@ -109,19 +98,56 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
 
   it('an agent that says goodbye (stopping for a restart or shutdown) is offline at once', async () => {
     const creds = await enrolled('pc-goodbye');
+    const control = await enrolled('pc-dropped');
+    await subscribe(creds.device_guid);
+    await subscribe(control.device_guid);
     const agent = await onlineAgent(server.url, creds);
-    await agent.close(1000);
-    await sleep(GRACE_MS / 4);
+    const dropped = await onlineAgent(server.url, control);
+    const from = portal.received.length;
+    // closed together: the dropped one waits out its grace, the one saying goodbye does not
+    await Promise.all([agent.close(1000), dropped.close()]);
+    await portal.waitFor(
+      'device_update',
+      (m) => m.payload.deviceId === creds.device_guid && m.payload.status === 'offline',
+      5000,
+      from,
+    );
+    expect((await device(control.device_guid))?.status).toBe('online');
+    await portal.waitFor(
+      'device_update',
+      (m) => m.payload.deviceId === control.device_guid && m.payload.status === 'offline',
+      5000,
+      from,
+    );
     expect((await device(creds.device_guid))?.status).toBe('offline');
     expect((await events(creds.device_guid)).map((e) => e.event_type)).toEqual(['online', 'offline']);
   });
 
   it('a reconnect within the grace period does not flap to offline', async () => {
     const creds = await enrolled('pc-flap');
+    const control = await enrolled('pc-flap-control');
+    await subscribe(creds.device_guid);
+    await subscribe(control.device_guid);
+    const marker = await onlineAgent(server.url, control);
     const first = await onlineAgent(server.url, creds);
+    const from = portal.received.length;
     await first.close();
+    await marker.close();
     const second = await onlineAgent(server.url, creds);
-    await sleep(GRACE_MS * 2);
+    // the control closed after the first socket with the same grace: once it is offline, the first
+    // socket's grace has run out too, and the device must have stayed online
+    await portal.waitFor(
+      'device_update',
+      (m) => m.payload.deviceId === control.device_guid && m.payload.status === 'offline',
+      5000,
+      from,
+    );
+    await eventually(async () => (await device(control.device_guid))?.status === 'offline');
+    expect(
+      portal
+        .ofType('device_update', from)
+        .filter((m) => m.payload.deviceId === creds.device_guid && m.payload.status === 'offline'),
+    ).toEqual([]);
     expect((await device(creds.device_guid))?.status).toBe('online');
     expect((await events(creds.device_guid)).map((e) => e.event_type)).toEqual(['online']);
     await second.close();
@@ -132,7 +158,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
     await subscribe(creds.device_guid);
     const agent = await onlineAgent(server.url, creds);
     const from = portal.received.length;
-    const login = {
+    const login: ActivityMessage = {
       type: 'activity',
       messageId: 'm-login-1',
       events: [
@@ -146,9 +172,10 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
       ],
     };
     agent.send(login);
-    await agent.waitFor((m) => m.type === 'ack' && m.messageId === 'm-login-1');
+    await agent.waitFor('ack', (m) => m.messageId === 'm-login-1');
     const loggedIn = await portal.waitFor(
-      (m) => m.type === 'device_update' && (m.payload as { status: string }).status === 'loggedin',
+      'device_update',
+      (m) => m.payload.status === 'loggedin',
       5000,
       from,
     );
@@ -156,7 +183,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
     expect((await device(creds.device_guid))?.status).toBe('loggedin');
     // the same message again (the agent resends what was not acknowledged) changes nothing
     agent.send(login);
-    await eventually(async () => agent.received.filter((m) => m.messageId === 'm-login-1').length === 2);
+    await eventually(async () => agent.ofType('ack').filter((m) => m.messageId === 'm-login-1').length === 2);
 
     const fromLogout = portal.received.length;
     agent.send({
@@ -171,11 +198,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
         },
       ],
     });
-    await portal.waitFor(
-      (m) => m.type === 'device_update' && (m.payload as { status: string }).status === 'online',
-      5000,
-      fromLogout,
-    );
+    await portal.waitFor('device_update', (m) => m.payload.status === 'online', 5000, fromLogout);
     expect((await device(creds.device_guid))?.status).toBe('online');
     expect(await events(creds.device_guid)).toEqual([
       { event_type: 'online', user_name: null, session_id: null },
@@ -253,7 +276,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
         { serviceName: 'Spooler', displayName: 'Print Spooler', status: 'Running', startType: 'Automatic' },
       ],
     });
-    await agent.waitFor((m) => m.type === 'ack' && m.messageId === 'inv-1');
+    await agent.waitFor('ack', (m) => m.messageId === 'inv-1');
     const row = await device(creds.device_guid);
     expect(row).toMatchObject({
       serial_number: 'SN-INV-1',
@@ -277,7 +300,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
       messageId: 'inv-2',
       collectedAt: new Date().toISOString(),
       software: [
-        software[0],
+        software[0]!,
         {
           name: 'VLC media player',
           displayName: null,
@@ -287,7 +310,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
         },
       ],
     });
-    await agent.waitFor((m) => m.type === 'ack' && m.messageId === 'inv-2');
+    await agent.waitFor('ack', (m) => m.messageId === 'inv-2');
     const after = await server.database.db
       .select()
       .from(deviceSoftware)
@@ -314,12 +337,12 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
       command: { kind: 'service_control', serviceName: 'Spooler', action: 'restart' },
     });
     const first = await onlineAgent(server.url, creds);
-    const cmd = await first.waitFor((m) => m.type === 'command');
+    const cmd = await first.waitFor('command');
     expect(cmd).toMatchObject({ commandId, command: { kind: 'service_control', serviceName: 'Spooler' } });
     // no result yet: a new connection gets the command again
     await first.close();
     const second = await onlineAgent(server.url, creds);
-    await second.waitFor((m) => m.type === 'command' && m.commandId === commandId);
+    await second.waitFor('command', (m) => m.commandId === commandId);
     const waiting = server.app.commandQueue.waitForResult(commandId, 5000);
     second.send({
       type: 'command_result',
@@ -328,7 +351,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
       status: 'completed',
       result: { serviceName: 'Spooler', action: 'restart', status: 'Running' },
     });
-    await second.waitFor((m) => m.type === 'ack' && m.messageId === 'r-1');
+    await second.waitFor('ack', (m) => m.messageId === 'r-1');
     expect(await waiting).toMatchObject({ status: 'completed', result: { status: 'Running' } });
     const [row] = await server.database.db
       .select()
@@ -341,7 +364,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
       deviceId: d.id,
       command: { kind: 'refresh_inventory', inventoryKind: 'software' },
     });
-    await second.waitFor((m) => m.type === 'command' && m.commandId === live.commandId);
+    await second.waitFor('command', (m) => m.commandId === live.commandId);
     await second.close();
   });
 
@@ -355,9 +378,12 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
     });
     const attacker = await onlineAgent(server.url, await enrolled('pc-attacker'));
     attacker.send('{not json');
-    await attacker.waitFor((m) => m.type === 'error' && m.code === 'invalid_message');
-    attacker.send({ type: 'inventory', messageId: 'x', collectedAt: 'now', hardware: { cpu: 'bad' } });
-    attacker.send({ type: 'no-such-type' });
+    await attacker.waitFor('error', (m) => m.code === 'invalid_message');
+    // off-contract on purpose, so sent as raw text
+    attacker.send(
+      JSON.stringify({ type: 'inventory', messageId: 'x', collectedAt: 'now', hardware: { cpu: 'bad' } }),
+    );
+    attacker.send(JSON.stringify({ type: 'no-such-type' }));
     attacker.send({
       type: 'command_result',
       messageId: 'steal',
@@ -365,7 +391,7 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
       status: 'completed',
       result: { pwned: true },
     });
-    const denied = await attacker.waitFor((m) => m.type === 'error' && m.code === 'unknown_command');
+    const denied = await attacker.waitFor('error', (m) => m.code === 'unknown_command');
     expect(JSON.stringify(denied)).not.toContain(victim.device_guid);
     const [cmd] = await server.database.db
       .select()

@@ -38,7 +38,12 @@ export const agentSocketRoutes: FastifyPluginAsync<{
 }> = async (app, opts) => {
   const { db, limits, redis } = opts;
   const budget = redis
-    ? createRedisBucket(redis, `${opts.redisPrefix}agent-upgrades`, limits.upgradesPerSecond, limits.upgradeBurst)
+    ? createRedisBucket(
+        redis,
+        `${opts.redisPrefix}agent-upgrades`,
+        limits.upgradesPerSecond,
+        limits.upgradeBurst,
+      )
     : createMemoryBucket(limits.upgradesPerSecond, limits.upgradeBurst);
   const failures = redis
     ? createRedisFailureCounter(

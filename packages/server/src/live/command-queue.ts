@@ -1,5 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AgentCommandKind, ServerToAgentMessage, StepProgressMessage } from '@outpost/contract/agent-protocol';
+import type {
+  AgentCommandKind,
+  ServerToAgentMessage,
+  StepProgressMessage,
+} from '@outpost/contract/agent-protocol';
 import type { Db } from '../db/client';
 import type { Bus } from './bus';
 import {

@@ -121,14 +121,21 @@ export function createRedisFailureCounter(
 ): FailureCounter {
   return {
     async blockedFor(key) {
-      const [count, ttl] = await redis.multi().get(prefix + key).pttl(prefix + key).exec().then((r) =>
-        (r ?? []).map(([, value]) => value),
-      );
+      const [count, ttl] = await redis
+        .multi()
+        .get(prefix + key)
+        .pttl(prefix + key)
+        .exec()
+        .then((r) => (r ?? []).map(([, value]) => value));
       return Number(count ?? 0) >= max ? Math.max(1, Math.ceil(Number(ttl) / 1000)) : 0;
     },
     async fail(key) {
       // The window starts at the first failure (NX), like the in-memory counter.
-      await redis.multi().incr(prefix + key).pexpire(prefix + key, windowMs, 'NX').exec();
+      await redis
+        .multi()
+        .incr(prefix + key)
+        .pexpire(prefix + key, windowMs, 'NX')
+        .exec();
     },
   };
 }
