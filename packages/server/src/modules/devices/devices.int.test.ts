@@ -19,7 +19,7 @@ import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { auditLogs, devices, deviceSoftware } from '../../db/schema/index';
 import { hashSecret } from '../agents/agent-secrets';
-import { createEnrollmentToken, eventually, sleep } from '../../live/test-support';
+import { createEnrollmentToken, eventually } from '../../live/test-support';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 
@@ -597,6 +597,15 @@ describe('through simulated agents: service control, refresh, restart', () => {
     await a.power!.powerOff('shutdown');
     a.power!.cancel();
     await eventually(async () => (await statusOf()) === 'offline');
+    // the action's doorbell, seen through the same bus the agent hub listens on
+    const rang = new Promise<void>((resolve) => {
+      const off = server.app.bus.subscribe('agent.doorbell', ({ deviceId }) => {
+        if (deviceId === row!.id) {
+          off();
+          resolve();
+        }
+      });
+    });
     const created = await server.request<Envelope<{ actions: { id: string; status: string }[] }>>(
       'POST',
       '/api/customer/deployments/device-actions',
@@ -610,7 +619,7 @@ describe('through simulated agents: service control, refresh, restart', () => {
         `/api/customer/deployments/device-actions/list?device_id=${row!.id}&action_type=shutdown`,
         { token: admin },
       );
-    await sleep(300);
+    await rang;
     expect((await list()).body.data.data[0]!.status).toBe('pending');
     expect(a.executor.calls.filter((c) => c.kind === 'device_action')).toHaveLength(0);
     // powered on again: the agent gets the queued shutdown, runs it and goes away once more
