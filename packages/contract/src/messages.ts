@@ -43,6 +43,7 @@ export const messages = {
   agentTooManyConnections: 'Too many agent connections at once; retry later',
   agentTooManyFailures: 'Too many failed agent authentications from this address; retry later',
   agentTooManyMessages: 'Too many messages from this agent',
+  tooManyRequests: 'Too many requests; retry later',
   agentUnsupportedProtocol: (version: number) => `Unsupported agent protocol version ${version}`,
   agentHelloRequired: 'The first message must be hello',
   agentInvalidMessage: 'Invalid agent message',

@@ -27,6 +27,7 @@ import { agentSocketRoutes } from './live/agent-socket.routes';
 import { connectRedis } from './live/bus-redis';
 import { livePlugin } from './live/live-plugin';
 import { portalSocketRoutes } from './live/portal-socket.routes';
+import { createEnrollGuard } from './live/rate-limit';
 import { agentEnrollRoutes, enrollmentTokenRoutes } from './modules/agents/agents.routes';
 import { createLocalBlobStore } from './modules/files/blob-store';
 import { filesRoutes } from './modules/files/files.routes';
@@ -124,7 +125,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(configRoute, routeOptions);
       // /api/agent/*: agents authenticate with enrolment tokens and device secrets, not sessions.
-      await api.register(agentEnrollRoutes, { db: database.db, prefix: '/agent' });
+      await api.register(agentEnrollRoutes, {
+        db: database.db,
+        prefix: '/agent',
+        guard: createEnrollGuard(redis, rateLimitPrefix, config.enroll),
+      });
       await api.register(
         async (customer) => {
           customer.addHook('onRequest', async (request) => {

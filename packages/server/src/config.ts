@@ -46,11 +46,16 @@ const EnvSchema = z.object({
   AGENT_MESSAGES_PER_SECOND: z.coerce.number().positive().default(20),
   AGENT_MESSAGE_BURST: z.coerce.number().int().positive().default(200),
   AGENT_MESSAGE_QUEUE_LIMIT: z.coerce.number().int().positive().default(50),
-  AGENT_MESSAGE_QUEUE_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+  AGENT_MESSAGE_QUEUE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
   PORTAL_SESSION_CHECK_MS: z.coerce.number().int().min(50).max(30_000).default(30_000),
   SIGN_IN_PER_MINUTE: z.coerce.number().int().positive().default(30),
   ENROLL_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   ENROLL_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
+  ENROLL_PER_TOKEN_PER_MINUTE: z.coerce.number().int().positive().default(600),
 });
 
 export type Config = {
@@ -94,6 +99,8 @@ export type Config = {
     perAddressPerMinute: number;
     /** failed enrolments (unknown, expired or revoked token) per client address per minute */
     failuresPerAddress: number;
+    /** enrolments with one token per minute, from every address together */
+    perTokenPerMinute: number;
   };
   /** simulated devices the embedded demo runs (0 disables) */
   demoDevices: number;
@@ -175,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     enroll: {
       perAddressPerMinute: e.ENROLL_PER_ADDRESS_PER_MINUTE,
       failuresPerAddress: e.ENROLL_FAILURES_PER_ADDRESS,
+      perTokenPerMinute: e.ENROLL_PER_TOKEN_PER_MINUTE,
     },
     demoDevices: e.OUTPOST_DEMO_DEVICES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,

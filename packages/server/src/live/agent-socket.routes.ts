@@ -5,12 +5,7 @@ import { messages } from '@outpost/contract/messages';
 import type { Db } from '../db/client';
 import { authenticateAgent } from '../modules/agents/agent-auth';
 import type { DeviceRef } from './device-state';
-import {
-  createMemoryBucket,
-  createMemoryFailureCounter,
-  createRedisBucket,
-  createRedisFailureCounter,
-} from './rate-limit';
+import { createMemoryBucket, createRedisBucket, createWindowCounter } from './rate-limit';
 
 // WS /api/agent/ws (ARCHITECTURE §4). Credentials are checked before the upgrade, so an
 // unauthenticated client never gets a socket, and in this order:
@@ -45,14 +40,12 @@ export const agentSocketRoutes: FastifyPluginAsync<{
         limits.upgradeBurst,
       )
     : createMemoryBucket(limits.upgradesPerSecond, limits.upgradeBurst);
-  const failures = redis
-    ? createRedisFailureCounter(
-        redis,
-        `${opts.redisPrefix}agent-auth-failures:`,
-        limits.authFailuresPerAddress,
-        limits.authFailureWindowMs,
-      )
-    : createMemoryFailureCounter(limits.authFailuresPerAddress, limits.authFailureWindowMs);
+  const failures = createWindowCounter(
+    redis,
+    `${opts.redisPrefix}agent-auth-failures:`,
+    limits.authFailuresPerAddress,
+    limits.authFailureWindowMs,
+  );
   const authed = new WeakMap<FastifyRequest, DeviceRef>();
 
   async function authenticate(request: FastifyRequest, reply: FastifyReply) {
@@ -67,14 +60,14 @@ export const agentSocketRoutes: FastifyPluginAsync<{
     const auth = request.headers.authorization;
     const secret = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : '';
     if (typeof guid !== 'string' || !secret) {
-      await failures.fail(request.ip);
+      await failures.hit(request.ip);
       return reply
         .status(401)
         .send({ success: false, error: messages.agentAuthMissing, code: 'AGENT_AUTH_MISSING' });
     }
     const device = await authenticateAgent(db, guid, secret);
     if (!device) {
-      await failures.fail(request.ip);
+      await failures.hit(request.ip);
       request.log.info({ guid }, 'agent authentication failed');
       return reply
         .status(401)

@@ -1,4 +1,7 @@
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { messages } from '@outpost/contract/messages';
 
 // Limits for the agent socket. In memory for one instance; in Redis when REDIS_URL is set, so N
 // instances enforce one limit (ARCHITECTURE §8). Both shapes answer the same small interfaces.
@@ -65,20 +68,20 @@ export function createRedisBucket(redis: Redis, key: string, rate: number, burst
 }
 
 /**
- * Failed attempts per key (a client address) in a fixed window: once `max` failures are counted,
- * the key is refused until the window ends, before any lookup is made for it.
+ * Attempts per key (a client address, a token) in a fixed window: once `max` are counted, the key
+ * is refused until the window ends, before any lookup is made for it.
  */
-export type FailureCounter = {
+export type WindowCounter = {
   /** seconds until the key may try again, or 0 when it may try now */
   blockedFor(key: string): Promise<number>;
-  fail(key: string): Promise<void>;
+  hit(key: string): Promise<void>;
 };
 
-export function createMemoryFailureCounter(
+export function createMemoryWindowCounter(
   max: number,
   windowMs: number,
   now: () => number = Date.now,
-): FailureCounter {
+): WindowCounter {
   const windows = new Map<string, { count: number; resetAt: number }>();
   const current = (key: string) => {
     const w = windows.get(key);
@@ -93,7 +96,7 @@ export function createMemoryFailureCounter(
       const w = current(key);
       return Promise.resolve(w && w.count >= max ? Math.max(1, Math.ceil((w.resetAt - now()) / 1000)) : 0);
     },
-    fail(key) {
+    hit(key) {
       const w = current(key);
       if (w) {
         w.count += 1;
@@ -113,12 +116,12 @@ export function createMemoryFailureCounter(
   };
 }
 
-export function createRedisFailureCounter(
+export function createRedisWindowCounter(
   redis: Redis,
   prefix: string,
   max: number,
   windowMs: number,
-): FailureCounter {
+): WindowCounter {
   return {
     async blockedFor(key) {
       const [count, ttl] = await redis
@@ -129,8 +132,8 @@ export function createRedisFailureCounter(
         .then((r) => (r ?? []).map(([, value]) => value));
       return Number(count ?? 0) >= max ? Math.max(1, Math.ceil(Number(ttl) / 1000)) : 0;
     },
-    async fail(key) {
-      // The window starts at the first failure (NX), like the in-memory counter.
+    async hit(key) {
+      // The window starts at the first hit (NX), like the in-memory counter.
       await redis
         .multi()
         .incr(prefix + key)
@@ -139,3 +142,70 @@ export function createRedisFailureCounter(
     },
   };
 }
+
+export function createWindowCounter(
+  redis: Redis | null,
+  prefix: string,
+  max: number,
+  windowMs: number,
+): WindowCounter {
+  return redis
+    ? createRedisWindowCounter(redis, prefix, max, windowMs)
+    : createMemoryWindowCounter(max, windowMs);
+}
+
+// ---------- enrolment (POST /api/agent/enroll) ----------
+
+export type EnrollLimits = {
+  /** enrolments per client address per minute (the route's @fastify/rate-limit config) */
+  perAddressPerMinute: number;
+  /** failed enrolments (unknown, revoked or expired token) per client address per minute */
+  failuresPerAddress: number;
+  /** enrolments with one token per minute, from every address together */
+  perTokenPerMinute: number;
+};
+
+/**
+ * Enrolment limits, keyed by client address and by token. An office of hundreds of machines
+ * behind one NAT address shares one token and never fails, so it only meets the generous
+ * per-address and per-token limits (agents retry with backoff); someone spraying tokens fails at
+ * once and is refused after a few attempts, before any lookup. With Redis every instance counts
+ * together.
+ */
+export function createEnrollGuard(redis: Redis | null, prefix: string, limits: EnrollLimits) {
+  const minute = 60_000;
+  const failures = createWindowCounter(redis, `${prefix}enroll-failures:`, limits.failuresPerAddress, minute);
+  const perToken = createWindowCounter(redis, `${prefix}enroll-token:`, limits.perTokenPerMinute, minute);
+  const tokenKey = (request: FastifyRequest) => {
+    const body = request.body as { token?: unknown } | undefined;
+    const token = typeof body?.token === 'string' ? body.token : '';
+    return crypto.createHash('sha256').update(token).digest('hex').slice(0, 32);
+  };
+  const refuse = (reply: FastifyReply, seconds: number) =>
+    reply
+      .status(429)
+      .header('retry-after', String(seconds))
+      .send({ success: false, error: messages.tooManyRequests, code: 'RATE_LIMITED' });
+  return {
+    /** the route's per-address limit, in @fastify/rate-limit's store (Redis when configured) */
+    rateLimit: { max: limits.perAddressPerMinute, timeWindow: '1 minute' },
+    async preHandler(request: FastifyRequest, reply: FastifyReply) {
+      const blocked = Math.max(
+        await failures.blockedFor(request.ip),
+        await perToken.blockedFor(tokenKey(request)),
+      );
+      if (blocked > 0) {
+        return refuse(reply, blocked);
+      }
+      await perToken.hit(tokenKey(request));
+    },
+    /** a refused token counts against the address it came from */
+    async onError(request: FastifyRequest, _reply: FastifyReply, error: { statusCode?: number }) {
+      if (error.statusCode === 401) {
+        await failures.hit(request.ip);
+      }
+    },
+  };
+}
+
+export type EnrollGuard = ReturnType<typeof createEnrollGuard>;

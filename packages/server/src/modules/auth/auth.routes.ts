@@ -40,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/auth/google',
     {
-      config: { isPublic: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { isPublic: true, rateLimit: { max: opts.config.signInPerMinute, timeWindow: '1 minute' } },
       schema: { tags: ['auth'], body: GoogleSignInBody, response: { 200: apiSuccess(SignInResult) } },
     },
     async (request) => {
@@ -56,7 +56,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/auth/dev',
     {
-      config: { isPublic: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { isPublic: true, rateLimit: { max: opts.config.signInPerMinute, timeWindow: '1 minute' } },
       schema: { tags: ['auth'], body: DevSignInBody, response: { 200: apiSuccess(SignInResult) } },
     },
     async (request) => {
