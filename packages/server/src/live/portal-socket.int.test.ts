@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { SignJWT } from 'jose';
 import type { SignInResult } from '@outpost/contract/auth';
 import { PORTAL_CLOSE } from '@outpost/contract/live';
 import { messages } from '@outpost/contract/messages';
@@ -29,7 +30,9 @@ describe('portal socket /api/ws', () => {
   let hqSiteId: number;
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { AGENT_PRESENCE_GRACE_MS: '100' } });
+    server = await startTestServer({
+      env: { AGENT_PRESENCE_GRACE_MS: '100', PORTAL_SESSION_CHECK_MS: '200' },
+    });
     await server.seedDemo();
     acme = await server.devSignIn('admin@acme.example');
     globex = await server.devSignIn('admin@globex.example');
@@ -57,13 +60,12 @@ describe('portal socket /api/ws', () => {
     await socket.close();
   });
 
-  it('closes the socket of a user deleted while connected at the next ping', async () => {
+  it('closes the socket of a user deleted while connected, without the client sending anything', async () => {
     await addMember(server.database.db, { tenantId: acme.user.tenant_id, email: 'leaver@acme.example' });
     const leaver = await server.devSignIn('leaver@acme.example');
     const socket = connectPortalSocket(server.url, portalAuth(leaver));
     await socket.waitFor('connection_status');
     await server.database.db.delete(users).where(eq(users.id, leaver.user.id));
-    socket.send({ type: 'ping' });
     expect(await socket.waitForClose()).toMatchObject({ code: PORTAL_CLOSE.invalidToken });
   });
 
@@ -195,5 +197,30 @@ describe('portal socket /api/ws', () => {
     await socket.waitFor('deployment_update', () => socket.ofType('deployment_update').length === 2);
     expect(socket.ofType('deployment_update').map((m) => m.payload.deploymentId)).toEqual([42, 42]);
     await socket.close();
+  });
+});
+
+describe('portal socket /api/ws: token expiry', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    // the periodic check stays at its 30 s default: only the expiry timer can close the socket here
+    server = await startTestServer();
+    await server.seedDemo();
+  });
+  afterAll(async () => server?.close());
+
+  it('closes with 4401 when the token expires, without the client sending anything', async () => {
+    const admin = await server.devSignIn('admin@acme.example');
+    const shortLived = await new SignJWT({ tid: admin.user.tenant_id, role: admin.user.role })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(admin.user.id))
+      .setIssuer('outpost')
+      .setIssuedAt()
+      .setExpirationTime('2s')
+      .sign(server.config.sessionSecret);
+    const socket = connectPortalSocket(server.url, { ...portalAuth(admin), token: shortLived });
+    await socket.waitFor('connection_status');
+    expect(await socket.waitForClose(6000)).toMatchObject({ code: PORTAL_CLOSE.invalidToken });
   });
 });
