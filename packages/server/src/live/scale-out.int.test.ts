@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
 import { devices } from '../db/schema/index';
@@ -13,33 +12,13 @@ import {
   facts,
   onlineAgent,
   portalAuth,
+  REDIS_URL,
+  throwawayDatabase,
 } from './test-support';
 
 // ARCHITECTURE §8: two instances on one PostgreSQL and one Redis. This test always uses a real
 // PostgreSQL (TEST_DATABASE_URL, else the local default) and Redis (TEST_REDIS_URL, else the
 // local default), on PGlite runs too, because two instances cannot share an in-memory PGlite.
-
-const PG_BASE = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-
-async function throwawayDatabase() {
-  const name = `outpost_scale_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_BASE });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_BASE);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_BASE });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 describe('two server instances, one PostgreSQL, one Redis', () => {
   let db: Awaited<ReturnType<typeof throwawayDatabase>>;

@@ -1,3 +1,6 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import pg from 'pg';
 import WebSocket from 'ws';
 import {
   AGENT_DEVICE_HEADER,
@@ -286,4 +289,60 @@ export async function flushAnswers(socket: PortalSocket): Promise<number> {
   socket.send({ type: 'ping' });
   const pong = await socket.waitFor('pong', undefined, undefined, from);
   return socket.received.indexOf(pong);
+}
+
+// Two instances share one PostgreSQL and one Redis (ARCHITECTURE §8): always a real PostgreSQL
+// (TEST_DATABASE_URL, else the local default) and Redis (TEST_REDIS_URL, else the local default).
+export const PG_BASE = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+/** A fresh PostgreSQL database several test servers can share, dropped by the test. */
+export async function throwawayDatabase() {
+  const name = `outpost_scale_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_BASE });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_BASE);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_BASE });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * POST JSON from a chosen loopback address (127.0.0.x), so a test can be several clients.
+ * Resolves with the status and the parsed body.
+ */
+export function postFrom<T = unknown>(
+  url: string,
+  path: string,
+  body: unknown,
+  localAddress: string,
+): Promise<{ status: number; body: T }> {
+  return new Promise((resolve, reject) => {
+    const data = JSON.stringify(body);
+    const req = http.request(
+      url + path,
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as T,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
 }
