@@ -7,7 +7,6 @@ import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
 import { activityEvents, deviceCommands, devices, deviceSoftware } from '../db/schema/index';
-import { findDeviceByGuid } from '../modules/devices/devices.queries';
 import {
   connectAgentSocket,
   connectPortalSocket,
@@ -29,8 +28,20 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
   let enrollToken: string;
   let portal: ReturnType<typeof connectPortalSocket>;
 
-  const device = (guid: string): Promise<Device | null> =>
-    findDeviceByGuid(server.database.db, eq(devices.tenantId, tenantId), guid);
+  /** The device as the portal's API shows it. */
+  const device = async (guid: string): Promise<Device | null> => {
+    const [row] = await server.database.db
+      .select({ id: devices.id })
+      .from(devices)
+      .where(and(eq(devices.tenantId, tenantId), eq(devices.deviceGuid, guid)));
+    if (!row) {
+      return null;
+    }
+    const res = await server.request<{ data: Device }>('GET', `/api/customer/devices/${row.id}`, {
+      token: adminToken,
+    });
+    return res.status === 200 ? res.body.data : null;
+  };
   const events = async (
     guid: string,
   ): Promise<Pick<ActivityLogEntry, 'event_type' | 'user_name' | 'session_id'>[]> => {
@@ -183,7 +194,10 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
     expect((await device(creds.device_guid))?.status).toBe('loggedin');
     // the same message again (the agent resends what was not acknowledged) changes nothing
     agent.send(login);
-    await eventually(async () => agent.ofType('ack').filter((m) => m.messageId === 'm-login-1').length === 2);
+    await agent.waitFor(
+      'ack',
+      () => agent.ofType('ack').filter((m) => m.messageId === 'm-login-1').length === 2,
+    );
 
     const fromLogout = portal.received.length;
     agent.send({

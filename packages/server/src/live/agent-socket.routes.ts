@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AGENT_DEVICE_HEADER } from '@outpost/contract/agent-protocol';
 import { messages } from '@outpost/contract/messages';
@@ -25,12 +25,12 @@ export type AgentSocketLimits = {
   authFailureWindowMs: number;
 };
 
-export const agentSocketRoutes: FastifyPluginAsync<{
+export const agentSocketRoutes: FastifyPluginCallback<{
   db: Db;
   limits: AgentSocketLimits;
   redis: Redis | null;
   redisPrefix: string;
-}> = async (app, opts) => {
+}> = (app, opts, done) => {
   const { db, limits, redis } = opts;
   const budget = redis
     ? createRedisBucket(
@@ -95,4 +95,5 @@ export const agentSocketRoutes: FastifyPluginAsync<{
       app.agentHub.accept(socket, device, request.ip);
     },
   );
+  done();
 };

@@ -174,8 +174,8 @@ describe('portal socket /api/ws', () => {
   });
 
   it('lets a module publish typed events through the hub to subscribers only', async () => {
-    server.app.portalHub.registerDeploymentAuthorizer(async (ctx, id) =>
-      ctx.tenantId === acme.user.tenant_id && id === 42 ? { siteId: null } : null,
+    server.app.portalHub.registerDeploymentAuthorizer((ctx, id) =>
+      Promise.resolve(ctx.tenantId === acme.user.tenant_id && id === 42 ? { siteId: null } : null),
     );
     const socket = connectPortalSocket(server.url, portalAuth(acme));
     await socket.waitFor('connection_status');

@@ -189,7 +189,7 @@ export function createEnrollGuard(redis: Redis | null, prefix: string, limits: E
   return {
     /** the route's per-address limit, in @fastify/rate-limit's store (Redis when configured) */
     rateLimit: { max: limits.perAddressPerMinute, timeWindow: '1 minute' },
-    async preHandler(request: FastifyRequest, reply: FastifyReply) {
+    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
       const blocked = Math.max(
         await failures.blockedFor(request.ip),
         await perToken.blockedFor(tokenKey(request)),
@@ -200,7 +200,7 @@ export function createEnrollGuard(redis: Redis | null, prefix: string, limits: E
       await perToken.hit(tokenKey(request));
     },
     /** a refused token counts against the address it came from */
-    async onError(request: FastifyRequest, _reply: FastifyReply, error: { statusCode?: number }) {
+    onError: async (request: FastifyRequest, _reply: FastifyReply, error: { statusCode?: number }) => {
       if (error.statusCode === 401) {
         await failures.hit(request.ip);
       }
