@@ -55,7 +55,7 @@ describe('fleet simulator over the real protocol', () => {
     // service control through the gateway changes the simulated machine
     const target = fleet.agents[0]!;
     const row = rows.find((r) => r.deviceGuid === target.deviceGuid)!;
-    const { commandId } = await server.app.agentGateway.sendCommand({
+    const { commandId } = await server.app.commandQueue.sendCommand({
       tenantId: admin.user.tenant_id,
       deviceId: row.id,
       command: {
@@ -64,7 +64,7 @@ describe('fleet simulator over the real protocol', () => {
         action: 'stop',
       },
     });
-    expect(await server.app.agentGateway.waitForResult(commandId, 10_000)).toMatchObject({
+    expect(await server.app.commandQueue.waitForResult(commandId, 10_000)).toMatchObject({
       status: 'completed',
       result: { status: 'Stopped' },
     });
