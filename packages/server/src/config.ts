@@ -83,10 +83,13 @@ export type Config = {
     /** failed socket authentications one client address may make per window before it is refused */
     authFailuresPerAddress: number;
     authFailureWindowMs: number;
-    /** messages one agent may send per second and at once; past them its socket is closed (1008) */
+    /** messages of one agent handled per second and at once; faster ones wait */
     messagesPerSecond: number;
     messageBurst: number;
-    /** messages (and bytes) of one agent waiting to be handled; past them its socket is closed (1008) */
+    /**
+     * messages (and bytes) of one agent waiting to be handled before its socket stops reading;
+     * twice the bytes closes it (1008)
+     */
     queueLimit: number;
     queueBytes: number;
   };

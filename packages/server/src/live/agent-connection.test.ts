@@ -10,19 +10,33 @@ import type { MessageLimits } from './agent-connection';
 function recordingSocket() {
   const sent: ServerToAgentMessage[] = [];
   const closes: number[] = [];
+  const flow: ('pause' | 'resume')[] = [];
   const socket = {
     OPEN: 1,
     readyState: 1,
     send: (raw: string) => sent.push(JSON.parse(raw) as ServerToAgentMessage),
     close: (code: number) => closes.push(code),
     terminate: () => closes.push(1006),
+    pause: () => flow.push('pause'),
+    resume: () => flow.push('resume'),
   };
   // only the members AgentConnection uses are recorded
-  return { socket: socket as unknown as WebSocket, sent, closes };
+  return { socket: socket as unknown as WebSocket, sent, closes, flow };
 }
 
 function setUp(limits: Partial<MessageLimits> = {}) {
-  const { socket, sent, closes } = recordingSocket();
+  const { socket, sent, closes, flow } = recordingSocket();
+  // a clock the test moves: waiting for the message budget lets time pass at once
+  let now = 0;
+  const waits: number[] = [];
+  const clock = {
+    now: () => now,
+    wait: (ms: number) => {
+      waits.push(ms);
+      now += ms;
+      return Promise.resolve();
+    },
+  };
   const handled: AgentMessage[] = [];
   const gates: (() => void)[] = [];
   const conn = new AgentConnection(
@@ -35,15 +49,18 @@ function setUp(limits: Partial<MessageLimits> = {}) {
       await new Promise<void>((resolve) => gates.push(resolve));
     },
     () => undefined,
+    clock,
   );
   const receive = (m: AgentMessage) => conn.receive(JSON.stringify(m), false);
+  const settle = () => new Promise((r) => setImmediate(r));
   const releaseAll = async () => {
+    await settle();
     while (gates.length > 0) {
       gates.shift()?.();
-      await new Promise((r) => setImmediate(r));
+      await settle();
     }
   };
-  return { conn, sent, closes, handled, receive, releaseAll };
+  return { conn, sent, closes, flow, waits, handled, receive, releaseAll };
 }
 
 const hello: AgentMessage = {
@@ -108,10 +125,23 @@ describe('agent connection queue', () => {
     ]);
   });
 
-  it('closes with 1008 past its bound and drops what was queued', async () => {
-    const t = setUp({ queueLimit: 3 });
+  it('stops reading at its bound and reads again once half of it is handled', async () => {
+    const t = setUp({ queueLimit: 4 });
     t.receive(hello);
     for (let i = 0; i < 4; i++) {
+      t.receive(activity(`a-${i}`));
+    }
+    expect(t.flow).toEqual(['pause']);
+    expect(t.closes).toEqual([]);
+    await t.releaseAll();
+    expect(t.flow).toEqual(['pause', 'resume']);
+    expect(t.handled).toHaveLength(5);
+  });
+
+  it('closes with 1008 when frames keep coming past twice its bytes, and drops what was queued', async () => {
+    const t = setUp({ queueBytes: 400 });
+    t.receive(hello);
+    for (let i = 0; i < 10; i++) {
       t.receive(activity(`a-${i}`));
     }
     expect(t.closes).toEqual([AGENT_CLOSE.policyViolation]);
@@ -135,12 +165,16 @@ describe('agent connection queue', () => {
     expect(ranTask).toBe(true);
   });
 
-  it('closes with 1008 an agent past its message rate', () => {
-    const t = setUp({ messagesPerSecond: 1, messageBurst: 2 });
+  it('handles no more than its message rate: past the burst, each message waits for the budget', async () => {
+    const t = setUp({ messagesPerSecond: 4, messageBurst: 2 });
     t.receive(hello);
-    t.receive({ type: 'heartbeat' });
+    for (let i = 0; i < 3; i++) {
+      t.receive(activity(`a-${i}`));
+    }
+    await t.releaseAll();
+    expect(t.handled).toHaveLength(4);
+    // two from the burst, then one per 250 ms for the other two
+    expect(t.waits).toEqual([250, 250]);
     expect(t.closes).toEqual([]);
-    t.receive({ type: 'heartbeat' });
-    expect(t.closes).toEqual([AGENT_CLOSE.policyViolation]);
   });
 });

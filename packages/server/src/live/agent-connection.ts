@@ -6,18 +6,32 @@ import { messages } from '@outpost/contract/messages';
 import type { DeviceRef } from './device-state';
 import { createTokenBucket } from './rate-limit';
 
-// One agent's socket: its state, its rate limit and its bounded, ordered message queue. Messages
-// of one agent are handled one at a time, in order; a newer inventory or fault replaces one still
-// waiting (it says everything the older one said), so a chatty agent cannot pile up work that
-// slows every tenant; past the bound, or past its message rate, the socket is closed (1008).
+// One agent's socket: its state, its message rate and its bounded, ordered message queue, so one
+// agent cannot pile up work that slows every tenant:
+// - messages of one agent are handled one at a time, in order, at most `messagesPerSecond` (after
+//   a burst); faster ones wait;
+// - a newer inventory, fault or heartbeat replaces one still waiting (it says everything the
+//   older one said);
+// - when `queueLimit` messages or `queueBytes` bytes wait, the socket stops reading (TCP
+//   backpressure slows the agent) until half of it is handled, so an agent resending a large
+//   outbox after a reconnect is slowed, never cut off;
+// - frames that still arrive past twice `queueBytes` close the socket with 1008;
+// - a closed socket's waiting messages are dropped.
 
 export type MessageLimits = {
-  /** messages an agent may send per second, and at once */
+  /** messages of one agent handled per second, and at once */
   messagesPerSecond: number;
   messageBurst: number;
-  /** messages (and their bytes) waiting to be handled before the socket is closed */
+  /** messages (and their bytes) waiting before the socket stops reading; twice the bytes closes it */
   queueLimit: number;
   queueBytes: number;
+};
+
+/** Time, injectable for tests. */
+export type Clock = { now(): number; wait(ms: number): Promise<void> };
+const realClock: Clock = {
+  now: () => Date.now(),
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
 };
 
 const MAX_INVALID_MESSAGES = 10;
@@ -51,6 +65,7 @@ export class AgentConnection {
   private queuedBytes = 0;
   private isDraining = false;
   private isClosed = false;
+  private isPaused = false;
   private readonly bucket: ReturnType<typeof createTokenBucket>;
 
   constructor(
@@ -60,8 +75,9 @@ export class AgentConnection {
     private readonly limits: MessageLimits,
     private readonly handle: (conn: AgentConnection, message: AgentMessage) => Promise<void>,
     private readonly onError: (err: unknown) => void,
+    private readonly clock: Clock = realClock,
   ) {
-    this.bucket = createTokenBucket(limits.messagesPerSecond, limits.messageBurst);
+    this.bucket = createTokenBucket(limits.messagesPerSecond, limits.messageBurst, () => clock.now());
   }
 
   send(message: ServerToAgentMessage) {
@@ -82,14 +98,10 @@ export class AgentConnection {
     this.socket.terminate();
   }
 
-  /** A frame arrived: rate-limit, parse, then queue it (or let it replace a superseded one). */
+  /** A frame arrived: parse it, then queue it (or let it replace a superseded one). */
   receive(raw: string, isBinary: boolean) {
     this.lastMessageAt = Date.now();
     if (this.isClosed) {
-      return;
-    }
-    if (!this.bucket.take()) {
-      this.closeForPolicy(messages.agentTooManyMessages);
       return;
     }
     if (isBinary) {
@@ -145,13 +157,34 @@ export class AgentConnection {
       this.queue[index] = { kind: 'message', message, bytes };
       return;
     }
-    if (this.queuedMessages >= this.limits.queueLimit || this.queuedBytes + bytes > this.limits.queueBytes) {
+    if (this.queuedBytes + bytes > 2 * this.limits.queueBytes) {
       this.closeForPolicy(messages.agentTooManyMessages);
       return;
     }
     this.queuedBytes += bytes;
     this.queue.push({ kind: 'message', message, bytes });
+    if (this.queuedMessages >= this.limits.queueLimit || this.queuedBytes >= this.limits.queueBytes) {
+      this.isPaused = true;
+      this.socket.pause();
+    }
     this.drain();
+  }
+
+  /** Reading resumes once half the waiting work is done. */
+  private resumeIfDrained() {
+    const isDrained =
+      this.queuedMessages <= this.limits.queueLimit / 2 && this.queuedBytes <= this.limits.queueBytes / 2;
+    if (this.isPaused && isDrained && !this.isClosed) {
+      this.isPaused = false;
+      this.socket.resume();
+    }
+  }
+
+  /** Waits for the agent's message budget (the rate limit) once it ran out. */
+  private async waitForToken() {
+    while (!this.isClosed && !this.bucket.take()) {
+      await this.clock.wait(Math.ceil(1000 / this.limits.messagesPerSecond));
+    }
   }
 
   private drain() {
@@ -166,7 +199,13 @@ export class AgentConnection {
             await next.run();
           } else {
             this.queuedBytes -= next.bytes;
-            await this.handle(this, next.message);
+            if (!this.bucket.take()) {
+              await this.waitForToken();
+            }
+            this.resumeIfDrained();
+            if (!this.isClosed) {
+              await this.handle(this, next.message);
+            }
           }
         } catch (err) {
           this.onError(err);
