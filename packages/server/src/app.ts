@@ -94,7 +94,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
   const rateLimitPrefix = `${config.redisChannelPrefix}rate-limit:`;
-  await app.register(rateLimit, { global: false, ...(redis && { redis, nameSpace: rateLimitPrefix }) });
+  // skipOnError: a Redis outage lets requests through rather than refusing every sign-in.
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis && { redis, nameSpace: rateLimitPrefix, skipOnError: true }),
+  });
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   await app.register(swagger, {
     openapi: {

@@ -61,8 +61,13 @@ export function createRedisBucket(redis: Redis, key: string, rate: number, burst
   const retryAfterSeconds = Math.max(1, Math.ceil(1 / rate));
   return {
     async take() {
-      const allowed = await redis.eval(TOKEN_BUCKET_LUA, 1, key, rate, burst);
-      return { isAllowed: allowed === 1, retryAfterSeconds };
+      try {
+        const allowed = await redis.eval(TOKEN_BUCKET_LUA, 1, key, rate, burst);
+        return { isAllowed: allowed === 1, retryAfterSeconds };
+      } catch {
+        // Fail open: a Redis outage (logged by the connection) must not lock every agent out.
+        return { isAllowed: true, retryAfterSeconds };
+      }
     },
   };
 }
@@ -124,13 +129,18 @@ export function createRedisWindowCounter(
 ): WindowCounter {
   return {
     async blockedFor(key) {
-      const [count, ttl] = await redis
-        .multi()
-        .get(prefix + key)
-        .pttl(prefix + key)
-        .exec()
-        .then((r) => (r ?? []).map(([, value]) => value));
-      return Number(count ?? 0) >= max ? Math.max(1, Math.ceil(Number(ttl) / 1000)) : 0;
+      try {
+        const [count, ttl] = await redis
+          .multi()
+          .get(prefix + key)
+          .pttl(prefix + key)
+          .exec()
+          .then((r) => (r ?? []).map(([, value]) => value));
+        return Number(count ?? 0) >= max ? Math.max(1, Math.ceil(Number(ttl) / 1000)) : 0;
+      } catch {
+        // Fail open, like @fastify/rate-limit's skipOnError: Redis being away blocks nobody.
+        return 0;
+      }
     },
     async hit(key) {
       // The window starts at the first hit (NX), like the in-memory counter.
@@ -138,7 +148,8 @@ export function createRedisWindowCounter(
         .multi()
         .incr(prefix + key)
         .pexpire(prefix + key, windowMs, 'NX')
-        .exec();
+        .exec()
+        .catch(() => null);
     },
   };
 }
