@@ -27,7 +27,7 @@ describe('fleet simulator over the real protocol', () => {
       .from(sites)
       .where(eq(sites.tenantId, admin.user.tenant_id));
     const tokens = await Promise.all(
-      acmeSites.map((s) => createEnrollmentToken(server.request, admin.token, { site_id: s.id })),
+      acmeSites.map((s) => createEnrollmentToken(server, admin.token, { site_id: s.id })),
     );
     const options = {
       server: server.url,
