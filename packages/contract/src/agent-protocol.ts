@@ -36,6 +36,8 @@ export const AGENT_CLOSE = {
   deviceRemoved: 4410,
   helloTimeout: 4408,
   heartbeatTimeout: 4504,
+  /** the agent sent faster than its message budget or queued more than it may (RFC 6455 1008) */
+  policyViolation: 1008,
 } as const;
 
 const id = z.string().min(1).max(128);

@@ -25,7 +25,11 @@ import { createOidcVerifier } from './modules/auth/oidc-verifier';
 import type { OidcVerifier } from './modules/auth/oidc-verifier';
 import { createSessionTokens } from './modules/auth/session-token';
 import { healthRoutes } from './modules/health/health.routes';
+import { agentSocketRoutes } from './live/agent-socket.routes';
+import { connectRedis } from './live/bus-redis';
 import { livePlugin } from './live/live-plugin';
+import { portalSocketRoutes } from './live/portal-socket.routes';
+import { createEnrollGuard } from './live/rate-limit';
 import { agentEnrollRoutes, enrollmentTokenRoutes } from './modules/agents/agents.routes';
 import { createLocalBlobStore } from './modules/files/blob-store';
 import { filesRoutes } from './modules/files/files.routes';
@@ -87,7 +91,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   });
-  await app.register(rateLimit, { global: false });
+  // Rate limits key on the client address; with REDIS_URL they live in Redis, so N instances
+  // enforce one limit (ARCHITECTURE §8).
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : null;
+  if (redis) {
+    app.addHook('onClose', async () => {
+      await redis.quit();
+    });
+  }
+  const rateLimitPrefix = `${config.redisChannelPrefix}rate-limit:`;
+  // skipOnError: a Redis outage lets requests through rather than refusing every sign-in.
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis && { redis, nameSpace: rateLimitPrefix, skipOnError: true }),
+  });
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   await app.register(swagger, {
     openapi: {
@@ -99,7 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(authPlugin, { db: database.db, tokens });
-  // Live updates and agents (ARCHITECTURE §4): bus, WS /api/ws, WS /api/agent/ws.
+  // Live updates and agents (ARCHITECTURE §4): the bus, the socket hubs and the command queue.
   await app.register(livePlugin, { db: database.db, config, tokens });
 
   const routeOptions = { db: database.db, config, tokens, googleVerifier, version: VERSION };
@@ -108,9 +125,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { database });
+      // Live sockets (ARCHITECTURE §4): WS /api/ws for the portal, WS /api/agent/ws for agents.
+      await api.register(portalSocketRoutes);
+      await api.register(agentSocketRoutes, {
+        db: database.db,
+        limits: config.agents,
+        redis,
+        redisPrefix: rateLimitPrefix,
+      });
       await api.register(configRoute, routeOptions);
       // /api/agent/*: agents authenticate with enrolment tokens and device secrets, not sessions.
-      await api.register(agentEnrollRoutes, { db: database.db, prefix: '/agent' });
+      await api.register(agentEnrollRoutes, {
+        db: database.db,
+        prefix: '/agent',
+        guard: createEnrollGuard(redis, rateLimitPrefix, config.enroll),
+      });
       await api.register(
         async (customer) => {
           customer.addHook('onRequest', async (request) => {

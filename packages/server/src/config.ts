@@ -42,6 +42,22 @@ const EnvSchema = z.object({
   // Files (README "Packages")
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_UPLOAD_BYTES),
   BLOB_DIR: z.string().optional(),
+  // Agent and portal socket limits (README "Agents and live updates", SECURITY.md)
+  AGENT_AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(30),
+  AGENT_AUTH_FAILURE_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
+  AGENT_MESSAGES_PER_SECOND: z.coerce.number().positive().default(20),
+  AGENT_MESSAGE_BURST: z.coerce.number().int().positive().default(200),
+  AGENT_MESSAGE_QUEUE_LIMIT: z.coerce.number().int().positive().default(50),
+  AGENT_MESSAGE_QUEUE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
+  PORTAL_SESSION_CHECK_MS: z.coerce.number().int().min(50).max(30_000).default(30_000),
+  SIGN_IN_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  ENROLL_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  ENROLL_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
+  ENROLL_PER_TOKEN_PER_MINUTE: z.coerce.number().int().positive().default(600),
 });
 
 export type Config = {
@@ -70,6 +86,30 @@ export type Config = {
     /** websocket upgrades admitted per second on /api/agent/ws (token bucket), and its burst */
     upgradesPerSecond: number;
     upgradeBurst: number;
+    /** failed socket authentications one client address may make per window before it is refused */
+    authFailuresPerAddress: number;
+    authFailureWindowMs: number;
+    /** messages of one agent handled per second and at once; faster ones wait */
+    messagesPerSecond: number;
+    messageBurst: number;
+    /**
+     * messages (and bytes) of one agent waiting to be handled before its socket stops reading;
+     * twice the bytes closes it (1008)
+     */
+    queueLimit: number;
+    queueBytes: number;
+  };
+  /** how often an open portal socket's session is re-checked (at most 30 s) */
+  portalSessionCheckMs: number;
+  /** sign-in attempts per client address per minute (shared through Redis when REDIS_URL is set) */
+  signInPerMinute: number;
+  enroll: {
+    /** enrolments per client address per minute */
+    perAddressPerMinute: number;
+    /** failed enrolments (unknown, expired or revoked token) per client address per minute */
+    failuresPerAddress: number;
+    /** enrolments with one token per minute, from every address together */
+    perTokenPerMinute: number;
   };
   /** simulated devices the embedded demo runs (0 disables) */
   demoDevices: number;
@@ -219,6 +259,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       presenceGraceMs: e.AGENT_PRESENCE_GRACE_MS,
       upgradesPerSecond: e.AGENT_UPGRADES_PER_SECOND,
       upgradeBurst: e.AGENT_UPGRADE_BURST,
+      authFailuresPerAddress: e.AGENT_AUTH_FAILURES_PER_ADDRESS,
+      authFailureWindowMs: e.AGENT_AUTH_FAILURE_WINDOW_MS,
+      messagesPerSecond: e.AGENT_MESSAGES_PER_SECOND,
+      messageBurst: e.AGENT_MESSAGE_BURST,
+      queueLimit: e.AGENT_MESSAGE_QUEUE_LIMIT,
+      queueBytes: e.AGENT_MESSAGE_QUEUE_BYTES,
+    },
+    portalSessionCheckMs: e.PORTAL_SESSION_CHECK_MS,
+    signInPerMinute: e.SIGN_IN_PER_MINUTE,
+    enroll: {
+      perAddressPerMinute: e.ENROLL_PER_ADDRESS_PER_MINUTE,
+      failuresPerAddress: e.ENROLL_FAILURES_PER_ADDRESS,
+      perTokenPerMinute: e.ENROLL_PER_TOKEN_PER_MINUTE,
     },
     demoDevices: e.OUTPOST_DEMO_DEVICES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,

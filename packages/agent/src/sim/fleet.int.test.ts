@@ -27,9 +27,7 @@ describe('fleet simulator over the real protocol', () => {
       .from(sites)
       .where(eq(sites.tenantId, admin.user.tenant_id));
     const tokens = await Promise.all(
-      acmeSites.map((s) =>
-        createEnrollmentToken(server.request.bind(server), admin.token, { site_id: s.id }),
-      ),
+      acmeSites.map((s) => createEnrollmentToken(server, admin.token, { site_id: s.id })),
     );
     const options = {
       server: server.url,
@@ -57,7 +55,7 @@ describe('fleet simulator over the real protocol', () => {
     // service control through the gateway changes the simulated machine
     const target = fleet.agents[0]!;
     const row = rows.find((r) => r.deviceGuid === target.deviceGuid)!;
-    const { commandId } = await server.app.agentGateway.sendCommand({
+    const { commandId } = await server.app.commandQueue.sendCommand({
       tenantId: admin.user.tenant_id,
       deviceId: row.id,
       command: {
@@ -66,7 +64,7 @@ describe('fleet simulator over the real protocol', () => {
         action: 'stop',
       },
     });
-    expect(await server.app.agentGateway.waitForResult(commandId, 10_000)).toMatchObject({
+    expect(await server.app.commandQueue.waitForResult(commandId, 10_000)).toMatchObject({
       status: 'completed',
       result: { status: 'Stopped' },
     });

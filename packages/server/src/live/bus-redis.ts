@@ -74,3 +74,14 @@ export async function createRedisBus(url: string, prefix: string, log: FastifyBa
     },
   };
 }
+
+/**
+ * A command connection for shared rate limits (the sign-in, enrolment and agent upgrade limits),
+ * so N instances enforce one limit (ARCHITECTURE §8).
+ */
+export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  client.on('error', (err: Error) => log.warn({ err: err.message }, 'redis rate-limit connection error'));
+  await client.connect();
+  return client;
+}

@@ -53,9 +53,10 @@ export function createMemoryBus(): Bus {
   emitter.setMaxListeners(0);
   return {
     kind: 'memory',
-    async publish(topic, message) {
+    publish(topic, message) {
       const copy = structuredClone(message);
       setImmediate(() => emitter.emit(topic, copy));
+      return Promise.resolve();
     },
     subscribe(topic, handler) {
       const listener = (m: unknown) => handler(m as Parameters<typeof handler>[0]);
@@ -65,8 +66,9 @@ export function createMemoryBus(): Bus {
       };
     },
     async ready() {},
-    async close() {
+    close() {
       emitter.removeAllListeners();
+      return Promise.resolve();
     },
   };
 }

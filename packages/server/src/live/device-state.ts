@@ -1,4 +1,5 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type {
   ActivityMessage,
   FaultMessage,
@@ -32,16 +33,16 @@ const returning = {
   agentVersion: devices.agentVersion,
   lastInventoryUpdate: devices.lastInventoryUpdate,
 };
-type Returned = { [K in keyof typeof returning]: (typeof returning)[K]['_']['data'] | null };
+type Returned = Pick<typeof devices.$inferSelect, keyof typeof returning>;
 
 function changeOf(r: Returned, previous: DeviceStatus | null, extra: Partial<DeviceUpdatePayload> = {}) {
   return {
-    ref: { id: r.id!, tenantId: r.tenantId!, siteId: r.siteId, deviceGuid: r.deviceGuid! },
+    ref: { id: r.id, tenantId: r.tenantId, siteId: r.siteId, deviceGuid: r.deviceGuid },
     statusChanged: previous !== r.status,
     update: {
-      deviceId: r.deviceGuid!,
-      id: r.id!,
-      status: r.status!,
+      deviceId: r.deviceGuid,
+      id: r.id,
+      status: r.status,
       lastSeen: r.lastSeen ? r.lastSeen.toISOString() : null,
       hostname: r.hostname,
       ipAddress: r.ipAddress,
@@ -58,6 +59,15 @@ export function presenceStatus(hasFault: boolean, sessions: readonly UserSession
     return 'error';
   }
   return sessions.length > 0 ? 'loggedin' : 'online';
+}
+
+/** The row an UPDATE of a device locked just before returned; it cannot be missing. */
+function lockedRow<T>(rows: T[]): T {
+  const [row] = rows;
+  if (row === undefined) {
+    throw new Error('the locked device row was not updated');
+  }
+  return row;
 }
 
 async function lockDevice(tx: Tx, deviceId: number) {
@@ -89,7 +99,7 @@ export async function markConnected(
     }
     const sessions = hello.sessions;
     const status = presenceStatus(false, sessions);
-    const [row] = await tx
+    const rows = await tx
       .update(devices)
       .set({
         status,
@@ -114,7 +124,7 @@ export async function markConnected(
         ipAddress: hello.ipAddress || ip,
       });
     }
-    return changeOf(row!, before.status);
+    return changeOf(lockedRow(rows), before.status);
   });
 }
 
@@ -187,7 +197,7 @@ export async function applyFault(
       return null;
     }
     const faultMessage = fault.active ? fault.message || 'The agent reported a fault' : null;
-    const [row] = await tx
+    const rows = await tx
       .update(devices)
       .set({
         faultMessage,
@@ -197,7 +207,7 @@ export async function applyFault(
       })
       .where(eq(devices.id, deviceId))
       .returning(returning);
-    return changeOf(row!, before.status);
+    return changeOf(lockedRow(rows), before.status);
   });
 }
 
@@ -242,7 +252,7 @@ export async function applyActivity(
       .onConflictDoNothing();
     const open = [...sessions.values()];
     const isConnected = before.status !== 'offline';
-    const [row] = await tx
+    const rows = await tx
       .update(devices)
       .set({
         sessions: open,
@@ -252,7 +262,7 @@ export async function applyActivity(
       })
       .where(eq(devices.id, deviceId))
       .returning(returning);
-    return changeOf(row!, before.status);
+    return changeOf(lockedRow(rows), before.status);
   });
 }
 
@@ -322,7 +332,7 @@ export async function applyInventory(
     }
     const kinds: ('hardware' | 'network' | 'software' | 'services')[] = [];
     const f = inv.facts ?? {};
-    const patch: Partial<typeof devices.$inferInsert> = {
+    const patch: PgUpdateSetSource<typeof devices> = {
       ...(f.hostname !== undefined && { hostname: f.hostname }),
       ...(f.osType !== undefined && { osType: f.osType }),
       ...(f.osVersion !== undefined && { osVersion: f.osVersion }),
@@ -344,14 +354,14 @@ export async function applyInventory(
     if (inv.services) {
       kinds.push('services');
       patch.services = inv.services;
-      patch.servicesUpdatedAt = sql`now()` as unknown as Date;
+      patch.servicesUpdatedAt = sql`now()`;
     }
     if (inv.software) {
       kinds.push('software');
       await replaceSoftware(tx, before.tenantId, deviceId, inv.software);
-      patch.softwareUpdatedAt = sql`now()` as unknown as Date;
+      patch.softwareUpdatedAt = sql`now()`;
     }
-    const [row] = await tx
+    const rows = await tx
       .update(devices)
       .set({
         ...patch,
@@ -361,6 +371,6 @@ export async function applyInventory(
       })
       .where(eq(devices.id, deviceId))
       .returning(returning);
-    return changeOf(row!, before.status, { inventory: kinds });
+    return changeOf(lockedRow(rows), before.status, { inventory: kinds });
   });
 }

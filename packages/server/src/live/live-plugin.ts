@@ -2,47 +2,63 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { SessionTokens } from '../modules/auth/session-token';
+import { createAgentHub } from './agent-hub';
+import type { AgentHub } from './agent-hub';
 import { createMemoryBus } from './bus';
 import type { Bus } from './bus';
 import { createRedisBus } from './bus-redis';
-import { createAgentGateway } from './agent-gateway';
-import type { AgentGateway } from './agent-gateway';
+import { createCommandQueue } from './command-queue';
+import type { CommandQueue } from './command-queue';
 import { createPortalHub } from './portal-socket';
 import type { PortalHub } from './portal-socket';
 
-// The live layer (ARCHITECTURE §4): the bus, the portal socket hub (WS /api/ws) and the agent
-// gateway (WS /api/agent/ws), put on the instance for later modules:
+// The live layer (ARCHITECTURE §4), put on the instance for the modules and the socket routes
+// (registered in app.ts like every other route):
 //   app.bus           publish/subscribe across instances
 //   app.portalHub     app.portalHub.send(tenantId, deploymentKey(id), 'deployment_update', {...})
-//   app.agentGateway  app.agentGateway.sendCommand({tenantId, deviceId, command}) → waitForResult(id, ms)
+//   app.commandQueue  queueCommand(tx, {tenantId, deviceId, command}) → dispatch(deviceId) → waitForResult(id, ms)
+//   app.agentHub      the agent sockets held by this instance
 export const livePlugin = fp(
-  async (app, opts: { db: Db; config: Config; tokens: SessionTokens; pingIntervalMs?: number }) => {
-    const bus = opts.config.redisUrl
-      ? await createRedisBus(opts.config.redisUrl, opts.config.redisChannelPrefix, app.log)
+  async (
+    app,
+    opts: {
+      db: Db;
+      config: Config;
+      tokens: SessionTokens;
+      pingIntervalMs?: number;
+    },
+  ) => {
+    const { config } = opts;
+    const bus = config.redisUrl
+      ? await createRedisBus(config.redisUrl, config.redisChannelPrefix, app.log)
       : createMemoryBus();
-    const hub = createPortalHub({
-      app,
+    const portalHub = createPortalHub({
       db: opts.db,
       bus,
       tokens: opts.tokens,
       log: app.log,
       pingIntervalMs: opts.pingIntervalMs,
+      sessionCheckIntervalMs: config.portalSessionCheckMs,
     });
-    const gateway = createAgentGateway({
-      app,
+    const commandQueue = createCommandQueue({ db: opts.db, bus, log: app.log });
+    const agentHub = createAgentHub({
       db: opts.db,
       bus,
-      hub,
+      portalHub,
+      commands: commandQueue,
       log: app.log,
-      options: opts.config.agents,
+      options: config.agents,
     });
     await bus.ready();
     app.decorate('bus', bus);
-    app.decorate('portalHub', hub);
-    app.decorate('agentGateway', gateway);
-    app.addHook('preClose', async () => {
-      await gateway.close();
-      await hub.close();
+    app.decorate('portalHub', portalHub);
+    app.decorate('commandQueue', commandQueue);
+    app.decorate('agentHub', agentHub);
+    app.addHook('preClose', (done) => {
+      agentHub.close();
+      commandQueue.close();
+      portalHub.close();
+      done();
     });
     app.addHook('onClose', async () => {
       await bus.close();
@@ -56,6 +72,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     bus: Bus;
     portalHub: PortalHub;
-    agentGateway: AgentGateway;
+    commandQueue: CommandQueue;
+    agentHub: AgentHub;
   }
 }

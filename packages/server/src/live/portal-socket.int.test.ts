@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { SignJWT } from 'jose';
 import type { SignInResult } from '@outpost/contract/auth';
 import { PORTAL_CLOSE } from '@outpost/contract/live';
 import { messages } from '@outpost/contract/messages';
@@ -14,7 +15,8 @@ import {
   facts,
   onlineAgent,
   portalAuth,
-  sleep,
+  flushAnswers,
+  flushPortal,
 } from './test-support';
 
 describe('portal socket /api/ws', () => {
@@ -22,40 +24,48 @@ describe('portal socket /api/ws', () => {
   let acme: SignInResult;
   let globex: SignInResult;
   let acmeDevice: { device_guid: string; agent_secret: string };
+  /** devices no agent runs for: marker events on them show that everything before has arrived */
+  let acmeMarker: string;
+  let globexMarker: string;
   let hqSiteId: number;
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { AGENT_PRESENCE_GRACE_MS: '100' } });
+    server = await startTestServer({
+      env: { AGENT_PRESENCE_GRACE_MS: '100', PORTAL_SESSION_CHECK_MS: '200' },
+    });
     await server.seedDemo();
     acme = await server.devSignIn('admin@acme.example');
     globex = await server.devSignIn('admin@globex.example');
     const [hq] = await server.database.db.select().from(sites).where(eq(sites.siteCode, 'HQ'));
     hqSiteId = hq!.id;
-    const t = await createEnrollmentToken(server.request, acme.token, { site_id: hqSiteId });
-    acmeDevice = (await enroll(server.request, t.token, facts({ hostname: 'acme-pc' }))).body.data;
+    const t = await createEnrollmentToken(server, acme.token, { site_id: hqSiteId });
+    acmeDevice = (await enroll(server, t.token, facts({ hostname: 'acme-pc' }))).body.data;
+    acmeMarker = (await enroll(server, t.token, facts({ hostname: 'acme-marker' }))).body.data.device_guid;
+    const g = await createEnrollmentToken(server, globex.token);
+    globexMarker = (await enroll(server, g.token, facts({ hostname: 'globex-marker' }))).body.data
+      .device_guid;
   });
   afterAll(async () => server?.close());
 
   it('sends connection_status on connect and answers ping with pong', async () => {
     const socket = connectPortalSocket(server.url, portalAuth(acme));
-    const status = await socket.waitFor((m) => m.type === 'connection_status');
+    const status = await socket.waitFor('connection_status');
     expect(status.payload).toMatchObject({
       status: 'connected',
       tenantId: acme.user.tenant_id,
       userId: acme.user.id,
     });
     socket.send({ type: 'ping' });
-    await socket.waitFor((m) => m.type === 'pong');
+    await socket.waitFor('pong');
     await socket.close();
   });
 
-  it('closes the socket of a user deleted while connected at the next ping', async () => {
+  it('closes the socket of a user deleted while connected, without the client sending anything', async () => {
     await addMember(server.database.db, { tenantId: acme.user.tenant_id, email: 'leaver@acme.example' });
     const leaver = await server.devSignIn('leaver@acme.example');
     const socket = connectPortalSocket(server.url, portalAuth(leaver));
-    await socket.waitFor((m) => m.type === 'connection_status');
+    await socket.waitFor('connection_status');
     await server.database.db.delete(users).where(eq(users.id, leaver.user.id));
-    socket.send({ type: 'ping' });
     expect(await socket.waitForClose()).toMatchObject({ code: PORTAL_CLOSE.invalidToken });
   });
 
@@ -78,10 +88,12 @@ describe('portal socket /api/ws', () => {
 
   it('gives tenant B nothing but an error when it subscribes to tenant A’s device', async () => {
     const spy = connectPortalSocket(server.url, portalAuth(globex));
-    await spy.waitFor((m) => m.type === 'connection_status');
+    await spy.waitFor('connection_status');
+    spy.send({ type: 'subscribe', payload: { subscriptionKey: `device:${globexMarker}` } });
+    await spy.waitFor('subscribed');
     const before = spy.received.length;
     spy.send({ type: 'subscribe', payload: { subscriptionKey: `device:${acmeDevice.device_guid}` } });
-    const error = await spy.waitFor((m) => m.type === 'error');
+    const error = await spy.waitFor('error');
     expect(error.payload).toMatchObject({
       code: 'subscription_denied',
       message: messages.wsSubscriptionDenied,
@@ -93,11 +105,12 @@ describe('portal socket /api/ws', () => {
       messageId: 'a1',
       events: [{ eventType: 'login', userName: 'x', sessionId: 's1', timestamp: new Date().toISOString() }],
     });
-    await agent.waitFor((m) => m.type === 'ack');
+    await agent.waitFor('ack');
+    const marker = await flushPortal(server.app.portalHub, spy, globex.user.tenant_id, globexMarker);
     await agent.close();
-    await sleep(400);
-    expect(spy.received.slice(before).map((m) => m.type)).toEqual(['error']);
+    expect(spy.received.slice(before, marker).map((m) => m.type)).toEqual(['error']);
     // unknown devices and deployments answer the same way, so ids cannot be probed
+    const beforeProbes = spy.received.length;
     spy.send({
       type: 'subscribe',
       payload: { subscriptionKey: 'device:00000000-0000-4000-8000-000000000000' },
@@ -105,8 +118,10 @@ describe('portal socket /api/ws', () => {
     spy.send({ type: 'subscribe', payload: { subscriptionKey: 'deployment:1' } });
     spy.send({ type: 'subscribe', payload: { subscriptionKey: 'nonsense' } });
     spy.send('{not json');
-    await sleep(300);
-    const codes = spy.received.slice(before + 1).map((m) => (m.payload as { code: string }).code);
+    const pong = await flushAnswers(spy);
+    const codes = spy.received
+      .slice(beforeProbes, pong)
+      .map((m) => (m.type === 'error' ? m.payload.code : m.type));
     expect(codes).toEqual([
       'subscription_denied',
       'subscription_denied',
@@ -123,47 +138,49 @@ describe('portal socket /api/ws', () => {
     await server.database.db.insert(userSites).values({ userId: tech!.id, siteId: london!.id });
     const techSession = await server.devSignIn('tech@acme.example');
     const socket = connectPortalSocket(server.url, portalAuth(techSession));
-    await socket.waitFor((m) => m.type === 'connection_status');
+    await socket.waitFor('connection_status');
     socket.send({ type: 'subscribe', payload: { subscriptionKey: `device:${acmeDevice.device_guid}` } });
-    expect((await socket.waitFor((m) => m.type === 'error')).payload).toMatchObject({
+    expect((await socket.waitFor('error')).payload).toMatchObject({
       code: 'subscription_denied',
     });
     // given the HQ site, the same user may subscribe
     await server.database.db.insert(userSites).values({ userId: tech!.id, siteId: hqSiteId });
     const again = connectPortalSocket(server.url, portalAuth(techSession));
-    await again.waitFor((m) => m.type === 'connection_status');
+    await again.waitFor('connection_status');
     again.send({
       type: 'subscribe',
       payload: { subscriptionKey: `device:${acmeDevice.device_guid.toUpperCase()}` },
     });
-    await again.waitFor((m) => m.type === 'subscribed');
+    await again.waitFor('subscribed');
     await Promise.all([socket.close(), again.close()]);
   });
 
   it('stops delivering after unsubscribe', async () => {
     const socket = connectPortalSocket(server.url, portalAuth(acme));
-    await socket.waitFor((m) => m.type === 'connection_status');
+    await socket.waitFor('connection_status');
     const key = `device:${acmeDevice.device_guid}`;
+    socket.send({ type: 'subscribe', payload: { subscriptionKey: `device:${acmeMarker}` } });
+    await socket.waitFor('subscribed');
     socket.send({ type: 'subscribe', payload: { subscriptionKey: key } });
-    await socket.waitFor((m) => m.type === 'subscribed');
+    await socket.waitFor('subscribed', (m) => m.payload.subscriptionKey === key);
     socket.send({ type: 'unsubscribe', payload: { subscriptionKey: key } });
-    await socket.waitFor((m) => m.type === 'unsubscribed');
+    await socket.waitFor('unsubscribed');
     const from = socket.received.length;
     const agent = await onlineAgent(server.url, acmeDevice);
+    const marker = await flushPortal(server.app.portalHub, socket, acme.user.tenant_id, acmeMarker);
     await agent.close();
-    await sleep(400);
-    expect(socket.received.slice(from).filter((m) => m.type === 'device_update')).toEqual([]);
+    expect(socket.received.slice(from, marker).filter((m) => m.type === 'device_update')).toEqual([]);
     await socket.close();
   });
 
   it('lets a module publish typed events through the hub to subscribers only', async () => {
-    server.app.portalHub.registerDeploymentAuthorizer(async (ctx, id) =>
-      ctx.tenantId === acme.user.tenant_id && id === 42 ? { siteId: null } : null,
+    server.app.portalHub.registerDeploymentAuthorizer((ctx, id) =>
+      Promise.resolve(ctx.tenantId === acme.user.tenant_id && id === 42 ? { siteId: null } : null),
     );
     const socket = connectPortalSocket(server.url, portalAuth(acme));
-    await socket.waitFor((m) => m.type === 'connection_status');
+    await socket.waitFor('connection_status');
     socket.send({ type: 'subscribe', payload: { subscriptionKey: 'deployment:42' } });
-    await socket.waitFor((m) => m.type === 'subscribed');
+    await socket.waitFor('subscribed');
     await server.app.portalHub.send(acme.user.tenant_id, 'deployment:42', 'deployment_update', {
       deploymentId: 42,
       status: 'completed',
@@ -172,10 +189,38 @@ describe('portal socket /api/ws', () => {
       deploymentId: 43,
       status: 'failed',
     });
-    const update = await socket.waitFor((m) => m.type === 'deployment_update');
-    expect(update.payload).toEqual({ deploymentId: 42, status: 'completed' });
-    await sleep(200);
-    expect(socket.received.filter((m) => m.type === 'deployment_update')).toHaveLength(1);
+    // a second event on the subscribed key marks the end: the one in between was not for us
+    await server.app.portalHub.send(acme.user.tenant_id, 'deployment:42', 'deployment_update', {
+      deploymentId: 42,
+      status: 'completed',
+    });
+    await socket.waitFor('deployment_update', () => socket.ofType('deployment_update').length === 2);
+    expect(socket.ofType('deployment_update').map((m) => m.payload.deploymentId)).toEqual([42, 42]);
     await socket.close();
+  });
+});
+
+describe('portal socket /api/ws: token expiry', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    // the periodic check stays at its 30 s default: only the expiry timer can close the socket here
+    server = await startTestServer();
+    await server.seedDemo();
+  });
+  afterAll(async () => server?.close());
+
+  it('closes with 4401 when the token expires, without the client sending anything', async () => {
+    const admin = await server.devSignIn('admin@acme.example');
+    const shortLived = await new SignJWT({ tid: admin.user.tenant_id, role: admin.user.role })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(admin.user.id))
+      .setIssuer('outpost')
+      .setIssuedAt()
+      .setExpirationTime('2s')
+      .sign(server.config.sessionSecret);
+    const socket = connectPortalSocket(server.url, { ...portalAuth(admin), token: shortLived });
+    await socket.waitFor('connection_status');
+    expect(await socket.waitForClose(6000)).toMatchObject({ code: PORTAL_CLOSE.invalidToken });
   });
 });

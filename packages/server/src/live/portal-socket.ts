@@ -1,4 +1,5 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { decodeJwt } from 'jose';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { WS_PING_INTERVAL_MS } from '@outpost/contract/limits';
@@ -21,12 +22,14 @@ import type { Db } from '../db/client';
 import { resolveSession } from '../plugins/auth';
 import type { RequestContext } from '../plugins/auth';
 import type { SessionTokens } from '../modules/auth/session-token';
-import { canSeeSite, findDeviceScopeByGuid } from '../modules/devices/devices.queries';
+import { canFollowDevice, canSeeDeviceSite } from '../modules/devices/devices.service';
 import type { Bus, BusTopics } from './bus';
 
 // WS /api/ws?tenantId&userId&token (spec: core §4, §7 Websocket; ARCHITECTURE §4). The token is
 // verified, tenantId and userId must match it; subscriptions are checked against the caller's
-// tenant and site scope. Events reach every instance through the bus.
+// tenant and site scope. Events reach every instance through the bus. The session is re-checked on
+// a server-side timer (every 30 s by default) and when the token expires, so a deleted user or an
+// expired token stops receiving events without the client sending anything (closed with 4401).
 
 /** Decides whether a caller may subscribe to `deployment:{id}` (registered by the deployments module). */
 export type SubscriptionAuthorizer = (
@@ -47,8 +50,13 @@ export type PortalHub = {
     siteId?: number | null,
   ): Promise<void>;
   registerDeploymentAuthorizer(authorizer: SubscriptionAuthorizer): void;
+  /** A portal socket was upgraded on WS /api/ws; it authenticates from the query string. */
+  accept(socket: WebSocket, request: FastifyRequest): void;
   readonly socketCount: number;
 };
+
+/** The longest a timer may wait (setTimeout's limit, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const Query = z.object({
   tenantId: z.coerce.number().int().positive(),
@@ -62,16 +70,18 @@ type Client = {
   token: string;
   keys: Set<string>;
   isAlive: boolean;
+  expiryTimer: NodeJS.Timeout | null;
 };
 
 export function createPortalHub(deps: {
-  app: FastifyInstance;
   db: Db;
   bus: Bus;
   tokens: SessionTokens;
   log: FastifyBaseLogger;
   pingIntervalMs?: number;
-}): PortalHub & { close(): Promise<void> } {
+  /** how often every open socket's session is re-read (default 30 s) */
+  sessionCheckIntervalMs?: number;
+}): PortalHub & { close(): void } {
   const { db, bus, tokens, log } = deps;
   const byKey = new Map<string, Set<Client>>();
   const clients = new Set<Client>();
@@ -97,7 +107,7 @@ export function createPortalHub(deps: {
     }
     for (const client of set) {
       // Belt and braces: the key was authorised at subscribe time; tenant and site are re-checked.
-      const isSiteVisible = m.siteId === undefined || canSeeSite(client.ctx, m.siteId);
+      const isSiteVisible = m.siteId === undefined || canSeeDeviceSite(client.ctx, m.siteId);
       if (client.ctx.tenantId === m.tenantId && isSiteVisible) {
         send(client, m.event);
       }
@@ -117,20 +127,54 @@ export function createPortalHub(deps: {
   }, deps.pingIntervalMs ?? WS_PING_INTERVAL_MS);
   pinger.unref();
 
+  /** Re-reads the session; a deleted user, a removed membership or an expired token closes with 4401. */
+  async function recheck(client: Client): Promise<boolean> {
+    const fresh = await resolveSession(db, tokens, client.token, {
+      ip: client.ctx.ip,
+      userAgent: client.ctx.userAgent,
+    });
+    if (!fresh) {
+      client.socket.close(PORTAL_CLOSE.invalidToken, messages.tokenInvalid.slice(0, 120));
+      return false;
+    }
+    client.ctx = fresh;
+    return true;
+  }
+  const recheckAll = () => {
+    for (const client of clients) {
+      recheck(client).catch((err: unknown) => log.error({ err }, 'portal session check failed'));
+    }
+  };
+  // ARCHITECTURE §4: sessions are re-checked server-side, not only when the client speaks.
+  const sessionChecker = setInterval(recheckAll, deps.sessionCheckIntervalMs ?? WS_PING_INTERVAL_MS);
+  sessionChecker.unref();
+
+  /** Closes the socket when its token expires (checked again then, through the same path). */
+  function scheduleExpiry(client: Client) {
+    const exp = decodeJwt(client.token).exp;
+    if (exp === undefined) {
+      return;
+    }
+    const ms = Math.min(MAX_TIMER_MS, Math.max(0, exp * 1000 - Date.now() + 50));
+    client.expiryTimer = setTimeout(() => {
+      recheck(client).catch((err: unknown) => log.error({ err }, 'portal session check failed'));
+    }, ms);
+    client.expiryTimer.unref();
+  }
+
   async function authorize(ctx: RequestContext, key: string): Promise<'ok' | 'invalid' | 'denied'> {
     const parsed = parseSubscriptionKey(key);
     if (!parsed) {
       return 'invalid';
     }
     if (parsed.kind === 'device') {
-      const device = await findDeviceScopeByGuid(db, parsed.deviceGuid);
-      return device && device.tenantId === ctx.tenantId && canSeeSite(ctx, device.siteId) ? 'ok' : 'denied';
+      return (await canFollowDevice(db, ctx, parsed.deviceGuid)) ? 'ok' : 'denied';
     }
     if (!deploymentAuthorizer) {
       return 'denied';
     }
     const deployment = await deploymentAuthorizer(ctx, parsed.id);
-    return deployment && canSeeSite(ctx, deployment.siteId) ? 'ok' : 'denied';
+    return deployment && canSeeDeviceSite(ctx, deployment.siteId) ? 'ok' : 'denied';
   }
 
   async function handle(client: Client, raw: string) {
@@ -147,18 +191,9 @@ export function createPortalHub(deps: {
       return;
     }
     const m = parsed.data;
-    // The session is re-read on every ping (30 s) and subscription, so a deleted user's socket is
-    // closed and a changed role or site scope applies, without waiting for a reconnect.
-    if (m.type !== 'unsubscribe') {
-      const fresh = await resolveSession(db, tokens, client.token, {
-        ip: client.ctx.ip,
-        userAgent: client.ctx.userAgent,
-      });
-      if (!fresh) {
-        client.socket.close(PORTAL_CLOSE.invalidToken, messages.tokenInvalid.slice(0, 120));
-        return;
-      }
-      client.ctx = fresh;
+    // Also re-read on every ping and subscription, so a changed role or site scope applies at once.
+    if (m.type !== 'unsubscribe' && !(await recheck(client))) {
+      return;
     }
     switch (m.type) {
       case 'ping':
@@ -236,8 +271,16 @@ export function createPortalHub(deps: {
       if (socket.readyState !== socket.OPEN) {
         return null;
       }
-      const client: Client = { socket, ctx, token: q.data.token, keys: new Set(), isAlive: true };
+      const client: Client = {
+        socket,
+        ctx,
+        token: q.data.token,
+        keys: new Set(),
+        isAlive: true,
+        expiryTimer: null,
+      };
       clients.add(client);
+      scheduleExpiry(client);
       socket.on('pong', () => {
         client.isAlive = true;
       });
@@ -258,11 +301,7 @@ export function createPortalHub(deps: {
     });
 
     socket.on('message', (data, isBinary) => {
-      const raw = isBinary
-        ? ''
-        : Array.isArray(data)
-          ? Buffer.concat(data).toString('utf8')
-          : data.toString('utf8');
+      const raw = isBinary ? '' : rawText(data);
       chain = chain.then(async (client) => {
         if (client) {
           try {
@@ -282,6 +321,9 @@ export function createPortalHub(deps: {
           return;
         }
         clients.delete(client);
+        if (client.expiryTimer) {
+          clearTimeout(client.expiryTimer);
+        }
         for (const key of client.keys) {
           const set = byKey.get(key);
           set?.delete(client);
@@ -293,9 +335,7 @@ export function createPortalHub(deps: {
     });
   }
 
-  deps.app.get('/api/ws', { websocket: true, schema: { hide: true } }, onSocket);
-
-  const hub: PortalHub & { close(): Promise<void> } = {
+  const hub: PortalHub & { close(): void } = {
     async publish(message) {
       await bus.publish('portal', message);
     },
@@ -305,13 +345,18 @@ export function createPortalHub(deps: {
     registerDeploymentAuthorizer(authorizer) {
       deploymentAuthorizer = authorizer;
     },
+    accept: onSocket,
     get socketCount() {
       return clients.size;
     },
-    async close() {
+    close() {
       unsubscribe();
       clearInterval(pinger);
+      clearInterval(sessionChecker);
       for (const client of clients) {
+        if (client.expiryTimer) {
+          clearTimeout(client.expiryTimer);
+        }
         client.socket.close(PORTAL_CLOSE.serverShutdown, 'Server shutting down');
       }
       clients.clear();
@@ -319,6 +364,14 @@ export function createPortalHub(deps: {
     },
   };
   return hub;
+}
+
+/** A text frame's content, whichever of ws's buffer shapes it arrived in. */
+export function rawText(data: Buffer | ArrayBuffer | Buffer[]): string {
+  if (Array.isArray(data)) {
+    return Buffer.concat(data).toString('utf8');
+  }
+  return Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data).toString('utf8');
 }
 
 /** device guids are compared lower-case; everything else as given. */

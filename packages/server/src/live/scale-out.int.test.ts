@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
 import { devices } from '../db/schema/index';
@@ -13,33 +12,13 @@ import {
   facts,
   onlineAgent,
   portalAuth,
+  REDIS_URL,
+  throwawayDatabase,
 } from './test-support';
 
 // ARCHITECTURE §8: two instances on one PostgreSQL and one Redis. This test always uses a real
 // PostgreSQL (TEST_DATABASE_URL, else the local default) and Redis (TEST_REDIS_URL, else the
 // local default), on PGlite runs too, because two instances cannot share an in-memory PGlite.
-
-const PG_BASE = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-
-async function throwawayDatabase() {
-  const name = `outpost_scale_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_BASE });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_BASE);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_BASE });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 describe('two server instances, one PostgreSQL, one Redis', () => {
   let db: Awaited<ReturnType<typeof throwawayDatabase>>;
@@ -68,30 +47,28 @@ describe('two server instances, one PostgreSQL, one Redis', () => {
 
   it('an agent on instance 1 is seen live on instance 2 and gets commands issued through instance 2', async () => {
     const admin = await two.devSignIn('admin@acme.example');
-    const t = await createEnrollmentToken(two.request, admin.token);
-    const creds = (await enroll(one.request, t.token, facts({ hostname: 'scale-pc' }))).body.data;
+    const t = await createEnrollmentToken(two, admin.token);
+    const creds = (await enroll(one, t.token, facts({ hostname: 'scale-pc' }))).body.data;
 
     const portal = connectPortalSocket(two.url, portalAuth(admin));
-    await portal.waitFor((m) => m.type === 'connection_status');
+    await portal.waitFor('connection_status');
     portal.send({ type: 'subscribe', payload: { subscriptionKey: `device:${creds.device_guid}` } });
-    await portal.waitFor((m) => m.type === 'subscribed');
+    await portal.waitFor('subscribed');
 
     const agent = await onlineAgent(one.url, creds, { hostname: 'scale-pc' });
-    expect(one.app.agentGateway.isConnectedHere((await deviceId(creds.device_guid))!)).toBe(true);
-    expect(two.app.agentGateway.isConnectedHere((await deviceId(creds.device_guid))!)).toBe(false);
-    const update = await portal.waitFor(
-      (m) => m.type === 'device_update' && (m.payload as { status: string }).status === 'online',
-    );
+    expect(one.app.agentHub.isConnectedHere((await deviceId(creds.device_guid))!)).toBe(true);
+    expect(two.app.agentHub.isConnectedHere((await deviceId(creds.device_guid))!)).toBe(false);
+    const update = await portal.waitFor('device_update', (m) => m.payload.status === 'online');
     expect(update.payload).toMatchObject({ deviceId: creds.device_guid, status: 'online' });
 
     // a command issued through instance 2 reaches the agent on instance 1, and its result comes back
-    const { commandId } = await two.app.agentGateway.sendCommand({
+    const { commandId } = await two.app.commandQueue.sendCommand({
       tenantId: admin.user.tenant_id,
       deviceId: (await deviceId(creds.device_guid))!,
       command: { kind: 'refresh_inventory', inventoryKind: 'hardware' },
     });
-    const waiting = two.app.agentGateway.waitForResult(commandId, 10_000);
-    const command = await agent.waitFor((m) => m.type === 'command' && m.commandId === commandId);
+    const waiting = two.app.commandQueue.waitForResult(commandId, 10_000);
+    const command = await agent.waitFor('command', (m) => m.commandId === commandId);
     expect(command.command).toEqual({ kind: 'refresh_inventory', inventoryKind: 'hardware' });
     agent.send({
       type: 'command_result',
@@ -102,10 +79,26 @@ describe('two server instances, one PostgreSQL, one Redis', () => {
     });
     expect(await waiting).toMatchObject({ status: 'completed', result: { ok: true } });
 
-    // the agent moves to instance 2: instance 1 lets go without marking it offline
+    // the agent moves to instance 2: instance 1 lets go without marking it offline. A control
+    // agent dropped from instance 1 at the same moment marks when instance 1's grace has run out.
+    const control = (await enroll(one, t.token, facts({ hostname: 'scale-control' }))).body.data;
+    portal.send({ type: 'subscribe', payload: { subscriptionKey: `device:${control.device_guid}` } });
+    await portal.waitFor('subscribed', (m) => m.payload.subscriptionKey === `device:${control.device_guid}`);
+    const dropped = await onlineAgent(one.url, control);
+    const from = portal.received.length;
     const moved = await onlineAgent(two.url, creds, { hostname: 'scale-pc' });
-    await agent.waitForClose();
-    await new Promise((r) => setTimeout(r, 1200));
+    await Promise.all([agent.waitForClose(), dropped.close()]);
+    await portal.waitFor(
+      'device_update',
+      (m) => m.payload.deviceId === control.device_guid && m.payload.status === 'offline',
+      10_000,
+      from,
+    );
+    expect(
+      portal
+        .ofType('device_update', from)
+        .filter((m) => m.payload.deviceId === creds.device_guid && m.payload.status === 'offline'),
+    ).toEqual([]);
     const [row] = await two.database.db
       .select()
       .from(devices)

@@ -1,6 +1,16 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import pg from 'pg';
 import WebSocket from 'ws';
-import { AGENT_DEVICE_HEADER, AGENT_PROTOCOL_VERSION } from '@outpost/contract/agent-protocol';
-import type { EnrollFacts, EnrollResult, HelloMessage } from '@outpost/contract/agent-protocol';
+import {
+  AGENT_DEVICE_HEADER,
+  AGENT_PROTOCOL_VERSION,
+  ServerToAgentMessage,
+} from '@outpost/contract/agent-protocol';
+import type { AgentMessage, EnrollFacts, EnrollResult, HelloMessage } from '@outpost/contract/agent-protocol';
+import { deviceKey } from '@outpost/contract/live';
+import type { PortalClientMessage, PortalServerMessage } from '@outpost/contract/live';
+import type { PortalHub } from './portal-socket';
 import type { CreatedEnrollmentToken } from '@outpost/contract/agents';
 import type { SignInResult } from '@outpost/contract/auth';
 
@@ -11,28 +21,39 @@ type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 type Requester = <T>(
   method: string,
   path: string,
-  opts?: { token?: string; body?: unknown },
+  opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
 ) => Promise<{ status: number; body: T }>;
+/** a test server (or its request function) */
+type Requesting = Requester | { request: Requester };
+const requester = (r: Requesting): Requester => (typeof r === 'function' ? r : (...a) => r.request(...a));
 
-export type Received = { type: string; [k: string]: unknown };
+type Message = { type: string };
+type OfType<M extends Message, K extends M['type']> = Extract<M, { type: K }>;
 
-export class TestSocket {
-  readonly received: Received[] = [];
+/**
+ * A bare socket speaking the contract's messages: `In` what the server sends, `Out` what the test
+ * may send (a string sends raw text, for malformed input).
+ */
+export class TestSocket<In extends Message, Out> {
+  readonly received: In[] = [];
   closeCode: number | null = null;
   closeReason = '';
   private listeners = new Set<() => void>();
   readonly opened: Promise<void>;
   readonly closed: Promise<void>;
 
-  constructor(readonly ws: WebSocket) {
+  constructor(
+    readonly ws: WebSocket,
+    parse: (json: unknown) => In = (json) => json as In,
+  ) {
     this.opened = new Promise((resolve, reject) => {
       ws.once('open', () => resolve());
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+      ws.once('unexpected-response', (_req, res) => reject(new UpgradeRefused(res.statusCode ?? 0)));
       ws.once('error', reject);
     });
     this.closed = new Promise((resolve) => ws.once('close', () => resolve()));
-    ws.on('message', (data) => {
-      this.received.push(JSON.parse(data.toString()) as Received);
+    ws.on('message', (data: Buffer) => {
+      this.received.push(parse(JSON.parse(data.toString('utf8'))));
       this.notify();
     });
     ws.on('close', (code, reason) => {
@@ -49,30 +70,40 @@ export class TestSocket {
     }
   }
 
-  send(message: unknown) {
+  send(message: Out | string) {
     this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
 
-  /** The first received message (from `from` on) matching the predicate. */
-  waitFor<T extends Received = Received>(
-    predicate: (m: Received) => boolean,
+  /** Received messages of one type (from index `from` on). */
+  ofType<K extends In['type']>(type: K, from = 0): OfType<In, K>[] {
+    return this.received.slice(from).filter((m): m is OfType<In, K> => m.type === type);
+  }
+
+  /** The first received message of `type` (from index `from` on) matching the predicate. */
+  waitFor<K extends In['type']>(
+    type: K,
+    predicate: (m: OfType<In, K>) => boolean = () => true,
     timeoutMs = 10_000,
     from = 0,
-  ): Promise<T> {
+  ): Promise<OfType<In, K>> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        const found = this.received.slice(from).find(predicate);
+        const found = this.ofType(type, from).find(predicate);
         if (found) {
           cleanup();
-          resolve(found as T);
+          resolve(found);
         } else if (this.closeCode !== null) {
           cleanup();
-          reject(new Error(`socket closed (${this.closeCode} ${this.closeReason}) before the message`));
+          reject(new Error(`socket closed (${this.closeCode} ${this.closeReason}) before ${type}`));
         }
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`timed out; received: ${JSON.stringify(this.received).slice(0, 2000)}`));
+        reject(
+          new Error(
+            `timed out waiting for ${type}; received: ${JSON.stringify(this.received).slice(0, 2000)}`,
+          ),
+        );
       }, timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);
@@ -99,23 +130,44 @@ export class TestSocket {
   }
 }
 
+/** The server answered the upgrade with an HTTP status instead of a socket. */
+export class UpgradeRefused extends Error {
+  constructor(readonly status: number) {
+    super(`upgrade refused: ${status}`);
+  }
+}
+
+export type AgentSocket = TestSocket<ServerToAgentMessage, AgentMessage>;
+export type PortalSocket = TestSocket<PortalServerMessage, PortalClientMessage>;
+
 const wsUrl = (httpUrl: string, path: string) => httpUrl.replace(/^http/, 'ws') + path;
 
-export function connectAgentSocket(url: string, deviceGuid: string, secret: string): TestSocket {
+/** What the server sends an agent is parsed with the contract's schema, so drift fails a test. */
+export function connectAgentSocket(
+  url: string,
+  deviceGuid: string,
+  secret: string,
+  options: { localAddress?: string } = {},
+): AgentSocket {
   return new TestSocket(
     new WebSocket(wsUrl(url, '/api/agent/ws'), {
       headers: { [AGENT_DEVICE_HEADER]: deviceGuid, authorization: `Bearer ${secret}` },
+      ...options,
     }),
+    (json) => ServerToAgentMessage.parse(json),
   );
 }
 
-export function connectPortalSocket(url: string, auth: { tenantId: number; userId: number; token: string }) {
+export function connectPortalSocket(
+  url: string,
+  auth: { tenantId: number; userId: number; token: string },
+): PortalSocket {
   const q = new URLSearchParams({
     tenantId: String(auth.tenantId),
     userId: String(auth.userId),
     token: auth.token,
   });
-  return new TestSocket(new WebSocket(wsUrl(url, `/api/ws?${q}`)));
+  return new TestSocket(new WebSocket(wsUrl(url, `/api/ws?${q.toString()}`)));
 }
 
 export const portalAuth = (s: SignInResult) => ({
@@ -148,11 +200,11 @@ export function facts(overrides: Partial<EnrollFacts> = {}): EnrollFacts {
 }
 
 export async function createEnrollmentToken(
-  request: Requester,
+  server: Requesting,
   adminToken: string,
   body: Record<string, unknown> = {},
 ): Promise<CreatedEnrollmentToken> {
-  const res = await request<Envelope<CreatedEnrollmentToken>>(
+  const res = await requester(server)<Envelope<CreatedEnrollmentToken>>(
     'POST',
     '/api/customer/agents/enrollment-tokens',
     {
@@ -166,8 +218,10 @@ export async function createEnrollmentToken(
   return res.body.data;
 }
 
-export async function enroll(request: Requester, token: string, f: EnrollFacts = facts()) {
-  return request<Envelope<EnrollResult>>('POST', '/api/agent/enroll', { body: { token, facts: f } });
+export async function enroll(server: Requesting, token: string, f: EnrollFacts = facts()) {
+  return requester(server)<Envelope<EnrollResult>>('POST', '/api/agent/enroll', {
+    body: { token, facts: f },
+  });
 }
 
 /** Enrol, connect and say hello; resolves once the server has welcomed the agent. */
@@ -179,7 +233,7 @@ export async function onlineAgent(
   const agent = connectAgentSocket(url, creds.device_guid, creds.agent_secret);
   await agent.opened;
   agent.send(hello(h));
-  await agent.waitFor((m) => m.type === 'welcome');
+  await agent.waitFor('welcome');
   return agent;
 }
 
@@ -201,4 +255,94 @@ export async function eventually<T>(
     }
     await sleep(50);
   }
+}
+
+let markers = 0;
+
+/**
+ * Waits until everything published before this call has reached `socket`, instead of sleeping:
+ * a marker device_update for `markerGuid` (a device the socket follows) goes through the same bus
+ * and hub, which deliver in order, so whatever was not received before the marker never comes.
+ * Returns the marker's index in `socket.received`.
+ */
+export async function flushPortal(
+  hub: PortalHub,
+  socket: PortalSocket,
+  tenantId: number,
+  markerGuid: string,
+): Promise<number> {
+  const hostname = `marker-${++markers}`;
+  await hub.send(tenantId, deviceKey(markerGuid), 'device_update', {
+    deviceId: markerGuid,
+    id: 0,
+    status: 'offline',
+    lastSeen: null,
+    hostname,
+  });
+  const marker = await socket.waitFor('device_update', (m) => m.payload.hostname === hostname);
+  return socket.received.indexOf(marker);
+}
+
+/** Every answer to what was sent before has arrived once the server answers a ping sent after it. */
+export async function flushAnswers(socket: PortalSocket): Promise<number> {
+  const from = socket.received.length;
+  socket.send({ type: 'ping' });
+  const pong = await socket.waitFor('pong', undefined, undefined, from);
+  return socket.received.indexOf(pong);
+}
+
+// Two instances share one PostgreSQL and one Redis (ARCHITECTURE §8): always a real PostgreSQL
+// (TEST_DATABASE_URL, else the local default) and Redis (TEST_REDIS_URL, else the local default).
+export const PG_BASE = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+/** A fresh PostgreSQL database several test servers can share, dropped by the test. */
+export async function throwawayDatabase() {
+  const name = `outpost_scale_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_BASE });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_BASE);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_BASE });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * POST JSON from a chosen loopback address (127.0.0.x), so a test can be several clients.
+ * Resolves with the status and the parsed body.
+ */
+export function postFrom<T = unknown>(
+  url: string,
+  path: string,
+  body: unknown,
+  localAddress: string,
+): Promise<{ status: number; body: T }> {
+  return new Promise((resolve, reject) => {
+    const data = JSON.stringify(body);
+    const req = http.request(
+      url + path,
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as T,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
 }

@@ -182,3 +182,19 @@ export async function updateReEnrolledDevice(
     .set({ ...values, updatedAt: sql`now()` })
     .where(eq(devices.id, id));
 }
+
+/** What an agent's socket upgrade is checked against: the device of a guid and its secret's hash. */
+export async function findAgentCredentials(db: Reader, deviceGuid: string) {
+  const [row] = await db
+    .select({
+      id: devices.id,
+      tenantId: devices.tenantId,
+      siteId: devices.siteId,
+      deviceGuid: devices.deviceGuid,
+      secretHash: devices.secretHash,
+    })
+    .from(devices)
+    .where(eq(devices.deviceGuid, deviceGuid))
+    .limit(1);
+  return row ?? null;
+}

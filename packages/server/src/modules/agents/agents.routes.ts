@@ -9,6 +9,7 @@ import {
 import { EnrollBody, EnrollResult } from '@outpost/contract/agent-protocol';
 import { apiSuccess } from '@outpost/contract/envelope';
 import type { Db } from '../../db/client';
+import type { EnrollGuard } from '../../live/rate-limit';
 import { createAgentsService } from './agents.service';
 
 export type AgentsRoutesOptions = { db: Db };
@@ -63,14 +64,20 @@ export const enrollmentTokenRoutes: FastifyPluginCallbackZod<AgentsRoutesOptions
   done();
 };
 
-/** POST /api/agent/enroll: public, authorised by the enrolment token; rate-limited per address. */
-export const agentEnrollRoutes: FastifyPluginCallbackZod<AgentsRoutesOptions> = (app, opts, done) => {
+/** POST /api/agent/enroll: public, authorised by the enrolment token; limited per address and per token. */
+export const agentEnrollRoutes: FastifyPluginCallbackZod<AgentsRoutesOptions & { guard: EnrollGuard }> = (
+  app,
+  opts,
+  done,
+) => {
   const service = createAgentsService(opts.db, app.bus);
 
   app.post(
     '/enroll',
     {
-      config: { rateLimit: { max: 600, timeWindow: '1 minute' } },
+      config: { rateLimit: opts.guard.rateLimit },
+      preHandler: opts.guard.preHandler,
+      onError: opts.guard.onError,
       schema: {
         tags: ['agent'],
         security: [],

@@ -30,7 +30,7 @@ import {
   tokenState,
   updateReEnrolledDevice,
 } from './agents.queries';
-import { UUID } from './device-commands.queries';
+import { isUuid } from '../../lib/uuid';
 import {
   hashSecret,
   newAgentSecret,
@@ -67,7 +67,7 @@ function usableToken(token: TokenRecord | null): TokenRecord {
  */
 async function provenDevice(tx: Executor, tenantId: number, body: EnrollBody) {
   const guid = body.device_guid?.toLowerCase();
-  if (!guid || !body.agent_secret || !UUID.test(guid)) {
+  if (!guid || !body.agent_secret || !isUuid(guid)) {
     return null;
   }
   const claimed = await findClaimedDevice(tx, tenantOnly(tenantId), guid);

@@ -41,7 +41,7 @@ export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opt
   app.post(
     '/auth/google',
     {
-      config: { isPublic: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { isPublic: true, rateLimit: { max: opts.config.signInPerMinute, timeWindow: '1 minute' } },
       schema: { tags: ['auth'], body: GoogleSignInBody, response: { 200: apiSuccess(SignInResult) } },
     },
     async (request) => {
@@ -57,7 +57,7 @@ export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opt
   app.post(
     '/auth/dev',
     {
-      config: { isPublic: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { isPublic: true, rateLimit: { max: opts.config.signInPerMinute, timeWindow: '1 minute' } },
       schema: { tags: ['auth'], body: DevSignInBody, response: { 200: apiSuccess(SignInResult) } },
     },
     async (request) => {

@@ -11,7 +11,7 @@ import { createDashboardService } from './dashboard.service';
 export const dashboardRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
   const service = createDashboardService({
     db: opts.db,
-    devices: createDevicesService({ db: opts.db, gateway: app.agentGateway, bus: app.bus }),
+    devices: createDevicesService({ db: opts.db, gateway: app.commandQueue, bus: app.bus }),
     tenants: createTenantsService(opts.db),
   });
 

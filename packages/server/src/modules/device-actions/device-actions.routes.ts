@@ -16,8 +16,8 @@ const ok = <T>(data: T) => ({ success: true as const, data });
 export const deviceActionsRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
   const service = createDeviceActionsService({
     db: opts.db,
-    gateway: app.agentGateway,
-    devices: createDevicesService({ db: opts.db, gateway: app.agentGateway, bus: app.bus }),
+    gateway: app.commandQueue,
+    devices: createDevicesService({ db: opts.db, gateway: app.commandQueue, bus: app.bus }),
   });
   const tags = ['device-actions'];
 

@@ -11,7 +11,7 @@ import { accessMessages, deviceMessages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import { conflict, notFound } from '../../lib/errors';
-import type { AgentGateway } from '../../live/agent-gateway';
+import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../plugins/auth';
 import type { DevicesService } from '../devices/devices.service';
 import { requireActionable } from '../devices/devices.service';
@@ -21,7 +21,7 @@ const actionLabel = { restart: 'Restart Device', shutdown: 'Shutdown Device' } a
 
 export type DeviceActionsServiceDeps = {
   db: Db;
-  gateway: Pick<AgentGateway, 'queueCommand' | 'dispatch'>;
+  gateway: Pick<CommandQueue, 'queueCommand' | 'dispatch'>;
   devices: Pick<DevicesService, 'findManyInScope'>;
 };
 

@@ -31,7 +31,7 @@ const ok = <T>(data: T) => ({ success: true as const, data });
 export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (app, opts, done) => {
   const service = createDevicesService({
     db: opts.db,
-    gateway: app.agentGateway,
+    gateway: app.commandQueue,
     bus: app.bus,
     answerWaitMs: opts.answerWaitMs,
   });

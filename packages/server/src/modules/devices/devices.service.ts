@@ -21,11 +21,12 @@ import { accessMessages, deviceMessages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/errors';
-import type { AgentGateway } from '../../live/agent-gateway';
+import type { CommandQueue } from '../../live/command-queue';
 import type { Bus } from '../../live/bus';
 import { requireAdmin } from '../../plugins/auth';
 import type { RequestContext } from '../../plugins/auth';
 import type { Scope } from '../../lib/scope';
+import { canSeeSite } from '../../lib/scope';
 import {
   countTenantDevices,
   deviceScope,
@@ -49,7 +50,7 @@ import { findDuplicates } from './duplicates';
 
 export type DevicesServiceDeps = {
   db: Db;
-  gateway: AgentGateway;
+  gateway: CommandQueue;
   bus: Bus;
   /** how long to wait for the agent's answer (tests shorten it) */
   answerWaitMs?: number;
@@ -362,3 +363,16 @@ export function createDeviceDirectory(db: Db) {
 }
 
 export type DeviceDirectory = ReturnType<typeof createDeviceDirectory>;
+
+/** May this caller see live events of a device of that site? The same rule as the device list. */
+export const canSeeDeviceSite = canSeeSite;
+
+/** The portal socket's subscription check (spec: core §7): may this caller follow this device? */
+export async function canFollowDevice(
+  db: Db,
+  ctx: Pick<RequestContext, 'tenantId' | 'siteAccessType' | 'siteIds'>,
+  deviceGuid: string,
+): Promise<boolean> {
+  const device = await findDeviceScopeByGuid(db, deviceGuid);
+  return device !== null && device.tenantId === ctx.tenantId && canSeeSite(ctx, device.siteId);
+}

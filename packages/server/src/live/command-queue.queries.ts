@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AgentCommand, CommandStatus } from '@outpost/contract/agent-protocol';
-import type { Db } from '../../db/client';
-import { deviceCommands } from '../../db/schema/index';
+import type { Db } from '../db/client';
+import { deviceCommands } from '../db/schema/index';
 
 // The command queue (ARCHITECTURE §4: the database is the queue, the bus is the doorbell).
 
@@ -80,5 +80,3 @@ export async function findCommand(db: Pick<Db, 'select'>, commandId: string) {
   const [row] = await db.select().from(deviceCommands).where(eq(deviceCommands.id, commandId)).limit(1);
   return row ?? null;
 }
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

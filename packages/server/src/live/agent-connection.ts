@@ -1,0 +1,233 @@
+import crypto from 'node:crypto';
+import type { WebSocket } from 'ws';
+import { AGENT_CLOSE, AgentMessage } from '@outpost/contract/agent-protocol';
+import type { AgentErrorMessage, ServerToAgentMessage } from '@outpost/contract/agent-protocol';
+import { messages } from '@outpost/contract/messages';
+import type { DeviceRef } from './device-state';
+import { createTokenBucket } from './rate-limit';
+
+// One agent's socket: its state, its message rate and its bounded, ordered message queue, so one
+// agent cannot pile up work that slows every tenant:
+// - messages of one agent are handled one at a time, in order, at most `messagesPerSecond` (after
+//   a burst); faster ones wait;
+// - a newer inventory, fault or heartbeat replaces one still waiting (it says everything the
+//   older one said);
+// - when `queueLimit` messages or `queueBytes` bytes wait, the socket stops reading (TCP
+//   backpressure slows the agent) until half of it is handled, so an agent resending a large
+//   outbox after a reconnect is slowed, never cut off;
+// - frames that still arrive past twice `queueBytes` close the socket with 1008;
+// - a closed socket's waiting messages are dropped.
+
+export type MessageLimits = {
+  /** messages of one agent handled per second, and at once */
+  messagesPerSecond: number;
+  messageBurst: number;
+  /** messages (and their bytes) waiting before the socket stops reading; twice the bytes closes it */
+  queueLimit: number;
+  queueBytes: number;
+};
+
+/** Time, injectable for tests. */
+export type Clock = { now(): number; wait(ms: number): Promise<void> };
+const realClock: Clock = {
+  now: () => Date.now(),
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
+};
+
+const MAX_INVALID_MESSAGES = 10;
+
+type Queued =
+  { kind: 'message'; message: AgentMessage; bytes: number } | { kind: 'task'; run: () => Promise<void> };
+
+/** The inventory parts a message carries; a newer message carrying all of them supersedes it. */
+function inventoryParts(m: Extract<AgentMessage, { type: 'inventory' }>): string[] {
+  return (['facts', 'hardware', 'network', 'software', 'services'] as const).filter(
+    (k) => m[k] !== undefined,
+  );
+}
+
+function supersedes(newer: AgentMessage, older: AgentMessage): boolean {
+  if (newer.type === 'inventory' && older.type === 'inventory') {
+    const parts = new Set(inventoryParts(newer));
+    return inventoryParts(older).every((p) => parts.has(p));
+  }
+  return (newer.type === 'fault' || newer.type === 'heartbeat') && older.type === newer.type;
+}
+
+export class AgentConnection {
+  readonly connectionId = crypto.randomUUID();
+  hasHello = false;
+  invalidCount = 0;
+  lastMessageAt = Date.now();
+  /** commands already pushed on this socket; a new socket gets them again (re-offer) */
+  readonly offered = new Set<string>();
+  private readonly queue: Queued[] = [];
+  private queuedBytes = 0;
+  private isDraining = false;
+  private isClosed = false;
+  private isPaused = false;
+  private readonly bucket: ReturnType<typeof createTokenBucket>;
+
+  constructor(
+    readonly device: DeviceRef,
+    readonly socket: WebSocket,
+    readonly ip: string,
+    private readonly limits: MessageLimits,
+    private readonly handle: (conn: AgentConnection, message: AgentMessage) => Promise<void>,
+    private readonly onError: (err: unknown) => void,
+    private readonly clock: Clock = realClock,
+  ) {
+    this.bucket = createTokenBucket(limits.messagesPerSecond, limits.messageBurst, () => clock.now());
+  }
+
+  send(message: ServerToAgentMessage) {
+    if (this.socket.readyState === this.socket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+    }
+  }
+
+  sendError(code: AgentErrorMessage['code'], message: string, messageId?: string) {
+    this.send({ type: 'error', code, message, ...(messageId && { messageId }) });
+  }
+
+  close(code: number, reason: string) {
+    this.socket.close(code, reason);
+  }
+
+  terminate() {
+    this.socket.terminate();
+  }
+
+  /** A frame arrived: parse it, then queue it (or let it replace a superseded one). */
+  receive(raw: string, isBinary: boolean) {
+    this.lastMessageAt = Date.now();
+    if (this.isClosed) {
+      return;
+    }
+    if (isBinary) {
+      this.rejectInvalid('binary frames are not accepted');
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      this.rejectInvalid('not JSON');
+      return;
+    }
+    const parsed = AgentMessage.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      this.rejectInvalid(issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid');
+      return;
+    }
+    this.queueMessage(parsed.data, Buffer.byteLength(raw));
+  }
+
+  /** Runs after every message queued so far (presence uses it to go offline in order). */
+  enqueue(run: () => Promise<void>) {
+    this.queue.push({ kind: 'task', run });
+    this.drain();
+  }
+
+  /** The socket closed: messages not yet handled are dropped (tasks still run). */
+  discardMessages() {
+    this.isClosed = true;
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      if (this.queue[i]?.kind === 'message') {
+        this.queue.splice(i, 1);
+      }
+    }
+    this.queuedBytes = 0;
+  }
+
+  get queuedMessages(): number {
+    return this.queue.filter((q) => q.kind === 'message').length;
+  }
+
+  private queueMessage(message: AgentMessage, bytes: number) {
+    const index = this.queue.findIndex((q) => q.kind === 'message' && supersedes(message, q.message));
+    const older = this.queue[index];
+    if (older?.kind === 'message') {
+      // The older message is answered as handled: the newer one carries everything it said.
+      if ('messageId' in older.message) {
+        this.send({ type: 'ack', messageId: older.message.messageId });
+      }
+      this.queuedBytes += bytes - older.bytes;
+      this.queue[index] = { kind: 'message', message, bytes };
+      return;
+    }
+    if (this.queuedBytes + bytes > 2 * this.limits.queueBytes) {
+      this.closeForPolicy(messages.agentTooManyMessages);
+      return;
+    }
+    this.queuedBytes += bytes;
+    this.queue.push({ kind: 'message', message, bytes });
+    if (this.queuedMessages >= this.limits.queueLimit || this.queuedBytes >= this.limits.queueBytes) {
+      this.isPaused = true;
+      this.socket.pause();
+    }
+    this.drain();
+  }
+
+  /** Reading resumes once half the waiting work is done. */
+  private resumeIfDrained() {
+    const isDrained =
+      this.queuedMessages <= this.limits.queueLimit / 2 && this.queuedBytes <= this.limits.queueBytes / 2;
+    if (this.isPaused && isDrained && !this.isClosed) {
+      this.isPaused = false;
+      this.socket.resume();
+    }
+  }
+
+  /** Waits for the agent's message budget (the rate limit) once it ran out. */
+  private async waitForToken() {
+    while (!this.isClosed && !this.bucket.take()) {
+      await this.clock.wait(Math.ceil(1000 / this.limits.messagesPerSecond));
+    }
+  }
+
+  private drain() {
+    if (this.isDraining) {
+      return;
+    }
+    this.isDraining = true;
+    void (async () => {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        try {
+          if (next.kind === 'task') {
+            await next.run();
+          } else {
+            this.queuedBytes -= next.bytes;
+            if (!this.bucket.take()) {
+              await this.waitForToken();
+            }
+            this.resumeIfDrained();
+            if (!this.isClosed) {
+              await this.handle(this, next.message);
+            }
+          }
+        } catch (err) {
+          this.onError(err);
+          if (next.kind === 'message') {
+            this.sendError('internal_error', messages.internalError);
+          }
+        }
+      }
+      this.isDraining = false;
+    })();
+  }
+
+  private rejectInvalid(detail: string) {
+    this.invalidCount += 1;
+    this.sendError('invalid_message', `${messages.agentInvalidMessage}: ${detail}`);
+    if (this.invalidCount >= MAX_INVALID_MESSAGES) {
+      this.close(AGENT_CLOSE.protocolError, 'Too many invalid messages');
+    }
+  }
+
+  private closeForPolicy(reason: string) {
+    this.discardMessages();
+    this.close(AGENT_CLOSE.policyViolation, reason);
+  }
+}

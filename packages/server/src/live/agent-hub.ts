@@ -1,0 +1,220 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import {
+  AGENT_CLOSE,
+  AGENT_PROTOCOL_VERSION,
+  SUPPORTED_AGENT_PROTOCOL_VERSIONS,
+} from '@outpost/contract/agent-protocol';
+import type { AgentMessage, CommandResultMessage } from '@outpost/contract/agent-protocol';
+import { deviceKey } from '@outpost/contract/live';
+import { messages } from '@outpost/contract/messages';
+import type { Db } from '../db/client';
+import { AgentConnection } from './agent-connection';
+import type { MessageLimits } from './agent-connection';
+import type { Bus } from './bus';
+import type { CommandDelivery } from './command-queue';
+import { applyActivity, applyFault, applyInventory, markConnected } from './device-state';
+import type { DeviceChange, DeviceRef } from './device-state';
+import { rawText } from './portal-socket';
+import type { PortalHub } from './portal-socket';
+import { createPresence } from './presence';
+import type { PresenceOptions } from './presence';
+
+// The agents connected to this instance (ARCHITECTURE §4): one AgentConnection per device, the
+// message switch, and the bus topics that reach a device wherever its socket is. Authentication
+// happens before the upgrade (agent-socket.routes.ts); commands come from the command queue.
+
+export type AgentHubOptions = PresenceOptions &
+  MessageLimits & {
+    /** how long a new socket may stay silent before its hello */
+    helloTimeoutMs?: number;
+  };
+
+export type AgentHub = {
+  /** An authenticated socket was upgraded. */
+  accept(socket: WebSocket, device: DeviceRef, ip: string): void;
+  isConnectedHere(deviceId: number): boolean;
+  readonly connectedHere: number;
+  close(): void;
+};
+
+export function createAgentHub(deps: {
+  db: Db;
+  bus: Bus;
+  portalHub: PortalHub;
+  commands: CommandDelivery;
+  log: FastifyBaseLogger;
+  options: AgentHubOptions;
+}): AgentHub {
+  const { db, bus, portalHub, commands, log, options } = deps;
+  const local = new Map<number, AgentConnection>();
+  const helloTimeoutMs = options.helloTimeoutMs ?? Math.max(10_000, options.heartbeatIntervalMs);
+  let isClosing = false;
+
+  const publishChange = async (change: DeviceChange | null) => {
+    if (!change) {
+      return;
+    }
+    await portalHub.publish({
+      tenantId: change.ref.tenantId,
+      siteId: change.ref.siteId,
+      key: deviceKey(change.ref.deviceGuid),
+      event: { type: 'device_update', payload: change.update },
+    });
+  };
+
+  const presence = createPresence({ db, log, options, connections: () => local.values(), publishChange });
+
+  const unsubscribers = [
+    bus.subscribe('agent.doorbell', ({ deviceId }) => {
+      const conn = local.get(deviceId);
+      if (conn?.hasHello) {
+        conn.enqueue(() => commands.offer(conn));
+      }
+    }),
+    bus.subscribe('agent.connected', ({ deviceId, connectionId }) => {
+      const conn = local.get(deviceId);
+      if (conn && conn.connectionId !== connectionId) {
+        local.delete(deviceId);
+        conn.close(AGENT_CLOSE.replaced, 'Replaced by a newer connection');
+      }
+    }),
+    bus.subscribe('agent.disconnect', ({ deviceId, reason }) => {
+      local.get(deviceId)?.close(AGENT_CLOSE.deviceRemoved, reason.slice(0, 100));
+    }),
+  ];
+
+  async function handleResult(conn: AgentConnection, m: CommandResultMessage) {
+    const outcome = { status: m.status, result: m.result ?? null, error: m.error ?? null };
+    const verdict = await commands.complete(conn.device, m.commandId, outcome);
+    if (verdict === 'unknown') {
+      conn.sendError('unknown_command', messages.agentUnknownCommand, m.messageId);
+    }
+    conn.send({ type: 'ack', messageId: m.messageId });
+  }
+
+  async function handleHello(conn: AgentConnection, m: Extract<AgentMessage, { type: 'hello' }>) {
+    if (!SUPPORTED_AGENT_PROTOCOL_VERSIONS.includes(m.protocolVersion)) {
+      conn.close(AGENT_CLOSE.unsupportedVersion, messages.agentUnsupportedProtocol(m.protocolVersion));
+      return;
+    }
+    if (conn.hasHello) {
+      return;
+    }
+    const change = await markConnected(db, conn.device.id, conn.connectionId, m, conn.ip);
+    if (!change) {
+      conn.close(AGENT_CLOSE.deviceRemoved, 'Device removed');
+      return;
+    }
+    conn.hasHello = true;
+    await bus.publish('agent.connected', { deviceId: conn.device.id, connectionId: conn.connectionId });
+    conn.send({
+      type: 'welcome',
+      protocolVersion: AGENT_PROTOCOL_VERSION,
+      deviceGuid: conn.device.deviceGuid,
+      heartbeatIntervalMs: options.heartbeatIntervalMs,
+      serverTime: new Date().toISOString(),
+    });
+    await publishChange(change);
+    await commands.offer(conn);
+  }
+
+  async function handleMessage(conn: AgentConnection, m: AgentMessage) {
+    if (!conn.hasHello && m.type !== 'hello') {
+      conn.sendError('hello_required', messages.agentHelloRequired);
+      conn.close(AGENT_CLOSE.protocolError, messages.agentHelloRequired);
+      return;
+    }
+    presence.touch(conn.device.id);
+    switch (m.type) {
+      case 'hello':
+        await handleHello(conn, m);
+        return;
+      case 'heartbeat':
+        return;
+      case 'inventory': {
+        const change = await applyInventory(db, conn.device.id, m);
+        conn.send({ type: 'ack', messageId: m.messageId });
+        await publishChange(change);
+        return;
+      }
+      case 'activity': {
+        const change = await applyActivity(db, conn.device.id, m);
+        conn.send({ type: 'ack', messageId: m.messageId });
+        if (change?.statusChanged) {
+          await publishChange(change);
+        }
+        return;
+      }
+      case 'fault': {
+        const change = await applyFault(db, conn.device.id, m);
+        if (change?.statusChanged) {
+          await publishChange(change);
+        }
+        return;
+      }
+      case 'command_result':
+        await handleResult(conn, m);
+        return;
+      case 'step_progress':
+        await commands.stepProgress({ device: conn.device, message: m });
+        conn.send({ type: 'ack', messageId: m.messageId });
+        return;
+    }
+  }
+
+  function accept(socket: WebSocket, device: DeviceRef, ip: string) {
+    if (isClosing) {
+      socket.close(1013, 'Try again later');
+      return;
+    }
+    const conn = new AgentConnection(device, socket, ip, options, handleMessage, (err) =>
+      log.error({ err, deviceId: device.id }, 'agent message failed'),
+    );
+    const previous = local.get(device.id);
+    local.set(device.id, conn);
+    previous?.close(AGENT_CLOSE.replaced, 'Replaced by a newer connection');
+    const helloTimer = setTimeout(() => {
+      if (!conn.hasHello) {
+        conn.close(AGENT_CLOSE.helloTimeout, messages.agentHelloRequired);
+      }
+    }, helloTimeoutMs);
+    helloTimer.unref();
+
+    socket.on('message', (data, isBinary) => {
+      conn.receive(rawText(data), isBinary);
+    });
+    socket.on('error', (err) => log.warn({ err: err.message, deviceId: device.id }, 'agent socket error'));
+    socket.on('close', (code) => {
+      clearTimeout(helloTimer);
+      // Work the agent queued and we have not started is dropped with its socket.
+      conn.discardMessages();
+      if (local.get(device.id) === conn) {
+        local.delete(device.id);
+      }
+      if (conn.hasHello && !isClosing) {
+        // Offline only after the grace period, and only if no newer connection took over.
+        presence.closed(conn, code);
+      }
+    });
+  }
+
+  return {
+    accept,
+    isConnectedHere: (deviceId) => local.get(deviceId)?.hasHello === true,
+    get connectedHere() {
+      return local.size;
+    },
+    close() {
+      isClosing = true;
+      for (const u of unsubscribers) {
+        u();
+      }
+      presence.close();
+      for (const conn of local.values()) {
+        conn.close(1001, 'Server shutting down');
+      }
+      local.clear();
+    },
+  };
+}

@@ -1,0 +1,234 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type {
+  AgentCommandKind,
+  ServerToAgentMessage,
+  StepProgressMessage,
+} from '@outpost/contract/agent-protocol';
+import type { Db } from '../db/client';
+import { isUuid } from '../lib/uuid';
+import type { Bus } from './bus';
+import {
+  completeCommand,
+  findCommand,
+  insertCommand,
+  markSent,
+  unfinishedCommands,
+} from './command-queue.queries';
+import type { QueueCommandInput } from './command-queue.queries';
+import type { DeviceRef } from './device-state';
+
+// The command queue (ARCHITECTURE §4): the database is the queue, the bus is the doorbell. Services
+// queue work for a device here and never talk to sockets; the instance holding the device's
+// socket offers every unfinished command on the doorbell and again on each (re)connect.
+
+export type { QueueCommandInput } from './command-queue.queries';
+
+export type CommandOutcome = {
+  commandId: string;
+  status: 'completed' | 'failed' | 'timeout';
+  result: Record<string, unknown> | null;
+  error: string | null;
+};
+
+export type CommandResultEvent = {
+  device: DeviceRef;
+  commandId: string;
+  kind: AgentCommandKind;
+  status: 'completed' | 'failed';
+  result: Record<string, unknown> | null;
+  error: string | null;
+};
+
+export type StepProgressEvent = { device: DeviceRef; message: StepProgressMessage };
+
+/** What the queue needs of a connected agent to offer it commands. */
+export type CommandTarget = {
+  readonly device: DeviceRef;
+  /** commands already pushed on this socket; a new socket gets them again (re-offer) */
+  readonly offered: Set<string>;
+  send(message: ServerToAgentMessage): void;
+};
+
+export type CommandQueue = {
+  /** Queue a command for a device and ring its doorbell (its own transaction). */
+  sendCommand(input: QueueCommandInput): Promise<{ commandId: string }>;
+  /**
+   * Insert the command row in the caller's transaction (with its audit entry); call
+   * dispatch(deviceId) after the commit.
+   */
+  queueCommand(tx: Pick<Db, 'insert'>, input: QueueCommandInput): Promise<string>;
+  dispatch(deviceId: number): Promise<void>;
+  /** Resolves when the command's result arrives on any instance, or with 'timeout'. */
+  waitForResult(commandId: string, timeoutMs: number): Promise<CommandOutcome>;
+  /** Later modules react to results and step progress (deployments, device actions). */
+  onCommandResult(handler: (event: CommandResultEvent) => Promise<void> | void): void;
+  onStepProgress(handler: (event: StepProgressEvent) => Promise<void> | void): void;
+};
+
+/** The side the agent socket uses: offer on connect, record a result, pass step progress on. */
+export type CommandDelivery = {
+  offer(target: CommandTarget): Promise<void>;
+  /** 'unknown' for an id that is not an unfinished or finished command of this device */
+  complete(
+    device: DeviceRef,
+    commandId: string,
+    outcome: Pick<CommandResultEvent, 'status' | 'result' | 'error'>,
+  ): Promise<'recorded' | 'duplicate' | 'unknown'>;
+  stepProgress(event: StepProgressEvent): Promise<void>;
+  close(): void;
+};
+
+const EXPIRED = 'The command expired before the device ran it';
+
+export function createCommandQueue(deps: {
+  db: Db;
+  bus: Bus;
+  log: FastifyBaseLogger;
+}): CommandQueue & CommandDelivery {
+  const { db, bus, log } = deps;
+  const waiters = new Map<string, Set<(o: CommandOutcome) => void>>();
+  const resultHandlers: ((e: CommandResultEvent) => Promise<void> | void)[] = [];
+  const stepHandlers: ((e: StepProgressEvent) => Promise<void> | void)[] = [];
+
+  const unsubscribe = bus.subscribe('agent.result', (m) => {
+    const set = waiters.get(m.commandId);
+    if (set) {
+      waiters.delete(m.commandId);
+      for (const resolve of set) {
+        resolve({ commandId: m.commandId, status: m.status, result: m.result, error: m.error });
+      }
+    }
+  });
+
+  async function dispatch(deviceId: number) {
+    await bus.publish('agent.doorbell', { deviceId });
+  }
+
+  async function offer(target: CommandTarget) {
+    const rows = await unfinishedCommands(db, target.device.id);
+    const now = new Date();
+    const sent: string[] = [];
+    for (const row of rows) {
+      if (row.expiresAt && row.expiresAt <= now) {
+        const ended = await completeCommand(db, target.device.id, row.id, {
+          status: 'failed',
+          result: null,
+          error: EXPIRED,
+        });
+        if (ended) {
+          await bus.publish('agent.result', {
+            commandId: row.id,
+            deviceId: target.device.id,
+            kind: row.kind,
+            status: 'failed',
+            result: null,
+            error: ended.error,
+          });
+        }
+        continue;
+      }
+      if (target.offered.has(row.id)) {
+        continue;
+      }
+      target.offered.add(row.id);
+      target.send({
+        type: 'command',
+        commandId: row.id,
+        issuedAt: row.createdAt.toISOString(),
+        command: row.payload,
+      });
+      sent.push(row.id);
+    }
+    await markSent(db, sent);
+  }
+
+  async function complete(
+    device: DeviceRef,
+    commandId: string,
+    outcome: Pick<CommandResultEvent, 'status' | 'result' | 'error'>,
+  ): Promise<'recorded' | 'duplicate' | 'unknown'> {
+    if (!isUuid(commandId)) {
+      return 'unknown';
+    }
+    const row = await completeCommand(db, device.id, commandId, outcome);
+    if (!row) {
+      // Already completed (a resend) is fine; a command of another device is never touched.
+      const existing = await findCommand(db, commandId);
+      return existing?.deviceId === device.id ? 'duplicate' : 'unknown';
+    }
+    await bus.publish('agent.result', { commandId: row.id, deviceId: device.id, kind: row.kind, ...outcome });
+    for (const handler of resultHandlers) {
+      try {
+        await handler({ device, commandId: row.id, kind: row.kind, ...outcome });
+      } catch (err) {
+        log.error({ err, commandId: row.id }, 'command result handler failed');
+      }
+    }
+    return 'recorded';
+  }
+
+  async function stepProgress(event: StepProgressEvent) {
+    for (const handler of stepHandlers) {
+      try {
+        await handler(event);
+      } catch (err) {
+        log.error({ err, commandId: event.message.commandId }, 'step progress handler failed');
+      }
+    }
+  }
+
+  function waitForResult(commandId: string, timeoutMs: number) {
+    return new Promise<CommandOutcome>((resolve) => {
+      let isDone = false;
+      const finish = (o: CommandOutcome) => {
+        if (isDone) {
+          return;
+        }
+        isDone = true;
+        clearTimeout(timer);
+        waiters.get(commandId)?.delete(finish);
+        resolve(o);
+      };
+      const fromRow = async (fallback: CommandOutcome['status'] | null) => {
+        const row = isUuid(commandId) ? await findCommand(db, commandId) : null;
+        if (row && (row.status === 'completed' || row.status === 'failed')) {
+          finish({ commandId, status: row.status, result: row.result, error: row.error });
+        } else if (fallback) {
+          finish({ commandId, status: fallback, result: null, error: null });
+        }
+      };
+      const timer = setTimeout(() => {
+        fromRow('timeout').catch(() => finish({ commandId, status: 'timeout', result: null, error: null }));
+      }, timeoutMs);
+      let set = waiters.get(commandId);
+      if (!set) {
+        set = new Set();
+        waiters.set(commandId, set);
+      }
+      set.add(finish);
+      // The result may have arrived before we started waiting.
+      fromRow(null).catch((err: unknown) => log.error({ err }, 'could not read a command'));
+    });
+  }
+
+  return {
+    async sendCommand(input) {
+      const commandId = await insertCommand(db, input);
+      await dispatch(input.deviceId);
+      return { commandId };
+    },
+    queueCommand: (tx, input) => insertCommand(tx, input),
+    dispatch,
+    waitForResult,
+    onCommandResult(handler) {
+      resultHandlers.push(handler);
+    },
+    onStepProgress(handler) {
+      stepHandlers.push(handler);
+    },
+    offer,
+    complete,
+    stepProgress,
+    close: unsubscribe,
+  };
+}

@@ -1,0 +1,112 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client';
+import { markDisconnected, sweepStale, touchLastSeen } from './device-state';
+import type { DeviceChange } from './device-state';
+
+// Presence timers (ARCHITECTURE §4 Presence): heartbeats are written in batches, a silent socket
+// is closed past its heartbeats and grace, a closed one goes offline after the grace period, and
+// devices an instance lost without a close are swept offline by whichever instance sees them first.
+
+export type PresenceOptions = { heartbeatIntervalMs: number; presenceGraceMs: number };
+
+/** What presence needs of a connection. */
+export type PresenceConnection = {
+  readonly connectionId: string;
+  readonly device: { id: number };
+  lastMessageAt: number;
+  terminate(): void;
+  /** runs after the connection's queued messages, so offline never overtakes a late message */
+  enqueue(task: () => Promise<void>): void;
+};
+
+export type Presence = {
+  readonly silentLimitMs: number;
+  /** a message arrived: last_seen is written with the next batch */
+  touch(deviceId: number): void;
+  /** the socket closed after its hello: offline after the grace period unless it said goodbye */
+  closed(conn: PresenceConnection, code: number): void;
+  close(): void;
+};
+
+export function createPresence(deps: {
+  db: Db;
+  log: FastifyBaseLogger;
+  options: PresenceOptions;
+  connections: () => Iterable<PresenceConnection>;
+  publishChange: (change: DeviceChange | null) => Promise<void>;
+}): Presence {
+  const { db, log, options, publishChange } = deps;
+  const touched = new Set<number>();
+  const graceTimers = new Map<string, NodeJS.Timeout>();
+  const silentLimitMs = options.heartbeatIntervalMs * 2 + options.presenceGraceMs;
+
+  const flushEvery = Math.min(5_000, Math.max(50, Math.floor(options.heartbeatIntervalMs / 2)));
+  const flushTimer = setInterval(() => {
+    const ids = [...touched];
+    touched.clear();
+    touchLastSeen(db, ids).catch((err: unknown) => log.error({ err }, 'could not record heartbeats'));
+  }, flushEvery);
+  const watchdog = setInterval(
+    () => {
+      const now = Date.now();
+      for (const conn of deps.connections()) {
+        if (now - conn.lastMessageAt > silentLimitMs) {
+          log.info({ deviceId: conn.device.id }, 'agent silent past its heartbeats and grace; closing');
+          conn.terminate();
+        }
+      }
+    },
+    Math.max(50, Math.floor(options.heartbeatIntervalMs / 2)),
+  );
+  // Devices whose instance died keep status online; whichever instance sweeps first sets them offline.
+  const staleAfterMs = silentLimitMs + flushEvery + 1_000;
+  const sweeper = setInterval(
+    () => {
+      sweepStale(db, staleAfterMs)
+        .then(async (changes) => {
+          for (const change of changes) {
+            await publishChange(change);
+          }
+        })
+        .catch((err: unknown) => log.error({ err }, 'presence sweep failed'));
+    },
+    Math.min(60_000, Math.max(1_000, options.presenceGraceMs)),
+  );
+  for (const t of [flushTimer, watchdog, sweeper]) {
+    t.unref();
+  }
+
+  return {
+    silentLimitMs,
+    touch(deviceId) {
+      touched.add(deviceId);
+    },
+    closed(conn, code) {
+      // A socket closed for silence has already had its grace; an agent that says goodbye (1000:
+      // stopping for a restart or shutdown) is offline at once.
+      const wasSilent = Date.now() - conn.lastMessageAt > silentLimitMs;
+      const isGoodbye = code === 1000;
+      const graceMs = wasSilent || isGoodbye ? 0 : options.presenceGraceMs;
+      const timer = setTimeout(() => {
+        graceTimers.delete(conn.connectionId);
+        conn.enqueue(async () => {
+          try {
+            await publishChange(await markDisconnected(db, conn.device.id, conn.connectionId));
+          } catch (err) {
+            log.error({ err, deviceId: conn.device.id }, 'could not mark the device offline');
+          }
+        });
+      }, graceMs);
+      graceTimers.set(conn.connectionId, timer);
+    },
+    close() {
+      for (const t of [flushTimer, watchdog, sweeper]) {
+        clearInterval(t);
+      }
+      for (const t of graceTimers.values()) {
+        clearTimeout(t);
+      }
+      graceTimers.clear();
+    },
+  };
+}
