@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { preparePrivateDirs } from './lib/private-dir';
@@ -11,11 +12,14 @@ const urlOf = (host: string, port: number) => `http://${host.includes(':') ? `[$
 async function main() {
   const config = loadConfig();
   preparePrivateDirs(config);
+  const logger: { current?: FastifyBaseLogger } = {}; // the app's, once it exists
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'pglite'),
+    onConnectionError: (err) => logger.current?.warn({ err }, 'PostgreSQL ended a pooled connection'),
   });
   const app = await buildApp({ config, database });
+  logger.current = app.log;
   const demo = config.demo ? createDemo(config, database, app.log) : null;
   await demo?.seed();
 

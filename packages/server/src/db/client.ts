@@ -38,11 +38,17 @@ export type DatabaseOptions = {
   databaseUrl?: string;
   /** PGlite data directory; omitted means in memory. */
   pgliteDir?: string;
+  /** Told when PostgreSQL ends an idle pooled connection (logged by the server). */
+  onConnectionError?: (err: Error) => void;
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A pooled connection the server ends (a PostgreSQL restart, an administrator's terminate, a
+    // dropped database) is reported here: the pool discards it and the next query opens a new one.
+    // Without a listener Node treats the event as an uncaught error and the process dies.
+    pool.on('error', (err) => options.onConnectionError?.(err));
     const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
     await migratePostgres(pool, migrationsFolder);
     return {
