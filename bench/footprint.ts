@@ -12,12 +12,11 @@
 // listens); RSS is the server process's VmRSS (Linux /proc) after --settle seconds, and for the
 // demo after its devices are connected. The median of --runs runs is printed as Markdown rows.
 import { spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { createThrowawayDatabase } from '../packages/server/test/harness';
 
 const { values } = parseArgs({
   options: {
@@ -96,30 +95,11 @@ async function measure(env: Record<string, string>, devices: number): Promise<Sa
   }
 }
 
-async function throwawayDatabase(baseUrl: string) {
-  const name = `outpost_footprint_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 const cases = ['first start (empty database), no devices', 'restart, no devices', 'restart, 25-device demo'];
 const samples: Sample[][] = cases.map(() => []);
 for (let run = 0; run < runs; run++) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-footprint-'));
-  const database = values.postgres ? await throwawayDatabase(values.postgres) : null;
+  const database = values.postgres ? await createThrowawayDatabase(values.postgres) : null;
   const env = { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) };
   try {
     samples[0]!.push(await measure(env, 0));

@@ -1,6 +1,4 @@
-import crypto from 'node:crypto';
 import http from 'node:http';
-import pg from 'pg';
 import WebSocket from 'ws';
 import {
   AGENT_DEVICE_HEADER,
@@ -10,6 +8,7 @@ import {
 import type { AgentMessage, EnrollFacts, EnrollResult, HelloMessage } from '@outpost/contract/agent-protocol';
 import { deviceKey } from '@outpost/contract/live';
 import type { PortalClientMessage, PortalServerMessage } from '@outpost/contract/live';
+import { createThrowawayDatabase } from '../../test/harness';
 import type { PortalHub } from './portal-socket';
 import type { CreatedEnrollmentToken } from '@outpost/contract/agents';
 import type { SignInResult } from '@outpost/contract/auth';
@@ -297,23 +296,9 @@ export const PG_BASE = process.env.TEST_DATABASE_URL || 'postgres://postgres@127
 export const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
 /** A fresh PostgreSQL database several test servers can share, dropped by the test. */
-export async function throwawayDatabase() {
-  const name = `outpost_scale_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_BASE });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_BASE);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_BASE });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+/** A fresh PostgreSQL database for tests that start several instances on one database. */
+export function throwawayDatabase() {
+  return createThrowawayDatabase(PG_BASE);
 }
 
 /**
