@@ -71,6 +71,16 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     return { ...toSummary(row, steps.length), steps: steps.map(toStep) };
   }
 
+  /** A step's stored columns from the API's input and its resolved details. */
+  const stepColumns = (input: StepInput, details: Record<string, unknown>) => ({
+    stepName: input.step_name,
+    stepType: input.step_type,
+    stepDetails: details,
+    failDeploymentOnError: input.fail_deployment_on_error,
+    timeoutSeconds: input.timeout_seconds,
+    retryCount: input.retry_count,
+  });
+
   /**
    * The step's file fields must name files of this tenant; their display names are refreshed from
    * the files table. Returns the details to store and the file ids they use.
@@ -106,16 +116,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     stepOrder: number,
   ): Promise<PackageStep> {
     const { details, fileIds } = await resolveStepFiles(tx, ctx, input);
-    const row = await insertStepRow(tx, {
-      packageId,
-      stepOrder,
-      stepName: input.step_name,
-      stepType: input.step_type,
-      stepDetails: details,
-      failDeploymentOnError: input.fail_deployment_on_error,
-      timeoutSeconds: input.timeout_seconds,
-      retryCount: input.retry_count,
-    });
+    const row = await insertStepRow(tx, { packageId, stepOrder, ...stepColumns(input, details) });
     await replaceStepFiles(tx, row.id, fileIds);
     return toStep(row);
   }
@@ -242,14 +243,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           throw notFound(messages.stepNotFound, 'STEP_NOT_FOUND');
         }
         const { details, fileIds } = await resolveStepFiles(tx, ctx, input);
-        const row = await updateStepRow(tx, stepId, {
-          stepName: input.step_name,
-          stepType: input.step_type,
-          stepDetails: details,
-          failDeploymentOnError: input.fail_deployment_on_error,
-          timeoutSeconds: input.timeout_seconds,
-          retryCount: input.retry_count,
-        });
+        const row = await updateStepRow(tx, stepId, stepColumns(input, details));
         await replaceStepFiles(tx, stepId, fileIds);
         await touchPackage(tx, packageId);
         const step = toStep(row);
