@@ -16,7 +16,7 @@ const { values, positionals } = parseArgs({
   },
 });
 const pages = positionals.length > 0 ? positionals : ['/login', '/dashboard', '/profile'];
-fs.mkdirSync(values.out!, { recursive: true });
+fs.mkdirSync(values.out, { recursive: true });
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -55,7 +55,7 @@ for (const viewport of viewports) {
       await page.waitForLoadState('networkidle').catch(() => undefined);
       await page.waitForTimeout(1500);
       const file = path.join(
-        values.out!,
+        values.out,
         `${p.replace(/\W+/g, '_').replace(/^_/, '') || 'root'}-${viewport.name}-${theme}.png`,
       );
       await page.screenshot({ path: file, fullPage: true });
