@@ -13,23 +13,48 @@ export function pageWindow(current: number, totalPages: number, max = PAGER_MAX_
   return Array.from({ length: count }, (_, i) => start + i);
 }
 
+/** spec: core §2 Software — first, last and the current page plus or minus one, with gaps. */
+export function compactPages(current: number, totalPages: number): (number | 'gap')[] {
+  const pages = new Set([1, totalPages, current - 1, current, current + 1]);
+  const list = [...pages].filter((p) => p >= 1 && p <= totalPages).sort((a, b) => a - b);
+  const out: (number | 'gap')[] = [];
+  list.forEach((p, i) => {
+    const before = list[i - 1];
+    if (before !== undefined && p - before > 1) {
+      out.push('gap');
+    }
+    out.push(p);
+  });
+  return out;
+}
+
+/**
+ * The one pager. `window` (lists, spec core §2): up to 5 numbers around the current page and
+ * 'of N' beyond 5 pages; `compact` (device software, spec core §2): first, last and current ± 1
+ * with gaps. Hidden with one page or fewer.
+ */
 export function Pager({
   page,
   totalPages,
   onPageChange,
+  variant = 'window',
+  label = 'Pagination',
 }: {
   page: number;
   totalPages: number;
   onPageChange: (page: number) => void;
+  variant?: 'window' | 'compact';
+  label?: string;
 }) {
   if (totalPages <= 1) {
     return null;
   }
-  const pages = pageWindow(page, totalPages);
+  const pages: (number | 'gap')[] =
+    variant === 'compact' ? compactPages(page, totalPages) : pageWindow(page, totalPages);
   const btn =
     'inline-flex h-8 min-w-8 items-center justify-center rounded-md px-2 text-sm font-medium transition-colors disabled:cursor-not-allowed disabled:opacity-40';
   return (
-    <nav aria-label="Pagination" className="flex items-center gap-1">
+    <nav aria-label={label} className="flex items-center gap-1">
       <button
         type="button"
         aria-label="Previous page"
@@ -39,7 +64,12 @@ export function Pager({
       >
         <ChevronLeft className="size-4" />
       </button>
-      {pages.map((p) => (
+      {pages.map((p, i) =>
+        p === 'gap' ? (
+          <span key={`gap-${i}`} className="px-1 text-slate-500 dark:text-slate-400" aria-hidden>
+            …
+          </span>
+        ) : (
         <button
           key={p}
           type="button"
@@ -54,8 +84,9 @@ export function Pager({
         >
           {p}
         </button>
-      ))}
-      {totalPages > PAGER_MAX_NUMBERS && (
+        ),
+      )}
+      {variant === 'window' && totalPages > PAGER_MAX_NUMBERS && (
         <span className="px-1.5 text-sm text-slate-500 dark:text-slate-400">of {totalPages}</span>
       )}
       <button

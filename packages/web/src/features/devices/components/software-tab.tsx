@@ -10,7 +10,7 @@ import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
 import { errorMessage } from '../../../lib/api-client';
 import { useDeviceSoftware } from '../api/get-device-software';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
-import { CompactPager } from './compact-pager';
+import { Pager } from '../../../components/ui/pager';
 import { RefreshInventoryButton } from './refresh-button';
 
 export function SoftwareTab({ device }: { device: Device }) {
@@ -92,7 +92,7 @@ export function SoftwareTab({ device }: { device: Device }) {
           <span className="text-sm text-slate-500 dark:text-slate-400">
             Page {data.page} of {data.totalPages}
           </span>
-          <CompactPager page={page} totalPages={data.totalPages} onPageChange={setPage} />
+          <Pager variant="compact" label="Software pages" page={page} totalPages={data.totalPages} onPageChange={setPage} />
         </div>
       )}
     </Card>
