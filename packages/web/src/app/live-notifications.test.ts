@@ -55,7 +55,8 @@ describe('live notification rules (spec: core §4)', () => {
   it('expires non-errors after 5 s and keeps errors until dismissed', () => {
     expect(notificationFor(device('online'), 'offline')?.duration).toBe(5000);
     expect(
-      notificationFor({ type: 'deployment_update', payload: { deploymentId: 1, status: 'failed' } })?.duration,
+      notificationFor({ type: 'deployment_update', payload: { deploymentId: 1, status: 'failed' } })
+        ?.duration,
     ).toBe(0);
   });
 
@@ -77,7 +78,10 @@ describe('live notification rules (spec: core §4)', () => {
 
   it('ignores other changes', () => {
     expect(
-      notificationFor({ type: 'step_update', payload: { deploymentId: 1, stepOrder: 1, status: 'completed' } }),
+      notificationFor({
+        type: 'step_update',
+        payload: { deploymentId: 1, stepOrder: 1, status: 'completed' },
+      }),
     ).toBeNull();
     expect(
       notificationFor({

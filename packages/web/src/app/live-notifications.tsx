@@ -26,7 +26,12 @@ export function notificationFor(event: PortalEvent, previous?: DeviceStatus): To
       const connected = { type: 'success', title: 'Device Connected', message: `${name} is online` } as const;
       switch (p.status) {
         case 'offline':
-          return { type: 'warning', title: 'Device Disconnected', message: `${name} went offline`, ...expiring };
+          return {
+            type: 'warning',
+            title: 'Device Disconnected',
+            message: `${name} went offline`,
+            ...expiring,
+          };
         case 'online':
           return previous === undefined || previous === 'offline' ? { ...connected, ...expiring } : null;
         case 'loggedin':

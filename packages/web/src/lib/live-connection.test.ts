@@ -192,7 +192,9 @@ describe('live connection (spec: core §4 Websocket status)', () => {
 describe('parsePortalEvent', () => {
   it('reads the contract events only', () => {
     expect(
-      parsePortalEvent(JSON.stringify({ type: 'step_update', payload: { deploymentId: 1, stepOrder: 1, status: 'failed' } })),
+      parsePortalEvent(
+        JSON.stringify({ type: 'step_update', payload: { deploymentId: 1, stepOrder: 1, status: 'failed' } }),
+      ),
     ).toMatchObject({ type: 'step_update' });
     expect(parsePortalEvent(JSON.stringify({ type: 'toString', payload: {} }))).toBeNull();
     expect(parsePortalEvent('[]')).toBeNull();

@@ -3,8 +3,7 @@ import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useListState } from './use-list-state';
 
-const setup = () =>
-  renderHook(() => useListState({ filters: { status: '', os: '' }, pageSize: 20 })).result;
+const setup = () => renderHook(() => useListState({ filters: { status: '', os: '' }, pageSize: 20 })).result;
 
 describe('useListState (spec: core §2 Shared list toolbar)', () => {
   beforeEach(() => vi.useFakeTimers());

@@ -38,9 +38,7 @@ export type ListState<F extends Record<string, string>> = {
   clearSelection: () => void;
 };
 
-export function useListState<F extends Record<string, string>>(
-  options: ListStateOptions<F>,
-): ListState<F> {
+export function useListState<F extends Record<string, string>>(options: ListStateOptions<F>): ListState<F> {
   const initialFilters = options.filters;
   const [search, setSearchText] = useState('');
   const [filters, setFilters] = useState<F>(initialFilters);

@@ -70,20 +70,20 @@ export function Pager({
             …
           </span>
         ) : (
-        <button
-          key={p}
-          type="button"
-          aria-current={p === page ? 'page' : undefined}
-          onClick={() => onPageChange(p)}
-          className={cn(
-            btn,
-            p === page
-              ? 'bg-indigo-600 text-white shadow-sm'
-              : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800',
-          )}
-        >
-          {p}
-        </button>
+          <button
+            key={p}
+            type="button"
+            aria-current={p === page ? 'page' : undefined}
+            onClick={() => onPageChange(p)}
+            className={cn(
+              btn,
+              p === page
+                ? 'bg-indigo-600 text-white shadow-sm'
+                : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800',
+            )}
+          >
+            {p}
+          </button>
         ),
       )}
       {variant === 'window' && totalPages > PAGER_MAX_NUMBERS && (

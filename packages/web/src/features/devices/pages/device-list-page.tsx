@@ -162,9 +162,17 @@ export default function DeviceListPage() {
             </>
           }
         />
-        <BulkActionBar count={selectedDevices.length} noun={['device', 'devices']} onClear={list.clearSelection}>
+        <BulkActionBar
+          count={selectedDevices.length}
+          noun={['device', 'devices']}
+          onClear={list.clearSelection}
+        >
           <DeployPackageButton />
-          <Button size="sm" icon={<RotateCcw className="size-3.5" />} onClick={() => ask('restart', selectedDevices)}>
+          <Button
+            size="sm"
+            icon={<RotateCcw className="size-3.5" />}
+            onClick={() => ask('restart', selectedDevices)}
+          >
             Restart
           </Button>
           <Button

@@ -217,7 +217,11 @@ export default function PackageListPage() {
           }
         />
 
-        <BulkActionBar count={selected.size} noun={['package', 'packages']} onClear={listState.clearSelection}>
+        <BulkActionBar
+          count={selected.size}
+          noun={['package', 'packages']}
+          onClear={listState.clearSelection}
+        >
           <DeployButton label="Deploy Selected" />
         </BulkActionBar>
 
