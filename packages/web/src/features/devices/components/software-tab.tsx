@@ -66,7 +66,7 @@ export function SoftwareTab({ device }: { device: Device }) {
             </tr>
           </THead>
           <TBody>
-            {data.data.map((s) => (
+            {(data?.data ?? []).map((s) => (
               <Tr key={`${s.name}-${s.version ?? ''}`}>
                 <Td sticky className="font-medium text-slate-900 dark:text-white">
                   {s.displayName || s.name}
