@@ -57,10 +57,10 @@ const routes: Route[] = [
 ];
 
 async function useTheme(page: Page, theme: 'light' | 'dark') {
-  await page.addInitScript(
-    ([key, isDark]) => localStorage.setItem(key, String(isDark)),
-    [STORAGE_KEYS.darkMode, theme === 'dark'] as const,
-  );
+  await page.addInitScript(([key, isDark]) => localStorage.setItem(key, String(isDark)), [
+    STORAGE_KEYS.darkMode,
+    theme === 'dark',
+  ] as const);
 }
 
 for (const theme of ['light', 'dark'] as const) {

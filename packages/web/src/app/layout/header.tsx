@@ -49,7 +49,9 @@ function OrganizationSwitcher({ user }: { user: SessionUser }) {
     >
       {(close) => (
         <>
-          <p className="px-2.5 pt-1.5 pb-1 text-xs font-semibold text-slate-500 uppercase dark:text-slate-400">Organizations</p>
+          <p className="px-2.5 pt-1.5 pb-1 text-xs font-semibold text-slate-500 uppercase dark:text-slate-400">
+            Organizations
+          </p>
           {tenants.data.map((t) => (
             <MenuItem
               key={t.id}

@@ -31,7 +31,7 @@ export function Th({
     <th
       scope="col"
       className={cn(
-        'px-4 py-2.5 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase dark:text-slate-400',
+        'px-3 py-2.5 text-left align-bottom text-xs font-semibold tracking-wide text-slate-500 uppercase first:pl-4 last:pr-4 dark:text-slate-400',
         sticky && 'sticky left-0 z-[1] bg-slate-50 dark:bg-slate-900',
         className,
       )}
@@ -47,7 +47,7 @@ export function Td({
   return (
     <td
       className={cn(
-        'px-4 py-3 align-middle text-slate-700 dark:text-slate-300',
+        'px-3 py-3 align-middle text-slate-700 first:pl-4 last:pr-4 dark:text-slate-300',
         sticky && stickyCell,
         className,
       )}

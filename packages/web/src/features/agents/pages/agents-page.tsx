@@ -190,14 +190,17 @@ export default function AgentsPage() {
                   </Th>
                 )}
                 <Th sticky>Hostname</Th>
-                <Th>Serial Number</Th>
                 <Th>Agent Version</Th>
                 <Th>OS</Th>
                 <Th>Status</Th>
                 <Th>Site</Th>
                 <Th>Last Check-in</Th>
                 <Th>First Seen</Th>
-                {isAdmin && <Th className="text-right">Actions</Th>}
+                {isAdmin && (
+                  <Th className="text-right">
+                    <span className="sr-only">Actions</span>
+                  </Th>
+                )}
               </tr>
             </THead>
             <TBody>
@@ -212,10 +215,17 @@ export default function AgentsPage() {
                       />
                     </Td>
                   )}
-                  <Td sticky className="font-medium whitespace-nowrap text-slate-900 dark:text-white">
-                    {d.hostname ?? `Device ${d.id}`}
+                  <Td sticky className="whitespace-nowrap">
+                    <div className="font-medium text-slate-900 dark:text-white">
+                      {d.hostname ?? `Device ${d.id}`}
+                    </div>
+                    <div className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
+                      <abbr title="Serial number" className="no-underline">
+                        S/N
+                      </abbr>{' '}
+                      <span className="font-mono">{d.serial_number || 'Unknown'}</span>
+                    </div>
                   </Td>
-                  <Td className="font-mono text-xs whitespace-nowrap">{d.serial_number || 'Unknown'}</Td>
                   <Td className="tabular-nums">{d.agent_version || '1.0.0'}</Td>
                   <Td className="whitespace-nowrap">{osTypeLabel(d.os_type)}</Td>
                   <Td>

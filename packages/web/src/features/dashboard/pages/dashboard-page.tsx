@@ -69,7 +69,10 @@ function LicensePanel({ tenant, total }: { tenant: DashboardStats['tenant']; tot
             {max ? `${total} / ${max}` : 'Unlimited'}
           </dd>
           {max ? (
-            <dd className="h-2 w-full overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden>
+            <dd
+              className="h-2 w-full overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800"
+              aria-hidden
+            >
               <div
                 className={cn(
                   'h-full rounded-full',

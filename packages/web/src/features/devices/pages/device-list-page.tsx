@@ -247,7 +247,7 @@ export default function DeviceListPage() {
                     <Td>
                       <StatusBadge status={d.status} />
                     </Td>
-                    <Td className="whitespace-nowrap">
+                    <Td className="min-w-36">
                       <div>{osParts(d).name}</div>
                       {osParts(d).build && (
                         <div className="text-xs text-slate-500 dark:text-slate-400">{osParts(d).build}</div>
