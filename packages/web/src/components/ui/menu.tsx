@@ -46,7 +46,7 @@ export function Menu({
       >
         {/* The label leads the accessible name and the visible text follows, so what a speech
             user reads on the button is part of its name (WCAG 2.5.3 Label in Name). */}
-        <span className="sr-only">{label}: </span>
+        <span className="sr-only">{`${label} `}</span>
         {trigger({ isOpen })}
       </button>
       {isOpen && (
