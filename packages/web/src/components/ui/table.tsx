@@ -3,8 +3,14 @@ import { cn } from '../../lib/cn';
 
 // Tables fit their card from 1280 px up; on narrower screens they scroll inside the card and the
 // column marked `sticky` (the one naming the row) stays in view.
-const stickyCell =
-  'sticky left-0 z-[1] bg-white group-hover:bg-slate-50 group-data-[selected=true]:bg-indigo-50 dark:bg-slate-900 dark:group-hover:bg-slate-800 dark:group-data-[selected=true]:bg-slate-800';
+// Its background is opaque (content scrolls beneath it) and mixes the same colours the row's
+// translucent hover and selection backgrounds give, so the row still reads as one.
+const stickyCell = cn(
+  'sticky left-0 z-[1] bg-white transition-colors dark:bg-slate-900',
+  'group-hover:bg-slate-50 dark:group-hover:bg-[color-mix(in_oklab,var(--color-slate-800)_40%,var(--color-slate-900))]',
+  'group-data-[selected=true]:bg-[color-mix(in_oklab,var(--color-indigo-50)_60%,white)]',
+  'dark:group-data-[selected=true]:bg-[color-mix(in_oklab,var(--color-indigo-500)_10%,var(--color-slate-900))]',
+);
 
 export function Table({ className, ...rest }: HTMLAttributes<HTMLTableElement>) {
   return (
