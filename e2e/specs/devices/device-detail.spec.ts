@@ -96,9 +96,29 @@ test('tabs, hardware refresh and Device not found', async ({ page }) => {
   await page.goto(`/devices/${target!.device_guid}`);
   await expect(page.getByRole('heading', { name: target!.hostname! })).toBeVisible();
   await expect(page.getByText('Device Information')).toBeVisible();
+  // The server waits up to 15 s for the agent: hold its answer, and the button stays busy (and
+  // sends nothing more) until it comes, however long that takes.
+  await page.clock.install();
+  let requests = 0;
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/refresh/hardware', async (route) => {
+    requests += 1;
+    await released;
+    await route.continue();
+  });
   await page.getByRole('button', { name: 'Refresh hardware' }).click();
-  await expect(page.getByRole('button', { name: 'Refreshing...' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Refresh hardware' })).toBeVisible({ timeout: 6_000 });
+  const busy = page.getByRole('button', { name: 'Refreshing...' });
+  await expect(busy).toBeVisible();
+  await page.clock.runFor(10_000);
+  await expect(busy).toBeVisible();
+  await expect(busy).toHaveAttribute('aria-busy', 'true');
+  await busy.click();
+  expect(requests).toBe(1);
+  release();
+  await expect(page.getByRole('button', { name: 'Refresh hardware' })).toBeVisible();
+  expect(requests).toBe(1);
+  await page.unroute('**/refresh/hardware');
   await page.getByRole('tab', { name: 'Networking' }).click();
   await expect(page.getByText('Connection Summary')).toBeVisible();
   await expect(page.getByText(/\d+\.\d{2} MB \/ \d+\.\d{2} MB/).first()).toBeVisible();

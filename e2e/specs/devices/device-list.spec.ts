@@ -56,7 +56,7 @@ test('only online devices can be selected; select-all picks only them and shows 
       await expect(rows.nth(i)).toContainText('Offline');
     }
   }
-  await expect(bar).toContainText(`${actionable} selected`);
+  await expect(bar).toContainText(`${actionable} device${actionable === 1 ? '' : 's'} selected`);
   await expect(bar.getByRole('button', { name: /Deploy Package/ })).toBeDisabled();
   await bar.getByRole('button', { name: 'Clear selection' }).click();
   await expect(bar).toHaveCount(0);

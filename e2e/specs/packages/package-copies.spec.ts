@@ -44,7 +44,7 @@ test('duplicate, save as template, export and import a package', async ({ page }
   await page.getByRole('menuitem', { name: 'Export JSON' }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/\.outpost-package\.json$/);
-  const doc = JSON.parse(fs.readFileSync((await download.path())!, 'utf8')) as {
+  const doc = JSON.parse(fs.readFileSync(await download.path(), 'utf8')) as {
     format: string;
     package: { name: string };
     steps: { step_name: string }[];

@@ -1,32 +1,67 @@
 import { describe, expect, it } from 'vitest';
+import type { DeviceStatus } from '@outpost/contract/devices';
+import type { PortalEvent } from '@outpost/contract/live';
 import { notificationFor } from './live-notifications';
 
+const device = (status: DeviceStatus, extra: object = {}): PortalEvent => ({
+  type: 'device_update',
+  payload: { deviceId: 'guid-1', id: 1, status, lastSeen: null, hostname: 'WS-001', ...extra },
+});
+
 describe('live notification rules (spec: core §4)', () => {
-  it.each([
-    ['device_update', { deviceId: 1, status: 'online' }, 'success', 'Device Connected'],
-    ['device_update', { deviceId: 1, status: 'offline' }, 'warning', 'Device Disconnected'],
-    ['device_update', { deviceId: 1, status: 'loggedin' }, 'info', 'User Logged In'],
-    ['deployment_update', { deploymentId: 3, status: 'completed' }, 'success', 'Deployment Complete'],
-    ['deployment_update', { deploymentId: 3, status: 'failed' }, 'error', 'Deployment Failed'],
-    [
-      'step_update',
-      { stepOrder: 2, stepName: 'Install', status: 'failed' },
-      'error',
-      'Deployment Step Failed',
-    ],
-  ])('%s %j → %s %s', (type, payload, toastType, title) => {
-    expect(notificationFor({ type, payload })).toMatchObject({ type: toastType, title });
+  it.each<[DeviceStatus | undefined, DeviceStatus, string | null]>([
+    ['offline', 'online', 'Device Connected'],
+    [undefined, 'online', 'Device Connected'],
+    ['offline', 'loggedin', 'Device Connected'],
+    ['online', 'offline', 'Device Disconnected'],
+    ['loggedin', 'offline', 'Device Disconnected'],
+    ['online', 'loggedin', 'User Logged In'],
+    [undefined, 'loggedin', 'User Logged In'],
+    // a user signing out is not a connection
+    ['loggedin', 'online', null],
+    // nor is a fault clearing, nor a repeated status
+    ['error', 'online', null],
+    ['online', 'online', null],
+    ['online', 'error', null],
+  ])('%s → %s: %s', (previous, status, title) => {
+    const toast = notificationFor(device(status), previous);
+    expect(toast?.title ?? null).toBe(title);
+  });
+
+  it('names the device and uses the spec types', () => {
+    expect(notificationFor(device('online'), 'offline')).toMatchObject({
+      type: 'success',
+      message: 'WS-001 is online',
+    });
+    expect(notificationFor(device('offline'), 'online')).toMatchObject({ type: 'warning' });
+    expect(notificationFor(device('loggedin'), 'online')).toMatchObject({ type: 'info' });
+  });
+
+  it('reports deployments and failed steps', () => {
+    expect(
+      notificationFor({ type: 'deployment_update', payload: { deploymentId: 3, status: 'completed' } }),
+    ).toMatchObject({ type: 'success', title: 'Deployment Complete', message: 'Deployment 3' });
+    expect(
+      notificationFor({ type: 'deployment_update', payload: { deploymentId: 3, status: 'failed' } }),
+    ).toMatchObject({ type: 'error', title: 'Deployment Failed' });
+    expect(
+      notificationFor({
+        type: 'step_update',
+        payload: { deploymentId: 3, stepOrder: 2, stepName: 'Install', status: 'failed' },
+      }),
+    ).toMatchObject({ type: 'error', title: 'Deployment Step Failed', message: 'Install failed' });
   });
 
   it('expires non-errors after 5 s and keeps errors until dismissed', () => {
-    expect(notificationFor({ type: 'device_update', payload: { status: 'online' } })?.duration).toBe(5000);
-    expect(notificationFor({ type: 'deployment_update', payload: { status: 'failed' } })?.duration).toBe(0);
+    expect(notificationFor(device('online'), 'offline')?.duration).toBe(5000);
+    expect(
+      notificationFor({ type: 'deployment_update', payload: { deploymentId: 1, status: 'failed' } })
+        ?.duration,
+    ).toBe(0);
   });
 
   it('stays quiet for inventory reports and for one device within a job', () => {
-    expect(
-      notificationFor({ type: 'device_update', payload: { status: 'online', inventory: ['software'] } }),
-    ).toBeNull();
+    expect(notificationFor(device('online', { inventory: ['software'] }), 'offline')).toBeNull();
     expect(
       notificationFor({
         type: 'deployment_update',
@@ -38,14 +73,21 @@ describe('live notification rules (spec: core §4)', () => {
         type: 'deployment_update',
         payload: { deploymentId: 1, jobName: 'Roll out 7-Zip', status: 'completed' },
       }),
-    ).toMatchObject({
-      message: 'Roll out 7-Zip',
-    });
+    ).toMatchObject({ message: 'Roll out 7-Zip' });
   });
 
   it('ignores other changes', () => {
-    expect(notificationFor({ type: 'device_update', payload: { status: 'error' } })).toBeNull();
-    expect(notificationFor({ type: 'step_update', payload: { status: 'completed' } })).toBeNull();
-    expect(notificationFor({ type: 'connection_status', payload: {} })).toBeNull();
+    expect(
+      notificationFor({
+        type: 'step_update',
+        payload: { deploymentId: 1, stepOrder: 1, status: 'completed' },
+      }),
+    ).toBeNull();
+    expect(
+      notificationFor({
+        type: 'connection_status',
+        payload: { status: 'connected', serverTime: '2026-11-23T00:00:00Z', userId: 1, tenantId: 1 },
+      }),
+    ).toBeNull();
   });
 });

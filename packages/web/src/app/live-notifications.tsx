@@ -1,80 +1,84 @@
+import type { DeviceStatus } from '@outpost/contract/devices';
 import { LIVE_NOTIFICATION_EXPIRY_MS } from '@outpost/contract/limits';
+import type { PortalEvent } from '@outpost/contract/live';
 import { useToast } from '../components/ui/toast';
 import type { ToastInput } from '../components/ui/toast';
+import { swapDeviceStatus } from '../lib/device-presence';
 import { useLiveMessages } from '../lib/socket';
-import type { LiveMessage } from '../lib/socket';
 
 // spec: core §4 Live notification rules. Non-error notifications vanish after 5 s; errors stay
-// until dismissed; the toast stack keeps the newest ones.
-export function notificationFor(message: LiveMessage): ToastInput | null {
-  const p = message.payload ?? {};
-  const status = typeof p.status === 'string' ? p.status : undefined;
-  const name =
-    (typeof p.hostname === 'string' && p.hostname) ||
-    (typeof p.deviceName === 'string' && p.deviceName) ||
-    (p.deviceId !== undefined ? `Device ${String(p.deviceId)}` : undefined);
-  const jobName =
-    (typeof p.jobName === 'string' && p.jobName) ||
-    (p.deploymentId !== undefined ? `Deployment ${String(p.deploymentId)}` : '');
+// until dismissed (a failed deployment must not slip by unseen); the toast stack keeps the newest.
+//
+// A device_update carries the new status only; `previous` is the status the portal knew before.
+// Only a change from offline to online or logged in is a connection (an unknown previous status
+// counts as offline for online): a user signing out (loggedin → online) or a fault clearing
+// (error → online) is not, and a sign-in on a connected device is 'User Logged In'.
+export function notificationFor(event: PortalEvent, previous?: DeviceStatus): ToastInput | null {
   const expiring = { duration: LIVE_NOTIFICATION_EXPIRY_MS };
-  switch (message.type) {
-    case 'device_update':
+  switch (event.type) {
+    case 'device_update': {
+      const p = event.payload;
       // An inventory report is not a change of presence.
-      if (Array.isArray(p.inventory)) {
+      if (p.inventory || p.status === previous) {
         return null;
       }
-      if (status === 'online') {
-        return {
-          type: 'success',
-          title: 'Device Connected',
-          message: name ? `${name} is online` : undefined,
-          ...expiring,
-        };
-      }
-      if (status === 'offline') {
-        return {
-          type: 'warning',
-          title: 'Device Disconnected',
-          message: name ? `${name} went offline` : undefined,
-          ...expiring,
-        };
-      }
-      if (status === 'loggedin') {
-        return {
-          type: 'info',
-          title: 'User Logged In',
-          message: name ? `A user signed in on ${name}` : undefined,
-          ...expiring,
-        };
+      const name = p.hostname || `Device ${p.deviceId}`;
+      const connected = { type: 'success', title: 'Device Connected', message: `${name} is online` } as const;
+      switch (p.status) {
+        case 'offline':
+          return {
+            type: 'warning',
+            title: 'Device Disconnected',
+            message: `${name} went offline`,
+            ...expiring,
+          };
+        case 'online':
+          return previous === undefined || previous === 'offline' ? { ...connected, ...expiring } : null;
+        case 'loggedin':
+          return previous === 'offline'
+            ? { ...connected, ...expiring }
+            : { type: 'info', title: 'User Logged In', message: `A user signed in on ${name}`, ...expiring };
+        case 'error':
+          return null;
       }
       return null;
-    case 'deployment_update':
+    }
+    case 'deployment_update': {
+      const p = event.payload;
       // One device's part of a job is not the job.
       if (p.deviceDeploymentId !== undefined) {
         return null;
       }
-      if (status === 'completed') {
+      const jobName = p.jobName || `Deployment ${p.deploymentId}`;
+      if (p.status === 'completed') {
         return { type: 'success', title: 'Deployment Complete', message: jobName, ...expiring };
       }
-      if (status === 'failed') {
+      if (p.status === 'failed') {
         return { type: 'error', title: 'Deployment Failed', message: jobName, duration: 0 };
       }
       return null;
-    case 'step_update':
-      if (status === 'failed') {
-        const step = typeof p.stepName === 'string' ? p.stepName : 'A step';
+    }
+    case 'step_update': {
+      const p = event.payload;
+      if (p.status === 'failed') {
+        const step = p.stepName ?? 'A step';
         return { type: 'error', title: 'Deployment Step Failed', message: `${step} failed`, duration: 0 };
       }
       return null;
-    default:
+    }
+    case 'connection_status':
       return null;
   }
 }
 
 export function LiveNotifications() {
   const toast = useToast();
-  useLiveMessages((message) => {
-    const notification = notificationFor(message);
+  useLiveMessages((event) => {
+    const previous =
+      event.type === 'device_update' && !event.payload.inventory
+        ? swapDeviceStatus(event.payload.deviceId, event.payload.status)
+        : undefined;
+    const notification = notificationFor(event, previous);
     if (notification) {
       toast.show(notification);
     }

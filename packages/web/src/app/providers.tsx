@@ -4,8 +4,7 @@ import { useState } from 'react';
 import { QUERY_GC_TIME_MS, QUERY_RETRY_COUNT, QUERY_RETRY_MAX_DELAY_MS } from '@outpost/contract/limits';
 import { ToastProvider } from '../components/ui/toast';
 import { ApiError } from '../lib/api-client';
-import { AuthProvider, useAuth } from '../lib/auth';
-import { LiveSocketProvider } from '../lib/socket';
+import { AuthProvider } from '../lib/auth';
 
 // spec: core §9 — failed queries retry 3 times with a delay doubling from 1 s up to 30 s; unused
 // data lives 5 minutes. A 4xx (not signed in, not allowed, not found, bad input) is an answer,
@@ -25,23 +24,12 @@ export function createQueryClient() {
   });
 }
 
-function LiveSocketForUser({ children }: { children: ReactNode }) {
-  const { user, token } = useAuth();
-  return (
-    <LiveSocketProvider tenantId={user?.tenant_id ?? null} userId={user?.id ?? null} token={token}>
-      {children}
-    </LiveSocketProvider>
-  );
-}
-
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
       <ToastProvider>
-        <AuthProvider>
-          <LiveSocketForUser>{children}</LiveSocketForUser>
-        </AuthProvider>
+        <AuthProvider>{children}</AuthProvider>
       </ToastProvider>
     </QueryClientProvider>
   );

@@ -1,7 +1,6 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { RedirectIfSignedIn, RequireAuth } from './route-gate';
-import { AppLayout } from './layout/app-layout';
 
 // spec: operations §2.1 route table. Each screen is its own lazily loaded chunk.
 type PageModule = { default: React.ComponentType };
@@ -19,7 +18,7 @@ export const routes: RouteObject[] = [
     children: [
       {
         path: '/',
-        element: <AppLayout />,
+        lazy: async () => ({ Component: (await import('./layout/app-layout')).default }),
         children: [
           { index: true, element: <Navigate to="/dashboard" replace /> },
           { path: 'dashboard', ...page(() => import('../features/dashboard/pages/dashboard-page')) },

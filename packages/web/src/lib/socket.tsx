@@ -1,22 +1,18 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
-import {
-  WS_CONNECT_DELAY_MS,
-  WS_NO_RETRY_CLOSE_CODES,
-  WS_PING_INTERVAL_MS,
-  WS_RECONNECT_DELAYS_MS,
-} from '@outpost/contract/limits';
+import type { PortalEvent } from '@outpost/contract/live';
+import { LiveConnection } from './live-connection';
+import type { ConnectionState, SocketStatus } from './live-connection';
 
-// spec: core §4 Websocket status and §9 — connects about 1 s after user, tenant and token are all
-// present; re-subscribes every key on open; on close retries after 2, 4, 8 s (at most 3 times),
-// never after close codes 1006 and 1011; pings every 30 s; errors are logged and set 'error'.
+// The live socket for React: one LiveConnection per signed-in user (lib/live-connection.ts has
+// the spec's connection rules), its state for the badge, and the events for whoever listens.
 
-export type SocketStatus = 'disconnected' | 'connecting' | 'connected' | 'error';
-export type LiveMessage = { type: string; payload: Record<string, unknown> };
-type Listener = (message: LiveMessage) => void;
+export type { SocketStatus };
+type Listener = (event: PortalEvent) => void;
 
-type LiveSocket = {
-  status: SocketStatus;
+type LiveSocket = ConnectionState & {
+  /** Opens a fresh connection now (the badge's Reconnect action). */
+  reconnect: () => void;
   subscribe: (key: string) => void;
   unsubscribe: (key: string) => void;
   addListener: (listener: Listener) => () => void;
@@ -32,8 +28,10 @@ export function socketUrl(
 ): string {
   const protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const q = new URLSearchParams({ tenantId: String(tenantId), userId: String(userId), token });
-  return `${protocol}//${location.host}/api/ws?${q}`;
+  return `${protocol}//${location.host}/api/ws?${q.toString()}`;
 }
+
+const idle: ConnectionState = { status: 'disconnected', hasGivenUp: false };
 
 export function LiveSocketProvider({
   tenantId,
@@ -46,107 +44,57 @@ export function LiveSocketProvider({
   token: string | null;
   children: ReactNode;
 }) {
-  const [status, setStatus] = useState<SocketStatus>('disconnected');
+  const [state, setState] = useState<ConnectionState>(idle);
   const keys = useRef(new Set<string>());
   const listeners = useRef(new Set<Listener>());
-  const socketRef = useRef<WebSocket | null>(null);
-
-  const send = useCallback((message: object) => {
-    const ws = socketRef.current;
-    if (ws?.readyState === WebSocket.OPEN) {
-      ws.send(JSON.stringify(message));
-    }
-  }, []);
+  const connectionRef = useRef<LiveConnection | null>(null);
 
   useEffect(() => {
     // The socket is never opened without user id, tenant id and token (spec: core §5).
     if (tenantId === null || userId === null || !token) {
       return;
     }
-    let isDisposed = false;
-    let attempts = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let pinger: ReturnType<typeof setInterval> | undefined;
-
-    const connect = () => {
-      if (isDisposed) {
-        return;
-      }
-      setStatus('connecting');
-      const ws = new WebSocket(socketUrl(tenantId, userId, token));
-      socketRef.current = ws;
-      ws.onopen = () => {
-        attempts = 0;
-        setStatus('connected');
-        for (const key of keys.current) {
-          ws.send(JSON.stringify({ type: 'subscribe', payload: { subscriptionKey: key } }));
-        }
-        pinger = setInterval(
-          () => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: 'ping' })),
-          WS_PING_INTERVAL_MS,
-        );
-      };
-      ws.onmessage = (event) => {
-        let message: LiveMessage;
-        try {
-          message = JSON.parse(String(event.data)) as LiveMessage;
-        } catch {
-          return;
-        }
+    const connection = new LiveConnection({
+      url: socketUrl(tenantId, userId, token),
+      onState: setState,
+      onEvent: (event) => {
         for (const listener of listeners.current) {
-          listener(message);
+          listener(event);
         }
-      };
-      ws.onerror = (event) => {
-        console.error('Live updates: websocket error', event);
-        setStatus('error');
-      };
-      ws.onclose = (event) => {
-        clearInterval(pinger);
-        socketRef.current = null;
-        if (isDisposed) {
-          return;
-        }
-        setStatus((s) => (s === 'error' ? s : 'disconnected'));
-        const isRetryable = !(WS_NO_RETRY_CLOSE_CODES as readonly number[]).includes(event.code);
-        const delay = WS_RECONNECT_DELAYS_MS[attempts];
-        if (isRetryable && delay !== undefined) {
-          attempts += 1;
-          timer = setTimeout(connect, delay);
-        } else {
-          setStatus('disconnected');
-        }
-      };
+      },
+    });
+    for (const key of keys.current) {
+      connection.subscribe(key);
+    }
+    connectionRef.current = connection;
+    connection.start();
+    // After giving up, come back by itself when the user returns to the tab or the network does.
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') {
+        connection.wake();
+      }
     };
-
-    timer = setTimeout(connect, WS_CONNECT_DELAY_MS);
+    const onOnline = () => connection.wake();
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('online', onOnline);
     return () => {
-      isDisposed = true;
-      clearTimeout(timer);
-      clearInterval(pinger);
-      socketRef.current?.close(1000, 'signed out');
-      socketRef.current = null;
-      setStatus('disconnected');
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('online', onOnline);
+      connection.dispose();
+      connectionRef.current = null;
+      setState(idle);
     };
   }, [tenantId, userId, token]);
 
-  const subscribe = useCallback(
-    (key: string) => {
-      if (!keys.current.has(key)) {
-        keys.current.add(key);
-        send({ type: 'subscribe', payload: { subscriptionKey: key } });
-      }
-    },
-    [send],
-  );
-  const unsubscribe = useCallback(
-    (key: string) => {
-      if (keys.current.delete(key)) {
-        send({ type: 'unsubscribe', payload: { subscriptionKey: key } });
-      }
-    },
-    [send],
-  );
+  const subscribe = useCallback((key: string) => {
+    keys.current.add(key);
+    connectionRef.current?.subscribe(key);
+  }, []);
+  const unsubscribe = useCallback((key: string) => {
+    keys.current.delete(key);
+    connectionRef.current?.unsubscribe(key);
+  }, []);
+  const reconnect = useCallback(() => connectionRef.current?.reconnect(), []);
   const addListener = useCallback((listener: Listener) => {
     listeners.current.add(listener);
     return () => {
@@ -155,8 +103,8 @@ export function LiveSocketProvider({
   }, []);
 
   const value = useMemo(
-    () => ({ status, subscribe, unsubscribe, addListener }),
-    [status, subscribe, unsubscribe, addListener],
+    () => ({ ...state, reconnect, subscribe, unsubscribe, addListener }),
+    [state, reconnect, subscribe, unsubscribe, addListener],
   );
   return <SocketContext.Provider value={value}>{children}</SocketContext.Provider>;
 }

@@ -1,44 +1,51 @@
 import { Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { PageSpinner } from '../../components/ui/spinner';
-import { useUser } from '../../lib/auth';
+import { useAuth, useUser } from '../../lib/auth';
 import { cn } from '../../lib/cn';
+import { LiveSocketProvider } from '../../lib/socket';
 import { useDarkMode, useSidebarMinimized } from '../../lib/theme';
 import { LiveNotifications } from '../live-notifications';
 import { Header } from './header';
 import { MobileSidebar, Sidebar } from './sidebar';
 
-export function AppLayout() {
+// The signed-in shell: sidebar, header, the live socket and its notifications. It is its own
+// lazily loaded chunk, so the sign-in screen does not download any of it (nor zod, which the
+// socket uses to check messages).
+export default function AppLayout() {
   const user = useUser();
+  const { token } = useAuth();
   const [isDark, toggleDark] = useDarkMode();
   const [isMinimized, toggleMinimized] = useSidebarMinimized();
   const [isMobileOpen, setIsMobileOpen] = useState(false);
   const location = useLocation();
   return (
-    <div className="min-h-screen">
-      <LiveNotifications />
-      <Sidebar user={user} isMinimized={isMinimized} />
-      <MobileSidebar user={user} isOpen={isMobileOpen} onClose={() => setIsMobileOpen(false)} />
-      <div
-        className={cn(
-          'flex min-h-screen flex-col transition-[padding] duration-200',
-          isMinimized ? 'lg:pl-[4.5rem]' : 'lg:pl-64',
-        )}
-      >
-        <Header
-          user={user}
-          isDark={isDark}
-          onToggleDark={toggleDark}
-          isSidebarMinimized={isMinimized}
-          onToggleSidebar={toggleMinimized}
-          onOpenMobileMenu={() => setIsMobileOpen(true)}
-        />
-        <main className="mx-auto w-full max-w-[1600px] flex-1 px-4 py-6 sm:px-6 lg:px-8">
-          <Suspense key={location.pathname} fallback={<PageSpinner />}>
-            <Outlet />
-          </Suspense>
-        </main>
+    <LiveSocketProvider tenantId={user.tenant_id} userId={user.id} token={token}>
+      <div className="min-h-screen">
+        <LiveNotifications />
+        <Sidebar user={user} isMinimized={isMinimized} />
+        <MobileSidebar user={user} isOpen={isMobileOpen} onClose={() => setIsMobileOpen(false)} />
+        <div
+          className={cn(
+            'flex min-h-screen flex-col transition-[padding] duration-200',
+            isMinimized ? 'lg:pl-[4.5rem]' : 'lg:pl-64',
+          )}
+        >
+          <Header
+            user={user}
+            isDark={isDark}
+            onToggleDark={toggleDark}
+            isSidebarMinimized={isMinimized}
+            onToggleSidebar={toggleMinimized}
+            onOpenMobileMenu={() => setIsMobileOpen(true)}
+          />
+          <main className="mx-auto w-full max-w-[1600px] flex-1 px-4 py-6 sm:px-6 lg:px-8">
+            <Suspense key={location.pathname} fallback={<PageSpinner />}>
+              <Outlet />
+            </Suspense>
+          </main>
+        </div>
       </div>
-    </div>
+    </LiveSocketProvider>
   );
 }

@@ -49,7 +49,9 @@ function OrganizationSwitcher({ user }: { user: SessionUser }) {
     >
       {(close) => (
         <>
-          <p className="px-2.5 pt-1.5 pb-1 text-xs font-semibold text-slate-400 uppercase">Organizations</p>
+          <p className="px-2.5 pt-1.5 pb-1 text-xs font-semibold text-slate-500 uppercase dark:text-slate-400">
+            Organizations
+          </p>
           {tenants.data.map((t) => (
             <MenuItem
               key={t.id}
@@ -70,7 +72,7 @@ function OrganizationSwitcher({ user }: { user: SessionUser }) {
               }}
             >
               <span className="flex-1 truncate">{t.tenant_name}</span>
-              <span className="text-xs text-slate-400">{roleLabel(t.role, true)}</span>
+              <span className="text-xs text-slate-500 dark:text-slate-400">{roleLabel(t.role, true)}</span>
             </MenuItem>
           ))}
         </>

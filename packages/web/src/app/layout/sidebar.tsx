@@ -24,7 +24,7 @@ function NavGroup({
         (isMinimized ? (
           <div className="mx-3 my-3 border-t border-slate-200 dark:border-slate-800" aria-hidden />
         ) : (
-          <p className="px-3 pt-5 pb-1.5 text-[11px] font-semibold tracking-wider text-slate-400 uppercase dark:text-slate-500">
+          <p className="px-3 pt-5 pb-1.5 text-[11px] font-semibold tracking-wider text-slate-500 uppercase dark:text-slate-400">
             {title}
           </p>
         ))}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Search, X } from 'lucide-react';
+import { osTypeLabel } from '@outpost/contract/devices';
 import { PAGE_SIZES } from '@outpost/contract/limits';
 import { Button } from './button';
 import { Input, Select } from './form';
@@ -145,4 +146,23 @@ export function FilterSelect<V extends string>({
       ))}
     </Select>
   );
+}
+
+/**
+ * The OS filter's options (spec: built from the loaded rows; the chosen one stays offered),
+ * named by the contract's osTypeLabel.
+ */
+export function osTypeOptions(
+  osTypes: readonly (string | null | undefined)[],
+  chosen: string,
+  allLabel = 'All OS types',
+): FilterOption<string>[] {
+  const set = new Set(osTypes.filter((t): t is string => Boolean(t)));
+  if (chosen) {
+    set.add(chosen);
+  }
+  return [
+    { value: '', label: allLabel },
+    ...[...set].sort().map((value) => ({ value, label: osTypeLabel(value) })),
+  ];
 }

@@ -41,10 +41,12 @@ export function Menu({
         type="button"
         aria-haspopup="menu"
         aria-expanded={isOpen}
-        aria-label={label}
         onClick={() => setIsOpen((v) => !v)}
         className="rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
       >
+        {/* The label leads the accessible name and the visible text follows, so what a speech
+            user reads on the button is part of its name (WCAG 2.5.3 Label in Name). */}
+        <span className="sr-only">{`${label} `}</span>
         {trigger({ isOpen })}
       </button>
       {isOpen && (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { pageWindow } from './pager';
+import { compactPages, pageWindow } from './pager';
 
 describe('pageWindow (spec: at most 5 page numbers)', () => {
   it('centres on the current page and stays within bounds', () => {
@@ -24,5 +24,15 @@ describe('pageWindow (spec: at most 5 page numbers)', () => {
         pages.forEach((p, i) => i > 0 && expect(p).toBe(pages[i - 1]! + 1));
       }),
     );
+  });
+});
+
+describe('compactPages (spec: core §2 Software pager)', () => {
+  it('shows first, last and current ± 1 with gaps', () => {
+    expect(compactPages(1, 1)).toEqual([1]);
+    expect(compactPages(1, 10)).toEqual([1, 2, 'gap', 10]);
+    expect(compactPages(5, 10)).toEqual([1, 'gap', 4, 5, 6, 'gap', 10]);
+    expect(compactPages(3, 5)).toEqual([1, 2, 3, 4, 5]);
+    expect(compactPages(10, 10)).toEqual([1, 'gap', 9, 10]);
   });
 });

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { AlertCircle, Construction, Inbox, RefreshCw } from 'lucide-react';
 import { Button } from './button';
 import { Card } from './card';
+import { Spinner } from './spinner';
 
 export function EmptyState({
   icon,
@@ -70,4 +71,45 @@ export function ComingSoon({ feature, details }: { feature: string; details?: Re
       </div>
     </Card>
   );
+}
+
+/**
+ * The body of a list or panel that loads: a spinner while pending, the error with Try Again,
+ * the empty state when there is nothing, else the content. One component, so every screen
+ * shows these three moments the same way.
+ */
+export function QueryState({
+  isPending,
+  error,
+  errorTitle,
+  onRetry,
+  isEmpty,
+  empty,
+  loadingLabel = 'Loading',
+  children,
+}: {
+  isPending: boolean;
+  /** the failure's message, or null when the load did not fail */
+  error: string | null;
+  errorTitle: string;
+  onRetry?: () => void;
+  isEmpty: boolean;
+  empty: { icon?: ReactNode; title: string; message?: ReactNode; action?: ReactNode };
+  loadingLabel?: string;
+  children: ReactNode;
+}) {
+  if (isPending) {
+    return (
+      <div className="flex justify-center py-16">
+        <Spinner className="size-6 text-indigo-600 dark:text-indigo-400" label={loadingLabel} />
+      </div>
+    );
+  }
+  if (error !== null) {
+    return <ErrorState title={errorTitle} message={error} onRetry={onRetry} />;
+  }
+  if (isEmpty) {
+    return <EmptyState {...empty} />;
+  }
+  return <>{children}</>;
 }

@@ -1,9 +1,20 @@
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from 'react';
 import { cn } from '../../lib/cn';
 
+// Tables fit their card from 1280 px up; on narrower screens they scroll inside the card and the
+// column marked `sticky` (the one naming the row) stays in view.
+// Its background is opaque (content scrolls beneath it) and mixes the same colours the row's
+// translucent hover and selection backgrounds give, so the row still reads as one.
+const stickyCell = cn(
+  'sticky left-0 z-[1] bg-white transition-colors dark:bg-slate-900',
+  'group-hover:bg-slate-50 dark:group-hover:bg-[color-mix(in_oklab,var(--color-slate-800)_40%,var(--color-slate-900))]',
+  'group-data-[selected=true]:bg-[color-mix(in_oklab,var(--color-indigo-50)_60%,white)]',
+  'dark:group-data-[selected=true]:bg-[color-mix(in_oklab,var(--color-indigo-500)_10%,var(--color-slate-900))]',
+);
+
 export function Table({ className, ...rest }: HTMLAttributes<HTMLTableElement>) {
   return (
-    <div className="overflow-x-auto">
+    <div className="overflow-x-auto overscroll-x-contain">
       <table
         className={cn('min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800', className)}
         {...rest}
@@ -17,21 +28,37 @@ export function THead(props: HTMLAttributes<HTMLTableSectionElement>) {
 export function TBody(props: HTMLAttributes<HTMLTableSectionElement>) {
   return <tbody className="divide-y divide-slate-100 dark:divide-slate-800/80" {...props} />;
 }
-export function Th({ className, ...rest }: ThHTMLAttributes<HTMLTableCellElement>) {
+export function Th({
+  className,
+  sticky,
+  ...rest
+}: ThHTMLAttributes<HTMLTableCellElement> & { sticky?: boolean }) {
   return (
     <th
       scope="col"
       className={cn(
-        'px-4 py-2.5 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-500 uppercase dark:text-slate-400',
+        'px-3 py-2.5 text-left align-bottom text-xs font-semibold tracking-wide text-slate-500 uppercase first:pl-4 last:pr-4 dark:text-slate-400',
+        sticky && 'sticky left-0 z-[1] bg-slate-50 dark:bg-slate-900',
         className,
       )}
       {...rest}
     />
   );
 }
-export function Td({ className, ...rest }: TdHTMLAttributes<HTMLTableCellElement>) {
+export function Td({
+  className,
+  sticky,
+  ...rest
+}: TdHTMLAttributes<HTMLTableCellElement> & { sticky?: boolean }) {
   return (
-    <td className={cn('px-4 py-3 align-middle text-slate-700 dark:text-slate-300', className)} {...rest} />
+    <td
+      className={cn(
+        'px-3 py-3 align-middle text-slate-700 first:pl-4 last:pr-4 dark:text-slate-300',
+        sticky && stickyCell,
+        className,
+      )}
+      {...rest}
+    />
   );
 }
 export function Tr({
@@ -41,8 +68,9 @@ export function Tr({
 }: HTMLAttributes<HTMLTableRowElement> & { isSelected?: boolean }) {
   return (
     <tr
+      data-selected={isSelected || undefined}
       className={cn(
-        'transition-colors hover:bg-slate-50 dark:hover:bg-slate-800/40',
+        'group transition-colors hover:bg-slate-50 dark:hover:bg-slate-800/40',
         isSelected && 'bg-indigo-50/60 hover:bg-indigo-50 dark:bg-indigo-500/10 dark:hover:bg-indigo-500/10',
         className,
       )}

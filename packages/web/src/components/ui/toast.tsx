@@ -1,11 +1,17 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { AlertTriangle, CheckCircle2, Info, X, XCircle } from 'lucide-react';
-import { LIVE_NOTIFICATIONS_KEPT, TOAST_DEFAULT_MS, TOAST_EXIT_MS } from '@outpost/contract/limits';
+import { LIVE_NOTIFICATIONS_KEPT, TOAST_DURATION_MS, TOAST_EXIT_MS } from '@outpost/contract/limits';
 import { cn } from '../../lib/cn';
 
-// spec: core §3 Toast — type, title, message, duration, optional action; core §4 — 5000 ms by
-// default, fading out over 300 ms.
+// spec: core §3 Toast — type, title, message, duration, optional action; fading out over 300 ms
+// (core §4). How long a toast stays unless it says otherwise depends on its type (operations §9):
+// info and warning 4000 ms, success 5000 ms, error 6000 ms. A duration of 0 keeps it until dismissed.
+
+/** How long a toast stays: its own duration, else its type's. */
+export function toastDuration(toast: Pick<ToastInput, 'type' | 'duration'>): number {
+  return toast.duration ?? TOAST_DURATION_MS[toast.type];
+}
 
 export type ToastType = 'success' | 'error' | 'warning' | 'info';
 export type ToastInput = {
@@ -35,7 +41,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     (toast: ToastInput) => {
       const id = nextId.current++;
       setToasts((list) => [...list.slice(-(MAX_VISIBLE - 1)), { ...toast, id, isLeaving: false }]);
-      const duration = toast.duration ?? TOAST_DEFAULT_MS;
+      const duration = toastDuration(toast);
       if (duration > 0) {
         setTimeout(() => dismiss(id), duration);
       }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CleanupBody, CleanupResult } from '@outpost/contract/devices';
 import { api } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
-import { agentsKey } from './get-agents';
+import { devicesKey } from '../../../lib/api/devices';
 
 export const cleanupAgents = (body: CleanupBody) =>
   api.post<CleanupResult>('/customer/devices/cleanup', body);
@@ -12,6 +12,6 @@ export function useCleanupAgents() {
   const user = useUser();
   return useMutation({
     mutationFn: cleanupAgents,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: agentsKey(user.tenant_id) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: devicesKey(user.tenant_id) }),
   });
 }

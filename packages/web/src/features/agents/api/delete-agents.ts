@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeleteDevicesResponse } from '@outpost/contract/devices';
 import { api } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
-import { agentsKey } from './get-agents';
+import { devicesKey } from '../../../lib/api/devices';
 
 export const deleteAgent = (id: number) => api.delete<DeleteDevicesResponse>(`/customer/devices/${id}`);
 export const deleteAgents = (ids: number[]) =>
@@ -14,6 +14,6 @@ export function useDeleteAgents() {
   const user = useUser();
   return useMutation({
     mutationFn: (ids: number[]) => (ids.length === 1 ? deleteAgent(ids[0]!) : deleteAgents(ids)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: agentsKey(user.tenant_id) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: devicesKey(user.tenant_id) }),
   });
 }

@@ -14,7 +14,7 @@ import {
   useEnrollmentTokens,
   useRevokeEnrollmentToken,
 } from '../api/enrollment-tokens';
-import { useSiteOptions } from '../api/get-sites';
+import { useSiteOptions } from '../../../lib/api/devices';
 
 type Platform = 'windows' | 'macos' | 'linux';
 

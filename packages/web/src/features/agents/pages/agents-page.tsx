@@ -1,8 +1,7 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Download, Eraser, ServerCog, ShieldAlert, Trash2 } from 'lucide-react';
 import type { DeviceListItem, DeviceStatusFilter } from '@outpost/contract/devices';
 import { DEVICE_STATUS_FILTERS, osTypeLabel } from '@outpost/contract/devices';
-import { DEFAULT_PAGE_SIZE } from '@outpost/contract/limits';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Alert } from '../../../components/ui/alert';
 import { StatusBadge } from '../../../components/ui/badge';
@@ -10,64 +9,44 @@ import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { Checkbox } from '../../../components/ui/form';
-import { FilterSelect, ListFooter, ListToolbar } from '../../../components/ui/list-toolbar';
-import { Spinner } from '../../../components/ui/spinner';
-import { EmptyState, ErrorState } from '../../../components/ui/states';
+import { FilterSelect, ListFooter, ListToolbar, osTypeOptions } from '../../../components/ui/list-toolbar';
+import { QueryState } from '../../../components/ui/states';
 import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { formatDate, formatDateTime, relativeTime } from '../../../lib/format';
+import { useDevices } from '../../../lib/api/devices';
+import type { DeviceFilters } from '../../../lib/api/devices';
+import { useListState } from '../../../lib/use-list-state';
 import { useDeleteAgents } from '../api/delete-agents';
-import { useAgents } from '../api/get-agents';
-import type { AgentFilters } from '../api/get-agents';
 import { CleanupDialog } from '../components/cleanup-dialog';
 import { InstallAgentDialog } from '../components/install-agent-dialog';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 
 // spec: operations §2.7 Agents, §2.9 filter bar, §4 agent cleanup, §5, §8.
 export default function AgentsPage() {
   const user = useUser();
   const isAdmin = user.role === 'tenant_admin';
   const toast = useToast();
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<DeviceStatusFilter>('');
-  const [osType, setOsType] = useState('');
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState<number>(DEFAULT_PAGE_SIZE);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const list = useListState<{ status: DeviceStatusFilter; osType: string }>({
+    filters: { status: '', osType: '' },
+  });
   const [toDelete, setToDelete] = useState<DeviceListItem[] | null>(null);
   const [isCleanupOpen, setIsCleanupOpen] = useState(false);
   const [isInstallOpen, setIsInstallOpen] = useState(false);
 
-  const term = useDebouncedValue(search.trim());
-  const filters: AgentFilters = {
-    page,
-    limit,
-    search: term || undefined,
-    status: status || undefined,
-    os_type: osType || undefined,
+  // spec: operations §7 Agents — the agents list is the devices list, administered.
+  const filters: DeviceFilters = {
+    page: list.page,
+    limit: list.pageSize,
+    search: list.searchTerm || undefined,
+    status: list.filters.status || undefined,
+    os_type: list.filters.osType || undefined,
   };
-  const query = useAgents(filters);
+  const query = useDevices(filters);
   const remove = useDeleteAgents();
   const rows = query.data?.data;
-  const osOptions = useMemo(() => {
-    const set = new Set((rows ?? []).map((d) => d.os_type).filter((t): t is string => Boolean(t)));
-    if (osType) {
-      set.add(osType);
-    }
-    return [...set].sort();
-  }, [rows, osType]);
-
-  const reset =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      set(v);
-      setPage(1);
-      setSelected(new Set());
-    };
-  const hasFilters = Boolean(search || status || osType);
-  const selectedRows = (rows ?? []).filter((d) => selected.has(d.id));
+  const selectedRows = (rows ?? []).filter((d) => list.isSelected(d.id));
   const isAllSelected = Boolean(rows?.length) && selectedRows.length === rows?.length;
 
   const askBulkDelete = () => {
@@ -98,7 +77,7 @@ export default function AgentsPage() {
               ? `${res.deleted} agents removed`
               : `${toDelete[0]!.hostname ?? 'The agent'} was removed`,
           });
-          setSelected(new Set());
+          list.clearSelection();
           setToDelete(null);
         },
         onError: (err) => {
@@ -145,33 +124,28 @@ export default function AgentsPage() {
       )}
       <Card>
         <ListToolbar
-          search={search}
-          onSearchChange={reset(setSearch)}
+          search={list.search}
+          onSearchChange={list.setSearch}
           searchPlaceholder="Search hostname, IP or serial..."
-          hasActiveFilters={hasFilters}
-          onClear={() => {
-            setSearch('');
-            setStatus('');
-            setOsType('');
-            setPage(1);
-          }}
+          hasActiveFilters={list.hasActiveFilters}
+          onClear={list.clearFilters}
           filters={
             <>
               <FilterSelect
                 label="Status"
-                value={status}
-                onChange={reset(setStatus)}
+                value={list.filters.status}
+                onChange={(v) => list.setFilter('status', v)}
                 options={[...DEVICE_STATUS_FILTERS]}
                 className="sm:w-36"
               />
               <FilterSelect
                 label="OS"
-                value={osType}
-                onChange={reset(setOsType)}
-                options={[
-                  { value: '', label: 'All OS types' },
-                  ...osOptions.map((o) => ({ value: o, label: osTypeLabel(o) })),
-                ]}
+                value={list.filters.osType}
+                onChange={(v) => list.setFilter('osType', v)}
+                options={osTypeOptions(
+                  (rows ?? []).map((d) => d.os_type),
+                  list.filters.osType,
+                )}
               />
             </>
           }
@@ -188,25 +162,21 @@ export default function AgentsPage() {
             )
           }
         />
-        {query.isPending ? (
-          <div className="flex justify-center py-16">
-            <Spinner className="size-6 text-indigo-600" label="Loading agents" />
-          </div>
-        ) : query.isError ? (
-          <ErrorState
-            title={deviceMessages.agentsLoad}
-            message={errorMessage(query.error, deviceMessages.agentsLoad)}
-            onRetry={() => void query.refetch()}
-          />
-        ) : rows && rows.length === 0 ? (
-          <EmptyState
-            icon={<ServerCog className="size-6" />}
-            title="No agents found"
-            message={
-              hasFilters ? 'Try adjusting your filters.' : 'Install the agent on a device to see it here.'
-            }
-          />
-        ) : (
+        <QueryState
+          isPending={query.isPending}
+          error={query.isError ? errorMessage(query.error, deviceMessages.agentsLoad) : null}
+          errorTitle={deviceMessages.agentsLoad}
+          onRetry={() => void query.refetch()}
+          isEmpty={rows?.length === 0}
+          loadingLabel="Loading agents"
+          empty={{
+            icon: <ServerCog className="size-6" />,
+            title: 'No agents found',
+            message: list.hasActiveFilters
+              ? 'Try adjusting your filters.'
+              : 'Install the agent on a device to see it here.',
+          }}
+        >
           <Table>
             <THead>
               <tr>
@@ -215,51 +185,49 @@ export default function AgentsPage() {
                     <Checkbox
                       aria-label="Select all agents"
                       checked={isAllSelected}
-                      onChange={() =>
-                        setSelected(isAllSelected ? new Set() : new Set(rows?.map((d) => d.id)))
-                      }
+                      onChange={() => list.toggleAll((rows ?? []).map((d) => d.id))}
                     />
                   </Th>
                 )}
-                <Th>Hostname</Th>
-                <Th>Serial Number</Th>
+                <Th sticky>Hostname</Th>
                 <Th>Agent Version</Th>
                 <Th>OS</Th>
                 <Th>Status</Th>
                 <Th>Site</Th>
                 <Th>Last Check-in</Th>
                 <Th>First Seen</Th>
-                {isAdmin && <Th className="text-right">Actions</Th>}
+                {isAdmin && (
+                  <Th className="text-right">
+                    <span className="sr-only">Actions</span>
+                  </Th>
+                )}
               </tr>
             </THead>
             <TBody>
               {rows?.map((d) => (
-                <Tr key={d.id} isSelected={selected.has(d.id)}>
+                <Tr key={d.id} isSelected={list.isSelected(d.id)}>
                   {isAdmin && (
                     <Td>
                       <Checkbox
                         aria-label={`Select ${d.hostname ?? d.id}`}
-                        checked={selected.has(d.id)}
-                        onChange={() =>
-                          setSelected((s) => {
-                            const next = new Set(s);
-                            if (next.has(d.id)) {
-                              next.delete(d.id);
-                            } else {
-                              next.add(d.id);
-                            }
-                            return next;
-                          })
-                        }
+                        checked={list.isSelected(d.id)}
+                        onChange={() => list.toggle(d.id)}
                       />
                     </Td>
                   )}
-                  <Td className="font-medium whitespace-nowrap text-slate-900 dark:text-white">
-                    {d.hostname ?? `Device ${d.id}`}
+                  <Td sticky className="whitespace-nowrap">
+                    <div className="font-medium text-slate-900 dark:text-white">
+                      {d.hostname ?? `Device ${d.id}`}
+                    </div>
+                    <div className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
+                      <abbr title="Serial number" className="no-underline">
+                        S/N
+                      </abbr>{' '}
+                      <span className="font-mono">{d.serial_number || 'Unknown'}</span>
+                    </div>
                   </Td>
-                  <Td className="font-mono text-xs">{d.serial_number || 'Unknown'}</Td>
                   <Td className="tabular-nums">{d.agent_version || '1.0.0'}</Td>
-                  <Td>{osTypeLabel(d.os_type)}</Td>
+                  <Td className="whitespace-nowrap">{osTypeLabel(d.os_type)}</Td>
                   <Td>
                     <StatusBadge status={d.status} />
                   </Td>
@@ -284,16 +252,16 @@ export default function AgentsPage() {
               ))}
             </TBody>
           </Table>
-        )}
+        </QueryState>
         {rows && rows.length > 0 && (
           <ListFooter
             shown={rows.length}
             total={query.data?.pagination.total ?? 0}
-            page={page}
+            page={list.page}
             totalPages={query.data?.pagination.totalPages ?? 1}
-            pageSize={limit}
-            onPageChange={setPage}
-            onPageSizeChange={reset(setLimit)}
+            pageSize={list.pageSize}
+            onPageChange={list.setPage}
+            onPageSizeChange={list.setPageSize}
           />
         )}
       </Card>

@@ -173,7 +173,7 @@ export default function LoginPage() {
                   Development sign-in
                 </h2>
               </div>
-              <p className="mt-1 text-xs text-amber-800/80 dark:text-amber-300/70">
+              <p className="mt-1 text-xs text-amber-800 dark:text-amber-300/90">
                 No Google client id is configured, so this server offers its invited users directly. Never
                 enable this on a public address.
               </p>

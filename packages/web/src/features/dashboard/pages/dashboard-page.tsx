@@ -62,15 +62,17 @@ function LicensePanel({ tenant, total }: { tenant: DashboardStats['tenant']; tot
           <dt className="text-slate-500 dark:text-slate-400">Expires</dt>
           <dd className="font-medium text-slate-900 dark:text-white">{formatDate(tenant.license_expiry)}</dd>
         </div>
-        <div>
-          <div className="flex justify-between gap-4">
-            <dt className="text-slate-500 dark:text-slate-400">Device usage</dt>
-            <dd className="font-medium text-slate-900 tabular-nums dark:text-white">
-              {max ? `${total} / ${max}` : 'Unlimited'}
-            </dd>
-          </div>
+        {/* A dl's groups are divs holding dt and dd directly: the usage bar is a second dd. */}
+        <div className="flex flex-wrap justify-between gap-x-4 gap-y-2">
+          <dt className="text-slate-500 dark:text-slate-400">Device usage</dt>
+          <dd className="font-medium text-slate-900 tabular-nums dark:text-white">
+            {max ? `${total} / ${max}` : 'Unlimited'}
+          </dd>
           {max ? (
-            <div className="mt-2 h-2 overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800">
+            <dd
+              className="h-2 w-full overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800"
+              aria-hidden
+            >
               <div
                 className={cn(
                   'h-full rounded-full',
@@ -78,7 +80,7 @@ function LicensePanel({ tenant, total }: { tenant: DashboardStats['tenant']; tot
                 )}
                 style={{ width: `${Math.min(100, used)}%` }}
               />
-            </div>
+            </dd>
           ) : null}
         </div>
         <div className="flex justify-between gap-4">

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Service } from '@outpost/contract/devices';
 import { api } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
-import { devicesKey } from './get-devices';
+import { devicesKey } from '../../../lib/api/devices';
 
 export const deviceServicesKey = (tenantId: number, idOrGuid: string) =>
   [...devicesKey(tenantId), 'services', idOrGuid] as const;

@@ -3,7 +3,7 @@ import type { SoftwareListResponse } from '@outpost/contract/devices';
 import { SOFTWARE_PAGE_SIZE } from '@outpost/contract/limits';
 import { api } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
-import { devicesKey } from './get-devices';
+import { devicesKey } from '../../../lib/api/devices';
 
 export type SoftwareQuery = { page: number; search?: string };
 

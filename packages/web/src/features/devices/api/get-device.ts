@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Device } from '@outpost/contract/devices';
 import { api } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
-import { devicesKey } from './get-devices';
+import { devicesKey } from '../../../lib/api/devices';
 
 export const deviceKey = (tenantId: number, idOrGuid: string) =>
   [...devicesKey(tenantId), 'detail', idOrGuid] as const;

@@ -2,7 +2,7 @@ import { Package } from 'lucide-react';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Button } from '../../../components/ui/button';
 
-/** The deploy dialog is another issue's: the button is there, honestly disabled, with why. */
+/** The deploy dialog is another issue's: the button is there, disabled, and says why. */
 export function DeployPackageButton({
   size = 'sm',
   label = 'Deploy Package',
@@ -13,16 +13,15 @@ export function DeployPackageButton({
   iconOnly?: boolean;
 }) {
   return (
-    <span title={deviceMessages.deploymentsLater} className="inline-flex cursor-not-allowed">
-      <Button
-        size={size}
-        disabled
-        aria-label={`${label} (${deviceMessages.deploymentsLater})`}
-        variant={iconOnly ? 'ghost' : 'secondary'}
-        icon={<Package className={iconOnly ? 'size-4' : 'size-3.5'} />}
-      >
-        {!iconOnly && label}
-      </Button>
-    </span>
+    <Button
+      size={size}
+      disabled
+      disabledReason={deviceMessages.deploymentsLater}
+      aria-label={iconOnly ? label : undefined}
+      variant={iconOnly ? 'ghost' : 'secondary'}
+      icon={<Package className={iconOnly ? 'size-4' : 'size-3.5'} />}
+    >
+      {!iconOnly && label}
+    </Button>
   );
 }

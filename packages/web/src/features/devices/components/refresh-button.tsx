@@ -1,7 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
 import { RefreshCw } from 'lucide-react';
 import type { InventoryKind } from '@outpost/contract/devices';
-import { REFRESH_INDICATOR_MS, REFRESH_RELOAD_DELAY_MS } from '@outpost/contract/limits';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Button } from '../../../components/ui/button';
 import { useToast } from '../../../components/ui/toast';
@@ -9,8 +7,9 @@ import { errorMessage } from '../../../lib/api-client';
 import { useRefreshInventory } from '../api/refresh-inventory';
 
 /**
- * spec: core §4 Data refresh — ask the agent to report `kind` again; after about 2 s the data
- * reloads and the indicator clears after about 3 s.
+ * spec: core §4 Data refresh — ask the agent to report `kind` again and reload the data. The server
+ * answers once the agent has reported (or after its 15 s wait), so the button stays busy until
+ * then: the indicator reflects the request, and a second click cannot send a second one.
  */
 export function RefreshInventoryButton({
   idOrGuid,
@@ -25,15 +24,15 @@ export function RefreshInventoryButton({
 }) {
   const toast = useToast();
   const refresh = useRefreshInventory();
-  const [isRefreshing, setIsRefreshing] = useState(false);
-  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
-  useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
   const start = () => {
-    setIsRefreshing(true);
+    if (refresh.isPending) {
+      return;
+    }
     refresh.mutate(
       { idOrGuid, kind },
       {
+        onSuccess: onReload,
         onError: (err) =>
           toast.show({
             type: 'error',
@@ -42,17 +41,18 @@ export function RefreshInventoryButton({
           }),
       },
     );
-    timers.current.push(setTimeout(onReload, REFRESH_RELOAD_DELAY_MS));
-    timers.current.push(setTimeout(() => setIsRefreshing(false), REFRESH_INDICATOR_MS));
   };
 
+  const isRefreshing = refresh.isPending;
   return (
     <Button
       size="sm"
       variant="ghost"
       onClick={start}
-      disabled={isRefreshing || isDisabled}
-      title={isDisabled ? 'The device is offline' : `Ask the device to report its ${kind} again`}
+      disabled={isDisabled}
+      disabledReason={isDisabled ? 'The device is offline' : undefined}
+      aria-busy={isRefreshing}
+      title={isDisabled ? undefined : `Ask the device to report its ${kind} again`}
       icon={<RefreshCw className={isRefreshing ? 'size-3.5 animate-spin' : 'size-3.5'} />}
     >
       {isRefreshing ? 'Refreshing...' : `Refresh ${kind}`}

@@ -1,33 +1,29 @@
-import { useState } from 'react';
 import { Package } from 'lucide-react';
 import type { Device } from '@outpost/contract/devices';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Card } from '../../../components/ui/card';
 import { SearchInput } from '../../../components/ui/list-toolbar';
-import { Spinner } from '../../../components/ui/spinner';
-import { EmptyState, ErrorState } from '../../../components/ui/states';
+import { QueryState } from '../../../components/ui/states';
 import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
 import { errorMessage } from '../../../lib/api-client';
 import { useDeviceSoftware } from '../api/get-device-software';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
-import { CompactPager } from './compact-pager';
+import { useListState } from '../../../lib/use-list-state';
+import { Pager } from '../../../components/ui/pager';
 import { RefreshInventoryButton } from './refresh-button';
 
 export function SoftwareTab({ device }: { device: Device }) {
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const term = useDebouncedValue(search.trim());
-  const query = useDeviceSoftware(device.device_guid, { page, search: term || undefined });
+  const list = useListState({ filters: {} });
+  const query = useDeviceSoftware(device.device_guid, {
+    page: list.page,
+    search: list.searchTerm || undefined,
+  });
   const data = query.data;
   return (
     <Card>
       <div className="flex flex-col gap-3 border-b border-slate-200 px-4 py-3 sm:flex-row sm:items-center dark:border-slate-800">
         <SearchInput
-          value={search}
-          onChange={(v) => {
-            setSearch(v);
-            setPage(1);
-          }}
+          value={list.search}
+          onChange={list.setSearch}
           placeholder="Search name or publisher..."
           label="Search software"
         />
@@ -45,40 +41,36 @@ export function SoftwareTab({ device }: { device: Device }) {
           />
         </div>
       </div>
-      {query.isPending ? (
-        <div className="flex justify-center py-16">
-          <Spinner className="size-6 text-indigo-600" label="Loading software" />
-        </div>
-      ) : query.isError ? (
-        <ErrorState
-          title={deviceMessages.softwareLoad}
-          message={errorMessage(query.error, deviceMessages.softwareLoad)}
-          onRetry={() => void query.refetch()}
-        />
-      ) : !data || data.data.length === 0 ? (
-        <EmptyState
-          icon={<Package className="size-6" />}
-          title="No software found"
-          message={
-            term
-              ? 'No installed software matches your search.'
-              : 'The agent has not reported installed software yet.'
-          }
-        />
-      ) : (
+      <QueryState
+        isPending={query.isPending}
+        error={query.isError ? errorMessage(query.error, deviceMessages.softwareLoad) : null}
+        errorTitle={deviceMessages.softwareLoad}
+        onRetry={() => void query.refetch()}
+        isEmpty={!data || data.data.length === 0}
+        loadingLabel="Loading software"
+        empty={{
+          icon: <Package className="size-6" />,
+          title: 'No software found',
+          message: list.searchTerm
+            ? 'No installed software matches your search.'
+            : 'The agent has not reported installed software yet.',
+        }}
+      >
         <Table>
           <THead>
             <tr>
-              <Th>Name</Th>
+              <Th sticky>Name</Th>
               <Th>Publisher</Th>
               <Th>Version</Th>
               <Th>Installed</Th>
             </tr>
           </THead>
           <TBody>
-            {data.data.map((s) => (
+            {(data?.data ?? []).map((s) => (
               <Tr key={`${s.name}-${s.version ?? ''}`}>
-                <Td className="font-medium text-slate-900 dark:text-white">{s.displayName || s.name}</Td>
+                <Td sticky className="font-medium text-slate-900 dark:text-white">
+                  {s.displayName || s.name}
+                </Td>
                 <Td>{s.publisher ?? '—'}</Td>
                 <Td className="tabular-nums">{s.version ?? '—'}</Td>
                 <Td className="whitespace-nowrap tabular-nums">{s.installDate ?? '—'}</Td>
@@ -86,13 +78,19 @@ export function SoftwareTab({ device }: { device: Device }) {
             ))}
           </TBody>
         </Table>
-      )}
+      </QueryState>
       {data && data.totalPages > 1 && (
         <div className="flex flex-col items-center justify-between gap-3 border-t border-slate-200 px-4 py-3 sm:flex-row dark:border-slate-800">
           <span className="text-sm text-slate-500 dark:text-slate-400">
             Page {data.page} of {data.totalPages}
           </span>
-          <CompactPager page={page} totalPages={data.totalPages} onPageChange={setPage} />
+          <Pager
+            variant="compact"
+            label="Software pages"
+            page={list.page}
+            totalPages={data.totalPages}
+            onPageChange={list.setPage}
+          />
         </div>
       )}
     </Card>

@@ -2,17 +2,14 @@ import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { QueryKey } from '@tanstack/react-query';
 import type { DeviceListItem } from '@outpost/contract/devices';
-import type { DeviceUpdatePayload } from '@outpost/contract/live';
+import type { DeviceUpdatePayload, PortalEvent } from '@outpost/contract/live';
 import { deviceKey as channelKey } from '@outpost/contract/live';
+import { noteDeviceStatuses } from '../../../lib/device-presence';
 import { useLiveMessages, useLiveSocket, useSubscriptions } from '../../../lib/socket';
 
-/** A device_update message, or null for anything else. */
-export function asDeviceUpdate(message: { type: string; payload: unknown }): DeviceUpdatePayload | null {
-  if (message.type !== 'device_update' || !message.payload || typeof message.payload !== 'object') {
-    return null;
-  }
-  const p = message.payload as Partial<DeviceUpdatePayload>;
-  return typeof p.deviceId === 'string' && typeof p.status === 'string' ? (p as DeviceUpdatePayload) : null;
+/** A device_update's payload (already checked against the contract), or null for other events. */
+export function asDeviceUpdate(event: PortalEvent): DeviceUpdatePayload | null {
+  return event.type === 'device_update' ? event.payload : null;
 }
 
 /** The row with the message's changes applied (spec: core §4 — status and lastSeen, in place). */
@@ -66,7 +63,7 @@ export function overlayUpdates(
  */
 export function useLiveDeviceRows(
   queryKey: QueryKey,
-  rows: Pick<DeviceListItem, 'device_guid'>[] | undefined,
+  rows: Pick<DeviceListItem, 'device_guid' | 'status'>[] | undefined,
   dataUpdatedAt: number,
 ) {
   const queryClient = useQueryClient();
@@ -74,6 +71,12 @@ export function useLiveDeviceRows(
   const latest = useRef(new Map<string, DeviceUpdatePayload>());
   const keys = status === 'connected' && rows ? rows.map((r) => channelKey(r.device_guid)) : [];
   useSubscriptions(keys);
+  // What the list shows is what a live update changes from (the Device Connected rule).
+  useEffect(() => {
+    if (rows) {
+      noteDeviceStatuses(rows);
+    }
+  }, [rows]);
   useLiveMessages((message) => {
     const update = asDeviceUpdate(message);
     if (!update) {

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import {
@@ -22,6 +23,7 @@ import { Tabs } from '../../../components/ui/tabs';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { relativeTime } from '../../../lib/format';
+import { noteDeviceStatuses } from '../../../lib/device-presence';
 import { useLiveMessages, useLiveSocket, useSubscriptions } from '../../../lib/socket';
 import { deviceKey, useDevice } from '../api/get-device';
 import { deviceServicesKey } from '../api/get-device-services';
@@ -48,6 +50,11 @@ export default function DeviceDetailPage() {
   const device = query.data;
   const { status } = useLiveSocket();
   useSubscriptions(status === 'connected' && device ? [channelKey(device.device_guid)] : []);
+  useEffect(() => {
+    if (device) {
+      noteDeviceStatuses([device]);
+    }
+  }, [device]);
   useLiveMessages((message) => {
     const update = asDeviceUpdate(message);
     if (!update || !device || update.deviceId !== device.device_guid) {

@@ -1,9 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Monitor, Power, RefreshCw, RotateCcw, X } from 'lucide-react';
 import type { DeviceActionType, DeviceListItem, DeviceStatusFilter } from '@outpost/contract/devices';
-import { DEVICE_STATUS_FILTERS, isDeviceActionable, osTypeLabel } from '@outpost/contract/devices';
-import { DEFAULT_PAGE_SIZE } from '@outpost/contract/limits';
+import { DEVICE_STATUS_FILTERS, isDeviceActionable } from '@outpost/contract/devices';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Alert } from '../../../components/ui/alert';
 import { StatusBadge } from '../../../components/ui/badge';
@@ -11,21 +10,20 @@ import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { Checkbox } from '../../../components/ui/form';
-import { FilterSelect, ListFooter, ListToolbar } from '../../../components/ui/list-toolbar';
-import { Spinner } from '../../../components/ui/spinner';
-import { EmptyState, ErrorState } from '../../../components/ui/states';
+import { BulkActionBar } from '../../../components/ui/bulk-action-bar';
+import { FilterSelect, ListFooter, ListToolbar, osTypeOptions } from '../../../components/ui/list-toolbar';
+import { QueryState } from '../../../components/ui/states';
 import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { formatDateTime, relativeTime } from '../../../lib/format';
+import { deviceListKey, useDevices, useSiteOptions } from '../../../lib/api/devices';
+import type { DeviceFilters } from '../../../lib/api/devices';
+import { useListState } from '../../../lib/use-list-state';
 import { useCreateDeviceAction } from '../api/create-device-action';
-import { deviceListKey, useDevices } from '../api/get-devices';
-import type { DeviceFilters } from '../api/get-devices';
-import { useSiteOptions } from '../api/get-sites';
 import { DeployPackageButton } from '../components/deploy-placeholder';
 import { deviceHref, deviceName, osParts } from '../lib/device-format';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useLiveDeviceRows } from '../lib/use-live-devices';
 
 type PendingAction = { action: DeviceActionType; devices: DeviceListItem[] } | null;
@@ -39,24 +37,19 @@ const actionWords: Record<DeviceActionType, { title: string; verb: string; done:
 export default function DeviceListPage() {
   const user = useUser();
   const toast = useToast();
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<DeviceStatusFilter>('');
-  const [osType, setOsType] = useState('');
-  const [siteId, setSiteId] = useState('');
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState<number>(DEFAULT_PAGE_SIZE);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const list = useListState<{ status: DeviceStatusFilter; osType: string; siteId: string }>({
+    filters: { status: '', osType: '', siteId: '' },
+  });
   const [pending, setPending] = useState<PendingAction>(null);
   const [actionError, setActionError] = useState<string | null>(null);
-  const debouncedSearch = useDebouncedValue(search.trim());
 
   const filters: DeviceFilters = {
-    page,
-    limit,
-    search: debouncedSearch || undefined,
-    status: status || undefined,
-    os_type: osType || undefined,
-    site_id: siteId ? Number(siteId) : undefined,
+    page: list.page,
+    limit: list.pageSize,
+    search: list.searchTerm || undefined,
+    status: list.filters.status || undefined,
+    os_type: list.filters.osType || undefined,
+    site_id: list.filters.siteId ? Number(list.filters.siteId) : undefined,
   };
   const query = useDevices(filters);
   const sites = useSiteOptions();
@@ -64,46 +57,9 @@ export default function DeviceListPage() {
   const rows = query.data?.data;
   useLiveDeviceRows(deviceListKey(user.tenant_id, filters), rows, query.dataUpdatedAt);
 
-  // spec: OS options are built from the loaded devices (the chosen one stays offered).
-  const osOptions = useMemo(() => {
-    const set = new Set((rows ?? []).map((d) => d.os_type).filter((t): t is string => Boolean(t)));
-    if (osType) {
-      set.add(osType);
-    }
-    return [...set].sort();
-  }, [rows, osType]);
-
-  const hasFilters = Boolean(search || status || osType || siteId);
-  const resetPage =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      set(v);
-      setPage(1);
-      setSelected(new Set());
-    };
-  const clearFilters = () => {
-    setSearch('');
-    setStatus('');
-    setOsType('');
-    setSiteId('');
-    setPage(1);
-    setSelected(new Set());
-  };
-
   const actionable = (rows ?? []).filter((d) => isDeviceActionable(d.status));
-  const selectedDevices = actionable.filter((d) => selected.has(d.id));
+  const selectedDevices = actionable.filter((d) => list.isSelected(d.id));
   const isAllSelected = actionable.length > 0 && selectedDevices.length === actionable.length;
-  const toggle = (id: number) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(id)) {
-        next.delete(id);
-      } else {
-        next.add(id);
-      }
-      return next;
-    });
-  const toggleAll = () => setSelected(isAllSelected ? new Set() : new Set(actionable.map((d) => d.id)));
 
   const ask = (kind: DeviceActionType, list: DeviceListItem[]) => {
     setActionError(null);
@@ -132,7 +88,7 @@ export default function DeviceListPage() {
                 ? `${deviceName(pending.devices[0]!)} will ${words.verb} now.`
                 : `${res.created} devices will ${words.verb} now.`,
           });
-          setSelected(new Set());
+          list.clearSelection();
           setPending(null);
         },
         onError: (err) => {
@@ -170,33 +126,33 @@ export default function DeviceListPage() {
       )}
       <Card>
         <ListToolbar
-          search={search}
-          onSearchChange={resetPage(setSearch)}
+          search={list.search}
+          onSearchChange={list.setSearch}
           searchPlaceholder="Search hostname, IP or serial..."
-          hasActiveFilters={hasFilters}
-          onClear={clearFilters}
+          hasActiveFilters={list.hasActiveFilters}
+          onClear={list.clearFilters}
           filters={
             <>
               <FilterSelect
                 label="Status"
-                value={status}
-                onChange={resetPage(setStatus)}
+                value={list.filters.status}
+                onChange={(v) => list.setFilter('status', v)}
                 options={[...DEVICE_STATUS_FILTERS]}
                 className="sm:w-36"
               />
               <FilterSelect
                 label="OS type"
-                value={osType}
-                onChange={resetPage(setOsType)}
-                options={[
-                  { value: '', label: 'All OS types' },
-                  ...osOptions.map((o) => ({ value: o, label: osTypeLabel(o) })),
-                ]}
+                value={list.filters.osType}
+                onChange={(v) => list.setFilter('osType', v)}
+                options={osTypeOptions(
+                  (rows ?? []).map((d) => d.os_type),
+                  list.filters.osType,
+                )}
               />
               <FilterSelect
                 label="Site"
-                value={siteId}
-                onChange={resetPage(setSiteId)}
+                value={list.filters.siteId}
+                onChange={(v) => list.setFilter('siteId', v)}
                 options={[
                   { value: '', label: 'All sites' },
                   ...(sites.data ?? []).map((s) => ({ value: String(s.id), label: s.site_name })),
@@ -206,59 +162,43 @@ export default function DeviceListPage() {
             </>
           }
         />
-        {selectedDevices.length > 0 && (
-          <div
-            role="region"
-            aria-label="Bulk actions"
-            className="flex flex-wrap items-center gap-2 border-b border-indigo-100 bg-indigo-50/70 px-4 py-2.5 dark:border-indigo-500/20 dark:bg-indigo-500/10"
+        <BulkActionBar
+          count={selectedDevices.length}
+          noun={['device', 'devices']}
+          onClear={list.clearSelection}
+        >
+          <DeployPackageButton />
+          <Button
+            size="sm"
+            icon={<RotateCcw className="size-3.5" />}
+            onClick={() => ask('restart', selectedDevices)}
           >
-            <span className="mr-2 text-sm font-medium text-indigo-900 dark:text-indigo-200">
-              {selectedDevices.length} selected
-            </span>
-            <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
-              Clear selection
-            </Button>
-            <div className="ml-auto flex flex-wrap gap-2">
-              <DeployPackageButton />
-              <Button
-                size="sm"
-                icon={<RotateCcw className="size-3.5" />}
-                onClick={() => ask('restart', selectedDevices)}
-              >
-                Restart
-              </Button>
-              <Button
-                size="sm"
-                variant="danger"
-                icon={<Power className="size-3.5" />}
-                onClick={() => ask('shutdown', selectedDevices)}
-              >
-                Shutdown
-              </Button>
-            </div>
-          </div>
-        )}
-        {query.isPending ? (
-          <div className="flex justify-center py-16">
-            <Spinner className="size-6 text-indigo-600" label="Loading devices" />
-          </div>
-        ) : query.isError ? (
-          <ErrorState
-            title="Error loading devices"
-            message={errorMessage(query.error, deviceMessages.devicesLoad)}
-            onRetry={() => void query.refetch()}
-          />
-        ) : rows && rows.length === 0 ? (
-          <EmptyState
-            icon={<Monitor className="size-6" />}
-            title={deviceMessages.noDevicesFound}
-            message={
-              hasFilters
-                ? 'Try adjusting your filters to see more devices.'
-                : 'No devices have been registered yet.'
-            }
-          />
-        ) : (
+            Restart
+          </Button>
+          <Button
+            size="sm"
+            variant="danger"
+            icon={<Power className="size-3.5" />}
+            onClick={() => ask('shutdown', selectedDevices)}
+          >
+            Shutdown
+          </Button>
+        </BulkActionBar>
+        <QueryState
+          isPending={query.isPending}
+          error={query.isError ? errorMessage(query.error, deviceMessages.devicesLoad) : null}
+          errorTitle="Error loading devices"
+          onRetry={() => void query.refetch()}
+          isEmpty={rows?.length === 0}
+          loadingLabel="Loading devices"
+          empty={{
+            icon: <Monitor className="size-6" />,
+            title: deviceMessages.noDevicesFound,
+            message: list.hasActiveFilters
+              ? 'Try adjusting your filters to see more devices.'
+              : 'No devices have been registered yet.',
+          }}
+        >
           <Table>
             <THead>
               <tr>
@@ -267,10 +207,10 @@ export default function DeviceListPage() {
                     aria-label="Select all online devices"
                     checked={isAllSelected}
                     disabled={actionable.length === 0}
-                    onChange={toggleAll}
+                    onChange={() => list.toggleAll(actionable.map((d) => d.id))}
                   />
                 </Th>
-                <Th>Device</Th>
+                <Th sticky>Device</Th>
                 <Th>Status</Th>
                 <Th>OS</Th>
                 <Th>Site</Th>
@@ -281,17 +221,18 @@ export default function DeviceListPage() {
             <TBody>
               {rows?.map((d) => {
                 const canAct = isDeviceActionable(d.status);
+                const isChecked = list.isSelected(d.id) && canAct;
                 return (
-                  <Tr key={d.id} isSelected={selected.has(d.id) && canAct} data-device-guid={d.device_guid}>
+                  <Tr key={d.id} isSelected={isChecked} data-device-guid={d.device_guid}>
                     <Td>
                       <Checkbox
                         aria-label={`Select ${deviceName(d)}`}
-                        checked={selected.has(d.id) && canAct}
+                        checked={isChecked}
                         disabled={!canAct}
-                        onChange={() => toggle(d.id)}
+                        onChange={() => list.toggle(d.id)}
                       />
                     </Td>
-                    <Td>
+                    <Td sticky>
                       <Link
                         to={deviceHref(d)}
                         className="font-medium whitespace-nowrap text-slate-900 hover:text-indigo-600 dark:text-white dark:hover:text-indigo-400"
@@ -306,7 +247,7 @@ export default function DeviceListPage() {
                     <Td>
                       <StatusBadge status={d.status} />
                     </Td>
-                    <Td className="whitespace-nowrap">
+                    <Td className="min-w-36">
                       <div>{osParts(d).name}</div>
                       {osParts(d).build && (
                         <div className="text-xs text-slate-500 dark:text-slate-400">{osParts(d).build}</div>
@@ -339,7 +280,7 @@ export default function DeviceListPage() {
                           />
                         </div>
                       ) : (
-                        <span className="text-xs font-medium text-slate-400 dark:text-slate-500">
+                        <span className="text-xs font-medium text-slate-500 dark:text-slate-400">
                           Offline
                         </span>
                       )}
@@ -349,19 +290,16 @@ export default function DeviceListPage() {
               })}
             </TBody>
           </Table>
-        )}
+        </QueryState>
         {rows && rows.length > 0 && (
           <ListFooter
             shown={rows.length}
             total={total}
-            page={page}
+            page={list.page}
             totalPages={totalPages}
-            pageSize={limit}
-            onPageChange={(p) => {
-              setPage(p);
-              setSelected(new Set());
-            }}
-            onPageSizeChange={resetPage(setLimit)}
+            pageSize={list.pageSize}
+            onPageChange={list.setPage}
+            onPageSizeChange={list.setPageSize}
           />
         )}
       </Card>

@@ -121,8 +121,10 @@ export function FileUploadField({
           ) : (
             <span className="flex-1">
               <span className="font-medium text-indigo-600 dark:text-indigo-400">Choose a file</span>
-              {accept && <span className="text-slate-400"> ({accept})</span>}
-              <span className="block text-xs text-slate-400">It uploads as soon as you choose it.</span>
+              {accept && <span className="text-slate-500 dark:text-slate-400"> ({accept})</span>}
+              <span className="block text-xs text-slate-500 dark:text-slate-400">
+                It uploads as soon as you choose it.
+              </span>
             </span>
           )}
         </label>

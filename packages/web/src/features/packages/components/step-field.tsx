@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { Controller } from 'react-hook-form';
 import type { Control } from 'react-hook-form';
 import { FileRef } from '@outpost/contract/step-catalog';
-import type { FieldType, StepField as StepFieldDef } from '@outpost/contract/step-catalog';
+import type { StepField as StepFieldDef } from '@outpost/contract/step-catalog';
 import { Checkbox, Field, Input, Select, Textarea } from '../../../components/ui/form';
 import { FileUploadField } from './file-upload-field';
 import type { StepForm } from './step-editor-dialog';
@@ -49,7 +49,7 @@ export function StepField({ field, control, isMissing, onUploadingChange }: Prop
     );
   }
 
-  const kind = field.type as Exclude<FieldType, 'boolean'>;
+  const kind = field.type;
   const isWide = field.type === 'textarea' || field.type === 'file' || field.type === 'url';
   return (
     <div className={isWide ? 'sm:col-span-2' : undefined}>

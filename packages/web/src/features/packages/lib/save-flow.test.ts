@@ -10,28 +10,28 @@ function fakeServer(failOn?: string) {
   const calls: string[] = [];
   let nextId = 100;
   const deps: SaveDeps = {
-    createPackage: async () => {
+    createPackage: () => {
       calls.push('create');
-      return { id: 1 } as PackageDetail;
+      return Promise.resolve({ id: 1 } as PackageDetail);
     },
-    updatePackage: async (id) => {
+    updatePackage: (id) => {
       calls.push(`update ${id}`);
-      return { id } as PackageDetail;
+      return Promise.resolve({ id } as PackageDetail);
     },
-    addStep: async (_p, step) => {
+    addStep: (_p, step) => {
       calls.push(`add ${step.step_name}`);
       if (failOn === step.step_name) {
-        throw new Error('Please fill in required fields: Command');
+        return Promise.reject(new Error('Please fill in required fields: Command'));
       }
-      return { id: nextId++ } as PackageStep;
+      return Promise.resolve({ id: nextId++ } as PackageStep);
     },
-    updateStep: async (_p, id, step) => {
+    updateStep: (_p, id, step) => {
       calls.push(`put ${id} ${step.step_name}`);
-      return { id } as PackageStep;
+      return Promise.resolve({ id } as PackageStep);
     },
-    reorderSteps: async (_p, ids) => {
+    reorderSteps: (_p, ids) => {
       calls.push(`reorder ${ids.join(',')}`);
-      return [];
+      return Promise.resolve([]);
     },
   };
   return { deps, calls };

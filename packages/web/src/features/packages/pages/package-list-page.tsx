@@ -11,23 +11,26 @@ import {
   Plus,
   Trash2,
 } from 'lucide-react';
-import { DEFAULT_PAGE_SIZE } from '@outpost/contract/limits';
+import { osTypeLabel } from '@outpost/contract/devices';
 import { packageMessages as messages } from '@outpost/contract/messages';
-import type { PackageSummary } from '@outpost/contract/packages';
+import { TARGET_OSES } from '@outpost/contract/packages';
+import type { PackageSummary, TargetOs } from '@outpost/contract/packages';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { Checkbox } from '../../../components/ui/form';
+import { BulkActionBar } from '../../../components/ui/bulk-action-bar';
 import { FilterSelect, ListFooter, ListToolbar } from '../../../components/ui/list-toolbar';
 import { Menu, MenuItem } from '../../../components/ui/menu';
 import { Spinner } from '../../../components/ui/spinner';
-import { EmptyState, ErrorState } from '../../../components/ui/states';
+import { QueryState } from '../../../components/ui/states';
 import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
+import { useListState } from '../../../lib/use-list-state';
 import { useDeletePackage } from '../api/delete-package';
 import { useDuplicatePackage } from '../api/duplicate-package';
 import { useExportPackage } from '../api/export-package';
@@ -38,41 +41,31 @@ import { DeployButton } from '../components/deploy-button';
 
 // spec: operations §2.2 Package list, §5 (deploy without selection), §8 (load and delete errors).
 
-const SEARCH_DELAY_MS = 300;
-
-function useDebounced<T>(value: T, delay: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return debounced;
-}
+/** spec §2.2 OS filter: Windows, and macOS marked as future (packages target Windows for now). */
+const targetOsOptions = [
+  { value: '' as const, label: 'All OS' },
+  ...TARGET_OSES.map((os) => ({
+    value: os,
+    label: os === 'windows' ? osTypeLabel(os) : `${osTypeLabel(os)} (Future)`,
+  })),
+];
 
 export default function PackageListPage() {
   const navigate = useNavigate();
   const toast = useToast();
-  const [searchText, setSearchText] = useState('');
-  const search = useDebounced(searchText, SEARCH_DELAY_MS);
-  const [filters, setParams] = useState<Omit<PackageListParams, 'search'>>({
-    page: 1,
-    limit: DEFAULT_PAGE_SIZE,
-    targetOs: '',
-    isTemplate: '',
+  const listState = useListState<{ targetOs: TargetOs | ''; isTemplate: '' | 'true' | 'false' }>({
+    filters: { targetOs: '', isTemplate: '' },
   });
-  const params: PackageListParams = { ...filters, search };
-  // spec §2.2: changing a filter, the search or the page size returns to page 1.
-  const update = (patch: Partial<Omit<PackageListParams, 'search'>>) =>
-    setParams((p) => ({ ...p, page: 1, ...patch }));
-  const onSearchChange = (text: string) => {
-    setSearchText(text);
-    update({});
+  const params: PackageListParams = {
+    page: listState.page,
+    limit: listState.pageSize,
+    search: listState.searchTerm,
+    ...listState.filters,
   };
 
   const list = usePackages(params);
   const rows = list.data?.data ?? [];
   const pagination = list.data?.pagination;
-  const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [toDelete, setToDelete] = useState<PackageSummary | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const remove = useDeletePackage();
@@ -85,34 +78,9 @@ export default function PackageListPage() {
     document.title = 'Deployment Packages · Outpost';
   }, []);
 
-  const hasFilters = Boolean(searchText || params.targetOs || params.isTemplate);
+  const hasFilters = listState.hasActiveFilters;
+  const selected = listState.selected;
   const allOnPageSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
-
-  function toggle(id: number) {
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) {
-        next.delete(id);
-      } else {
-        next.add(id);
-      }
-      return next;
-    });
-  }
-
-  function toggleAll() {
-    setSelected((prev) => {
-      const next = new Set(prev);
-      for (const r of rows) {
-        if (allOnPageSelected) {
-          next.delete(r.id);
-        } else {
-          next.add(r.id);
-        }
-      }
-      return next;
-    });
-  }
 
   async function confirmDelete() {
     if (!toDelete) {
@@ -120,11 +88,9 @@ export default function PackageListPage() {
     }
     try {
       await remove.mutateAsync(toDelete.id);
-      setSelected((prev) => {
-        const next = new Set(prev);
-        next.delete(toDelete.id);
-        return next;
-      });
+      if (selected.has(toDelete.id)) {
+        listState.toggle(toDelete.id);
+      }
       toast.show({ type: 'success', title: 'Package deleted', message: toDelete.name });
       setDeleteError(null);
     } catch (err) {
@@ -146,7 +112,6 @@ export default function PackageListPage() {
         type: 'error',
         title: 'Could not copy the package',
         message: errorMessage(err, ''),
-        duration: 6000,
       });
     }
   }
@@ -155,7 +120,7 @@ export default function PackageListPage() {
     try {
       await exporter.mutateAsync(pkg.id);
     } catch (err) {
-      toast.show({ type: 'error', title: 'Export failed', message: errorMessage(err, ''), duration: 6000 });
+      toast.show({ type: 'error', title: 'Export failed', message: errorMessage(err, '') });
     }
   }
 
@@ -170,7 +135,7 @@ export default function PackageListPage() {
       const created = await importer.mutateAsync(file);
       toast.show({ type: 'success', title: 'Package imported', message: created.name });
     } catch (err) {
-      toast.show({ type: 'error', title: 'Import failed', message: errorMessage(err, ''), duration: 6000 });
+      toast.show({ type: 'error', title: 'Import failed', message: errorMessage(err, '') });
     }
   }
 
@@ -224,30 +189,23 @@ export default function PackageListPage() {
 
       <Card>
         <ListToolbar
-          search={searchText}
-          onSearchChange={onSearchChange}
+          search={listState.search}
+          onSearchChange={listState.setSearch}
           searchPlaceholder="Search packages..."
           hasActiveFilters={hasFilters}
-          onClear={() => {
-            setSearchText('');
-            update({ targetOs: '', isTemplate: '' });
-          }}
+          onClear={listState.clearFilters}
           filters={
             <>
               <FilterSelect
                 label="Operating system"
                 value={params.targetOs}
-                onChange={(targetOs) => update({ targetOs })}
-                options={[
-                  { value: '', label: 'All OS' },
-                  { value: 'windows', label: 'Windows' },
-                  { value: 'macos', label: 'macOS (Future)' },
-                ]}
+                onChange={(v) => listState.setFilter('targetOs', v)}
+                options={targetOsOptions}
               />
               <FilterSelect
                 label="Package type"
                 value={params.isTemplate}
-                onChange={(isTemplate) => update({ isTemplate })}
+                onChange={(v) => listState.setFilter('isTemplate', v)}
                 options={[
                   { value: '', label: 'All Types' },
                   { value: 'false', label: 'Packages' },
@@ -259,55 +217,38 @@ export default function PackageListPage() {
           }
         />
 
-        {selected.size > 0 && (
-          <div
-            className="flex items-center justify-between gap-3 border-b border-indigo-100 bg-indigo-50/70 px-4 py-2.5 text-sm dark:border-indigo-500/20 dark:bg-indigo-500/10"
-            data-testid="bulk-bar"
-          >
-            <span className="font-medium text-indigo-900 dark:text-indigo-200">
-              {selected.size} package{selected.size === 1 ? '' : 's'} selected
-            </span>
-            <div className="flex items-center gap-2">
-              <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
-                Clear selection
-              </Button>
-              <DeployButton label="Deploy Selected" />
-            </div>
-          </div>
-        )}
+        <BulkActionBar
+          count={selected.size}
+          noun={['package', 'packages']}
+          onClear={listState.clearSelection}
+        >
+          <DeployButton label="Deploy Selected" />
+        </BulkActionBar>
 
-        {list.isPending ? (
-          <div className="flex justify-center py-16">
-            <Spinner className="size-6 text-indigo-600" />
-          </div>
-        ) : list.isError ? (
-          <ErrorState
-            title={messages.packagesLoad}
-            message={errorMessage(list.error, messages.packagesLoad)}
-            onRetry={() => void list.refetch()}
-          />
-        ) : rows.length === 0 ? (
-          <EmptyState
-            icon={<PackageIcon className="size-6" />}
-            title={messages.noPackagesFound}
-            message={
-              hasFilters
-                ? 'Try another search or filter.'
-                : 'Build your first package from installation steps.'
-            }
-            action={
-              !hasFilters && (
-                <Button
-                  variant="primary"
-                  icon={<Plus className="size-4" />}
-                  onClick={() => void navigate('/packages/builder')}
-                >
-                  Create Package
-                </Button>
-              )
-            }
-          />
-        ) : (
+        <QueryState
+          isPending={list.isPending}
+          error={list.isError ? errorMessage(list.error, messages.packagesLoad) : null}
+          errorTitle={messages.packagesLoad}
+          onRetry={() => void list.refetch()}
+          isEmpty={rows.length === 0}
+          loadingLabel="Loading packages"
+          empty={{
+            icon: <PackageIcon className="size-6" />,
+            title: messages.noPackagesFound,
+            message: hasFilters
+              ? 'Try another search or filter.'
+              : 'Build your first package from installation steps.',
+            action: !hasFilters && (
+              <Button
+                variant="primary"
+                icon={<Plus className="size-4" />}
+                onClick={() => void navigate('/packages/builder')}
+              >
+                Create Package
+              </Button>
+            ),
+          }}
+        >
           <Table>
             <THead>
               <tr>
@@ -315,10 +256,10 @@ export default function PackageListPage() {
                   <Checkbox
                     aria-label="Select all packages on this page"
                     checked={allOnPageSelected}
-                    onChange={toggleAll}
+                    onChange={() => listState.toggleAll(rows.map((r) => r.id))}
                   />
                 </Th>
-                <Th>Package</Th>
+                <Th sticky>Package</Th>
                 <Th>OS &amp; Type</Th>
                 <Th>Steps &amp; Version</Th>
                 <Th>Created</Th>
@@ -332,10 +273,10 @@ export default function PackageListPage() {
                     <Checkbox
                       aria-label={`Select ${pkg.name}`}
                       checked={selected.has(pkg.id)}
-                      onChange={() => toggle(pkg.id)}
+                      onChange={() => listState.toggle(pkg.id)}
                     />
                   </Td>
-                  <Td className="max-w-md">
+                  <Td sticky className="max-w-md">
                     <Link
                       to={`/packages/${pkg.id}/edit`}
                       className="font-medium text-slate-900 hover:text-indigo-600 dark:text-white dark:hover:text-indigo-400"
@@ -351,8 +292,8 @@ export default function PackageListPage() {
                   <Td>
                     <div className="flex flex-col items-start gap-1">
                       <span className="text-sm">
-                        {pkg.target_os === 'windows' ? 'Windows' : 'macOS'}{' '}
-                        <span className="text-xs text-slate-400">{pkg.architecture}</span>
+                        {osTypeLabel(pkg.target_os)}{' '}
+                        <span className="text-xs text-slate-500 dark:text-slate-400">{pkg.architecture}</span>
                       </span>
                       {pkg.is_template ? (
                         <Badge tone="purple">Template</Badge>
@@ -440,7 +381,7 @@ export default function PackageListPage() {
               ))}
             </TBody>
           </Table>
-        )}
+        </QueryState>
 
         {pagination && rows.length > 0 && (
           <ListFooter
@@ -449,8 +390,8 @@ export default function PackageListPage() {
             page={pagination.page}
             totalPages={pagination.totalPages}
             pageSize={params.limit}
-            onPageChange={(page) => setParams((p) => ({ ...p, page }))}
-            onPageSizeChange={(limit) => update({ limit })}
+            onPageChange={listState.setPage}
+            onPageSizeChange={listState.setPageSize}
           />
         )}
       </Card>

@@ -50,7 +50,7 @@ function ProfileTab({ user }: { user: SessionUser }) {
         title="Personal information"
         description="How you appear to your colleagues and in the audit log."
       />
-      <form onSubmit={onSubmit} className="space-y-6 p-5">
+      <form onSubmit={(e) => void onSubmit(e)} className="space-y-6 p-5">
         <div className="flex items-center gap-4">
           <span
             className="flex size-16 items-center justify-center rounded-full bg-indigo-600 text-xl font-semibold text-white"

@@ -1,7 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { DeviceListQuery, DeviceListResponse } from '@outpost/contract/devices';
-import { api } from '../../../lib/api-client';
-import { useUser } from '../../../lib/auth';
+import type { DeviceListQuery, DeviceListResponse, SiteOption } from '@outpost/contract/devices';
+import { api } from '../api-client';
+import { useUser } from '../auth';
+
+// The device list and the site options, shared by the screens that list devices (Devices, Agents;
+// deployments' device picker next): one fetcher, one cache entry per tenant and filters.
 
 export type DeviceFilters = {
   page: number;
@@ -29,4 +32,21 @@ export const getDevicesQueryOptions = (tenantId: number, filters: DeviceFilters)
 export function useDevices(filters: DeviceFilters) {
   const user = useUser();
   return useQuery(getDevicesQueryOptions(user.tenant_id, filters));
+}
+
+export const siteOptionsKey = (tenantId: number) => ['sites', tenantId, 'options'] as const;
+
+export const getSiteOptions = (signal?: AbortSignal) =>
+  api.get<SiteOption[]>('/customer/devices/sites/list', undefined, signal);
+
+export const getSiteOptionsQueryOptions = (tenantId: number) =>
+  queryOptions({
+    queryKey: siteOptionsKey(tenantId),
+    queryFn: ({ signal }) => getSiteOptions(signal),
+    staleTime: 60_000,
+  });
+
+export function useSiteOptions() {
+  const user = useUser();
+  return useQuery(getSiteOptionsQueryOptions(user.tenant_id));
 }

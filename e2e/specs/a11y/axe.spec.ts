@@ -1,0 +1,96 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { STORAGE_KEYS } from '@outpost/contract/limits';
+import type { ListData } from '@outpost/contract/envelope';
+import type { PackageSummary } from '@outpost/contract/packages';
+import { signInAs } from '../../fixtures/auth';
+import { DEMO_ADMIN } from '../../fixtures/env';
+import { apiGet, listDevices } from '../devices/api';
+
+// Accessibility: axe-core over every route of the portal, in light and in dark mode; no serious
+// or critical violation is allowed. A new screen adds one line to the route table.
+
+type Ctx = { request: APIRequestContext; token: string };
+type Route = {
+  name: string;
+  /** the path, or how to find it from the demo data */
+  path: string | ((ctx: Ctx) => Promise<string>);
+  /** visited signed out (the sign-in screen) */
+  isPublic?: boolean;
+};
+
+const firstDevice = async ({ request, token }: Ctx) => {
+  const [device] = await listDevices(request, token);
+  if (!device) {
+    throw new Error('the demo has devices');
+  }
+  return device.device_guid;
+};
+const firstPackage = async ({ request, token }: Ctx) => {
+  const list = await apiGet<ListData<PackageSummary>>(request, token, '/api/customer/deployment-packages');
+  const [pkg] = list.data;
+  if (!pkg) {
+    throw new Error('the demo has packages');
+  }
+  return pkg.id;
+};
+
+const routes: Route[] = [
+  { name: 'sign-in', path: '/login', isPublic: true },
+  { name: 'dashboard', path: '/dashboard' },
+  { name: 'devices', path: '/devices' },
+  ...['overview', 'activity', 'networking', 'software', 'services'].map((tab) => ({
+    name: `device detail: ${tab}`,
+    path: async (ctx: Ctx) => `/devices/${await firstDevice(ctx)}?tab=${tab}`,
+  })),
+  { name: 'agents', path: '/agents' },
+  { name: 'packages', path: '/packages' },
+  { name: 'package builder: new', path: '/packages/builder' },
+  { name: 'package builder: edit', path: async (ctx) => `/packages/${await firstPackage(ctx)}/edit` },
+  { name: 'profile', path: '/profile' },
+  { name: 'deployments', path: '/deployments' },
+  { name: 'users', path: '/users' },
+  { name: 'sites', path: '/sites' },
+  { name: 'audit logs', path: '/audit-logs' },
+  { name: 'device activity', path: '/device-activity' },
+];
+
+async function useTheme(page: Page, theme: 'light' | 'dark') {
+  await page.addInitScript(([key, isDark]) => localStorage.setItem(key, String(isDark)), [
+    STORAGE_KEYS.darkMode,
+    theme === 'dark',
+  ] as const);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  for (const route of routes) {
+    test(`${route.name} (${theme}) has no serious or critical axe violations`, async ({ page }) => {
+      await useTheme(page, theme);
+      let path = typeof route.path === 'string' ? route.path : '';
+      if (!route.isPublic) {
+        const session = await signInAs(page, DEMO_ADMIN);
+        if (typeof route.path === 'function') {
+          path = await route.path({ request: page.request, token: session.token });
+        }
+      }
+      await page.goto(path);
+      await expect(page.locator('h1').first()).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await expect(page.getByLabel(/^Loading/)).toHaveCount(0);
+      if (theme === 'dark') {
+        await expect(page.locator('html')).toHaveClass(/dark/);
+      }
+      const results = await new AxeBuilder({ page }).analyze();
+      const blocking = results.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({
+          rule: v.id,
+          impact: v.impact,
+          help: v.help,
+          nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+        }));
+      expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+    });
+  }
+}
