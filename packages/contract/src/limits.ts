@@ -11,7 +11,6 @@ export const PAGER_MAX_NUMBERS = 5;
 
 export const DEPLOY_DIALOG_LOAD_LIMIT = 100;
 
-export const TOAST_DEFAULT_MS = 5000;
 export const TOAST_EXIT_MS = 300;
 export const TOAST_DURATION_MS = { info: 4000, warning: 4000, success: 5000, error: 6000 } as const;
 export const LIVE_NOTIFICATIONS_KEPT = 10;
@@ -32,8 +31,6 @@ export const DASHBOARD_FALLBACK_PACKAGES = 8;
 export const STORAGE_WARN_PERCENT = 75;
 export const STORAGE_CRITICAL_PERCENT = 90;
 
-export const REFRESH_RELOAD_DELAY_MS = 2000;
-export const REFRESH_INDICATOR_MS = 3000;
 export const SESSION_ID_SHOWN_CHARS = 8;
 
 export const QUERY_RETRY_COUNT = 3;
