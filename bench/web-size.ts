@@ -32,4 +32,6 @@ for (const file of files) {
   gzipped += gz;
   console.log(`${file.padEnd(44)} ${kib(body.length).padStart(9)} KiB  gzip ${kib(gz).padStart(8)} KiB`);
 }
-console.log(`${'initial JavaScript'.padEnd(44)} ${kib(raw).padStart(9)} KiB  gzip ${kib(gzipped).padStart(8)} KiB`);
+console.log(
+  `${'initial JavaScript'.padEnd(44)} ${kib(raw).padStart(9)} KiB  gzip ${kib(gzipped).padStart(8)} KiB`,
+);
