@@ -1,13 +1,17 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { ProfileUpdateBody, SessionUser, SignInResult, TenantOption } from '@outpost/contract/auth';
 import { messages } from '@outpost/contract/messages';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { users } from '../../db/schema/index';
 import { writeAudit } from '../../lib/audit';
 import { notFound, unauthorized } from '../../lib/errors';
 import type { RequestContext } from '../../plugins/auth';
-import { findMembership, findMembershipsByEmail, toSessionUser } from './auth.queries';
+import {
+  findMembership,
+  findMembershipsByEmail,
+  setMemberName,
+  toSessionUser,
+  updateMemberProfile,
+} from './auth.queries';
 import type { Membership } from './auth.queries';
 import type { SessionTokens } from './session-token';
 
@@ -51,7 +55,7 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
       }
       await db.transaction(async (tx) => {
         if (!first.name && nameFromProvider) {
-          await tx.update(users).set({ name: nameFromProvider }).where(eq(users.id, first.id));
+          await setMemberName(tx, first.id, nameFromProvider);
           first.name = nameFromProvider;
         }
         await writeAudit(tx, contextOf(first, meta), {
@@ -81,10 +85,7 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
         ...(body.notification_prefs !== undefined && { notificationPrefs: body.notification_prefs }),
       };
       await db.transaction(async (tx) => {
-        await tx
-          .update(users)
-          .set({ ...patch, updatedAt: sql`now()` })
-          .where(and(eq(users.id, ctx.userId), eq(users.tenantId, ctx.tenantId)));
+        await updateMemberProfile(tx, ctx, patch);
         await writeAudit(tx, ctx, {
           action: 'Update Profile',
           resourceType: 'user',
