@@ -211,7 +211,7 @@ export default function DashboardPage() {
         />
       </div>
       <div className="mt-6 grid gap-6 lg:grid-cols-3">
-        <Card className="lg:col-span-2">
+        <Card className="self-start lg:col-span-2">
           <CardHeader
             title="Recent Device Activity"
             actions={
