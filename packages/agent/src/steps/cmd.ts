@@ -1,0 +1,22 @@
+import { mkdir } from 'node:fs/promises';
+import type { StepHandler } from './context';
+import { isWindows, runProgram, stepWorkingDirectory } from './context';
+
+// spec: operations §2.3 CMD — a command line through the platform shell. run_as_admin: the agent
+// already runs elevated (SYSTEM or root), so there is nothing more to raise.
+export const runCmdStep: StepHandler = async (details, ctx) => {
+  const command = typeof details.command === 'string' ? details.command : '';
+  const cwd = stepWorkingDirectory(ctx, details);
+  await mkdir(cwd, { recursive: true });
+  if (isWindows(ctx)) {
+    // as Node's own `shell: true` does: /d skips AutoRun, /s with the outer quotes keeps the
+    // command line exactly as typed
+    return runProgram(ctx, {
+      file: 'cmd.exe',
+      args: ['/d', '/s', '/c', `"${command}"`],
+      cwd,
+      windowsVerbatimArguments: true,
+    });
+  }
+  return runProgram(ctx, { file: '/bin/sh', args: ['-c', command], cwd });
+};

@@ -1,0 +1,31 @@
+import { mkdir } from 'node:fs/promises';
+import { DEFAULT_SUCCESS_EXIT_CODES } from '@outpost/contract/step-catalog';
+import type { StepHandler } from './context';
+import {
+  isWindows,
+  makeExecutable,
+  parseExitCodes,
+  resolveSource,
+  runProgram,
+  splitArguments,
+  stepWorkingDirectory,
+} from './context';
+
+// spec: operations §2.3 EXE — the uploaded file or a URL download, run with its arguments.
+export const runExeStep: StepHandler = async (details, ctx) => {
+  const program = await resolveSource(ctx, details, 'Installer File', isWindows(ctx) ? 'setup.exe' : 'setup');
+  await makeExecutable(ctx, program);
+  const cwd = stepWorkingDirectory(ctx, details);
+  await mkdir(cwd, { recursive: true });
+  const successCodes = parseExitCodes(details.success_exit_codes, DEFAULT_SUCCESS_EXIT_CODES);
+  const raw = typeof details.arguments === 'string' ? details.arguments.trim() : '';
+  if (isWindows(ctx)) {
+    // Windows programs parse their own command line; installers (/S, /v"/qn …") expect it as typed
+    return runProgram(
+      ctx,
+      { file: program, args: raw === '' ? [] : [raw], cwd, windowsVerbatimArguments: true },
+      successCodes,
+    );
+  }
+  return runProgram(ctx, { file: program, args: splitArguments(raw), cwd }, successCodes);
+};
