@@ -175,7 +175,7 @@ export async function resolveSource(
 
 /** The last path segment of a URL, reduced to safe characters. */
 export function fileNameFromUrl(url: string, fallback: string): string {
-  let name = '';
+  let name: string;
   try {
     name = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
   } catch {

@@ -39,7 +39,7 @@ export const runRegistryStep: StepHandler = (details, ctx) => {
   if (hive === undefined) {
     return Promise.reject(new StepError(`Unknown registry hive: ${String(details.hive)}`, false));
   }
-  const keyPath = String(details.key_path ?? '').replace(/^\\+|\\+$/g, '');
+  const keyPath = (typeof details.key_path === 'string' ? details.key_path : '').replace(/^\\+|\\+$/g, '');
   const valueName = typeof details.value_name === 'string' ? details.value_name : '';
   const type = typeof details.value_type === 'string' ? details.value_type : 'REG_SZ';
   const data = typeof details.value_data === 'string' ? details.value_data : '';

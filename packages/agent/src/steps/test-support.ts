@@ -81,7 +81,7 @@ export function makeZip(entries: ZipEntry[], rename: Record<string, string> = {}
     zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
     zip.outputStream.on('error', reject);
     zip.outputStream.on('end', () => {
-      let buf = Buffer.concat(chunks);
+      let buf: Buffer = Buffer.concat(chunks);
       for (const [from, to] of Object.entries(rename)) {
         buf = replaceAll(buf, Buffer.from(from), Buffer.from(to));
       }

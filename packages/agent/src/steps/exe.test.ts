@@ -1,0 +1,100 @@
+import { copyFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runDeployment } from './run-deployment';
+import { FileServer, command, noDownload, recordingRunner, reports, step, tempDir } from './test-support';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let files: FileServer;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+  files = new FileServer(dir);
+});
+afterEach(() => cleanup());
+
+// POSIX exit codes are 8 bits wide, so 3010 is exercised with the recording runner elsewhere
+const SCRIPT = '#!/bin/sh\necho "args: $1|$2"\nexit 7\n';
+
+describe('EXE steps', () => {
+  it('runs an uploaded program (made executable) with its arguments and its success exit codes', async () => {
+    const r = reports();
+    const file = await files.add('setup.sh', SCRIPT);
+    const result = await runDeployment(
+      command([
+        step(1, 'EXE', {
+          source_type: 'upload',
+          file,
+          arguments: '--mode "very quiet"',
+          success_exit_codes: '0, 7',
+        }),
+      ]),
+      { report: r.report, fetchFile: files.fetchFile, download: noDownload, workDir: path.join(dir, 'work') },
+    );
+    expect(result).toMatchObject({ status: 'completed', rebootRequired: false });
+    expect(r.output(1)).toBe('args: --mode|very quiet\n');
+    expect(r.list.at(-1)).toMatchObject({ status: 'completed', exitCode: 7 });
+  });
+
+  it('refuses a file whose sha256 does not match, without running it', async () => {
+    const r = reports();
+    const marker = path.join(dir, 'ran');
+    const file = await files.add('setup.sh', `#!/bin/sh\ntouch '${marker}'\n`);
+    const result = await runDeployment(
+      command([step(1, 'EXE', { source_type: 'upload', file: { ...file, sha256: 'a'.repeat(64) } })]),
+      { report: r.report, fetchFile: files.fetchFile, download: noDownload, workDir: path.join(dir, 'work') },
+    );
+    expect(result.status).toBe('failed');
+    expect(r.list.at(-1)?.errorMessage).toBe(
+      'setup.sh failed its integrity check (sha256 mismatch); not used',
+    );
+    await expect(import('node:fs/promises').then((fs) => fs.stat(marker))).rejects.toThrow();
+  });
+
+  it('downloads a URL source through the injected download and runs it', async () => {
+    const r = reports();
+    const source = path.join(dir, 'served.sh');
+    await writeFile(source, SCRIPT);
+    const urls: string[] = [];
+    const result = await runDeployment(
+      command([
+        step(1, 'EXE', {
+          source_type: 'url',
+          url: 'https://example.com/dl/tool%20setup.sh?x=1',
+          success_exit_codes: '7',
+        }),
+      ]),
+      {
+        report: r.report,
+        fetchFile: files.fetchFile,
+        download: async (url, dest) => {
+          urls.push(`${url} -> ${path.basename(dest)}`);
+          await copyFile(source, dest);
+        },
+        workDir: path.join(dir, 'work'),
+      },
+    );
+    expect(result.status).toBe('completed');
+    expect(urls).toEqual(['https://example.com/dl/tool%20setup.sh?x=1 -> tool_setup.sh']);
+  });
+
+  it('passes Windows arguments to the program as typed', async () => {
+    const r = reports();
+    const rec = recordingRunner(0);
+    const file = await files.add('setup.exe', 'MZ');
+    await runDeployment(
+      command([step(1, 'EXE', { source_type: 'upload', file, arguments: '/S /v"/qn REBOOT=0"' })]),
+      {
+        report: r.report,
+        fetchFile: files.fetchFile,
+        download: noDownload,
+        runner: rec.runner,
+        platform: 'win32',
+        workDir: path.join(dir, 'work'),
+      },
+    );
+    expect(rec.calls).toHaveLength(1);
+    expect(rec.calls[0]).toMatchObject({ args: ['/S /v"/qn REBOOT=0"'], windowsVerbatimArguments: true });
+    expect(rec.calls[0]?.file.endsWith('setup.exe')).toBe(true);
+  });
+});

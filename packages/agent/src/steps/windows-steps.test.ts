@@ -1,0 +1,186 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runDeployment } from './run-deployment';
+import type { DeploymentDeps } from './run-deployment';
+import { FileServer, command, noDownload, recordingRunner, reports, step, tempDir } from './test-support';
+
+// Windows commands are recorded on a fake win32 platform, never run.
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let files: FileServer;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+  files = new FileServer(dir);
+});
+afterEach(() => cleanup());
+
+function setup(platform: NodeJS.Platform) {
+  const r = reports();
+  const rec = recordingRunner(0);
+  const deps: DeploymentDeps = {
+    report: r.report,
+    fetchFile: files.fetchFile,
+    download: noDownload,
+    runner: rec.runner,
+    platform,
+    workDir: path.join(dir, 'work'),
+  };
+  return { r, rec, deps };
+}
+
+describe('Windows-only steps', () => {
+  it('installs an MSI with msiexec, its UI level and properties', async () => {
+    const { rec, deps } = setup('win32');
+    const file = await files.add('app.msi', 'msi');
+    const result = await runDeployment(
+      command([
+        step(1, 'MSI', {
+          source_type: 'upload',
+          file,
+          ui_level: 'basic',
+          properties: 'ALLUSERS=1 INSTALLDIR="C:\\Program Files\\App"',
+        }),
+      ]),
+      deps,
+    );
+    expect(result.status).toBe('completed');
+    const local = await files.fetchFile(file, new AbortController().signal);
+    expect(rec.lines()).toEqual([
+      `msiexec.exe /i "${local}" /qb /norestart ALLUSERS=1 INSTALLDIR="C:\\Program Files\\App"`,
+    ]);
+  });
+
+  it('writes registry values with reg add', async () => {
+    const { rec, deps } = setup('win32');
+    await runDeployment(
+      command([
+        step(1, 'REGISTRY', {
+          hive: 'HKEY_LOCAL_MACHINE',
+          key_path: 'SOFTWARE\\Vendor',
+          value_name: 'Level',
+          value_type: 'REG_DWORD',
+          value_data: '0x10',
+        }),
+        step(2, 'REGISTRY', {
+          hive: 'HKEY_CURRENT_USER',
+          key_path: 'Software\\Vendor',
+          value_type: 'REG_MULTI_SZ',
+          value_data: 'a\nb',
+        }),
+      ]),
+      deps,
+    );
+    expect(rec.lines()).toEqual([
+      'reg.exe add HKLM\\SOFTWARE\\Vendor /v Level /t REG_DWORD /d 16 /f',
+      'reg.exe add HKCU\\Software\\Vendor /ve /t REG_MULTI_SZ /d a\\0b /f',
+    ]);
+  });
+
+  it('refuses MSI, registry and folder permissions elsewhere with a clear message', async () => {
+    const { r, rec, deps } = setup('linux');
+    const file = await files.add('app.msi', 'msi');
+    const result = await runDeployment(
+      command([
+        step(1, 'MSI', { source_type: 'upload', file }, { failDeploymentOnError: false, retryCount: 2 }),
+        step(
+          2,
+          'REGISTRY',
+          { hive: 'HKEY_LOCAL_MACHINE', key_path: 'SOFTWARE\\X' },
+          { failDeploymentOnError: false },
+        ),
+        step(
+          3,
+          'FOLDER',
+          { folder_path: path.join(dir, 'f'), permissions: 'Users:Read' },
+          { failDeploymentOnError: false },
+        ),
+      ]),
+      deps,
+    );
+    expect(result.steps.map((s) => s.attempts.map((a) => a.errorMessage))).toEqual([
+      ['An MSI step runs only on Windows'],
+      ['A registry step runs only on Windows'],
+      ['Setting folder permissions runs only on Windows'],
+    ]);
+    expect(rec.calls).toEqual([]);
+    expect(r.list.filter((p) => p.status === 'failed')).toHaveLength(3);
+  });
+
+  it('creates nested folders, then hides them and grants permissions on Windows', async () => {
+    const { rec, deps } = setup('win32');
+    const folder = path.join(dir, 'a', 'b', 'c');
+    const result = await runDeployment(
+      command([
+        step(1, 'FOLDER', {
+          folder_path: folder,
+          hidden: true,
+          permissions: 'BUILTIN\\Users:ReadAndExecute\nBUILTIN\\Administrators:FullControl',
+        }),
+      ]),
+      deps,
+    );
+    expect(result.status).toBe('completed');
+    expect((await stat(folder)).isDirectory()).toBe(true);
+    expect(rec.lines()).toEqual([
+      `attrib.exe +h ${folder}`,
+      `icacls.exe ${folder} /grant BUILTIN\\Users:(OI)(CI)RX /grant BUILTIN\\Administrators:(OI)(CI)F`,
+    ]);
+  });
+
+  it('creates nested folders on POSIX, and refuses a missing parent when parents are off', async () => {
+    const { r, rec, deps } = setup('linux');
+    const nested = path.join(dir, 'x', 'y', 'z');
+    const result = await runDeployment(
+      command([
+        step(1, 'FOLDER', { folder_path: nested }),
+        step(2, 'FOLDER', { folder_path: path.join(dir, 'missing', 'leaf'), create_parents: false }),
+      ]),
+      deps,
+    );
+    expect((await stat(nested)).isDirectory()).toBe(true);
+    expect(result.steps.map((s) => s.status)).toEqual(['completed', 'failed']);
+    expect(r.list.at(-1)?.errorMessage).toBe(
+      `The parent folder ${path.join(dir, 'missing')} does not exist (Create Parent Folders is off)`,
+    );
+    expect(rec.calls).toEqual([]);
+  });
+
+  it('runs CMD through cmd.exe and PowerShell through powershell.exe with the execution policy', async () => {
+    const { rec, deps } = setup('win32');
+    await runDeployment(
+      command([
+        step(1, 'CMD', { command: 'ipconfig /flushdns' }),
+        step(2, 'POWERSHELL', {
+          script_type: 'inline',
+          script_content: 'Write-Output hi',
+          execution_policy: 'RemoteSigned',
+        }),
+      ]),
+      deps,
+    );
+    expect(rec.calls[0]).toMatchObject({
+      file: 'cmd.exe',
+      args: ['/d', '/s', '/c', '"ipconfig /flushdns"'],
+      windowsVerbatimArguments: true,
+    });
+    expect(rec.calls[1]?.file).toBe('powershell.exe');
+    expect(rec.calls[1]?.args.slice(0, 5)).toEqual([
+      '-NoProfile',
+      '-NonInteractive',
+      '-ExecutionPolicy',
+      'RemoteSigned',
+      '-File',
+    ]);
+    expect(rec.calls[1]?.args[5]).toMatch(/script\.ps1$/);
+  });
+
+  it('runs an uploaded .ps1 through pwsh elsewhere', async () => {
+    const { rec, deps } = setup('linux');
+    const script_file = await files.add('fix.ps1', 'Write-Output hi');
+    await runDeployment(command([step(1, 'POWERSHELL', { script_type: 'file', script_file })]), deps);
+    const local = await files.fetchFile(script_file, new AbortController().signal);
+    expect(rec.lines()).toEqual([`pwsh -NoProfile -NonInteractive -ExecutionPolicy Bypass -File ${local}`]);
+  });
+});
