@@ -75,7 +75,7 @@ export function windowsOnly(what: string): StepError {
 /** Runs a program for a step and reads its exit code against the step's success codes. */
 export async function runProgram(
   ctx: StepContext,
-  program: Pick<ProcessRequest, 'file' | 'args' | 'cwd' | 'windowsVerbatimArguments'>,
+  program: Pick<ProcessRequest, 'file' | 'args' | 'cwd' | 'windowsVerbatimArguments' | 'isBackground'>,
   successCodes: readonly number[] = [0],
 ): Promise<StepOutcome> {
   const result = await ctx.runner({
@@ -101,6 +101,12 @@ export async function runProgram(
       exitCode: null,
       errorMessage: `Could not start ${program.file}: ${result.spawnError}`,
     };
+  }
+  if (result.isDetached) {
+    ctx.stdout(
+      'Started in the background (Wait for Completion is off); its output and exit code are not collected\n',
+    );
+    return { status: 'completed', exitCode: null, rebootRequired: false };
   }
   const code = result.exitCode;
   if (code !== null && successCodes.includes(code)) {

@@ -16,6 +16,8 @@ export type ProcessRequest = {
   onStderr: (text: string) => void;
   /** Windows: pass the arguments as written (cmd.exe /s /c "…", msiexec properties) */
   windowsVerbatimArguments?: boolean;
+  /** CMD with wait_for_completion off: resolve once started; no output, exit code or timeout */
+  isBackground?: boolean;
 };
 
 export type ProcessResult = {
@@ -25,6 +27,8 @@ export type ProcessResult = {
   cancelled: boolean;
   /** why the program could not start (ENOENT, EACCES …) */
   spawnError?: string;
+  /** started in the background and left running */
+  isDetached?: boolean;
 };
 
 export type ProcessRunner = (request: ProcessRequest) => Promise<ProcessResult>;
@@ -53,11 +57,34 @@ function killTree(child: ChildProcess): void {
   }
 }
 
+function startInBackground(request: ProcessRequest): Promise<ProcessResult> {
+  return new Promise((resolve) => {
+    const child = spawn(request.file, [...request.args], {
+      cwd: request.cwd,
+      detached: true,
+      windowsHide: true,
+      windowsVerbatimArguments: request.windowsVerbatimArguments ?? false,
+      stdio: 'ignore',
+    });
+    child.on('spawn', () => {
+      child.unref();
+      resolve({ exitCode: null, timedOut: false, cancelled: false, isDetached: true });
+    });
+    child.on('error', (err) =>
+      resolve({ exitCode: null, timedOut: false, cancelled: false, spawnError: err.message }),
+    );
+  });
+}
+
 /** The real runner: child_process.spawn without a shell. */
 export const spawnRunner: ProcessRunner = (request) =>
   new Promise((resolve) => {
     if (request.signal?.aborted) {
       resolve({ exitCode: null, timedOut: false, cancelled: true });
+      return;
+    }
+    if (request.isBackground) {
+      void startInBackground(request).then(resolve);
       return;
     }
     const child = spawn(request.file, [...request.args], {

@@ -229,6 +229,31 @@ describe('runDeployment', () => {
     ]);
   });
 
+  it('starts a CMD step in the background when wait_for_completion is off', async () => {
+    const r = reports();
+    const marker = path.join(dir, 'background-ran');
+    const result = await runDeployment(
+      command([step(1, 'CMD', { command: `touch '${marker}'`, wait_for_completion: false })]),
+      deps(r),
+    );
+    expect(result.status).toBe('completed');
+    expect(r.list.at(-1)).toMatchObject({ status: 'completed', exitCode: null });
+    expect(r.output(1)).toContain('Started in the background');
+    // the command ran on its own; wait for it without timing anything
+    for (
+      let i = 0;
+      i < 50 &&
+      !(await stat(marker).then(
+        () => true,
+        () => false,
+      ));
+      i += 1
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await stat(marker)).isFile()).toBe(true);
+  });
+
   it('fails a step with invalid details or an unknown type once, with the reason, without retrying', async () => {
     const r = reports();
     const result = await runDeployment(
