@@ -1,19 +1,12 @@
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runDeployment } from './run-deployment';
 import type { DeploymentDeps } from './run-deployment';
-import { FileServer, command, makeZip, noDownload, reports, step, tempDir } from './test-support';
+import { command, makeZip, noDownload, reports, step, useTempFiles } from './test-support';
 import type { ZipEntry } from './test-support';
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let files: FileServer;
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  files = new FileServer(dir);
-});
-afterEach(() => cleanup());
+const temp = useTempFiles();
 
 const exists = (p: string) =>
   stat(p).then(
@@ -27,14 +20,14 @@ async function runZip(
   options: { rename?: Record<string, string>; deps?: Partial<DeploymentDeps> } = {},
 ) {
   const r = reports();
-  const zip_file = await files.add('app.zip', await makeZip(entries, options.rename));
+  const zip_file = await temp.files.add('app.zip', await makeZip(entries, options.rename));
   const result = await runDeployment(
     command([step(1, 'CUSTOM_ZIP', { zip_file, main_executable: 'bin/run.sh', ...details })]),
     {
       report: r.report,
-      fetchFile: files.fetchFile,
+      fetchFile: temp.files.fetchFile,
       download: noDownload,
-      workDir: path.join(dir, 'work'),
+      workDir: path.join(temp.dir, 'work'),
       ...options.deps,
     },
   );
@@ -46,7 +39,7 @@ const DATA = { name: 'data/value.txt', data: '42' };
 
 describe('CUSTOM_ZIP steps', () => {
   it('extracts the archive, runs main_executable from it with arguments, and cleans up', async () => {
-    const extract = path.join(dir, 'extract');
+    const extract = path.join(temp.dir, 'extract');
     const { r, result } = await runZip([RUN, DATA], {
       extract_path: extract,
       arguments: 'hello',
@@ -58,11 +51,11 @@ describe('CUSTOM_ZIP steps', () => {
   });
 
   it('keeps the files when cleanup is off, and removes only its own names from a folder that existed', async () => {
-    const keep = path.join(dir, 'keep');
+    const keep = path.join(temp.dir, 'keep');
     await runZip([RUN, DATA], { extract_path: keep, cleanup: false });
     expect((await readdir(keep)).sort()).toEqual(['bin', 'data']);
 
-    const shared = path.join(dir, 'shared');
+    const shared = path.join(temp.dir, 'shared');
     await mkdir(shared);
     await writeFile(path.join(shared, 'mine.txt'), 'x');
     const { result } = await runZip([RUN, DATA], { extract_path: shared, cleanup: true });
@@ -71,7 +64,7 @@ describe('CUSTOM_ZIP steps', () => {
   });
 
   it('refuses an entry that climbs out of the extract path (zip slip)', async () => {
-    const extract = path.join(dir, 'x', 'extract');
+    const extract = path.join(temp.dir, 'x', 'extract');
     const { error } = await runZip(
       [RUN, { name: 'zz/evil.txt', data: 'pwned' }],
       { extract_path: extract },
@@ -80,7 +73,7 @@ describe('CUSTOM_ZIP steps', () => {
       },
     );
     expect(error).toBe('Unsafe ZIP entry refused: ../evil.txt (outside the extract path)');
-    expect(await exists(path.join(dir, 'x', 'evil.txt'))).toBe(false);
+    expect(await exists(path.join(temp.dir, 'x', 'evil.txt'))).toBe(false);
   });
 
   it('refuses absolute paths', async () => {

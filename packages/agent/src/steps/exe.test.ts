@@ -1,17 +1,10 @@
 import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runDeployment } from './run-deployment';
-import { FileServer, command, noDownload, recordingRunner, reports, step, tempDir } from './test-support';
+import { command, noDownload, recordingRunner, reports, step, useTempFiles } from './test-support';
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let files: FileServer;
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  files = new FileServer(dir);
-});
-afterEach(() => cleanup());
+const temp = useTempFiles();
 
 // POSIX exit codes are 8 bits wide, so 3010 is exercised with the recording runner elsewhere
 const SCRIPT = '#!/bin/sh\necho "args: $1|$2"\nexit 7\n';
@@ -19,7 +12,7 @@ const SCRIPT = '#!/bin/sh\necho "args: $1|$2"\nexit 7\n';
 describe('EXE steps', () => {
   it('runs an uploaded program (made executable) with its arguments and its success exit codes', async () => {
     const r = reports();
-    const file = await files.add('setup.sh', SCRIPT);
+    const file = await temp.files.add('setup.sh', SCRIPT);
     const result = await runDeployment(
       command([
         step(1, 'EXE', {
@@ -29,7 +22,12 @@ describe('EXE steps', () => {
           success_exit_codes: '0, 7',
         }),
       ]),
-      { report: r.report, fetchFile: files.fetchFile, download: noDownload, workDir: path.join(dir, 'work') },
+      {
+        report: r.report,
+        fetchFile: temp.files.fetchFile,
+        download: noDownload,
+        workDir: path.join(temp.dir, 'work'),
+      },
     );
     expect(result).toMatchObject({ status: 'completed', rebootRequired: false });
     expect(r.output(1)).toBe('args: --mode|very quiet\n');
@@ -38,11 +36,16 @@ describe('EXE steps', () => {
 
   it('refuses a file whose sha256 does not match, without running it', async () => {
     const r = reports();
-    const marker = path.join(dir, 'ran');
-    const file = await files.add('setup.sh', `#!/bin/sh\ntouch '${marker}'\n`);
+    const marker = path.join(temp.dir, 'ran');
+    const file = await temp.files.add('setup.sh', `#!/bin/sh\ntouch '${marker}'\n`);
     const result = await runDeployment(
       command([step(1, 'EXE', { source_type: 'upload', file: { ...file, sha256: 'a'.repeat(64) } })]),
-      { report: r.report, fetchFile: files.fetchFile, download: noDownload, workDir: path.join(dir, 'work') },
+      {
+        report: r.report,
+        fetchFile: temp.files.fetchFile,
+        download: noDownload,
+        workDir: path.join(temp.dir, 'work'),
+      },
     );
     expect(result.status).toBe('failed');
     expect(r.list.at(-1)?.errorMessage).toBe(
@@ -53,7 +56,7 @@ describe('EXE steps', () => {
 
   it('downloads a URL source through the injected download and runs it', async () => {
     const r = reports();
-    const source = path.join(dir, 'served.sh');
+    const source = path.join(temp.dir, 'served.sh');
     await writeFile(source, SCRIPT);
     const urls: string[] = [];
     const result = await runDeployment(
@@ -66,12 +69,12 @@ describe('EXE steps', () => {
       ]),
       {
         report: r.report,
-        fetchFile: files.fetchFile,
+        fetchFile: temp.files.fetchFile,
         download: async (url, dest) => {
           urls.push(`${url} -> ${path.basename(dest)}`);
           await copyFile(source, dest);
         },
-        workDir: path.join(dir, 'work'),
+        workDir: path.join(temp.dir, 'work'),
       },
     );
     expect(result.status).toBe('completed');
@@ -81,16 +84,16 @@ describe('EXE steps', () => {
   it('passes Windows arguments to the program as typed', async () => {
     const r = reports();
     const rec = recordingRunner(0);
-    const file = await files.add('setup.exe', 'MZ');
+    const file = await temp.files.add('setup.exe', 'MZ');
     await runDeployment(
       command([step(1, 'EXE', { source_type: 'upload', file, arguments: '/S /v"/qn REBOOT=0"' })]),
       {
         report: r.report,
-        fetchFile: files.fetchFile,
+        fetchFile: temp.files.fetchFile,
         download: noDownload,
         runner: rec.runner,
         platform: 'win32',
-        workDir: path.join(dir, 'work'),
+        workDir: path.join(temp.dir, 'work'),
       },
     );
     expect(rec.calls).toHaveLength(1);

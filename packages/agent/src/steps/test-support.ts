@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import yazl from 'yazl';
 import type { DeploymentStep } from '@outpost/contract/agent-protocol';
 import type { AgentFileRef, FetchFile } from './context';
@@ -14,6 +15,30 @@ import type { StepProgress } from './run-deployment';
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'outpost-steps-'));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A fresh temp folder and file server for each test of the file (vitest hooks). */
+export function useTempFiles(): { readonly dir: string; readonly files: FileServer } {
+  let current: { dir: string; files: FileServer; cleanup: () => Promise<void> } | undefined;
+  beforeEach(async () => {
+    const { dir, cleanup } = await tempDir();
+    current = { dir, cleanup, files: new FileServer(dir) };
+  });
+  afterEach(() => current?.cleanup());
+  const now = () => {
+    if (!current) {
+      throw new Error('useTempFiles: read inside a test');
+    }
+    return current;
+  };
+  return {
+    get dir() {
+      return now().dir;
+    },
+    get files() {
+      return now().files;
+    },
+  };
 }
 
 export function step(

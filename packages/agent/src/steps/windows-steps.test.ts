@@ -1,31 +1,24 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runDeployment } from './run-deployment';
 import type { DeploymentDeps } from './run-deployment';
-import { FileServer, command, noDownload, recordingRunner, reports, step, tempDir } from './test-support';
+import { command, noDownload, recordingRunner, reports, step, useTempFiles } from './test-support';
 
 // Windows commands are recorded on a fake win32 platform, never run.
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let files: FileServer;
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-  files = new FileServer(dir);
-});
-afterEach(() => cleanup());
+const temp = useTempFiles();
 
 function setup(platform: NodeJS.Platform) {
   const r = reports();
   const rec = recordingRunner(0);
   const deps: DeploymentDeps = {
     report: r.report,
-    fetchFile: files.fetchFile,
+    fetchFile: temp.files.fetchFile,
     download: noDownload,
     runner: rec.runner,
     platform,
-    workDir: path.join(dir, 'work'),
+    workDir: path.join(temp.dir, 'work'),
   };
   return { r, rec, deps };
 }
@@ -33,7 +26,7 @@ function setup(platform: NodeJS.Platform) {
 describe('Windows-only steps', () => {
   it('installs an MSI with msiexec, its UI level and properties', async () => {
     const { rec, deps } = setup('win32');
-    const file = await files.add('app.msi', 'msi');
+    const file = await temp.files.add('app.msi', 'msi');
     const result = await runDeployment(
       command([
         step(1, 'MSI', {
@@ -46,7 +39,7 @@ describe('Windows-only steps', () => {
       deps,
     );
     expect(result.status).toBe('completed');
-    const local = await files.fetchFile(file, new AbortController().signal);
+    const local = await temp.files.fetchFile(file, new AbortController().signal);
     expect(rec.lines()).toEqual([
       `msiexec.exe /i "${local}" /qb /norestart ALLUSERS=1 INSTALLDIR="C:\\Program Files\\App"`,
     ]);
@@ -80,7 +73,7 @@ describe('Windows-only steps', () => {
 
   it('refuses MSI, registry and folder permissions elsewhere with a clear message', async () => {
     const { r, rec, deps } = setup('linux');
-    const file = await files.add('app.msi', 'msi');
+    const file = await temp.files.add('app.msi', 'msi');
     const result = await runDeployment(
       command([
         step(1, 'MSI', { source_type: 'upload', file }, { failDeploymentOnError: false, retryCount: 2 }),
@@ -93,7 +86,7 @@ describe('Windows-only steps', () => {
         step(
           3,
           'FOLDER',
-          { folder_path: path.join(dir, 'f'), permissions: 'Users:Read' },
+          { folder_path: path.join(temp.dir, 'f'), permissions: 'Users:Read' },
           { failDeploymentOnError: false },
         ),
       ]),
@@ -110,7 +103,7 @@ describe('Windows-only steps', () => {
 
   it('creates nested folders, then hides them and grants permissions on Windows', async () => {
     const { rec, deps } = setup('win32');
-    const folder = path.join(dir, 'a', 'b', 'c');
+    const folder = path.join(temp.dir, 'a', 'b', 'c');
     const result = await runDeployment(
       command([
         step(1, 'FOLDER', {
@@ -131,18 +124,18 @@ describe('Windows-only steps', () => {
 
   it('creates nested folders on POSIX, and refuses a missing parent when parents are off', async () => {
     const { r, rec, deps } = setup('linux');
-    const nested = path.join(dir, 'x', 'y', 'z');
+    const nested = path.join(temp.dir, 'x', 'y', 'z');
     const result = await runDeployment(
       command([
         step(1, 'FOLDER', { folder_path: nested }),
-        step(2, 'FOLDER', { folder_path: path.join(dir, 'missing', 'leaf'), create_parents: false }),
+        step(2, 'FOLDER', { folder_path: path.join(temp.dir, 'missing', 'leaf'), create_parents: false }),
       ]),
       deps,
     );
     expect((await stat(nested)).isDirectory()).toBe(true);
     expect(result.steps.map((s) => s.status)).toEqual(['completed', 'failed']);
     expect(r.list.at(-1)?.errorMessage).toBe(
-      `The parent folder ${path.join(dir, 'missing')} does not exist (Create Parent Folders is off)`,
+      `The parent folder ${path.join(temp.dir, 'missing')} does not exist (Create Parent Folders is off)`,
     );
     expect(rec.calls).toEqual([]);
   });
@@ -178,9 +171,9 @@ describe('Windows-only steps', () => {
 
   it('runs an uploaded .ps1 through pwsh elsewhere', async () => {
     const { rec, deps } = setup('linux');
-    const script_file = await files.add('fix.ps1', 'Write-Output hi');
+    const script_file = await temp.files.add('fix.ps1', 'Write-Output hi');
     await runDeployment(command([step(1, 'POWERSHELL', { script_type: 'file', script_file })]), deps);
-    const local = await files.fetchFile(script_file, new AbortController().signal);
+    const local = await temp.files.fetchFile(script_file, new AbortController().signal);
     expect(rec.lines()).toEqual([`pwsh -NoProfile -NonInteractive -ExecutionPolicy Bypass -File ${local}`]);
   });
 });
