@@ -6,30 +6,16 @@ import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
 import { devices, deviceSoftware } from '../db/schema/index';
 import {
-  UpgradeRefused,
   connectAgentSocket,
+  upgradeStatus,
   createEnrollmentToken,
   enroll,
   facts,
   onlineAgent,
 } from './test-support';
-import type { AgentSocket } from './test-support';
 
 // SECURITY.md: anonymous upgrades never spend the authenticated agents' budget, and one agent
 // cannot queue unbounded work or send faster than its message budget.
-
-/** The HTTP status the upgrade got: 101 when a socket opened. */
-async function upgradeStatus(socket: AgentSocket): Promise<number> {
-  try {
-    await socket.opened;
-    return 101;
-  } catch (err) {
-    if (err instanceof UpgradeRefused) {
-      return err.status;
-    }
-    throw err;
-  }
-}
 
 const login = (i: number): ActivityMessage => ({
   type: 'activity',

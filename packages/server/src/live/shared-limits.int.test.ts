@@ -5,31 +5,17 @@ import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
 import {
   REDIS_URL,
-  UpgradeRefused,
   connectAgentSocket,
+  upgradeStatus,
   createEnrollmentToken,
   facts,
   postFrom,
   throwawayDatabase,
 } from './test-support';
-import type { AgentSocket } from './test-support';
 
 // SECURITY.md, ARCHITECTURE §8: with REDIS_URL the sign-in, enrolment and agent upgrade limits
 // are counted in Redis, so two instances enforce one limit. Requests alternate between the two
 // instances; each alone would still be under every limit.
-
-async function upgradeStatus(socket: AgentSocket): Promise<number> {
-  try {
-    await socket.opened;
-    await socket.close();
-    return 101;
-  } catch (err) {
-    if (err instanceof UpgradeRefused) {
-      return err.status;
-    }
-    throw err;
-  }
-}
 
 describe('rate limits shared by two instances through Redis', () => {
   let db: Awaited<ReturnType<typeof throwawayDatabase>>;

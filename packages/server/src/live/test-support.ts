@@ -136,6 +136,20 @@ export class UpgradeRefused extends Error {
   }
 }
 
+/** The HTTP status an agent socket's upgrade got: 101 when it opened (it is closed again). */
+export async function upgradeStatus(socket: AgentSocket): Promise<number> {
+  try {
+    await socket.opened;
+    await socket.close();
+    return 101;
+  } catch (err) {
+    if (err instanceof UpgradeRefused) {
+      return err.status;
+    }
+    throw err;
+  }
+}
+
 export type AgentSocket = TestSocket<ServerToAgentMessage, AgentMessage>;
 export type PortalSocket = TestSocket<PortalServerMessage, PortalClientMessage>;
 
