@@ -229,11 +229,17 @@ export const CommandResultMessage = z.object({
 });
 export type CommandResultMessage = z.infer<typeof CommandResultMessage>;
 
-/** Progress of one step of a run_deployment command (the deployments issue fills this in). */
+/**
+ * Progress of one step of a run_deployment command: 'running' when an attempt starts, output
+ * chunks (status 'running' with stdout/stderr: text printed since the previous message), then
+ * the attempt's final status. `seq` counts the command's progress messages from 1, so a message
+ * resent after a lost ack is recognised and applied once.
+ */
 export const StepProgressMessage = z.object({
   type: z.literal('step_progress'),
   messageId: id,
   commandId: id,
+  seq: z.number().int().positive(),
   stepOrder: z.number().int().positive(),
   status: z.enum(['running', 'completed', 'failed', 'cancelled']),
   attempt: z.number().int().positive().optional(),

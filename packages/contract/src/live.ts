@@ -55,9 +55,15 @@ export const StepUpdatePayload = z.object({
   stepOrder: z.number().int(),
   stepName: z.string().optional(),
   status: JobStatus,
+  attempt: z.number().int().optional(),
   exitCode: z.number().int().nullable().optional(),
   errorMessage: z.string().nullable().optional(),
   durationMs: z.number().int().nullable().optional(),
+  startedAt: z.string().nullable().optional(),
+  completedAt: z.string().nullable().optional(),
+  /** output printed since the previous step_update of this attempt (append to what is shown) */
+  stdout: z.string().optional(),
+  stderr: z.string().optional(),
 });
 export type StepUpdatePayload = z.infer<typeof StepUpdatePayload>;
 

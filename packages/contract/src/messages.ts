@@ -150,6 +150,40 @@ export const deviceMessages = {
   devicesNotFound: (ids: number[]) => `Device${ids.length === 1 ? '' : 's'} not found: ${ids.join(', ')}`,
 } as const;
 
+// Deployments (core §5 and §8, operations §8, word for word), plus the server's own messages.
+export const deploymentMessages = {
+  selectPackage: 'Please select at least one package to deploy',
+  selectDevice: 'Please select at least one device',
+  jobNameRequired: 'Please enter a job name',
+  devicesOffline: 'Some selected devices are offline or invalid',
+  selectPackagesFirst: 'Please select packages first',
+  selectDevicesFirst: 'Please select devices first',
+  dialogLoad: 'Failed to load packages and devices',
+  createFailed: 'Failed to create deployment job',
+  partialFailure: (created: number, failed: number, firstError: string) =>
+    `${created} deployment(s) created successfully, but ${failed} failed: ${firstError}`,
+  totalFailure: (error: string) => `Failed to create deployments: ${error}`,
+  listLoad: 'Failed to load deployments',
+  detailLoad: 'Failed to load deployment details',
+  notFound: 'Deployment not found',
+  stepLogsLoad: 'Failed to load step logs',
+  cancelFailed: 'Failed to cancel deployment',
+  // Server-side
+  deviceDeploymentNotFound: 'Device deployment not found',
+  packageNotFound: 'Package not found',
+  packageHasNoSteps: 'This package has no steps. Add at least one installation step before deploying it.',
+  scheduledInPast: 'The scheduled time is in the past. Choose a date and time from now on.',
+  notCancellable: (status: string) =>
+    `Only pending or running deployments can be cancelled; this deployment is ${status}.`,
+  cancelOutsideScope: 'You can only cancel deployments whose devices are all in your sites.',
+  cancelledByUser: (name: string | null) => `Cancelled by ${name ?? 'a user'}`,
+  deviceNeverOnline: (hours: number) =>
+    `The device did not come online within ${hours} hour${hours === 1 ? '' : 's'}, so the deployment was not run`,
+  deviceRemoved: 'The device was removed before the deployment finished',
+  notRunEarlierFailed: 'Not run: an earlier step failed',
+  agentCannotDeploy: 'The agent could not run the deployment',
+} as const;
+
 // Input rules every request and message obeys (input.ts).
 export const inputMessages = {
   nulCharacter: 'must not contain a NUL character (\\u0000)',

@@ -27,7 +27,7 @@ import { runRegistryStep } from './registry';
 // it ends. The caller (the agent's command handler) turns reports into step_progress messages.
 
 /** A step_progress message without the envelope the agent's connection adds. */
-export type StepProgress = Omit<StepProgressMessage, 'type' | 'messageId' | 'commandId'>;
+export type StepProgress = Omit<StepProgressMessage, 'type' | 'messageId' | 'commandId' | 'seq'>;
 
 export type DeploymentDeps = {
   report: (progress: StepProgress) => void;

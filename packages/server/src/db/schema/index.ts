@@ -10,3 +10,4 @@ export * from './activity-events';
 export * from './device-commands';
 export * from './files';
 export * from './packages';
+export * from './deployments';

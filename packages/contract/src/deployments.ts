@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { Id, IdParam, PageParam } from './input';
+import { listOf } from './envelope';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './limits';
+import { JOB_STATUSES, JobStatus } from './live';
+import { StepType } from './step-catalog';
+
+// Deployments (spec: core §2 Deploy dialog, §3 job, §4, §5; operations §2.4, §2.5, §3 job,
+// device deployment, step log, §4, §7 Deployments, §8, §9; ARCHITECTURE §5).
+
+export { JOB_STATUSES, JobStatus };
+export type { JobStatus as DeploymentStatus } from './live';
+
+/** Job and device-deployment statuses that are still moving. */
+export const ACTIVE_JOB_STATUSES = ['pending', 'running'] as const satisfies readonly JobStatus[];
+export const isJobActive = (status: JobStatus) => status === 'pending' || status === 'running';
+
+export const JOB_NAME_MAX = 200;
+export const JOB_DESCRIPTION_MAX = 2000;
+/** The most devices one job may target (the dialog offers at most 100; the API allows more). */
+export const MAX_DEVICES_PER_JOB = 1000;
+/** A device that has not taken its work this long after the job became due fails (configurable). */
+export const DEFAULT_DEPLOYMENT_OFFLINE_EXPIRY_MS = 24 * 60 * 60 * 1000;
+/** A time picked for "later" may lie this far in the past (the dialog has minute precision). */
+export const SCHEDULE_PAST_TOLERANCE_MS = 2 * 60 * 1000;
+/** Each stream of one step attempt is kept up to this many characters, then a truncation note. */
+export const STEP_LOG_MAX_CHARS = 1024 * 1024;
+
+// ---------- create (POST /customer/deployments) ----------
+
+// The dialog's rules are checked by the server in the spec's order and words (core §5), so the
+// body schema only fixes types and sizes; the service says what is missing.
+export const DeploymentCreateBody = z.object({
+  package_id: Id.optional(),
+  device_ids: z.array(Id).max(MAX_DEVICES_PER_JOB, `At most ${MAX_DEVICES_PER_JOB} devices per deployment`).default([]),
+  job_name: z.string().max(JOB_NAME_MAX, `Job name must be ${JOB_NAME_MAX} characters or less`).default(''),
+  job_description: z
+    .string()
+    .max(JOB_DESCRIPTION_MAX, `Description must be ${JOB_DESCRIPTION_MAX} characters or less`)
+    .nullable()
+    .optional(),
+  /** ISO 8601 with a zone; absent or null means now */
+  scheduled_at: z.iso.datetime({ offset: true, error: 'scheduled_at must be an ISO 8601 date and time' }).nullable().optional(),
+});
+export type DeploymentCreateBody = z.input<typeof DeploymentCreateBody>;
+export type DeploymentCreateInput = z.output<typeof DeploymentCreateBody>;
+
+// ---------- jobs ----------
+
+/** spec: operations §3 Deployment job (the list row; the detail adds deployments and steps). */
+export const DeploymentJob = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  status: JobStatus,
+  package_id: z.number().int().nullable(),
+  package_name: z.string(),
+  created_by_name: z.string().nullable(),
+  created_at: z.string(),
+  /** when the job becomes due; null: at once */
+  scheduled_at: z.string().nullable(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  total_devices: z.number().int(),
+  completed_devices: z.number().int(),
+  failed_devices: z.number().int(),
+});
+export type DeploymentJob = z.infer<typeof DeploymentJob>;
+
+/** spec: operations §3 Device deployment, plus the device guid for 'device:{guid}' subscriptions. */
+export const DeviceDeployment = z.object({
+  id: z.number().int(),
+  agent_id: z.number().int().nullable(),
+  device_guid: z.string().nullable(),
+  hostname: z.string().nullable(),
+  ip_address: z.string().nullable(),
+  status: JobStatus,
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  error_message: z.string().nullable(),
+  /** an installer asked for a restart (exit code 3010 or 1641) */
+  reboot_required: z.boolean(),
+  /** the step running now (or last run), for the progress column */
+  current_step_order: z.number().int().nullable(),
+  current_step_name: z.string().nullable(),
+});
+export type DeviceDeployment = z.infer<typeof DeviceDeployment>;
+
+/** A step of the package as it was when the job was created (the job runs this snapshot). */
+export const DeploymentStepSummary = z.object({
+  step_order: z.number().int(),
+  step_name: z.string(),
+  step_type: StepType,
+  timeout_seconds: z.number().int(),
+  retry_count: z.number().int(),
+  fail_deployment_on_error: z.boolean(),
+});
+export type DeploymentStepSummary = z.infer<typeof DeploymentStepSummary>;
+
+export const DeploymentJobDetail = DeploymentJob.extend({
+  deployments: z.array(DeviceDeployment),
+  steps: z.array(DeploymentStepSummary),
+});
+export type DeploymentJobDetail = z.infer<typeof DeploymentJobDetail>;
+
+// ---------- step logs (GET /customer/deployments/device-deployment/{id}/logs) ----------
+
+/** spec: operations §3 Step log; one row per attempt of a step. */
+export const StepLog = z.object({
+  id: z.number().int(),
+  step_order: z.number().int(),
+  step_name: z.string(),
+  attempt: z.number().int(),
+  status: JobStatus,
+  duration_ms: z.number().int().nullable(),
+  exit_code: z.number().int().nullable(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  stdout_log: z.string(),
+  /** the engine's notes: reboot required, retries, why a step did not run */
+  output: z.string().nullable(),
+  stderr_log: z.string(),
+  error_message: z.string().nullable(),
+});
+export type StepLog = z.infer<typeof StepLog>;
+
+export const StepLogsResponse = z.object({
+  device_deployment: DeviceDeployment,
+  job_id: z.number().int(),
+  logs: z.array(StepLog),
+});
+export type StepLogsResponse = z.infer<typeof StepLogsResponse>;
+
+// ---------- list (GET /customer/deployments) ----------
+
+export const DeploymentListQuery = z.object({
+  page: PageParam,
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  status: z
+    .union([JobStatus, z.literal('')])
+    .optional()
+    .transform((v) => v || undefined),
+  /** job name or package name, case-insensitive */
+  search: z.string().trim().max(200).optional(),
+});
+export type DeploymentListQuery = z.input<typeof DeploymentListQuery>;
+export type DeploymentListFilters = z.output<typeof DeploymentListQuery>;
+
+export const DeploymentListResponse = listOf(DeploymentJob);
+export type DeploymentListResponse = z.infer<typeof DeploymentListResponse>;
+
+export const DeploymentIdParams = z.object({ id: IdParam });
+
+// ---------- agent side: the result of run_deployment ----------
+
+/** command_result.result of a run_deployment command. */
+export const RunDeploymentResult = z.object({
+  deploymentStatus: z.enum(['completed', 'failed', 'cancelled']),
+  rebootRequired: z.boolean().default(false),
+});
+export type RunDeploymentResult = z.infer<typeof RunDeploymentResult>;
+
+/** GET /api/agent/files/{id}: an agent downloads a step's file with its device credentials. */
+export const agentFilePath = (fileId: number) => `/api/agent/files/${fileId}`;
+
+// ---------- the dialog's derived values (core §4) ----------
+
+export function defaultJobName(packageNames: readonly string[]): string {
+  if (packageNames.length === 1) {
+    return `Deploy ${packageNames[0]}`;
+  }
+  return packageNames.length > 1 ? `Deploy ${packageNames.length} packages` : '';
+}
+
+/** One job per package when several are chosen (core §4). */
+export const jobNameFor = (jobName: string, packageName: string, packageCount: number) =>
+  packageCount > 1 ? `${jobName} - ${packageName}` : jobName;
+
+/** spec: operations §9 — completed over total, rounded; pending is what is neither. */
+export function jobProgress(job: Pick<DeploymentJob, 'total_devices' | 'completed_devices' | 'failed_devices'>) {
+  const percent = job.total_devices > 0 ? Math.round((job.completed_devices / job.total_devices) * 100) : 0;
+  const pending = Math.max(0, job.total_devices - job.completed_devices - job.failed_devices);
+  return { percent, pending };
+}

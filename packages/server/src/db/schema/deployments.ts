@@ -1,0 +1,142 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { DeploymentStep } from '@outpost/contract/agent-protocol';
+import type { JobStatus } from '@outpost/contract/live';
+import { tenants } from './tenants';
+import { users } from './users';
+import { devices } from './devices';
+import { deploymentPackages } from './packages';
+import { files } from './files';
+
+// ARCHITECTURE §5, operations §3 Deployment job, Device deployment, Step log.
+
+/**
+ * A job: one package deployed to a set of devices, now or at `scheduled_at`. The package's steps
+ * are copied into `steps` when the job is created, so editing the package later changes nothing
+ * that is already planned. `dispatched_at` is set when a scheduler claimed the due job and queued
+ * its devices' work; the counters follow the device rows in the same transaction.
+ */
+export const deploymentJobs = pgTable(
+  'deployment_jobs',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    packageId: integer('package_id').references(() => deploymentPackages.id, { onDelete: 'set null' }),
+    packageName: text('package_name').notNull(),
+    name: text().notNull(),
+    description: text(),
+    status: text().$type<JobStatus>().notNull().default('pending'),
+    steps: jsonb().$type<DeploymentStep[]>().notNull(),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    totalDevices: integer('total_devices').notNull().default(0),
+    completedDevices: integer('completed_devices').notNull().default(0),
+    failedDevices: integer('failed_devices').notNull().default(0),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdByName: text('created_by_name'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('deployment_jobs_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('deployment_jobs_tenant_status_idx').on(t.tenantId, t.status),
+    index('deployment_jobs_package_idx').on(t.packageId),
+    // the scheduler's claim: pending jobs not yet dispatched, by due time
+    index('deployment_jobs_due_idx')
+      .on(t.scheduledAt)
+      .where(sql`${t.status} = 'pending' and ${t.dispatchedAt} is null`),
+  ],
+);
+
+/** One device's part of a job. `command_id` is its run_deployment command once dispatched. */
+export const deviceDeployments = pgTable(
+  'device_deployments',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    jobId: integer('job_id')
+      .notNull()
+      .references(() => deploymentJobs.id, { onDelete: 'cascade' }),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    /** null once the device is removed; the hostname stays for the history */
+    deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
+    /** the device's site when the job was created (site-limited users see their sites' rows) */
+    siteId: integer('site_id'),
+    deviceGuid: uuid('device_guid'),
+    hostname: text(),
+    ipAddress: text('ip_address'),
+    status: text().$type<JobStatus>().notNull().default('pending'),
+    commandId: uuid('command_id'),
+    /** the device must take its work before this time, or the deployment fails */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    errorMessage: text('error_message'),
+    rebootRequired: boolean('reboot_required').notNull().default(false),
+    currentStepOrder: integer('current_step_order'),
+    /** the last step_progress seq applied: a resent message is applied once */
+    progressSeq: integer('progress_seq').notNull().default(0),
+  },
+  (t) => [
+    index('device_deployments_job_idx').on(t.jobId),
+    uniqueIndex('device_deployments_command_uq').on(t.commandId),
+    index('device_deployments_device_idx').on(t.deviceId),
+    index('device_deployments_active_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} in ('pending', 'running')`),
+  ],
+);
+
+/** One attempt of one step on one device (operations §3 Step log). */
+export const deploymentStepLogs = pgTable(
+  'deployment_step_logs',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    deviceDeploymentId: integer('device_deployment_id')
+      .notNull()
+      .references(() => deviceDeployments.id, { onDelete: 'cascade' }),
+    stepOrder: integer('step_order').notNull(),
+    stepName: text('step_name').notNull(),
+    attempt: integer().notNull().default(1),
+    status: text().$type<JobStatus>().notNull().default('running'),
+    exitCode: integer('exit_code'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    durationMs: integer('duration_ms'),
+    stdoutLog: text('stdout_log').notNull().default(''),
+    stderrLog: text('stderr_log').notNull().default(''),
+    output: text(),
+    errorMessage: text('error_message'),
+  },
+  (t) => [uniqueIndex('deployment_step_logs_attempt_uq').on(t.deviceDeploymentId, t.stepOrder, t.attempt)],
+);
+
+/** The uploaded files a job's steps use: an agent may download only these, for its own jobs. */
+export const deploymentJobFiles = pgTable(
+  'deployment_job_files',
+  {
+    jobId: integer('job_id')
+      .notNull()
+      .references(() => deploymentJobs.id, { onDelete: 'cascade' }),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.fileId] }), index('deployment_job_files_file_idx').on(t.fileId)],
+);
