@@ -149,6 +149,11 @@ export async function listStepLogs(db: Executor, deviceDeploymentId: number): Pr
     .orderBy(asc(deploymentStepLogs.stepOrder), asc(deploymentStepLogs.attempt));
 }
 
+export async function countJobs(db: Executor, scope: TenantScope): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(deploymentJobs).where(inTenant(deploymentJobs, scope));
+  return row?.n ?? 0;
+}
+
 export async function countRunningJobs(db: Executor, scope: Scope): Promise<number> {
   const [row] = await db
     .select({ n: count() })

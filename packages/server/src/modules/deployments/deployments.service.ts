@@ -173,6 +173,7 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
             siteId: t.siteId,
             deviceGuid: t.deviceGuid,
             hostname: t.hostname,
+            ipAddress: t.ipAddress,
           })),
         );
         await insertJobFiles(tx, row.id, snapshot.fileIds);

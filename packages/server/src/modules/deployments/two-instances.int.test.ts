@@ -48,7 +48,10 @@ describe('two instances never dispatch the same job twice', () => {
     for (const hostname of ['dual-a', 'dual-b', 'dual-c']) {
       const creds = (await enroll(one, token, facts({ hostname }))).body.data;
       agents.push(await onlineAgent(one.url, creds, { hostname }));
-      const [row] = await one.database.db.select().from(devices).where(eq(devices.deviceGuid, creds.device_guid));
+      const [row] = await one.database.db
+        .select()
+        .from(devices)
+        .where(eq(devices.deviceGuid, creds.device_guid));
       ids.push(row!.id);
     }
     const pkg = (
