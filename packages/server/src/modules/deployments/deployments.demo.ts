@@ -1,5 +1,4 @@
 import type { DeploymentStep } from '@outpost/contract/agent-protocol';
-import type { JobStatus } from '@outpost/contract/live';
 import type { Db } from '../../db/client';
 import { tenantOnly } from '../../lib/scope';
 import { packageLookup } from '../packages/packages.service';
