@@ -6,10 +6,11 @@ import type {
   RunDeploymentCommand,
   StepProgressMessage,
 } from '@outpost/contract/agent-protocol';
+import { deploymentMessages } from '@outpost/contract/messages';
 import { StepType, parseStepDetails } from '@outpost/contract/step-catalog';
 import type { z } from 'zod';
 import type { Download, FetchFile, StepContext, StepHandler, StepOutcome, ZipLimits } from './context';
-import { DEFAULT_ZIP_LIMITS, StepError, errorText } from './context';
+import { CANCELLED_MESSAGE, DEFAULT_ZIP_LIMITS, StepError, errorText } from './context';
 import { runCmdStep } from './cmd';
 import { runCustomZipStep } from './custom-zip';
 import { runExeStep } from './exe';
@@ -134,7 +135,7 @@ export async function runDeployment(
       status = 'cancelled';
     }
     if (status !== 'completed') {
-      const why = status === 'cancelled' ? 'Deployment cancelled' : 'Not run: an earlier step failed';
+      const why = status === 'cancelled' ? CANCELLED_MESSAGE : deploymentMessages.notRunEarlierFailed;
       deps.report({ stepOrder: step.stepOrder, status: 'cancelled', errorMessage: why });
       results.push({
         stepOrder: step.stepOrder,
@@ -252,7 +253,7 @@ async function runAttempt(
     outcome.status === 'failed'
       ? outcome.errorMessage
       : outcome.status === 'cancelled'
-        ? 'Deployment cancelled'
+        ? CANCELLED_MESSAGE
         : null;
   const completedAt = now().toISOString();
   deps.report({
