@@ -190,11 +190,7 @@ export function createAgent(options: AgentOptions): Agent {
     }
   }
 
-  function deploymentResult(
-    commandId: string,
-    outcome: RunDeploymentResult,
-    error: string | null,
-  ) {
+  function deploymentResult(commandId: string, outcome: RunDeploymentResult, error: string | null) {
     result(commandId, outcome.deploymentStatus === 'completed' ? 'completed' : 'failed', outcome, error);
     journal.set(commandId, 'finished');
   }
@@ -215,7 +211,11 @@ export function createAgent(options: AgentOptions): Agent {
     }
     journal.set(commandId, 'running');
     const controller = new AbortController();
-    const stream = new ProgressStream(commandId, (message) => connection.sendReliable(message), options.progress);
+    const stream = new ProgressStream(
+      commandId,
+      (message) => connection.sendReliable(message),
+      options.progress,
+    );
     let finish: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (finish = resolve));
     running.set(commandId, { controller, stream, done });

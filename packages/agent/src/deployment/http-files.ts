@@ -18,7 +18,10 @@ export type AgentCredentials = { server: string; deviceGuid: string; agentSecret
 /** A file name safe on every platform, keeping the extension Windows needs (.exe, .ps1 …). */
 export function localFileName(original: string, fallback: string): string {
   const base = original.split(/[\\/]/).pop() ?? '';
-  const name = base.replace(/[^A-Za-z0-9._ -]/g, '_').replace(/^[.\s]+/, '').trim();
+  const name = base
+    .replace(/[^A-Za-z0-9._ -]/g, '_')
+    .replace(/^[.\s]+/, '')
+    .trim();
   return name === '' ? fallback : name.slice(-200);
 }
 
@@ -27,11 +30,7 @@ async function streamTo(body: ReadableStream<Uint8Array> | null, dest: string, s
     throw new Error('the response had no body');
   }
   try {
-    await pipeline(
-      Readable.fromWeb(body),
-      createWriteStream(dest, { mode: 0o600 }),
-      { signal },
-    );
+    await pipeline(Readable.fromWeb(body), createWriteStream(dest, { mode: 0o600 }), { signal });
   } catch (err) {
     await rm(dest, { force: true });
     throw err;

@@ -124,7 +124,13 @@ export class ProgressStream {
     const key = `${progress.stepOrder}/${progress.attempt ?? 0}`;
     let p = this.pending.get(key);
     if (!p) {
-      p = { stepOrder: progress.stepOrder, attempt: progress.attempt, stdout: '', stderr: '', timer: undefined };
+      p = {
+        stepOrder: progress.stepOrder,
+        attempt: progress.attempt,
+        stdout: '',
+        stderr: '',
+        timer: undefined,
+      };
       this.pending.set(key, p);
     }
     p.stdout += clean(progress.stdout ?? '');

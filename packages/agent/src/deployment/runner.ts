@@ -55,5 +55,8 @@ export function deploymentError(result: DeploymentResult): string | null {
     return 'The deployment failed';
   }
   const why = failed.attempts.at(-1)?.errorMessage;
-  return `Step ${failed.stepOrder} (${failed.stepName}) failed${why ? `: ${why}` : ''}`.slice(0, MAX_ERROR_CHARS);
+  return `Step ${failed.stepOrder} (${failed.stepName}) failed${why ? `: ${why}` : ''}`.slice(
+    0,
+    MAX_ERROR_CHARS,
+  );
 }

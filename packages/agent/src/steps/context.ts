@@ -71,6 +71,10 @@ export type StepHandler = (details: Record<string, unknown>, ctx: StepContext) =
 export const timeoutMessage = (timeoutMs: number) =>
   `Timed out after ${Math.round(timeoutMs / 1000)} seconds; the process was stopped`;
 
+/** The step log's words for a process that ended with a code its step does not accept. */
+export const exitCodeMessage = (code: number | null) =>
+  code === null ? 'The process was killed' : `Exit code ${code}`;
+
 /** The step log's words for a cancelled step. */
 export const CANCELLED_MESSAGE = 'Deployment cancelled';
 
@@ -121,7 +125,7 @@ export async function runProgram(
   return {
     status: 'failed',
     exitCode: code,
-    errorMessage: code === null ? 'The process was killed' : `Exit code ${code}`,
+    errorMessage: exitCodeMessage(code),
   };
 }
 

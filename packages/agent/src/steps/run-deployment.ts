@@ -43,6 +43,12 @@ export type DeploymentDeps = {
   outputLimits?: Partial<OutputLimits>;
   zipLimits?: Partial<ZipLimits>;
   now?: () => Date;
+  /**
+   * Handlers to use instead of the real ones (the fleet simulator's, which start no process);
+   * with `usesDisk` false no working or scratch folder is created or removed either.
+   */
+  handlers?: Partial<Record<StepType, StepHandler>>;
+  usesDisk?: boolean;
 };
 
 export type StepStatus = 'completed' | 'failed' | 'cancelled';
@@ -158,7 +164,10 @@ export async function runDeployment(
 }
 
 /** The step's type and checked details; file references keep the sha256 the catalogue drops. */
-function prepare(step: DeploymentStep): { handler: StepHandler; details: Record<string, unknown> } {
+function prepare(
+  step: DeploymentStep,
+  handlers: DeploymentDeps['handlers'],
+): { handler: StepHandler; details: Record<string, unknown> } {
   const type = StepType.safeParse(step.stepType);
   if (!type.success) {
     throw new StepError(`Unknown step type: ${step.stepType}`, false);
@@ -173,7 +182,7 @@ function prepare(step: DeploymentStep): { handler: StepHandler; details: Record<
       details[key] = step.stepDetails[key];
     }
   }
-  return { handler: HANDLERS[type.data], details };
+  return { handler: handlers?.[type.data] ?? HANDLERS[type.data], details };
 }
 
 async function runStep(step: DeploymentStep, settings: Settings): Promise<StepResult> {
@@ -233,8 +242,10 @@ async function runAttempt(
   let outcome: StepOutcome;
   let isRetryable = true;
   try {
-    const { handler, details } = prepare(step);
-    await mkdir(settings.workDir, { recursive: true });
+    const { handler, details } = prepare(step, deps.handlers);
+    if (deps.usesDisk !== false) {
+      await mkdir(settings.workDir, { recursive: true });
+    }
     outcome = await handler(details, ctx);
   } catch (err) {
     isRetryable = !(err instanceof StepError) || err.isRetryable;
@@ -242,7 +253,9 @@ async function runAttempt(
       ? { status: 'cancelled', exitCode: null }
       : { status: 'failed', exitCode: null, errorMessage: errorText(err) };
   } finally {
-    await rm(scratchDir, { recursive: true, force: true }).catch(() => undefined);
+    if (deps.usesDisk !== false) {
+      await rm(scratchDir, { recursive: true, force: true }).catch(() => undefined);
+    }
   }
   if (outcome.status === 'completed' && outcome.rebootRequired) {
     stdout.push(`\n[Outpost: reboot required (exit code ${String(outcome.exitCode)})]\n`);
