@@ -176,10 +176,13 @@ export function createAgent(options: AgentOptions): Agent {
             run.controller.abort();
             result(m.commandId, 'completed', { cancelled: true }, null);
           } else {
+            const state = journal.get(c.targetCommandId);
             const reason =
-              journal.get(c.targetCommandId) === 'finished'
+              state === 'finished'
                 ? 'The deployment has already finished'
-                : 'Nothing to cancel';
+                : state === 'running'
+                  ? 'The deployment was stopped when the agent restarted'
+                  : 'Nothing to cancel';
             result(m.commandId, 'completed', { cancelled: false, reason }, null);
           }
           return;

@@ -71,8 +71,8 @@ export async function startFakeServer(): Promise<FakeServer> {
   const wss = new WebSocketServer({ server, path: '/api/agent/ws' });
   wss.on('connection', (ws) => {
     socket = ws;
-    ws.on('message', (data) => {
-      const raw = JSON.parse(data.toString()) as { type: string };
+    ws.on('message', (data: Buffer) => {
+      const raw = JSON.parse(data.toString('utf8')) as { type: string };
       if (raw.type === 'hello') {
         ws.send(
           JSON.stringify({

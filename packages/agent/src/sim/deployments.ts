@@ -182,11 +182,13 @@ function simulatedHandler(type: StepType, options: SimDeploymentOptions, rng: Rn
     const exitCode = s.exitCode ?? (isFailure ? rng.pick(FAILURE_CODES[type]) : 0);
     const isTimeout = duration > ctx.timeoutMs;
     const runFor = Math.min(duration, ctx.timeoutMs);
-    // the lines come out spread over the run; a timed-out step prints only what it got to
+    // the first line comes out at once, the rest spread over the run; a timed-out step prints
+    // only what it got to
     const lines = s.lines.slice(0, isTimeout ? Math.max(1, s.lines.length - 1) : s.lines.length);
-    const every = runFor / (lines.length + 1);
-    for (const line of lines) {
-      if (await pause(every * options.timeScale, ctx.signal)) {
+    const first = Math.min(200, runFor / 10);
+    const every = (runFor - first) / lines.length;
+    for (const [i, line] of lines.entries()) {
+      if (await pause((i === 0 ? first : every) * options.timeScale, ctx.signal)) {
         return { status: 'cancelled', exitCode: null };
       }
       ctx.stdout(`${line}\n`);
