@@ -90,6 +90,8 @@ export function createAgent(options: AgentOptions): Agent {
     { controller: AbortController; stream: ProgressStream; done: Promise<void> }
   >();
   let isStopping = false;
+  /** deployments run one at a time (two installers at once fail, e.g. MSI's 1618); the last one */
+  let lastRun: Promise<unknown> = Promise.resolve();
   let known = new Map<string, UserSession>();
   let pollTimer: NodeJS.Timeout | null = null;
 
@@ -199,9 +201,9 @@ export function createAgent(options: AgentOptions): Agent {
   }
 
   /**
-   * Runs a deployment: its reports become step_progress messages (numbered, output coalesced),
-   * its end a command_result. `cancel` aborts it; stopping the agent abandons it (the journal
-   * answers it when the server offers it again after the restart).
+   * Runs a deployment after the ones before it: its reports become step_progress messages
+   * (numbered, output coalesced), its end a command_result. `cancel` aborts it; stopping the
+   * agent abandons it (the journal answers it when the server offers it again after the restart).
    */
   async function runDeploymentCommand(commandId: string, command: DeploymentCommand) {
     const before = journal.get(commandId);
@@ -212,7 +214,6 @@ export function createAgent(options: AgentOptions): Agent {
       deploymentResult(commandId, { deploymentStatus: 'failed', rebootRequired: false }, INTERRUPTED_MESSAGE);
       return;
     }
-    journal.set(commandId, 'running');
     const controller = new AbortController();
     const stream = new ProgressStream(
       commandId,
@@ -222,11 +223,21 @@ export function createAgent(options: AgentOptions): Agent {
     let finish: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (finish = resolve));
     running.set(commandId, { controller, stream, done });
-    try {
-      const outcome = await deployments(command, {
+    // A deployment waiting for its turn can be cancelled too: it then goes at once, with the
+    // signal aborted, and every step is reported cancelled without running.
+    const cancelled = new Promise((resolve) => controller.signal.addEventListener('abort', resolve));
+    const turn = Promise.race([lastRun, cancelled]).then(() => {
+      if (!controller.signal.aborted) {
+        journal.set(commandId, 'running');
+      }
+      return deployments(command, {
         report: (progress) => stream.report(progress),
         signal: controller.signal,
       });
+    });
+    lastRun = Promise.all([lastRun, turn.catch(() => undefined)]);
+    try {
+      const outcome = await turn;
       if (isStopping) {
         return;
       }

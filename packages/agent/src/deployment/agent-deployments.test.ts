@@ -161,6 +161,31 @@ describe('run_deployment on the agent', () => {
     expect(await result('k5')).toMatchObject({ result: { cancelled: false, reason: 'Nothing to cancel' } });
   });
 
+  it('runs deployments one at a time; one waiting for its turn can be cancelled', async () => {
+    await startAgent();
+    const log = path.join(dir, 'order');
+    const job = (name: string, seconds: number) =>
+      command([
+        step(1, 'CMD', {
+          command: `echo start ${name} >> '${log}'; sleep ${seconds}; echo end ${name} >> '${log}'`,
+        }),
+      ]);
+    fake.command('q1', job('one', 1));
+    fake.command('q2', job('two', 0));
+    fake.command('q3', job('three', 0));
+    fake.command('k3', { kind: 'cancel', targetCommandId: 'q3' });
+    expect(await result('k3')).toMatchObject({ result: { cancelled: true } });
+    // the cancelled one answers at once, while the first still runs
+    expect(await result('q3')).toMatchObject({ result: { deploymentStatus: 'cancelled' } });
+    expect(fake.result('q1')).toBeUndefined();
+    await result('q2');
+    expect(fake.progress('q3').map((m) => [m.status, m.errorMessage])).toEqual([
+      ['cancelled', 'Deployment cancelled'],
+    ]);
+    expect(await readFile(log, 'utf8')).toBe('start one\nend one\nstart two\nend two\n');
+    expect(fake.progress('q2')[0]?.seq).toBe(1);
+  });
+
   it('runs a re-offered deployment once', async () => {
     await startAgent();
     const marker = path.join(dir, 'runs');
