@@ -1,9 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { DeploymentJob, DeploymentJobDetail, StepLog, StepLogsResponse } from '@outpost/contract/deployments';
+import type {
+  DeploymentJob,
+  DeploymentJobDetail,
+  StepLog,
+  StepLogsResponse,
+} from '@outpost/contract/deployments';
 import type { UploadedFile } from '@outpost/contract/files';
 import type { PackageDetail } from '@outpost/contract/packages';
 import { startTestServer } from '../../server/test/harness';
@@ -30,6 +36,7 @@ describe('the real agent runs a deployment', () => {
   let server: TestServer;
   let agent: Agent | null = null;
   let token: string;
+  let deviceId = 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-deploy-'));
   const workDir = path.join(dir, 'work');
   const made = path.join(dir, 'made', 'inner');
@@ -78,17 +85,28 @@ describe('the real agent runs a deployment', () => {
     });
     agent.start();
     const [device] = await eventually(async () => {
-      const rows = await server.database.db.select().from(devices).where(eq(devices.deviceGuid, creds.device_guid));
+      const rows = await server.database.db
+        .select()
+        .from(devices)
+        .where(eq(devices.deviceGuid, creds.device_guid));
       return rows[0]?.status === 'online' ? rows : null;
     });
+    deviceId = device!.id;
 
     const zip = await upload(
       'tool.zip',
-      await makeZip([{ name: 'bin/run.sh', data: '#!/bin/sh\necho "zip ran in $(basename "$PWD")"\nexit 0\n', mode: 0o755 }]),
+      await makeZip([
+        {
+          name: 'bin/run.sh',
+          data: '#!/bin/sh\necho "zip ran in $(basename "$PWD")"\nexit 0\n',
+          mode: 0o755,
+        },
+      ]),
     );
     const script = await upload('installer.sh', '#!/bin/sh\necho "exe ran with $1"\nexit 0\n');
-    const pkg = (await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Real agent' })).body
-      .data;
+    const pkg = (
+      await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Real agent' })
+    ).body.data;
     const steps = [
       { step_name: 'Say hello', step_type: 'CMD', step_details: { command: 'echo hello-from-cmd' } },
       {
@@ -101,7 +119,11 @@ describe('the real agent runs a deployment', () => {
         step_type: 'EXE',
         step_details: { source_type: 'upload', file: script, arguments: '--quiet' },
       },
-      { step_name: 'Make a folder', step_type: 'FOLDER', step_details: { folder_path: made, create_parents: true } },
+      {
+        step_name: 'Make a folder',
+        step_type: 'FOLDER',
+        step_details: { folder_path: made, create_parents: true },
+      },
       {
         step_name: 'Flaky',
         step_type: 'CMD',
@@ -126,15 +148,17 @@ describe('the real agent runs a deployment', () => {
     });
     expect(created.status).toBe(200);
     const job = await eventually(async () => {
-      const d = (await call<DeploymentJobDetail>('GET', `/api/customer/deployments/${created.body.data.id}`)).body.data;
+      const d = (await call<DeploymentJobDetail>('GET', `/api/customer/deployments/${created.body.data.id}`))
+        .body.data;
       return d.status === 'failed' || d.status === 'completed' ? d : null;
     }, 60_000);
     expect(job).toMatchObject({ status: 'failed', failed_devices: 1, completed_devices: 0 });
     const dd = job.deployments[0]!;
     expect(dd.error_message).toContain('Too slow');
 
-    const logs = (await call<StepLogsResponse>('GET', `/api/customer/deployments/device-deployment/${dd.id}/logs`)).body
-      .data.logs;
+    const logs = (
+      await call<StepLogsResponse>('GET', `/api/customer/deployments/device-deployment/${dd.id}/logs`)
+    ).body.data.logs;
     const of = (name: string) => logs.filter((l) => l.step_name === name);
     const one = (name: string): StepLog => {
       const [l] = of(name);
@@ -161,9 +185,42 @@ describe('the real agent runs a deployment', () => {
     expect(slow.error_message).toMatch(/Timed out after 1 second/);
     expect(slow.duration_ms).toBeLessThan(15_000);
     // nothing after a failed step that fails the deployment ran
-    expect(of('Never reached').every((l) => l.status === 'cancelled')).toBe(true);
+    expect(of('Never reached').map((l) => l.status)).toEqual(['cancelled']);
     // the zip's extraction folder is gone; the working folder stays
     const leftovers = fs.readdirSync(workDir, { recursive: true }).map(String);
     expect(leftovers.filter((f) => f.includes('run.sh'))).toEqual([]);
   }, 90_000);
+
+  it('cancel reaches the running agent, which kills the step’s process', async () => {
+    const pkg = (await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Long one' }))
+      .body.data;
+    await call('POST', `/api/customer/deployment-packages/${pkg.id}/steps`, {
+      step_name: 'Wait a while',
+      step_type: 'CMD',
+      step_details: JSON.stringify({ command: 'sleep 47.5' }),
+    });
+    const created = await call<DeploymentJob>('POST', '/api/customer/deployments', {
+      package_id: pkg.id,
+      device_ids: [deviceId],
+      job_name: 'Cancel the real agent',
+    });
+    expect(JSON.stringify(created.body)).toContain('"success":true');
+    const id = created.body.data.id;
+    const isSleeping = () => {
+      try {
+        return execFileSync('pgrep', ['-f', 'sleep 47.5']).toString().trim() !== '';
+      } catch {
+        return false;
+      }
+    };
+    await eventually(async () => {
+      const d = (await call<DeploymentJobDetail>('GET', `/api/customer/deployments/${id}`)).body.data;
+      return d.status === 'running' && isSleeping();
+    }, 30_000);
+    const res = await call<DeploymentJob>('POST', `/api/customer/deployments/${id}/cancel`);
+    expect(res.body.data.status).toBe('cancelled');
+    await eventually(() => Promise.resolve(!isSleeping()), 15_000);
+    const d = (await call<DeploymentJobDetail>('GET', `/api/customer/deployments/${id}`)).body.data;
+    expect(d.deployments[0]).toMatchObject({ status: 'cancelled' });
+  }, 60_000);
 });
