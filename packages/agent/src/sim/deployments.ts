@@ -3,7 +3,7 @@ import type { StepType } from '@outpost/contract/step-catalog';
 import type { DeploymentRunner } from '../deployment/runner';
 import { exitCodeMessage, timeoutMessage } from '../steps/context';
 import type { StepContext, StepHandler, StepOutcome } from '../steps/context';
-import { runDeployment } from '../steps/run-deployment';
+import { runDeployment } from '../steps/deployment-loop';
 import type { Rng } from './rng';
 
 // Deployments on a simulated machine: the step library's own loop (step order, retries as
