@@ -103,7 +103,7 @@ async function writePastJob(
           deviceGuid: d.deviceGuid,
           hostname: d.hostname,
           ipAddress: d.ipAddress,
-          status: (isFailed ? 'failed' : 'completed'),
+          status: isFailed ? 'failed' : 'completed',
           startedAt: new Date(startedAt.getTime() + i * 9000),
           completedAt: new Date(startedAt.getTime() + i * 9000 + 150_000),
           errorMessage: isFailed ? `Step ${pkg.steps[0]?.stepOrder ?? 1} failed` : null,
