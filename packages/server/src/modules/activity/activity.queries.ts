@@ -23,7 +23,11 @@ const toMs = (d: Date | null) => (d ? d.getTime() : null);
 const toDate = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 /** The device's accounting state, locked for this transaction; empty when it has none yet. */
-export async function lockState(tx: Executor, scope: TenantScope, deviceId: number): Promise<AccountingState | null> {
+export async function lockState(
+  tx: Executor,
+  scope: TenantScope,
+  deviceId: number,
+): Promise<AccountingState | null> {
   const [row] = await tx
     .select()
     .from(deviceActivityState)
@@ -51,9 +55,10 @@ export async function saveState(
   const values = {
     onlineSince: toDate(state.onlineSince),
     loggedInSince: toDate(state.loggedInSince),
-    sessions: state.sessions.map(
-      (s): OpenActivitySession => ({ ...s, since: new Date(s.since).toISOString() }),
-    ),
+    sessions: state.sessions.map((s): OpenActivitySession => ({
+      ...s,
+      since: new Date(s.since).toISOString(),
+    })),
     lastEventAt: toDate(state.lastEventAt),
     countedDay: state.countedDay,
     countedSessions: state.countedSessions,
@@ -206,7 +211,13 @@ export async function findDeviceActivity(db: Reader, scope: Scope, idOrGuid: str
 }
 
 /** The device's log since `since`, newest first. */
-export async function listEvents(db: Reader, scope: TenantScope, deviceId: number, since: Date, limit: number) {
+export async function listEvents(
+  db: Reader,
+  scope: TenantScope,
+  deviceId: number,
+  since: Date,
+  limit: number,
+) {
   return db
     .select({
       id: activityEvents.id,
@@ -249,11 +260,7 @@ export async function eventsSince(db: Reader, scope: TenantScope, deviceId: numb
     .select({ id: activityEvents.id })
     .from(activityEvents)
     .where(
-      and(
-        mine,
-        inArray(activityEvents.eventType, ['online', 'offline']),
-        lt(activityEvents.createdAt, from),
-      ),
+      and(mine, inArray(activityEvents.eventType, ['online', 'offline']), lt(activityEvents.createdAt, from)),
     )
     .orderBy(desc(activityEvents.id))
     .limit(1);
