@@ -139,19 +139,47 @@ export async function addToRollups(
 
 // ---------- the demo's back-fill ----------
 
-/** Devices of a tenant with no activity state yet (never connected, or created before this). */
-export async function devicesWithoutActivity(db: Reader, scope: TenantScope) {
+/** The tenant's devices of these guids with the time their first activity event arrived. */
+export async function devicesWithFirstEvent(db: Reader, scope: TenantScope, guids: string[]) {
+  if (guids.length === 0) {
+    return [];
+  }
   return db
-    .select({ id: devices.id, siteId: devices.siteId, hostname: devices.hostname, timezone: sites.timezone })
+    .select({
+      id: devices.id,
+      deviceGuid: devices.deviceGuid,
+      ipAddress: devices.ipAddress,
+      firstEventAt:
+        sql<Date | null>`(select min(${activityEvents.createdAt}) from ${activityEvents} where ${activityEvents.deviceId} = ${devices.id})`.mapWith(
+          (v: string | Date | null) => (v === null ? null : new Date(v)),
+        ),
+    })
     .from(devices)
-    .leftJoin(sites, eq(sites.id, devices.siteId))
-    .where(
-      and(
-        inTenant(devices, scope),
-        sql`not exists (select 1 from ${activityEvents} where ${activityEvents.deviceId} = ${devices.id})`,
-      ),
-    )
+    .where(and(inTenant(devices, scope), inArray(devices.deviceGuid, guids)))
     .orderBy(asc(devices.id));
+}
+
+/** Locks the device row (the gateway's transactions lock it first too). */
+export async function lockDeviceRow(tx: Executor, scope: TenantScope, deviceId: number): Promise<boolean> {
+  const rows = await tx
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(inTenant(devices, scope), eq(devices.id, deviceId)))
+    .for('update');
+  return rows.length > 0;
+}
+
+/** Removes a device's activity: log, day rows and state (the back-fill writes them anew). */
+export async function deleteActivity(tx: Executor, scope: TenantScope, deviceId: number): Promise<void> {
+  await tx
+    .delete(activityEvents)
+    .where(and(inTenant(activityEvents, scope), eq(activityEvents.deviceId, deviceId)));
+  await tx
+    .delete(deviceActivityDaily)
+    .where(and(inTenant(deviceActivityDaily, scope), eq(deviceActivityDaily.deviceId, deviceId)));
+  await tx
+    .delete(deviceActivityState)
+    .where(and(inTenant(deviceActivityState, scope), eq(deviceActivityState.deviceId, deviceId)));
 }
 
 /** Many events at once (the demo back-fill writes a device's whole history in one statement). */
