@@ -12,15 +12,14 @@ import type { UserSession } from '@outpost/contract/agent-protocol';
 import { deviceMessages } from '@outpost/contract/messages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { deviceActivityDaily, deviceActivityState, devices, userSites, users } from '../../db/schema/index';
+import { deviceActivityDaily, devices, userSites, users } from '../../db/schema/index';
 import { tenantOnly } from '../../lib/scope';
 import { hashSecret } from '../agents/agent-secrets';
 import { allEvents } from './activity.queries';
 import { recordConnected, recordDisconnected, recordSessionEvents } from './activity-recorder';
 import type { ActivityDevice } from './activity-recorder';
-import { accountingEvents, createActivityService } from './activity.service';
-import { DAY_MS, HOUR_MS, dailyTotals, timeline, utcDay, withOpenIntervals } from './activity-accounting';
-import type { DayTotals } from './activity-accounting';
+import { checkRollups, createActivityService } from './activity.service';
+import { DAY_MS, HOUR_MS, utcDay } from './activity-accounting';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 
@@ -93,27 +92,6 @@ describe('device activity: rollups in the gateway transaction, API, scope', () =
     return Object.fromEntries(
       rows.map((r) => [r.day, { onlineMs: r.onlineMs, loggedInMs: r.loggedInMs, sessions: r.sessionCount }]),
     );
-  }
-
-  /** Rollups plus open intervals, and the same recomputed from every stored event. */
-  async function readAndRecompute(d: ActivityDevice, now: number) {
-    const [state] = await server.database.db
-      .select()
-      .from(deviceActivityState)
-      .where(eq(deviceActivityState.deviceId, d.id));
-    const closed = new Map<string, DayTotals>(Object.entries(await rollups(d.id)));
-    const read = withOpenIntervals(
-      closed,
-      {
-        onlineSince: state?.onlineSince?.getTime() ?? null,
-        loggedInSince: state?.loggedInSince?.getTime() ?? null,
-      },
-      now,
-    );
-    const events = accountingEvents(await allEvents(server.database.db, tenantOnly(d.tenantId), d.id));
-    const plain = (m: Map<string, DayTotals>) =>
-      Object.fromEntries([...m.entries()].filter(([, v]) => v.onlineMs || v.loggedInMs || v.sessions));
-    return { read: plain(read), full: plain(dailyTotals(timeline(events, now))) };
   }
 
   beforeAll(async () => {
@@ -283,8 +261,8 @@ describe('device activity: rollups in the gateway transaction, API, scope', () =
               await session(d, last.kind, last.id, `u-${last.id}`, last.at, at);
             }
           }
-          const { read, full } = await readAndRecompute(d, received + 5 * H);
-          expect(read).toEqual(full);
+          const { read, recomputed } = await checkRollups(server.database.db, d, received + 5 * H);
+          expect(read).toEqual(recomputed);
         },
       ),
       { numRuns: 12 },

@@ -308,6 +308,18 @@ export async function allEvents(db: Reader, scope: TenantScope, deviceId: number
     .orderBy(asc(activityEvents.id));
 }
 
+/** The device's open intervals (null before its first event). */
+export async function openIntervals(db: Reader, scope: TenantScope, deviceId: number) {
+  const [row] = await db
+    .select({
+      onlineSince: deviceActivityState.onlineSince,
+      loggedInSince: deviceActivityState.loggedInSince,
+    })
+    .from(deviceActivityState)
+    .where(and(inTenant(deviceActivityState, scope), eq(deviceActivityState.deviceId, deviceId)));
+  return row ?? null;
+}
+
 /** The device's day rows from `fromDay` (YYYY-MM-DD) on. */
 export async function dailyRows(db: Reader, scope: TenantScope, deviceId: number, fromDay: string) {
   return db

@@ -10,11 +10,19 @@ import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import { tenantOnly } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
-import type { allEvents } from './activity.queries';
-import { dailyRows, eventsSince, findDeviceActivity, listEvents, overviewRows } from './activity.queries';
+import {
+  allEvents,
+  dailyRows,
+  eventsSince,
+  findDeviceActivity,
+  listEvents,
+  openIntervals,
+  overviewRows,
+} from './activity.queries';
 import {
   DAY_MS,
   HOUR_MS,
+  dailyTotals,
   dayStart,
   effectiveTime,
   hourlySlots,
@@ -43,6 +51,33 @@ export function accountingEvents(rows: readonly EventRead[]): AccountingEvent[] 
     last = at;
     return { type: r.type, at, sessionId: r.sessionId, userName: r.userName, ipAddress: r.ipAddress };
   });
+}
+
+const nonEmpty = (m: ReadonlyMap<string, DayTotals>) =>
+  Object.fromEntries([...m.entries()].filter(([, t]) => t.onlineMs || t.loggedInMs || t.sessions));
+
+/**
+ * A consistency check (tests, tools): a device's per-day totals as the reads report them
+ * (rollups plus open intervals) and as recomputed from every stored event; the two must agree.
+ */
+export async function checkRollups(db: Db, device: { id: number; tenantId: number }, now: number) {
+  const scope = tenantOnly(device.tenantId);
+  const rows = await dailyRows(db, scope, device.id, '0001-01-01');
+  const open = await openIntervals(db, scope, device.id);
+  const read = withOpenIntervals(
+    new Map(rows.map(({ day, ...t }) => [day, t])),
+    {
+      onlineSince: open?.onlineSince?.getTime() ?? null,
+      loggedInSince: open?.loggedInSince?.getTime() ?? null,
+    },
+    now,
+  );
+  const events = accountingEvents(await allEvents(db, scope, device.id));
+  return {
+    read: nonEmpty(read),
+    recomputed: nonEmpty(dailyTotals(timeline(events, now))),
+    firstEventAt: events[0]?.at ?? null,
+  };
 }
 
 export function createActivityService({ db, now = () => Date.now() }: { db: Db; now?: () => number }) {

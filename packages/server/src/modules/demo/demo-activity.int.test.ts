@@ -4,12 +4,8 @@ import { utilizationBand } from '@outpost/contract/activity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { activityEvents, deviceActivityDaily, deviceActivityState, tenants } from '../../db/schema/index';
-import { tenantOnly } from '../../lib/scope';
-import { allEvents } from '../activity/activity.queries';
-import { accountingEvents } from '../activity/activity.service';
-import { dailyTotals, timeline, withOpenIntervals } from '../activity/activity-accounting';
-import type { DayTotals } from '../activity/activity-accounting';
+import { activityEvents, tenants } from '../../db/schema/index';
+import { checkRollups } from '../activity/activity.service';
 import { createDemo } from './demo';
 import type { Demo } from './demo';
 import { DEMO } from './demo.seed';
@@ -46,29 +42,10 @@ describe('the demo activity history', () => {
       .select({ id: tenants.id })
       .from(tenants)
       .where(eq(tenants.tenantName, DEMO.tenantName));
-    const scope = tenantOnly(acme!.id);
     for (const r of rows) {
-      const events = accountingEvents(await allEvents(db, scope, r.agent_id));
-      expect(events[0]!.at).toBeLessThan(now - 25 * 86_400_000);
-      const closed = new Map<string, DayTotals>(
-        (await db.select().from(deviceActivityDaily).where(eq(deviceActivityDaily.deviceId, r.agent_id))).map(
-          (d) => [d.day, { onlineMs: d.onlineMs, loggedInMs: d.loggedInMs, sessions: d.sessionCount }],
-        ),
-      );
-      const [state] = await db
-        .select()
-        .from(deviceActivityState)
-        .where(eq(deviceActivityState.deviceId, r.agent_id));
-      const at = Date.now();
-      const read = withOpenIntervals(
-        closed,
-        {
-          onlineSince: state?.onlineSince?.getTime() ?? null,
-          loggedInSince: state?.loggedInSince?.getTime() ?? null,
-        },
-        at,
-      );
-      expect(Object.fromEntries(read)).toEqual(Object.fromEntries(dailyTotals(timeline(events, at))));
+      const check = await checkRollups(db, { id: r.agent_id, tenantId: acme!.id }, Date.now());
+      expect(check.firstEventAt).toBeLessThan(now - 25 * 86_400_000);
+      expect(check.read).toEqual(check.recomputed);
     }
 
     // devices signed in since the fleet started have sessions today (the 'active' filter)
