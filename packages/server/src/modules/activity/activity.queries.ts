@@ -342,7 +342,8 @@ export async function dailyRows(db: Reader, scope: TenantScope, deviceId: number
 
 /**
  * The overview: one row per device in scope with its closed time over the three windows and
- * today's sessions, from the rollups in one grouped query, plus the open intervals to add.
+ * today's sessions, plus the open intervals to add. The rollups of the last 30 days are summed
+ * per device in one grouped pass (tenant and day index), then joined to the devices in scope.
  */
 export async function overviewRows(
   db: Reader,
@@ -352,7 +353,25 @@ export async function overviewRows(
   const r = deviceActivityDaily;
   const sumIf = (col: typeof r.onlineMs | typeof r.loggedInMs, from: string) =>
     sql<number>`coalesce(sum(${col}) filter (where ${r.day} >= ${from}), 0)::float8`;
-  return db
+  const totals = db
+    .select({
+      deviceId: r.deviceId,
+      sessionsToday:
+        sql<number>`coalesce(sum(${r.sessionCount}) filter (where ${r.day} = ${days.today}), 0)::int`.as(
+          'sessions_today',
+        ),
+      online7: sumIf(r.onlineMs, days.from7).as('online7'),
+      login7: sumIf(r.loggedInMs, days.from7).as('login7'),
+      online14: sumIf(r.onlineMs, days.from14).as('online14'),
+      login14: sumIf(r.loggedInMs, days.from14).as('login14'),
+      online30: sumIf(r.onlineMs, days.from30).as('online30'),
+      login30: sumIf(r.loggedInMs, days.from30).as('login30'),
+    })
+    .from(r)
+    .where(and(inTenant(r, scope), gte(r.day, days.from30)))
+    .groupBy(r.deviceId)
+    .as('totals');
+  const rows = await db
     .select({
       id: devices.id,
       deviceGuid: devices.deviceGuid,
@@ -360,19 +379,29 @@ export async function overviewRows(
       siteName: sites.siteName,
       onlineSince: deviceActivityState.onlineSince,
       loggedInSince: deviceActivityState.loggedInSince,
-      sessionsToday: sql<number>`coalesce(sum(${r.sessionCount}) filter (where ${r.day} = ${days.today}), 0)::int`,
-      online7: sumIf(r.onlineMs, days.from7),
-      login7: sumIf(r.loggedInMs, days.from7),
-      online14: sumIf(r.onlineMs, days.from14),
-      login14: sumIf(r.loggedInMs, days.from14),
-      online30: sumIf(r.onlineMs, days.from30),
-      login30: sumIf(r.loggedInMs, days.from30),
+      sessionsToday: totals.sessionsToday,
+      online7: totals.online7,
+      login7: totals.login7,
+      online14: totals.online14,
+      login14: totals.login14,
+      online30: totals.online30,
+      login30: totals.login30,
     })
     .from(devices)
     .leftJoin(sites, eq(sites.id, devices.siteId))
     .leftJoin(deviceActivityState, eq(deviceActivityState.deviceId, devices.id))
-    .leftJoin(r, and(eq(r.deviceId, devices.id), gte(r.day, days.from30)))
+    .leftJoin(totals, eq(totals.deviceId, devices.id))
     .where(inScope(devices, scope))
-    .groupBy(devices.id, sites.siteName, deviceActivityState.onlineSince, deviceActivityState.loggedInSince)
     .orderBy(asc(devices.id));
+  // a device without rows in the window has no totals row
+  return rows.map((row) => ({
+    ...row,
+    sessionsToday: row.sessionsToday ?? 0,
+    online7: row.online7 ?? 0,
+    login7: row.login7 ?? 0,
+    online14: row.online14 ?? 0,
+    login14: row.login14 ?? 0,
+    online30: row.online30 ?? 0,
+    login30: row.login30 ?? 0,
+  }));
 }
