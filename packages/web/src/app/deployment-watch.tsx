@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import type { DeploymentJob } from '@outpost/contract/deployments';
 import { isJobActive } from '@outpost/contract/deployments';
 import { deploymentKey } from '@outpost/contract/live';
 import { deploymentsKey, getDeployments } from '../lib/api/deployments';
@@ -19,7 +20,6 @@ const ACTIVE_JOBS_LIMIT = 100;
 
 export function useDeploymentWatch() {
   const user = useUser();
-  const [watched, setWatched] = useState<ReadonlySet<number>>(new Set());
   const active = useQuery({
     queryKey: [...deploymentsKey(user.tenant_id), 'active'] as const,
     queryFn: async ({ signal }) => {
@@ -34,28 +34,22 @@ export function useDeploymentWatch() {
     retry: false,
   });
 
-  const watch = useCallback(
-    (
-      jobs: readonly {
-        id: number;
-        name: string;
-        status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
-      }[],
-    ) => {
-      noteJobs(jobs);
-      const ids = jobs.filter((j) => isJobActive(j.status)).map((j) => j.id);
-      if (ids.length > 0) {
-        setWatched((s) => new Set([...s, ...ids]));
-      }
-    },
-    [],
-  );
+  const [created, setCreated] = useState<ReadonlySet<number>>(new Set());
+  const [finished, setFinished] = useState<ReadonlySet<number>>(new Set());
+
+  const watch = useCallback((jobs: readonly DeploymentJob[]) => {
+    noteJobs(jobs);
+    const ids = jobs.filter((j) => isJobActive(j.status)).map((j) => j.id);
+    if (ids.length > 0) {
+      setCreated((s) => new Set([...s, ...ids]));
+    }
+  }, []);
 
   useEffect(() => {
     if (active.data) {
-      watch(active.data);
+      noteJobs(active.data);
     }
-  }, [active.data, watch]);
+  }, [active.data]);
 
   useLiveMessages((event) => {
     if (event.type !== 'deployment_update') {
@@ -63,17 +57,16 @@ export function useDeploymentWatch() {
     }
     const p = event.payload;
     if (p.deviceDeploymentId === undefined && p.status && !isJobActive(p.status)) {
-      setWatched((s) => {
-        if (!s.has(p.deploymentId)) {
-          return s;
-        }
-        const next = new Set(s);
-        next.delete(p.deploymentId);
-        return next;
-      });
+      setFinished((s) => (s.has(p.deploymentId) ? s : new Set([...s, p.deploymentId])));
     }
   });
 
-  useSubscriptions([...watched].sort((a, b) => a - b).map((id) => deploymentKey(id)));
+  const watched = new Set([...(active.data ?? []).map((j) => j.id), ...created]);
+  useSubscriptions(
+    [...watched]
+      .filter((id) => !finished.has(id))
+      .sort((a, b) => a - b)
+      .map((id) => deploymentKey(id)),
+  );
   return watch;
 }
