@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useForm, useWatch } from 'react-hook-form';
 import { CalendarClock, Rocket } from 'lucide-react';
@@ -136,11 +136,16 @@ export default function DeployDialog({
   const isLater = values.timing === 'later';
   const submitLabel = isLater ? 'Schedule Deployment' : 'Deploy Now';
 
-  const close = () => {
-    if (!isCreating) {
-      onClose();
+  // One function for the dialog's whole life: the Dialog moves focus when its onClose changes.
+  const latest = useRef({ isCreating, onClose });
+  useLayoutEffect(() => {
+    latest.current = { isCreating, onClose };
+  });
+  const close = useCallback(() => {
+    if (!latest.current.isCreating) {
+      latest.current.onClose();
     }
-  };
+  }, []);
 
   const submit = form.handleSubmit(async (v) => {
     setError(null);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -185,6 +185,9 @@ function Details({
   const canCancel = isJobActive(job.status);
   const { percent, pending } = jobProgress(job);
   const logsDevice = job.deployments.find((d) => d.id === logsFor) ?? null;
+  // Stable, so live re-renders do not make the dialogs move focus.
+  const closeLogs = useCallback(() => setLogsFor(null), []);
+  const closeCancel = useCallback(() => setToCancel(false), []);
 
   return (
     <>
@@ -323,7 +326,7 @@ function Details({
 
       <CancelDeploymentDialog
         job={toCancel ? job : null}
-        onClose={() => setToCancel(false)}
+        onClose={closeCancel}
         onCancelled={onRefresh}
         onError={setCancelError}
       />
@@ -332,7 +335,7 @@ function Details({
         jobId={job.id}
         deviceDeployment={logsDevice}
         steps={job.steps}
-        onClose={() => setLogsFor(null)}
+        onClose={closeLogs}
       />
     </>
   );

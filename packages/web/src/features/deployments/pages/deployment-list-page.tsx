@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarClock, Eye, Package, Plus, RefreshCw, Rocket, X, XCircle } from 'lucide-react';
@@ -79,6 +79,7 @@ export default function DeploymentListPage() {
   });
 
   const hasFilters = list.hasActiveFilters;
+  const closeCancel = useCallback(() => setToCancel(null), []);
 
   return (
     <>
@@ -252,7 +253,7 @@ export default function DeploymentListPage() {
           />
         )}
       </Card>
-      <CancelDeploymentDialog job={toCancel} onClose={() => setToCancel(null)} onError={setCancelError} />
+      <CancelDeploymentDialog job={toCancel} onClose={closeCancel} onError={setCancelError} />
     </>
   );
 }
