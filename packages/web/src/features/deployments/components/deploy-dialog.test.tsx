@@ -162,7 +162,7 @@ describe('deploy dialog: loading (spec: core §4, §5, §9)', () => {
     expect(await screen.findByText(messages.dialogLoad)).toBeInTheDocument();
   });
 
-  it("opens with the opener's packages and devices selected and names the job after the package", async () => {
+  it("opens with the opener's packages and devices selected and names the job after the package", () => {
     open({
       initialPackages: [{ id: 2, name: 'Chrome' }],
       initialDevices: [{ id: 11, hostname: 'WS-011', status: 'online' }],
