@@ -32,7 +32,10 @@ export const STEP_LOG_MAX_CHARS = 1024 * 1024;
 // body schema only fixes types and sizes; the service says what is missing.
 export const DeploymentCreateBody = z.object({
   package_id: Id.optional(),
-  device_ids: z.array(Id).max(MAX_DEVICES_PER_JOB, `At most ${MAX_DEVICES_PER_JOB} devices per deployment`).default([]),
+  device_ids: z
+    .array(Id)
+    .max(MAX_DEVICES_PER_JOB, `At most ${MAX_DEVICES_PER_JOB} devices per deployment`)
+    .default([]),
   job_name: z.string().max(JOB_NAME_MAX, `Job name must be ${JOB_NAME_MAX} characters or less`).default(''),
   job_description: z
     .string()
@@ -40,7 +43,10 @@ export const DeploymentCreateBody = z.object({
     .nullable()
     .optional(),
   /** ISO 8601 with a zone; absent or null means now */
-  scheduled_at: z.iso.datetime({ offset: true, error: 'scheduled_at must be an ISO 8601 date and time' }).nullable().optional(),
+  scheduled_at: z.iso
+    .datetime({ offset: true, error: 'scheduled_at must be an ISO 8601 date and time' })
+    .nullable()
+    .optional(),
 });
 export type DeploymentCreateBody = z.input<typeof DeploymentCreateBody>;
 export type DeploymentCreateInput = z.output<typeof DeploymentCreateBody>;
@@ -177,7 +183,9 @@ export const jobNameFor = (jobName: string, packageName: string, packageCount: n
   packageCount > 1 ? `${jobName} - ${packageName}` : jobName;
 
 /** spec: operations §9 — completed over total, rounded; pending is what is neither. */
-export function jobProgress(job: Pick<DeploymentJob, 'total_devices' | 'completed_devices' | 'failed_devices'>) {
+export function jobProgress(
+  job: Pick<DeploymentJob, 'total_devices' | 'completed_devices' | 'failed_devices'>,
+) {
   const percent = job.total_devices > 0 ? Math.round((job.completed_devices / job.total_devices) * 100) : 0;
   const pending = Math.max(0, job.total_devices - job.completed_devices - job.failed_devices);
   return { percent, pending };

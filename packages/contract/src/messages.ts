@@ -179,7 +179,10 @@ export const deploymentMessages = {
   cancelledByUser: (name: string | null) => `Cancelled by ${name ?? 'a user'}`,
   deviceNeverOnline: (hours: number) =>
     `The device did not come online within ${hours} hour${hours === 1 ? '' : 's'}, so the deployment was not run`,
+  deviceWentAway: (hours: number) =>
+    `The device went offline during the deployment and did not come back within ${hours} hour${hours === 1 ? '' : 's'}`,
   deviceRemoved: 'The device was removed before the deployment finished',
+  cancelledOnDevice: 'Cancelled on the device',
   notRunEarlierFailed: 'Not run: an earlier step failed',
   agentCannotDeploy: 'The agent could not run the deployment',
 } as const;

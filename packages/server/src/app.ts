@@ -37,6 +37,10 @@ import { packagesRoutes } from './modules/packages/packages.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
 import { deviceActionsRoutes } from './modules/device-actions/device-actions.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { createDeploymentEngine } from './modules/deployments/deployment-engine';
+import { agentFilesRoutes, deploymentsRoutes } from './modules/deployments/deployments.routes';
+import { createDeploymentsService, deploymentLookup } from './modules/deployments/deployments.service';
+import { createDevicesService } from './modules/devices/devices.service';
 
 export const VERSION = '0.1.0';
 
@@ -122,6 +126,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const routeOptions = { db: database.db, config, tokens, googleVerifier, version: VERSION };
   // Uploaded files (ARCHITECTURE §6); the agent download route will share this store.
   const blobStore = createLocalBlobStore(config.blobDir);
+  // Deployments (ARCHITECTURE §5): one engine per instance, its scheduler started once listening.
+  const engine = createDeploymentEngine({
+    db: database.db,
+    queue: app.commandQueue,
+    hub: app.portalHub,
+    log: app.log,
+    options: config.deployments,
+  });
+  const deployments = createDeploymentsService({
+    db: database.db,
+    engine,
+    queue: app.commandQueue,
+    devices: createDevicesService({ db: database.db, gateway: app.commandQueue, bus: app.bus }),
+  });
+  app.portalHub.registerDeploymentAuthorizer((ctx, id) => deployments.authorize(ctx, id));
+  app.addHook('onReady', (done) => {
+    engine.start();
+    done();
+  });
+  app.addHook('preClose', async () => {
+    await engine.stop();
+  });
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { database });
@@ -140,6 +166,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         prefix: '/agent',
         guard: createEnrollGuard(redis, rateLimitPrefix, config.enroll),
       });
+      await api.register(agentFilesRoutes, {
+        db: database.db,
+        service: deployments,
+        blobStore,
+        prefix: '/agent',
+      });
       await api.register(
         async (customer) => {
           customer.addHook('onRequest', async (request) => {
@@ -150,10 +182,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           await customer.register(authRoutes, routeOptions);
           await customer.register(enrollmentTokenRoutes, { db: database.db });
           await customer.register(filesRoutes, { db: database.db, config, blobStore });
-          await customer.register(packagesRoutes, { db: database.db });
+          await customer.register(packagesRoutes, {
+            db: database.db,
+            activeDeploymentCounters: [deploymentLookup.activeJobsForPackage],
+          });
           await customer.register(devicesRoutes, { db: database.db });
-          await customer.register(dashboardRoutes, { db: database.db });
+          await customer.register(dashboardRoutes, { db: database.db, deployments });
           await customer.register(deviceActionsRoutes, { db: database.db });
+          await customer.register(deploymentsRoutes, { service: deployments });
         },
         { prefix: '/customer' },
       );

@@ -58,6 +58,13 @@ const EnvSchema = z.object({
   ENROLL_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   ENROLL_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   ENROLL_PER_TOKEN_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  // Deployments (README "Deployments")
+  DEPLOYMENT_OFFLINE_EXPIRY_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(24 * 60 * 60 * 1000),
+  DEPLOYMENT_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 });
 
 export type Config = {
@@ -110,6 +117,12 @@ export type Config = {
     failuresPerAddress: number;
     /** enrolments with one token per minute, from every address together */
     perTokenPerMinute: number;
+  };
+  deployments: {
+    /** a device that has not taken its work this long after the job became due fails */
+    offlineExpiryMs: number;
+    /** how often each instance looks for due jobs and expired device deployments */
+    schedulerIntervalMs: number;
   };
   /** simulated devices the embedded demo runs (0 disables) */
   demoDevices: number;
@@ -272,6 +285,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAddressPerMinute: e.ENROLL_PER_ADDRESS_PER_MINUTE,
       failuresPerAddress: e.ENROLL_FAILURES_PER_ADDRESS,
       perTokenPerMinute: e.ENROLL_PER_TOKEN_PER_MINUTE,
+    },
+    deployments: {
+      offlineExpiryMs: e.DEPLOYMENT_OFFLINE_EXPIRY_MS,
+      schedulerIntervalMs: e.DEPLOYMENT_SCHEDULER_INTERVAL_MS,
     },
     demoDevices: e.OUTPOST_DEMO_DEVICES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,

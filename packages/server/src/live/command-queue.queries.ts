@@ -53,7 +53,7 @@ export async function markSent(db: Db, ids: string[]): Promise<void> {
 
 /** Ends an unfinished command of this device; null when it was not (any more) unfinished. */
 export async function completeCommand(
-  db: Db,
+  db: Pick<Db, 'update'>,
   deviceId: number,
   commandId: string,
   outcome: {

@@ -5,6 +5,7 @@ import type {
   StepProgressMessage,
 } from '@outpost/contract/agent-protocol';
 import type { Db } from '../db/client';
+import type { Executor } from '../lib/db';
 import { isUuid } from '../lib/uuid';
 import type { Bus } from './bus';
 import {
@@ -63,6 +64,18 @@ export type CommandQueue = {
   /** Later modules react to results and step progress (deployments, device actions). */
   onCommandResult(handler: (event: CommandResultEvent) => Promise<void> | void): void;
   onStepProgress(handler: (event: StepProgressEvent) => Promise<void> | void): void;
+  /**
+   * Ends an unfinished command in the caller's transaction without running it (a cancelled or
+   * expired deployment): it is no longer offered. Result handlers are not called.
+   */
+  finishCommand(
+    tx: Executor,
+    deviceId: number,
+    commandId: string,
+    outcome: { status: 'completed' | 'failed'; error: string | null },
+  ): Promise<boolean>;
+  /** The stored state of a command (status, result, error), or null. */
+  findCommand(commandId: string): Promise<Awaited<ReturnType<typeof findCommand>>>;
 };
 
 /** The side the agent socket uses: offer on connect, record a result, pass step progress on. */
@@ -226,6 +239,11 @@ export function createCommandQueue(deps: {
     onStepProgress(handler) {
       stepHandlers.push(handler);
     },
+    async finishCommand(tx, deviceId, commandId, outcome) {
+      const row = await completeCommand(tx, deviceId, commandId, { ...outcome, result: null });
+      return row !== null;
+    },
+    findCommand: (commandId) => (isUuid(commandId) ? findCommand(db, commandId) : Promise.resolve(null)),
     offer,
     complete,
     stepProgress,

@@ -2,17 +2,22 @@ import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { DashboardStats } from '@outpost/contract/devices';
 import { apiSuccess } from '@outpost/contract/envelope';
 import type { Db } from '../../db/client';
+import type { DeploymentsService } from '../deployments/deployments.service';
 import { createDevicesService } from '../devices/devices.service';
 import { createTenantsService } from '../tenants/tenants.service';
 import { createDashboardService } from './dashboard.service';
 
 // spec: core §7 GET /customer/devices/stats/dashboard (the path stays under devices, as the spec
 // names it).
-export const dashboardRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
+export const dashboardRoutes: FastifyPluginCallbackZod<{
+  db: Db;
+  deployments: Pick<DeploymentsService, 'countRunning'>;
+}> = (app, opts, done) => {
   const service = createDashboardService({
     db: opts.db,
     devices: createDevicesService({ db: opts.db, gateway: app.commandQueue, bus: app.bus }),
     tenants: createTenantsService(opts.db),
+    deployments: opts.deployments,
   });
 
   app.get(

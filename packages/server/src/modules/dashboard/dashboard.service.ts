@@ -1,6 +1,7 @@
 import type { DashboardStats } from '@outpost/contract/devices';
 import type { Db } from '../../db/client';
 import type { RequestContext } from '../../plugins/auth';
+import type { DeploymentsService } from '../deployments/deployments.service';
 import type { DevicesService } from '../devices/devices.service';
 import type { TenantsService } from '../tenants/tenants.service';
 import { countPackages, deviceCounts, recentSoftware } from './dashboard.queries';
@@ -12,19 +13,21 @@ export type DashboardServiceDeps = {
   db: Db;
   devices: Pick<DevicesService, 'recent'>;
   tenants: Pick<TenantsService, 'summary'>;
+  deployments: Pick<DeploymentsService, 'countRunning'>;
 };
 
 // spec: core §5 Dashboard. Every signed-in member sees the dashboard of their own scope: the
 // counts and lists below are all scoped to the caller's tenant and sites.
-export function createDashboardService({ db, devices, tenants }: DashboardServiceDeps) {
+export function createDashboardService({ db, devices, tenants, deployments }: DashboardServiceDeps) {
   return {
     async stats(ctx: RequestContext): Promise<DashboardStats> {
-      const [tenant, counts, recent, packages, software] = await Promise.all([
+      const [tenant, counts, recent, packages, software, running] = await Promise.all([
         tenants.summary(ctx.tenantId),
         deviceCounts(db, ctx),
         devices.recent(ctx, RECENT_DEVICES),
         countPackages(db, ctx),
         recentSoftware(db, ctx, RECENT_SOFTWARE),
+        deployments.countRunning(ctx),
       ]);
       return {
         tenant: {
@@ -35,8 +38,7 @@ export function createDashboardService({ db, devices, tenants }: DashboardServic
         },
         deviceCounts: counts,
         recentDevices: recent,
-        // The deployments area lands in a later issue; until then nothing is running (a real 0).
-        runningDeployments: 0,
+        runningDeployments: running,
         totalPackages: packages,
         recentSoftware: software,
       };

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { EnrollmentToken } from '@outpost/contract/agents';
+import type { DeploymentJob } from '@outpost/contract/deployments';
 import type { DeviceListItem } from '@outpost/contract/devices';
 import type { ListData } from '@outpost/contract/envelope';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -62,5 +63,23 @@ describe('the embedded demo', () => {
     const secondTokens = await demoTokenIds();
     expect(secondTokens).toHaveLength(3);
     expect(secondTokens.filter((id) => firstTokens.includes(id))).toEqual([]);
+
+    // a deployment history to look at, made once: finished jobs of the past days, one due now
+    // (the simulated devices run it) and one scheduled for later
+    const res = await server.request<{ data: ListData<DeploymentJob> }>(
+      'GET',
+      '/api/customer/deployments?limit=100',
+      {
+        token,
+      },
+    );
+    const jobs = res.body.data.data;
+    expect(jobs).toHaveLength(6);
+    const statuses = new Set(jobs.map((j) => j.status));
+    expect(statuses.has('completed') && statuses.has('failed')).toBe(true);
+    const scheduled = jobs.filter((j) => j.scheduled_at !== null);
+    expect(scheduled).toHaveLength(1);
+    expect(scheduled[0]).toMatchObject({ status: 'pending' });
+    expect(new Date(scheduled[0]!.scheduled_at!).getTime()).toBeGreaterThan(Date.now());
   });
 });

@@ -1,6 +1,6 @@
-import { and, asc, eq, like } from 'drizzle-orm';
+import { and, asc, eq, inArray, like } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { enrollmentTokens, sites, tenants } from '../../db/schema/index';
+import { deploymentPackages, devices, enrollmentTokens, sites, tenants } from '../../db/schema/index';
 
 export async function findTenantIdByName(db: Db, tenantName: string): Promise<number | null> {
   const [tenant] = await db
@@ -43,4 +43,29 @@ export async function replaceEnrollmentTokens(
       await tx.insert(enrollmentTokens).values(tokens.map((token) => ({ tenantId, ...token })));
     }
   });
+}
+
+/** The demo tenant's connected devices, for its deployment history. */
+export function listOnlineDevices(db: Db, tenantId: number, limit: number) {
+  return db
+    .select({
+      id: devices.id,
+      deviceGuid: devices.deviceGuid,
+      hostname: devices.hostname,
+      ipAddress: devices.ipAddress,
+      siteId: devices.siteId,
+    })
+    .from(devices)
+    .where(and(eq(devices.tenantId, tenantId), inArray(devices.status, ['online', 'loggedin'])))
+    .orderBy(asc(devices.hostname))
+    .limit(limit);
+}
+
+export async function listPackageIds(db: Db, tenantId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: deploymentPackages.id })
+    .from(deploymentPackages)
+    .where(and(eq(deploymentPackages.tenantId, tenantId), eq(deploymentPackages.isTemplate, false)))
+    .orderBy(asc(deploymentPackages.id));
+  return rows.map((r) => r.id);
 }

@@ -2,9 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Fleet } from '@outpost/agent/sim/fleet';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
+import { seedDemoDeployments } from '../deployments/deployments.demo';
 import { createLocalBlobStore } from '../files/blob-store';
+import { findTenantIdByName, listOnlineDevices, listPackageIds } from './demo.queries';
 import { startDemoFleet } from './demo-fleet';
-import { seedDemo } from './demo.seed';
+import { DEMO, seedDemo } from './demo.seed';
 
 export type Demo = {
   /** Creates the demo tenants on an empty database (once, even with several instances starting). */
@@ -17,6 +19,25 @@ export type Demo = {
 /** The embedded demo (OUTPOST_DEMO=1, the default): README "Two commands". */
 export function createDemo(config: Config, database: Database, log: FastifyBaseLogger): Demo {
   let fleet: Fleet | null = null;
+
+  /** Once, with the fleet online: a deployment history to look at (issue 10, Demo). */
+  async function seedHistory() {
+    const tenantId = await findTenantIdByName(database.db, DEMO.tenantName);
+    if (tenantId === null) {
+      return;
+    }
+    const made = await database.exclusive(async () =>
+      seedDemoDeployments(database.db, {
+        tenantId,
+        packageIds: await listPackageIds(database.db, tenantId),
+        devices: await listOnlineDevices(database.db, tenantId, 12),
+      }),
+    );
+    if (made) {
+      log.info('demo: created a deployment history (finished, running and scheduled jobs)');
+    }
+  }
+
   return {
     async seed() {
       const blobStore = createLocalBlobStore(config.blobDir);
@@ -36,6 +57,7 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
       });
       if (fleet) {
         log.info(`demo: ${fleet.agents.length} simulated devices connected (OUTPOST_DEMO_DEVICES)`);
+        await seedHistory();
       }
     },
     async stop() {

@@ -121,6 +121,7 @@ export async function findScopedDevicesByIds(db: Reader, ctx: Scope, ids: number
       id: devices.id,
       deviceGuid: devices.deviceGuid,
       hostname: devices.hostname,
+      ipAddress: devices.ipAddress,
       status: devices.status,
       siteId: devices.siteId,
     })

@@ -20,6 +20,7 @@ import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { RequestContext } from '../../plugins/auth';
+import type { TenantScope } from '../../lib/scope';
 import { fileLookup } from '../files/files.service';
 import { fileFieldsOf, referencedFileIds, resolveImportedSteps, toExportDocument } from './package-transfer';
 import {
@@ -51,6 +52,22 @@ export type ActiveDeploymentCounter = (tx: Executor, tenantId: number, packageId
 export type PackagesServiceOptions = {
   /** Counters of deployments that still use a package; a package with any is not deleted. */
   activeDeploymentCounters?: ActiveDeploymentCounter[];
+};
+
+/**
+ * What the deployments area reads inside its own transaction: a package and its ordered steps,
+ * the package row locked until that transaction ends (a delete waits for the new job, then
+ * sees it counted as active).
+ */
+export const packageLookup = {
+  async lockWithSteps(tx: Executor, scope: TenantScope, id: number): Promise<PackageDetail | null> {
+    const row = await findPackage(tx, scope, id, { lock: true });
+    if (!row) {
+      return null;
+    }
+    const steps = await listSteps(tx, row.id);
+    return { ...toSummary(row, steps.length), steps: steps.map(toStep) };
+  },
 };
 
 // Packages are shared by every member of the tenant: any signed-in member may build, change and

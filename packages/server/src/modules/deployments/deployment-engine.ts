@@ -1,0 +1,450 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { StepProgressMessage } from '@outpost/contract/agent-protocol';
+import { RunDeploymentResult, STEP_LOG_MAX_CHARS } from '@outpost/contract/deployments';
+import { deploymentKey } from '@outpost/contract/live';
+import type { JobStatus } from '@outpost/contract/live';
+import { deploymentMessages as messages } from '@outpost/contract/messages';
+import type { Db } from '../../db/client';
+import type { Executor } from '../../lib/db';
+import type { CommandQueue, CommandResultEvent, StepProgressEvent } from '../../live/command-queue';
+import type { PortalHub } from '../../live/portal-socket';
+import {
+  claimDueJobs,
+  claimOverdueDeviceDeployments,
+  closeRunningStepLogs,
+  deleteStepLogs,
+  deviceStatusCounts,
+  findDeviceDeploymentByCommand,
+  findStepLog,
+  insertStepLog,
+  lockDeviceDeploymentByCommand,
+  lockJobById,
+  markJobDispatched,
+  pendingDeviceDeploymentsOf,
+  staleCommandRows,
+  updateDeviceDeployment,
+  updateJob,
+  updateStepLog,
+} from './deployments.queries';
+import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
+
+// The deployment engine (ARCHITECTURE §5), one per server instance:
+//  - the scheduler claims due jobs with FOR UPDATE SKIP LOCKED, so several instances never
+//    dispatch a job twice, and queues one run_deployment command per device (the database is the
+//    queue: an offline device gets it when it reconnects);
+//  - step progress and results from agents update step logs and device rows, each message once
+//    (progress carries a seq; a result ends a row only while it is unfinished), and the job's
+//    counters and status are recomputed from its device rows in the same transaction;
+//  - a sweep fails device deployments whose device never took the work before the expiry, went
+//    away mid-run and stayed away, or was removed, and reconciles rows whose command ended
+//    without its result reaching us (a crash between the two).
+// Lock order everywhere: the job row, then its device rows.
+
+export type DeploymentEngineOptions = {
+  offlineExpiryMs: number;
+  schedulerIntervalMs: number;
+};
+
+export type DeploymentEngine = {
+  /** look for due work now (after a job was created), without waiting for the timer */
+  kick(): void;
+  /** one scheduler pass: dispatch due jobs, then the sweep; resolves when done */
+  tick(): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+  /** publish what changed in a job (the service calls it after its own transactions) */
+  publishJob(job: JobRow, device?: DeviceDeploymentRow): Promise<void>;
+  /** recompute a locked job's counters and status from its device rows */
+  settleJob(tx: Executor, jobId: number): Promise<{ before: JobRow; after: JobRow }>;
+};
+
+const TERMINAL: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
+export const isTerminal = (s: JobStatus) => TERMINAL.includes(s);
+const CLAIM_BATCH = 10;
+const SWEEP_BATCH = 200;
+const SWEEP_EVERY_MS = 5000;
+/** a command that ended this long ago without changing its device row is reconciled */
+const RECONCILE_AFTER_MS = 10_000;
+const REBOOT_CODES = [3010, 1641];
+
+const parseTime = (text: string | undefined, fallback: Date) => {
+  const t = text ? new Date(text) : null;
+  return t && !Number.isNaN(t.getTime()) ? t : fallback;
+};
+
+export function createDeploymentEngine(deps: {
+  db: Db;
+  queue: CommandQueue;
+  hub: Pick<PortalHub, 'send'>;
+  log: FastifyBaseLogger;
+  options: DeploymentEngineOptions;
+}): DeploymentEngine {
+  const { db, queue, hub, log, options } = deps;
+  const expiryHours = Math.max(1, Math.round(options.offlineExpiryMs / 3_600_000));
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let lastSweep = 0;
+  let isStopped = false;
+
+  async function publishJob(job: JobRow, device?: DeviceDeploymentRow) {
+    await hub.send(job.tenantId, deploymentKey(job.id), 'deployment_update', {
+      deploymentId: job.id,
+      status: job.status,
+      jobName: job.name,
+      total_devices: job.totalDevices,
+      completed_devices: job.completedDevices,
+      failed_devices: job.failedDevices,
+      started_at: job.startedAt?.toISOString() ?? null,
+      completed_at: job.completedAt?.toISOString() ?? null,
+      ...(device && {
+        deviceDeploymentId: device.id,
+        ...(device.deviceGuid && { deviceId: device.deviceGuid }),
+        deviceStatus: device.status,
+        errorMessage: device.errorMessage,
+      }),
+    });
+  }
+
+  async function settleJob(tx: Executor, jobId: number) {
+    const before = await lockJobById(tx, jobId);
+    const c = await deviceStatusCounts(tx, jobId);
+    const total = c.pending + c.running + c.completed + c.failed + c.cancelled;
+    let status = before.status;
+    if (status !== 'cancelled') {
+      if (total > 0 && c.pending + c.running === 0) {
+        status = c.completed === total ? 'completed' : 'failed';
+      } else if (total - c.pending > 0) {
+        status = 'running';
+      } else {
+        status = 'pending';
+      }
+    }
+    const now = new Date();
+    const after = await updateJob(tx, jobId, {
+      status,
+      totalDevices: total,
+      completedDevices: c.completed,
+      failedDevices: c.failed,
+      ...(status !== 'pending' && !before.startedAt && { startedAt: now }),
+      ...(isTerminal(status) && !before.completedAt && { completedAt: now }),
+    });
+    return { before, after };
+  }
+
+  // ---------- scheduler ----------
+
+  async function dispatchDue(): Promise<number> {
+    const woken = new Set<number>();
+    const jobs = await db.transaction(async (tx) => {
+      const due = await claimDueJobs(tx, CLAIM_BATCH);
+      for (const job of due) {
+        for (const dd of await pendingDeviceDeploymentsOf(tx, job.id)) {
+          if (dd.deviceId === null) {
+            continue; // removed since; the sweep fails it
+          }
+          const commandId = await queue.queueCommand(tx, {
+            tenantId: job.tenantId,
+            deviceId: dd.deviceId,
+            command: {
+              kind: 'run_deployment',
+              jobId: job.id,
+              deviceDeploymentId: dd.id,
+              packageName: job.packageName,
+              steps: job.steps,
+            },
+            createdBy: job.createdBy,
+            expiresInMs: options.offlineExpiryMs,
+          });
+          await updateDeviceDeployment(tx, dd.id, {
+            commandId,
+            expiresAt: new Date(Date.now() + options.offlineExpiryMs),
+          });
+          woken.add(dd.deviceId);
+        }
+        await markJobDispatched(tx, job.id);
+      }
+      return due.length;
+    });
+    for (const deviceId of woken) {
+      await queue.dispatch(deviceId);
+    }
+    return jobs;
+  }
+
+  /** Ends one unfinished device row (the caller holds the job lock and the row's lock). */
+  async function endDeviceDeployment(
+    tx: Executor,
+    dd: DeviceDeploymentRow,
+    status: JobStatus,
+    errorMessage: string | null,
+    extra: Partial<Pick<DeviceDeploymentRow, 'rebootRequired'>> = {},
+  ) {
+    const row = await updateDeviceDeployment(tx, dd.id, {
+      status,
+      errorMessage,
+      completedAt: new Date(),
+      ...extra,
+    });
+    await closeRunningStepLogs(tx, dd.id, status === 'completed' ? 'cancelled' : status, errorMessage);
+    return row;
+  }
+
+  async function sweep(): Promise<void> {
+    const changed: { job: JobRow; dd: DeviceDeploymentRow }[] = [];
+    await db.transaction(async (tx) => {
+      const overdue = await claimOverdueDeviceDeployments(tx, SWEEP_BATCH);
+      for (const dd of overdue) {
+        const reason =
+          dd.deviceId === null
+            ? messages.deviceRemoved
+            : dd.status === 'pending'
+              ? messages.deviceNeverOnline(expiryHours)
+              : messages.deviceWentAway(expiryHours);
+        const ended = await endDeviceDeployment(tx, dd, 'failed', reason);
+        if (dd.commandId && dd.deviceId !== null) {
+          await queue.finishCommand(tx, dd.deviceId, dd.commandId, { status: 'failed', error: reason });
+        }
+        changed.push({ job: (await settleJob(tx, dd.jobId)).after, dd: ended });
+      }
+    });
+    for (const c of changed) {
+      await publishJob(c.job, c.dd);
+    }
+    await reconcile();
+  }
+
+  /** Device rows whose command ended (a result we could not apply, an expiry at reconnect). */
+  async function reconcile(): Promise<void> {
+    const stale = await staleCommandRows(db, RECONCILE_AFTER_MS, SWEEP_BATCH);
+    for (const r of stale) {
+      const cmd = await queue.findCommand(r.commandId);
+      if (!cmd || (cmd.status !== 'completed' && cmd.status !== 'failed')) {
+        continue;
+      }
+      await applyResult({
+        deviceId: r.deviceId,
+        commandId: r.commandId,
+        status: cmd.status,
+        result: cmd.result ?? null,
+        error: cmd.error ?? null,
+      });
+    }
+  }
+
+  async function tick(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          while ((await dispatchDue()) === CLAIM_BATCH) {
+            // a full batch: there may be more due jobs
+          }
+          if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
+            lastSweep = Date.now();
+            await sweep();
+          }
+        } while (again && !isStopped);
+      } catch (err) {
+        log.error({ err }, 'deployment scheduler pass failed');
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  }
+
+  // ---------- results and progress from agents ----------
+
+  async function applyResult(r: {
+    deviceId: number;
+    commandId: string;
+    status: 'completed' | 'failed';
+    result: Record<string, unknown> | null;
+    error: string | null;
+  }) {
+    const ref = await findRef(r.deviceId, r.commandId);
+    if (!ref) {
+      return;
+    }
+    const parsed = RunDeploymentResult.safeParse(r.result);
+    const status: JobStatus = parsed.success
+      ? parsed.data.deploymentStatus
+      : r.status === 'completed'
+        ? 'completed'
+        : 'failed';
+    const expired = r.status === 'failed' && !parsed.success && ref.status === 'pending';
+    const errorMessage =
+      status === 'completed'
+        ? null
+        : expired && r.error?.startsWith('The command expired')
+          ? messages.deviceNeverOnline(expiryHours)
+          : (r.error ?? (status === 'cancelled' ? messages.cancelledOnDevice : messages.agentCannotDeploy));
+    const out = await db.transaction(async (tx) => {
+      await lockJobById(tx, ref.jobId);
+      const dd = await lockDeviceDeploymentByCommand(tx, r.deviceId, r.commandId);
+      if (!dd || isTerminal(dd.status)) {
+        return null;
+      }
+      const ended = await endDeviceDeployment(tx, dd, status, errorMessage, {
+        rebootRequired: dd.rebootRequired || (parsed.success && parsed.data.rebootRequired),
+      });
+      const row = ended.startedAt
+        ? ended
+        : await updateDeviceDeployment(tx, dd.id, { startedAt: new Date() });
+      return { dd: row, job: (await settleJob(tx, dd.jobId)).after };
+    });
+    if (out) {
+      await publishJob(out.job, out.dd);
+    }
+  }
+
+  const findRef = (deviceId: number, commandId: string) =>
+    findDeviceDeploymentByCommand(db, deviceId, commandId);
+
+  async function onResult(e: CommandResultEvent) {
+    if (e.kind !== 'run_deployment') {
+      return;
+    }
+    await applyResult({
+      deviceId: e.device.id,
+      commandId: e.commandId,
+      status: e.status,
+      result: e.result,
+      error: e.error,
+    });
+  }
+
+  function notesFor(m: StepProgressMessage, retryCount: number, attempt: number): string | null {
+    const notes: string[] = [];
+    if (attempt > 1) {
+      notes.push(`Attempt ${attempt} of ${retryCount + 1}`);
+    }
+    if (m.status === 'completed' && m.exitCode != null && REBOOT_CODES.includes(m.exitCode)) {
+      notes.push(`Reboot required (exit code ${m.exitCode})`);
+    }
+    if (m.status === 'failed' && attempt <= retryCount) {
+      notes.push(`Failed; the step is retried (attempt ${attempt + 1} of ${retryCount + 1} next)`);
+    }
+    return notes.length > 0 ? notes.join('\n') : null;
+  }
+
+  async function onProgress({ device, message: m }: StepProgressEvent) {
+    const ref = await findRef(device.id, m.commandId);
+    if (!ref) {
+      return;
+    }
+    const out = await db.transaction(async (tx) => {
+      const job = await lockJobById(tx, ref.jobId);
+      const dd = await lockDeviceDeploymentByCommand(tx, device.id, m.commandId);
+      if (!dd) {
+        return null;
+      }
+      // A resent message is applied once. seq 1 again means the agent started the command over
+      // (it restarted mid-run and was offered the command again): the new run replaces the old.
+      const isRestart = m.seq === 1 && dd.progressSeq > 0;
+      if (m.seq <= dd.progressSeq && !isRestart) {
+        return null;
+      }
+      if (isTerminal(dd.status)) {
+        await updateDeviceDeployment(tx, dd.id, { progressSeq: m.seq });
+        return null;
+      }
+      if (isRestart) {
+        await deleteStepLogs(tx, dd.id);
+      }
+      const step = job.steps.find((s) => s.stepOrder === m.stepOrder);
+      const attempt = m.attempt ?? 1;
+      const now = new Date();
+      let log = await findStepLog(tx, dd.id, m.stepOrder, attempt);
+      if (!log) {
+        log = await insertStepLog(tx, {
+          deviceDeploymentId: dd.id,
+          stepOrder: m.stepOrder,
+          stepName: step?.stepName ?? `Step ${m.stepOrder}`,
+          attempt,
+          status: 'running',
+          startedAt: parseTime(m.startedAt, now),
+        });
+      }
+      const isFinal = m.status !== 'running' && log.status === 'running';
+      const completedAt = parseTime(m.completedAt, now);
+      log = await updateStepLog(
+        tx,
+        log.id,
+        { stdout: m.stdout ?? '', stderr: m.stderr ?? '', cap: STEP_LOG_MAX_CHARS },
+        isFinal
+          ? {
+              status: m.status,
+              exitCode: m.exitCode ?? null,
+              completedAt,
+              durationMs: Math.max(0, completedAt.getTime() - (log.startedAt ?? completedAt).getTime()),
+              errorMessage: m.errorMessage ?? null,
+              output: notesFor(m, step?.retryCount ?? 0, attempt),
+            }
+          : {},
+      );
+      const isRebooting = isFinal && m.status === 'completed' && REBOOT_CODES.includes(m.exitCode ?? -1);
+      const updated = await updateDeviceDeployment(tx, dd.id, {
+        progressSeq: m.seq,
+        currentStepOrder: m.stepOrder,
+        ...(dd.status === 'pending' && { status: 'running', startedAt: now }),
+        ...(isRebooting && { rebootRequired: true }),
+      });
+      const settled = dd.status === 'pending' ? (await settleJob(tx, dd.jobId)).after : null;
+      return { job, dd: updated, log, step, settled };
+    });
+    if (!out) {
+      return;
+    }
+    if (out.settled) {
+      await publishJob(out.settled, out.dd);
+    }
+    await hub.send(out.job.tenantId, deploymentKey(out.job.id), 'step_update', {
+      deploymentId: out.job.id,
+      deviceDeploymentId: out.dd.id,
+      ...(out.dd.deviceGuid && { deviceId: out.dd.deviceGuid }),
+      stepOrder: m.stepOrder,
+      stepName: out.log.stepName,
+      status: out.log.status,
+      attempt: out.log.attempt,
+      exitCode: out.log.exitCode,
+      errorMessage: out.log.errorMessage,
+      durationMs: out.log.durationMs,
+      startedAt: out.log.startedAt?.toISOString() ?? null,
+      completedAt: out.log.completedAt?.toISOString() ?? null,
+      ...(m.stdout && { stdout: m.stdout }),
+      ...(m.stderr && { stderr: m.stderr }),
+    });
+  }
+
+  queue.onCommandResult(onResult);
+  queue.onStepProgress(onProgress);
+
+  return {
+    kick() {
+      if (!isStopped) {
+        void tick();
+      }
+    },
+    tick,
+    start() {
+      timer = setInterval(() => void tick(), options.schedulerIntervalMs);
+      timer.unref();
+      void tick();
+    },
+    async stop() {
+      isStopped = true;
+      if (timer) {
+        clearInterval(timer);
+      }
+      await running;
+    },
+    publishJob,
+    settleJob,
+  };
+}

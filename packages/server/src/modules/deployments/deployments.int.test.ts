@@ -1,0 +1,403 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { CommandMessage, EnrollResult } from '@outpost/contract/agent-protocol';
+import type { DeploymentJob, DeploymentJobDetail, StepLogsResponse } from '@outpost/contract/deployments';
+import type { DashboardStats } from '@outpost/contract/devices';
+import type { ApiErrorBody } from '@outpost/contract/envelope';
+import { deploymentMessages } from '@outpost/contract/messages';
+import type { PackageDetail } from '@outpost/contract/packages';
+import { startTestServer } from '../../../test/harness';
+import type { TestServer } from '../../../test/harness';
+import { devices } from '../../db/schema/index';
+import {
+  connectPortalSocket,
+  createEnrollmentToken,
+  enroll,
+  eventually,
+  facts,
+  onlineAgent,
+  portalAuth,
+  sleep,
+} from '../../live/test-support';
+import type { AgentSocket } from '../../live/test-support';
+
+// The deployment engine over real agent sockets (ARCHITECTURE §5): the API's rules in the spec's
+// order and words, dispatch now and when scheduled, progress and results applied once, the
+// counters following the device rows, offline devices, expiry, cancel and tenant isolation.
+
+type Envelope<T> = { success: true; data: T };
+const API = '/api/customer/deployments';
+
+describe('deployments: API and engine', () => {
+  let server: TestServer;
+  let admin: Awaited<ReturnType<TestServer['devSignIn']>>;
+  let globex: string;
+  let enrollToken: string;
+  let seq = 0;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: {
+        DEPLOYMENT_SCHEDULER_INTERVAL_MS: '100',
+        DEPLOYMENT_OFFLINE_EXPIRY_MS: '3000',
+        AGENT_PRESENCE_GRACE_MS: '0',
+      },
+    });
+    await server.seedDemo();
+    admin = await server.devSignIn('admin@acme.example');
+    globex = (await server.devSignIn('admin@globex.example')).token;
+    enrollToken = (await createEnrollmentToken(server, admin.token)).token;
+  });
+  afterAll(async () => server?.close());
+
+  const call = <T>(method: string, path: string, body?: unknown, token = admin.token) =>
+    server.request<T>(method, path, { token, body });
+
+  async function device(hostname: string): Promise<{ creds: EnrollResult; id: number; agent: AgentSocket }> {
+    const res = await enroll(server, enrollToken, facts({ hostname, machineId: `mid-${hostname}` }));
+    const creds = res.body.data;
+    const agent = await onlineAgent(server.url, creds, { hostname });
+    const [row] = await server.database.db
+      .select()
+      .from(devices)
+      .where(eq(devices.deviceGuid, creds.device_guid));
+    return { creds, id: row!.id, agent };
+  }
+
+  async function cmdPackage(steps: { name: string; retry?: number; failOnError?: boolean }[]) {
+    const pkg = await call<Envelope<PackageDetail>>('POST', '/api/customer/deployment-packages', {
+      name: `Deploy test ${++seq}`,
+    });
+    for (const s of steps) {
+      const step = await call('POST', `/api/customer/deployment-packages/${pkg.body.data.id}/steps`, {
+        step_name: s.name,
+        step_type: 'CMD',
+        step_details: JSON.stringify({ command: `echo ${s.name}` }),
+        retry_count: s.retry ?? 0,
+        fail_deployment_on_error: s.failOnError ?? true,
+      });
+      expect(step.status).toBe(200);
+    }
+    return pkg.body.data;
+  }
+
+  const create = (body: Record<string, unknown>, token = admin.token) =>
+    call<Envelope<DeploymentJob> | ApiErrorBody>('POST', API, body, token);
+
+  const job = async (id: number) =>
+    (await call<Envelope<DeploymentJobDetail>>('GET', `${API}/${id}`)).body.data;
+
+  let progressId = 0;
+  /** Reports one step_progress message and waits for its ack. */
+  async function progress(agent: AgentSocket, commandId: string, m: Record<string, unknown>) {
+    const messageId = `p-${++progressId}`;
+    agent.send({
+      type: 'step_progress',
+      messageId,
+      commandId,
+      stepOrder: 1,
+      status: 'running',
+      seq: 1,
+      ...m,
+    } as never);
+    await agent.waitFor('ack', (a) => a.messageId === messageId);
+  }
+
+  async function result(
+    agent: AgentSocket,
+    commandId: string,
+    deploymentStatus: string,
+    messageId = `r-${++progressId}`,
+  ) {
+    agent.send({
+      type: 'command_result',
+      messageId,
+      commandId,
+      status: deploymentStatus === 'completed' ? 'completed' : 'failed',
+      result: { deploymentStatus, rebootRequired: false },
+      error: deploymentStatus === 'completed' ? null : 'Step 1 failed',
+    });
+    await agent.waitFor('ack', (a) => a.messageId === messageId);
+  }
+
+  const runCommand = (agent: AgentSocket) =>
+    agent.waitFor('command', (m: CommandMessage) => m.command.kind === 'run_deployment');
+
+  describe('create: the dialog’s rules in order, in the spec’s words', () => {
+    it('refuses what is missing, one rule at a time', async () => {
+      const pc = await device('pc-rules');
+      const pkg = await cmdPackage([{ name: 'one' }]);
+      const cases: [Record<string, unknown>, number, string][] = [
+        [{}, 400, deploymentMessages.selectPackage],
+        [{ package_id: pkg.id }, 400, deploymentMessages.selectDevice],
+        [
+          { package_id: pkg.id, device_ids: [pc.id], job_name: '   ' },
+          400,
+          deploymentMessages.jobNameRequired,
+        ],
+        [
+          { package_id: pkg.id, device_ids: [pc.id, 2_000_000], job_name: 'x' },
+          404,
+          deploymentMessages.devicesOffline,
+        ],
+        [
+          { package_id: pkg.id, device_ids: [pc.id], job_name: 'x', scheduled_at: '2020-01-01T00:00:00Z' },
+          400,
+          deploymentMessages.scheduledInPast,
+        ],
+        [{ package_id: 2_000_000, device_ids: [pc.id], job_name: 'x' }, 404, 'Package not found'],
+      ];
+      for (const [body, status, error] of cases) {
+        const res = await create(body);
+        expect({ body, status: res.status, error: (res.body as ApiErrorBody).error }).toEqual({
+          body,
+          status,
+          error,
+        });
+      }
+      const empty = await call<Envelope<PackageDetail>>('POST', '/api/customer/deployment-packages', {
+        name: 'Empty',
+      });
+      const noSteps = await create({ package_id: empty.body.data.id, device_ids: [pc.id], job_name: 'x' });
+      expect(noSteps.status).toBe(400);
+      expect((noSteps.body as ApiErrorBody).error).toBe(deploymentMessages.packageHasNoSteps);
+      await pc.agent.close();
+      await eventually(async () => {
+        const [row] = await server.database.db.select().from(devices).where(eq(devices.id, pc.id));
+        return row?.status === 'offline';
+      });
+      const offline = await create({ package_id: pkg.id, device_ids: [pc.id], job_name: 'x' });
+      expect(offline.status).toBe(409);
+      expect((offline.body as ApiErrorBody).error).toBe(deploymentMessages.devicesOffline);
+      // nothing half-written: no job exists for any refused request
+      const list = await call<Envelope<{ data: DeploymentJob[] }>>(
+        'GET',
+        `${API}?search=${encodeURIComponent(pkg.name)}`,
+      );
+      expect(list.body.data.data).toEqual([]);
+    });
+
+    it('hides another tenant’s devices, packages and jobs (404)', async () => {
+      const pc = await device('pc-tenant');
+      const pkg = await cmdPackage([{ name: 'one' }]);
+      const res = await create({ package_id: pkg.id, device_ids: [pc.id], job_name: 'Mine' });
+      expect(res.status).toBe(200);
+      const id = (res.body as Envelope<DeploymentJob>).data.id;
+      expect((await call('GET', `${API}/${id}`, undefined, globex)).status).toBe(404);
+      expect((await call('POST', `${API}/${id}/cancel`, undefined, globex)).status).toBe(404);
+      expect((await create({ package_id: pkg.id, device_ids: [pc.id], job_name: 'x' }, globex)).status).toBe(
+        404,
+      );
+      const theirs = await call<Envelope<{ data: DeploymentJob[] }>>('GET', API, undefined, globex);
+      expect(theirs.body.data.data.map((j) => j.id)).not.toContain(id);
+      await call('POST', `${API}/${id}/cancel`);
+      await pc.agent.close();
+    });
+  });
+
+  describe('engine', () => {
+    it('runs a job now: progress and output once each, counters exact, duplicate results ignored', async () => {
+      const pc = await device('pc-run');
+      const pkg = await cmdPackage([{ name: 'first' }, { name: 'second' }]);
+      const portal = connectPortalSocket(server.url, portalAuth(admin));
+      await portal.waitFor('connection_status');
+      const res = await create({ package_id: pkg.id, device_ids: [pc.id], job_name: 'Run now' });
+      const created = (res.body as Envelope<DeploymentJob>).data;
+      expect(created).toMatchObject({
+        name: 'Run now',
+        status: 'pending',
+        total_devices: 1,
+        package_name: pkg.name,
+      });
+      portal.send({ type: 'subscribe', payload: { subscriptionKey: `deployment:${created.id}` } });
+      await portal.waitFor('subscribed');
+
+      const cmd = await runCommand(pc.agent);
+      expect(cmd.command).toMatchObject({ kind: 'run_deployment', jobId: created.id, packageName: pkg.name });
+      const steps = (cmd.command as { steps: { stepName: string }[] }).steps;
+      expect(steps.map((s) => s.stepName)).toEqual(['first', 'second']);
+
+      await progress(pc.agent, cmd.commandId, { seq: 1, attempt: 1 });
+      const started = await portal.waitFor('deployment_update', (m) => m.payload.status === 'running');
+      expect(started.payload).toMatchObject({ deploymentId: created.id, deviceStatus: 'running' });
+      await progress(pc.agent, cmd.commandId, { seq: 2, attempt: 1, stdout: 'first\n' });
+      // the same message again (a lost ack): applied once
+      await progress(pc.agent, cmd.commandId, { seq: 2, attempt: 1, stdout: 'first\n' });
+      const chunk = await portal.waitFor('step_update', (m) => m.payload.stdout === 'first\n');
+      expect(chunk.payload).toMatchObject({ stepName: 'first', status: 'running', attempt: 1 });
+      await progress(pc.agent, cmd.commandId, { seq: 3, attempt: 1, status: 'completed', exitCode: 0 });
+      await progress(pc.agent, cmd.commandId, { seq: 4, stepOrder: 2, attempt: 1 });
+      await progress(pc.agent, cmd.commandId, {
+        seq: 5,
+        stepOrder: 2,
+        attempt: 1,
+        status: 'completed',
+        exitCode: 0,
+        stdout: 'second\n',
+      });
+      expect((await job(created.id)).status).toBe('running');
+      await result(pc.agent, cmd.commandId, 'completed', 'result-once');
+      const done = await portal.waitFor('deployment_update', (m) => m.payload.status === 'completed');
+      expect(done.payload).toMatchObject({ completed_devices: 1, failed_devices: 0, total_devices: 1 });
+      // the result resent: still one completed device
+      await result(pc.agent, cmd.commandId, 'completed', 'result-once');
+      const detail = await job(created.id);
+      expect(detail).toMatchObject({ status: 'completed', completed_devices: 1, failed_devices: 0 });
+      expect(detail.started_at).not.toBeNull();
+      expect(detail.completed_at).not.toBeNull();
+      const [dd] = detail.deployments;
+      expect(dd).toMatchObject({ status: 'completed', hostname: 'pc-run', current_step_order: 2 });
+      const logs = await call<Envelope<StepLogsResponse>>('GET', `${API}/device-deployment/${dd!.id}/logs`);
+      expect(logs.body.data.logs.map((l) => [l.step_name, l.status, l.exit_code, l.stdout_log])).toEqual([
+        ['first', 'completed', 0, 'first\n'],
+        ['second', 'completed', 0, 'second\n'],
+      ]);
+      expect(logs.body.data.logs[0]!.duration_ms).toBeGreaterThanOrEqual(0);
+      await portal.close();
+      await pc.agent.close();
+    });
+
+    it('logs every attempt of a retried step and fails the job when a device fails', async () => {
+      const a = await device('pc-fail-a');
+      const b = await device('pc-fail-b');
+      const pkg = await cmdPackage([{ name: 'flaky', retry: 1 }]);
+      const res = await create({ package_id: pkg.id, device_ids: [a.id, b.id], job_name: 'Mixed' });
+      const id = (res.body as Envelope<DeploymentJob>).data.id;
+      const ca = await runCommand(a.agent);
+      const cb = await runCommand(b.agent);
+      await progress(a.agent, ca.commandId, { seq: 1 });
+      await progress(a.agent, ca.commandId, { seq: 2, status: 'completed', exitCode: 0 });
+      await result(a.agent, ca.commandId, 'completed');
+      await progress(b.agent, cb.commandId, { seq: 1, attempt: 1 });
+      await progress(b.agent, cb.commandId, {
+        seq: 2,
+        attempt: 1,
+        status: 'failed',
+        exitCode: 1,
+        errorMessage: 'Exit code 1',
+      });
+      await progress(b.agent, cb.commandId, { seq: 3, attempt: 2 });
+      await progress(b.agent, cb.commandId, {
+        seq: 4,
+        attempt: 2,
+        status: 'failed',
+        exitCode: 1,
+        errorMessage: 'Exit code 1',
+      });
+      await result(b.agent, cb.commandId, 'failed');
+      const detail = await job(id);
+      expect(detail).toMatchObject({
+        status: 'failed',
+        completed_devices: 1,
+        failed_devices: 1,
+        total_devices: 2,
+      });
+      const failed = detail.deployments.find((d) => d.hostname === 'pc-fail-b')!;
+      expect(failed).toMatchObject({ status: 'failed', error_message: 'Step 1 failed' });
+      const logs = (
+        await call<Envelope<StepLogsResponse>>('GET', `${API}/device-deployment/${failed.id}/logs`)
+      ).body.data.logs;
+      expect(logs.map((l) => [l.attempt, l.status, l.exit_code])).toEqual([
+        [1, 'failed', 1],
+        [2, 'failed', 1],
+      ]);
+      expect(logs[0]!.output).toContain('retried');
+      await a.agent.close();
+      await b.agent.close();
+    });
+
+    it('keeps a scheduled job pending until it is due, then runs it', async () => {
+      const pc = await device('pc-scheduled');
+      const pkg = await cmdPackage([{ name: 'later' }]);
+      const at = new Date(Date.now() + 2500).toISOString();
+      const res = await create({
+        package_id: pkg.id,
+        device_ids: [pc.id],
+        job_name: 'Later',
+        scheduled_at: at,
+      });
+      const created = (res.body as Envelope<DeploymentJob>).data;
+      expect(created).toMatchObject({ status: 'pending', scheduled_at: at });
+      await sleep(800);
+      expect(pc.agent.received.some((m) => m.type === 'command')).toBe(false);
+      const cmd = await runCommand(pc.agent);
+      expect(Date.now()).toBeGreaterThanOrEqual(new Date(at).getTime());
+      expect(cmd.command).toMatchObject({ jobId: created.id });
+      await result(pc.agent, cmd.commandId, 'completed');
+      await eventually(async () => (await job(created.id)).status === 'completed');
+      await pc.agent.close();
+    });
+
+    it('gives an offline device its work when it reconnects, and fails it after the expiry', async () => {
+      const back = await device('pc-comes-back');
+      const gone = await device('pc-stays-away');
+      const pkg = await cmdPackage([{ name: 'wait' }]);
+      const at = new Date(Date.now() + 1500).toISOString();
+      const res = await create({
+        package_id: pkg.id,
+        device_ids: [back.id, gone.id],
+        job_name: 'Offline',
+        scheduled_at: at,
+      });
+      const id = (res.body as Envelope<DeploymentJob>).data.id;
+      await back.agent.close();
+      await gone.agent.close();
+      // due while both are offline; one returns within the expiry (3 s) and runs it
+      await sleep(2000);
+      const again = await onlineAgent(server.url, back.creds, { hostname: 'pc-comes-back' });
+      const cmd = await runCommand(again);
+      await result(again, cmd.commandId, 'completed');
+      const detail = await eventually(async () => {
+        const d = await job(id);
+        return d.status === 'failed' ? d : null;
+      }, 15_000);
+      expect(detail).toMatchObject({ completed_devices: 1, failed_devices: 1 });
+      const expired = detail.deployments.find((d) => d.hostname === 'pc-stays-away')!;
+      expect(expired.error_message).toBe(deploymentMessages.deviceNeverOnline(1));
+      await again.close();
+    });
+
+    it('cancels: pending rows end at once, the running agent is told to stop, late reports change nothing', async () => {
+      const pc = await device('pc-cancel');
+      const pkg = await cmdPackage([{ name: 'long' }]);
+      const res = await create({ package_id: pkg.id, device_ids: [pc.id], job_name: 'Cancel me' });
+      const id = (res.body as Envelope<DeploymentJob>).data.id;
+      const cmd = await runCommand(pc.agent);
+      await progress(pc.agent, cmd.commandId, { seq: 1 });
+      // the package is in use: it cannot be deleted now
+      const del = await call<ApiErrorBody>('DELETE', `/api/customer/deployment-packages/${pkg.id}`);
+      expect(del.status).toBe(409);
+      const stats = await call<Envelope<DashboardStats>>('GET', '/api/customer/devices/stats/dashboard');
+      expect(stats.body.data.runningDeployments).toBeGreaterThanOrEqual(1);
+
+      const cancelled = await call<Envelope<DeploymentJob>>('PUT', `${API}/${id}/cancel`);
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.data.status).toBe('cancelled');
+      const stop = await pc.agent.waitFor('command', (m: CommandMessage) => m.command.kind === 'cancel');
+      expect(stop.command).toEqual({ kind: 'cancel', targetCommandId: cmd.commandId });
+      await progress(pc.agent, cmd.commandId, { seq: 2, status: 'cancelled' });
+      await result(pc.agent, cmd.commandId, 'cancelled');
+      const detail = await job(id);
+      expect(detail).toMatchObject({ status: 'cancelled', completed_devices: 0, failed_devices: 0 });
+      expect(detail.deployments[0]).toMatchObject({ status: 'cancelled' });
+      const again = await call<ApiErrorBody>('POST', `${API}/${id}/cancel`);
+      expect(again.status).toBe(409);
+      expect(again.body.error).toBe(deploymentMessages.notCancellable('cancelled'));
+      expect((await call('DELETE', `/api/customer/deployment-packages/${pkg.id}`)).status).toBe(200);
+      await pc.agent.close();
+    });
+
+    it('lists jobs with status filter and search, newest first', async () => {
+      const res = await call<Envelope<{ data: DeploymentJob[]; pagination: { total: number } }>>(
+        'GET',
+        `${API}?status=cancelled&search=cancel`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data.data.length).toBeGreaterThanOrEqual(1);
+      expect(res.body.data.data.every((j) => j.status === 'cancelled')).toBe(true);
+      const bad = await call<ApiErrorBody>('GET', `${API}?status=bogus`);
+      expect(bad.status).toBe(400);
+      expect((await call('GET', `${API}/device-deployment/2000000/logs`)).status).toBe(404);
+    });
+  });
+});

@@ -1,0 +1,500 @@
+import { and, asc, count, desc, eq, exists, ilike, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { AnyColumn, SQL } from 'drizzle-orm';
+import type { DeploymentJob, DeviceDeployment, StepLog } from '@outpost/contract/deployments';
+import type { JobStatus } from '@outpost/contract/live';
+import {
+  deploymentJobFiles,
+  deploymentJobs,
+  deploymentStepLogs,
+  deviceCommands,
+  deviceDeployments,
+} from '../../db/schema/index';
+import { firstOrThrow } from '../../lib/db';
+import type { Executor } from '../../lib/db';
+import { inScope, inTenant, isSiteLimited } from '../../lib/scope';
+import type { Scope, TenantScope } from '../../lib/scope';
+
+// Deployments (ARCHITECTURE §5). A job belongs to the tenant; a site-limited caller sees a job
+// when one of its devices is in their sites, and of its devices only those (ARCHITECTURE §3).
+
+export type JobRow = typeof deploymentJobs.$inferSelect;
+export type DeviceDeploymentRow = typeof deviceDeployments.$inferSelect;
+export type StepLogRow = typeof deploymentStepLogs.$inferSelect;
+export type NewJob = typeof deploymentJobs.$inferInsert;
+export type NewDeviceDeployment = typeof deviceDeployments.$inferInsert;
+
+export const ACTIVE: JobStatus[] = ['pending', 'running'];
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The job is the caller's: their tenant, and for a site-limited caller one device in their sites. */
+function jobVisible(db: Executor, scope: Scope): SQL {
+  const tenant = inTenant(deploymentJobs, scope);
+  if (!isSiteLimited(scope)) {
+    return tenant;
+  }
+  const mine = db
+    .select({ one: sql`1` })
+    .from(deviceDeployments)
+    .where(and(eq(deviceDeployments.jobId, deploymentJobs.id), inScope(deviceDeployments, scope)));
+  return and(tenant, exists(mine)) ?? tenant;
+}
+
+// ---------- writes at creation ----------
+
+export async function insertJob(tx: Executor, values: NewJob): Promise<JobRow> {
+  return firstOrThrow(await tx.insert(deploymentJobs).values(values).returning(), 'insert job');
+}
+
+export async function insertDeviceDeployments(tx: Executor, rows: NewDeviceDeployment[]): Promise<void> {
+  if (rows.length > 0) {
+    await tx.insert(deviceDeployments).values(rows);
+  }
+}
+
+export async function insertJobFiles(tx: Executor, jobId: number, fileIds: number[]): Promise<void> {
+  const ids = [...new Set(fileIds)];
+  if (ids.length > 0) {
+    await tx.insert(deploymentJobFiles).values(ids.map((fileId) => ({ jobId, fileId })));
+  }
+}
+
+// ---------- reads for the API ----------
+
+export type JobFilters = { page: number; limit: number; status?: JobStatus; search?: string };
+
+export async function listJobs(
+  db: Executor,
+  scope: Scope,
+  f: JobFilters,
+): Promise<{ rows: JobRow[]; total: number }> {
+  const term = f.search ? `%${escapeLike(f.search)}%` : null;
+  const where = and(
+    jobVisible(db, scope),
+    f.status ? eq(deploymentJobs.status, f.status) : undefined,
+    term ? or(ilike(deploymentJobs.name, term), ilike(deploymentJobs.packageName, term)) : undefined,
+  );
+  const [totalRow] = await db.select({ n: count() }).from(deploymentJobs).where(where);
+  const rows = await db
+    .select()
+    .from(deploymentJobs)
+    .where(where)
+    .orderBy(desc(deploymentJobs.createdAt), desc(deploymentJobs.id))
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit);
+  return { rows, total: totalRow?.n ?? 0 };
+}
+
+export async function findJob(
+  db: Executor,
+  scope: Scope,
+  id: number,
+  opts: { lock?: boolean } = {},
+): Promise<JobRow | null> {
+  const query = db
+    .select()
+    .from(deploymentJobs)
+    .where(and(jobVisible(db, scope), eq(deploymentJobs.id, id)))
+    .limit(1);
+  const [row] = opts.lock ? await query.for('update', { of: deploymentJobs }) : await query;
+  return row ?? null;
+}
+
+/** The job's device rows the caller may see (all of them for everyone but site-limited callers). */
+export async function listDeviceDeployments(
+  db: Executor,
+  scope: Scope,
+  jobId: number,
+): Promise<DeviceDeploymentRow[]> {
+  return db
+    .select()
+    .from(deviceDeployments)
+    .where(and(eq(deviceDeployments.jobId, jobId), inScope(deviceDeployments, scope)))
+    .orderBy(asc(deviceDeployments.hostname), asc(deviceDeployments.id));
+}
+
+export async function countDeviceDeploymentsOutside(
+  db: Executor,
+  scope: Scope,
+  jobId: number,
+): Promise<number> {
+  if (!isSiteLimited(scope)) {
+    return 0;
+  }
+  const [row] = await db
+    .select({ n: count() })
+    .from(deviceDeployments)
+    .where(and(eq(deviceDeployments.jobId, jobId), sql`not (${inScope(deviceDeployments, scope)})`));
+  return row?.n ?? 0;
+}
+
+export async function findDeviceDeployment(
+  db: Executor,
+  scope: Scope,
+  id: number,
+): Promise<DeviceDeploymentRow | null> {
+  const [row] = await db
+    .select()
+    .from(deviceDeployments)
+    .where(and(eq(deviceDeployments.id, id), inScope(deviceDeployments, scope)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function listStepLogs(db: Executor, deviceDeploymentId: number): Promise<StepLogRow[]> {
+  return db
+    .select()
+    .from(deploymentStepLogs)
+    .where(eq(deploymentStepLogs.deviceDeploymentId, deviceDeploymentId))
+    .orderBy(asc(deploymentStepLogs.stepOrder), asc(deploymentStepLogs.attempt));
+}
+
+export async function countJobs(db: Executor, scope: TenantScope): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(deploymentJobs).where(inTenant(deploymentJobs, scope));
+  return row?.n ?? 0;
+}
+
+export async function countRunningJobs(db: Executor, scope: Scope): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(deploymentJobs)
+    .where(and(jobVisible(db, scope), eq(deploymentJobs.status, 'running')));
+  return row?.n ?? 0;
+}
+
+export async function countActiveJobsForPackage(
+  db: Executor,
+  scope: TenantScope,
+  packageId: number,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(deploymentJobs)
+    .where(
+      and(
+        inTenant(deploymentJobs, scope),
+        eq(deploymentJobs.packageId, packageId),
+        inArray(deploymentJobs.status, ACTIVE),
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+/** Whether a step of one of this device's unfinished deployments uses the file. */
+export async function deviceMayDownload(db: Executor, deviceId: number, fileId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(deploymentJobFiles)
+    .innerJoin(deviceDeployments, eq(deviceDeployments.jobId, deploymentJobFiles.jobId))
+    .where(
+      and(
+        eq(deploymentJobFiles.fileId, fileId),
+        eq(deviceDeployments.deviceId, deviceId),
+        inArray(deviceDeployments.status, ACTIVE),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+// ---------- the engine ----------
+
+/** Due jobs nobody has dispatched, locked for this transaction; other instances skip them. */
+export async function claimDueJobs(tx: Executor, limit: number): Promise<JobRow[]> {
+  return tx
+    .select()
+    .from(deploymentJobs)
+    .where(
+      and(
+        eq(deploymentJobs.status, 'pending'),
+        isNull(deploymentJobs.dispatchedAt),
+        or(isNull(deploymentJobs.scheduledAt), lte(deploymentJobs.scheduledAt, sql`now()`)),
+      ),
+    )
+    .orderBy(asc(sql`coalesce(${deploymentJobs.scheduledAt}, ${deploymentJobs.createdAt})`))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+export async function pendingDeviceDeploymentsOf(
+  tx: Executor,
+  jobId: number,
+): Promise<DeviceDeploymentRow[]> {
+  return tx
+    .select()
+    .from(deviceDeployments)
+    .where(and(eq(deviceDeployments.jobId, jobId), eq(deviceDeployments.status, 'pending')));
+}
+
+export async function activeDeviceDeploymentsOf(tx: Executor, jobId: number): Promise<DeviceDeploymentRow[]> {
+  return tx
+    .select()
+    .from(deviceDeployments)
+    .where(and(eq(deviceDeployments.jobId, jobId), inArray(deviceDeployments.status, ACTIVE)))
+    .for('update');
+}
+
+export async function markJobDispatched(tx: Executor, jobId: number): Promise<void> {
+  await tx
+    .update(deploymentJobs)
+    .set({ dispatchedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(eq(deploymentJobs.id, jobId));
+}
+
+export async function updateDeviceDeployment(
+  tx: Executor,
+  id: number,
+  set: Partial<NewDeviceDeployment>,
+): Promise<DeviceDeploymentRow> {
+  return firstOrThrow(
+    await tx.update(deviceDeployments).set(set).where(eq(deviceDeployments.id, id)).returning(),
+    'update device deployment',
+  );
+}
+
+/** The device deployment a command runs, locked; null for a command that is not one of them. */
+export async function lockDeviceDeploymentByCommand(
+  tx: Executor,
+  deviceId: number,
+  commandId: string,
+): Promise<DeviceDeploymentRow | null> {
+  const [row] = await tx
+    .select()
+    .from(deviceDeployments)
+    .where(and(eq(deviceDeployments.commandId, commandId), eq(deviceDeployments.deviceId, deviceId)))
+    .limit(1)
+    .for('update');
+  return row ?? null;
+}
+
+export async function findDeviceDeploymentByCommand(
+  db: Executor,
+  deviceId: number,
+  commandId: string,
+): Promise<DeviceDeploymentRow | null> {
+  const [row] = await db
+    .select()
+    .from(deviceDeployments)
+    .where(and(eq(deviceDeployments.commandId, commandId), eq(deviceDeployments.deviceId, deviceId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Unfinished device rows whose command has ended at least `ageMs` ago: its result was recorded
+ * but not applied here (a crash between the two), or it expired when the device reconnected.
+ */
+export async function staleCommandRows(
+  db: Executor,
+  ageMs: number,
+  limit: number,
+): Promise<{ commandId: string; deviceId: number }[]> {
+  const rows = await db
+    .select({ commandId: deviceDeployments.commandId, deviceId: deviceDeployments.deviceId })
+    .from(deviceDeployments)
+    .innerJoin(deviceCommands, eq(deviceCommands.id, deviceDeployments.commandId))
+    .where(
+      and(
+        inArray(deviceDeployments.status, ACTIVE),
+        inArray(deviceCommands.status, ['completed', 'failed']),
+        lte(deviceCommands.completedAt, sql`now() - make_interval(secs => ${ageMs / 1000})`),
+      ),
+    )
+    .limit(limit);
+  return rows.flatMap((r) =>
+    r.commandId && r.deviceId !== null ? [{ commandId: r.commandId, deviceId: r.deviceId }] : [],
+  );
+}
+
+export async function lockJobById(tx: Executor, jobId: number): Promise<JobRow> {
+  return firstOrThrow(
+    await tx.select().from(deploymentJobs).where(eq(deploymentJobs.id, jobId)).limit(1).for('update'),
+    'lock job',
+  );
+}
+
+export async function deviceStatusCounts(tx: Executor, jobId: number): Promise<Record<JobStatus, number>> {
+  const rows = await tx
+    .select({ status: deviceDeployments.status, n: count() })
+    .from(deviceDeployments)
+    .where(eq(deviceDeployments.jobId, jobId))
+    .groupBy(deviceDeployments.status);
+  const out: Record<JobStatus, number> = { pending: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
+  for (const r of rows) {
+    out[r.status] = r.n;
+  }
+  return out;
+}
+
+export async function updateJob(tx: Executor, jobId: number, set: Partial<NewJob>): Promise<JobRow> {
+  return firstOrThrow(
+    await tx
+      .update(deploymentJobs)
+      .set({ ...set, updatedAt: sql`now()` })
+      .where(eq(deploymentJobs.id, jobId))
+      .returning(),
+    'update job',
+  );
+}
+
+/**
+ * Unfinished device deployments past their expiry (the device never took the work, or went away
+ * while running and stayed away), or whose device was removed; locked, skipping rows another
+ * instance is handling.
+ */
+export async function claimOverdueDeviceDeployments(tx: Executor, limit: number) {
+  return tx
+    .select()
+    .from(deviceDeployments)
+    .where(
+      and(
+        inArray(deviceDeployments.status, ACTIVE),
+        or(
+          isNull(deviceDeployments.deviceId),
+          and(
+            lte(deviceDeployments.expiresAt, sql`now()`),
+            or(
+              eq(deviceDeployments.status, 'pending'),
+              sql`not exists (select 1 from devices d where d.id = ${deviceDeployments.deviceId} and d.status <> 'offline')`,
+            ),
+          ),
+        ),
+      ),
+    )
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+// ---------- step logs ----------
+
+export async function findStepLog(
+  tx: Executor,
+  deviceDeploymentId: number,
+  stepOrder: number,
+  attempt: number,
+) {
+  const [row] = await tx
+    .select()
+    .from(deploymentStepLogs)
+    .where(
+      and(
+        eq(deploymentStepLogs.deviceDeploymentId, deviceDeploymentId),
+        eq(deploymentStepLogs.stepOrder, stepOrder),
+        eq(deploymentStepLogs.attempt, attempt),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertStepLog(tx: Executor, values: typeof deploymentStepLogs.$inferInsert) {
+  return firstOrThrow(await tx.insert(deploymentStepLogs).values(values).returning(), 'insert step log');
+}
+
+/** Appends output to an attempt's log, keeping at most `cap` characters of each stream. */
+export async function updateStepLog(
+  tx: Executor,
+  id: number,
+  append: { stdout: string; stderr: string; cap: number },
+  set: Partial<typeof deploymentStepLogs.$inferInsert>,
+) {
+  const appendTo = (column: AnyColumn, text: string) =>
+    text ? sql`left(${column} || ${text}, ${append.cap})` : sql`${column}`;
+  return firstOrThrow(
+    await tx
+      .update(deploymentStepLogs)
+      .set({
+        ...set,
+        stdoutLog: appendTo(deploymentStepLogs.stdoutLog, append.stdout),
+        stderrLog: appendTo(deploymentStepLogs.stderrLog, append.stderr),
+      })
+      .where(eq(deploymentStepLogs.id, id))
+      .returning(),
+    'update step log',
+  );
+}
+
+export async function deleteStepLogs(tx: Executor, deviceDeploymentId: number): Promise<void> {
+  await tx.delete(deploymentStepLogs).where(eq(deploymentStepLogs.deviceDeploymentId, deviceDeploymentId));
+}
+
+/** Attempts still shown running when their device deployment ends are closed with it. */
+export async function closeRunningStepLogs(
+  tx: Executor,
+  deviceDeploymentId: number,
+  status: JobStatus,
+  errorMessage: string | null,
+) {
+  await tx
+    .update(deploymentStepLogs)
+    .set({
+      status,
+      completedAt: sql`now()`,
+      errorMessage: sql`coalesce(${deploymentStepLogs.errorMessage}, ${errorMessage})`,
+      durationMs: sql`(extract(epoch from (now() - ${deploymentStepLogs.startedAt})) * 1000)::int`,
+    })
+    .where(
+      and(
+        eq(deploymentStepLogs.deviceDeploymentId, deviceDeploymentId),
+        eq(deploymentStepLogs.status, 'running'),
+      ),
+    );
+}
+
+// ---------- wire shapes ----------
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function toJob(row: JobRow): DeploymentJob {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    status: row.status,
+    package_id: row.packageId,
+    package_name: row.packageName,
+    created_by_name: row.createdByName,
+    created_at: row.createdAt.toISOString(),
+    scheduled_at: iso(row.scheduledAt),
+    started_at: iso(row.startedAt),
+    completed_at: iso(row.completedAt),
+    total_devices: row.totalDevices,
+    completed_devices: row.completedDevices,
+    failed_devices: row.failedDevices,
+  };
+}
+
+export function toDeviceDeployment(row: DeviceDeploymentRow, stepName: string | null): DeviceDeployment {
+  return {
+    id: row.id,
+    agent_id: row.deviceId,
+    device_guid: row.deviceGuid,
+    hostname: row.hostname,
+    ip_address: row.ipAddress,
+    status: row.status,
+    started_at: iso(row.startedAt),
+    completed_at: iso(row.completedAt),
+    error_message: row.errorMessage,
+    reboot_required: row.rebootRequired,
+    current_step_order: row.currentStepOrder,
+    current_step_name: stepName,
+  };
+}
+
+export function toStepLog(row: StepLogRow): StepLog {
+  return {
+    id: row.id,
+    step_order: row.stepOrder,
+    step_name: row.stepName,
+    attempt: row.attempt,
+    status: row.status,
+    duration_ms: row.durationMs,
+    exit_code: row.exitCode,
+    started_at: iso(row.startedAt),
+    completed_at: iso(row.completedAt),
+    stdout_log: row.stdoutLog,
+    output: row.output,
+    stderr_log: row.stderrLog,
+    error_message: row.errorMessage,
+  };
+}

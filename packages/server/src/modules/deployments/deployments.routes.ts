@@ -1,0 +1,109 @@
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AGENT_DEVICE_HEADER } from '@outpost/contract/agent-protocol';
+import {
+  DeploymentCreateBody,
+  DeploymentIdParams,
+  DeploymentJob,
+  DeploymentJobDetail,
+  DeploymentListQuery,
+  DeploymentListResponse,
+  StepLogsResponse,
+} from '@outpost/contract/deployments';
+import { apiSuccess } from '@outpost/contract/envelope';
+import { IdParam } from '@outpost/contract/input';
+import { messages, packageMessages } from '@outpost/contract/messages';
+import type { Db } from '../../db/client';
+import { notFound, unauthorized } from '../../lib/errors';
+import { authenticateAgent } from '../agents/agent-auth';
+import type { BlobStore } from '../files/blob-store';
+import type { DeploymentsService } from './deployments.service';
+
+const ok = <T>(data: T) => ({ success: true as const, data });
+
+// spec: core §7 POST /customer/deployments; operations §7 Deployments.
+export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsService }> = (
+  app,
+  opts,
+  done,
+) => {
+  const { service } = opts;
+  const tags = ['deployments'];
+
+  app.post(
+    '/deployments',
+    { schema: { tags, body: DeploymentCreateBody, response: { 200: apiSuccess(DeploymentJob) } } },
+    async (request) => ok(await service.create(request.ctx, request.body)),
+  );
+
+  app.get(
+    '/deployments',
+    {
+      schema: {
+        tags,
+        querystring: DeploymentListQuery,
+        response: { 200: apiSuccess(DeploymentListResponse) },
+      },
+    },
+    async (request) => ok(await service.list(request.ctx, request.query)),
+  );
+
+  app.get(
+    '/deployments/:id',
+    { schema: { tags, params: DeploymentIdParams, response: { 200: apiSuccess(DeploymentJobDetail) } } },
+    async (request) => ok(await service.get(request.ctx, request.params.id)),
+  );
+
+  // spec: operations §7 — "one reading: POST; another reading: PUT": both are accepted.
+  app.route({
+    method: ['POST', 'PUT'],
+    url: '/deployments/:id/cancel',
+    schema: { tags, params: DeploymentIdParams, response: { 200: apiSuccess(DeploymentJob) } },
+    handler: async (request) => ok(await service.cancel(request.ctx, request.params.id)),
+  });
+
+  app.get(
+    '/deployments/device-deployment/:id/logs',
+    { schema: { tags, params: DeploymentIdParams, response: { 200: apiSuccess(StepLogsResponse) } } },
+    async (request) => ok(await service.stepLogs(request.ctx, request.params.id)),
+  );
+  done();
+};
+
+/**
+ * GET /api/agent/files/{id} (ARCHITECTURE §6): an agent downloads a file one of its unfinished
+ * deployments uses, authenticated with its device guid and secret like its socket.
+ */
+export const agentFilesRoutes: FastifyPluginCallbackZod<{
+  db: Db;
+  service: DeploymentsService;
+  blobStore: BlobStore;
+}> = (app, opts, done) => {
+  app.get(
+    '/files/:id',
+    { schema: { tags: ['agents'], params: z.object({ id: IdParam }), hide: true } },
+    async (request, reply) => {
+      const guid = request.headers[AGENT_DEVICE_HEADER];
+      const auth = request.headers.authorization;
+      const secret = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+      if (typeof guid !== 'string' || !secret) {
+        throw unauthorized(messages.agentAuthMissing, 'AGENT_AUTH_REQUIRED');
+      }
+      const device = await authenticateAgent(opts.db, guid, secret);
+      if (!device) {
+        throw unauthorized(messages.agentAuthFailed, 'AGENT_AUTH_FAILED');
+      }
+      const file = await opts.service.openAgentFile(device, request.params.id, opts.blobStore);
+      if (!file) {
+        throw notFound(packageMessages.fileNotFound, 'FILE_NOT_FOUND');
+      }
+      return reply
+        .header('Content-Type', 'application/octet-stream')
+        .header('Content-Length', String(file.size))
+        .header('X-Content-SHA256', file.sha256)
+        .header('Cache-Control', 'private, no-store')
+        .send(file.stream);
+    },
+  );
+  done();
+};

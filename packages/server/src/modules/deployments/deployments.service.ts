@@ -1,0 +1,340 @@
+import type { Readable } from 'node:stream';
+import type { DeploymentStep } from '@outpost/contract/agent-protocol';
+import type {
+  DeploymentCreateInput,
+  DeploymentJob,
+  DeploymentJobDetail,
+  DeploymentListFilters,
+  StepLogsResponse,
+} from '@outpost/contract/deployments';
+import { SCHEDULE_PAST_TOLERANCE_MS } from '@outpost/contract/deployments';
+import { isDeviceActionable } from '@outpost/contract/devices';
+import { paginate } from '@outpost/contract/envelope';
+import type { ListData } from '@outpost/contract/envelope';
+import { deploymentMessages as messages, packageMessages } from '@outpost/contract/messages';
+import { FileRef, referencedFileIds } from '@outpost/contract/step-catalog';
+import type { Db } from '../../db/client';
+import { writeAudit } from '../../lib/audit';
+import type { Executor } from '../../lib/db';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { canSeeSite, tenantOnly } from '../../lib/scope';
+import type { TenantScope } from '../../lib/scope';
+import type { CommandQueue } from '../../live/command-queue';
+import type { RequestContext } from '../../plugins/auth';
+import type { DevicesService } from '../devices/devices.service';
+import { fileLookup } from '../files/files.service';
+import type { BlobStore } from '../files/blob-store';
+import { packageLookup } from '../packages/packages.service';
+import type { DeploymentEngine } from './deployment-engine';
+import { isTerminal } from './deployment-engine';
+import {
+  activeDeviceDeploymentsOf,
+  closeRunningStepLogs,
+  countActiveJobsForPackage,
+  countDeviceDeploymentsOutside,
+  countRunningJobs,
+  deviceMayDownload,
+  findDeviceDeployment,
+  findJob,
+  insertDeviceDeployments,
+  insertJob,
+  insertJobFiles,
+  listDeviceDeployments,
+  listJobs,
+  listStepLogs,
+  toDeviceDeployment,
+  toJob,
+  toStepLog,
+  updateDeviceDeployment,
+  updateJob,
+} from './deployments.queries';
+import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
+
+export type DeploymentsServiceDeps = {
+  db: Db;
+  engine: Pick<DeploymentEngine, 'kick' | 'publishJob' | 'settleJob'>;
+  queue: Pick<CommandQueue, 'queueCommand' | 'dispatch' | 'finishCommand'>;
+  devices: Pick<DevicesService, 'findManyInScope'>;
+};
+
+/** How long a cancel waits for an offline device before it is dropped (the run was ended anyway). */
+const CANCEL_COMMAND_EXPIRY_MS = 60 * 60 * 1000;
+
+/**
+ * A package's steps as the job runs them, with the sha256 of every uploaded file a step uses so
+ * the agent verifies what it downloads.
+ */
+async function snapshotSteps(tx: Executor, scope: TenantScope, packageId: number) {
+  const pkg = await packageLookup.lockWithSteps(tx, scope, packageId);
+  if (!pkg) {
+    return null;
+  }
+  const fileIds = pkg.steps.flatMap((s) => referencedFileIds(s.step_type, s.step_details));
+  const files = new Map((await fileLookup.findByIds(tx, scope, fileIds)).map((f) => [f.id, f]));
+  const steps: DeploymentStep[] = pkg.steps.map((s) => {
+    const details: Record<string, unknown> = { ...s.step_details };
+    for (const [key, value] of Object.entries(details)) {
+      const ref = FileRef.safeParse(value);
+      const file = ref.success ? files.get(ref.data.id) : undefined;
+      if (file) {
+        details[key] = { ...ref.data, sha256: file.sha256 };
+      }
+    }
+    return {
+      stepOrder: s.step_order,
+      stepName: s.step_name,
+      stepType: s.step_type,
+      stepDetails: details,
+      timeoutSeconds: s.timeout_seconds,
+      retryCount: s.retry_count,
+      failDeploymentOnError: s.fail_deployment_on_error,
+    };
+  });
+  return { pkg, steps, fileIds: [...files.keys()] };
+}
+
+function stepNameOf(job: JobRow, order: number | null): string | null {
+  return order === null ? null : (job.steps.find((s) => s.stepOrder === order)?.stepName ?? null);
+}
+
+/**
+ * What other modules ask of deployments inside their own transactions: how many unfinished jobs
+ * use a package (a package in use is not deleted).
+ */
+export const deploymentLookup = {
+  activeJobsForPackage: (tx: Executor, tenantId: number, packageId: number) =>
+    countActiveJobsForPackage(tx, tenantOnly(tenantId), packageId),
+};
+
+// Deployments (ARCHITECTURE §3, §5): any member deploys to and follows the devices in their
+// scope; a job with devices outside a site-limited caller's sites is visible to them (their
+// devices only) but cancelled only by someone who sees all of its devices.
+export function createDeploymentsService({ db, engine, queue, devices }: DeploymentsServiceDeps) {
+  async function loadJob(ctx: RequestContext, id: number): Promise<JobRow> {
+    const job = await findJob(db, ctx, id);
+    if (!job) {
+      throw notFound(messages.notFound, 'DEPLOYMENT_NOT_FOUND');
+    }
+    return job;
+  }
+
+  return {
+    // spec: core §5 (the dialog's rules, checked again here in its order and words), operations §7.
+    async create(ctx: RequestContext, body: DeploymentCreateInput): Promise<DeploymentJob> {
+      if (body.package_id === undefined) {
+        throw badRequest(messages.selectPackage, 'PACKAGE_REQUIRED');
+      }
+      if (body.device_ids.length === 0) {
+        throw badRequest(messages.selectDevice, 'DEVICES_REQUIRED');
+      }
+      const name = body.job_name.trim();
+      if (!name) {
+        throw badRequest(messages.jobNameRequired, 'JOB_NAME_REQUIRED');
+      }
+      const ids = [...new Set(body.device_ids)];
+      const targets = await devices.findManyInScope(ctx, ids);
+      if (targets.length !== ids.length) {
+        // another tenant's or site's device reads as one that does not exist
+        throw notFound(messages.devicesOffline, 'DEVICE_NOT_FOUND');
+      }
+      if (targets.some((t) => !isDeviceActionable(t.status))) {
+        throw conflict(messages.devicesOffline, 'DEVICE_NOT_ACTIONABLE');
+      }
+      const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;
+      if (scheduledAt && scheduledAt.getTime() < Date.now() - SCHEDULE_PAST_TOLERANCE_MS) {
+        throw badRequest(messages.scheduledInPast, 'SCHEDULED_IN_PAST');
+      }
+      const job = await db.transaction(async (tx) => {
+        const snapshot = await snapshotSteps(tx, ctx, body.package_id ?? 0);
+        if (!snapshot) {
+          throw notFound(packageMessages.packageNotFound, 'PACKAGE_NOT_FOUND');
+        }
+        if (snapshot.steps.length === 0) {
+          throw badRequest(messages.packageHasNoSteps, 'PACKAGE_HAS_NO_STEPS');
+        }
+        const row = await insertJob(tx, {
+          tenantId: ctx.tenantId,
+          packageId: snapshot.pkg.id,
+          packageName: snapshot.pkg.name,
+          name,
+          description: body.job_description?.trim() || null,
+          steps: snapshot.steps,
+          scheduledAt,
+          totalDevices: targets.length,
+          createdBy: ctx.userId,
+          createdByName: ctx.name,
+        });
+        await insertDeviceDeployments(
+          tx,
+          targets.map((t) => ({
+            jobId: row.id,
+            tenantId: ctx.tenantId,
+            deviceId: t.id,
+            siteId: t.siteId,
+            deviceGuid: t.deviceGuid,
+            hostname: t.hostname,
+            ipAddress: t.ipAddress,
+          })),
+        );
+        await insertJobFiles(tx, row.id, snapshot.fileIds);
+        await writeAudit(tx, ctx, {
+          action: 'Create Deployment',
+          resourceType: 'deployment',
+          resourceId: row.id,
+          details: `${name}: ${snapshot.pkg.name} to ${targets.length} device${targets.length === 1 ? '' : 's'}${
+            scheduledAt ? ` at ${scheduledAt.toISOString()}` : ''
+          }`,
+          newValues: {
+            package_id: snapshot.pkg.id,
+            device_ids: ids,
+            job_name: name,
+            job_description: row.description,
+            scheduled_at: scheduledAt?.toISOString() ?? null,
+          },
+        });
+        return row;
+      });
+      engine.kick();
+      return toJob(job);
+    },
+
+    async list(ctx: RequestContext, f: DeploymentListFilters): Promise<ListData<DeploymentJob>> {
+      const { rows, total } = await listJobs(db, ctx, f);
+      return { data: rows.map(toJob), pagination: paginate(f.page, f.limit, total) };
+    },
+
+    async get(ctx: RequestContext, id: number): Promise<DeploymentJobDetail> {
+      const job = await loadJob(ctx, id);
+      const rows = await listDeviceDeployments(db, ctx, id);
+      return {
+        ...toJob(job),
+        deployments: rows.map((d) => toDeviceDeployment(d, stepNameOf(job, d.currentStepOrder))),
+        steps: job.steps.map((s) => ({
+          step_order: s.stepOrder,
+          step_name: s.stepName,
+          step_type: s.stepType as DeploymentJobDetail['steps'][number]['step_type'],
+          timeout_seconds: s.timeoutSeconds,
+          retry_count: s.retryCount,
+          fail_deployment_on_error: s.failDeploymentOnError,
+        })),
+      };
+    },
+
+    async stepLogs(ctx: RequestContext, deviceDeploymentId: number): Promise<StepLogsResponse> {
+      const dd = await findDeviceDeployment(db, ctx, deviceDeploymentId);
+      const job = dd ? await findJob(db, ctx, dd.jobId) : null;
+      if (!dd || !job) {
+        throw notFound(messages.deviceDeploymentNotFound, 'DEVICE_DEPLOYMENT_NOT_FOUND');
+      }
+      const logs = await listStepLogs(db, dd.id);
+      return {
+        device_deployment: toDeviceDeployment(dd, stepNameOf(job, dd.currentStepOrder)),
+        job_id: job.id,
+        logs: logs.map(toStepLog),
+      };
+    },
+
+    // spec: operations §4 — cancel while pending or running. Pending device rows end at once;
+    // a running agent is told to stop (a cancel command) and its late reports change nothing.
+    async cancel(ctx: RequestContext, id: number): Promise<DeploymentJob> {
+      const cancelCommands: { deviceId: number }[] = [];
+      const out = await db.transaction(async (tx) => {
+        const job = await findJob(tx, ctx, id, { lock: true });
+        if (!job) {
+          throw notFound(messages.notFound, 'DEPLOYMENT_NOT_FOUND');
+        }
+        if (isTerminal(job.status)) {
+          throw conflict(messages.notCancellable(job.status), 'DEPLOYMENT_NOT_CANCELLABLE');
+        }
+        if ((await countDeviceDeploymentsOutside(tx, ctx, id)) > 0) {
+          throw forbidden(messages.cancelOutsideScope, 'DEPLOYMENT_OUTSIDE_SCOPE');
+        }
+        const reason = messages.cancelledByUser(ctx.name);
+        const ended: DeviceDeploymentRow[] = [];
+        for (const dd of await activeDeviceDeploymentsOf(tx, id)) {
+          ended.push(
+            await updateDeviceDeployment(tx, dd.id, {
+              status: 'cancelled',
+              errorMessage: reason,
+              completedAt: new Date(),
+            }),
+          );
+          await closeRunningStepLogs(tx, dd.id, 'cancelled', reason);
+          if (dd.commandId && dd.deviceId !== null) {
+            const wasUnfinished = await queue.finishCommand(tx, dd.deviceId, dd.commandId, {
+              status: 'failed',
+              error: reason,
+            });
+            if (wasUnfinished) {
+              await queue.queueCommand(tx, {
+                tenantId: ctx.tenantId,
+                deviceId: dd.deviceId,
+                command: { kind: 'cancel', targetCommandId: dd.commandId },
+                createdBy: ctx.userId,
+                expiresInMs: CANCEL_COMMAND_EXPIRY_MS,
+              });
+              cancelCommands.push({ deviceId: dd.deviceId });
+            }
+          }
+        }
+        await updateJob(tx, id, { status: 'cancelled' });
+        const { after } = await engine.settleJob(tx, id);
+        await writeAudit(tx, ctx, {
+          action: 'Cancel Deployment',
+          resourceType: 'deployment',
+          resourceId: id,
+          details: `Cancelled ${job.name} (${ended.length} unfinished device${ended.length === 1 ? '' : 's'})`,
+          oldValues: { status: job.status },
+          newValues: { status: after.status },
+        });
+        return { job: after, ended };
+      });
+      for (const c of cancelCommands) {
+        await queue.dispatch(c.deviceId);
+      }
+      await engine.publishJob(out.job);
+      for (const dd of out.ended) {
+        await engine.publishJob(out.job, dd);
+      }
+      return toJob(out.job);
+    },
+
+    /** portal socket: may this caller follow `deployment:{id}`? (their site, for the hub's check) */
+    async authorize(ctx: RequestContext, id: number): Promise<{ siteId: number | null } | null> {
+      const job = await findJob(db, ctx, id);
+      if (!job) {
+        return null;
+      }
+      const mine = await listDeviceDeployments(db, ctx, id);
+      const site = mine.find((d) => canSeeSite(ctx, d.siteId))?.siteId ?? null;
+      return { siteId: site };
+    },
+
+    async countRunning(ctx: RequestContext): Promise<number> {
+      return countRunningJobs(db, ctx);
+    },
+
+    /** GET /api/agent/files/{id}: only a file a step of one of the device's unfinished jobs uses. */
+    async openAgentFile(
+      device: { id: number; tenantId: number },
+      fileId: number,
+      store: BlobStore,
+    ): Promise<{ name: string; size: number; sha256: string; stream: Readable } | null> {
+      if (!(await deviceMayDownload(db, device.id, fileId))) {
+        return null;
+      }
+      const [file] = await fileLookup.findByIds(db, tenantOnly(device.tenantId), [fileId]);
+      if (!file) {
+        return null;
+      }
+      return {
+        name: file.originalFilename,
+        size: file.sizeBytes,
+        sha256: file.sha256,
+        stream: await store.open(file.storageKey),
+      };
+    },
+  };
+}
+
+export type DeploymentsService = ReturnType<typeof createDeploymentsService>;
