@@ -236,8 +236,8 @@ function Details({
       )}
 
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
-        <div className="space-y-6 xl:col-span-2">
-          <Card>
+        <div className="xl:col-span-2">
+          <Card className="h-full">
             <CardHeader title="Progress" description={progressSentence(job.status)} />
             <div className="px-5 py-5">
               <div className="flex items-end justify-between gap-4">
@@ -266,7 +266,14 @@ function Details({
               </dl>
             </div>
           </Card>
-
+        </div>
+        <div>
+          <Card className="h-full">
+            <CardHeader title="Timeline" />
+            <Timeline job={job} />
+          </Card>
+        </div>
+        <div className="xl:col-span-3">
           <Card>
             <CardHeader
               title="Devices"
@@ -275,11 +282,10 @@ function Details({
             <DeviceTable deployments={job.deployments} onLogs={setLogsFor} />
           </Card>
         </div>
-
-        <div className="space-y-6">
-          <Card>
+        <div className="xl:col-span-2">
+          <Card className="h-full">
             <CardHeader title="Job Details" />
-            <dl className="divide-y divide-slate-100 px-5 text-sm dark:divide-slate-800">
+            <dl className="grid grid-cols-1 gap-x-8 px-5 py-2 text-sm sm:grid-cols-2">
               <Detail label="Package">{job.package_name}</Detail>
               <Detail label="Created by">{job.created_by_name ?? 'Unknown'}</Detail>
               <Detail label="Created">{formatDateTime(job.created_at)}</Detail>
@@ -297,14 +303,10 @@ function Details({
               </Detail>
             </dl>
           </Card>
-
-          <Card>
-            <CardHeader title="Timeline" />
-            <Timeline job={job} />
-          </Card>
-
+        </div>
+        <div>
           {job.steps.length > 0 && (
-            <Card>
+            <Card className="h-full">
               <CardHeader title="Steps" description="As the package was when the job was created" />
               <ol className="divide-y divide-slate-100 px-5 text-sm dark:divide-slate-800">
                 {job.steps.map((s) => (
@@ -369,7 +371,7 @@ function Count({ label, value, tone }: { label: string; value: number; tone?: ke
       <dd
         className={cn(
           'mt-0.5 text-xl font-semibold tabular-nums',
-          tone ? countTones[tone] : 'text-slate-900 dark:text-white',
+          tone && value > 0 ? countTones[tone] : 'text-slate-900 dark:text-white',
         )}
         data-testid={`count-${label.toLowerCase()}`}
       >
@@ -381,7 +383,7 @@ function Count({ label, value, tone }: { label: string; value: number; tone?: ke
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="flex gap-4 py-2.5">
+    <div className="flex gap-4 border-b border-slate-100 py-2.5 dark:border-slate-800">
       <dt className="w-28 shrink-0 text-slate-500 dark:text-slate-400">{label}</dt>
       <dd className="min-w-0 flex-1 break-words text-slate-800 dark:text-slate-100">{children}</dd>
     </div>

@@ -189,7 +189,7 @@ export default function DeploymentListPage() {
                         <StatusBadge status={job.status} />
                         {job.status === 'pending' && job.scheduled_at && (
                           <span
-                            className="inline-flex items-center gap-1 text-xs text-slate-500 dark:text-slate-400"
+                            className="inline-flex items-center gap-1 text-xs whitespace-nowrap text-slate-500 dark:text-slate-400"
                             title="Scheduled"
                           >
                             <CalendarClock className="size-3.5" aria-hidden />
