@@ -126,6 +126,7 @@ export function StepLogDialog({
               order={order}
               step={steps.find((s) => s.step_order === order)}
               attempts={logs.filter((l) => l.step_order === order)}
+              isDeviceFinished={status !== undefined && status !== 'pending' && status !== 'running'}
             />
           ))}
         </ol>
@@ -138,10 +139,13 @@ function StepSection({
   order,
   step,
   attempts,
+  isDeviceFinished,
 }: {
   order: number;
   step: DeploymentStepSummary | undefined;
   attempts: StepLog[];
+  /** the device's deployment has ended: a step without attempts was never run */
+  isDeviceFinished: boolean;
 }) {
   const latest = attempts[attempts.length - 1];
   const name = step?.step_name ?? latest?.step_name ?? `Step ${order}`;
@@ -161,11 +165,19 @@ function StepSection({
           {attempts.length > 1 && (
             <span className="text-xs text-slate-500 dark:text-slate-400">{attempts.length} attempts</span>
           )}
-          <StatusBadge status={latest?.status ?? 'pending'} />
+          {latest ? (
+            <StatusBadge status={latest.status} />
+          ) : isDeviceFinished ? (
+            <Badge tone="gray">Not run</Badge>
+          ) : (
+            <StatusBadge status="pending" />
+          )}
         </span>
       </div>
       {attempts.length === 0 ? (
-        <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">Not started yet.</p>
+        <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">
+          {isDeviceFinished ? 'This step did not run on this device.' : 'Not started yet.'}
+        </p>
       ) : (
         <div className="divide-y divide-slate-100 dark:divide-slate-800">
           {attempts.map((a) => (
