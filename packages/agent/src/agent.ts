@@ -9,9 +9,16 @@ import type {
   UserSession,
 } from '@outpost/contract/agent-protocol';
 import type { InventoryKind } from '@outpost/contract/devices';
+import type { RunDeploymentResult } from '@outpost/contract/deployments';
 import type { Executor } from './actions/executor';
 import { AgentConnection } from './connection';
 import type { Logger } from './connection';
+import { createMemoryJournal } from './deployment/journal';
+import type { RunJournal } from './deployment/journal';
+import { ProgressStream } from './deployment/progress';
+import type { ProgressOptions } from './deployment/progress';
+import { createStepsRunner, deploymentError } from './deployment/runner';
+import type { DeploymentCommand, DeploymentRunner } from './deployment/runner';
 import type { Outbox } from './outbox';
 
 // The agent's behaviour, shared by the real agent and every virtual agent of the simulator: only
@@ -36,6 +43,12 @@ export type AgentOptions = {
   outbox: Outbox;
   backend: DeviceBackend;
   executor: Executor;
+  /** runs run_deployment commands; the step library (real processes, files from the server) when absent */
+  deployments?: DeploymentRunner;
+  /** the deployments this device started, kept across restarts (a memory one when absent) */
+  journal?: RunJournal;
+  /** coalescing of step output (tests shorten the interval) */
+  progress?: Partial<ProgressOptions>;
   log?: Logger;
   sessionPollMs?: number;
   backoff?: { baseMs: number; capMs: number };
@@ -53,9 +66,32 @@ export type Agent = {
 
 const newId = () => crypto.randomUUID();
 
+/** command_result.error of a deployment offered again after the agent restarted while it ran. */
+export const INTERRUPTED_MESSAGE =
+  'The agent restarted while this deployment was running, so it was stopped; it is not run again';
+
+/** How long stop() waits for running deployments to stop their processes. */
+const STOP_WAIT_MS = 5000;
+
 export function createAgent(options: AgentOptions): Agent {
   const { backend, executor } = options;
   const handled = new Set<string>();
+  const deployments =
+    options.deployments ??
+    createStepsRunner({
+      server: options.server,
+      deviceGuid: options.deviceGuid,
+      agentSecret: options.agentSecret,
+    });
+  const journal = options.journal ?? createMemoryJournal();
+  /** run_deployment commands running now, by command id */
+  const running = new Map<
+    string,
+    { controller: AbortController; stream: ProgressStream; done: Promise<void> }
+  >();
+  let isStopping = false;
+  /** deployments run one at a time (two installers at once fail, e.g. MSI's 1618); the last one */
+  let lastRun: Promise<unknown> = Promise.resolve();
   let known = new Map<string, UserSession>();
   let pollTimer: NodeJS.Timeout | null = null;
 
@@ -134,14 +170,97 @@ export function createAgent(options: AgentOptions): Agent {
           await executor.deviceAction(c.action);
           return;
         case 'run_deployment':
-          result(m.commandId, 'failed', null, 'This agent version cannot run deployments yet');
+          await runDeploymentCommand(m.commandId, c);
           return;
-        case 'cancel':
-          result(m.commandId, 'completed', { cancelled: false, reason: 'Nothing to cancel' }, null);
+        case 'cancel': {
+          const run = running.get(c.targetCommandId);
+          if (run) {
+            run.controller.abort();
+            result(m.commandId, 'completed', { cancelled: true }, null);
+          } else {
+            const state = journal.get(c.targetCommandId);
+            const reason =
+              state === 'finished'
+                ? 'The deployment has already finished'
+                : state === 'running'
+                  ? 'The deployment was stopped when the agent restarted'
+                  : 'Nothing to cancel';
+            result(m.commandId, 'completed', { cancelled: false, reason }, null);
+          }
           return;
+        }
       }
     } catch (err) {
       result(m.commandId, 'failed', null, err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  function deploymentResult(commandId: string, outcome: RunDeploymentResult, error: string | null) {
+    result(commandId, outcome.deploymentStatus === 'completed' ? 'completed' : 'failed', outcome, error);
+    journal.set(commandId, 'finished');
+  }
+
+  /**
+   * Runs a deployment after the ones before it: its reports become step_progress messages
+   * (numbered, output coalesced), its end a command_result. `cancel` aborts it; stopping the
+   * agent abandons it (the journal answers it when the server offers it again after the restart).
+   */
+  async function runDeploymentCommand(commandId: string, command: DeploymentCommand) {
+    const before = journal.get(commandId);
+    if (before === 'finished') {
+      return; // its result is in the outbox, on its way
+    }
+    if (before === 'running') {
+      deploymentResult(commandId, { deploymentStatus: 'failed', rebootRequired: false }, INTERRUPTED_MESSAGE);
+      return;
+    }
+    const controller = new AbortController();
+    const stream = new ProgressStream(
+      commandId,
+      (message) => connection.sendReliable(message),
+      options.progress,
+    );
+    let finish: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    running.set(commandId, { controller, stream, done });
+    // A deployment waiting for its turn can be cancelled too: it then goes at once, with the
+    // signal aborted, and every step is reported cancelled without running.
+    const cancelled = new Promise((resolve) => controller.signal.addEventListener('abort', resolve));
+    const turn = Promise.race([lastRun, cancelled]).then(() => {
+      if (!controller.signal.aborted) {
+        journal.set(commandId, 'running');
+      }
+      return deployments(command, {
+        report: (progress) => stream.report(progress),
+        signal: controller.signal,
+      });
+    });
+    lastRun = Promise.all([lastRun, turn.catch(() => undefined)]);
+    try {
+      const outcome = await turn;
+      if (isStopping) {
+        return;
+      }
+      stream.close();
+      deploymentResult(
+        commandId,
+        { deploymentStatus: outcome.status, rebootRequired: outcome.rebootRequired },
+        deploymentError(outcome),
+      );
+    } catch (err) {
+      if (isStopping) {
+        return;
+      }
+      stream.close();
+      options.log?.error('deployment failed', { commandId, err: String(err) });
+      deploymentResult(
+        commandId,
+        { deploymentStatus: 'failed', rebootRequired: false },
+        err instanceof Error ? err.message : String(err),
+      );
+    } finally {
+      running.delete(commandId);
+      finish();
     }
   }
 
@@ -196,6 +315,18 @@ export function createAgent(options: AgentOptions): Agent {
       if (pollTimer) {
         clearInterval(pollTimer);
       }
+      // A deployment does not survive its agent (as on a reboot): its processes are stopped and
+      // nothing more is reported; the journal answers it when the server offers it again.
+      isStopping = true;
+      const runs = [...running.values()];
+      for (const r of runs) {
+        r.stream.abandon();
+        r.controller.abort();
+      }
+      await Promise.race([
+        Promise.all(runs.map((r) => r.done)),
+        new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref()),
+      ]);
       await connection.stop();
     },
     reportActivity(events) {

@@ -5,6 +5,7 @@ import { RecordingExecutor, SystemExecutor, isDryRun } from './actions/executor'
 import { createAgent } from './agent';
 import { AgentConfig, defaultConfigPath, loadAgentConfig, saveAgentConfig } from './config';
 import type { Logger } from './connection';
+import { createFileJournal } from './deployment/journal';
 import { enrollDevice } from './enroll';
 import type { AgentIdentity } from './enroll';
 import { collectFacts } from './inventory/system';
@@ -80,6 +81,9 @@ function run(args: { config: string }) {
     deviceGuid: config.deviceGuid,
     agentSecret: config.agentSecret,
     outbox: createFileOutbox(path.join(config.stateDir, 'outbox')),
+    // deployments run with the step library (the default runner); this file remembers which
+    // ones were running, so a restart never runs one twice
+    journal: createFileJournal(path.join(config.stateDir, 'deployments.json')),
     backend: createSystemBackend({ externalIpUrl: config.externalIpUrl }),
     executor,
     log,

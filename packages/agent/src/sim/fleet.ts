@@ -2,9 +2,12 @@ import type { RecordingExecutor } from '../actions/executor';
 import { createAgent } from '../agent';
 import type { Agent } from '../agent';
 import type { Logger } from '../connection';
+import { createMemoryJournal } from '../deployment/journal';
 import { enrollDevice } from '../enroll';
 import type { AgentIdentity } from '../enroll';
 import { createMemoryOutbox } from '../outbox';
+import { DEFAULT_SIM_DEPLOYMENTS, createSimulatedRunner } from './deployments';
+import type { SimDeploymentOptions } from './deployments';
 import { DEFAULT_POWER, SimulatedExecutor, createPowerCycle } from './power';
 import type { PowerCycle, PowerOptions } from './power';
 import { createRng } from './rng';
@@ -40,6 +43,12 @@ export type FleetOptions = {
    * (a re-enrolment must prove guid and secret); without them every run enrols new devices.
    */
   identities?: (AgentIdentity | null | undefined)[];
+  /** deployments: the chance that a step attempt fails (default 0.05) */
+  failureRate?: number;
+  /** deployments: how long a step takes, drawn between min and max ms (default 1–4 s) */
+  stepDurationMs?: SimDeploymentOptions['stepDurationMs'];
+  /** deployments: real ms per simulated ms, so tests run a 2 s step in 100 ms (default 1) */
+  timeScale?: number;
 };
 
 export type SimulatedAgent = {
@@ -100,8 +109,18 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       options.identities?.[i],
     );
     const executor = new SimulatedExecutor((name, action) => controlVirtualService(device, name, action));
-    // The outbox outlives a reboot, like the real agent's on-disk one.
+    // The outbox and the journal of started deployments outlive a reboot, like the real agent's
+    // files; a deployment running when the machine restarts is lost, as on a real one.
     const outbox = createMemoryOutbox();
+    const journal = createMemoryJournal();
+    const deployments = createSimulatedRunner(
+      {
+        failureRate: options.failureRate ?? DEFAULT_SIM_DEPLOYMENTS.failureRate,
+        stepDurationMs: options.stepDurationMs ?? DEFAULT_SIM_DEPLOYMENTS.stepDurationMs,
+        timeScale: options.timeScale ?? DEFAULT_SIM_DEPLOYMENTS.timeScale,
+      },
+      createRng((seed * 31 + i) ^ 0xde910),
+    );
     const boot = () =>
       createAgent({
         server: options.server,
@@ -110,6 +129,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         outbox,
         backend: virtualBackend(device),
         executor,
+        deployments,
+        journal,
         log: options.log,
         backoff: { baseMs: 500, capMs: 30_000 },
       });

@@ -19,8 +19,11 @@ export const AgentFileRef = FileRef.extend({
 });
 export type AgentFileRef = z.infer<typeof AgentFileRef>;
 
-/** Fetches an uploaded file from the server; resolves to the local path it was written to. */
-export type FetchFile = (file: AgentFileRef, signal: AbortSignal) => Promise<string>;
+/**
+ * Fetches an uploaded file from the server into `dir` (the attempt's scratch folder, removed
+ * afterwards); resolves to the local path it was written to. The caller checks its sha256.
+ */
+export type FetchFile = (file: AgentFileRef, signal: AbortSignal, dir: string) => Promise<string>;
 /** Downloads a URL (EXE/MSI source_type url) to `dest`. */
 export type Download = (url: string, dest: string, signal: AbortSignal) => Promise<void>;
 
@@ -64,6 +67,17 @@ export type StepContext = {
 
 export type StepHandler = (details: Record<string, unknown>, ctx: StepContext) => Promise<StepOutcome>;
 
+/** The step log's words for a step that ran past its timeout_seconds. */
+export const timeoutMessage = (timeoutMs: number) =>
+  `Timed out after ${Math.round(timeoutMs / 1000)} seconds; the process was stopped`;
+
+/** The step log's words for a process that ended with a code its step does not accept. */
+export const exitCodeMessage = (code: number | null) =>
+  code === null ? 'The process was killed' : `Exit code ${code}`;
+
+/** The step log's words for a cancelled step. */
+export const CANCELLED_MESSAGE = 'Deployment cancelled';
+
 export const REBOOT_EXIT_CODES: readonly number[] = [3010, 1641];
 
 export const isWindows = (ctx: StepContext) => ctx.platform === 'win32';
@@ -89,11 +103,7 @@ export async function runProgram(
     return { status: 'cancelled', exitCode: null };
   }
   if (result.timedOut) {
-    return {
-      status: 'failed',
-      exitCode: result.exitCode,
-      errorMessage: `Timed out after ${Math.round(ctx.timeoutMs / 1000)} seconds; the process was stopped`,
-    };
+    return { status: 'failed', exitCode: result.exitCode, errorMessage: timeoutMessage(ctx.timeoutMs) };
   }
   if (result.spawnError !== undefined) {
     return {
@@ -115,7 +125,7 @@ export async function runProgram(
   return {
     status: 'failed',
     exitCode: code,
-    errorMessage: code === null ? 'The process was killed' : `Exit code ${code}`,
+    errorMessage: exitCodeMessage(code),
   };
 }
 
@@ -145,7 +155,8 @@ export async function fetchVerified(ctx: StepContext, raw: unknown, label: strin
   const ref = parsed.data;
   let local: string;
   try {
-    local = await ctx.fetchFile(ref, ctx.signal);
+    await mkdir(ctx.scratchDir, { recursive: true });
+    local = await ctx.fetchFile(ref, ctx.signal, ctx.scratchDir);
   } catch (err) {
     throw new StepError(`Could not download ${ref.originalFilename}: ${errorText(err)}`);
   }

@@ -6,10 +6,11 @@ import type {
   RunDeploymentCommand,
   StepProgressMessage,
 } from '@outpost/contract/agent-protocol';
+import { deploymentMessages } from '@outpost/contract/messages';
 import { StepType, parseStepDetails } from '@outpost/contract/step-catalog';
 import type { z } from 'zod';
 import type { Download, FetchFile, StepContext, StepHandler, StepOutcome, ZipLimits } from './context';
-import { DEFAULT_ZIP_LIMITS, StepError, errorText } from './context';
+import { CANCELLED_MESSAGE, DEFAULT_ZIP_LIMITS, StepError, errorText } from './context';
 import { runCmdStep } from './cmd';
 import { runCustomZipStep } from './custom-zip';
 import { runExeStep } from './exe';
@@ -42,6 +43,12 @@ export type DeploymentDeps = {
   outputLimits?: Partial<OutputLimits>;
   zipLimits?: Partial<ZipLimits>;
   now?: () => Date;
+  /**
+   * Handlers to use instead of the real ones (the fleet simulator's, which start no process);
+   * with `usesDisk` false no working or scratch folder is created or removed either.
+   */
+  handlers?: Partial<Record<StepType, StepHandler>>;
+  usesDisk?: boolean;
 };
 
 export type StepStatus = 'completed' | 'failed' | 'cancelled';
@@ -134,7 +141,7 @@ export async function runDeployment(
       status = 'cancelled';
     }
     if (status !== 'completed') {
-      const why = status === 'cancelled' ? 'Deployment cancelled' : 'Not run: an earlier step failed';
+      const why = status === 'cancelled' ? CANCELLED_MESSAGE : deploymentMessages.notRunEarlierFailed;
       deps.report({ stepOrder: step.stepOrder, status: 'cancelled', errorMessage: why });
       results.push({
         stepOrder: step.stepOrder,
@@ -157,7 +164,10 @@ export async function runDeployment(
 }
 
 /** The step's type and checked details; file references keep the sha256 the catalogue drops. */
-function prepare(step: DeploymentStep): { handler: StepHandler; details: Record<string, unknown> } {
+function prepare(
+  step: DeploymentStep,
+  handlers: DeploymentDeps['handlers'],
+): { handler: StepHandler; details: Record<string, unknown> } {
   const type = StepType.safeParse(step.stepType);
   if (!type.success) {
     throw new StepError(`Unknown step type: ${step.stepType}`, false);
@@ -172,7 +182,7 @@ function prepare(step: DeploymentStep): { handler: StepHandler; details: Record<
       details[key] = step.stepDetails[key];
     }
   }
-  return { handler: HANDLERS[type.data], details };
+  return { handler: handlers?.[type.data] ?? HANDLERS[type.data], details };
 }
 
 async function runStep(step: DeploymentStep, settings: Settings): Promise<StepResult> {
@@ -232,8 +242,10 @@ async function runAttempt(
   let outcome: StepOutcome;
   let isRetryable = true;
   try {
-    const { handler, details } = prepare(step);
-    await mkdir(settings.workDir, { recursive: true });
+    const { handler, details } = prepare(step, deps.handlers);
+    if (deps.usesDisk !== false) {
+      await mkdir(settings.workDir, { recursive: true });
+    }
     outcome = await handler(details, ctx);
   } catch (err) {
     isRetryable = !(err instanceof StepError) || err.isRetryable;
@@ -241,7 +253,9 @@ async function runAttempt(
       ? { status: 'cancelled', exitCode: null }
       : { status: 'failed', exitCode: null, errorMessage: errorText(err) };
   } finally {
-    await rm(scratchDir, { recursive: true, force: true }).catch(() => undefined);
+    if (deps.usesDisk !== false) {
+      await rm(scratchDir, { recursive: true, force: true }).catch(() => undefined);
+    }
   }
   if (outcome.status === 'completed' && outcome.rebootRequired) {
     stdout.push(`\n[Outpost: reboot required (exit code ${String(outcome.exitCode)})]\n`);
@@ -252,7 +266,7 @@ async function runAttempt(
     outcome.status === 'failed'
       ? outcome.errorMessage
       : outcome.status === 'cancelled'
-        ? 'Deployment cancelled'
+        ? CANCELLED_MESSAGE
         : null;
   const completedAt = now().toISOString();
   deps.report({

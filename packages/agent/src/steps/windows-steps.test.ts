@@ -39,7 +39,7 @@ describe('Windows-only steps', () => {
       deps,
     );
     expect(result.status).toBe('completed');
-    const local = await temp.files.fetchFile(file, new AbortController().signal);
+    const local = await temp.files.fetchFile(file, new AbortController().signal, temp.dir);
     expect(rec.lines()).toEqual([
       `msiexec.exe /i "${local}" /qb /norestart ALLUSERS=1 INSTALLDIR="C:\\Program Files\\App"`,
     ]);
@@ -173,7 +173,7 @@ describe('Windows-only steps', () => {
     const { rec, deps } = setup('linux');
     const script_file = await temp.files.add('fix.ps1', 'Write-Output hi');
     await runDeployment(command([step(1, 'POWERSHELL', { script_type: 'file', script_file })]), deps);
-    const local = await temp.files.fetchFile(script_file, new AbortController().signal);
+    const local = await temp.files.fetchFile(script_file, new AbortController().signal, temp.dir);
     expect(rec.lines()).toEqual([`pwsh -NoProfile -NonInteractive -ExecutionPolicy Bypass -File ${local}`]);
   });
 });

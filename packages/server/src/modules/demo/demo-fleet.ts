@@ -80,6 +80,7 @@ export async function startDemoFleet(
     devices,
     seed: 2026,
     variety: true,
+    failureRate: Number(process.env.OUTPOST_SIM_FAILURE_RATE ?? 0.05),
     identities: readIdentities(dataDir),
   });
   keepIdentities(dataDir, fleet);

@@ -8,7 +8,7 @@ import { deploymentMessages } from '@outpost/contract/messages';
 import type { PackageDetail } from '@outpost/contract/packages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { devices } from '../../db/schema/index';
+import { devices, sites, userSites, users } from '../../db/schema/index';
 import {
   connectPortalSocket,
   createEnrollmentToken,
@@ -193,6 +193,59 @@ describe('deployments: API and engine', () => {
       await call('POST', `${API}/${id}/cancel`);
       await pc.agent.close();
     });
+  });
+
+  it('site scope: a site-limited user sees a job by its devices in their sites, and cancels only whole jobs in scope', async () => {
+    const [hq, lon] = await server.database.db
+      .select()
+      .from(sites)
+      .where(eq(sites.tenantId, admin.user.tenant_id))
+      .orderBy(sites.id);
+    const inSite = async (hostname: string, siteId: number) => {
+      const t = (await createEnrollmentToken(server, admin.token, { site_id: siteId })).token;
+      const creds = (await enroll(server, t, facts({ hostname }))).body.data;
+      const agent = await onlineAgent(server.url, creds, { hostname });
+      const [row] = await server.database.db
+        .select()
+        .from(devices)
+        .where(eq(devices.deviceGuid, creds.device_guid));
+      return { id: row!.id, agent };
+    };
+    const a = await inSite('pc-site-hq', hq!.id);
+    const b = await inSite('pc-site-lon', lon!.id);
+    const pkg = await cmdPackage([{ name: 'scoped' }]);
+    const both = (await create({ package_id: pkg.id, device_ids: [a.id, b.id], job_name: 'Both sites' }))
+      .body as Envelope<DeploymentJob>;
+    const lonOnly = (await create({ package_id: pkg.id, device_ids: [b.id], job_name: 'London only' }))
+      .body as Envelope<DeploymentJob>;
+    const [tech] = await server.database.db.select().from(users).where(eq(users.email, 'tech@acme.example'));
+    await server.database.db.update(users).set({ siteAccessType: 'specific' }).where(eq(users.id, tech!.id));
+    await server.database.db.insert(userSites).values({ userId: tech!.id, siteId: hq!.id });
+    try {
+      const t = (await server.devSignIn('tech@acme.example')).token;
+      const detail = await call<Envelope<DeploymentJobDetail>>('GET', `${API}/${both.data.id}`, undefined, t);
+      expect(detail.status).toBe(200);
+      expect(detail.body.data.deployments.map((d) => d.hostname)).toEqual(['pc-site-hq']);
+      expect((await call('GET', `${API}/${lonOnly.data.id}`, undefined, t)).status).toBe(404);
+      const full = await job(both.data.id);
+      const lonRow = full.deployments.find((d) => d.hostname === 'pc-site-lon')!;
+      expect((await call('GET', `${API}/device-deployment/${lonRow.id}/logs`, undefined, t)).status).toBe(
+        404,
+      );
+      const refused = await call<ApiErrorBody>('POST', `${API}/${both.data.id}/cancel`, undefined, t);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toBe(deploymentMessages.cancelOutsideScope);
+      const listed = await call<Envelope<{ data: DeploymentJob[] }>>('GET', `${API}?limit=100`, undefined, t);
+      expect(listed.body.data.data.map((j) => j.id)).toContain(both.data.id);
+      expect(listed.body.data.data.map((j) => j.id)).not.toContain(lonOnly.data.id);
+    } finally {
+      await server.database.db.delete(userSites).where(eq(userSites.userId, tech!.id));
+      await server.database.db.update(users).set({ siteAccessType: 'all' }).where(eq(users.id, tech!.id));
+    }
+    await call('POST', `${API}/${both.data.id}/cancel`);
+    await call('POST', `${API}/${lonOnly.data.id}/cancel`);
+    await a.agent.close();
+    await b.agent.close();
   });
 
   describe('engine', () => {

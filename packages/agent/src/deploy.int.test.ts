@@ -1,0 +1,226 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type {
+  DeploymentJob,
+  DeploymentJobDetail,
+  StepLog,
+  StepLogsResponse,
+} from '@outpost/contract/deployments';
+import type { UploadedFile } from '@outpost/contract/files';
+import type { PackageDetail } from '@outpost/contract/packages';
+import { startTestServer } from '../../server/test/harness';
+import type { TestServer } from '../../server/test/harness';
+import { devices } from '../../server/src/db/schema/index';
+import { createEnrollmentToken, enroll, eventually, facts } from '../../server/src/live/test-support';
+import { RecordingExecutor } from './actions/executor';
+import { createAgent } from './agent';
+import type { Agent } from './agent';
+import { createStepsRunner } from './deployment/runner';
+import { createFileOutbox } from './outbox';
+import { makeZip } from './steps/test-support';
+import { createSystemBackend } from './system-backend';
+
+// The real agent on this machine runs a real deployment (issue 10, "Tests that must exist"):
+// CMD, CUSTOM_ZIP (a zip holding a script, run and cleaned up), EXE (an uploaded shell script)
+// and FOLDER, then a failing step with a retry that does not stop the deployment, then a step
+// that times out and is killed. Everything happens in a temp folder; only harmless POSIX
+// commands run.
+
+type Envelope<T> = { success: true; data: T };
+
+describe('the real agent runs a deployment', () => {
+  let server: TestServer;
+  let agent: Agent | null = null;
+  let token: string;
+  let deviceId = 0;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-deploy-'));
+  const workDir = path.join(dir, 'work');
+  const made = path.join(dir, 'made', 'inner');
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { DEPLOYMENT_SCHEDULER_INTERVAL_MS: '100' } });
+    await server.seedDemo();
+    token = (await server.devSignIn('admin@acme.example')).token;
+  });
+  afterAll(async () => {
+    await agent?.stop();
+    await server?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const call = <T>(method: string, url: string, body?: unknown) =>
+    server.request<Envelope<T>>(method, url, { token, body });
+
+  async function upload(name: string, content: Buffer | string): Promise<UploadedFile> {
+    const form = new FormData();
+    form.append('file', new Blob([content]), name);
+    const res = await fetch(`${server.url}/api/customer/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    return ((await res.json()) as Envelope<UploadedFile>).data;
+  }
+
+  it('runs CMD, CUSTOM_ZIP, EXE and FOLDER for real, logs retries, carries on, and kills a step that times out', async () => {
+    const enrolToken = (await createEnrollmentToken(server, token)).token;
+    const creds = (await enroll(server, enrolToken, facts({ hostname: 'real-deployer' }))).body.data;
+    agent = createAgent({
+      server: server.url,
+      deviceGuid: creds.device_guid,
+      agentSecret: creds.agent_secret,
+      outbox: createFileOutbox(path.join(dir, 'outbox')),
+      backend: createSystemBackend({ externalIpUrl: null }),
+      executor: new RecordingExecutor(),
+      deployments: createStepsRunner({
+        server: server.url,
+        deviceGuid: creds.device_guid,
+        agentSecret: creds.agent_secret,
+        workDir,
+      }),
+    });
+    agent.start();
+    const [device] = await eventually(async () => {
+      const rows = await server.database.db
+        .select()
+        .from(devices)
+        .where(eq(devices.deviceGuid, creds.device_guid));
+      return rows[0]?.status === 'online' ? rows : null;
+    });
+    deviceId = device!.id;
+
+    const zip = await upload(
+      'tool.zip',
+      await makeZip([
+        {
+          name: 'bin/run.sh',
+          data: '#!/bin/sh\necho "zip ran in $(basename "$PWD")"\nexit 0\n',
+          mode: 0o755,
+        },
+      ]),
+    );
+    const script = await upload('installer.sh', '#!/bin/sh\necho "exe ran with $1"\nexit 0\n');
+    const pkg = (
+      await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Real agent' })
+    ).body.data;
+    const steps = [
+      { step_name: 'Say hello', step_type: 'CMD', step_details: { command: 'echo hello-from-cmd' } },
+      {
+        step_name: 'Run the zip',
+        step_type: 'CUSTOM_ZIP',
+        step_details: { zip_file: zip, main_executable: 'bin/run.sh', cleanup: true },
+      },
+      {
+        step_name: 'Run the installer',
+        step_type: 'EXE',
+        step_details: { source_type: 'upload', file: script, arguments: '--quiet' },
+      },
+      {
+        step_name: 'Make a folder',
+        step_type: 'FOLDER',
+        step_details: { folder_path: made, create_parents: true },
+      },
+      {
+        step_name: 'Flaky',
+        step_type: 'CMD',
+        step_details: { command: 'echo trying; exit 3' },
+        retry_count: 1,
+        fail_deployment_on_error: false,
+      },
+      { step_name: 'Too slow', step_type: 'CMD', step_details: { command: 'sleep 30' }, timeout_seconds: 1 },
+      { step_name: 'Never reached', step_type: 'CMD', step_details: { command: 'echo unreachable' } },
+    ];
+    for (const s of steps) {
+      const res = await call('POST', `/api/customer/deployment-packages/${pkg.id}/steps`, {
+        ...s,
+        step_details: JSON.stringify(s.step_details),
+      });
+      expect(res.status).toBe(200);
+    }
+    const created = await call<DeploymentJob>('POST', '/api/customer/deployments', {
+      package_id: pkg.id,
+      device_ids: [device!.id],
+      job_name: 'Real agent run',
+    });
+    expect(created.status).toBe(200);
+    const job = await eventually(async () => {
+      const d = (await call<DeploymentJobDetail>('GET', `/api/customer/deployments/${created.body.data.id}`))
+        .body.data;
+      return d.status === 'failed' || d.status === 'completed' ? d : null;
+    }, 60_000);
+    expect(job).toMatchObject({ status: 'failed', failed_devices: 1, completed_devices: 0 });
+    const dd = job.deployments[0]!;
+    expect(dd.error_message).toContain('Too slow');
+
+    const logs = (
+      await call<StepLogsResponse>('GET', `/api/customer/deployments/device-deployment/${dd.id}/logs`)
+    ).body.data.logs;
+    const of = (name: string) => logs.filter((l) => l.step_name === name);
+    const one = (name: string): StepLog => {
+      const [l] = of(name);
+      expect(l, name).toBeDefined();
+      return l!;
+    };
+    expect(one('Say hello')).toMatchObject({ status: 'completed', exit_code: 0 });
+    expect(one('Say hello').stdout_log).toContain('hello-from-cmd');
+    expect(one('Run the zip')).toMatchObject({ status: 'completed', exit_code: 0 });
+    expect(one('Run the zip').stdout_log).toContain('zip ran in extracted');
+    expect(one('Run the installer')).toMatchObject({ status: 'completed', exit_code: 0 });
+    expect(one('Run the installer').stdout_log).toContain('exe ran with --quiet');
+    expect(one('Make a folder').status).toBe('completed');
+    expect(fs.statSync(made).isDirectory()).toBe(true);
+    // the retried step: both attempts, each with its exit code; the deployment went on
+    expect(of('Flaky').map((l) => [l.attempt, l.status, l.exit_code])).toEqual([
+      [1, 'failed', 3],
+      [2, 'failed', 3],
+    ]);
+    expect(of('Flaky')[0]!.stdout_log).toContain('trying');
+    // the slow step was killed at its timeout, well before its 30 s
+    const slow = one('Too slow');
+    expect(slow.status).toBe('failed');
+    expect(slow.error_message).toMatch(/Timed out after 1 second/);
+    expect(slow.duration_ms).toBeLessThan(15_000);
+    // nothing after a failed step that fails the deployment ran
+    expect(of('Never reached').map((l) => l.status)).toEqual(['cancelled']);
+    // the zip's extraction folder is gone; the working folder stays
+    const leftovers = fs.readdirSync(workDir, { recursive: true }).map(String);
+    expect(leftovers.filter((f) => f.includes('run.sh'))).toEqual([]);
+  }, 90_000);
+
+  it('cancel reaches the running agent, which kills the step’s process', async () => {
+    const pkg = (await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Long one' }))
+      .body.data;
+    await call('POST', `/api/customer/deployment-packages/${pkg.id}/steps`, {
+      step_name: 'Wait a while',
+      step_type: 'CMD',
+      step_details: JSON.stringify({ command: 'sleep 47.5' }),
+    });
+    const created = await call<DeploymentJob>('POST', '/api/customer/deployments', {
+      package_id: pkg.id,
+      device_ids: [deviceId],
+      job_name: 'Cancel the real agent',
+    });
+    expect(JSON.stringify(created.body)).toContain('"success":true');
+    const id = created.body.data.id;
+    const isSleeping = () => {
+      try {
+        return execFileSync('pgrep', ['-f', 'sleep 47.5']).toString().trim() !== '';
+      } catch {
+        return false;
+      }
+    };
+    await eventually(async () => {
+      const d = (await call<DeploymentJobDetail>('GET', `/api/customer/deployments/${id}`)).body.data;
+      return d.status === 'running' && isSleeping();
+    }, 30_000);
+    const res = await call<DeploymentJob>('POST', `/api/customer/deployments/${id}/cancel`);
+    expect(res.body.data.status).toBe('cancelled');
+    await eventually(() => Promise.resolve(!isSleeping()), 15_000);
+    const d = (await call<DeploymentJobDetail>('GET', `/api/customer/deployments/${id}`)).body.data;
+    expect(d.deployments[0]).toMatchObject({ status: 'cancelled' });
+  }, 60_000);
+});
