@@ -56,7 +56,7 @@ export function useDeploymentWatch() {
       return;
     }
     const p = event.payload;
-    if (p.deviceDeploymentId === undefined && p.status && !isJobActive(p.status)) {
+    if (p.status && !isJobActive(p.status)) {
       setFinished((s) => (s.has(p.deploymentId) ? s : new Set([...s, p.deploymentId])));
     }
   });

@@ -94,14 +94,22 @@ describe('live notification rules (spec: core §4)', () => {
     ).toBe(0);
   });
 
-  it('stays quiet for inventory reports and for one device within a job', () => {
+  it('stays quiet for inventory reports and for a device within a job that leaves the job as it was', () => {
     expect(notificationFor(device('online', { inventory: ['software'] }), 'offline')).toBeNull();
+    // a device failed; the job (status) is still running
+    const deviceFailed: PortalEvent = {
+      type: 'deployment_update',
+      payload: { deploymentId: 1, deviceDeploymentId: 4, deviceStatus: 'failed', status: 'running' },
+    };
+    expect(notificationFor(deviceFailed, undefined, { previous: 'running' })).toBeNull();
+    // the last device finished, and with it the job
     expect(
-      notificationFor({
-        type: 'deployment_update',
-        payload: { deploymentId: 1, deviceDeploymentId: 4, status: 'failed' },
-      }),
-    ).toBeNull();
+      notificationFor(
+        { type: 'deployment_update', payload: { deploymentId: 1, deviceDeploymentId: 4, status: 'failed' } },
+        undefined,
+        { previous: 'running' },
+      ),
+    ).toMatchObject({ title: 'Deployment Failed' });
     expect(
       notificationFor({
         type: 'deployment_update',

@@ -54,9 +54,9 @@ export function notificationFor(
     }
     case 'deployment_update': {
       const p = event.payload;
-      // One device's part of a job is not the job, and an update repeating the status (counters
-      // moving) is not a change: only the job's own status changes are announced.
-      if (p.deviceDeploymentId !== undefined || p.status === undefined || p.status === previousJob) {
+      // `status` is the job's (a device's own is `deviceStatus`); an update repeating it (a
+      // device moving on, counters changing) is not a change: only the job's changes are announced.
+      if (p.status === undefined || p.status === previousJob) {
         return null;
       }
       const jobName = p.jobName || knownJobName || `Deployment ${p.deploymentId}`;
@@ -108,7 +108,7 @@ export function LiveNotifications() {
     if (event.type === 'deployment_update' || event.type === 'step_update') {
       const p = event.payload;
       job = { name: jobNameOf(p.deploymentId) };
-      if (event.type === 'deployment_update' && p.deviceDeploymentId === undefined && p.status) {
+      if (event.type === 'deployment_update' && p.status) {
         job.previous = swapJobStatus(p.deploymentId, p.status);
       }
     }

@@ -5,25 +5,28 @@ import type { DeploymentUpdatePayload, StepUpdatePayload } from '@outpost/contra
 // deployment_update carries the deployment id plus the fields that changed; a step_update the
 // step order plus its fields). Pure, so the list, the details and the tests share them.
 
-/** The job with the update's job-level fields applied (counters, status, times). */
+/**
+ * The job with the update's fields applied. `status`, the counters and the times are always the
+ * job's; a device's own status comes as `deviceStatus` beside its `deviceDeploymentId`.
+ */
 export function applyJobUpdate<T extends DeploymentJob>(job: T, u: DeploymentUpdatePayload): T {
   if (job.id !== u.deploymentId) {
     return job;
   }
-  const isJobLevel = u.deviceDeploymentId === undefined;
   return {
     ...job,
     ...(u.jobName !== undefined && { name: u.jobName }),
     ...(u.total_devices !== undefined && { total_devices: u.total_devices }),
     ...(u.completed_devices !== undefined && { completed_devices: u.completed_devices }),
     ...(u.failed_devices !== undefined && { failed_devices: u.failed_devices }),
-    ...(isJobLevel && u.status !== undefined && { status: u.status }),
-    ...(isJobLevel && u.started_at !== undefined && { started_at: u.started_at }),
-    ...(isJobLevel && u.completed_at !== undefined && { completed_at: u.completed_at }),
+    ...(u.status !== undefined && { status: u.status }),
+    ...(u.started_at !== undefined && { started_at: u.started_at }),
+    ...(u.completed_at !== undefined && { completed_at: u.completed_at }),
   };
 }
 
-/** The detail with the job fields and, for a device's update, its row changed. */
+/** The detail with the job fields and, for a device's update, its row changed (its times follow
+ * with the next fetch). */
 export function applyDetailUpdate(
   detail: DeploymentJobDetail,
   u: DeploymentUpdatePayload,
@@ -41,8 +44,6 @@ export function applyDetailUpdate(
             ...d,
             ...(u.deviceStatus !== undefined && { status: u.deviceStatus }),
             ...(u.errorMessage !== undefined && { error_message: u.errorMessage }),
-            ...(u.started_at !== undefined && { started_at: u.started_at }),
-            ...(u.completed_at !== undefined && { completed_at: u.completed_at }),
           },
     ),
   };
