@@ -277,6 +277,27 @@ describe('deployment files on the real agent', () => {
     ]);
   });
 
+  it('checks a file against the server’s sha256 header when its reference has none', async () => {
+    await startAgent();
+    fake.files.set(6, Buffer.from(SCRIPT));
+    fake.fileHashHeaders.set(6, sha256(SCRIPT));
+    fake.files.set(7, Buffer.from(SCRIPT));
+    fake.fileHashHeaders.set(7, sha256('tampered'));
+    fake.command(
+      'f4',
+      command([
+        step(1, 'EXE', { source_type: 'upload', file: { id: 6, originalFilename: 'a.sh' } }),
+        step(2, 'EXE', { source_type: 'upload', file: { id: 7, originalFilename: 'b.sh' } }),
+      ]),
+    );
+    expect(await result('f4')).toMatchObject({
+      status: 'failed',
+      error:
+        'Step 2 (Step 2) failed: Could not download b.sh: it does not match its sha256 checksum; not used',
+    });
+    expect(fake.progress('f4').find((m) => m.stepOrder === 1 && m.status === 'completed')).toBeDefined();
+  });
+
   it('downloads a URL source following redirects, and fails clearly on an error status', async () => {
     await startAgent();
     fake.command(

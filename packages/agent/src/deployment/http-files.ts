@@ -5,13 +5,15 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AGENT_DEVICE_HEADER } from '@outpost/contract/agent-protocol';
 import { agentFilePath } from '@outpost/contract/deployments';
+import { sha256File } from '../steps/context';
 import type { Download, FetchFile } from '../steps/context';
 
 // Where the real agent's deployment files come from: a step's uploaded file from the server
 // (GET /api/agent/files/{id} with the device's guid and secret, as the websocket), and an EXE or
 // MSI download from its URL. Both stream to disk and stop when the deployment is cancelled.
-// The step library checks the sha256 of an uploaded file before anything uses it; a file
-// reference without one is refused here, so no unverified file ever runs.
+// Every uploaded file is checked against its sha256 before anything uses it (by the step
+// library against the reference's, else here against the server's header); a file with
+// neither is refused, so no unverified file ever runs.
 
 export type AgentCredentials = { server: string; deviceGuid: string; agentSecret: string };
 
@@ -51,11 +53,11 @@ async function refusal(res: Response): Promise<string> {
   return `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
 }
 
+/** The server's hash of a file it sends (the file reference in the step carries it too). */
+const SHA256_HEADER = 'x-content-sha256';
+
 export function createFileFetcher(credentials: AgentCredentials): FetchFile {
   return async (file, signal, dir) => {
-    if (file.sha256 === undefined) {
-      throw new Error('the server gave no sha256 checksum for it, so it cannot be verified');
-    }
     const url = new URL(agentFilePath(file.id), credentials.server);
     const res = await fetch(url, {
       headers: {
@@ -67,8 +69,19 @@ export function createFileFetcher(credentials: AgentCredentials): FetchFile {
     if (res.status !== 200) {
       throw new Error(`the server refused it: ${await refusal(res)}`);
     }
+    // The step library checks the reference's sha256; without one, the server's header is checked
+    // here; with neither the file is not used.
+    const expected = file.sha256 === undefined ? res.headers.get(SHA256_HEADER)?.toLowerCase() : undefined;
+    if (file.sha256 === undefined && !expected) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new Error('the server gave no sha256 checksum for it, so it cannot be verified');
+    }
     const dest = path.join(dir, localFileName(file.originalFilename, `file-${file.id}`));
     await streamTo(res.body, dest, signal);
+    if (expected !== undefined && (await sha256File(dest)) !== expected) {
+      await rm(dest, { force: true });
+      throw new Error('it does not match its sha256 checksum; not used');
+    }
     return dest;
   };
 }

@@ -22,6 +22,8 @@ export type FakeServer = {
   received: AgentMessage[];
   /** uploaded files by id */
   files: Map<number, Buffer>;
+  /** the X-Content-SHA256 header sent with a file, by id (none when absent) */
+  fileHashHeaders: Map<number, string>;
   /** the headers of every file request */
   fileRequests: http.IncomingHttpHeaders[];
   command(commandId: string, command: AgentCommand): void;
@@ -34,6 +36,7 @@ export type FakeServer = {
 export async function startFakeServer(): Promise<FakeServer> {
   const received: AgentMessage[] = [];
   const files = new Map<number, Buffer>();
+  const fileHashHeaders = new Map<number, string>();
   const fileRequests: http.IncomingHttpHeaders[] = [];
   let socket: WebSocket | null = null;
 
@@ -51,7 +54,11 @@ export async function startFakeServer(): Promise<FakeServer> {
         res.end(JSON.stringify({ success: false, error: isAgent ? 'File not found' : 'Unauthorized' }));
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const hash = fileHashHeaders.get(Number(file[1]));
+      res.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        ...(hash !== undefined && { 'x-content-sha256': hash }),
+      });
       res.end(body);
       return;
     }
@@ -99,6 +106,7 @@ export async function startFakeServer(): Promise<FakeServer> {
     url,
     received,
     files,
+    fileHashHeaders,
     fileRequests,
     command(commandId, command) {
       if (!socket) {
