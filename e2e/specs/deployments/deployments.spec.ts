@@ -76,7 +76,8 @@ test('deploy a two-step package to three devices from the device list, follow it
   await expect(steps.nth(0).getByText(/^\d+\.\d s$/)).toBeVisible();
 
   // the history lists it as completed at 100 %
-  await logs.getByRole('button', { name: 'Close', exact: true }).click();
+  await page.keyboard.press('Escape');
+  await expect(logs).toHaveCount(0);
   await page.getByRole('link', { name: 'Back to deployments' }).click();
   await page.getByRole('searchbox', { name: 'Search' }).fill(name);
   const row = page.getByTestId('deployment-row');
@@ -147,10 +148,10 @@ test('a job scheduled a minute ahead waits, then runs by itself', async ({ page 
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('list', { name: 'Selected packages' })).toContainText(name);
   await pick(page, 'Devices', device!.hostname!);
-  await expect(dialog.getByLabel('Date')).toHaveCount(0);
+  await expect(dialog.getByLabel('Date', { exact: true })).toHaveCount(0);
   await dialog.getByRole('radio', { name: /Schedule for Later/ }).check();
-  await dialog.getByLabel('Date').fill(date);
-  await dialog.getByLabel('Time').fill(time);
+  await dialog.getByLabel('Date', { exact: true }).fill(date);
+  await dialog.getByLabel('Time', { exact: true }).fill(time);
   await expect(dialog.getByTestId('deploy-summary')).toHaveText(`Deploying to 1 device(s) at ${date} ${time}`);
   await dialog.getByRole('button', { name: 'Schedule Deployment' }).click();
 
