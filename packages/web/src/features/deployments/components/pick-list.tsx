@@ -203,7 +203,7 @@ function Column({
           />
         </div>
       ) : items.length === 0 ? (
-        <p className="flex h-48 items-center justify-center px-4 text-center text-sm text-slate-400 dark:text-slate-500">
+        <p className="flex h-48 items-center justify-center px-4 text-center text-sm text-slate-500 dark:text-slate-400">
           {empty}
         </p>
       ) : (

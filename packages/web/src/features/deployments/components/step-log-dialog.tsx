@@ -222,7 +222,7 @@ function Attempt({ log }: { log: StepLog }) {
 function Meta({ label, value }: { label: string; value: string }) {
   return (
     <div className="flex items-center gap-1.5">
-      <dt className="text-slate-400 dark:text-slate-500">{label}</dt>
+      <dt className="text-slate-500 dark:text-slate-400">{label}</dt>
       <dd className="font-medium text-slate-700 tabular-nums dark:text-slate-200">{value}</dd>
     </div>
   );

@@ -298,7 +298,7 @@ function Details({
                 {job.description ? (
                   <span className="whitespace-pre-wrap">{job.description}</span>
                 ) : (
-                  <span className="text-slate-400 dark:text-slate-500">None</span>
+                  <span className="text-slate-500 dark:text-slate-400">None</span>
                 )}
               </Detail>
             </dl>
@@ -544,13 +544,13 @@ function DeviceTable({
               <Td className="max-w-48 min-w-36">
                 {d.current_step_order !== null ? (
                   <span className="line-clamp-2">
-                    <span className="text-slate-400 tabular-nums dark:text-slate-500">
+                    <span className="text-slate-500 tabular-nums dark:text-slate-400">
                       {d.current_step_order}.
                     </span>{' '}
                     {d.current_step_name ?? `Step ${d.current_step_order}`}
                   </span>
                 ) : (
-                  <span className="text-slate-400 dark:text-slate-500">—</span>
+                  <span className="text-slate-500 dark:text-slate-400">—</span>
                 )}
               </Td>
               <Td className="whitespace-nowrap">{formatDateTime(d.started_at)}</Td>
@@ -563,7 +563,7 @@ function DeviceTable({
                     {d.error_message}
                   </span>
                 ) : (
-                  <span className="text-slate-400 dark:text-slate-500">—</span>
+                  <span className="text-slate-500 dark:text-slate-400">—</span>
                 )}
               </Td>
               <Td className="text-right">

@@ -180,7 +180,7 @@ export default function DeploymentListPage() {
                           {job.description}
                         </p>
                       )}
-                      <p className="mt-0.5 text-xs text-slate-400 dark:text-slate-500">
+                      <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
                         #{job.id} · {job.total_devices} device{job.total_devices === 1 ? '' : 's'}
                       </p>
                     </Td>
