@@ -189,6 +189,15 @@ test('cancel a running job from its details, after confirming', async ({ page })
   await expect(row).toContainText('Running', { timeout: 30_000 });
   await expect(row).toContainText('Long install');
 
+  // the step log follows the running step
+  await row.getByRole('button', { name: /Step logs for/ }).click();
+  const logs = page.getByRole('dialog');
+  const attempt = logs.getByTestId('step-attempt').first();
+  await expect(attempt).toContainText('Running');
+  await expect(attempt.getByLabel('stdout')).toContainText('working');
+  await page.keyboard.press('Escape');
+  await expect(logs).toHaveCount(0);
+
   await page.getByRole('button', { name: 'Cancel Deployment' }).click();
   const confirm = page.getByRole('dialog');
   await expect(confirm).toContainText(name);
@@ -198,6 +207,8 @@ test('cancel a running job from its details, after confirming', async ({ page })
   await expect(page.locator('main').getByText('Cancelled').first()).toBeVisible();
   await expect(row).toContainText('Cancelled', { timeout: 30_000 });
   await expect(page.getByRole('button', { name: 'Cancel Deployment' })).toHaveCount(0);
+  await row.getByRole('button', { name: /Step logs for/ }).click();
+  await expect(page.getByRole('dialog').getByTestId('step-attempt').first()).toContainText('Cancelled');
   // cancelling again is refused by the server; the page no longer offers it
   const again = await page.request.post(`/api/customer/deployments/${job.id}/cancel`, {
     headers: { authorization: `Bearer ${session.token}` },
