@@ -40,6 +40,7 @@ import { JobProgress } from '../components/job-progress';
 import { StepLogDialog } from '../components/step-log-dialog';
 import { durationMinutes, formatMinutes } from '../lib/durations';
 import { applyDetailUpdate, applyStepToDevice } from '../lib/live-jobs';
+import { useTicker } from '../lib/use-ticker';
 
 // spec: operations §2.5 Deployment details, §4 (cancel with confirmation while pending or running,
 // live subscriptions), §8 (errors), §9 (progress rounded, pending count, whole minutes).
@@ -178,6 +179,7 @@ function Details({
   const [cancelError, setCancelError] = useState<string | null>(null);
   const [logsFor, setLogsFor] = useState<number | null>(null);
   useLiveDetail(job, onRefresh);
+  useTicker();
   useEffect(() => {
     noteJobs([job]);
   }, [job]);

@@ -27,6 +27,7 @@ import { CancelDeploymentDialog } from '../components/cancel-deployment-dialog';
 import { ConnectionIndicator } from '../components/connection-indicator';
 import { JobProgress } from '../components/job-progress';
 import { applyJobUpdate } from '../lib/live-jobs';
+import { useTicker } from '../lib/use-ticker';
 
 // spec: operations §2.4 Deployment history, §4 (live subscriptions, cancel), §8, §9 (page size
 // 20, relative time Just now / minutes / hours / days).
@@ -46,6 +47,7 @@ export default function DeploymentListPage() {
   const list = useListState<{ status: JobStatus | '' }>({ filters: { status: '' } });
   const [toCancel, setToCancel] = useState<CancelTarget | null>(null);
   const [cancelError, setCancelError] = useState<string | null>(null);
+  useTicker();
 
   const params: DeploymentListParams = {
     page: list.page,
