@@ -15,8 +15,16 @@ const headers = (token: string) => ({ authorization: `Bearer ${token}` });
 
 export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}`;
 
-export async function createCmdPackage(request: APIRequestContext, token: string, name: string, steps: CmdStep[]) {
-  const res = await request.post('/api/customer/deployment-packages', { headers: headers(token), data: { name } });
+export async function createCmdPackage(
+  request: APIRequestContext,
+  token: string,
+  name: string,
+  steps: CmdStep[],
+) {
+  const res = await request.post('/api/customer/deployment-packages', {
+    headers: headers(token),
+    data: { name },
+  });
   if (!res.ok()) {
     throw new Error(`create package: ${res.status()} ${await res.text()}`);
   }
@@ -52,7 +60,11 @@ export async function createJob(
   return ((await res.json()) as Envelope<DeploymentJob>).data;
 }
 
-export async function getJob(request: APIRequestContext, token: string, id: number): Promise<DeploymentJobDetail> {
+export async function getJob(
+  request: APIRequestContext,
+  token: string,
+  id: number,
+): Promise<DeploymentJobDetail> {
   const res = await request.get(`/api/customer/deployments/${id}`, { headers: headers(token) });
   return ((await res.json()) as Envelope<DeploymentJobDetail>).data;
 }
@@ -67,7 +79,9 @@ export async function pickDevices(
   count: number,
   offset = 0,
 ): Promise<DeviceListItem[]> {
-  const online = (await onlineDevices(request, token)).filter((d) => d.status === 'online' || d.status === 'loggedin');
+  const online = (await onlineDevices(request, token)).filter(
+    (d) => d.status === 'online' || d.status === 'loggedin',
+  );
   const end = online.length - offset;
   const picked = online.slice(Math.max(0, end - count), end);
   if (picked.length < count) {

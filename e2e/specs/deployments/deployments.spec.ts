@@ -10,11 +10,27 @@ import { createCmdPackage, createJob, getJob, pickDevices, uniqueName } from './
 
 const toast = (page: Page, title: string) => page.locator('[data-toast-type]').filter({ hasText: title });
 
+/**
+ * Error toasts stay until dismissed; the demo's own jobs may raise some (its simulated devices fail
+ * now and then), and the stack sits over the right of the page where row and bulk actions are.
+ */
+async function dismissToasts(page: Page) {
+  for (const button of await page
+    .locator('[data-toast-type]')
+    .getByRole('button', { name: 'Dismiss' })
+    .all()) {
+    await button.click({ timeout: 2000 }).catch(() => undefined);
+  }
+}
+
 /** Checks an item in one of the dialog's pick lists and adds it. */
 async function pick(page: Page, list: 'Packages' | 'Devices', name: string) {
   const group = page.getByRole('dialog').getByRole('group', { name: list });
   await group.getByRole('searchbox').fill(name);
-  await group.getByRole('list', { name: `Available ${list.toLowerCase()}` }).getByRole('checkbox', { name }).check();
+  await group
+    .getByRole('list', { name: `Available ${list.toLowerCase()}` })
+    .getByRole('checkbox', { name })
+    .check();
   await group.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(group.getByRole('list', { name: `Selected ${list.toLowerCase()}` })).toContainText(name);
 }
@@ -38,6 +54,7 @@ test('deploy a two-step package to three devices from the device list, follow it
   }
   const bar = page.getByRole('region', { name: 'Bulk actions' });
   await expect(bar).toContainText('3 devices selected');
+  await dismissToasts(page);
   await bar.getByRole('button', { name: 'Deploy Package' }).click();
 
   const dialog = page.getByRole('dialog');
@@ -99,6 +116,7 @@ test('a failing step fails the device and the job, with the step and job toasts'
   await page.goto('/devices');
   await page.getByRole('searchbox', { name: 'Search' }).fill(device!.hostname!);
   const deviceRow = page.locator(`tr[data-device-guid="${device!.device_guid}"]`);
+  await dismissToasts(page);
   await deviceRow.getByRole('button', { name: `Deploy Package ${device!.hostname}` }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('list', { name: 'Selected devices' })).toContainText(device!.hostname!);
@@ -130,7 +148,9 @@ test('a job scheduled a minute ahead waits, then runs by itself', async ({ page 
   test.setTimeout(180_000);
   const session = await signInAs(page, DEMO_ADMIN);
   const name = uniqueName('E2E scheduled');
-  await createCmdPackage(page.request, session.token, name, [{ name: 'Echo', command: 'echo on time & exit 0' }]);
+  await createCmdPackage(page.request, session.token, name, [
+    { name: 'Echo', command: 'echo on time & exit 0' },
+  ]);
   const [device] = await pickDevices(page.request, session.token, 1, 4);
 
   // the next whole minute at least 30 s away (the inputs have minute precision)
@@ -144,7 +164,10 @@ test('a job scheduled a minute ahead waits, then runs by itself', async ({ page 
 
   await page.goto('/packages');
   await page.getByRole('searchbox', { name: 'Search' }).fill(name);
-  await page.getByTestId('package-row').getByRole('button', { name: `Deploy ${name}` }).click();
+  await page
+    .getByTestId('package-row')
+    .getByRole('button', { name: `Deploy ${name}` })
+    .click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('list', { name: 'Selected packages' })).toContainText(name);
   await pick(page, 'Devices', device!.hostname!);
@@ -152,7 +175,9 @@ test('a job scheduled a minute ahead waits, then runs by itself', async ({ page 
   await dialog.getByRole('radio', { name: /Schedule for Later/ }).check();
   await dialog.getByLabel('Date', { exact: true }).fill(date);
   await dialog.getByLabel('Time', { exact: true }).fill(time);
-  await expect(dialog.getByTestId('deploy-summary')).toHaveText(`Deploying to 1 device(s) at ${date} ${time}`);
+  await expect(dialog.getByTestId('deploy-summary')).toHaveText(
+    `Deploying to 1 device(s) at ${date} ${time}`,
+  );
   await dialog.getByRole('button', { name: 'Schedule Deployment' }).click();
 
   const scheduled = toast(page, 'Deployment scheduled');
@@ -162,7 +187,9 @@ test('a job scheduled a minute ahead waits, then runs by itself', async ({ page 
   await expect(header.getByText('Pending').first()).toBeVisible();
   await expect(page.getByRole('list', { name: 'Timeline' })).toContainText('Scheduled');
 
-  await expect(page.getByTestId('job-percent')).toHaveText('100%', { timeout: 150_000 });
+  // the shell watches the job it created, so its start is announced wherever the user is
+  await expect(toast(page, 'Deployment Started')).toBeVisible({ timeout: 150_000 });
+  await expect(page.getByTestId('job-percent')).toHaveText('100%', { timeout: 60_000 });
   const id = Number(/\/deployments\/(\d+)$/.exec(page.url())![1]);
   const job = await getJob(page.request, session.token, id);
   expect(job.status).toBe('completed');

@@ -2,10 +2,11 @@ import type { JobStatus } from '@outpost/contract/deployments';
 import type { DeviceStatus } from '@outpost/contract/devices';
 import { LIVE_NOTIFICATION_EXPIRY_MS } from '@outpost/contract/limits';
 import type { PortalEvent } from '@outpost/contract/live';
+import { useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { useToast } from '../components/ui/toast';
 import type { ToastInput } from '../components/ui/toast';
-import { jobNameOf, swapJobStatus } from '../lib/deployment-status';
+import { jobNameOf, noteJobName, swapJobStatus } from '../lib/deployment-status';
 import { swapDeviceStatus } from '../lib/device-presence';
 import { useLiveMessages } from '../lib/socket';
 
@@ -99,26 +100,46 @@ export function notificationFor(
 export function LiveNotifications() {
   const toast = useToast();
   const navigate = useNavigate();
+  // One 'Deployment Step Failed' toast per job, counting: a step failing on many devices (errors
+  // stay until dismissed) would otherwise fill the stack and cover the page.
+  const stepFailures = useRef(new Map<number, { toastId: number; count: number }>());
   useLiveMessages((event) => {
     const previous =
       event.type === 'device_update' && !event.payload.inventory
         ? swapDeviceStatus(event.payload.deviceId, event.payload.status)
         : undefined;
     let job: { previous?: JobStatus; name?: string } = {};
-    if (event.type === 'deployment_update' || event.type === 'step_update') {
+    if (event.type === 'deployment_update') {
       const p = event.payload;
-      job = { name: jobNameOf(p.deploymentId) };
-      if (event.type === 'deployment_update' && p.status) {
-        job.previous = swapJobStatus(p.deploymentId, p.status);
+      if (p.jobName) {
+        noteJobName(p.deploymentId, p.jobName);
       }
+      job = {
+        name: jobNameOf(p.deploymentId),
+        previous: p.status && swapJobStatus(p.deploymentId, p.status),
+      };
+    } else if (event.type === 'step_update') {
+      job = { name: jobNameOf(event.payload.deploymentId) };
     }
     const notification = notificationFor(event, previous, job);
     if (!notification) {
       return;
     }
-    if (event.type === 'deployment_update' || event.type === 'step_update') {
-      const id = event.payload.deploymentId;
-      notification.action = { label: 'View deployment', onClick: () => void navigate(`/deployments/${id}`) };
+    if (event.type !== 'deployment_update' && event.type !== 'step_update') {
+      toast.show(notification);
+      return;
+    }
+    const id = event.payload.deploymentId;
+    notification.action = { label: 'View deployment', onClick: () => void navigate(`/deployments/${id}`) };
+    if (event.type === 'step_update') {
+      const before = stepFailures.current.get(id);
+      const count = (before?.count ?? 0) + 1;
+      if (before) {
+        toast.dismiss(before.toastId);
+        notification.message = `${notification.message ?? ''} · ${count} step failures in this deployment`;
+      }
+      stepFailures.current.set(id, { toastId: toast.show(notification), count });
+      return;
     }
     toast.show(notification);
   });

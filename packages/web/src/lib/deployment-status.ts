@@ -30,3 +30,8 @@ export function swapJobStatus(id: number, status: JobStatus): JobStatus | undefi
 }
 
 export const jobNameOf = (id: number): string | undefined => names.get(id);
+
+/** Remember a job's name from a live update (it carries the name). */
+export function noteJobName(id: number, name: string) {
+  names.set(id, name);
+}

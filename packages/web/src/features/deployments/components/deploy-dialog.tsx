@@ -309,7 +309,7 @@ export default function DeployDialog({
                   />
                   <span>
                     <span className="block text-sm font-medium text-slate-900 dark:text-white">{label}</span>
-                    <span className="block text-xs text-slate-500 dark:text-slate-400">{hint}</span>
+                    <span className="block text-xs text-slate-600 dark:text-slate-400">{hint}</span>
                   </span>
                 </label>
               ))}

@@ -270,7 +270,7 @@ function LogBlock({
               : 'bg-slate-950 text-slate-100 ring-1 ring-slate-800 ring-inset dark:bg-black/60')
         }
       >
-        {text || <span className="text-slate-500 italic">No output</span>}
+        {text || <span className="text-slate-400 italic">No output</span>}
       </pre>
     </div>
   );
