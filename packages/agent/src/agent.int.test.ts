@@ -11,6 +11,7 @@ import { devices, deviceSoftware } from '../../server/src/db/schema/index';
 import { createEnrollmentToken, eventually } from '../../server/src/live/test-support';
 import { RecordingExecutor } from './actions/executor';
 import { createAgent } from './agent';
+import { createStepsRunner } from './deployment/steps-runner';
 import type { Agent } from './agent';
 import { loadAgentConfig } from './config';
 import { createFileOutbox } from './outbox';
@@ -77,6 +78,11 @@ describe('the real agent on this machine', () => {
       outbox: createFileOutbox(path.join(config.stateDir, 'outbox')),
       backend: createSystemBackend({ externalIpUrl: null }),
       executor: new RecordingExecutor(),
+      deployments: createStepsRunner({
+        server: config.server,
+        deviceGuid: config.deviceGuid,
+        agentSecret: config.agentSecret,
+      }),
     });
     agent.start();
     const row = await eventually(async () => {

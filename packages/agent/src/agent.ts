@@ -17,7 +17,7 @@ import { createMemoryJournal } from './deployment/journal';
 import type { RunJournal } from './deployment/journal';
 import { ProgressStream } from './deployment/progress';
 import type { ProgressOptions } from './deployment/progress';
-import { createStepsRunner, deploymentError } from './deployment/runner';
+import { deploymentError } from './deployment/runner';
 import type { DeploymentCommand, DeploymentRunner } from './deployment/runner';
 import type { Outbox } from './outbox';
 
@@ -43,8 +43,8 @@ export type AgentOptions = {
   outbox: Outbox;
   backend: DeviceBackend;
   executor: Executor;
-  /** runs run_deployment commands; the step library (real processes, files from the server) when absent */
-  deployments?: DeploymentRunner;
+  /** runs run_deployment commands: the step library on a real device (deployment/steps-runner.ts), the simulator's in the fleet */
+  deployments: DeploymentRunner;
   /** the deployments this device started, kept across restarts (a memory one when absent) */
   journal?: RunJournal;
   /** coalescing of step output (tests shorten the interval) */
@@ -76,13 +76,7 @@ const STOP_WAIT_MS = 5000;
 export function createAgent(options: AgentOptions): Agent {
   const { backend, executor } = options;
   const handled = new Set<string>();
-  const deployments =
-    options.deployments ??
-    createStepsRunner({
-      server: options.server,
-      deviceGuid: options.deviceGuid,
-      agentSecret: options.agentSecret,
-    });
+  const { deployments } = options;
   const journal = options.journal ?? createMemoryJournal();
   /** run_deployment commands running now, by command id */
   const running = new Map<

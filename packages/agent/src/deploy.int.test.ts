@@ -19,7 +19,7 @@ import { createEnrollmentToken, enroll, eventually, facts } from '../../server/s
 import { RecordingExecutor } from './actions/executor';
 import { createAgent } from './agent';
 import type { Agent } from './agent';
-import { createStepsRunner } from './deployment/runner';
+import { createStepsRunner } from './deployment/steps-runner';
 import { createFileOutbox } from './outbox';
 import { makeZip } from './steps/test-support';
 import { createSystemBackend } from './system-backend';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { RecordingExecutor, SystemExecutor, isDryRun } from './actions/executor';
 import { createAgent } from './agent';
+import { createStepsRunner } from './deployment/steps-runner';
 import { AgentConfig, defaultConfigPath, loadAgentConfig, saveAgentConfig } from './config';
 import type { Logger } from './connection';
 import { createFileJournal } from './deployment/journal';
@@ -81,8 +82,13 @@ function run(args: { config: string }) {
     deviceGuid: config.deviceGuid,
     agentSecret: config.agentSecret,
     outbox: createFileOutbox(path.join(config.stateDir, 'outbox')),
-    // deployments run with the step library (the default runner); this file remembers which
-    // ones were running, so a restart never runs one twice
+    // deployments run with the step library; the journal remembers which ones were running,
+    // so a restart never runs one twice
+    deployments: createStepsRunner({
+      server: config.server,
+      deviceGuid: config.deviceGuid,
+      agentSecret: config.agentSecret,
+    }),
     journal: createFileJournal(path.join(config.stateDir, 'deployments.json')),
     backend: createSystemBackend({ externalIpUrl: config.externalIpUrl }),
     executor,

@@ -15,7 +15,19 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       devLogin: true,
       demo: true,
+      demoFailureRate: 0.05,
+      deployments: { offlineExpiryMs: 24 * 60 * 60 * 1000, schedulerIntervalMs: 1000 },
     });
+  });
+
+  it('refuses a simulated failure rate outside 0 to 1 in words', () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), OUTPOST_SIM_FAILURE_RATE: '1.5' })).toThrow(
+      'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1',
+    );
+    expect(() => loadConfig({ DATA_DIR: tmp(), OUTPOST_SIM_FAILURE_RATE: 'lots' })).toThrow(
+      'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1',
+    );
+    expect(loadConfig({ DATA_DIR: tmp(), OUTPOST_SIM_FAILURE_RATE: '0' }).demoFailureRate).toBe(0);
   });
 
   it('names every bad variable in one clear error', () => {

@@ -39,6 +39,11 @@ const EnvSchema = z.object({
   AGENT_UPGRADES_PER_SECOND: z.coerce.number().positive().default(20),
   AGENT_UPGRADE_BURST: z.coerce.number().int().positive().default(100),
   OUTPOST_DEMO_DEVICES: z.coerce.number().int().min(0).max(10_000).default(25),
+  OUTPOST_SIM_FAILURE_RATE: z.coerce
+    .number({ error: 'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1' })
+    .min(0, 'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1')
+    .max(1, 'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1')
+    .default(0.05),
   // Files (README "Packages")
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_UPLOAD_BYTES),
   BLOB_DIR: z.string().optional(),
@@ -126,6 +131,8 @@ export type Config = {
   };
   /** simulated devices the embedded demo runs (0 disables) */
   demoDevices: number;
+  /** chance that a step attempt of a simulated demo device fails */
+  demoFailureRate: number;
   /** the largest file an upload may carry, in bytes (default 2 GiB) */
   maxUploadBytes: number;
   /** where the local blob store keeps uploaded files (default DATA_DIR/blobs) */
@@ -291,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       schedulerIntervalMs: e.DEPLOYMENT_SCHEDULER_INTERVAL_MS,
     },
     demoDevices: e.OUTPOST_DEMO_DEVICES,
+    demoFailureRate: e.OUTPOST_SIM_FAILURE_RATE,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     blobDir,
   };

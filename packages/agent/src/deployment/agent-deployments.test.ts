@@ -9,7 +9,7 @@ import { createMemoryOutbox } from '../outbox';
 import { command, step, tempDir } from '../steps/test-support';
 import { createMemoryJournal } from './journal';
 import type { RunJournal } from './journal';
-import { createStepsRunner } from './runner';
+import { createStepsRunner } from './steps-runner';
 import { DEVICE, sha256, startFakeServer } from './test-support';
 import type { FakeServer } from './test-support';
 

@@ -1,11 +1,7 @@
 import type { RunDeploymentCommand } from '@outpost/contract/agent-protocol';
 import type { z } from 'zod';
 import { CANCELLED_MESSAGE } from '../steps/context';
-import type { ProcessRunner } from '../steps/process-runner';
-import { runDeployment } from '../steps/run-deployment';
 import type { DeploymentResult, StepProgress } from '../steps/run-deployment';
-import { createFileFetcher, downloadUrl } from './http-files';
-import type { AgentCredentials } from './http-files';
 
 // What runs a run_deployment command: the step library on a real machine, a simulation in the
 // fleet simulator. Either reports every attempt through `report` and stops on `signal`.
@@ -16,28 +12,6 @@ export type DeploymentRunner = (
   command: DeploymentCommand,
   io: { report: (progress: StepProgress) => void; signal: AbortSignal },
 ) => Promise<DeploymentResult>;
-
-export type StepsRunnerOptions = AgentCredentials & {
-  /** the package working directory; the library's default (a product-named temp folder) when absent */
-  workDir?: string;
-  runner?: ProcessRunner;
-  platform?: NodeJS.Platform;
-};
-
-/** The real agent's runner: the step library with files from the server and URL downloads. */
-export function createStepsRunner(options: StepsRunnerOptions): DeploymentRunner {
-  const fetchFile = createFileFetcher(options);
-  return (command, io) =>
-    runDeployment(command, {
-      report: io.report,
-      signal: io.signal,
-      fetchFile,
-      download: downloadUrl,
-      runner: options.runner,
-      platform: options.platform,
-      workDir: options.workDir,
-    });
-}
 
 const MAX_ERROR_CHARS = 4000;
 

@@ -130,6 +130,12 @@ describe('simulated deployments', () => {
     ]);
   });
 
+  it('draw the outcome of a command with branches (if … exit 0 else exit 1) like any other', async () => {
+    const check = 'if exist "C:\\Program Files\\7-Zip\\7z.exe" (exit /b 0) else (exit /b 1)';
+    const { r } = await run({ failureRate: 0 }, command([step(1, 'CMD', { command: check })]));
+    expect(r.ends().map((p) => [p.status, p.exitCode])).toEqual([['completed', 0]]);
+  });
+
   it('stop on cancel: the running step and the rest are reported cancelled', async () => {
     const controller = new AbortController();
     const r = reports();

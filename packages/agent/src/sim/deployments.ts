@@ -3,7 +3,7 @@ import type { StepType } from '@outpost/contract/step-catalog';
 import type { DeploymentRunner } from '../deployment/runner';
 import { exitCodeMessage, timeoutMessage } from '../steps/context';
 import type { StepContext, StepHandler, StepOutcome } from '../steps/context';
-import { runDeployment } from '../steps/run-deployment';
+import { runDeployment } from '../steps/deployment-loop';
 import type { Rng } from './rng';
 
 // Deployments on a simulated machine: the step library's own loop (step order, retries as
@@ -13,8 +13,9 @@ import type { Rng } from './rng';
 // simulated duration is longer than its timeout fails with the library's timeout words.
 //
 // A CMD command can steer the simulation, so tests and demos get the outcome they ask for:
-// `exit N` (the last one) ends the step with exit code N, `sleep N` (or `timeout /t N`,
-// `Start-Sleep N`) makes it take N seconds.
+// an unconditional `exit N` ends the step with exit code N (a command with branches, such as
+// `if exist … (exit /b 0) else (exit /b 1)`, is simulated like any other: its outcome is drawn),
+// `sleep N` (or `timeout /t N`, `Start-Sleep N`) makes it take N seconds.
 
 export type SimDeploymentOptions = {
   /** chance that an attempt fails, 0 to 1 */
@@ -61,9 +62,10 @@ const fileName = (details: Record<string, unknown>, key: string, fallback: strin
 /** `exit N` and `sleep N` in a simulated command line. */
 function steering(command: string): Pick<Script, 'exitCode' | 'durationMs'> {
   const exits = [...command.matchAll(/\bexit(?:\s+\/b)?\s+(\d+)/gi)];
+  const hasBranches = /\b(?:if|else)\b|\|\||&&/i.test(command);
   const sleep = /\b(?:sleep|timeout\s+\/t|start-sleep(?:\s+-s(?:econds)?)?)\s+(\d+(?:\.\d+)?)/i.exec(command);
   return {
-    ...(exits.length > 0 && { exitCode: Number(exits.at(-1)![1]) }),
+    ...(exits.length > 0 && !hasBranches && { exitCode: Number(exits.at(-1)![1]) }),
     ...(sleep && { durationMs: Number(sleep[1]) * 1000 }),
   };
 }

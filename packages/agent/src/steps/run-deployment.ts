@@ -1,88 +1,30 @@
-import { mkdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import type {
-  DeploymentStep,
-  RunDeploymentCommand,
-  StepProgressMessage,
-} from '@outpost/contract/agent-protocol';
-import { deploymentMessages } from '@outpost/contract/messages';
-import { StepType, parseStepDetails } from '@outpost/contract/step-catalog';
+import type { RunDeploymentCommand } from '@outpost/contract/agent-protocol';
+import type { StepType } from '@outpost/contract/step-catalog';
 import type { z } from 'zod';
-import type { Download, FetchFile, StepContext, StepHandler, StepOutcome, ZipLimits } from './context';
-import { CANCELLED_MESSAGE, DEFAULT_ZIP_LIMITS, StepError, errorText } from './context';
 import { runCmdStep } from './cmd';
+import type { StepHandler } from './context';
 import { runCustomZipStep } from './custom-zip';
+import { runDeployment as runLoop } from './deployment-loop';
+import type { DeploymentDeps as LoopDeps, DeploymentResult } from './deployment-loop';
 import { runExeStep } from './exe';
 import { runFolderStep } from './folder';
 import { runMsiStep } from './msi';
-import { CappedOutput, DEFAULT_OUTPUT_LIMITS } from './output';
-import type { OutputLimits } from './output';
 import { runPowerShellStep } from './powershell';
-import type { ProcessRunner } from './process-runner';
-import { spawnRunner } from './process-runner';
 import { runRegistryStep } from './registry';
 
-// spec: ARCHITECTURE §5 — a device's deployment: the steps in step_order, each with its timeout,
-// retries and fail-on-error rule, every attempt reported as it starts, while it prints and when
-// it ends. The caller (the agent's command handler) turns reports into step_progress messages.
+// The real agent's deployments: the step loop (deployment-loop.ts) with the real handler of
+// every step type.
 
-/** A step_progress message without the envelope the agent's connection adds. */
-export type StepProgress = Omit<StepProgressMessage, 'type' | 'messageId' | 'commandId' | 'seq'>;
+export type {
+  AttemptResult,
+  DeploymentResult,
+  StepProgress,
+  StepResult,
+  StepStatus,
+} from './deployment-loop';
+export { defaultWorkDir } from './deployment-loop';
 
-export type DeploymentDeps = {
-  report: (progress: StepProgress) => void;
-  fetchFile: FetchFile;
-  download: Download;
-  /** aborting cancels: the running process tree is killed, it and the rest report cancelled */
-  signal?: AbortSignal;
-  runner?: ProcessRunner;
-  platform?: NodeJS.Platform;
-  /** the package working directory; defaultWorkDir(platform) when absent */
-  workDir?: string;
-  outputLimits?: Partial<OutputLimits>;
-  zipLimits?: Partial<ZipLimits>;
-  now?: () => Date;
-  /**
-   * Handlers to use instead of the real ones (the fleet simulator's, which start no process);
-   * with `usesDisk` false no working or scratch folder is created or removed either.
-   */
-  handlers?: Partial<Record<StepType, StepHandler>>;
-  usesDisk?: boolean;
-};
-
-export type StepStatus = 'completed' | 'failed' | 'cancelled';
-
-export type AttemptResult = {
-  attempt: number;
-  status: StepStatus;
-  exitCode: number | null;
-  errorMessage: string | null;
-  /** what was kept of the output (capped, with the truncation note) */
-  stdout: string;
-  stderr: string;
-  startedAt: string;
-  completedAt: string;
-  /** exit code 3010 or 1641 among the step's success codes */
-  rebootRequired: boolean;
-};
-
-export type StepResult = {
-  stepOrder: number;
-  stepName: string;
-  status: StepStatus;
-  attempts: AttemptResult[];
-  rebootRequired: boolean;
-};
-
-export type DeploymentResult = {
-  /** failed only when a step with fail_deployment_on_error failed */
-  status: StepStatus;
-  rebootRequired: boolean;
-  steps: StepResult[];
-};
-
-const HANDLERS: Record<StepType, StepHandler> = {
+export const STEP_HANDLERS: Record<StepType, StepHandler> = {
   CMD: runCmdStep,
   POWERSHELL: runPowerShellStep,
   EXE: runExeStep,
@@ -92,204 +34,14 @@ const HANDLERS: Record<StepType, StepHandler> = {
   REGISTRY: runRegistryStep,
 };
 
-const FILE_FIELDS = ['file', 'zip_file', 'script_file'] as const;
-
-/**
- * spec: operations §2.3 — "a product-named subfolder of the Windows temp folder"; elsewhere a
- * product-named folder in the OS temp folder.
- */
-export function defaultWorkDir(platform: NodeJS.Platform, env: NodeJS.ProcessEnv = process.env): string {
-  if (platform === 'win32') {
-    return path.win32.join(env.SystemRoot ?? env.windir ?? 'C:\\Windows', 'Temp', 'Outpost');
-  }
-  return path.join(os.tmpdir(), 'outpost');
-}
-
-type Settings = {
-  command: z.infer<typeof RunDeploymentCommand>;
-  deps: DeploymentDeps;
-  signal: AbortSignal;
-  runner: ProcessRunner;
-  platform: NodeJS.Platform;
-  workDir: string;
-  outputLimits: OutputLimits;
-  zipLimits: ZipLimits;
-  now: () => Date;
+export type DeploymentDeps = Omit<LoopDeps, 'handlers'> & {
+  /** replaces the real handler of some step types (tests) */
+  handlers?: Partial<Record<StepType, StepHandler>>;
 };
 
-export async function runDeployment(
+export function runDeployment(
   command: z.infer<typeof RunDeploymentCommand>,
   deps: DeploymentDeps,
 ): Promise<DeploymentResult> {
-  const platform = deps.platform ?? process.platform;
-  const settings: Settings = {
-    command,
-    deps,
-    signal: deps.signal ?? new AbortController().signal,
-    runner: deps.runner ?? spawnRunner,
-    platform,
-    workDir: deps.workDir ?? defaultWorkDir(platform),
-    outputLimits: { ...DEFAULT_OUTPUT_LIMITS, ...deps.outputLimits },
-    zipLimits: { ...DEFAULT_ZIP_LIMITS, ...deps.zipLimits },
-    now: deps.now ?? (() => new Date()),
-  };
-  const steps = [...command.steps].sort((a, b) => a.stepOrder - b.stepOrder);
-  const results: StepResult[] = [];
-  let status: StepStatus = 'completed';
-  for (const step of steps) {
-    if (status === 'completed' && settings.signal.aborted) {
-      status = 'cancelled';
-    }
-    if (status !== 'completed') {
-      const why = status === 'cancelled' ? CANCELLED_MESSAGE : deploymentMessages.notRunEarlierFailed;
-      deps.report({ stepOrder: step.stepOrder, status: 'cancelled', errorMessage: why });
-      results.push({
-        stepOrder: step.stepOrder,
-        stepName: step.stepName,
-        status: 'cancelled',
-        attempts: [],
-        rebootRequired: false,
-      });
-      continue;
-    }
-    const result = await runStep(step, settings);
-    results.push(result);
-    if (result.status === 'cancelled') {
-      status = 'cancelled';
-    } else if (result.status === 'failed' && step.failDeploymentOnError) {
-      status = 'failed';
-    }
-  }
-  return { status, rebootRequired: results.some((r) => r.rebootRequired), steps: results };
-}
-
-/** The step's type and checked details; file references keep the sha256 the catalogue drops. */
-function prepare(
-  step: DeploymentStep,
-  handlers: DeploymentDeps['handlers'],
-): { handler: StepHandler; details: Record<string, unknown> } {
-  const type = StepType.safeParse(step.stepType);
-  if (!type.success) {
-    throw new StepError(`Unknown step type: ${step.stepType}`, false);
-  }
-  const parsed = parseStepDetails(type.data, step.stepDetails);
-  if (!parsed.success) {
-    throw new StepError(parsed.error, false);
-  }
-  const details = { ...parsed.data };
-  for (const key of FILE_FIELDS) {
-    if (key in details) {
-      details[key] = step.stepDetails[key];
-    }
-  }
-  return { handler: handlers?.[type.data] ?? HANDLERS[type.data], details };
-}
-
-async function runStep(step: DeploymentStep, settings: Settings): Promise<StepResult> {
-  const attempts: AttemptResult[] = [];
-  const total = step.retryCount + 1;
-  for (let attempt = 1; attempt <= total; attempt += 1) {
-    const { result, isRetryable } = await runAttempt(step, attempt, settings);
-    attempts.push(result);
-    const isLast = result.status !== 'failed' || !isRetryable || settings.signal.aborted;
-    if (isLast || attempt === total) {
-      return {
-        stepOrder: step.stepOrder,
-        stepName: step.stepName,
-        status: settings.signal.aborted && result.status === 'failed' ? 'cancelled' : result.status,
-        attempts,
-        rebootRequired: result.rebootRequired,
-      };
-    }
-  }
-  // retryCount is never negative, so the loop always returns
-  throw new Error('unreachable');
-}
-
-async function runAttempt(
-  step: DeploymentStep,
-  attempt: number,
-  settings: Settings,
-): Promise<{ result: AttemptResult; isRetryable: boolean }> {
-  const { deps, command, now } = settings;
-  const stepOrder = step.stepOrder;
-  const startedAt = now().toISOString();
-  deps.report({ stepOrder, status: 'running', attempt, startedAt });
-  const stdout = new CappedOutput(settings.outputLimits, (chunk) =>
-    deps.report({ stepOrder, status: 'running', attempt, stdout: chunk }),
-  );
-  const stderr = new CappedOutput(settings.outputLimits, (chunk) =>
-    deps.report({ stepOrder, status: 'running', attempt, stderr: chunk }),
-  );
-  const scratchDir = path.join(
-    settings.workDir,
-    `deployment-${command.deviceDeploymentId}`,
-    `step-${stepOrder}-attempt-${attempt}`,
-  );
-  const ctx: StepContext = {
-    platform: settings.platform,
-    workDir: settings.workDir,
-    scratchDir,
-    runner: settings.runner,
-    timeoutMs: step.timeoutSeconds * 1000,
-    signal: settings.signal,
-    fetchFile: deps.fetchFile,
-    download: deps.download,
-    zipLimits: settings.zipLimits,
-    stdout: (text) => stdout.push(text),
-    stderr: (text) => stderr.push(text),
-  };
-  let outcome: StepOutcome;
-  let isRetryable = true;
-  try {
-    const { handler, details } = prepare(step, deps.handlers);
-    if (deps.usesDisk !== false) {
-      await mkdir(settings.workDir, { recursive: true });
-    }
-    outcome = await handler(details, ctx);
-  } catch (err) {
-    isRetryable = !(err instanceof StepError) || err.isRetryable;
-    outcome = settings.signal.aborted
-      ? { status: 'cancelled', exitCode: null }
-      : { status: 'failed', exitCode: null, errorMessage: errorText(err) };
-  } finally {
-    if (deps.usesDisk !== false) {
-      await rm(scratchDir, { recursive: true, force: true }).catch(() => undefined);
-    }
-  }
-  if (outcome.status === 'completed' && outcome.rebootRequired) {
-    stdout.push(`\n[Outpost: reboot required (exit code ${String(outcome.exitCode)})]\n`);
-  }
-  stdout.flush();
-  stderr.flush();
-  const errorMessage =
-    outcome.status === 'failed'
-      ? outcome.errorMessage
-      : outcome.status === 'cancelled'
-        ? CANCELLED_MESSAGE
-        : null;
-  const completedAt = now().toISOString();
-  deps.report({
-    stepOrder,
-    status: outcome.status,
-    attempt,
-    exitCode: outcome.exitCode,
-    errorMessage,
-    startedAt,
-    completedAt,
-  });
-  return {
-    result: {
-      attempt,
-      status: outcome.status,
-      exitCode: outcome.exitCode,
-      errorMessage,
-      stdout: stdout.text,
-      stderr: stderr.text,
-      startedAt,
-      completedAt,
-      rebootRequired: outcome.status === 'completed' && outcome.rebootRequired,
-    },
-    isRetryable,
-  };
+  return runLoop(command, { ...deps, handlers: { ...STEP_HANDLERS, ...deps.handlers } });
 }

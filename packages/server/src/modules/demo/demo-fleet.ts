@@ -48,9 +48,9 @@ function keepIdentities(dataDir: string, fleet: Fleet) {
  */
 export async function startDemoFleet(
   db: Db,
-  options: { serverUrl: string; devices: number; dataDir: string },
+  options: { serverUrl: string; devices: number; dataDir: string; failureRate: number },
 ): Promise<Fleet | null> {
-  const { serverUrl, devices, dataDir } = options;
+  const { serverUrl, devices, dataDir, failureRate } = options;
   const tenantId = await findTenantIdByName(db, DEMO.tenantName);
   if (tenantId === null || devices <= 0) {
     return null;
@@ -80,7 +80,7 @@ export async function startDemoFleet(
     devices,
     seed: 2026,
     variety: true,
-    failureRate: Number(process.env.OUTPOST_SIM_FAILURE_RATE ?? 0.05),
+    failureRate,
     identities: readIdentities(dataDir),
   });
   keepIdentities(dataDir, fleet);

@@ -54,6 +54,7 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
         serverUrl,
         devices: config.demoDevices,
         dataDir: config.dataDir,
+        failureRate: config.demoFailureRate,
       });
       if (fleet) {
         log.info(`demo: ${fleet.agents.length} simulated devices connected (OUTPOST_DEMO_DEVICES)`);

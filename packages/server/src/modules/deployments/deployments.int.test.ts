@@ -440,6 +440,59 @@ describe('deployments: API and engine', () => {
       await pc.agent.close();
     });
 
+    it('lets an agent download only the files of its own unfinished jobs, with their sha256', async () => {
+      const mine = await device('pc-files');
+      const other = await device('pc-no-files');
+      const form = new FormData();
+      form.append('file', new Blob(['#!/bin/sh\necho setup\n']), 'setup.sh');
+      const uploaded = (await (
+        await fetch(`${server.url}/api/customer/files`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${admin.token}` },
+          body: form,
+        })
+      ).json()) as Envelope<{ id: number; originalFilename: string }>;
+      const pkg = (
+        await call<Envelope<PackageDetail>>('POST', '/api/customer/deployment-packages', {
+          name: 'With a file',
+        })
+      ).body.data;
+      await call('POST', `/api/customer/deployment-packages/${pkg.id}/steps`, {
+        step_name: 'Install',
+        step_type: 'EXE',
+        step_details: JSON.stringify({ source_type: 'upload', file: uploaded.data }),
+      });
+      const res = await create({ package_id: pkg.id, device_ids: [mine.id], job_name: 'Files' });
+      const id = (res.body as Envelope<DeploymentJob>).data.id;
+      const cmd = await runCommand(mine.agent);
+      if (cmd.command.kind !== 'run_deployment') {
+        throw new Error('expected a run_deployment command');
+      }
+      const ref = cmd.command.steps[0]!.stepDetails.file as { id: number; sha256?: string };
+      expect(ref.sha256).toMatch(/^[0-9a-f]{64}$/);
+      const get = (creds: EnrollResult | null, secret?: string) =>
+        fetch(`${server.url}/api/agent/files/${uploaded.data.id}`, {
+          headers: creds
+            ? {
+                'x-outpost-device': creds.device_guid,
+                authorization: `Bearer ${secret ?? creds.agent_secret}`,
+              }
+            : {},
+        });
+      const ok = await get(mine.creds);
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('x-content-sha256')).toBe(ref.sha256);
+      expect(await ok.text()).toBe('#!/bin/sh\necho setup\n');
+      expect((await get(other.creds)).status).toBe(404);
+      expect((await get(mine.creds, 'wrong-secret')).status).toBe(401);
+      expect((await get(null)).status).toBe(401);
+      // once the job has ended, the file is no longer the device's to fetch
+      await call('POST', `${API}/${id}/cancel`);
+      expect((await get(mine.creds)).status).toBe(404);
+      await mine.agent.close();
+      await other.agent.close();
+    });
+
     it('lists jobs with status filter and search, newest first', async () => {
       const res = await call<Envelope<{ data: DeploymentJob[]; pagination: { total: number } }>>(
         'GET',
