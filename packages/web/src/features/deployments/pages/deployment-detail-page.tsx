@@ -386,7 +386,7 @@ function Count({ label, value, tone }: { label: string; value: number; tone?: ke
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="flex gap-4 border-b border-slate-100 py-2.5 dark:border-slate-800">
-      <dt className="w-28 shrink-0 text-slate-500 dark:text-slate-400">{label}</dt>
+      <dt className="w-24 shrink-0 text-slate-500 dark:text-slate-400">{label}</dt>
       <dd className="min-w-0 flex-1 break-words text-slate-800 dark:text-slate-100">{children}</dd>
     </div>
   );

@@ -212,14 +212,6 @@ export default function DeploymentListPage() {
                     </Td>
                     <Td>
                       <div className="flex items-center justify-end gap-1.5">
-                        <Button
-                          size="sm"
-                          icon={<Eye className="size-3.5" />}
-                          aria-label={`View ${job.name}`}
-                          onClick={() => void navigate(`/deployments/${job.id}`)}
-                        >
-                          View
-                        </Button>
                         {canCancel && (
                           <Button
                             size="sm"
@@ -235,6 +227,14 @@ export default function DeploymentListPage() {
                             Cancel
                           </Button>
                         )}
+                        <Button
+                          size="sm"
+                          icon={<Eye className="size-3.5" />}
+                          aria-label={`View ${job.name}`}
+                          onClick={() => void navigate(`/deployments/${job.id}`)}
+                        >
+                          View
+                        </Button>
                       </div>
                     </Td>
                   </Tr>
