@@ -72,7 +72,7 @@ export const accessPlugin = fp(
           await app.requireSession(request);
           requireAdmin(request.ctx);
           return;
-        default: {
+        case undefined: {
           const method = request.method;
           const url = request.routeOptions.url ?? request.url;
           request.log.error(
