@@ -11,8 +11,13 @@ import type { Scope, TenantScope } from '../../lib/scope';
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Devices assigned to the site (all of a site's devices are in scope for whoever sees the site). */
-const deviceCount = sql<number>`(select count(*)::int from ${devices} where ${devices.siteId} = ${sites.id} and ${devices.tenantId} = ${sites.tenantId})`;
+/**
+ * Devices assigned to the site (all of a site's devices are in scope for whoever sees the site).
+ * The outer columns are written out with their table: Drizzle leaves them unqualified in a
+ * single-table select, where "id" would be the subquery's own.
+ */
+const outerSite = (column: string) => sql`${sql.identifier('sites')}.${sql.identifier(column)}`;
+const deviceCount = sql<number>`(select count(*)::int from ${devices} where ${devices.siteId} = ${outerSite('id')} and ${devices.tenantId} = ${outerSite('tenant_id')})`;
 
 export type SiteRow = typeof sites.$inferSelect & { deviceCount: number };
 

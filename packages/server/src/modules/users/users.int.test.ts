@@ -159,7 +159,10 @@ describe('users API (issue 11)', () => {
   });
 
   it('updates a user, records old and new values, and the change applies to their session at once', async () => {
-    const created = await call<User>('POST', '/api/customer/users', { email: 'eli@acme.example', name: 'Eli' });
+    const created = await call<User>('POST', '/api/customer/users', {
+      email: 'eli@acme.example',
+      name: 'Eli',
+    });
     const id = created.body.data.id;
     const eli = await server.devSignIn('eli@acme.example');
     expect((await call('GET', '/api/customer/users', undefined, eli.token)).status).toBe(403);
@@ -196,13 +199,19 @@ describe('users API (issue 11)', () => {
     expect((await call('GET', '/api/customer/users', undefined, eli.token)).status).toBe(200);
 
     // 'specific' without sites is refused on update too; 'all' drops the assignments.
-    const noSites = await call('PUT', `/api/customer/users/${id}`, { site_access_type: 'specific', site_ids: [] });
+    const noSites = await call('PUT', `/api/customer/users/${id}`, {
+      site_access_type: 'specific',
+      site_ids: [],
+    });
     expect(noSites.body.error).toBe(adminMessages.selectSiteOrAll);
     const all = await call<User>('PUT', `/api/customer/users/${id}`, { site_access_type: 'all' });
     expect(all.body.data).toMatchObject({ site_access_type: 'all', assigned_site_ids: '' });
 
     // A site-limited administrator gives only their own sites.
-    await call<User>('PUT', `/api/customer/users/${id}`, { site_access_type: 'specific', site_ids: [siteIds[2]] });
+    await call<User>('PUT', `/api/customer/users/${id}`, {
+      site_access_type: 'specific',
+      site_ids: [siteIds[2]],
+    });
     const grantAll = await call('POST', '/api/customer/users', { email: 'x1@acme.example' }, eli.token);
     expect(grantAll.status).toBe(403);
     expect(grantAll.body.error).toBe(adminMessages.siteAccessBeyondOwn);
@@ -239,7 +248,11 @@ describe('users API (issue 11)', () => {
     expect(one.status).toBe(200);
     expect(one.body.data).toEqual({ deleted: 1, user_ids: [a.body.data.id], message: 'Deleted 1 user' });
     const entry = await lastAudit('Delete User', a.body.data.id);
-    expect(JSON.parse(entry!.oldValues!)).toMatchObject({ email: 'del-a@acme.example', name: 'A', role: 'user' });
+    expect(JSON.parse(entry!.oldValues!)).toMatchObject({
+      email: 'del-a@acme.example',
+      name: 'A',
+      role: 'user',
+    });
     expect(entry?.newValues).toBeNull();
     // The deleted member's session ends at once.
     expect((await call('GET', '/api/customer/auth/profile', undefined, aToken)).status).toBe(401);

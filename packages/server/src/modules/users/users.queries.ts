@@ -12,7 +12,9 @@ import type { Scope, TenantScope } from '../../lib/scope';
 /** Escapes % and _ so a search matches them literally. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const assignedSiteIds = sql<string>`coalesce((select string_agg(${userSites.siteId}::text, ',' order by ${userSites.siteId}) from ${userSites} where ${userSites.userId} = ${users.id}), '')`;
+// The outer users.id is written out with its table: Drizzle leaves columns unqualified in a
+// single-table select.
+const assignedSiteIds = sql<string>`coalesce((select string_agg(${userSites.siteId}::text, ',' order by ${userSites.siteId}) from ${userSites} where ${userSites.userId} = ${sql.identifier('users')}.${sql.identifier('id')}), '')`;
 
 const userColumns = {
   id: users.id,
