@@ -84,6 +84,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : null;
 
   await app.register(errorsPlugin);
+  // The authorisation backstop (plugins/access.ts): every /api route declares config.access,
+  // enforced by one hook. First, so it sees every route; the API docs are public.
+  await app.register(accessPlugin, { publicPrefixes: ['/api/docs'] });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -124,8 +127,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(authPlugin, { db: database.db, tokens });
-  // The authorisation backstop: every /api route declares config.access, enforced here.
-  await app.register(accessPlugin);
   // Live updates and agents (ARCHITECTURE §4): the bus, the socket hubs and the command queue.
   await app.register(livePlugin, { db: database.db, config, tokens });
 

@@ -241,9 +241,13 @@ describe('authorisation matrix over every registered /api route', () => {
     ]) {
       expect(adminRoutes).toContain(expected);
     }
-    // Public routes are few and named.
+    // Public routes are few and named (the OpenAPI document and its UI aside).
+    expect(routes.filter((r) => r.url.startsWith('/api/docs')).every((r) => r.access === 'public')).toBe(
+      true,
+    );
     expect(
       routesWith('public')
+        .filter((r) => !r.url.startsWith('/api/docs'))
         .map((r) => `${r.method} ${r.url}`)
         .sort(),
     ).toEqual([
@@ -252,6 +256,10 @@ describe('authorisation matrix over every registered /api route', () => {
       'POST /api/customer/auth/dev',
       'POST /api/customer/auth/google',
     ]);
+  });
+
+  it('serves the API documentation to anyone', async () => {
+    expect((await call('GET', '/api/docs/json')).status).toBe(200);
   });
 
   it('every route with a path parameter has an id in the matrix', () => {

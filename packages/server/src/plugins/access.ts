@@ -34,8 +34,18 @@ export function declaredAccess(request: FastifyRequest): RouteAccess | undefined
   return isRouteAccess(access) ? access : undefined;
 }
 
+export type AccessPluginOptions = {
+  /**
+   * URL prefixes of routes other plugins register, which cannot carry a route config (the
+   * OpenAPI document and its UI): their undeclared routes are declared public here, at
+   * registration. The access plugin must be registered before those plugins.
+   */
+  publicPrefixes?: string[];
+};
+
 export const accessPlugin = fp(
-  (app, _opts, done) => {
+  (app, opts: AccessPluginOptions, done) => {
+    const publicPrefixes = opts.publicPrefixes ?? [];
     const routes: ApiRoute[] = [];
     app.decorate('apiRoutes', routes);
 
@@ -44,6 +54,9 @@ export const accessPlugin = fp(
     app.addHook('onRoute', (route) => {
       if (!isApiUrl(route.url)) {
         return;
+      }
+      if (route.config?.access === undefined && publicPrefixes.some((p) => route.url.startsWith(p))) {
+        route.config = { ...route.config, access: 'public' };
       }
       const access: unknown = route.config?.access;
       const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -85,7 +98,9 @@ export const accessPlugin = fp(
     });
     done();
   },
-  { name: 'access', dependencies: ['auth'] },
+  // Registered before the auth plugin (so it sees every route); it calls requireSession, which
+  // the auth plugin decorates, only when requests arrive.
+  { name: 'access' },
 );
 
 declare module 'fastify' {
