@@ -8,6 +8,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import {
+  auditLogs,
   deploymentJobs,
   deploymentPackages,
   deviceDeployments,
@@ -349,6 +350,37 @@ describe('authorisation matrix over every registered /api route', () => {
     expect(siteList.data.map((s) => s.id)).toEqual([acme.ownSite]);
     const dashboard = (await call('GET', '/api/customer/devices/stats/dashboard', limited)).body.data;
     expect(JSON.stringify(dashboard)).not.toContain('hq-matrix');
+  });
+
+  // Runs last: it changes Acme's records. Every successful call of a changing route must leave
+  // an audit entry (ARCHITECTURE §3); the routes that succeed here are listed, so the check
+  // cannot pass by refusing everything.
+  it('every change a route makes writes an audit entry', async () => {
+    const order = ['POST', 'PUT', 'PATCH', 'DELETE'];
+    const changing = routesWith('member', 'admin')
+      .filter((r) => r.method !== 'GET')
+      .sort((a, b) => order.indexOf(a.method) - order.indexOf(b.method));
+    const creates: Record<string, unknown> = {
+      'POST /api/customer/users': { email: 'matrix-new@acme.example' },
+      'POST /api/customer/sites': { site_name: 'Matrix', site_code: 'MTX' },
+      'POST /api/customer/deployment-packages': { name: 'Matrix package' },
+      'POST /api/customer/agents/enrollment-tokens': { name: 'Matrix token' },
+      'PUT /api/customer/auth/profile': { company: 'Matrix Inc' },
+    };
+    const entries = async () =>
+      (await server.database.db.select({ id: auditLogs.id }).from(auditLogs)).length;
+    const succeeded: string[] = [];
+    for (const r of changing) {
+      const key = `${r.method} ${r.url}`;
+      const before = await entries();
+      const res = await call(r.method, idsFor(r.url)!, admin, creates[key] ?? bodyFor(r.method, r.url));
+      if (res.status >= 200 && res.status < 300) {
+        succeeded.push(key);
+        expect(await entries(), `${key} changed something without an audit entry`).toBeGreaterThan(before);
+      }
+    }
+    expect(succeeded).toEqual(expect.arrayContaining(Object.keys(creates)));
+    expect(succeeded.length).toBeGreaterThan(15);
   });
 });
 
