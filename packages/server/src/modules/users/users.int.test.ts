@@ -5,7 +5,8 @@ import type { DeleteUsersResponse, User, UserListResponse } from '@outpost/contr
 import type { SessionUser } from '@outpost/contract/auth';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { auditLogs } from '../../db/schema/index';
+import { auditLogs, users } from '../../db/schema/index';
+import { addMember, createTenant } from '../tenants/tenants.service';
 import { DEMO } from '../demo/demo.seed';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
@@ -297,5 +298,42 @@ describe('users API (issue 11)', () => {
     const s = await server.devSignIn('second@globex.example');
     const last = await call('DELETE', `/api/customer/users/${second.body.data.id}`, undefined, s.token);
     expect(last.body.error).toBe(adminMessages.lastAdminDelete);
+  });
+
+  it('two administrators demoting each other at once: one succeeds, the tenant keeps an administrator', async () => {
+    const { tenant } = await createTenant(server.database.db, {
+      name: 'Race Co',
+      adminEmail: 'p@race.example',
+    });
+    const q = await addMember(server.database.db, {
+      tenantId: tenant.id,
+      email: 'q@race.example',
+      role: 'tenant_admin',
+    });
+    const p = await server.devSignIn('p@race.example');
+    const qToken = (await server.devSignIn('q@race.example')).token;
+    for (let round = 0; round < 3; round += 1) {
+      const [a, b] = await Promise.all([
+        call('PUT', `/api/customer/users/${q.id}`, { role: 'user' }, p.token),
+        call('PUT', `/api/customer/users/${p.user.id}`, { role: 'user' }, qToken),
+      ]);
+      const statuses = [a.status, b.status].sort();
+      expect(statuses[0]).toBe(200);
+      // the loser is refused as the last-admin rule (409) or, if its session was read after the
+      // winner's change, as no longer an administrator (403)
+      expect([403, 409]).toContain(statuses[1]);
+      const admins = await server.database.db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.tenantId, tenant.id), eq(users.role, 'tenant_admin')));
+      expect(admins).toHaveLength(1);
+      // make both administrators again for the next round
+      const winner = admins[0]!.id;
+      const winnerToken = winner === p.user.id ? p.token : qToken;
+      const other = winner === p.user.id ? q.id : p.user.id;
+      expect(
+        (await call('PUT', `/api/customer/users/${other}`, { role: 'tenant_admin' }, winnerToken)).status,
+      ).toBe(200);
+    }
   });
 });

@@ -122,6 +122,7 @@ export async function lockAdminIds(tx: Executor, scope: TenantScope): Promise<nu
     .select({ id: users.id })
     .from(users)
     .where(and(inTenant(users, scope), eq(users.role, 'tenant_admin')))
+    .orderBy(asc(users.id))
     .for('update');
   return rows.map((r) => r.id);
 }

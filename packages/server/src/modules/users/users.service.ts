@@ -106,14 +106,18 @@ export function createUsersService(db: Db) {
     }
   }
 
-  /** Refuses a change that leaves the tenant without an administrator (admin rows locked). */
-  async function requireAdminRemains(
-    tx: Executor,
+  /**
+   * Refuses a change that leaves the tenant without an administrator. `admins` were read with
+   * lockAdminIds at the start of the transaction: every change to users locks the administrator
+   * rows first, in one order, so two administrators removing each other take turns (the second
+   * sees the first's change) instead of both succeeding or deadlocking.
+   */
+  function requireAdminRemains(
     ctx: RequestContext,
+    admins: number[],
     losing: number[],
     kind: 'delete' | 'demote',
   ) {
-    const admins = await lockAdminIds(tx, ctx);
     const remaining = admins.filter((id) => !losing.includes(id));
     if (admins.length > 0 && remaining.length === 0) {
       if (losing.includes(ctx.userId)) {
@@ -135,6 +139,7 @@ export function createUsersService(db: Db) {
     requireAdmin(ctx);
     const ids = [...new Set(requested)];
     return db.transaction(async (tx) => {
+      const admins = await lockAdminIds(tx, ctx);
       const rows = await findUsers(tx, ctx, ids, { lock: true });
       const found = new Set(rows.map((r) => r.id));
       const missing = ids.filter((id) => !found.has(id));
@@ -147,7 +152,7 @@ export function createUsersService(db: Db) {
       rows.forEach((row) => requireManageable(ctx, row));
       const losingAdmins = rows.filter((r) => r.role === 'tenant_admin').map((r) => r.id);
       if (losingAdmins.length > 0) {
-        await requireAdminRemains(tx, ctx, losingAdmins, 'delete');
+        requireAdminRemains(ctx, admins, losingAdmins, 'delete');
       }
       const deleted = await deleteUsers(tx, ctx, ids);
       for (const row of rows) {
@@ -215,6 +220,7 @@ export function createUsersService(db: Db) {
     async update(ctx: RequestContext, id: number, body: UserUpdateInput): Promise<User> {
       requireAdmin(ctx);
       await db.transaction(async (tx) => {
+        const admins = await lockAdminIds(tx, ctx);
         const before = await loadOne(tx, ctx, id, true);
         requireManageable(ctx, before);
         const beforeSites = siteIdsOf(before);
@@ -237,7 +243,7 @@ export function createUsersService(db: Db) {
           await requireEmailFree(tx, ctx, next.email, id);
         }
         if (before.role === 'tenant_admin' && next.role !== 'tenant_admin') {
-          await requireAdminRemains(tx, ctx, [id], 'demote');
+          requireAdminRemains(ctx, admins, [id], 'demote');
         }
         await updateUser(tx, ctx, id, {
           email: next.email,
