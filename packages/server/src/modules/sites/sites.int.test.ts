@@ -8,6 +8,7 @@ import type { TestServer } from '../../../test/harness';
 import { auditLogs, devices } from '../../db/schema/index';
 import { hashSecret } from '../agents/agent-secrets';
 import { addMember } from '../tenants/tenants.service';
+import { updateSite } from './sites.queries';
 import { DEMO } from '../demo/demo.seed';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
@@ -205,6 +206,10 @@ describe('sites API (issue 11)', () => {
     });
     const clash = await call('PUT', `/api/customer/sites/${before.id}`, { site_code: 'HQ' });
     expect(clash.status).toBe(409);
+    // A code taken between the service's check and its update (a concurrent change) is reported
+    // by the query, which the service answers with the same 409.
+    const scope = { tenantId: acme, siteAccessType: 'all' as const, siteIds: [] };
+    expect(await updateSite(server.database.db, scope, before.id, { siteCode: 'HQ' })).toBe(false);
     const bad = await call('PUT', `/api/customer/sites/${before.id}`, { site_code: 'dc' });
     expect(bad.body.error).toBe('Site code must contain only uppercase letters and numbers');
   });

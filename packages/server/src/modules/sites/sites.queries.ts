@@ -129,16 +129,31 @@ export async function insertSite(
   return row?.id ?? null;
 }
 
+/** A unique constraint refused the statement (PostgreSQL 23505; Drizzle may wrap the driver's error). */
+const isUniqueViolation = (err: unknown): boolean => {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+};
+
+/** Updates a site; false when the new code is taken (a concurrent change won the race). */
 export async function updateSite(
   tx: Executor,
   scope: Scope,
   id: number,
   patch: Partial<SiteFields>,
-): Promise<void> {
-  await tx
-    .update(sites)
-    .set({ ...patch, updatedAt: new Date() })
-    .where(and(sitesInScope(sites, scope), eq(sites.id, id)));
+): Promise<boolean> {
+  try {
+    await tx
+      .update(sites)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(and(sitesInScope(sites, scope), eq(sites.id, id)));
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      return false;
+    }
+    throw err;
+  }
 }
 
 /**

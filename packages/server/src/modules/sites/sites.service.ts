@@ -167,7 +167,9 @@ export function createSitesService(db: Db) {
         if (patch.siteCode !== undefined && patch.siteCode !== before.siteCode) {
           await requireCodeFree(tx, ctx, patch.siteCode, id);
         }
-        await updateSite(tx, ctx, id, patch);
+        if (!(await updateSite(tx, ctx, id, patch))) {
+          throw conflict(messages.siteCodeTaken(patch.siteCode ?? before.siteCode), 'SITE_CODE_TAKEN');
+        }
         await writeAudit(tx, ctx, {
           action: 'Update Site',
           resourceType: 'site',

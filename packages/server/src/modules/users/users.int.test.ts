@@ -8,6 +8,7 @@ import type { TestServer } from '../../../test/harness';
 import { auditLogs, users } from '../../db/schema/index';
 import { addMember, createTenant } from '../tenants/tenants.service';
 import { DEMO } from '../demo/demo.seed';
+import { updateUser } from './users.queries';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 
@@ -237,6 +238,10 @@ describe('users API (issue 11)', () => {
     const res = await call('PUT', `/api/customer/users/${id}`, { email: DEMO.techEmail });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe(adminMessages.emailTaken(DEMO.techEmail));
+    // Taken between the check and the update (a concurrent change): the query reports it.
+    expect(await updateUser(server.database.db, { tenantId: acme }, id, { email: DEMO.techEmail })).toBe(
+      false,
+    );
   });
 
   it('deletes one user and several, with an audit entry each; unknown ids delete nothing', async () => {

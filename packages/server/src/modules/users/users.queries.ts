@@ -153,16 +153,31 @@ export async function insertUser(
   return row?.id ?? null;
 }
 
+/** A unique constraint refused the statement (PostgreSQL 23505; Drizzle may wrap the driver's error). */
+const isUniqueViolation = (err: unknown): boolean => {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+};
+
+/** Updates a member; false when the new e-mail is taken (a concurrent change won the race). */
 export async function updateUser(
   tx: Executor,
   scope: TenantScope,
   id: number,
   patch: Partial<Pick<typeof users.$inferInsert, 'email' | 'name' | 'role' | 'siteAccessType'>>,
-): Promise<void> {
-  await tx
-    .update(users)
-    .set({ ...patch, updatedAt: new Date() })
-    .where(and(inTenant(users, scope), eq(users.id, id)));
+): Promise<boolean> {
+  try {
+    await tx
+      .update(users)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(and(inTenant(users, scope), eq(users.id, id)));
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      return false;
+    }
+    throw err;
+  }
 }
 
 /** Replaces a user's site assignments (the user was found in the caller's tenant first). */

@@ -245,12 +245,15 @@ export function createUsersService(db: Db) {
         if (before.role === 'tenant_admin' && next.role !== 'tenant_admin') {
           requireAdminRemains(ctx, admins, [id], 'demote');
         }
-        await updateUser(tx, ctx, id, {
+        const updated = await updateUser(tx, ctx, id, {
           email: next.email,
           name: next.name,
           role: next.role,
           siteAccessType: next.siteAccessType,
         });
+        if (!updated) {
+          throw conflict(messages.emailTaken(next.email), 'EMAIL_TAKEN');
+        }
         await replaceUserSites(tx, id, siteIds);
         await writeAudit(tx, ctx, {
           action: 'Update User',
