@@ -27,7 +27,12 @@ export type AuditStats = {
   summary: { total_actions: number; create_actions: number; update_actions: number; active_users: number };
   period_days: number;
   activity_by_day: { date: string; activity_count: number; unique_users: number }[];
-  top_users: { user_name: string | null; user_email: string | null; user_role: string | null; action_count: number }[];
+  top_users: {
+    user_name: string | null;
+    user_email: string | null;
+    user_role: string | null;
+    action_count: number;
+  }[];
 };
 
 export type AuditFilters = {

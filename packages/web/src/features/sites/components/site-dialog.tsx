@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -21,24 +21,15 @@ import type { SiteForm } from '../lib/site-form';
 
 // spec: operations §2.8 Create Site and Edit Site dialogs, §5 Site, §8 'Failed to create or
 // update site' (the server's text preferred), §9 timezones.
-export function SiteDialog({ isOpen, site, onClose }: { isOpen: boolean; site: Site | null; onClose: () => void }) {
+// Mounted while open (keyed by the site), so each opening starts from the site's values.
+export function SiteDialog({ site, onClose }: { site: Site | null; onClose: () => void }) {
   const toast = useToast();
   const save = useSaveSite();
-  const [form, setForm] = useState<SiteForm>(emptySiteForm);
+  const [form, setForm] = useState<SiteForm>(() => (site ? siteToForm(site) : emptySiteForm));
   const [error, setError] = useState<string | null>(null);
   const baseId = useId();
   const id = (name: keyof SiteForm) => `${baseId}-${name}`;
   const isEdit = site !== null;
-
-  useEffect(() => {
-    if (isOpen) {
-      setForm(site ? siteToForm(site) : emptySiteForm);
-      setError(null);
-      save.reset();
-    }
-    // Reset when the dialog opens on a site, not on every mutation state change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [isOpen, site]);
 
   const set = (key: keyof SiteForm, value: string) => {
     setForm((f) => ({ ...f, [key]: value }));
@@ -81,7 +72,7 @@ export function SiteDialog({ isOpen, site, onClose }: { isOpen: boolean; site: S
 
   return (
     <Dialog
-      isOpen={isOpen}
+      isOpen
       onClose={onClose}
       size="lg"
       title={isEdit ? 'Edit Site' : 'Create Site'}

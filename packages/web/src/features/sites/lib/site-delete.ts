@@ -17,9 +17,11 @@ export function deleteSitesMessage(sites: Pick<Site, 'site_name' | 'device_count
 }
 
 /** The success toast's text, from the server's result. */
-export function deletedSitesMessage(result: Partial<SiteDeleteResult> | null | undefined, count: number): string {
+export function deletedSitesMessage(
+  result: Partial<SiteDeleteResult> | null | undefined,
+  count: number,
+): string {
   const deleted = result?.deleted ?? count;
   const unassigned = result?.devices_unassigned ?? 0;
   return `${plural(deleted, 'site')} deleted${unassigned > 0 ? `; ${plural(unassigned, 'device')} unassigned` : ''}.`;
 }
-

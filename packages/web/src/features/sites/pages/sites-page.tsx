@@ -129,7 +129,12 @@ export default function SitesPage() {
           onClear={list.hasActiveFilters ? list.clearFilters : undefined}
           actions={
             isAdmin && (
-              <Button variant="danger" size="sm" icon={<Trash2 className="size-3.5" />} onClick={askBulkDelete}>
+              <Button
+                variant="danger"
+                size="sm"
+                icon={<Trash2 className="size-3.5" />}
+                onClick={askBulkDelete}
+              >
                 Delete Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
               </Button>
             )
@@ -188,7 +193,9 @@ export default function SitesPage() {
                     </Td>
                   )}
                   <Td sticky>
-                    <div className="font-medium whitespace-nowrap text-slate-900 dark:text-white">{s.site_name}</div>
+                    <div className="font-medium whitespace-nowrap text-slate-900 dark:text-white">
+                      {s.site_name}
+                    </div>
                     {s.description && (
                       <div className="mt-0.5 max-w-72 truncate text-xs text-slate-500 dark:text-slate-400">
                         {s.description}
@@ -261,7 +268,9 @@ export default function SitesPage() {
           />
         )}
       </Card>
-      {isAdmin && <SiteDialog isOpen={isDialogOpen} site={editing} onClose={() => setIsDialogOpen(false)} />}
+      {isAdmin && isDialogOpen && (
+        <SiteDialog key={editing?.id ?? 'new'} site={editing} onClose={() => setIsDialogOpen(false)} />
+      )}
       <ConfirmDialog
         isOpen={toDelete !== null}
         title={toDelete && toDelete.length > 1 ? `Delete ${toDelete.length} sites?` : 'Delete site?'}

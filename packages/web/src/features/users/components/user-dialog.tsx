@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { SiteOption } from '@outpost/contract/devices';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -21,14 +21,13 @@ import { SiteMultiSelect } from './site-multi-select';
 
 // spec: operations §2.6 Add User and Edit User dialogs, §5 User, §8 'Failed to create or update
 // user' (the server's text preferred).
+// Mounted while open (keyed by the user), so each opening starts from the user's values.
 export function UserDialog({
-  isOpen,
   user,
   sites,
   isLoadingSites,
   onClose,
 }: {
-  isOpen: boolean;
   /** the user to edit; null adds one */
   user: TenantUser | null;
   sites: SiteOption[];
@@ -37,20 +36,10 @@ export function UserDialog({
 }) {
   const toast = useToast();
   const save = useSaveUser();
-  const [form, setForm] = useState<UserForm>(emptyUserForm);
+  const [form, setForm] = useState<UserForm>(() => (user ? userToForm(user) : emptyUserForm));
   const [error, setError] = useState<string | null>(null);
   const ids = { email: useId(), name: useId(), role: useId() };
   const isEdit = user !== null;
-
-  useEffect(() => {
-    if (isOpen) {
-      setForm(user ? userToForm(user) : emptyUserForm);
-      setError(null);
-      save.reset();
-    }
-    // Reset when the dialog opens on a user, not on every mutation state change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [isOpen, user]);
 
   const set = <K extends keyof UserForm>(key: K, value: UserForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
@@ -83,7 +72,7 @@ export function UserDialog({
 
   return (
     <Dialog
-      isOpen={isOpen}
+      isOpen
       onClose={onClose}
       title={isEdit ? 'Edit User' : 'Add User'}
       description={
@@ -141,7 +130,11 @@ export function UserDialog({
               : 'Users work with devices, packages and deployments in their sites.'
           }
         >
-          <Select id={ids.role} value={form.role} onChange={(e) => set('role', e.target.value as UserForm['role'])}>
+          <Select
+            id={ids.role}
+            value={form.role}
+            onChange={(e) => set('role', e.target.value as UserForm['role'])}
+          >
             <option value="user">User</option>
             <option value="tenant_admin">Admin</option>
           </Select>

@@ -245,7 +245,9 @@ function UsersAdmin() {
                     </div>
                   </Td>
                   <Td>
-                    <Badge tone={u.role === 'tenant_admin' ? 'purple' : 'gray'}>{roleLabel(u.role, true)}</Badge>
+                    <Badge tone={u.role === 'tenant_admin' ? 'purple' : 'gray'}>
+                      {roleLabel(u.role, true)}
+                    </Badge>
                   </Td>
                   <Td>{siteAccessCell(u)}</Td>
                   <Td className="whitespace-nowrap" title={formatDateTime(u.created_at)}>
@@ -289,13 +291,15 @@ function UsersAdmin() {
           />
         )}
       </Card>
-      <UserDialog
-        isOpen={isDialogOpen}
-        user={editing}
-        sites={sites}
-        isLoadingSites={siteOptions.isPending}
-        onClose={() => setIsDialogOpen(false)}
-      />
+      {isDialogOpen && (
+        <UserDialog
+          key={editing?.id ?? 'new'}
+          user={editing}
+          sites={sites}
+          isLoadingSites={siteOptions.isPending}
+          onClose={() => setIsDialogOpen(false)}
+        />
+      )}
       <ConfirmDialog
         isOpen={toDelete !== null}
         title={toDelete && toDelete.length > 1 ? `Delete ${toDelete.length} users?` : 'Delete user?'}
