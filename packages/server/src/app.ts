@@ -17,6 +17,7 @@ import { fastifyTrustProxy } from './config';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { loggerOptions } from './lib/logger';
+import { accessPlugin } from './plugins/access';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { staticPlugin } from './plugins/static';
@@ -120,6 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(authPlugin, { db: database.db, tokens });
+  // The authorisation backstop: every /api route declares config.access, enforced here.
+  await app.register(accessPlugin);
   // Live updates and agents (ARCHITECTURE §4): the bus, the socket hubs and the command queue.
   await app.register(livePlugin, { db: database.db, config, tokens });
 
@@ -174,11 +177,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(
         async (customer) => {
-          customer.addHook('onRequest', async (request) => {
-            if (!request.routeOptions.config.isPublic) {
-              await customer.requireSession(request);
-            }
-          });
           await customer.register(authRoutes, routeOptions);
           await customer.register(enrollmentTokenRoutes, { db: database.db });
           await customer.register(filesRoutes, { db: database.db, config, blobStore });

@@ -1,4 +1,5 @@
 import type { DeploymentStep } from '@outpost/contract/agent-protocol';
+import { deploymentMessages as messages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import { tenantOnly } from '../../lib/scope';
 import { packageLookup } from '../packages/packages.service';
@@ -50,7 +51,9 @@ function stepOutput(step: DeploymentStep, ok: boolean): { stdout: string; stderr
             exitCode: 1603,
           };
     case 'REGISTRY':
-      return { stdout: 'The operation completed successfully.\n', stderr: '', exitCode: ok ? 0 : 1 };
+      return ok
+        ? { stdout: 'The operation completed successfully.\n', stderr: '', exitCode: 0 }
+        : { stdout: '', stderr: 'ERROR: Access is denied.\n', exitCode: 1 };
     default:
       return ok
         ? { stdout: `${step.stepName}\nDone.\n`, stderr: '', exitCode: 0 }
@@ -60,6 +63,14 @@ function stepOutput(step: DeploymentStep, ok: boolean): { stdout: string; stderr
             exitCode: 1,
           };
   }
+}
+
+/** The device row's error, in the agent's words: "Step 1 (name) failed: Exit code 1603". */
+function failureOf(step: DeploymentStep | undefined): string {
+  if (!step) {
+    return messages.agentCannotDeploy;
+  }
+  return `Step ${step.stepOrder} (${step.stepName}) failed: Exit code ${stepOutput(step, false).exitCode}`;
 }
 
 async function writePastJob(
@@ -106,7 +117,7 @@ async function writePastJob(
           status: isFailed ? 'failed' : 'completed',
           startedAt: new Date(startedAt.getTime() + i * 9000),
           completedAt: new Date(startedAt.getTime() + i * 9000 + 150_000),
-          errorMessage: isFailed ? `Step ${pkg.steps[0]?.stepOrder ?? 1} failed` : null,
+          errorMessage: isFailed ? failureOf(pkg.steps[0]) : null,
           currentStepOrder: isFailed ? (pkg.steps[0]?.stepOrder ?? 1) : (pkg.steps.at(-1)?.stepOrder ?? 1),
         };
       }),
@@ -135,6 +146,20 @@ async function writePastJob(
         });
         at += duration;
         if (!ok) {
+          // as the agent reports them: the steps after a failing one did not run
+          for (const rest of pkg.steps.slice(s + 1)) {
+            await insertStepLog(tx, {
+              deviceDeploymentId: row.id,
+              stepOrder: rest.stepOrder,
+              stepName: rest.stepName,
+              attempt: 1,
+              status: 'cancelled',
+              startedAt: new Date(at),
+              completedAt: new Date(at),
+              durationMs: 0,
+              errorMessage: messages.notRunEarlierFailed,
+            });
+          }
           break;
         }
       }
