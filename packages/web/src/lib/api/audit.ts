@@ -1,55 +1,23 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ListData } from '@outpost/contract/envelope';
+import type { AuditListQuery, AuditListResponse, AuditStats } from '@outpost/contract/audit';
 import { AUDIT_STATS_DEFAULT_DAYS } from '@outpost/contract/limits';
 import { api } from '../api-client';
 import { useUser } from '../auth';
 
 // spec: operations §2.10 Audit logs, §3 Audit entries and stats, §7 Audit.
 
-export type AuditEntry = {
-  id: number;
-  action: string;
-  user_id: number | null;
-  user_name: string | null;
-  user_email: string | null;
-  user_role: string | null;
-  resource_type: string | null;
-  resource_id: string | number | null;
-  created_at: string;
-  ip_address: string | null;
-  details: string | null;
-  old_values: string | null;
-  new_values: string | null;
-  user_agent: string | null;
-};
-
-export type AuditStats = {
-  summary: { total_actions: number; create_actions: number; update_actions: number; active_users: number };
-  period_days: number;
-  activity_by_day: { date: string; activity_count: number; unique_users: number }[];
-  top_users: {
-    user_name: string | null;
-    user_email: string | null;
-    user_role: string | null;
-    action_count: number;
-  }[];
-};
-
-export type AuditFilters = {
+export type { AuditLogEntry as AuditEntry, AuditStats } from '@outpost/contract/audit';
+// user_id is sent as a number (the query's input type accepts text too).
+export type AuditFilters = Omit<AuditListQuery, 'page' | 'limit' | 'user_id'> & {
   page: number;
   limit: number;
-  search?: string;
-  action?: string;
-  resource_type?: string;
   user_id?: number;
-  start_date?: string;
-  end_date?: string;
 };
 
 export const auditKey = (tenantId: number) => ['audit', tenantId] as const;
 
 export const getAuditLogs = (filters: AuditFilters, signal?: AbortSignal) =>
-  api.get<ListData<AuditEntry>>('/customer/audit', filters, signal);
+  api.get<AuditListResponse>('/customer/audit', filters, signal);
 
 export const getAuditLogsQueryOptions = (tenantId: number, filters: AuditFilters) =>
   queryOptions({

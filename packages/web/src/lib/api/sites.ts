@@ -1,46 +1,26 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ListData } from '@outpost/contract/envelope';
+import type {
+  DeleteSitesResponse,
+  Site,
+  SiteCreateBody,
+  SiteListQuery,
+  SiteListResponse,
+} from '@outpost/contract/sites';
 import { api } from '../api-client';
 import { useUser } from '../auth';
 import { devicesKey } from './devices';
 
 // spec: operations §2.8 Sites, §3 Site, §7 Sites.
 
-export type Site = {
-  id: number;
-  site_name: string;
-  site_code: string;
-  description: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  country: string | null;
-  postal_code: string | null;
-  timezone: string | null;
-  device_count: number;
-  created_at: string;
-};
+export type { Site } from '@outpost/contract/sites';
+export type SiteSaveBody = SiteCreateBody;
 
-export type SiteSaveBody = {
-  site_name: string;
-  site_code: string;
-  description?: string;
-  address?: string;
-  city?: string;
-  state?: string;
-  country?: string;
-  postal_code?: string;
-  timezone?: string;
-};
-
-export type SiteDeleteResult = { deleted: number; devices_unassigned: number };
-
-export type SiteFilters = { page: number; limit: number; search?: string };
+export type SiteFilters = SiteListQuery & { page: number; limit: number };
 
 export const sitesKey = (tenantId: number) => ['sites', tenantId] as const;
 
 export const getSites = (filters: SiteFilters, signal?: AbortSignal) =>
-  api.get<ListData<Site>>('/customer/sites', filters, signal);
+  api.get<SiteListResponse>('/customer/sites', filters, signal);
 
 export const getSitesQueryOptions = (tenantId: number, filters: SiteFilters) =>
   queryOptions({
@@ -56,9 +36,9 @@ export function useSites(filters: SiteFilters) {
 
 export const createSite = (body: SiteSaveBody) => api.post<Site>('/customer/sites', body);
 export const updateSite = (id: number, body: SiteSaveBody) => api.put<Site>(`/customer/sites/${id}`, body);
-export const deleteSite = (id: number) => api.delete<SiteDeleteResult>(`/customer/sites/${id}`);
+export const deleteSite = (id: number) => api.delete<DeleteSitesResponse>(`/customer/sites/${id}`);
 export const deleteSites = (ids: number[]) =>
-  api.delete<SiteDeleteResult>('/customer/sites', { site_ids: ids });
+  api.delete<DeleteSitesResponse>('/customer/sites', { site_ids: ids });
 
 // Sites name devices and fill the site pickers: a change refreshes those too. The site options'
 // key sits under sitesKey, so invalidating sitesKey covers it.

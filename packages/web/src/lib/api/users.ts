@@ -1,37 +1,27 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ListData } from '@outpost/contract/envelope';
-import type { Role, SiteAccessType } from '@outpost/contract/auth';
+import type {
+  DeleteUsersResponse,
+  User,
+  UserCreateBody,
+  UserListQuery,
+  UserListResponse,
+} from '@outpost/contract/users';
 import { api } from '../api-client';
 import { useUser } from '../auth';
 
 // spec: operations §2.6 Users, §3 User, §7 Users. One fetcher, its query options and its hook
 // per call; the users list is shared by the Users screen and the audit log's user filter.
 
-export type TenantUser = {
-  id: number;
-  email: string;
-  name: string | null;
-  role: Role;
-  site_access_type: SiteAccessType | 'none';
-  /** comma-separated site ids */
-  assigned_site_ids: string | null;
-  created_at: string;
-};
+export type { User as TenantUser } from '@outpost/contract/users';
+/** The Add and Edit dialogs send every field (spec §7: the same fields for both). */
+export type UserSaveBody = UserCreateBody;
 
-export type UserSaveBody = {
-  email: string;
-  name: string;
-  role: Role;
-  site_access_type: SiteAccessType;
-  site_ids: number[];
-};
-
-export type UserFilters = { page: number; limit: number; search?: string; role?: Role | '' };
+export type UserFilters = UserListQuery & { page: number; limit: number };
 
 export const usersKey = (tenantId: number) => ['users', tenantId] as const;
 
 export const getUsers = (filters: UserFilters, signal?: AbortSignal) =>
-  api.get<ListData<TenantUser>>('/customer/users', filters, signal);
+  api.get<UserListResponse>('/customer/users', filters, signal);
 
 export const getUsersQueryOptions = (tenantId: number, filters: UserFilters) =>
   queryOptions({
@@ -45,11 +35,11 @@ export function useUsers(filters: UserFilters, options: { enabled?: boolean } = 
   return useQuery({ ...getUsersQueryOptions(user.tenant_id, filters), enabled: options.enabled ?? true });
 }
 
-export const createUser = (body: UserSaveBody) => api.post<TenantUser>('/customer/users', body);
-export const updateUser = (id: number, body: UserSaveBody) =>
-  api.put<TenantUser>(`/customer/users/${id}`, body);
-export const deleteUser = (id: number) => api.delete<unknown>(`/customer/users/${id}`);
-export const deleteUsers = (ids: number[]) => api.delete<unknown>('/customer/users', { user_ids: ids });
+export const createUser = (body: UserSaveBody) => api.post<User>('/customer/users', body);
+export const updateUser = (id: number, body: UserSaveBody) => api.put<User>(`/customer/users/${id}`, body);
+export const deleteUser = (id: number) => api.delete<DeleteUsersResponse>(`/customer/users/${id}`);
+export const deleteUsers = (ids: number[]) =>
+  api.delete<DeleteUsersResponse>('/customer/users', { user_ids: ids });
 
 /** Create (no id) or update (an id) a user. */
 export function useSaveUser() {

@@ -1,10 +1,11 @@
 import { useId } from 'react';
 import { Filter, X } from 'lucide-react';
+import { adminMessages } from '@outpost/contract/messages';
 import { Button } from '../../../components/ui/button';
 import { Field, Input, Select } from '../../../components/ui/form';
 import { SearchInput } from '../../../components/ui/list-toolbar';
 import type { TenantUser } from '../../../lib/api/users';
-import { AUDIT_ACTION_OPTIONS, AUDIT_RESOURCE_TYPE_OPTIONS } from '../lib/audit-format';
+import { AUDIT_ACTION_SELECT, AUDIT_RESOURCE_TYPE_SELECT } from '../lib/audit-format';
 import type { AuditFilterForm } from '../lib/audit-format';
 
 // spec: operations §2.10 filter panel — search, Action, Resource Type, User, Start and End Date;
@@ -39,7 +40,7 @@ export function AuditFilterPanel({
           <SearchInput
             value={value.search}
             onChange={(v) => set('search', v)}
-            placeholder="Search logs..."
+            placeholder={adminMessages.auditSearchPlaceholder}
             label="Search logs"
           />
         </div>
@@ -47,7 +48,7 @@ export function AuditFilterPanel({
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <Field label="Action" htmlFor={id('action')}>
           <Select id={id('action')} value={value.action} onChange={(e) => set('action', e.target.value)}>
-            {AUDIT_ACTION_OPTIONS.map((o) => (
+            {AUDIT_ACTION_SELECT.map((o) => (
               <option key={o.value} value={o.value}>
                 {o.label}
               </option>
@@ -60,7 +61,7 @@ export function AuditFilterPanel({
             value={value.resourceType}
             onChange={(e) => set('resourceType', e.target.value)}
           >
-            {AUDIT_RESOURCE_TYPE_OPTIONS.map((o) => (
+            {AUDIT_RESOURCE_TYPE_SELECT.map((o) => (
               <option key={o.value} value={o.value}>
                 {o.label}
               </option>

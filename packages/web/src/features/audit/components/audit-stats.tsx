@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Activity, CalendarDays, PencilLine, PlusCircle, Trophy, Users } from 'lucide-react';
+import { AUDIT_ACTIVITY_DAYS_SHOWN, AUDIT_TOP_USERS_SHOWN } from '@outpost/contract/audit';
 import { roleLabel } from '@outpost/contract/auth';
 import { Card, CardHeader } from '../../../components/ui/card';
 import type { AuditStats } from '../../../lib/api/audit';
@@ -34,7 +35,7 @@ function StatCard({
 
 /** spec: operations §2.10 — four summary cards, each 0 when the stats leave it out. */
 export function AuditSummaryCards({ stats }: { stats: AuditStats }) {
-  const s = stats.summary ?? {};
+  const s: Partial<AuditStats['summary']> = stats.summary ?? {};
   return (
     <div className="mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
       <StatCard
@@ -65,13 +66,10 @@ export function AuditSummaryCards({ stats }: { stats: AuditStats }) {
   );
 }
 
-export const ACTIVITY_DAYS_SHOWN = 7;
-export const TOP_USERS_SHOWN = 5;
-
 /** spec: §2.10 — Activity by Day (first 7 entries) and Most Active Users (first 5). */
 export function AuditActivityPanels({ stats }: { stats: AuditStats }) {
-  const days = (stats.activity_by_day ?? []).slice(0, ACTIVITY_DAYS_SHOWN);
-  const users = (stats.top_users ?? []).slice(0, TOP_USERS_SHOWN);
+  const days = (stats.activity_by_day ?? []).slice(0, AUDIT_ACTIVITY_DAYS_SHOWN);
+  const users = (stats.top_users ?? []).slice(0, AUDIT_TOP_USERS_SHOWN);
   const maxDay = Math.max(1, ...days.map((d) => d.activity_count));
   const maxUser = Math.max(1, ...users.map((u) => u.action_count));
   return (

@@ -7,9 +7,10 @@ import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
 import type { AuditEntry } from '../../../lib/api/audit';
 import { cn } from '../../../lib/cn';
 import { ACTION_TONES, actionKind, prettyJson, shortAge } from '../lib/audit-format';
-import type { ActionKind } from '../lib/audit-format';
+import type { AuditActionKind } from '@outpost/contract/audit';
+import { adminMessages } from '@outpost/contract/messages';
 
-const ACTION_ICONS: Record<ActionKind, ComponentType<{ className?: string }>> = {
+const ACTION_ICONS: Record<AuditActionKind, ComponentType<{ className?: string }>> = {
   create: PlusCircle,
   delete: Trash2,
   update: Pencil,
@@ -110,7 +111,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                 </Td>
                 <Td className="whitespace-nowrap">
                   <div className="font-medium text-slate-900 dark:text-white">
-                    {e.user_name || 'Unknown User'}
+                    {e.user_name || adminMessages.unknownUser}
                   </div>
                   <div className="text-xs text-slate-500 dark:text-slate-400">
                     {e.user_email || `ID: ${e.user_id ?? '—'}`}
@@ -159,7 +160,9 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                       </button>
                     </div>
                   ) : (
-                    <span className="text-sm text-slate-400 dark:text-slate-500">No details</span>
+                    <span className="text-sm text-slate-400 dark:text-slate-500">
+                      {adminMessages.noDetails}
+                    </span>
                   )}
                 </Td>
               </Tr>

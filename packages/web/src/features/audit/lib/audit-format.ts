@@ -1,31 +1,19 @@
+import { AUDIT_ACTION_OPTIONS, AUDIT_RESOURCE_TYPES, auditActionKind } from '@outpost/contract/audit';
+import type { AuditActionKind } from '@outpost/contract/audit';
+import { adminMessages } from '@outpost/contract/messages';
 import type { Tone } from '../../../components/ui/badge';
 
 // spec: operations §2.10 Audit logs, §5 go-to-page box, §9 pager — the rules of the audit screen
 // as plain functions, so they are tested without rendering.
 
-export const auditMessages = {
-  logsLoad: 'Failed to load audit logs',
-  statsLoad: 'Failed to load audit stats',
-  usersLoad: 'Failed to load tenant users',
-  empty: 'No audit logs found',
-  emptyFiltered: 'Try adjusting your search filters.',
-  emptyUnfiltered: 'User actions will appear here once performed.',
-} as const;
-
-// spec: §2.10 — All Actions plus Create, Update and Delete for each of User, Site and Device.
-export const AUDIT_ACTION_OPTIONS = [
+export const AUDIT_ACTION_SELECT = [
   { value: '', label: 'All Actions' },
-  ...(['User', 'Site', 'Device'] as const).flatMap((r) =>
-    (['Create', 'Update', 'Delete'] as const).map((verb) => ({
-      value: `${verb} ${r}`,
-      label: `${verb} ${r}`,
-    })),
-  ),
+  ...AUDIT_ACTION_OPTIONS.map((a) => ({ value: a, label: a })),
 ];
 
-export const AUDIT_RESOURCE_TYPE_OPTIONS = [
+export const AUDIT_RESOURCE_TYPE_SELECT = [
   { value: '', label: 'All Types' },
-  ...['user', 'site', 'device', 'deployment', 'package'].map((t) => ({ value: t, label: t })),
+  ...AUDIT_RESOURCE_TYPES.map((t) => ({ value: t, label: t })),
 ];
 
 export type AuditFilterForm = {
@@ -49,30 +37,14 @@ export const emptyAuditFilters: AuditFilterForm = {
 /** spec: §2.10 — the hint depends on search, action, type and user only (not the dates). */
 export function emptyHint(f: AuditFilterForm): string {
   const isFiltered = [f.search.trim(), f.action, f.resourceType, f.userId].some((v) => v !== '');
-  return isFiltered ? auditMessages.emptyFiltered : auditMessages.emptyUnfiltered;
+  return isFiltered ? adminMessages.auditEmptyFiltered : adminMessages.auditEmptyUnfiltered;
 }
 
-export type ActionKind = 'create' | 'delete' | 'update' | 'auth' | 'other';
+/** spec: §2.10 — the badge's kind by the action's words (the contract's rule). */
+export const actionKind = (action: string | null | undefined): AuditActionKind =>
+  auditActionKind(action ?? '');
 
-/** spec: §2.10 — create green, delete red, update blue, login or auth purple, otherwise grey. */
-export function actionKind(action: string | null | undefined): ActionKind {
-  const a = (action ?? '').toLowerCase();
-  if (a.includes('create')) {
-    return 'create';
-  }
-  if (a.includes('delete')) {
-    return 'delete';
-  }
-  if (a.includes('update')) {
-    return 'update';
-  }
-  if (a.includes('login') || a.includes('auth')) {
-    return 'auth';
-  }
-  return 'other';
-}
-
-export const ACTION_TONES: Record<ActionKind, Tone> = {
+export const ACTION_TONES: Record<AuditActionKind, Tone> = {
   create: 'green',
   delete: 'red',
   update: 'blue',

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ScrollText } from 'lucide-react';
 import { DEFAULT_PAGE_SIZE } from '@outpost/contract/limits';
+import { adminMessages } from '@outpost/contract/messages';
 import { AdminListFooter, PageSizeSelect } from '../../../components/ui/admin-filter-bar';
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Card, PageHeader } from '../../../components/ui/card';
@@ -15,11 +16,11 @@ import { AuditPager } from '../components/audit-pager';
 import { AuditSkeleton } from '../components/audit-skeleton';
 import { AuditActivityPanels, AuditSummaryCards } from '../components/audit-stats';
 import { AuditTable } from '../components/audit-table';
-import { auditMessages, emptyAuditFilters, emptyHint } from '../lib/audit-format';
+import { emptyAuditFilters, emptyHint } from '../lib/audit-format';
 import type { AuditFilterForm } from '../lib/audit-format';
 
-const TITLE = 'Audit Logs';
-const DESCRIPTION = 'Track and monitor all user actions performed in your organization';
+const TITLE = adminMessages.auditTitle;
+const DESCRIPTION = adminMessages.auditSubtitle;
 const USER_FILTER_LIMIT = 100;
 
 function toQuery(f: AuditFilterForm, page: number, limit: number): AuditFilters {
@@ -64,17 +65,17 @@ function AuditLogs() {
 
   useEffect(() => {
     if (logs.isError && !isForbidden(logs.error)) {
-      console.error(auditMessages.logsLoad, logs.error);
+      console.error(adminMessages.auditLogsLoad, logs.error);
     }
   }, [logs.isError, logs.error]);
   useEffect(() => {
     if (stats.isError && !isForbidden(stats.error)) {
-      console.error(auditMessages.statsLoad, stats.error);
+      console.error(adminMessages.auditStatsLoad, stats.error);
     }
   }, [stats.isError, stats.error]);
   useEffect(() => {
     if (users.isError && !isForbidden(users.error)) {
-      console.error(auditMessages.usersLoad, users.error);
+      console.error(adminMessages.tenantUsersLoad, users.error);
     }
   }, [users.isError, users.error]);
   if (logs.isError && isForbidden(logs.error)) {
@@ -144,7 +145,7 @@ function AuditLogs() {
               {rows.length === 0 ? (
                 <EmptyState
                   icon={<ScrollText className="size-6" />}
-                  title={auditMessages.empty}
+                  title={adminMessages.auditEmpty}
                   message={emptyHint(applied)}
                 />
               ) : (

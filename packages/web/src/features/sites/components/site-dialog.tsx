@@ -7,12 +7,11 @@ import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useSaveSite } from '../../../lib/api/sites';
 import type { Site } from '../../../lib/api/sites';
+import { adminMessages } from '@outpost/contract/messages';
+import { SITE_CODE_MAX, SITE_TIMEZONES } from '@outpost/contract/sites';
 import {
-  SITE_CODE_MAX_LENGTH,
-  SITE_TIMEZONES,
   emptySiteForm,
   normaliseSiteCode,
-  siteFormMessages,
   siteFormToBody,
   siteToForm,
   validateSiteForm,
@@ -43,7 +42,7 @@ export function SiteDialog({ site, onClose }: { site: Site | null; onClose: () =
       return;
     }
     save.mutate(
-      { id: site?.id, body: siteFormToBody(form) },
+      { id: site?.id, body: siteFormToBody(form, site) },
       {
         onSuccess: (saved) => {
           toast.show({
@@ -53,7 +52,7 @@ export function SiteDialog({ site, onClose }: { site: Site | null; onClose: () =
           });
           onClose();
         },
-        onError: (err) => setError(errorMessage(err, siteFormMessages.saveFailed)),
+        onError: (err) => setError(errorMessage(err, adminMessages.siteSaveFailed)),
       },
     );
   };
@@ -115,7 +114,7 @@ export function SiteDialog({ site, onClose }: { site: Site | null; onClose: () =
             label="Site Code"
             htmlFor={id('site_code')}
             required
-            hint={`Up to ${SITE_CODE_MAX_LENGTH} letters and digits`}
+            hint={`Up to ${SITE_CODE_MAX} letters and digits`}
           >
             <Input
               id={id('site_code')}

@@ -1,27 +1,29 @@
-import type { Site, SiteDeleteResult } from '../../../lib/api/sites';
+import { adminMessages } from '@outpost/contract/messages';
+import type { DeleteSitesResponse } from '@outpost/contract/sites';
+import type { Site } from '../../../lib/api/sites';
 
 // Deleting a site unassigns its devices (issue 11): the confirmation and the result say so.
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** What deleting these sites does to their devices, for the confirmation. */
+/** The confirmation: which sites, and how many devices become unassigned. */
 export function deleteSitesMessage(sites: Pick<Site, 'site_name' | 'device_count'>[]): string {
   const devices = sites.reduce((n, s) => n + (s.device_count ?? 0), 0);
-  const what = sites.length === 1 ? sites[0]!.site_name : plural(sites.length, 'site');
-  if (devices === 0) {
-    return `${what} will be deleted. No devices are assigned to ${sites.length === 1 ? 'it' : 'them'}.`;
+  if (sites.length === 1) {
+    return adminMessages.siteDeleteConfirm(sites[0]!.site_name, devices);
   }
-  return `${what} will be deleted. ${plural(devices, 'device')} assigned to ${
-    sites.length === 1 ? 'it' : 'them'
-  } will be unassigned; they stay enrolled and can be assigned to another site.`;
+  return (
+    `Are you sure you want to delete ${plural(sites.length, 'site')}?` +
+    (devices === 0
+      ? ''
+      : ` Their ${plural(devices, 'device')} will become unassigned; they stay enrolled and can be assigned to another site.`) +
+    ' This action cannot be undone.'
+  );
 }
 
-/** The success toast's text, from the server's result. */
+/** The success toast's text, from the server's answer. */
 export function deletedSitesMessage(
-  result: Partial<SiteDeleteResult> | null | undefined,
-  count: number,
+  result: Pick<DeleteSitesResponse, 'deleted' | 'devices_unassigned'>,
 ): string {
-  const deleted = result?.deleted ?? count;
-  const unassigned = result?.devices_unassigned ?? 0;
-  return `${plural(deleted, 'site')} deleted${unassigned > 0 ? `; ${plural(unassigned, 'device')} unassigned` : ''}.`;
+  return adminMessages.sitesDeleted(result.deleted, result.devices_unassigned);
 }

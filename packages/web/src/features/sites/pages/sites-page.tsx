@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Building2, MapPin, Pencil, Plus, ShieldAlert, Trash2 } from 'lucide-react';
-import { deviceMessages } from '@outpost/contract/messages';
+import { adminMessages } from '@outpost/contract/messages';
+import { timezoneLabel } from '@outpost/contract/sites';
 import { AdminFilterBar, AdminListFooter } from '../../../components/ui/admin-filter-bar';
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Alert } from '../../../components/ui/alert';
@@ -20,7 +21,6 @@ import { formatDateTime, relativeDay } from '../../../lib/format';
 import { useListState } from '../../../lib/use-list-state';
 import { SiteDialog } from '../components/site-dialog';
 import { deleteSitesMessage, deletedSitesMessage } from '../lib/site-delete';
-import { siteFormMessages, timezoneLabel } from '../lib/site-form';
 
 const TITLE = 'Sites';
 const DESCRIPTION = 'The locations your devices belong to, and the sites users can be limited to.';
@@ -59,7 +59,7 @@ export default function SitesPage() {
     if (selectedRows.length === 0) {
       toast.show({
         type: 'warning',
-        title: deviceMessages.noSelection,
+        title: adminMessages.noSelection,
         message: 'Select the sites to delete first.',
       });
       return;
@@ -79,7 +79,7 @@ export default function SitesPage() {
           toast.show({
             type: 'success',
             title: isBulk ? 'Sites deleted' : 'Site deleted',
-            message: deletedSitesMessage(res, toDelete.length),
+            message: deletedSitesMessage(res),
           });
           list.clearSelection();
           setToDelete(null);
@@ -87,7 +87,7 @@ export default function SitesPage() {
         onError: (err) => {
           toast.show({
             type: 'error',
-            title: isBulk ? deviceMessages.bulkDeleteFailed : deviceMessages.deleteFailed,
+            title: isBulk ? adminMessages.bulkDeleteFailed : adminMessages.deleteFailed,
             message: errorMessage(err, 'Please try again.'),
           });
           setToDelete(null);
@@ -142,8 +142,8 @@ export default function SitesPage() {
         />
         <QueryState
           isPending={query.isPending}
-          error={query.isError ? errorMessage(query.error, siteFormMessages.loadFailed) : null}
-          errorTitle={siteFormMessages.loadFailed}
+          error={query.isError ? errorMessage(query.error, adminMessages.sitesLoad) : null}
+          errorTitle={adminMessages.sitesLoad}
           onRetry={() => void query.refetch()}
           isEmpty={rows?.length === 0}
           loadingLabel="Loading sites"

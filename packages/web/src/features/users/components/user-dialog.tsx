@@ -9,13 +9,8 @@ import { errorMessage } from '../../../lib/api-client';
 import { useSaveUser } from '../../../lib/api/users';
 import type { TenantUser } from '../../../lib/api/users';
 import { cn } from '../../../lib/cn';
-import {
-  emptyUserForm,
-  userFormMessages,
-  userFormToBody,
-  userToForm,
-  validateUserForm,
-} from '../lib/user-form';
+import { adminMessages } from '@outpost/contract/messages';
+import { emptyUserForm, userFormToBody, userToForm, validateUserForm } from '../lib/user-form';
 import type { UserForm } from '../lib/user-form';
 import { SiteMultiSelect } from './site-multi-select';
 
@@ -65,7 +60,7 @@ export function UserDialog({
           });
           onClose();
         },
-        onError: (err) => setError(errorMessage(err, userFormMessages.saveFailed)),
+        onError: (err) => setError(errorMessage(err, adminMessages.userSaveFailed)),
       },
     );
   };

@@ -1,14 +1,9 @@
 import type { Role, SiteAccessType } from '@outpost/contract/auth';
+import { adminMessages } from '@outpost/contract/messages';
+import { userSiteAccessError } from '@outpost/contract/users';
 import type { TenantUser, UserSaveBody } from '../../../lib/api/users';
 
 // spec: operations §5 User — email required; with specific site access at least one site.
-
-export const userFormMessages = {
-  emailRequired: 'Email is required',
-  selectSite: 'Please select at least one site or choose "All Sites"',
-  saveFailed: 'Failed to create or update user',
-  loadFailed: 'Failed to load users',
-} as const;
 
 export type UserForm = {
   email: string;
@@ -48,12 +43,9 @@ export function userToForm(user: TenantUser): UserForm {
 /** The first rule the form breaks, in the spec's words, or null. */
 export function validateUserForm(form: UserForm): string | null {
   if (form.email.trim() === '') {
-    return userFormMessages.emailRequired;
+    return adminMessages.emailRequired;
   }
-  if (form.siteAccessType === 'specific' && form.siteIds.length === 0) {
-    return userFormMessages.selectSite;
-  }
-  return null;
+  return userSiteAccessError(form.siteAccessType, form.siteIds);
 }
 
 export function userFormToBody(form: UserForm): UserSaveBody {

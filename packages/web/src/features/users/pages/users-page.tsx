@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Pencil, Trash2, UserPlus, Users as UsersIcon } from 'lucide-react';
 import type { Role } from '@outpost/contract/auth';
 import { roleLabel } from '@outpost/contract/auth';
-import { deviceMessages } from '@outpost/contract/messages';
+import { adminMessages } from '@outpost/contract/messages';
 import { AdminFilterBar, AdminListFooter } from '../../../components/ui/admin-filter-bar';
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Badge } from '../../../components/ui/badge';
@@ -23,7 +23,7 @@ import { useUser } from '../../../lib/auth';
 import { formatDateTime, initials, relativeDay } from '../../../lib/format';
 import { useListState } from '../../../lib/use-list-state';
 import { UserDialog } from '../components/user-dialog';
-import { parseSiteIds, userFormMessages } from '../lib/user-form';
+import { parseSiteIds } from '../lib/user-form';
 
 const ROLE_OPTIONS: { value: Role | ''; label: string }[] = [
   { value: '', label: 'All Roles' },
@@ -88,7 +88,7 @@ function UsersAdmin() {
     if (selectedRows.length === 0) {
       toast.show({
         type: 'warning',
-        title: deviceMessages.noSelection,
+        title: adminMessages.noSelection,
         message: 'Select the users to delete first.',
       });
       return;
@@ -104,12 +104,12 @@ function UsersAdmin() {
     remove.mutate(
       toDelete.map((u) => u.id),
       {
-        onSuccess: () => {
+        onSuccess: (res) => {
           toast.show({
             type: 'success',
             title: isBulk ? 'Users deleted' : 'User deleted',
             message: isBulk
-              ? `${toDelete.length} users removed from ${me.tenant_name}`
+              ? adminMessages.usersDeleted(res.deleted)
               : `${toDelete[0]!.name || toDelete[0]!.email} was removed from ${me.tenant_name}`,
           });
           list.clearSelection();
@@ -118,7 +118,7 @@ function UsersAdmin() {
         onError: (err) => {
           toast.show({
             type: 'error',
-            title: isBulk ? deviceMessages.bulkDeleteFailed : deviceMessages.deleteFailed,
+            title: isBulk ? adminMessages.bulkDeleteFailed : adminMessages.deleteFailed,
             message: errorMessage(err, 'Please try again.'),
           });
           setToDelete(null);
@@ -185,8 +185,8 @@ function UsersAdmin() {
         />
         <QueryState
           isPending={query.isPending}
-          error={query.isError ? errorMessage(query.error, userFormMessages.loadFailed) : null}
-          errorTitle={userFormMessages.loadFailed}
+          error={query.isError ? errorMessage(query.error, adminMessages.usersLoad) : null}
+          errorTitle={adminMessages.usersLoad}
           onRetry={() => void query.refetch()}
           isEmpty={rows?.length === 0}
           loadingLabel="Loading users"
