@@ -256,6 +256,8 @@ export const adminMessages = {
     'You are the only administrator of this organization and cannot change your own role. Make another user an administrator first.',
   lastAdminRemoved:
     'This would leave the organization without an administrator. Make another user an administrator first.',
+  siteAccessBeyondOwn:
+    'You have access to specific sites only, so you can only manage users whose access lies within your sites, and give them only your sites.',
   siteNotFound: 'Site not found',
   sitesNotFound: (ids: number[]) => `Site${ids.length === 1 ? '' : 's'} not found: ${ids.join(', ')}`,
   siteCodeTaken: (code: string) => `A site with the code ${code} already exists in this organization`,

@@ -42,6 +42,9 @@ import { createDeploymentEngine } from './modules/deployments/deployment-engine'
 import { agentFilesRoutes, deploymentsRoutes } from './modules/deployments/deployments.routes';
 import { createDeploymentsService, deploymentLookup } from './modules/deployments/deployments.service';
 import { createDevicesService } from './modules/devices/devices.service';
+import { usersRoutes } from './modules/users/users.routes';
+import { sitesRoutes } from './modules/sites/sites.routes';
+import { auditRoutes } from './modules/audit/audit.routes';
 
 export const VERSION = '0.1.0';
 
@@ -188,6 +191,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           await customer.register(dashboardRoutes, { db: database.db, deployments });
           await customer.register(deviceActionsRoutes, { db: database.db });
           await customer.register(deploymentsRoutes, { service: deployments });
+          await customer.register(usersRoutes, { db: database.db });
+          await customer.register(sitesRoutes, { db: database.db });
+          await customer.register(auditRoutes, { db: database.db });
         },
         { prefix: '/customer' },
       );

@@ -207,7 +207,8 @@ export function createDevicesService({
         device,
         { kind: 'service_control', serviceName, action },
         {
-          action: 'Service Control',
+          // 'Service Start', 'Service Stop', 'Service Restart' (issue 11's audit actions)
+          action: `Service ${action.charAt(0).toUpperCase()}${action.slice(1)}`,
           details: `${action} ${serviceName} on ${device.hostname ?? device.deviceGuid}`,
           newValues: { service: serviceName, action },
         },
