@@ -84,7 +84,10 @@ export function auditPages(current: number, totalPages: number): (number | 'gap'
   const out: (number | 'gap')[] = [];
   pages.forEach((p, i) => {
     const before = pages[i - 1];
-    if (before !== undefined && p - before > 1) {
+    // An ellipsis would stand for a single page: show that page instead.
+    if (before !== undefined && p - before === 2) {
+      out.push(before + 1);
+    } else if (before !== undefined && p - before > 2) {
       out.push('gap');
     }
     out.push(p);
