@@ -64,7 +64,7 @@ export function AdminFilterBar({
     <div className="flex flex-col gap-3 border-b border-slate-200 px-4 py-3 lg:flex-row lg:items-center dark:border-slate-800">
       <form
         role="search"
-        className="flex w-full items-center gap-2 sm:max-w-sm"
+        className="flex w-full items-center gap-2 sm:w-auto sm:min-w-80"
         onSubmit={(e) => {
           e.preventDefault();
           onSearch?.();

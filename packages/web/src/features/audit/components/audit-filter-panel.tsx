@@ -36,13 +36,21 @@ export function AuditFilterPanel({
       }}
     >
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <div className="flex-1">
+        <div className="flex-1 sm:[&>div]:max-w-md">
           <SearchInput
             value={value.search}
             onChange={(v) => set('search', v)}
             placeholder={adminMessages.auditSearchPlaceholder}
             label="Search logs"
           />
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button onClick={onClear} icon={<X className="size-4" />}>
+            Clear Filters
+          </Button>
+          <Button type="submit" variant="primary" icon={<Filter className="size-4" />}>
+            Apply Filters
+          </Button>
         </div>
       </div>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
@@ -96,14 +104,6 @@ export function AuditFilterPanel({
             onChange={(e) => set('endDate', e.target.value)}
           />
         </Field>
-      </div>
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button onClick={onClear} icon={<X className="size-4" />}>
-          Clear Filters
-        </Button>
-        <Button type="submit" variant="primary" icon={<Filter className="size-4" />}>
-          Apply Filters
-        </Button>
       </div>
     </form>
   );

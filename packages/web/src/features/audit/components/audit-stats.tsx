@@ -95,10 +95,10 @@ export function AuditActivityPanels({ stats }: { stats: AuditStats }) {
                   />
                 </div>
                 <span className="ml-auto text-sm whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-300">
-                  {d.activity_count} actions
+                  {d.activity_count} {d.activity_count === 1 ? 'action' : 'actions'}
                 </span>
                 <span className="w-16 text-right text-sm whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400">
-                  {d.unique_users} users
+                  {d.unique_users} {d.unique_users === 1 ? 'user' : 'users'}
                 </span>
               </li>
             ))}
@@ -140,7 +140,9 @@ export function AuditActivityPanels({ stats }: { stats: AuditStats }) {
                 </div>
                 <span className="text-sm font-semibold whitespace-nowrap text-slate-900 tabular-nums dark:text-white">
                   {u.action_count}
-                  <span className="ml-1 font-normal text-slate-500 dark:text-slate-400">actions</span>
+                  <span className="ml-1 font-normal text-slate-500 dark:text-slate-400">
+                    {u.action_count === 1 ? 'action' : 'actions'}
+                  </span>
                 </span>
               </li>
             ))}

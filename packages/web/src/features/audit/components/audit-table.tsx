@@ -113,9 +113,11 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                   <div className="font-medium text-slate-900 dark:text-white">
                     {e.user_name || adminMessages.unknownUser}
                   </div>
-                  <div className="text-xs text-slate-500 dark:text-slate-400">
-                    {e.user_email || `ID: ${e.user_id ?? '—'}`}
-                  </div>
+                  {(e.user_email || e.user_id !== null) && (
+                    <div className="text-xs text-slate-500 dark:text-slate-400">
+                      {e.user_email || `ID: ${e.user_id}`}
+                    </div>
+                  )}
                   {e.user_role && (
                     <div className="mt-0.5 text-xs text-slate-400 dark:text-slate-500">
                       {roleLabel(e.user_role, true)}
