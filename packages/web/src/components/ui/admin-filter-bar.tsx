@@ -25,7 +25,7 @@ export function PageSizeSelect({
         aria-label="Page size"
         value={value}
         onChange={(e) => onChange(Number(e.target.value))}
-        className="w-20"
+        className="w-24 shrink-0"
       >
         {PAGE_SIZES.map((s) => (
           <option key={s} value={s}>

@@ -74,7 +74,7 @@ export function AuditActivityPanels({ stats }: { stats: AuditStats }) {
   const maxUser = Math.max(1, ...users.map((u) => u.action_count));
   return (
     <div className="mt-6 grid gap-6 lg:grid-cols-2">
-      <Card>
+      <Card className="min-w-0">
         <CardHeader title={`Activity by Day (Last ${stats.period_days} Days)`} />
         {days.length === 0 ? (
           <p className="px-5 py-8 text-center text-sm text-slate-500 dark:text-slate-400">
@@ -105,7 +105,7 @@ export function AuditActivityPanels({ stats }: { stats: AuditStats }) {
           </ul>
         )}
       </Card>
-      <Card>
+      <Card className="min-w-0">
         <CardHeader title={`Most Active Users (Last ${stats.period_days} Days)`} />
         {users.length === 0 ? (
           <p className="px-5 py-8 text-center text-sm text-slate-500 dark:text-slate-400">

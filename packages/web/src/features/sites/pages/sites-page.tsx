@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Building2, MapPin, Pencil, Plus, ShieldAlert, Trash2 } from 'lucide-react';
+import { Building2, MapPin, Pencil, Plus, Trash2 } from 'lucide-react';
 import { adminMessages } from '@outpost/contract/messages';
 import { timezoneLabel } from '@outpost/contract/sites';
 import { AdminFilterBar, AdminListFooter } from '../../../components/ui/admin-filter-bar';
@@ -113,10 +113,8 @@ export default function SitesPage() {
       />
       {!isAdmin && (
         <Alert tone="info" className="mb-4">
-          <span className="inline-flex items-center gap-1.5">
-            <ShieldAlert className="size-4" /> Administrators only: you can see your sites, but only an
-            administrator can create, edit or delete them.
-          </span>
+          <strong className="font-semibold">Administrators only:</strong> you can see your sites, but only an
+          administrator can create, edit or delete them.
         </Alert>
       )}
       <Card>
