@@ -66,7 +66,9 @@ test('Create Site shows each site code message, upper-cases the code as typed an
   const confirm = page.getByRole('dialog', { name: 'Delete site?' });
   await expect(confirm).toContainText(`Are you sure you want to delete the site "${siteName}"?`);
   await confirm.getByRole('button', { name: 'Delete' }).click();
-  await expect(page.getByText('Deleted 1 site', { exact: true })).toBeVisible();
+  const toast = page.getByRole('status').filter({ hasText: 'Site deleted' });
+  await expect(toast).toBeVisible();
+  await expect(toast).toContainText('Deleted 1 site');
   await expect(page.getByText('No sites found')).toBeVisible();
 });
 

@@ -119,7 +119,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                     </div>
                   )}
                   {e.user_role && (
-                    <div className="mt-0.5 text-xs text-slate-400 dark:text-slate-500">
+                    <div className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
                       {roleLabel(e.user_role, true)}
                     </div>
                   )}
@@ -138,7 +138,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                     {at.toLocaleTimeString()} · {shortAge(at)}
                   </div>
                   {e.ip_address && (
-                    <div className="font-mono text-xs text-slate-400 dark:text-slate-500">{e.ip_address}</div>
+                    <div className="font-mono text-xs text-slate-500 dark:text-slate-400">{e.ip_address}</div>
                   )}
                 </Td>
                 <Td className="max-w-md">
@@ -162,7 +162,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                       </button>
                     </div>
                   ) : (
-                    <span className="text-sm text-slate-400 dark:text-slate-500">
+                    <span className="text-sm text-slate-500 dark:text-slate-400">
                       {adminMessages.noDetails}
                     </span>
                   )}
