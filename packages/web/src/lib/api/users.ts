@@ -48,6 +48,9 @@ export function useSaveUser() {
   return useMutation({
     mutationFn: ({ id, body }: { id?: number; body: UserSaveBody }) =>
       id === undefined ? createUser(body) : updateUser(id, body),
+    // Editing yourself may change your own role or sites: the session is read again.
+    onSuccess: (_saved, { id }) =>
+      id === user.id ? queryClient.invalidateQueries({ queryKey: ['auth', 'profile'] }) : undefined,
     onSettled: () => queryClient.invalidateQueries({ queryKey: usersKey(user.tenant_id) }),
   });
 }
