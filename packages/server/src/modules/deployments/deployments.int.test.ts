@@ -465,8 +465,10 @@ describe('deployments: API and engine', () => {
       const res = await create({ package_id: pkg.id, device_ids: [mine.id], job_name: 'Files' });
       const id = (res.body as Envelope<DeploymentJob>).data.id;
       const cmd = await runCommand(mine.agent);
-      const ref = (cmd.command as { steps: { stepDetails: { file: { id: number; sha256?: string } } }[] })
-        .steps[0]!.stepDetails.file;
+      if (cmd.command.kind !== 'run_deployment') {
+        throw new Error('expected a run_deployment command');
+      }
+      const ref = cmd.command.steps[0]!.stepDetails.file as { id: number; sha256?: string };
       expect(ref.sha256).toMatch(/^[0-9a-f]{64}$/);
       const get = (creds: EnrollResult | null, secret?: string) =>
         fetch(`${server.url}/api/agent/files/${uploaded.data.id}`, {
