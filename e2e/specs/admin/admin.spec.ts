@@ -203,3 +203,53 @@ test('a regular user sees the administrators-only state on the audit log and use
   await expect(page.getByRole('heading', { name: 'Administrators only' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add User' })).toHaveCount(0);
 });
+
+test('bulk delete: No Selection without a selection, then the selected sites and users are deleted', async ({
+  page,
+}) => {
+  const admin = await signInAs(page, DEMO_ADMIN);
+  const tag = unique();
+  const headers = { authorization: `Bearer ${admin.token}` };
+  for (const n of [1, 2]) {
+    const site = await page.request.post('/api/customer/sites', {
+      headers,
+      data: { site_name: `E2E Bulk ${tag} ${n}`, site_code: `B${tag}${n}`.slice(0, 6) },
+    });
+    expect(site.ok(), await site.text()).toBe(true);
+    const user = await page.request.post('/api/customer/users', {
+      headers,
+      data: {
+        email: `e2e-bulk-${tag.toLowerCase()}-${n}@acme.example`,
+        name: `Bulk ${tag} ${n}`,
+        role: 'user',
+      },
+    });
+    expect(user.ok(), await user.text()).toBe(true);
+  }
+
+  await page.goto('/sites');
+  await page.getByRole('button', { name: 'Delete Selected' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'No Selection' })).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search' }).fill(`E2E Bulk ${tag}`);
+  await expect(page.locator('tbody tr')).toHaveCount(2);
+  await page.getByLabel('Select all sites').check();
+  await page.getByRole('button', { name: 'Delete Selected (2)' }).click();
+  const confirmSites = page.getByRole('dialog', { name: 'Delete 2 sites?' });
+  await expect(confirmSites).toContainText('Are you sure you want to delete 2 sites?');
+  await confirmSites.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Sites deleted' })).toContainText(
+    'Deleted 2 sites',
+  );
+  await expect(page.getByText('No sites found')).toBeVisible();
+
+  await page.goto('/users');
+  await page.getByRole('searchbox', { name: 'Search' }).fill(`e2e-bulk-${tag.toLowerCase()}`);
+  await expect(page.locator('tbody tr')).toHaveCount(2);
+  await page.getByLabel('Select all users').check();
+  await page.getByRole('button', { name: 'Delete Selected (2)' }).click();
+  await page.getByRole('dialog', { name: 'Delete 2 users?' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Users deleted' })).toContainText(
+    'Deleted 2 users',
+  );
+  await expect(page.getByText('No users found')).toBeVisible();
+});
