@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Field, Input, Select } from '../../../components/ui/form';
 import { SearchInput } from '../../../components/ui/list-toolbar';
 import type { TenantUser } from '../../../lib/api/users';
+import { UserFilterSelect } from './user-filter-select';
 import { AUDIT_ACTION_SELECT, AUDIT_RESOURCE_TYPE_SELECT } from '../lib/audit-format';
 import type { AuditFilterForm } from '../lib/audit-format';
 
@@ -77,14 +78,12 @@ export function AuditFilterPanel({
           </Select>
         </Field>
         <Field label="User" htmlFor={id('user')}>
-          <Select id={id('user')} value={value.userId} onChange={(e) => set('userId', e.target.value)}>
-            <option value="">All Users</option>
-            {users.map((u) => (
-              <option key={u.id} value={String(u.id)}>
-                {u.name ? `${u.name} · ${u.email}` : u.email}
-              </option>
-            ))}
-          </Select>
+          <UserFilterSelect
+            id={id('user')}
+            users={users}
+            value={value.userId}
+            onChange={(v) => set('userId', v)}
+          />
         </Field>
         <Field label="Start Date" htmlFor={id('start')}>
           <Input
