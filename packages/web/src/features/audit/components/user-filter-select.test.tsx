@@ -16,12 +16,12 @@ const user = (id: number, email: string, name: string | null): User => ({
   created_at: '2026-01-01T00:00:00Z',
   updated_at: '2026-01-01T00:00:00Z',
 });
-const users = [user(1, 'admin@acme.example', 'Alex Morgan'), user(2, 'nobody@acme.example', null)];
+const users = [user(2, 'nobody@acme.example', null), user(1, 'admin@acme.example', 'Alex Morgan')];
 
 describe('audit User filter (spec: operations §2.10)', () => {
   afterEach(cleanup);
 
-  it('offers All Users, then users by name or else email, with the email beneath', async () => {
+  it('offers All Users, then users by name or else email, sorted, with the email beneath', async () => {
     const events = userEvent.setup();
     render(<UserFilterSelect id="u" users={users} value="" onChange={vi.fn()} />);
     await events.click(screen.getByRole('button', { name: 'User: All Users' }));

@@ -6,15 +6,13 @@ import { cn } from '../../../lib/cn';
 
 type Option = { value: string; label: string; sub?: string };
 
-/** spec: §2.10 — All Users, then the tenant's users by name (else email) with the email beneath. */
+/** spec: §2.10 — All Users, then the tenant's users by name (else email), sorted, with the email beneath. */
 export function userFilterOptions(users: TenantUser[]): Option[] {
   return [
     { value: '', label: 'All Users' },
-    ...users.map((u) => ({
-      value: String(u.id),
-      label: u.name || u.email,
-      sub: u.name ? u.email : undefined,
-    })),
+    ...users
+      .map((u) => ({ value: String(u.id), label: u.name || u.email, sub: u.name ? u.email : undefined }))
+      .sort((a, b) => a.label.localeCompare(b.label)),
   ];
 }
 
