@@ -1,12 +1,13 @@
 import { useId } from 'react';
 import { Filter, X } from 'lucide-react';
 import { adminMessages } from '@outpost/contract/messages';
+import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field, Input, Select } from '../../../components/ui/form';
 import { SearchInput } from '../../../components/ui/list-toolbar';
 import type { TenantUser } from '../../../lib/api/users';
 import { UserFilterSelect } from './user-filter-select';
-import { AUDIT_ACTION_SELECT, AUDIT_RESOURCE_TYPE_SELECT } from '../lib/audit-format';
+import { AUDIT_ACTION_SELECT, AUDIT_RESOURCE_TYPE_SELECT, dateRangeError } from '../lib/audit-format';
 import type { AuditFilterForm } from '../lib/audit-format';
 
 // spec: operations §2.10 filter panel — search, Action, Resource Type, User, Start and End Date;
@@ -27,13 +28,16 @@ export function AuditFilterPanel({
   const baseId = useId();
   const id = (name: string) => `${baseId}-${name}`;
   const set = (key: keyof AuditFilterForm, v: string) => onChange({ ...value, [key]: v });
+  const dateError = dateRangeError(value);
   return (
     <form
       className="space-y-4 border-b border-slate-200 p-4 dark:border-slate-800"
       aria-label="Audit log filters"
       onSubmit={(e) => {
         e.preventDefault();
-        onApply();
+        if (!dateError) {
+          onApply();
+        }
       }}
     >
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
@@ -104,6 +108,7 @@ export function AuditFilterPanel({
           />
         </Field>
       </div>
+      {dateError && <Alert>{dateError}</Alert>}
     </form>
   );
 }

@@ -4,6 +4,7 @@ import {
   AUDIT_RESOURCE_TYPE_SELECT,
   actionTone,
   auditPages,
+  dateRangeError,
   emptyAuditFilters,
   emptyHint,
   hasGoToPage,
@@ -139,5 +140,15 @@ describe('audit timestamps and values', () => {
   it('pretty-prints JSON values and leaves other text alone', () => {
     expect(prettyJson('{"a":1}')).toBe('{\n  "a": 1\n}');
     expect(prettyJson('not json')).toBe('not json');
+  });
+});
+
+describe('audit date range', () => {
+  it('refuses a start date after the end date', () => {
+    expect(dateRangeError({ startDate: '2026-02-01', endDate: '2026-01-31' })).toBe(
+      'The start date must not be after the end date',
+    );
+    expect(dateRangeError({ startDate: '2026-01-31', endDate: '2026-01-31' })).toBeNull();
+    expect(dateRangeError({ startDate: '2026-02-01', endDate: '' })).toBeNull();
   });
 });

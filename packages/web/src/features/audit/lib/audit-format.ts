@@ -130,3 +130,8 @@ export function dayLabel(day: string): string {
     day: 'numeric',
   });
 }
+
+/** The start date must not be after the end date (the server refuses it too). */
+export function dateRangeError(f: Pick<AuditFilterForm, 'startDate' | 'endDate'>): string | null {
+  return f.startDate && f.endDate && f.startDate > f.endDate ? adminMessages.dateRangeInverted : null;
+}

@@ -16,7 +16,7 @@ import { AuditPager } from '../components/audit-pager';
 import { AuditSkeleton } from '../components/audit-skeleton';
 import { AuditActivityPanels, AuditSummaryCards } from '../components/audit-stats';
 import { AuditTable } from '../components/audit-table';
-import { emptyAuditFilters, emptyHint } from '../lib/audit-format';
+import { dateRangeError, emptyAuditFilters, emptyHint } from '../lib/audit-format';
 import type { AuditFilterForm } from '../lib/audit-format';
 
 const TITLE = adminMessages.auditTitle;
@@ -101,12 +101,18 @@ function AuditLogs() {
     setApplied(emptyAuditFilters);
     setPage(1);
   };
+  // A page change applies the form too (spec §4), unless its dates are the wrong way round.
+  const applyFormIfValid = () => {
+    if (!dateRangeError(form)) {
+      setApplied(form);
+    }
+  };
   const changePage = (p: number) => {
-    setApplied(form);
+    applyFormIfValid();
     setPage(p);
   };
   const changePageSize = (size: number) => {
-    setApplied(form);
+    applyFormIfValid();
     setPageSize(size);
     setPage(1);
   };
