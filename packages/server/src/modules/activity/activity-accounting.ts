@@ -241,7 +241,7 @@ export function overlapMs(intervals: readonly Interval[], a: number, b: number):
   return ms;
 }
 
-/** Per-day totals recomputed from a whole timeline (closed intervals only when `closedOnly`). */
+/** Per-day totals recomputed from a whole timeline (its open intervals end where the timeline ended them). */
 export function dailyTotals(t: Timeline): Map<string, DayTotals> {
   const map = new Map<string, DayTotals>();
   for (const i of union(t.online)) {
