@@ -1,0 +1,82 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type {
+  ActivityChartResponse,
+  ActivityLogResponse,
+  DeviceActivityOverviewResponse,
+  WeeklySummaryResponse,
+} from '@outpost/contract/activity';
+import { ACTIVITY_WINDOW_DAYS } from '@outpost/contract/activity';
+import { api } from '../api-client';
+import { useUser } from '../auth';
+
+// Device activity calls (spec: core §7 device activity, operations §7 device activity), shared by
+// the device detail's Activity tab and the Device Activity overview: one fetcher, one cache entry
+// per tenant and arguments.
+
+export const activityKey = (tenantId: number) => ['activity', tenantId] as const;
+export const deviceActivityKey = (tenantId: number, idOrGuid: string) =>
+  [...activityKey(tenantId), 'device', idOrGuid] as const;
+
+const devicePath = (idOrGuid: string) => `/customer/device-activity/device/${encodeURIComponent(idOrGuid)}`;
+
+export const getDeviceActivityLog = (idOrGuid: string, days: number, signal?: AbortSignal) =>
+  api.get<ActivityLogResponse>(devicePath(idOrGuid), { days }, signal);
+
+export const getDeviceActivityChart = (idOrGuid: string, signal?: AbortSignal) =>
+  api.get<ActivityChartResponse>(`${devicePath(idOrGuid)}/chart`, undefined, signal);
+
+export const getDeviceWeeklySummary = (idOrGuid: string, signal?: AbortSignal) =>
+  api.get<WeeklySummaryResponse>(`${devicePath(idOrGuid)}/weekly-summary`, undefined, signal);
+
+export const getActivityOverview = (signal?: AbortSignal) =>
+  api.get<DeviceActivityOverviewResponse>('/customer/device-activity/overview', undefined, signal);
+
+export const getDeviceActivityLogQueryOptions = (
+  tenantId: number,
+  idOrGuid: string,
+  days: number = ACTIVITY_WINDOW_DAYS,
+) =>
+  queryOptions({
+    queryKey: [...deviceActivityKey(tenantId, idOrGuid), 'log', days] as const,
+    queryFn: ({ signal }) => getDeviceActivityLog(idOrGuid, days, signal),
+  });
+
+export const getDeviceActivityChartQueryOptions = (tenantId: number, idOrGuid: string) =>
+  queryOptions({
+    queryKey: [...deviceActivityKey(tenantId, idOrGuid), 'chart'] as const,
+    queryFn: ({ signal }) => getDeviceActivityChart(idOrGuid, signal),
+  });
+
+export const getDeviceWeeklySummaryQueryOptions = (tenantId: number, idOrGuid: string) =>
+  queryOptions({
+    queryKey: [...deviceActivityKey(tenantId, idOrGuid), 'weekly-summary'] as const,
+    queryFn: ({ signal }) => getDeviceWeeklySummary(idOrGuid, signal),
+  });
+
+export const activityOverviewKey = (tenantId: number) => [...activityKey(tenantId), 'overview'] as const;
+
+export const getActivityOverviewQueryOptions = (tenantId: number) =>
+  queryOptions({
+    queryKey: activityOverviewKey(tenantId),
+    queryFn: ({ signal }) => getActivityOverview(signal),
+  });
+
+export function useDeviceActivityLog(idOrGuid: string, days: number = ACTIVITY_WINDOW_DAYS) {
+  const user = useUser();
+  return useQuery(getDeviceActivityLogQueryOptions(user.tenant_id, idOrGuid, days));
+}
+
+export function useDeviceActivityChart(idOrGuid: string) {
+  const user = useUser();
+  return useQuery(getDeviceActivityChartQueryOptions(user.tenant_id, idOrGuid));
+}
+
+export function useDeviceWeeklySummary(idOrGuid: string) {
+  const user = useUser();
+  return useQuery(getDeviceWeeklySummaryQueryOptions(user.tenant_id, idOrGuid));
+}
+
+export function useActivityOverview() {
+  const user = useUser();
+  return useQuery(getActivityOverviewQueryOptions(user.tenant_id));
+}
