@@ -37,6 +37,7 @@ import { packagesRoutes } from './modules/packages/packages.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
 import { deviceActionsRoutes } from './modules/device-actions/device-actions.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { activityRoutes } from './modules/activity/activity.routes';
 import { createDeploymentEngine } from './modules/deployments/deployment-engine';
 import { agentFilesRoutes, deploymentsRoutes } from './modules/deployments/deployments.routes';
 import { createDeploymentsService, deploymentLookup } from './modules/deployments/deployments.service';
@@ -190,6 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           await customer.register(dashboardRoutes, { db: database.db, deployments });
           await customer.register(deviceActionsRoutes, { db: database.db });
           await customer.register(deploymentsRoutes, { service: deployments });
+          await customer.register(activityRoutes, { db: database.db });
         },
         { prefix: '/customer' },
       );

@@ -10,10 +10,16 @@ import type {
 import type { DeviceStatus } from '@outpost/contract/devices';
 import type { DeviceUpdatePayload } from '@outpost/contract/live';
 import type { Db } from '../db/client';
-import { activityEvents, devices, deviceSoftware } from '../db/schema/index';
+import { devices, deviceSoftware } from '../db/schema/index';
+import {
+  recordConnected,
+  recordDisconnected,
+  recordSessionEvents,
+} from '../modules/activity/activity-recorder';
 
 // Device state written by the agent gateway (ARCHITECTURE §4 Presence). Each change updates the
-// row and records an activity event in one transaction; the caller publishes the device_update.
+// row and records its activity (events, day rollups, open intervals: modules/activity) in one
+// transaction; the caller publishes the device_update.
 
 export type DeviceRef = { id: number; tenantId: number; siteId: number | null; deviceGuid: string };
 
@@ -116,14 +122,12 @@ export async function markConnected(
       })
       .where(eq(devices.id, deviceId))
       .returning(returning);
-    if (before.status === 'offline') {
-      await tx.insert(activityEvents).values({
-        tenantId: before.tenantId,
-        deviceId,
-        eventType: 'online',
-        ipAddress: hello.ipAddress || ip,
-      });
-    }
+    // online unless it already is; the sessions the hello reports are the open ones
+    await recordConnected(
+      tx,
+      { id: deviceId, tenantId: before.tenantId },
+      { ipAddress: hello.ipAddress || ip, sessions },
+    );
     return changeOf(lockedRow(rows), before.status);
   });
 }
@@ -145,7 +149,7 @@ export async function markDisconnected(
     if (!row) {
       return null;
     }
-    await tx.insert(activityEvents).values({ tenantId: row.tenantId, deviceId, eventType: 'offline' });
+    await recordDisconnected(tx, { id: deviceId, tenantId: row.tenantId });
     return changeOf(row, null);
   });
 }
@@ -166,10 +170,8 @@ export async function sweepStale(db: Db, staleAfterMs: number): Promise<DeviceCh
         ),
       )
       .returning(returning);
-    if (rows.length > 0) {
-      await tx
-        .insert(activityEvents)
-        .values(rows.map((r) => ({ tenantId: r.tenantId, deviceId: r.id, eventType: 'offline' as const })));
+    for (const r of rows) {
+      await recordDisconnected(tx, { id: r.id, tenantId: r.tenantId });
     }
     return rows.map((r) => changeOf(r, null));
   });
@@ -211,7 +213,7 @@ export async function applyFault(
   });
 }
 
-/** login / logout events, idempotent for a resent message (unique on device, type, session, time). */
+/** login / logout events, idempotent for a resent message (see recordSessionEvents). */
 export async function applyActivity(
   db: Db,
   deviceId: number,
@@ -236,20 +238,9 @@ export async function applyActivity(
         sessions.delete(e.sessionId);
       }
     }
-    await tx
-      .insert(activityEvents)
-      .values(
-        ordered.map((e) => ({
-          tenantId: before.tenantId,
-          deviceId,
-          eventType: e.eventType,
-          eventTimestamp: new Date(e.timestamp),
-          userName: e.userName,
-          ipAddress: e.ipAddress ?? null,
-          sessionId: e.sessionId,
-        })),
-      )
-      .onConflictDoNothing();
+    // logged once: a resent message, a second login of an open session or a logout of one the
+    // server already closed (offline) is not recorded again
+    await recordSessionEvents(tx, { id: deviceId, tenantId: before.tenantId }, ordered);
     const open = [...sessions.values()];
     const isConnected = before.status !== 'offline';
     const rows = await tx

@@ -7,6 +7,7 @@ export * from './enrollment-tokens';
 export * from './devices';
 export * from './device-software';
 export * from './activity-events';
+export * from './device-activity';
 export * from './device-commands';
 export * from './files';
 export * from './packages';

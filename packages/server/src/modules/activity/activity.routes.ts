@@ -1,0 +1,53 @@
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import {
+  ActivityChartResponse,
+  ActivityLogQuery,
+  ActivityLogResponse,
+  DeviceActivityOverviewResponse,
+  WeeklySummaryResponse,
+} from '@outpost/contract/activity';
+import { DeviceIdParams } from '@outpost/contract/devices';
+import { apiSuccess } from '@outpost/contract/envelope';
+import type { Db } from '../../db/client';
+import { createActivityService } from './activity.service';
+
+const ok = <T>(data: T) => ({ success: true as const, data });
+
+// spec: core §7 device activity calls, operations §7 GET /customer/device-activity/overview.
+// The device id is numeric or a guid, as on the other device routes.
+export const activityRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
+  const service = createActivityService({ db: opts.db });
+  const tags = ['device activity'];
+
+  app.get(
+    '/device-activity/overview',
+    { schema: { tags, response: { 200: apiSuccess(DeviceActivityOverviewResponse) } } },
+    async (request) => ok(await service.overview(request.ctx)),
+  );
+
+  app.get(
+    '/device-activity/device/:id',
+    {
+      schema: {
+        tags,
+        params: DeviceIdParams,
+        querystring: ActivityLogQuery,
+        response: { 200: apiSuccess(ActivityLogResponse) },
+      },
+    },
+    async (request) => ok(await service.log(request.ctx, request.params.id, request.query.days)),
+  );
+
+  app.get(
+    '/device-activity/device/:id/chart',
+    { schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(ActivityChartResponse) } } },
+    async (request) => ok(await service.chart(request.ctx, request.params.id)),
+  );
+
+  app.get(
+    '/device-activity/device/:id/weekly-summary',
+    { schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(WeeklySummaryResponse) } } },
+    async (request) => ok(await service.weekly(request.ctx, request.params.id)),
+  );
+  done();
+};

@@ -1,0 +1,131 @@
+import type {
+  ActivityChartResponse,
+  ActivityLogResponse,
+  DeviceActivityOverviewResponse,
+  WeeklySummaryResponse,
+} from '@outpost/contract/activity';
+import { ACTIVITY_CHART_SLOTS, ACTIVITY_MAX_DAYS, ACTIVITY_WEEKLY_DAYS } from '@outpost/contract/activity';
+import { deviceMessages } from '@outpost/contract/messages';
+import type { Db } from '../../db/client';
+import { notFound } from '../../lib/errors';
+import { tenantOnly } from '../../lib/scope';
+import type { RequestContext } from '../../plugins/auth';
+import {
+  allEvents,
+  dailyRows,
+  eventsSince,
+  findDeviceActivity,
+  listEvents,
+  overviewRows,
+} from './activity.queries';
+import {
+  DAY_MS,
+  HOUR_MS,
+  dayStart,
+  effectiveTime,
+  hourlySlots,
+  openPart,
+  timeline,
+  utcDay,
+  utilisation,
+  weeklyRows,
+  withOpenIntervals,
+} from './activity-accounting';
+import type { AccountingEvent, DayTotals, Timeline } from './activity-accounting';
+
+// Device activity reads (spec: core §7 device activity calls, operations §2.11 and §7). Every
+// call is tenant and site scoped like the devices list: a device the caller may not see is 404.
+
+/** How many log entries one call returns at most (a week of a very busy machine). */
+export const ACTIVITY_LOG_LIMIT = 2_000;
+
+type EventRead = Awaited<ReturnType<typeof allEvents>>[number];
+
+/** The events at their effective times, in arrival order (see effectiveTime). */
+export function accountingEvents(rows: readonly EventRead[]): AccountingEvent[] {
+  let last: number | null = null;
+  return rows.map((r) => {
+    const at = effectiveTime(r.timestamp.getTime(), r.receivedAt.getTime(), last);
+    last = at;
+    return { type: r.type, at, sessionId: r.sessionId, userName: r.userName, ipAddress: r.ipAddress };
+  });
+}
+
+export function createActivityService({ db, now = () => Date.now() }: { db: Db; now?: () => number }) {
+  async function requireDevice(ctx: RequestContext, idOrGuid: string) {
+    const device = await findDeviceActivity(db, ctx, idOrGuid);
+    if (!device) {
+      throw notFound(deviceMessages.deviceNotFound, 'DEVICE_NOT_FOUND');
+    }
+    return device;
+  }
+
+  async function timelineFrom(device: { id: number; tenantId: number }, from: number, at: number): Promise<Timeline> {
+    const rows = await eventsSince(db, tenantOnly(device.tenantId), device.id, new Date(from));
+    return timeline(accountingEvents(rows), at);
+  }
+
+  return {
+    /** The device's events of the last `days` days, newest first. */
+    async log(ctx: RequestContext, idOrGuid: string, days: number): Promise<ActivityLogResponse> {
+      const device = await requireDevice(ctx, idOrGuid);
+      const since = new Date(now() - Math.min(days, ACTIVITY_MAX_DAYS) * DAY_MS);
+      const rows = await listEvents(db, tenantOnly(device.tenantId), device.id, since, ACTIVITY_LOG_LIMIT);
+      return rows.map(({ eventTimestamp, ...r }) => ({ ...r, event_timestamp: eventTimestamp.toISOString() }));
+    },
+
+    /** 12 hourly slots ending with the current hour (UTC). */
+    async chart(ctx: RequestContext, idOrGuid: string): Promise<ActivityChartResponse> {
+      const device = await requireDevice(ctx, idOrGuid);
+      const at = now();
+      const from = Math.floor(at / HOUR_MS) * HOUR_MS - (ACTIVITY_CHART_SLOTS - 1) * HOUR_MS;
+      return hourlySlots(await timelineFrom(device, from, at), at, ACTIVITY_CHART_SLOTS);
+    },
+
+    /** The last 7 UTC days, oldest first: sessions started and hours signed in, from the rollups. */
+    async weekly(ctx: RequestContext, idOrGuid: string): Promise<WeeklySummaryResponse> {
+      const device = await requireDevice(ctx, idOrGuid);
+      const at = now();
+      const fromDay = utcDay(dayStart(at) - (ACTIVITY_WEEKLY_DAYS - 1) * DAY_MS);
+      const rows = await dailyRows(db, tenantOnly(device.tenantId), device.id, fromDay);
+      const closed = new Map<string, DayTotals>(rows.map(({ day, ...t }) => [day, t]));
+      const totals = withOpenIntervals(
+        closed,
+        { onlineSince: device.onlineSince?.getTime() ?? null, loggedInSince: device.loggedInSince?.getTime() ?? null },
+        at,
+      );
+      return weeklyRows(totals, at, ACTIVITY_WEEKLY_DAYS);
+    },
+
+    /** One row per device in scope: today's sessions and utilisation over 7, 14 and 30 days. */
+    async overview(ctx: RequestContext): Promise<DeviceActivityOverviewResponse> {
+      const at = now();
+      const today = dayStart(at);
+      const from = (n: number) => today - (n - 1) * DAY_MS;
+      const rows = await overviewRows(db, ctx, {
+        today: utcDay(today),
+        from7: utcDay(from(7)),
+        from14: utcDay(from(14)),
+        from30: utcDay(from(30)),
+      });
+      return rows.map((r) => {
+        const online = r.onlineSince?.getTime() ?? null;
+        const loggedIn = r.loggedInSince?.getTime() ?? null;
+        const window = (closedOnline: number, closedLogin: number, n: number) =>
+          utilisation(closedLogin + openPart(loggedIn, from(n), at), closedOnline + openPart(online, from(n), at));
+        return {
+          agent_id: r.id,
+          device_guid: r.deviceGuid,
+          device_name: r.hostname,
+          site_name: r.siteName,
+          login_sessions_today: r.sessionsToday,
+          utilization_7d: window(r.online7, r.login7, 7),
+          utilization_14d: window(r.online14, r.login14, 14),
+          utilization_30d: window(r.online30, r.login30, 30),
+        };
+      });
+    },
+  };
+}
+
+export type ActivityService = ReturnType<typeof createActivityService>;
