@@ -23,10 +23,38 @@ const row = (agent_id: number, patch: Partial<DeviceActivityRow> = {}): DeviceAc
 });
 
 const FLEET = [
-  row(1, { device_name: 'Reception', site_name: 'Berlin HQ', login_sessions_today: 3, utilization_7d: 91, utilization_14d: 88, utilization_30d: 85 }),
-  row(2, { device_name: 'Lab-01', site_name: 'Munich', login_sessions_today: 0, utilization_7d: 62, utilization_14d: 64, utilization_30d: 66 }),
-  row(3, { device_name: null, site_name: null, login_sessions_today: 1, utilization_7d: 45, utilization_14d: 47, utilization_30d: 48 }),
-  row(4, { device_name: 'Build-Server', site_name: 'Berlin Lab', login_sessions_today: 0, utilization_7d: 130, utilization_14d: 12, utilization_30d: 9 }),
+  row(1, {
+    device_name: 'Reception',
+    site_name: 'Berlin HQ',
+    login_sessions_today: 3,
+    utilization_7d: 91,
+    utilization_14d: 88,
+    utilization_30d: 85,
+  }),
+  row(2, {
+    device_name: 'Lab-01',
+    site_name: 'Munich',
+    login_sessions_today: 0,
+    utilization_7d: 62,
+    utilization_14d: 64,
+    utilization_30d: 66,
+  }),
+  row(3, {
+    device_name: null,
+    site_name: null,
+    login_sessions_today: 1,
+    utilization_7d: 45,
+    utilization_14d: 47,
+    utilization_30d: 48,
+  }),
+  row(4, {
+    device_name: 'Build-Server',
+    site_name: 'Berlin Lab',
+    login_sessions_today: 0,
+    utilization_7d: 130,
+    utilization_14d: 12,
+    utilization_30d: 9,
+  }),
 ];
 
 afterEach(cleanup);
@@ -143,7 +171,9 @@ describe('filters and search', () => {
   it('offers the spec options', () => {
     renderOverview();
     const opts = (name: string) =>
-      within(screen.getByRole('combobox', { name })).getAllByRole('option').map((o) => o.textContent);
+      within(screen.getByRole('combobox', { name }))
+        .getAllByRole('option')
+        .map((o) => o.textContent);
     expect(opts('Utilization')).toEqual([
       'All Utilization',
       'High (80%+)',
@@ -191,12 +221,11 @@ describe('counters and cards', () => {
     expect(within(today).getByText('Active Devices').nextSibling).toHaveTextContent('2');
     expect(within(today).getByText('Inactive Devices').nextSibling).toHaveTextContent('2');
     const dist = screen.getByRole('list', { name: 'Utilization distribution' });
-    expect(within(dist).getAllByRole('progressbar').map((p) => p.getAttribute('aria-valuenow'))).toEqual([
-      '25',
-      '25',
-      '25',
-      '25',
-    ]);
+    expect(
+      within(dist)
+        .getAllByRole('progressbar')
+        .map((p) => p.getAttribute('aria-valuenow')),
+    ).toEqual(['25', '25', '25', '25']);
     // 7d: (91+62+45+130)/4 = 82.0 high; 14d: (88+64+47+12)/4 = 52.75 moderate; 30d: 52.0 moderate
     expect(screen.getByTestId('trend-7 Days')).toHaveTextContent('82.0%');
     expect(screen.getByTestId('trend-7 Days')).toHaveAttribute('data-band', 'high');

@@ -38,13 +38,16 @@ function UnderstandingPanel() {
         <div className="min-w-0 flex-1">
           <h2 className="text-sm font-semibold text-slate-900 dark:text-white">Understanding Utilization</h2>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            Utilization is the percent of a device&apos;s online time with users logged in. A device that is online all
-            day with someone signed in for half of it is 50% utilized; time while the device is offline does not
-            count.
+            Utilization is the percent of a device&apos;s online time with users logged in. A device that is
+            online all day with someone signed in for half of it is 50% utilized; time while the device is
+            offline does not count.
           </p>
           <ul className="mt-3 flex flex-wrap gap-2">
             {UTILIZATION_BANDS.map((b) => (
-              <li key={b.key} className={cn('rounded-full px-2.5 py-0.5 text-xs font-medium', BAND_STYLES[b.key].soft)}>
+              <li
+                key={b.key}
+                className={cn('rounded-full px-2.5 py-0.5 text-xs font-medium', BAND_STYLES[b.key].soft)}
+              >
                 {b.label}
               </li>
             ))}
@@ -133,12 +136,17 @@ export function DeviceActivityOverview({ rows }: { rows: DeviceActivityRow[] }) 
           title="Device Utilization Overview"
           description="Share of each device's online time with a user logged in, over the last 7, 14 and 30 days"
         />
-        <OverviewTable rows={pageRows} sort={sort} onSort={(key) => setSort((s) => nextSort(s, key))} empty={empty} />
+        <OverviewTable
+          rows={pageRows}
+          sort={sort}
+          onSort={(key) => setSort((s) => nextSort(s, key))}
+          empty={empty}
+        />
         {totalPages > 1 && (
           <div className="flex flex-col gap-3 border-t border-slate-200 px-4 py-3 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
             <span className="text-sm text-slate-500 dark:text-slate-400">
-              {(current - 1) * ACTIVITY_PAGE_SIZE + 1}–{Math.min(current * ACTIVITY_PAGE_SIZE, shown.length)} of{' '}
-              {shown.length.toLocaleString()} devices
+              {(current - 1) * ACTIVITY_PAGE_SIZE + 1}–{Math.min(current * ACTIVITY_PAGE_SIZE, shown.length)}{' '}
+              of {shown.length.toLocaleString()} devices
             </span>
             <Pager page={current} totalPages={totalPages} onPageChange={setPage} label="Device pages" />
           </div>

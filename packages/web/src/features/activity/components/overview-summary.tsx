@@ -8,12 +8,22 @@ import { BAND_STYLES, barWidth, formatUtilization } from '../lib/overview';
 
 // spec: operations §2.11 counters and cards.
 
-function Counter({ label, value, icon, accent }: { label: string; value: number; icon: ReactNode; accent: string }) {
+function Counter({
+  label,
+  value,
+  icon,
+  accent,
+}: {
+  label: string;
+  value: number;
+  icon: ReactNode;
+  accent: string;
+}) {
   return (
     <Card className="flex items-center gap-4 p-4">
       <div className={cn('flex size-10 shrink-0 items-center justify-center rounded-lg', accent)}>{icon}</div>
       <div className="min-w-0">
-        <p className="truncate text-sm font-medium text-slate-500 dark:text-slate-400">{label}</p>
+        <p className="text-sm leading-5 font-medium text-slate-500 dark:text-slate-400">{label}</p>
         <p
           className="text-2xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white"
           data-testid={`counter-${label}`}
@@ -108,7 +118,9 @@ function TodayCard({ summary }: { summary: OverviewSummary }) {
         {items.map((item) => (
           <div key={item.label} className="flex items-center justify-between gap-4 py-3.5">
             <dt className="text-sm text-slate-500 dark:text-slate-400">{item.label}</dt>
-            <dd className={cn('text-xl font-semibold tabular-nums', item.tone)}>{item.value.toLocaleString()}</dd>
+            <dd className={cn('text-xl font-semibold tabular-nums', item.tone)}>
+              {item.value.toLocaleString()}
+            </dd>
           </div>
         ))}
       </dl>

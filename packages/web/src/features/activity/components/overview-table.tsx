@@ -23,7 +23,7 @@ const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
 export function UtilizationCell({ value }: { value: number }) {
   const band = utilizationBand(value);
   return (
-    <div className="flex min-w-36 items-center gap-3" data-band={band}>
+    <div className="flex min-w-28 items-center gap-3" data-band={band}>
       <div className="h-2 flex-1 overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden>
         <div
           className={cn('h-full rounded-full', BAND_STYLES[band].bar)}
@@ -58,7 +58,7 @@ function SortHeader({
         type="button"
         onClick={() => onSort(column.key)}
         className={cn(
-          'group/sort -mx-1 inline-flex items-center gap-1 rounded px-1 py-0.5 tracking-wide uppercase',
+          '-mx-1 inline-flex items-center gap-1 rounded px-1 py-0.5 tracking-wide whitespace-nowrap uppercase',
           'hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white',
           isActive && 'text-slate-900 dark:text-white',
         )}
@@ -111,7 +111,12 @@ export function OverviewTable({
                 <span className="truncate">{deviceLabel(row)}</span>
               </Link>
             </Td>
-            <Td className={cn('whitespace-nowrap', !row.site_name && 'text-slate-400 italic dark:text-slate-500')}>
+            <Td
+              className={cn(
+                'whitespace-nowrap',
+                !row.site_name && 'text-slate-400 italic dark:text-slate-500',
+              )}
+            >
               {siteLabel(row)}
             </Td>
             <Td className="tabular-nums">

@@ -40,7 +40,10 @@ describe('sorting (spec: operations §2.11)', () => {
     expect(nextSort(nextSort(byDevice, 'device'), 'device')).toEqual({ key: 'device', direction: 'desc' });
     expect(nextSort(DEFAULT_SORT, 'utilization_30d')).toEqual({ key: 'utilization_30d', direction: 'asc' });
     // from an ascending column to another: descending again
-    expect(nextSort({ key: 'site', direction: 'asc' }, 'sessions')).toEqual({ key: 'sessions', direction: 'desc' });
+    expect(nextSort({ key: 'site', direction: 'asc' }, 'sessions')).toEqual({
+      key: 'sessions',
+      direction: 'desc',
+    });
   });
 
   it('sorts numbers and names both ways, with the fallbacks', () => {
@@ -73,13 +76,23 @@ describe('sorting (spec: operations §2.11)', () => {
 
 describe('filters (spec: operations §2.11, §4 bands 80/60/40)', () => {
   const rows = [
-    row(1, { device_name: 'Reception-PC', site_name: 'Berlin HQ', utilization_30d: 85, login_sessions_today: 2 }),
+    row(1, {
+      device_name: 'Reception-PC',
+      site_name: 'Berlin HQ',
+      utilization_30d: 85,
+      login_sessions_today: 2,
+    }),
     row(2, { device_name: 'Lab-01', site_name: 'Berlin Lab', utilization_30d: 80, login_sessions_today: 0 }),
     row(3, { device_name: 'Kiosk', site_name: 'Munich', utilization_30d: 79.9, login_sessions_today: 1 }),
     row(4, { device_name: 'Server', site_name: null, utilization_30d: 60, login_sessions_today: 0 }),
     row(5, { device_name: 'Spare', site_name: 'Munich', utilization_30d: 59.9, login_sessions_today: 0 }),
     row(6, { device_name: null, site_name: 'Hamburg', utilization_30d: 40, login_sessions_today: 4 }),
-    row(7, { device_name: 'Old-Laptop', site_name: 'Hamburg', utilization_30d: 39.9, login_sessions_today: 0 }),
+    row(7, {
+      device_name: 'Old-Laptop',
+      site_name: 'Hamburg',
+      utilization_30d: 39.9,
+      login_sessions_today: 0,
+    }),
   ];
   const f = (patch: Partial<typeof NO_FILTERS>) => ids(filterRows(rows, { ...NO_FILTERS, ...patch }));
 

@@ -4,7 +4,8 @@ import { UTILIZATION_BANDS, utilizationBand } from '@outpost/contract/activity';
 // The Device Activity overview's filtering, sorting and summaries, done on the loaded rows
 // (spec: operations §2.11, §4 Device activity, §9).
 
-export type SortKey = 'device' | 'site' | 'sessions' | 'utilization_7d' | 'utilization_14d' | 'utilization_30d';
+export type SortKey =
+  'device' | 'site' | 'sessions' | 'utilization_7d' | 'utilization_14d' | 'utilization_30d';
 export type SortDirection = 'asc' | 'desc';
 export type Sort = { key: SortKey; direction: SortDirection };
 
@@ -34,7 +35,8 @@ export const SESSIONS_FILTER_OPTIONS: { value: SessionsFilter; label: string }[]
   { value: 'inactive', label: 'Inactive Today' },
 ];
 
-export const hasActiveFilters = (f: Filters) => f.search.trim() !== '' || f.utilization !== '' || f.sessions !== '';
+export const hasActiveFilters = (f: Filters) =>
+  f.search.trim() !== '' || f.utilization !== '' || f.sessions !== '';
 
 /** The device's name, falling back to 'Device {agent_id}'. */
 export const deviceLabel = (row: Pick<DeviceActivityRow, 'device_name' | 'agent_id'>) =>
@@ -61,7 +63,8 @@ export function filterRows(rows: readonly DeviceActivityRow[], f: Filters): Devi
   );
 }
 
-const compareText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
+const compareText = (a: string, b: string) =>
+  a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
 
 function compareBy(key: SortKey, a: DeviceActivityRow, b: DeviceActivityRow): number {
   switch (key) {
@@ -83,7 +86,9 @@ export function sortRows(rows: readonly DeviceActivityRow[], sort: Sort): Device
   const sign = sort.direction === 'asc' ? 1 : -1;
   return [...rows].sort(
     (a, b) =>
-      sign * compareBy(sort.key, a, b) || compareText(deviceLabel(a), deviceLabel(b)) || a.agent_id - b.agent_id,
+      sign * compareBy(sort.key, a, b) ||
+      compareText(deviceLabel(a), deviceLabel(b)) ||
+      a.agent_id - b.agent_id,
   );
 }
 

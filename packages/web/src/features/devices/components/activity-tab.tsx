@@ -1,6 +1,11 @@
 import type { ReactNode } from 'react';
 import { CalendarDays, Clock, History, LogIn, LogOut, Power, PowerOff } from 'lucide-react';
-import type { ActivityLogEntry, ActivityEventType, ChartSlot, WeeklySummaryRow } from '@outpost/contract/activity';
+import type {
+  ActivityLogEntry,
+  ActivityEventType,
+  ChartSlot,
+  WeeklySummaryRow,
+} from '@outpost/contract/activity';
 import { activityMessages } from '@outpost/contract/activity';
 import type { Device } from '@outpost/contract/devices';
 import { Badge } from '../../../components/ui/badge';
@@ -8,7 +13,11 @@ import type { Tone } from '../../../components/ui/badge';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { QueryState } from '../../../components/ui/states';
 import { errorMessage } from '../../../lib/api-client';
-import { useDeviceActivityChart, useDeviceActivityLog, useDeviceWeeklySummary } from '../../../lib/api/activity';
+import {
+  useDeviceActivityChart,
+  useDeviceActivityLog,
+  useDeviceWeeklySummary,
+} from '../../../lib/api/activity';
 import { cn } from '../../../lib/cn';
 import { formatDateTime, relativeTime } from '../../../lib/format';
 import type { SlotState } from '../lib/activity-slots';
@@ -115,9 +124,12 @@ function SlotRow({ slot, now }: { slot: ChartSlot; now: number }) {
         ) : (
           <>
             <div className="font-medium text-slate-700 dark:text-slate-200">
-              {formatMinutes(slot.login_minutes)} <span className="font-normal text-slate-500">logged in</span>
+              {formatMinutes(slot.login_minutes)}{' '}
+              <span className="font-normal text-slate-500">logged in</span>
             </div>
-            <div className="text-slate-500 dark:text-slate-400">{Math.round(slot.online_percentage)}% online</div>
+            <div className="text-slate-500 dark:text-slate-400">
+              {Math.round(slot.online_percentage)}% online
+            </div>
           </>
         )}
       </div>
@@ -163,6 +175,9 @@ export function ActivityChart({ slots, now }: { slots: ChartSlot[]; now: number 
           <SlotRow key={slot.hour_slot} slot={slot} now={now} />
         ))}
       </ol>
+      <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
+        <Legend />
+      </div>
     </div>
   );
 }
@@ -173,54 +188,58 @@ export function WeeklyTable({ rows }: { rows: WeeklySummaryRow[] }) {
   const last = rows.length - 1;
   const max = Math.max(1, ...rows.map((r) => r.total_login_hours));
   return (
-    <table className="min-w-full text-sm" aria-label="7-day login summary">
-      <thead className="bg-slate-50/80 dark:bg-slate-900/60">
-        <tr className="text-left text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-          <th scope="col" className="px-5 py-2.5">
-            Day
-          </th>
-          <th scope="col" className="px-3 py-2.5 text-right">
-            Sessions
-          </th>
-          <th scope="col" className="py-2.5 pr-5 pl-3 text-right">
-            Hours Logged In
-          </th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100 dark:divide-slate-800/80">
-        {rows.map((r, i) => (
-          <tr key={r.activity_date} className={cn(i === last && 'bg-indigo-50/40 dark:bg-indigo-500/5')}>
-            <td className="px-5 py-2.5">
-              <div className="font-medium text-slate-900 dark:text-white">
-                {r.day_name}
-                {i === last && (
-                  <span className="ml-2 text-[11px] font-semibold tracking-wide text-indigo-600 uppercase dark:text-indigo-400">
-                    Today
-                  </span>
-                )}
-              </div>
-              <div className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{r.activity_date}</div>
-            </td>
-            <td className="px-3 py-2.5 text-right text-slate-700 tabular-nums dark:text-slate-300">
-              {r.total_sessions}
-            </td>
-            <td className="py-2.5 pr-5 pl-3">
-              <div className="flex items-center justify-end gap-2">
-                <div className="hidden h-1.5 w-16 overflow-hidden rounded-full bg-slate-100 sm:block dark:bg-slate-800">
-                  <div
-                    className="h-full rounded-full bg-indigo-500"
-                    style={{ width: `${(r.total_login_hours / max) * 100}%` }}
-                  />
-                </div>
-                <span className="w-12 text-right font-medium text-slate-900 tabular-nums dark:text-white">
-                  {r.total_login_hours.toFixed(1)}
-                </span>
-              </div>
-            </td>
+    <div className="@container overflow-x-auto">
+      <table className="min-w-full text-sm" aria-label="7-day login summary">
+        <thead className="bg-slate-50/80 dark:bg-slate-900/60">
+          <tr className="text-left text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+            <th scope="col" className="px-5 py-2.5">
+              Day
+            </th>
+            <th scope="col" className="px-3 py-2.5 text-right">
+              Sessions
+            </th>
+            <th scope="col" className="py-2.5 pr-5 pl-3 text-right whitespace-nowrap">
+              Hours Logged In
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800/80">
+          {rows.map((r, i) => (
+            <tr key={r.activity_date} className={cn(i === last && 'bg-indigo-50/40 dark:bg-indigo-500/5')}>
+              <td className="px-5 py-2.5">
+                <div className="font-medium text-slate-900 dark:text-white">
+                  {r.day_name}
+                  {i === last && (
+                    <span className="ml-2 text-[11px] font-semibold tracking-wide text-indigo-600 uppercase dark:text-indigo-400">
+                      Today
+                    </span>
+                  )}
+                </div>
+                <div className="text-xs text-slate-500 tabular-nums dark:text-slate-400">
+                  {r.activity_date}
+                </div>
+              </td>
+              <td className="px-3 py-2.5 text-right text-slate-700 tabular-nums dark:text-slate-300">
+                {r.total_sessions}
+              </td>
+              <td className="py-2.5 pr-5 pl-3">
+                <div className="flex items-center justify-end gap-2">
+                  <div className="hidden h-1.5 w-16 overflow-hidden rounded-full bg-slate-100 @sm:block dark:bg-slate-800">
+                    <div
+                      className="h-full rounded-full bg-indigo-500"
+                      style={{ width: `${(r.total_login_hours / max) * 100}%` }}
+                    />
+                  </div>
+                  <span className="w-12 text-right font-medium text-slate-900 tabular-nums dark:text-white">
+                    {r.total_login_hours.toFixed(1)}
+                  </span>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -274,7 +293,9 @@ export function ActivityLog({ entries }: { entries: ActivityLogEntry[] }) {
                 </td>
                 <td className={cn(cell, 'whitespace-nowrap')}>
                   <div className="tabular-nums">{formatDateTime(e.event_timestamp)}</div>
-                  <div className="text-xs text-slate-500 dark:text-slate-400">{relativeTime(e.event_timestamp)}</div>
+                  <div className="text-xs text-slate-500 dark:text-slate-400">
+                    {relativeTime(e.event_timestamp)}
+                  </div>
                 </td>
                 <td className={cell}>{e.user_name ?? <span className="text-slate-400">—</span>}</td>
                 <td className={cn(cell, 'font-mono text-xs')}>
@@ -302,7 +323,7 @@ export function ActivityTab({ device }: { device: Device }) {
 
   return (
     <div className="space-y-6">
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_26rem]">
         <Card>
           <CardHeader
             title={
@@ -312,7 +333,6 @@ export function ActivityTab({ device }: { device: Device }) {
               </span>
             }
             description="User sessions and online time per hour"
-            actions={<Legend />}
           />
           <QueryState
             isPending={chart.isPending}
