@@ -114,7 +114,7 @@ export function OverviewTable({
             <Td
               className={cn(
                 'whitespace-nowrap',
-                !row.site_name && 'text-slate-400 italic dark:text-slate-500',
+                !row.site_name && 'text-slate-500 italic dark:text-slate-400',
               )}
             >
               {siteLabel(row)}

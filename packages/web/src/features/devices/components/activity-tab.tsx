@@ -63,7 +63,7 @@ function SlotRow({ slot, now }: { slot: ChartSlot; now: number }) {
         <span
           className={cn(
             'text-sm font-medium tabular-nums',
-            isFuture ? 'text-slate-400 dark:text-slate-500' : 'text-slate-700 dark:text-slate-200',
+            isFuture ? 'text-slate-500 dark:text-slate-400' : 'text-slate-700 dark:text-slate-200',
           )}
         >
           {slotLabel(slot)}
@@ -74,7 +74,7 @@ function SlotRow({ slot, now }: { slot: ChartSlot; now: number }) {
           </span>
         )}
         {isFuture && (
-          <span className="text-[11px] font-semibold tracking-wide text-slate-400 uppercase dark:text-slate-500">
+          <span className="text-[11px] font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
             Future
           </span>
         )}
@@ -120,12 +120,12 @@ function SlotRow({ slot, now }: { slot: ChartSlot; now: number }) {
       </div>
       <div className="text-right text-xs leading-5 tabular-nums">
         {isFuture ? (
-          <span className="text-slate-400 dark:text-slate-500">Not yet</span>
+          <span className="text-slate-500 dark:text-slate-400">Not yet</span>
         ) : (
           <>
             <div className="font-medium text-slate-700 dark:text-slate-200">
               {formatMinutes(slot.login_minutes)}{' '}
-              <span className="font-normal text-slate-500">logged in</span>
+              <span className="font-normal text-slate-500 dark:text-slate-400">logged in</span>
             </div>
             <div className="text-slate-500 dark:text-slate-400">
               {Math.round(slot.online_percentage)}% online
@@ -157,7 +157,7 @@ export function ActivityChart({ slots, now }: { slots: ChartSlot[]; now: number 
   return (
     <div>
       <div
-        className="grid grid-cols-[4.5rem_1fr_7.5rem] gap-3 px-5 pt-3 pb-1 text-[11px] text-slate-400 tabular-nums dark:text-slate-500"
+        className="grid grid-cols-[4.5rem_1fr_7.5rem] gap-3 px-5 pt-3 pb-1 text-[11px] text-slate-500 tabular-nums dark:text-slate-400"
         aria-hidden
       >
         <span />
@@ -297,9 +297,11 @@ export function ActivityLog({ entries }: { entries: ActivityLogEntry[] }) {
                     {relativeTime(e.event_timestamp)}
                   </div>
                 </td>
-                <td className={cell}>{e.user_name ?? <span className="text-slate-400">—</span>}</td>
+                <td className={cell}>
+                  {e.user_name ?? <span className="text-slate-500 dark:text-slate-400">—</span>}
+                </td>
                 <td className={cn(cell, 'font-mono text-xs')}>
-                  {e.ip_address ?? <span className="font-sans text-slate-400">—</span>}
+                  {e.ip_address ?? <span className="font-sans text-slate-500 dark:text-slate-400">—</span>}
                 </td>
                 <td className={cn(cell, 'font-mono text-xs')} title={e.session_id ?? undefined}>
                   {shortSessionId(e.session_id)}
