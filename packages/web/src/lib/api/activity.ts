@@ -17,6 +17,9 @@ export const activityKey = (tenantId: number) => ['activity', tenantId] as const
 export const deviceActivityKey = (tenantId: number, idOrGuid: string) =>
   [...activityKey(tenantId), 'device', idOrGuid] as const;
 
+/** The device tab's figures move with the clock (the current hour fills up): re-read each minute. */
+const DEVICE_REFRESH_MS = 60_000;
+
 const devicePath = (idOrGuid: string) => `/customer/device-activity/device/${encodeURIComponent(idOrGuid)}`;
 
 export const getDeviceActivityLog = (idOrGuid: string, days: number, signal?: AbortSignal) =>
@@ -39,18 +42,21 @@ export const getDeviceActivityLogQueryOptions = (
   queryOptions({
     queryKey: [...deviceActivityKey(tenantId, idOrGuid), 'log', days] as const,
     queryFn: ({ signal }) => getDeviceActivityLog(idOrGuid, days, signal),
+    refetchInterval: DEVICE_REFRESH_MS,
   });
 
 export const getDeviceActivityChartQueryOptions = (tenantId: number, idOrGuid: string) =>
   queryOptions({
     queryKey: [...deviceActivityKey(tenantId, idOrGuid), 'chart'] as const,
     queryFn: ({ signal }) => getDeviceActivityChart(idOrGuid, signal),
+    refetchInterval: DEVICE_REFRESH_MS,
   });
 
 export const getDeviceWeeklySummaryQueryOptions = (tenantId: number, idOrGuid: string) =>
   queryOptions({
     queryKey: [...deviceActivityKey(tenantId, idOrGuid), 'weekly-summary'] as const,
     queryFn: ({ signal }) => getDeviceWeeklySummary(idOrGuid, signal),
+    refetchInterval: DEVICE_REFRESH_MS,
   });
 
 export const activityOverviewKey = (tenantId: number) => [...activityKey(tenantId), 'overview'] as const;
