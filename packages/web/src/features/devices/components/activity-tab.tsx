@@ -55,7 +55,7 @@ function SlotRow({ slot, now }: { slot: ChartSlot; now: number }) {
     <li
       data-slot-state={state}
       className={cn(
-        'grid grid-cols-[4.5rem_1fr_7.5rem] items-center gap-3 px-5 py-2',
+        'grid grid-cols-[3.5rem_1fr_6rem] sm:grid-cols-[4.5rem_1fr_7.5rem] items-center gap-3 px-4 py-2 sm:px-5',
         state === 'current' && 'bg-indigo-50/50 dark:bg-indigo-500/5',
       )}
     >
@@ -125,7 +125,9 @@ function SlotRow({ slot, now }: { slot: ChartSlot; now: number }) {
           <>
             <div className="font-medium text-slate-700 dark:text-slate-200">
               {formatMinutes(slot.login_minutes)}{' '}
-              <span className="font-normal text-slate-500 dark:text-slate-400">logged in</span>
+              <span className="hidden font-normal text-slate-500 sm:inline dark:text-slate-400">
+                logged in
+              </span>
             </div>
             <div className="text-slate-500 dark:text-slate-400">
               {Math.round(slot.online_percentage)}% online
@@ -157,15 +159,15 @@ export function ActivityChart({ slots, now }: { slots: ChartSlot[]; now: number 
   return (
     <div>
       <div
-        className="grid grid-cols-[4.5rem_1fr_7.5rem] gap-3 px-5 pt-3 pb-1 text-[11px] text-slate-500 tabular-nums dark:text-slate-400"
+        className="grid grid-cols-[3.5rem_1fr_6rem] sm:grid-cols-[4.5rem_1fr_7.5rem] gap-3 px-4 pt-3 pb-1 sm:px-5 text-[11px] text-slate-500 tabular-nums dark:text-slate-400"
         aria-hidden
       >
         <span />
         <div className="flex justify-between">
           <span>:00</span>
-          <span>:15</span>
+          <span className="hidden sm:inline">:15</span>
           <span>:30</span>
-          <span>:45</span>
+          <span className="hidden sm:inline">:45</span>
           <span>:60</span>
         </div>
         <span />
@@ -192,13 +194,13 @@ export function WeeklyTable({ rows }: { rows: WeeklySummaryRow[] }) {
       <table className="min-w-full text-sm" aria-label="7-day login summary">
         <thead className="bg-slate-50/80 dark:bg-slate-900/60">
           <tr className="text-left text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-            <th scope="col" className="px-5 py-2.5">
+            <th scope="col" className="px-4 py-2 sm:px-5.5">
               Day
             </th>
             <th scope="col" className="px-3 py-2.5 text-right">
               Sessions
             </th>
-            <th scope="col" className="py-2.5 pr-5 pl-3 text-right whitespace-nowrap">
+            <th scope="col" className="py-2.5 pr-5 pl-3 text-right @sm:whitespace-nowrap">
               Hours Logged In
             </th>
           </tr>
@@ -206,7 +208,7 @@ export function WeeklyTable({ rows }: { rows: WeeklySummaryRow[] }) {
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800/80">
           {rows.map((r, i) => (
             <tr key={r.activity_date} className={cn(i === last && 'bg-indigo-50/40 dark:bg-indigo-500/5')}>
-              <td className="px-5 py-2.5">
+              <td className="px-4 py-2 sm:px-5.5">
                 <div className="font-medium text-slate-900 dark:text-white">
                   {r.day_name}
                   {i === last && (
