@@ -6,12 +6,25 @@ import type {
   WeeklySummaryResponse,
 } from '@outpost/contract/activity';
 import { ACTIVITY_WINDOW_DAYS } from '@outpost/contract/activity';
-import { api } from '../api-client';
+import { messages } from '@outpost/contract/messages';
+import { ApiError, api } from '../api-client';
 import { useUser } from '../auth';
 
 // Device activity calls (spec: core §7 device activity, operations §7 device activity), shared by
 // the device detail's Activity tab and the Device Activity overview: one fetcher, one cache entry
 // per tenant and arguments.
+
+/**
+ * The text to show under an activity load failure (spec: core §8, operations §8): the server's
+ * own error text when it sent one, otherwise the spec's message (not 'HTTP error! status: N' or
+ * the browser's network error).
+ */
+export function activityErrorText(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.message && error.message !== messages.httpError(error.status)) {
+    return error.message;
+  }
+  return fallback;
+}
 
 export const activityKey = (tenantId: number) => ['activity', tenantId] as const;
 export const deviceActivityKey = (tenantId: number, idOrGuid: string) =>

@@ -4,8 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { ErrorState } from '../../../components/ui/states';
-import { errorMessage } from '../../../lib/api-client';
-import { useActivityOverview } from '../../../lib/api/activity';
+import { activityErrorText, useActivityOverview } from '../../../lib/api/activity';
 import { DeviceActivityOverview } from '../components/device-activity-overview';
 
 // spec: operations §2.11 Device activity (/device-activity); §4 states loading, error (with
@@ -35,7 +34,7 @@ export default function DeviceActivityPage() {
         <Card>
           <ErrorState
             title={activityMessages.overviewErrorTitle}
-            message={errorMessage(query.error, activityMessages.overviewLoad)}
+            message={activityErrorText(query.error, activityMessages.overviewLoad)}
             onRetry={() => void query.refetch()}
           />
         </Card>

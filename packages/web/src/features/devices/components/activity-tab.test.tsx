@@ -1,8 +1,11 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActivityLogEntry, ChartSlot, WeeklySummaryRow } from '@outpost/contract/activity';
+import { activityMessages } from '@outpost/contract/activity';
+import type { Device } from '@outpost/contract/devices';
 import {
   formatMinutes,
   minutesElapsed,
@@ -10,11 +13,16 @@ import {
   shortSessionId,
   slotState,
 } from '../lib/activity-slots';
-import { ActivityChart, ActivityLog, WeeklyTable } from './activity-tab';
+import { ActivityChart, ActivityLog, ActivityTab, WeeklyTable } from './activity-tab';
 
 // spec: core §2 Device Activity tab, §3, §9 (12 slots, session id shown as 8 characters).
 
-afterEach(cleanup);
+vi.mock('../../../lib/auth', () => ({ useUser: () => ({ tenant_id: 1 }) }));
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 const HOUR = 3_600_000;
 const NOW = Date.parse('2026-11-23T14:25:00Z');
@@ -110,11 +118,11 @@ describe('the 7-day summary', () => {
     ];
     render(<WeeklyTable rows={rows} />);
     const table = screen.getByRole('table', { name: '7-day login summary' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Day',
-      'Sessions',
-      'Hours Logged In',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Day', 'Sessions', 'Hours Logged In']);
     const [, first, today] = within(table).getAllByRole('row');
     expect(first).toHaveTextContent('2026-11-16');
     expect(first).toHaveTextContent('6.3');
@@ -149,11 +157,53 @@ describe('the activity log', () => {
     render(<ActivityLog entries={entries} />);
     const log = screen.getByRole('region', { name: 'Recent activity log' });
     const [, login, online] = within(log).getAllByRole('row');
-    expect(within(login!).getByText('f3a9c2d1')).toHaveAttribute('title', 'f3a9c2d1-77b0-4c1e-9d2a-1b2c3d4e5f60');
+    expect(within(login!).getByText('f3a9c2d1')).toHaveAttribute(
+      'title',
+      'f3a9c2d1-77b0-4c1e-9d2a-1b2c3d4e5f60',
+    );
     expect(login).not.toHaveTextContent('f3a9c2d1-');
     expect(login).toHaveTextContent('Login');
     expect(login).toHaveTextContent('alice');
     expect(login).toHaveTextContent('10.0.0.5');
     expect(online).toHaveTextContent('Online');
+  });
+});
+
+describe('the tab', () => {
+  it("loads the three parts by the device's guid; a failed part says 'Failed to load device activity'", async () => {
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        urls.push(url);
+        if (url.includes('/chart')) {
+          return new Response(JSON.stringify({ success: false, error: 'Activity store unavailable' }), {
+            status: 503,
+          });
+        }
+        if (url.includes('/weekly-summary')) {
+          return new Response(JSON.stringify({ success: false }), { status: 500 });
+        }
+        return new Response(JSON.stringify({ success: true, data: [] }), { status: 200 });
+      }),
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <ActivityTab device={{ device_guid: 'abc-123' } as Device} />
+      </QueryClientProvider>,
+    );
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts).toHaveLength(2);
+    expect(alerts[0]).toHaveTextContent(activityMessages.deviceActivityLoad);
+    expect(alerts[0]).toHaveTextContent('Activity store unavailable');
+    expect(alerts[1]).toHaveTextContent(activityMessages.deviceActivityLoad);
+    expect(alerts[1]).not.toHaveTextContent('HTTP error');
+    expect(await screen.findByText('No activity recorded')).toBeInTheDocument();
+    expect(urls.sort()).toEqual([
+      '/api/customer/device-activity/device/abc-123/chart',
+      '/api/customer/device-activity/device/abc-123/weekly-summary',
+      '/api/customer/device-activity/device/abc-123?days=7',
+    ]);
   });
 });

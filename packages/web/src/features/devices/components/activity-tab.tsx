@@ -12,8 +12,8 @@ import { Badge } from '../../../components/ui/badge';
 import type { Tone } from '../../../components/ui/badge';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { QueryState } from '../../../components/ui/states';
-import { errorMessage } from '../../../lib/api-client';
 import {
+  activityErrorText,
   useDeviceActivityChart,
   useDeviceActivityLog,
   useDeviceWeeklySummary,
@@ -38,7 +38,8 @@ const loadError = (error: unknown) => {
   if (!error) {
     return null;
   }
-  const text = errorMessage(error, activityMessages.deviceActivityLoad);
+  // The title already says 'Failed to load device activity'; below it, the server's text if any.
+  const text = activityErrorText(error, activityMessages.deviceActivityLoad);
   return text === activityMessages.deviceActivityLoad ? '' : text;
 };
 
