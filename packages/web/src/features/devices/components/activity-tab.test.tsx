@@ -174,17 +174,17 @@ describe('the tab', () => {
     const urls: string[] = [];
     vi.stubGlobal(
       'fetch',
-      vi.fn(async (url: string) => {
+      vi.fn((url: string) => {
         urls.push(url);
+        const reply = (status: number, body: unknown) =>
+          Promise.resolve(new Response(JSON.stringify(body), { status }));
         if (url.includes('/chart')) {
-          return new Response(JSON.stringify({ success: false, error: 'Activity store unavailable' }), {
-            status: 503,
-          });
+          return reply(503, { success: false, error: 'Activity store unavailable' });
         }
         if (url.includes('/weekly-summary')) {
-          return new Response(JSON.stringify({ success: false }), { status: 500 });
+          return reply(500, { success: false });
         }
-        return new Response(JSON.stringify({ success: true, data: [] }), { status: 200 });
+        return reply(200, { success: true, data: [] });
       }),
     );
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
