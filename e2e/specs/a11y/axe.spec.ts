@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { STORAGE_KEYS } from '@outpost/contract/limits';
+import type { DeploymentJob } from '@outpost/contract/deployments';
 import type { ListData } from '@outpost/contract/envelope';
 import type { PackageSummary } from '@outpost/contract/packages';
 import { signInAs } from '../../fixtures/auth';
@@ -36,6 +37,15 @@ const firstPackage = async ({ request, token }: Ctx) => {
   return pkg.id;
 };
 
+const firstDeployment = async ({ request, token }: Ctx) => {
+  const list = await apiGet<ListData<DeploymentJob>>(request, token, '/api/customer/deployments?limit=1');
+  const [job] = list.data;
+  if (!job) {
+    throw new Error('the demo has deployments');
+  }
+  return job.id;
+};
+
 const routes: Route[] = [
   { name: 'sign-in', path: '/login', isPublic: true },
   { name: 'dashboard', path: '/dashboard' },
@@ -50,6 +60,7 @@ const routes: Route[] = [
   { name: 'package builder: edit', path: async (ctx) => `/packages/${await firstPackage(ctx)}/edit` },
   { name: 'profile', path: '/profile' },
   { name: 'deployments', path: '/deployments' },
+  { name: 'deployment details', path: async (ctx) => `/deployments/${await firstDeployment(ctx)}` },
   { name: 'users', path: '/users' },
   { name: 'sites', path: '/sites' },
   { name: 'audit logs', path: '/audit-logs' },

@@ -57,7 +57,14 @@ test('only online devices can be selected; select-all picks only them and shows 
     }
   }
   await expect(bar).toContainText(`${actionable} device${actionable === 1 ? '' : 's'} selected`);
-  await expect(bar.getByRole('button', { name: /Deploy Package/ })).toBeDisabled();
+  // Deploy Package opens the deploy dialog with the selected devices
+  await bar.getByRole('button', { name: 'Deploy Package' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('list', { name: 'Selected devices' }).getByRole('checkbox')).toHaveCount(
+    actionable,
+  );
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
   await bar.getByRole('button', { name: 'Clear selection' }).click();
   await expect(bar).toHaveCount(0);
 });

@@ -219,14 +219,16 @@ test('delete asks the spec’s question and removes the package', async ({ page 
   await expect(page.getByText(packageMessages.noPackagesFound)).toBeVisible();
 });
 
-test('deploy is shown but disabled until the deployments release', async ({ page }) => {
+test('Deploy on a row opens the deploy dialog with the package preselected', async ({ page }) => {
   await signInAs(page, DEMO_ADMIN);
   await page.goto('/packages');
   const firstRow = page.getByTestId('package-row').first();
-  const deploy = firstRow.getByRole('button', { name: 'Deploy' });
-  await expect(deploy).toHaveAttribute('aria-disabled', 'true');
-  await deploy.hover();
-  await expect(page.getByRole('tooltip', { name: packageMessages.deploymentsLater })).toBeVisible();
+  const name = (await firstRow.getByRole('link').first().textContent())?.trim() ?? '';
+  await firstRow.getByRole('button', { name: /^Deploy/ }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('list', { name: 'Selected packages' })).toContainText(name);
+  await expect(dialog.getByLabel(/Job Name/)).toHaveValue(`Deploy ${name}`);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
   await firstRow.getByRole('checkbox').check();
   await expect(page.getByTestId('bulk-bar')).toContainText('1 package selected');
 });

@@ -211,3 +211,67 @@ export const accessMessages = {
   tokenSiteOutsideScope:
     'You can only create enrolment tokens for the sites you have access to. Choose one of your sites.',
 } as const;
+
+// Users, sites and audit logs (operations §2.6, §2.8, §2.10, §5, §8, word for word), plus the
+// server's own messages (issue 11).
+export const adminMessages = {
+  // Users (operations §5)
+  emailRequired: 'Email is required',
+  selectSiteOrAll: 'Please select at least one site or choose "All Sites"',
+  // Sites (operations §5)
+  siteNameCodeRequired: 'Site name and code are required',
+  siteCodeTooLong: 'Site code must be 6 characters or less',
+  siteCodeCharacters: 'Site code must contain only uppercase letters and numbers',
+  // Loads and saves (operations §8)
+  usersLoad: 'Failed to load users',
+  sitesLoad: 'Failed to load sites',
+  userSaveFailed: 'Failed to create or update user',
+  siteSaveFailed: 'Failed to create or update site',
+  deleteFailed: 'Delete Failed',
+  bulkDeleteFailed: 'Bulk Delete Failed',
+  noSelection: 'No Selection',
+  auditLogsLoad: 'Failed to load audit logs',
+  auditStatsLoad: 'Failed to load audit stats',
+  tenantUsersLoad: 'Failed to load tenant users',
+  // Audit logs screen (operations §2.10)
+  auditTitle: 'Audit Logs',
+  auditSubtitle: 'Track and monitor all user actions performed in your organization',
+  auditSearchPlaceholder: 'Search logs...',
+  auditEmpty: 'No audit logs found',
+  auditEmptyFiltered: 'Try adjusting your search filters.',
+  auditEmptyUnfiltered: 'User actions will appear here once performed.',
+  unknownUser: 'Unknown User',
+  noDetails: 'No details',
+  // Server-side
+  emailInvalid: 'Enter a valid e-mail address',
+  emailTaken: (email: string) =>
+    `A user with the e-mail address ${email} already exists in this organization`,
+  userNotFound: 'User not found',
+  usersNotFound: (ids: number[]) => `User${ids.length === 1 ? '' : 's'} not found: ${ids.join(', ')}`,
+  sitesNotInTenant: (ids: number[]) =>
+    `Site${ids.length === 1 ? '' : 's'} not found in this organization: ${ids.join(', ')}`,
+  lastAdminDelete:
+    'You are the only administrator of this organization and cannot delete yourself. Make another user an administrator first.',
+  lastAdminDemote:
+    'You are the only administrator of this organization and cannot change your own role. Make another user an administrator first.',
+  lastAdminRemoved:
+    'This would leave the organization without an administrator. Make another user an administrator first.',
+  siteAccessBeyondOwn:
+    'You have access to specific sites only, so you can only manage users whose access lies within your sites, and give them only your sites.',
+  siteNotFound: 'Site not found',
+  sitesNotFound: (ids: number[]) => `Site${ids.length === 1 ? '' : 's'} not found: ${ids.join(', ')}`,
+  siteCodeTaken: (code: string) => `A site with the code ${code} already exists in this organization`,
+  timezoneInvalid: 'Choose a timezone from the list',
+  siteDeleteConfirm: (name: string, deviceCount: number) =>
+    deviceCount === 0
+      ? `Are you sure you want to delete the site "${name}"? This action cannot be undone.`
+      : `Are you sure you want to delete the site "${name}"? Its ${deviceCount} device${deviceCount === 1 ? '' : 's'} will become unassigned. This action cannot be undone.`,
+  sitesDeleted: (sites: number, devices: number) =>
+    `Deleted ${sites} site${sites === 1 ? '' : 's'}` +
+    (devices === 0 ? '' : `; ${devices} device${devices === 1 ? ' is' : 's are'} now unassigned`),
+  usersDeleted: (count: number) => `Deleted ${count} user${count === 1 ? '' : 's'}`,
+  dateInvalid: 'Dates must be YYYY-MM-DD or an ISO 8601 date and time',
+  dateRangeInverted: 'The start date must not be after the end date',
+  accessNotDeclared: (method: string, url: string) =>
+    `Route ${method} ${url} made no authorisation decision (declare config.access)`,
+} as const;

@@ -17,6 +17,7 @@ import { fastifyTrustProxy } from './config';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { loggerOptions } from './lib/logger';
+import { accessPlugin } from './plugins/access';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { staticPlugin } from './plugins/static';
@@ -42,6 +43,9 @@ import { createDeploymentEngine } from './modules/deployments/deployment-engine'
 import { agentFilesRoutes, deploymentsRoutes } from './modules/deployments/deployments.routes';
 import { createDeploymentsService, deploymentLookup } from './modules/deployments/deployments.service';
 import { createDevicesService } from './modules/devices/devices.service';
+import { usersRoutes } from './modules/users/users.routes';
+import { sitesRoutes } from './modules/sites/sites.routes';
+import { auditRoutes } from './modules/audit/audit.routes';
 
 export const VERSION = '0.1.0';
 
@@ -81,6 +85,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : null;
 
   await app.register(errorsPlugin);
+  // The authorisation backstop (plugins/access.ts): every /api route declares config.access,
+  // enforced by one hook. First, so it sees every route; the API docs are public.
+  await app.register(accessPlugin, { publicPrefixes: ['/api/docs'] });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -175,11 +182,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       await api.register(
         async (customer) => {
-          customer.addHook('onRequest', async (request) => {
-            if (!request.routeOptions.config.isPublic) {
-              await customer.requireSession(request);
-            }
-          });
           await customer.register(authRoutes, routeOptions);
           await customer.register(enrollmentTokenRoutes, { db: database.db });
           await customer.register(filesRoutes, { db: database.db, config, blobStore });
@@ -191,6 +193,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           await customer.register(dashboardRoutes, { db: database.db, deployments });
           await customer.register(deviceActionsRoutes, { db: database.db });
           await customer.register(deploymentsRoutes, { service: deployments });
+          await customer.register(usersRoutes, { db: database.db });
+          await customer.register(sitesRoutes, { db: database.db });
+          await customer.register(auditRoutes, { db: database.db });
           await customer.register(activityRoutes, { db: database.db });
         },
         { prefix: '/customer' },

@@ -14,6 +14,8 @@ import { createRng } from './rng';
 import { applyDemoVariety, shapeDemoDevice } from './variety';
 import { controlVirtualService, createVirtualDevice, virtualBackend } from './virtual-device';
 import type { VirtualDevice } from './virtual-device';
+import { plannedSessionAt } from './workday';
+import type { WorkdayDevice } from './workday';
 
 // The fleet simulator: N virtual agents in one process over the real HTTP and websocket protocol
 // (ARCHITECTURE §4). The same --seed gives the same machines (hostnames, serials, inventories);
@@ -28,6 +30,13 @@ export type FleetOptions = {
   seed?: number;
   /** hostname prefix per token, e.g. site codes */
   prefixes?: string[];
+  /** IANA time zone per token (the site's); working-day patterns follow its local time (UTC without) */
+  timezones?: (string | null)[];
+  /**
+   * Sessions follow working-day patterns in the site's local time (workday.ts: office hours, idle
+   * evenings, servers, rarely used machines) instead of random sign-ins every tick.
+   */
+  workday?: boolean;
   /** how often each device may log a user in or out, or drop its connection */
   tickMs?: number;
   /** per tick: chance of a login/logout change, and of a dropped connection */
@@ -60,7 +69,18 @@ export type SimulatedAgent = {
   agentSecret: string;
   /** restart and shutdown take the machine away and bring it back (a fresh agent) */
   power?: PowerCycle;
+  /** the IANA time zone of its site (UTC when not given) */
+  timeZone: string;
 };
+
+/** A simulated machine as the working-day plan sees it. */
+export const workdayDeviceOf = (a: SimulatedAgent): WorkdayDevice => ({
+  index: a.device.index,
+  users: a.device.users,
+  domain: a.device.domain,
+  machineId: a.device.facts.machineId,
+  timeZone: a.timeZone,
+});
 
 export type Fleet = { agents: SimulatedAgent[]; stop(): Promise<void> };
 
@@ -140,6 +160,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       executor,
       deviceGuid: creds.device_guid,
       agentSecret: creds.agent_secret,
+      timeZone: options.timezones?.[slot] ?? 'UTC',
     };
     sim.power = createPowerCycle(
       { ...DEFAULT_POWER, ...options.power },
@@ -179,7 +200,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         a.agent.connection.drop();
         continue;
       }
-      if (behaviour.chance(loginChance)) {
+      if (options.workday) {
+        followPlan(a, seed);
+      } else if (behaviour.chance(loginChance)) {
         toggleSession(a, behaviour.next());
       }
     }
@@ -231,4 +254,46 @@ function toggleSession(a: SimulatedAgent, r: number) {
       timestamp: at,
     },
   ]);
+}
+
+/**
+ * Working-day mode: sign the planned user in or out when the plan for the site's local time says
+ * so. A session signed in at boot by the demo variety (`…-boot`) is left alone, like a machine
+ * someone left signed in.
+ */
+function followPlan(a: SimulatedAgent, seed: number, now = Date.now()) {
+  const d = a.device;
+  const open = d.sessions[0];
+  if (open?.sessionId.endsWith('-boot')) {
+    return;
+  }
+  const planned = plannedSessionAt(workdayDeviceOf(a), seed, now);
+  if (open?.sessionId === planned?.sessionId) {
+    return;
+  }
+  const at = new Date(now).toISOString();
+  const ipAddress = d.facts.ipAddress ?? null;
+  const events: Parameters<Agent['reportActivity']>[0] = [];
+  if (open) {
+    events.push({
+      eventType: 'logout',
+      userName: open.userName,
+      sessionId: open.sessionId,
+      ipAddress,
+      timestamp: at,
+    });
+  }
+  d.sessions = planned
+    ? [{ sessionId: planned.sessionId, userName: planned.userName, ipAddress, startedAt: at }]
+    : [];
+  if (planned) {
+    events.push({
+      eventType: 'login',
+      userName: planned.userName,
+      sessionId: planned.sessionId,
+      ipAddress,
+      timestamp: at,
+    });
+  }
+  a.agent.reportActivity(events);
 }

@@ -85,7 +85,7 @@ export const agentSocketRoutes: FastifyPluginCallback<{
 
   app.get(
     '/agent/ws',
-    { websocket: true, onRequest: authenticate, schema: { hide: true } },
+    { config: { access: 'agent' }, websocket: true, onRequest: authenticate, schema: { hide: true } },
     (socket, request) => {
       const device = authed.get(request);
       if (!device) {

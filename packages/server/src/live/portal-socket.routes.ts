@@ -3,8 +3,12 @@ import type { FastifyPluginCallback } from 'fastify';
 // WS /api/ws?tenantId&userId&token (spec: core §4, §7 Websocket). The hub authenticates from the
 // query string once the socket is open, so it can answer with the spec's close codes.
 export const portalSocketRoutes: FastifyPluginCallback = (app, _opts, done) => {
-  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
-    app.portalHub.accept(socket, request);
-  });
+  app.get(
+    '/ws',
+    { config: { access: 'socket' }, websocket: true, schema: { hide: true } },
+    (socket, request) => {
+      app.portalHub.accept(socket, request);
+    },
+  );
   done();
 };

@@ -35,7 +35,7 @@ import type { Bus, BusTopics } from './bus';
 export type SubscriptionAuthorizer = (
   ctx: RequestContext,
   id: number,
-) => Promise<{ siteId: number | null } | null>;
+) => Promise<{ siteId: number | null; snapshot?: PortalEvents['deployment_update'] } | null>;
 
 export type PortalHub = {
   /** Publish a live event to every instance; sockets subscribed to `key` receive it. */
@@ -162,19 +162,25 @@ export function createPortalHub(deps: {
     client.expiryTimer.unref();
   }
 
-  async function authorize(ctx: RequestContext, key: string): Promise<'ok' | 'invalid' | 'denied'> {
+  /** 'ok' may bring the deployment's state now, sent right after 'subscribed'. */
+  async function authorize(
+    ctx: RequestContext,
+    key: string,
+  ): Promise<'invalid' | 'denied' | { snapshot?: PortalEvents['deployment_update'] }> {
     const parsed = parseSubscriptionKey(key);
     if (!parsed) {
       return 'invalid';
     }
     if (parsed.kind === 'device') {
-      return (await canFollowDevice(db, ctx, parsed.deviceGuid)) ? 'ok' : 'denied';
+      return (await canFollowDevice(db, ctx, parsed.deviceGuid)) ? {} : 'denied';
     }
     if (!deploymentAuthorizer) {
       return 'denied';
     }
     const deployment = await deploymentAuthorizer(ctx, parsed.id);
-    return deployment && canSeeDeviceSite(ctx, deployment.siteId) ? 'ok' : 'denied';
+    return deployment && canSeeDeviceSite(ctx, deployment.siteId)
+      ? { snapshot: deployment.snapshot }
+      : 'denied';
   }
 
   async function handle(client: Client, raw: string) {
@@ -225,7 +231,7 @@ export function createPortalHub(deps: {
           return;
         }
         const verdict = await authorize(client.ctx, raw);
-        if (verdict !== 'ok') {
+        if (typeof verdict === 'string') {
           // The same answer for "does not exist" and "not yours", so ids cannot be probed.
           control(client, 'error', {
             code: verdict === 'invalid' ? 'invalid_subscription_key' : 'subscription_denied',
@@ -243,6 +249,11 @@ export function createPortalHub(deps: {
         }
         set.add(client);
         control(client, 'subscribed', { subscriptionKey: raw });
+        // A job may have moved between the caller learning its id and subscribing (it starts at
+        // once after a create): its current state follows, so no change is missed.
+        if (verdict.snapshot) {
+          send(client, { type: 'deployment_update', payload: verdict.snapshot });
+        }
         return;
       }
     }

@@ -105,8 +105,4 @@ declare module 'fastify' {
   interface FastifyInstance {
     requireSession(request: FastifyRequest): Promise<void>;
   }
-  interface FastifyContextConfig {
-    /** Routes under /api/customer require a session unless marked public. */
-    isPublic?: boolean;
-  }
 }

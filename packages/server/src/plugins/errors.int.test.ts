@@ -18,13 +18,17 @@ describe('error envelope', () => {
       LOG_LEVEL: 'silent',
     });
     app = await buildApp({ config, database, logger: false });
-    app.get('/api/test/boom', () => {
+    app.get('/api/test/boom', { config: { access: 'public' } }, () => {
       throw new Error('secret connection string postgres://admin:hunter2@db');
     });
-    app.post('/api/test/echo', { schema: { body: z.object({ count: z.number().int().min(1) }) } }, (req) => ({
-      success: true,
-      data: req.body,
-    }));
+    app.post(
+      '/api/test/echo',
+      { config: { access: 'public' }, schema: { body: z.object({ count: z.number().int().min(1) }) } },
+      (req) => ({
+        success: true,
+        data: req.body,
+      }),
+    );
     await app.ready();
   });
   afterAll(async () => {

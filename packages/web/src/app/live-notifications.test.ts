@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { JobStatus } from '@outpost/contract/deployments';
 import type { DeviceStatus } from '@outpost/contract/devices';
 import type { PortalEvent } from '@outpost/contract/live';
 import { notificationFor } from './live-notifications';
@@ -37,19 +38,52 @@ describe('live notification rules (spec: core §4)', () => {
     expect(notificationFor(device('loggedin'), 'online')).toMatchObject({ type: 'info' });
   });
 
-  it('reports deployments and failed steps', () => {
+  it('reports deployments and failed steps (spec: operations §4)', () => {
+    const job = (status: JobStatus, extra: object = {}): PortalEvent => ({
+      type: 'deployment_update',
+      payload: { deploymentId: 3, status, ...extra },
+    });
+    expect(notificationFor(job('running'), undefined, { previous: 'pending' })).toMatchObject({
+      type: 'info',
+      title: 'Deployment Started',
+      message: 'Deployment 3',
+    });
     expect(
-      notificationFor({ type: 'deployment_update', payload: { deploymentId: 3, status: 'completed' } }),
-    ).toMatchObject({ type: 'success', title: 'Deployment Complete', message: 'Deployment 3' });
-    expect(
-      notificationFor({ type: 'deployment_update', payload: { deploymentId: 3, status: 'failed' } }),
-    ).toMatchObject({ type: 'error', title: 'Deployment Failed' });
+      notificationFor(job('completed'), undefined, { previous: 'running', name: 'Roll out' }),
+    ).toMatchObject({ type: 'success', title: 'Deployment Completed', message: 'Roll out' });
+    expect(notificationFor(job('failed'))).toMatchObject({ type: 'error', title: 'Deployment Failed' });
+    expect(notificationFor(job('cancelled'), undefined, { previous: 'running' })).toMatchObject({
+      type: 'warning',
+      title: 'Deployment Cancelled',
+    });
+    expect(notificationFor(job('pending'))).toBeNull();
     expect(
       notificationFor({
         type: 'step_update',
         payload: { deploymentId: 3, stepOrder: 2, stepName: 'Install', status: 'failed' },
       }),
     ).toMatchObject({ type: 'error', title: 'Deployment Step Failed', message: 'Install failed' });
+    expect(
+      notificationFor(
+        {
+          type: 'step_update',
+          payload: { deploymentId: 3, stepOrder: 2, status: 'failed', errorMessage: 'exit code 1' },
+        },
+        undefined,
+        { name: 'Roll out' },
+      ),
+    ).toMatchObject({ message: 'Step 2 failed (Roll out): exit code 1' });
+  });
+
+  it('announces only changes of the job status, not counters repeating it', () => {
+    const running: PortalEvent = {
+      type: 'deployment_update',
+      payload: { deploymentId: 3, status: 'running', completed_devices: 2 },
+    };
+    expect(notificationFor(running, undefined, { previous: 'running' })).toBeNull();
+    expect(
+      notificationFor({ type: 'deployment_update', payload: { deploymentId: 3, completed_devices: 2 } }),
+    ).toBeNull();
   });
 
   it('expires non-errors after 5 s and keeps errors until dismissed', () => {
@@ -60,14 +94,22 @@ describe('live notification rules (spec: core §4)', () => {
     ).toBe(0);
   });
 
-  it('stays quiet for inventory reports and for one device within a job', () => {
+  it('stays quiet for inventory reports and for a device within a job that leaves the job as it was', () => {
     expect(notificationFor(device('online', { inventory: ['software'] }), 'offline')).toBeNull();
+    // a device failed; the job (status) is still running
+    const deviceFailed: PortalEvent = {
+      type: 'deployment_update',
+      payload: { deploymentId: 1, deviceDeploymentId: 4, deviceStatus: 'failed', status: 'running' },
+    };
+    expect(notificationFor(deviceFailed, undefined, { previous: 'running' })).toBeNull();
+    // the last device finished, and with it the job
     expect(
-      notificationFor({
-        type: 'deployment_update',
-        payload: { deploymentId: 1, deviceDeploymentId: 4, status: 'failed' },
-      }),
-    ).toBeNull();
+      notificationFor(
+        { type: 'deployment_update', payload: { deploymentId: 1, deviceDeploymentId: 4, status: 'failed' } },
+        undefined,
+        { previous: 'running' },
+      ),
+    ).toMatchObject({ title: 'Deployment Failed' });
     expect(
       notificationFor({
         type: 'deployment_update',

@@ -1,8 +1,12 @@
+import type { JobStatus } from '@outpost/contract/deployments';
 import type { DeviceStatus } from '@outpost/contract/devices';
 import { LIVE_NOTIFICATION_EXPIRY_MS } from '@outpost/contract/limits';
 import type { PortalEvent } from '@outpost/contract/live';
+import { useRef } from 'react';
+import { useNavigate } from 'react-router';
 import { useToast } from '../components/ui/toast';
 import type { ToastInput } from '../components/ui/toast';
+import { jobNameOf, noteJobName, swapJobStatus } from '../lib/deployment-status';
 import { swapDeviceStatus } from '../lib/device-presence';
 import { useLiveMessages } from '../lib/socket';
 
@@ -13,7 +17,13 @@ import { useLiveMessages } from '../lib/socket';
 // Only a change from offline to online or logged in is a connection (an unknown previous status
 // counts as offline for online): a user signing out (loggedin → online) or a fault clearing
 // (error → online) is not, and a sign-in on a connected device is 'User Logged In'.
-export function notificationFor(event: PortalEvent, previous?: DeviceStatus): ToastInput | null {
+export function notificationFor(
+  event: PortalEvent,
+  previous?: DeviceStatus,
+  job: { previous?: JobStatus; name?: string } = {},
+): ToastInput | null {
+  const previousJob = job.previous;
+  const knownJobName = job.name;
   const expiring = { duration: LIVE_NOTIFICATION_EXPIRY_MS };
   switch (event.type) {
     case 'device_update': {
@@ -45,24 +55,40 @@ export function notificationFor(event: PortalEvent, previous?: DeviceStatus): To
     }
     case 'deployment_update': {
       const p = event.payload;
-      // One device's part of a job is not the job.
-      if (p.deviceDeploymentId !== undefined) {
+      // `status` is the job's (a device's own is `deviceStatus`); an update repeating it (a
+      // device moving on, counters changing) is not a change: only the job's changes are announced.
+      if (p.status === undefined || p.status === previousJob) {
         return null;
       }
-      const jobName = p.jobName || `Deployment ${p.deploymentId}`;
-      if (p.status === 'completed') {
-        return { type: 'success', title: 'Deployment Complete', message: jobName, ...expiring };
-      }
-      if (p.status === 'failed') {
-        return { type: 'error', title: 'Deployment Failed', message: jobName, duration: 0 };
+      const jobName = p.jobName || knownJobName || `Deployment ${p.deploymentId}`;
+      // spec: operations §4 — a toast per change of the job's status. Core §4 calls the completed
+      // one 'Deployment Complete' in its notification list; it is one event, so one toast, with
+      // the deployments document's words (the screen that owns jobs).
+      switch (p.status) {
+        case 'pending':
+          return null;
+        case 'running':
+          return { type: 'info', title: 'Deployment Started', message: jobName, ...expiring };
+        case 'completed':
+          return { type: 'success', title: 'Deployment Completed', message: jobName, ...expiring };
+        case 'failed':
+          return { type: 'error', title: 'Deployment Failed', message: jobName, duration: 0 };
+        case 'cancelled':
+          return { type: 'warning', title: 'Deployment Cancelled', message: jobName, ...expiring };
       }
       return null;
     }
     case 'step_update': {
       const p = event.payload;
       if (p.status === 'failed') {
-        const step = p.stepName ?? 'A step';
-        return { type: 'error', title: 'Deployment Step Failed', message: `${step} failed`, duration: 0 };
+        const step = p.stepName ?? `Step ${p.stepOrder}`;
+        const where = knownJobName ? ` (${knownJobName})` : '';
+        return {
+          type: 'error',
+          title: 'Deployment Step Failed',
+          message: `${step} failed${where}${p.errorMessage ? `: ${p.errorMessage}` : ''}`,
+          duration: 0,
+        };
       }
       return null;
     }
@@ -73,15 +99,49 @@ export function notificationFor(event: PortalEvent, previous?: DeviceStatus): To
 
 export function LiveNotifications() {
   const toast = useToast();
+  const navigate = useNavigate();
+  // One 'Deployment Step Failed' toast per job, counting: a step failing on many devices (errors
+  // stay until dismissed) would otherwise fill the stack and cover the page.
+  const stepFailures = useRef(new Map<number, { toastId: number; count: number }>());
   useLiveMessages((event) => {
     const previous =
       event.type === 'device_update' && !event.payload.inventory
         ? swapDeviceStatus(event.payload.deviceId, event.payload.status)
         : undefined;
-    const notification = notificationFor(event, previous);
-    if (notification) {
-      toast.show(notification);
+    let job: { previous?: JobStatus; name?: string } = {};
+    if (event.type === 'deployment_update') {
+      const p = event.payload;
+      if (p.jobName) {
+        noteJobName(p.deploymentId, p.jobName);
+      }
+      job = {
+        name: jobNameOf(p.deploymentId),
+        previous: p.status && swapJobStatus(p.deploymentId, p.status),
+      };
+    } else if (event.type === 'step_update') {
+      job = { name: jobNameOf(event.payload.deploymentId) };
     }
+    const notification = notificationFor(event, previous, job);
+    if (!notification) {
+      return;
+    }
+    if (event.type !== 'deployment_update' && event.type !== 'step_update') {
+      toast.show(notification);
+      return;
+    }
+    const id = event.payload.deploymentId;
+    notification.action = { label: 'View deployment', onClick: () => void navigate(`/deployments/${id}`) };
+    if (event.type === 'step_update') {
+      const before = stepFailures.current.get(id);
+      const count = (before?.count ?? 0) + 1;
+      if (before) {
+        toast.dismiss(before.toastId);
+        notification.message = `${notification.message ?? ''} · ${count} step failures in this deployment`;
+      }
+      stepFailures.current.set(id, { toastId: toast.show(notification), count });
+      return;
+    }
+    toast.show(notification);
   });
   return null;
 }

@@ -45,7 +45,9 @@ export function LiveSocketProvider({
   children: ReactNode;
 }) {
   const [state, setState] = useState<ConnectionState>(idle);
-  const keys = useRef(new Set<string>());
+  // How many holders each key has: two screens (or a screen and the shell) may want the same
+  // channel, and one of them leaving must not unsubscribe the other.
+  const keys = useRef(new Map<string, number>());
   const listeners = useRef(new Set<Listener>());
   const connectionRef = useRef<LiveConnection | null>(null);
 
@@ -63,7 +65,7 @@ export function LiveSocketProvider({
         }
       },
     });
-    for (const key of keys.current) {
+    for (const key of keys.current.keys()) {
       connection.subscribe(key);
     }
     connectionRef.current = connection;
@@ -87,10 +89,18 @@ export function LiveSocketProvider({
   }, [tenantId, userId, token]);
 
   const subscribe = useCallback((key: string) => {
-    keys.current.add(key);
-    connectionRef.current?.subscribe(key);
+    const holders = keys.current.get(key) ?? 0;
+    keys.current.set(key, holders + 1);
+    if (holders === 0) {
+      connectionRef.current?.subscribe(key);
+    }
   }, []);
   const unsubscribe = useCallback((key: string) => {
+    const holders = keys.current.get(key) ?? 0;
+    if (holders > 1) {
+      keys.current.set(key, holders - 1);
+      return;
+    }
     keys.current.delete(key);
     connectionRef.current?.unsubscribe(key);
   }, []);

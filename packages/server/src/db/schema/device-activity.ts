@@ -30,7 +30,12 @@ export const deviceActivityDaily = pgTable(
   ],
 );
 
-export type OpenActivitySession = { sessionId: string; userName: string; ipAddress: string | null; since: string };
+export type OpenActivitySession = {
+  sessionId: string;
+  userName: string;
+  ipAddress: string | null;
+  since: string;
+};
 
 /** The open intervals of one device: what a read adds up to now, and what the next event closes. */
 export const deviceActivityState = pgTable('device_activity_state', {

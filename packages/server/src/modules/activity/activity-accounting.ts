@@ -89,9 +89,7 @@ function addTo(map: Map<string, DayTotals>, day: string, d: Partial<DayTotals>) 
 }
 
 export function toDeltas(map: Map<string, DayTotals>): DayDelta[] {
-  return [...map.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([day, t]) => ({ day, ...t }));
+  return [...map.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([day, t]) => ({ day, ...t }));
 }
 
 export type StepResult = { state: AccountingState; accepted: boolean; deltas: DayDelta[] };

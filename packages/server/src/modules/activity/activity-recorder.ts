@@ -91,7 +91,11 @@ const sessionFields = (s: { sessionId: string; userName: string; ipAddress: stri
 });
 
 /** The device went offline: its open sessions sign out, then the offline event. */
-export async function recordDisconnected(tx: Executor, device: ActivityDevice, now = new Date()): Promise<void> {
+export async function recordDisconnected(
+  tx: Executor,
+  device: ActivityDevice,
+  now = new Date(),
+): Promise<void> {
   const state = await currentState(tx, device);
   await record(tx, device, now, [
     ...state.sessions.map((s): Pending => ({ type: 'logout', timestamp: now, ...sessionFields(s) })),

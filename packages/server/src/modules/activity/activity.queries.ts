@@ -23,7 +23,11 @@ const toMs = (d: Date | null) => (d ? d.getTime() : null);
 const toDate = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 /** The device's accounting state, locked for this transaction; empty when it has none yet. */
-export async function lockState(tx: Executor, scope: TenantScope, deviceId: number): Promise<AccountingState | null> {
+export async function lockState(
+  tx: Executor,
+  scope: TenantScope,
+  deviceId: number,
+): Promise<AccountingState | null> {
   const [row] = await tx
     .select()
     .from(deviceActivityState)
@@ -51,9 +55,10 @@ export async function saveState(
   const values = {
     onlineSince: toDate(state.onlineSince),
     loggedInSince: toDate(state.loggedInSince),
-    sessions: state.sessions.map(
-      (s): OpenActivitySession => ({ ...s, since: new Date(s.since).toISOString() }),
-    ),
+    sessions: state.sessions.map((s): OpenActivitySession => ({
+      ...s,
+      since: new Date(s.since).toISOString(),
+    })),
     lastEventAt: toDate(state.lastEventAt),
     countedDay: state.countedDay,
     countedSessions: state.countedSessions,
@@ -134,19 +139,47 @@ export async function addToRollups(
 
 // ---------- the demo's back-fill ----------
 
-/** Devices of a tenant with no activity state yet (never connected, or created before this). */
-export async function devicesWithoutActivity(db: Reader, scope: TenantScope) {
+/** The tenant's devices of these guids with the time their first activity event arrived. */
+export async function devicesWithFirstEvent(db: Reader, scope: TenantScope, guids: string[]) {
+  if (guids.length === 0) {
+    return [];
+  }
   return db
-    .select({ id: devices.id, siteId: devices.siteId, hostname: devices.hostname, timezone: sites.timezone })
+    .select({
+      id: devices.id,
+      deviceGuid: devices.deviceGuid,
+      ipAddress: devices.ipAddress,
+      firstEventAt:
+        sql<Date | null>`(select min(${activityEvents.createdAt}) from ${activityEvents} where ${activityEvents.deviceId} = ${devices.id})`.mapWith(
+          (v: string | Date | null) => (v === null ? null : new Date(v)),
+        ),
+    })
     .from(devices)
-    .leftJoin(sites, eq(sites.id, devices.siteId))
-    .where(
-      and(
-        inTenant(devices, scope),
-        sql`not exists (select 1 from ${activityEvents} where ${activityEvents.deviceId} = ${devices.id})`,
-      ),
-    )
+    .where(and(inTenant(devices, scope), inArray(devices.deviceGuid, guids)))
     .orderBy(asc(devices.id));
+}
+
+/** Locks the device row (the gateway's transactions lock it first too). */
+export async function lockDeviceRow(tx: Executor, scope: TenantScope, deviceId: number): Promise<boolean> {
+  const rows = await tx
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(inTenant(devices, scope), eq(devices.id, deviceId)))
+    .for('update');
+  return rows.length > 0;
+}
+
+/** Removes a device's activity: log, day rows and state (the back-fill writes them anew). */
+export async function deleteActivity(tx: Executor, scope: TenantScope, deviceId: number): Promise<void> {
+  await tx
+    .delete(activityEvents)
+    .where(and(inTenant(activityEvents, scope), eq(activityEvents.deviceId, deviceId)));
+  await tx
+    .delete(deviceActivityDaily)
+    .where(and(inTenant(deviceActivityDaily, scope), eq(deviceActivityDaily.deviceId, deviceId)));
+  await tx
+    .delete(deviceActivityState)
+    .where(and(inTenant(deviceActivityState, scope), eq(deviceActivityState.deviceId, deviceId)));
 }
 
 /** Many events at once (the demo back-fill writes a device's whole history in one statement). */
@@ -206,7 +239,13 @@ export async function findDeviceActivity(db: Reader, scope: Scope, idOrGuid: str
 }
 
 /** The device's log since `since`, newest first. */
-export async function listEvents(db: Reader, scope: TenantScope, deviceId: number, since: Date, limit: number) {
+export async function listEvents(
+  db: Reader,
+  scope: TenantScope,
+  deviceId: number,
+  since: Date,
+  limit: number,
+) {
   return db
     .select({
       id: activityEvents.id,
@@ -249,11 +288,7 @@ export async function eventsSince(db: Reader, scope: TenantScope, deviceId: numb
     .select({ id: activityEvents.id })
     .from(activityEvents)
     .where(
-      and(
-        mine,
-        inArray(activityEvents.eventType, ['online', 'offline']),
-        lt(activityEvents.createdAt, from),
-      ),
+      and(mine, inArray(activityEvents.eventType, ['online', 'offline']), lt(activityEvents.createdAt, from)),
     )
     .orderBy(desc(activityEvents.id))
     .limit(1);
@@ -271,6 +306,18 @@ export async function allEvents(db: Reader, scope: TenantScope, deviceId: number
     .from(activityEvents)
     .where(and(inTenant(activityEvents, scope), eq(activityEvents.deviceId, deviceId)))
     .orderBy(asc(activityEvents.id));
+}
+
+/** The device's open intervals (null before its first event). */
+export async function openIntervals(db: Reader, scope: TenantScope, deviceId: number) {
+  const [row] = await db
+    .select({
+      onlineSince: deviceActivityState.onlineSince,
+      loggedInSince: deviceActivityState.loggedInSince,
+    })
+    .from(deviceActivityState)
+    .where(and(inTenant(deviceActivityState, scope), eq(deviceActivityState.deviceId, deviceId)));
+  return row ?? null;
 }
 
 /** The device's day rows from `fromDay` (YYYY-MM-DD) on. */
@@ -295,7 +342,8 @@ export async function dailyRows(db: Reader, scope: TenantScope, deviceId: number
 
 /**
  * The overview: one row per device in scope with its closed time over the three windows and
- * today's sessions, from the rollups in one grouped query, plus the open intervals to add.
+ * today's sessions, plus the open intervals to add. The rollups of the last 30 days are summed
+ * per device in one grouped pass (tenant and day index), then joined to the devices in scope.
  */
 export async function overviewRows(
   db: Reader,
@@ -305,7 +353,25 @@ export async function overviewRows(
   const r = deviceActivityDaily;
   const sumIf = (col: typeof r.onlineMs | typeof r.loggedInMs, from: string) =>
     sql<number>`coalesce(sum(${col}) filter (where ${r.day} >= ${from}), 0)::float8`;
-  return db
+  const totals = db
+    .select({
+      deviceId: r.deviceId,
+      sessionsToday:
+        sql<number>`coalesce(sum(${r.sessionCount}) filter (where ${r.day} = ${days.today}), 0)::int`.as(
+          'sessions_today',
+        ),
+      online7: sumIf(r.onlineMs, days.from7).as('online7'),
+      login7: sumIf(r.loggedInMs, days.from7).as('login7'),
+      online14: sumIf(r.onlineMs, days.from14).as('online14'),
+      login14: sumIf(r.loggedInMs, days.from14).as('login14'),
+      online30: sumIf(r.onlineMs, days.from30).as('online30'),
+      login30: sumIf(r.loggedInMs, days.from30).as('login30'),
+    })
+    .from(r)
+    .where(and(inTenant(r, scope), gte(r.day, days.from30)))
+    .groupBy(r.deviceId)
+    .as('totals');
+  const rows = await db
     .select({
       id: devices.id,
       deviceGuid: devices.deviceGuid,
@@ -313,19 +379,29 @@ export async function overviewRows(
       siteName: sites.siteName,
       onlineSince: deviceActivityState.onlineSince,
       loggedInSince: deviceActivityState.loggedInSince,
-      sessionsToday: sql<number>`coalesce(sum(${r.sessionCount}) filter (where ${r.day} = ${days.today}), 0)::int`,
-      online7: sumIf(r.onlineMs, days.from7),
-      login7: sumIf(r.loggedInMs, days.from7),
-      online14: sumIf(r.onlineMs, days.from14),
-      login14: sumIf(r.loggedInMs, days.from14),
-      online30: sumIf(r.onlineMs, days.from30),
-      login30: sumIf(r.loggedInMs, days.from30),
+      sessionsToday: totals.sessionsToday,
+      online7: totals.online7,
+      login7: totals.login7,
+      online14: totals.online14,
+      login14: totals.login14,
+      online30: totals.online30,
+      login30: totals.login30,
     })
     .from(devices)
     .leftJoin(sites, eq(sites.id, devices.siteId))
     .leftJoin(deviceActivityState, eq(deviceActivityState.deviceId, devices.id))
-    .leftJoin(r, and(eq(r.deviceId, devices.id), gte(r.day, days.from30)))
+    .leftJoin(totals, eq(totals.deviceId, devices.id))
     .where(inScope(devices, scope))
-    .groupBy(devices.id, sites.siteName, deviceActivityState.onlineSince, deviceActivityState.loggedInSince)
     .orderBy(asc(devices.id));
+  // a device without rows in the window has no totals row
+  return rows.map((row) => ({
+    ...row,
+    sessionsToday: row.sessionsToday ?? 0,
+    online7: row.online7 ?? 0,
+    login7: row.login7 ?? 0,
+    online14: row.online14 ?? 0,
+    login14: row.login14 ?? 0,
+    online30: row.online30 ?? 0,
+    login30: row.login30 ?? 0,
+  }));
 }

@@ -9,18 +9,20 @@ import { deviceMessages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import { tenantOnly } from '../../lib/scope';
-import type { RequestContext } from '../../plugins/auth';
+import type { Scope } from '../../lib/scope';
 import {
   allEvents,
   dailyRows,
   eventsSince,
   findDeviceActivity,
   listEvents,
+  openIntervals,
   overviewRows,
 } from './activity.queries';
 import {
   DAY_MS,
   HOUR_MS,
+  dailyTotals,
   dayStart,
   effectiveTime,
   hourlySlots,
@@ -51,8 +53,35 @@ export function accountingEvents(rows: readonly EventRead[]): AccountingEvent[] 
   });
 }
 
+const nonEmpty = (m: ReadonlyMap<string, DayTotals>) =>
+  Object.fromEntries([...m.entries()].filter(([, t]) => t.onlineMs || t.loggedInMs || t.sessions));
+
+/**
+ * A consistency check (tests, tools): a device's per-day totals as the reads report them
+ * (rollups plus open intervals) and as recomputed from every stored event; the two must agree.
+ */
+export async function checkRollups(db: Db, device: { id: number; tenantId: number }, now: number) {
+  const scope = tenantOnly(device.tenantId);
+  const rows = await dailyRows(db, scope, device.id, '0001-01-01');
+  const open = await openIntervals(db, scope, device.id);
+  const read = withOpenIntervals(
+    new Map(rows.map(({ day, ...t }) => [day, t])),
+    {
+      onlineSince: open?.onlineSince?.getTime() ?? null,
+      loggedInSince: open?.loggedInSince?.getTime() ?? null,
+    },
+    now,
+  );
+  const events = accountingEvents(await allEvents(db, scope, device.id));
+  return {
+    read: nonEmpty(read),
+    recomputed: nonEmpty(dailyTotals(timeline(events, now))),
+    firstEventAt: events[0]?.at ?? null,
+  };
+}
+
 export function createActivityService({ db, now = () => Date.now() }: { db: Db; now?: () => number }) {
-  async function requireDevice(ctx: RequestContext, idOrGuid: string) {
+  async function requireDevice(ctx: Scope, idOrGuid: string) {
     const device = await findDeviceActivity(db, ctx, idOrGuid);
     if (!device) {
       throw notFound(deviceMessages.deviceNotFound, 'DEVICE_NOT_FOUND');
@@ -60,22 +89,29 @@ export function createActivityService({ db, now = () => Date.now() }: { db: Db; 
     return device;
   }
 
-  async function timelineFrom(device: { id: number; tenantId: number }, from: number, at: number): Promise<Timeline> {
+  async function timelineFrom(
+    device: { id: number; tenantId: number },
+    from: number,
+    at: number,
+  ): Promise<Timeline> {
     const rows = await eventsSince(db, tenantOnly(device.tenantId), device.id, new Date(from));
     return timeline(accountingEvents(rows), at);
   }
 
   return {
     /** The device's events of the last `days` days, newest first. */
-    async log(ctx: RequestContext, idOrGuid: string, days: number): Promise<ActivityLogResponse> {
+    async log(ctx: Scope, idOrGuid: string, days: number): Promise<ActivityLogResponse> {
       const device = await requireDevice(ctx, idOrGuid);
       const since = new Date(now() - Math.min(days, ACTIVITY_MAX_DAYS) * DAY_MS);
       const rows = await listEvents(db, tenantOnly(device.tenantId), device.id, since, ACTIVITY_LOG_LIMIT);
-      return rows.map(({ eventTimestamp, ...r }) => ({ ...r, event_timestamp: eventTimestamp.toISOString() }));
+      return rows.map(({ eventTimestamp, ...r }) => ({
+        ...r,
+        event_timestamp: eventTimestamp.toISOString(),
+      }));
     },
 
     /** 12 hourly slots ending with the current hour (UTC). */
-    async chart(ctx: RequestContext, idOrGuid: string): Promise<ActivityChartResponse> {
+    async chart(ctx: Scope, idOrGuid: string): Promise<ActivityChartResponse> {
       const device = await requireDevice(ctx, idOrGuid);
       const at = now();
       const from = Math.floor(at / HOUR_MS) * HOUR_MS - (ACTIVITY_CHART_SLOTS - 1) * HOUR_MS;
@@ -83,7 +119,7 @@ export function createActivityService({ db, now = () => Date.now() }: { db: Db; 
     },
 
     /** The last 7 UTC days, oldest first: sessions started and hours signed in, from the rollups. */
-    async weekly(ctx: RequestContext, idOrGuid: string): Promise<WeeklySummaryResponse> {
+    async weekly(ctx: Scope, idOrGuid: string): Promise<WeeklySummaryResponse> {
       const device = await requireDevice(ctx, idOrGuid);
       const at = now();
       const fromDay = utcDay(dayStart(at) - (ACTIVITY_WEEKLY_DAYS - 1) * DAY_MS);
@@ -91,14 +127,17 @@ export function createActivityService({ db, now = () => Date.now() }: { db: Db; 
       const closed = new Map<string, DayTotals>(rows.map(({ day, ...t }) => [day, t]));
       const totals = withOpenIntervals(
         closed,
-        { onlineSince: device.onlineSince?.getTime() ?? null, loggedInSince: device.loggedInSince?.getTime() ?? null },
+        {
+          onlineSince: device.onlineSince?.getTime() ?? null,
+          loggedInSince: device.loggedInSince?.getTime() ?? null,
+        },
         at,
       );
       return weeklyRows(totals, at, ACTIVITY_WEEKLY_DAYS);
     },
 
     /** One row per device in scope: today's sessions and utilisation over 7, 14 and 30 days. */
-    async overview(ctx: RequestContext): Promise<DeviceActivityOverviewResponse> {
+    async overview(ctx: Scope): Promise<DeviceActivityOverviewResponse> {
       const at = now();
       const today = dayStart(at);
       const from = (n: number) => today - (n - 1) * DAY_MS;
@@ -112,7 +151,10 @@ export function createActivityService({ db, now = () => Date.now() }: { db: Db; 
         const online = r.onlineSince?.getTime() ?? null;
         const loggedIn = r.loggedInSince?.getTime() ?? null;
         const window = (closedOnline: number, closedLogin: number, n: number) =>
-          utilisation(closedLogin + openPart(loggedIn, from(n), at), closedOnline + openPart(online, from(n), at));
+          utilisation(
+            closedLogin + openPart(loggedIn, from(n), at),
+            closedOnline + openPart(online, from(n), at),
+          );
         return {
           agent_id: r.id,
           device_guid: r.deviceGuid,

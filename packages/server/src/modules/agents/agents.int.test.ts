@@ -133,7 +133,7 @@ describe('enrolment tokens and POST /api/agent/enroll', () => {
       .select()
       .from(auditLogs)
       .where(eq(auditLogs.resourceId, String(row!.id)));
-    expect(audit.map((a) => a.action)).toContain('Enroll Device');
+    expect(audit.map((a) => a.action)).toContain('Create Device');
   });
 
   it('re-enrolment keeps the record only for an agent that proves its guid and secret', async () => {
@@ -159,9 +159,9 @@ describe('enrolment tokens and POST /api/agent/enroll', () => {
     const audit = await server.database.db
       .select({ action: auditLogs.action, userName: auditLogs.userName, userId: auditLogs.userId })
       .from(auditLogs)
-      .where(eq(auditLogs.action, 'Re-enroll Device'));
+      .where(eq(auditLogs.action, 'Update Device'));
     expect(audit).toEqual([
-      { action: 'Re-enroll Device', userName: `Agent enrolment (${t.token_prefix})`, userId: null },
+      { action: 'Update Device', userName: `Agent enrolment (${t.token_prefix})`, userId: null },
     ]);
   });
 

@@ -26,6 +26,7 @@ export const enrollmentTokenRoutes: FastifyPluginCallbackZod<AgentsRoutesOptions
   app.post(
     '/agents/enrollment-tokens',
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['agents'],
         body: CreateEnrollmentTokenBody,
@@ -43,13 +44,17 @@ export const enrollmentTokenRoutes: FastifyPluginCallbackZod<AgentsRoutesOptions
 
   app.get(
     '/agents/enrollment-tokens',
-    { schema: { tags: ['agents'], response: { 200: apiSuccess(z.array(EnrollmentToken)) } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['agents'], response: { 200: apiSuccess(z.array(EnrollmentToken)) } },
+    },
     async (request) => ({ success: true as const, data: await service.listTokens(request.ctx) }),
   );
 
   app.delete(
     '/agents/enrollment-tokens/:id',
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['agents'],
         params: EnrollmentTokenIdParams,
@@ -75,7 +80,7 @@ export const agentEnrollRoutes: FastifyPluginCallbackZod<AgentsRoutesOptions & {
   app.post(
     '/enroll',
     {
-      config: { rateLimit: opts.guard.rateLimit },
+      config: { access: 'agent', rateLimit: opts.guard.rateLimit },
       preHandler: opts.guard.preHandler,
       onError: opts.guard.onError,
       schema: {

@@ -211,10 +211,12 @@ export function createAgentsService(db: Db, bus: Bus) {
           userAgent: meta.userAgent,
         });
         await writeAudit(tx, actor, {
-          action: proven ? 'Re-enroll Device' : 'Enroll Device',
+          // the spec's audit vocabulary (operations §2.10): a new device is created, a proven
+          // re-enrolment updates the device it already was
+          action: proven ? 'Update Device' : 'Create Device',
           resourceType: 'device',
           resourceId: device.id,
-          details: `${facts.hostname} enrolled with token ${token.tokenPrefix}…`,
+          details: `${facts.hostname} ${proven ? 're-enrolled' : 'enrolled'} with token ${token.tokenPrefix}…`,
           newValues: { ...facts, site_id: token.siteId, device_guid: device.deviceGuid },
         });
         return { device, reused: proven !== null };

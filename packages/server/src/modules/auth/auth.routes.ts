@@ -41,7 +41,7 @@ export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opt
   app.post(
     '/auth/google',
     {
-      config: { isPublic: true, rateLimit: { max: opts.config.signInPerMinute, timeWindow: '1 minute' } },
+      config: { access: 'public', rateLimit: { max: opts.config.signInPerMinute, timeWindow: '1 minute' } },
       schema: { tags: ['auth'], body: GoogleSignInBody, response: { 200: apiSuccess(SignInResult) } },
     },
     async (request) => {
@@ -57,7 +57,7 @@ export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opt
   app.post(
     '/auth/dev',
     {
-      config: { isPublic: true, rateLimit: { max: opts.config.signInPerMinute, timeWindow: '1 minute' } },
+      config: { access: 'public', rateLimit: { max: opts.config.signInPerMinute, timeWindow: '1 minute' } },
       schema: { tags: ['auth'], body: DevSignInBody, response: { 200: apiSuccess(SignInResult) } },
     },
     async (request) => {
@@ -75,13 +75,16 @@ export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opt
 
   app.get(
     '/auth/profile',
-    { schema: { tags: ['auth'], response: { 200: apiSuccess(SessionUser) } } },
+    { config: { access: 'member' }, schema: { tags: ['auth'], response: { 200: apiSuccess(SessionUser) } } },
     async (request) => ({ success: true as const, data: await service.getProfile(request.ctx) }),
   );
 
   app.put(
     '/auth/profile',
-    { schema: { tags: ['auth'], body: ProfileUpdateBody, response: { 200: apiSuccess(SessionUser) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags: ['auth'], body: ProfileUpdateBody, response: { 200: apiSuccess(SessionUser) } },
+    },
     async (request) => ({
       success: true as const,
       data: await service.updateProfile(request.ctx, request.body),
@@ -90,13 +93,19 @@ export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opt
 
   app.get(
     '/auth/tenants',
-    { schema: { tags: ['auth'], response: { 200: apiSuccess(z.array(TenantOption)) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags: ['auth'], response: { 200: apiSuccess(z.array(TenantOption)) } },
+    },
     async (request) => ({ success: true as const, data: await service.listTenants(request.ctx) }),
   );
 
   app.post(
     '/auth/switch-tenant',
-    { schema: { tags: ['auth'], body: SwitchTenantBody, response: { 200: apiSuccess(SignInResult) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags: ['auth'], body: SwitchTenantBody, response: { 200: apiSuccess(SignInResult) } },
+    },
     async (request) => ({
       success: true as const,
       data: await service.switchTenant(request.ctx, request.body.tenant_id),
@@ -108,7 +117,7 @@ export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opt
 export const configRoute: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opts, done) => {
   app.get(
     '/config',
-    { schema: { tags: ['config'], response: { 200: apiSuccess(AppConfig) } } },
+    { config: { access: 'public' }, schema: { tags: ['config'], response: { 200: apiSuccess(AppConfig) } } },
     async (request) => {
       // Honest for this caller: dev sign-in is offered only where POST /auth/dev would accept it.
       const devLogin = devSignInAllowed(opts.config, request);

@@ -22,7 +22,10 @@ export const dashboardRoutes: FastifyPluginCallbackZod<{
 
   app.get(
     '/devices/stats/dashboard',
-    { schema: { tags: ['dashboard'], response: { 200: apiSuccess(DashboardStats) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags: ['dashboard'], response: { 200: apiSuccess(DashboardStats) } },
+    },
     async (request) => ({ success: true as const, data: await service.stats(request.ctx) }),
   );
   done();

@@ -9,6 +9,8 @@ import { findTenantIdByName, listFirstSites, replaceEnrollmentTokens } from './d
 import { DEMO } from './demo.seed';
 
 const DEMO_TOKEN_NAME = 'Demo fleet';
+/** The fleet's seed: the same machines, and the same working-day plans, on every start. */
+export const DEMO_FLEET_SEED = 2026;
 const IDENTITIES_FILE = 'demo-fleet.json';
 
 const KeptIdentities = z.array(z.object({ deviceGuid: z.string(), agentSecret: z.string() }).nullable());
@@ -77,9 +79,11 @@ export async function startDemoFleet(
     server: serverUrl,
     tokens: issued.map(({ token }) => token),
     prefixes: issued.map(({ site }) => site.code),
+    timezones: issued.map(({ site }) => site.timezone),
     devices,
-    seed: 2026,
+    seed: DEMO_FLEET_SEED,
     variety: true,
+    workday: true,
     failureRate,
     identities: readIdentities(dataDir),
   });

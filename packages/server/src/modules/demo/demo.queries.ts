@@ -13,7 +13,7 @@ export async function findTenantIdByName(db: Db, tenantName: string): Promise<nu
 
 export function listFirstSites(db: Db, tenantId: number, limit: number) {
   return db
-    .select({ id: sites.id, code: sites.siteCode })
+    .select({ id: sites.id, code: sites.siteCode, timezone: sites.timezone })
     .from(sites)
     .where(eq(sites.tenantId, tenantId))
     .orderBy(asc(sites.id))

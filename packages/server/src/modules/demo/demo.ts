@@ -3,9 +3,10 @@ import type { Fleet } from '@outpost/agent/sim/fleet';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { seedDemoDeployments } from '../deployments/deployments.demo';
+import { seedDemoActivity } from '../activity/activity.demo';
 import { createLocalBlobStore } from '../files/blob-store';
 import { findTenantIdByName, listOnlineDevices, listPackageIds } from './demo.queries';
-import { startDemoFleet } from './demo-fleet';
+import { DEMO_FLEET_SEED, startDemoFleet } from './demo-fleet';
 import { DEMO, seedDemo } from './demo.seed';
 
 export type Demo = {
@@ -38,6 +39,32 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
     }
   }
 
+  /**
+   * On the first start: 30 days of activity before each simulated device first connected, by its
+   * working-day plan in its site's time zone (issue 12), so the activity screens have history.
+   */
+  async function seedActivity(running: Fleet) {
+    const tenantId = await findTenantIdByName(database.db, DEMO.tenantName);
+    if (tenantId === null) {
+      return;
+    }
+    const { historyEvents } = await import('@outpost/agent/sim/workday');
+    const { workdayDeviceOf } = await import('@outpost/agent/sim/fleet');
+    const from = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 30 * 86_400_000;
+    const filled = await database.exclusive(() =>
+      seedDemoActivity(database.db, {
+        tenantId,
+        devices: running.agents.map((a) => ({
+          deviceGuid: a.deviceGuid,
+          history: (to, ip) => historyEvents(workdayDeviceOf(a), DEMO_FLEET_SEED, { from, to }, ip),
+        })),
+      }),
+    );
+    if (filled > 0) {
+      log.info(`demo: back-filled 30 days of device activity for ${filled} devices`);
+    }
+  }
+
   return {
     async seed() {
       const blobStore = createLocalBlobStore(config.blobDir);
@@ -59,6 +86,7 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
       if (fleet) {
         log.info(`demo: ${fleet.agents.length} simulated devices connected (OUTPOST_DEMO_DEVICES)`);
         await seedHistory();
+        await seedActivity(fleet);
       }
     },
     async stop() {

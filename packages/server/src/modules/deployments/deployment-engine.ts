@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { StepProgressMessage } from '@outpost/contract/agent-protocol';
 import { RunDeploymentResult, STEP_LOG_MAX_CHARS } from '@outpost/contract/deployments';
 import { deploymentKey } from '@outpost/contract/live';
-import type { JobStatus } from '@outpost/contract/live';
+import type { DeploymentUpdatePayload, JobStatus } from '@outpost/contract/live';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import type { Executor } from '../../lib/db';
@@ -72,6 +72,26 @@ const parseTime = (text: string | undefined, fallback: Date) => {
   return t && !Number.isNaN(t.getTime()) ? t : fallback;
 };
 
+/** The deployment_update payload of a job, and of one of its device rows when given. */
+export function jobUpdate(job: JobRow, device?: DeviceDeploymentRow): DeploymentUpdatePayload {
+  return {
+    deploymentId: job.id,
+    status: job.status,
+    jobName: job.name,
+    total_devices: job.totalDevices,
+    completed_devices: job.completedDevices,
+    failed_devices: job.failedDevices,
+    started_at: job.startedAt?.toISOString() ?? null,
+    completed_at: job.completedAt?.toISOString() ?? null,
+    ...(device && {
+      deviceDeploymentId: device.id,
+      ...(device.deviceGuid && { deviceId: device.deviceGuid }),
+      deviceStatus: device.status,
+      errorMessage: device.errorMessage,
+    }),
+  };
+}
+
 export function createDeploymentEngine(deps: {
   db: Db;
   queue: CommandQueue;
@@ -88,22 +108,7 @@ export function createDeploymentEngine(deps: {
   let isStopped = false;
 
   async function publishJob(job: JobRow, device?: DeviceDeploymentRow) {
-    await hub.send(job.tenantId, deploymentKey(job.id), 'deployment_update', {
-      deploymentId: job.id,
-      status: job.status,
-      jobName: job.name,
-      total_devices: job.totalDevices,
-      completed_devices: job.completedDevices,
-      failed_devices: job.failedDevices,
-      started_at: job.startedAt?.toISOString() ?? null,
-      completed_at: job.completedAt?.toISOString() ?? null,
-      ...(device && {
-        deviceDeploymentId: device.id,
-        ...(device.deviceGuid && { deviceId: device.deviceGuid }),
-        deviceStatus: device.status,
-        errorMessage: device.errorMessage,
-      }),
-    });
+    await hub.send(job.tenantId, deploymentKey(job.id), 'deployment_update', jobUpdate(job, device));
   }
 
   async function settleJob(tx: Executor, jobId: number) {

@@ -264,6 +264,13 @@ describe('deployments: API and engine', () => {
       });
       portal.send({ type: 'subscribe', payload: { subscriptionKey: `deployment:${created.id}` } });
       await portal.waitFor('subscribed');
+      // the job's state now follows the subscription, so a change just before it is not missed
+      const snapshot = await portal.waitFor('deployment_update');
+      expect(snapshot.payload).toMatchObject({
+        deploymentId: created.id,
+        jobName: 'Run now',
+        total_devices: 1,
+      });
 
       const cmd = await runCommand(pc.agent);
       expect(cmd.command).toMatchObject({ kind: 'run_deployment', jobId: created.id, packageName: pkg.name });

@@ -32,13 +32,17 @@ export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsS
 
   app.post(
     '/deployments',
-    { schema: { tags, body: DeploymentCreateBody, response: { 200: apiSuccess(DeploymentJob) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, body: DeploymentCreateBody, response: { 200: apiSuccess(DeploymentJob) } },
+    },
     async (request) => ok(await service.create(request.ctx, request.body)),
   );
 
   app.get(
     '/deployments',
     {
+      config: { access: 'member' },
       schema: {
         tags,
         querystring: DeploymentListQuery,
@@ -50,7 +54,10 @@ export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsS
 
   app.get(
     '/deployments/:id',
-    { schema: { tags, params: DeploymentIdParams, response: { 200: apiSuccess(DeploymentJobDetail) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: DeploymentIdParams, response: { 200: apiSuccess(DeploymentJobDetail) } },
+    },
     async (request) => ok(await service.get(request.ctx, request.params.id)),
   );
 
@@ -58,13 +65,17 @@ export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsS
   app.route({
     method: ['POST', 'PUT'],
     url: '/deployments/:id/cancel',
+    config: { access: 'member' },
     schema: { tags, params: DeploymentIdParams, response: { 200: apiSuccess(DeploymentJob) } },
     handler: async (request) => ok(await service.cancel(request.ctx, request.params.id)),
   });
 
   app.get(
     '/deployments/device-deployment/:id/logs',
-    { schema: { tags, params: DeploymentIdParams, response: { 200: apiSuccess(StepLogsResponse) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: DeploymentIdParams, response: { 200: apiSuccess(StepLogsResponse) } },
+    },
     async (request) => ok(await service.stepLogs(request.ctx, request.params.id)),
   );
   done();
@@ -81,7 +92,10 @@ export const agentFilesRoutes: FastifyPluginCallbackZod<{
 }> = (app, opts, done) => {
   app.get(
     '/files/:id',
-    { schema: { tags: ['agents'], params: z.object({ id: IdParam }), hide: true } },
+    {
+      config: { access: 'agent' },
+      schema: { tags: ['agents'], params: z.object({ id: IdParam }), hide: true },
+    },
     async (request, reply) => {
       const guid = request.headers[AGENT_DEVICE_HEADER];
       const auth = request.headers.authorization;

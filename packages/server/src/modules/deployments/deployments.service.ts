@@ -9,6 +9,7 @@ import type {
 } from '@outpost/contract/deployments';
 import { SCHEDULE_PAST_TOLERANCE_MS } from '@outpost/contract/deployments';
 import { isDeviceActionable } from '@outpost/contract/devices';
+import type { DeploymentUpdatePayload } from '@outpost/contract/live';
 import { paginate } from '@outpost/contract/envelope';
 import type { ListData } from '@outpost/contract/envelope';
 import { deploymentMessages as messages, packageMessages } from '@outpost/contract/messages';
@@ -26,7 +27,7 @@ import { fileLookup } from '../files/files.service';
 import type { BlobStore } from '../files/blob-store';
 import { packageLookup } from '../packages/packages.service';
 import type { DeploymentEngine } from './deployment-engine';
-import { isTerminal } from './deployment-engine';
+import { isTerminal, jobUpdate } from './deployment-engine';
 import {
   activeDeviceDeploymentsOf,
   closeRunningStepLogs,
@@ -300,14 +301,17 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
     },
 
     /** portal socket: may this caller follow `deployment:{id}`? (their site, for the hub's check) */
-    async authorize(ctx: RequestContext, id: number): Promise<{ siteId: number | null } | null> {
+    async authorize(
+      ctx: RequestContext,
+      id: number,
+    ): Promise<{ siteId: number | null; snapshot: DeploymentUpdatePayload } | null> {
       const job = await findJob(db, ctx, id);
       if (!job) {
         return null;
       }
       const mine = await listDeviceDeployments(db, ctx, id);
       const site = mine.find((d) => canSeeSite(ctx, d.siteId))?.siteId ?? null;
-      return { siteId: site };
+      return { siteId: site, snapshot: jobUpdate(job) };
     },
 
     async countRunning(ctx: RequestContext): Promise<number> {

@@ -24,6 +24,7 @@ export const deviceActionsRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, o
   app.post(
     '/deployments/device-actions',
     {
+      config: { access: 'member' },
       schema: { tags, body: DeviceActionBody, response: { 200: apiSuccess(CreateDeviceActionsResponse) } },
     },
     async (request) => ok(await service.create(request.ctx, request.body)),
@@ -32,6 +33,7 @@ export const deviceActionsRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, o
   app.get(
     '/deployments/device-actions/list',
     {
+      config: { access: 'member' },
       schema: {
         tags,
         querystring: DeviceActionListQuery,

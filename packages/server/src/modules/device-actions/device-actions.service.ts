@@ -17,7 +17,8 @@ import type { DevicesService } from '../devices/devices.service';
 import { requireActionable } from '../devices/devices.service';
 import { findDeviceActions, listDeviceActions } from './device-actions.queries';
 
-const actionLabel = { restart: 'Restart Device', shutdown: 'Shutdown Device' } as const;
+// Audit actions in the words ('Device Restart').
+const actionLabel = { restart: 'Device Restart', shutdown: 'Device Shutdown' } as const;
 
 export type DeviceActionsServiceDeps = {
   db: Db;

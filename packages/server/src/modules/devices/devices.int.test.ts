@@ -442,6 +442,9 @@ describe('devices API: list, detail, software, scope, cleanup', () => {
       action: 'Bulk Delete Devices',
       details: 'Deleted 2 devices: DEL-2, DEL-3',
     });
+    // each device of the bulk delete is found by the audit's 'Delete Device' filter too
+    expect(logs).toContainEqual({ action: 'Delete Device', details: 'Deleted DEL-2 (Bulk Delete Devices)' });
+    expect(logs).toContainEqual({ action: 'Delete Device', details: 'Deleted DEL-3 (Bulk Delete Devices)' });
   });
 });
 

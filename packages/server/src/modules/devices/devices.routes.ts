@@ -39,25 +39,32 @@ export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (ap
 
   app.get(
     '/devices',
-    { schema: { tags, querystring: DeviceListQuery, response: { 200: apiSuccess(DeviceListResponse) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, querystring: DeviceListQuery, response: { 200: apiSuccess(DeviceListResponse) } },
+    },
     async (request) => ok(await service.list(request.ctx, request.query)),
   );
 
   app.get(
     '/devices/sites/list',
-    { schema: { tags, response: { 200: apiSuccess(z.array(SiteOption)) } } },
+    { config: { access: 'member' }, schema: { tags, response: { 200: apiSuccess(z.array(SiteOption)) } } },
     async (request) => ok(await service.sites(request.ctx)),
   );
 
   app.post(
     '/devices/cleanup',
-    { schema: { tags, body: CleanupBody, response: { 200: apiSuccess(CleanupResult) } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags, body: CleanupBody, response: { 200: apiSuccess(CleanupResult) } },
+    },
     async (request) => ok(await service.cleanup(request.ctx, request.body)),
   );
 
   app.delete(
     '/devices',
     {
+      config: { access: 'admin' },
       schema: { tags, body: BulkDeleteDevicesBody, response: { 200: apiSuccess(DeleteDevicesResponse) } },
     },
     async (request) => ok(await service.removeMany(request.ctx, request.body)),
@@ -65,19 +72,26 @@ export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (ap
 
   app.get(
     '/devices/:id',
-    { schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(Device) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(Device) } },
+    },
     async (request) => ok(await service.get(request.ctx, request.params.id)),
   );
 
   app.delete(
     '/devices/:id',
-    { schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(DeleteDevicesResponse) } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(DeleteDevicesResponse) } },
+    },
     async (request) => ok(await service.remove(request.ctx, request.params.id)),
   );
 
   app.get(
     '/devices/:id/software',
     {
+      config: { access: 'member' },
       schema: {
         tags,
         params: DeviceIdParams,
@@ -90,13 +104,17 @@ export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (ap
 
   app.get(
     '/devices/:id/services',
-    { schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(ServiceListResponse) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(ServiceListResponse) } },
+    },
     async (request) => ok(await service.services(request.ctx, request.params.id)),
   );
 
   app.post(
     '/devices/:id/services/:serviceName/:action',
     {
+      config: { access: 'member' },
       schema: { tags, params: ServiceControlParams, response: { 200: apiSuccess(ServiceControlResponse) } },
     },
     async (request) => {
@@ -107,7 +125,10 @@ export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (ap
 
   app.post(
     '/devices/:id/refresh/:kind',
-    { schema: { tags, params: RefreshParams, response: { 200: apiSuccess(RefreshResponse) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: RefreshParams, response: { 200: apiSuccess(RefreshResponse) } },
+    },
     async (request) => ok(await service.refresh(request.ctx, request.params.id, request.params.kind)),
   );
   done();

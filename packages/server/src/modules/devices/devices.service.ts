@@ -157,6 +157,19 @@ export function createDevicesService({
           details: audit.details,
           oldValues: rows.map((r) => ({ id: r.id, hostname: r.hostname, device_guid: r.deviceGuid })),
         });
+        // A bulk delete or a cleanup also records each device as deleted, so the audit's
+        // 'Delete Device' filter (operations §2.10) finds every removed device.
+        if (audit.action !== 'Delete Device') {
+          for (const r of rows) {
+            await writeAudit(tx, ctx, {
+              action: 'Delete Device',
+              resourceType: 'device',
+              resourceId: r.id,
+              details: `Deleted ${r.hostname ?? r.deviceGuid} (${audit.action})`,
+              oldValues: { id: r.id, hostname: r.hostname, device_guid: r.deviceGuid },
+            });
+          }
+        }
       });
     }
     // Whoever holds a removed agent's socket closes it (its secret no longer matches anything).
@@ -207,7 +220,8 @@ export function createDevicesService({
         device,
         { kind: 'service_control', serviceName, action },
         {
-          action: 'Service Control',
+          // 'Service Start', 'Service Stop', 'Service Restart' (issue 11's audit actions)
+          action: `Service ${action.charAt(0).toUpperCase()}${action.slice(1)}`,
           details: `${action} ${serviceName} on ${device.hostname ?? device.deviceGuid}`,
           newValues: { service: serviceName, action },
         },

@@ -34,6 +34,7 @@ export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app
   app.post(
     '/files',
     {
+      config: { access: 'member' },
       schema: {
         tags: ['files'],
         summary: `Upload one file as the multipart field "${FILE_FIELD}"`,
@@ -62,14 +63,17 @@ export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app
 
   app.get(
     '/files/:id',
-    { schema: { tags: ['files'], params: FileIdParams, response: { 200: apiSuccess(UploadedFile) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags: ['files'], params: FileIdParams, response: { 200: apiSuccess(UploadedFile) } },
+    },
     async (request) => ({ success: true as const, data: await service.get(request.ctx, request.params.id) }),
   );
 
   // The bytes, streamed from the blob store (no response schema: the body is the file itself).
   app.get(
     '/files/:id/download',
-    { schema: { tags: ['files'], params: FileIdParams } },
+    { config: { access: 'member' }, schema: { tags: ['files'], params: FileIdParams } },
     async (request, reply) => {
       const { file, stream } = await service.openDownload(request.ctx, request.params.id);
       return reply
@@ -84,7 +88,10 @@ export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app
 
   app.delete(
     '/files/:id',
-    { schema: { tags: ['files'], params: FileIdParams, response: { 200: apiSuccess(MessageOnly) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags: ['files'], params: FileIdParams, response: { 200: apiSuccess(MessageOnly) } },
+    },
     async (request) => {
       await service.remove(request.ctx, request.params.id);
       return { success: true as const, data: { message: 'File deleted' } };

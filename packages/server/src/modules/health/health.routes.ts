@@ -8,7 +8,10 @@ export const HealthStatus = z.object({ status: z.literal('ok'), database: z.enum
 export const healthRoutes: FastifyPluginCallbackZod<{ database: Database }> = (app, opts, done) => {
   app.get(
     '/health',
-    { schema: { tags: ['health'], response: { 200: apiSuccess(HealthStatus), 503: ApiErrorBody } } },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['health'], response: { 200: apiSuccess(HealthStatus), 503: ApiErrorBody } },
+    },
     async (_req, reply) => {
       try {
         await opts.database.ping();

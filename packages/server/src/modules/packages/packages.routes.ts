@@ -52,31 +52,44 @@ export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (
 
   app.get(
     '/deployment-packages',
-    { schema: { tags, querystring: PackageListQuery, response: { 200: apiSuccess(PackageListResponse) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, querystring: PackageListQuery, response: { 200: apiSuccess(PackageListResponse) } },
+    },
     async (request) => ok(await service.list(request.ctx, request.query)),
   );
 
   app.post(
     '/deployment-packages',
-    { schema: { tags, body: PackageCreateBody, response: { 200: apiSuccess(PackageDetail) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, body: PackageCreateBody, response: { 200: apiSuccess(PackageDetail) } },
+    },
     async (request) => ok(await service.create(request.ctx, request.body)),
   );
 
   app.post(
     '/deployment-packages/import',
-    { schema: { tags, body: PackageExport, response: { 200: apiSuccess(PackageDetail) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, body: PackageExport, response: { 200: apiSuccess(PackageDetail) } },
+    },
     async (request) => ok(await service.importPackage(request.ctx, request.body)),
   );
 
   app.get(
     '/deployment-packages/:id',
-    { schema: { tags, params: PackageIdParams, response: { 200: apiSuccess(PackageDetail) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: PackageIdParams, response: { 200: apiSuccess(PackageDetail) } },
+    },
     async (request) => ok(await service.get(request.ctx, request.params.id)),
   );
 
   app.put(
     '/deployment-packages/:id',
     {
+      config: { access: 'member' },
       schema: {
         tags,
         params: PackageIdParams,
@@ -89,7 +102,10 @@ export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (
 
   app.delete(
     '/deployment-packages/:id',
-    { schema: { tags, params: PackageIdParams, response: { 200: apiSuccess(MessageOnly) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: PackageIdParams, response: { 200: apiSuccess(MessageOnly) } },
+    },
     async (request) => {
       await service.remove(request.ctx, request.params.id);
       return ok({ message: 'Package deleted' });
@@ -99,6 +115,7 @@ export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (
   app.post(
     '/deployment-packages/:id/duplicate',
     {
+      config: { access: 'member' },
       schema: {
         tags,
         params: PackageIdParams,
@@ -111,7 +128,10 @@ export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (
 
   app.get(
     '/deployment-packages/:id/export',
-    { schema: { tags, params: PackageIdParams, response: { 200: PackageExportDocument } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: PackageIdParams, response: { 200: PackageExportDocument } },
+    },
     async (request, reply) => {
       const doc = await service.exportPackage(request.ctx, request.params.id);
       const name = doc.package.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'package';
@@ -122,7 +142,10 @@ export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (
 
   app.post(
     '/deployment-packages/:id/steps',
-    { schema: { tags, params: PackageIdParams, body: StepBody, response: { 200: apiSuccess(PackageStep) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: PackageIdParams, body: StepBody, response: { 200: apiSuccess(PackageStep) } },
+    },
     async (request) => ok(await service.addStep(request.ctx, request.params.id, request.body)),
   );
 
@@ -130,6 +153,7 @@ export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (
   app.put(
     '/deployment-packages/:id/steps/reorder',
     {
+      config: { access: 'member' },
       schema: {
         tags,
         params: PackageIdParams,
@@ -142,14 +166,20 @@ export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (
 
   app.put(
     '/deployment-packages/:id/steps/:stepId',
-    { schema: { tags, params: StepIdParams, body: StepBody, response: { 200: apiSuccess(PackageStep) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: StepIdParams, body: StepBody, response: { 200: apiSuccess(PackageStep) } },
+    },
     async (request) =>
       ok(await service.updateStep(request.ctx, request.params.id, request.params.stepId, request.body)),
   );
 
   app.delete(
     '/deployment-packages/:id/steps/:stepId',
-    { schema: { tags, params: StepIdParams, response: { 200: apiSuccess(MessageOnly) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: StepIdParams, response: { 200: apiSuccess(MessageOnly) } },
+    },
     async (request) => {
       await service.removeStep(request.ctx, request.params.id, request.params.stepId);
       return ok({ message: 'Step deleted' });

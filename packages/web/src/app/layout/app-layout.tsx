@@ -5,6 +5,7 @@ import { useAuth, useUser } from '../../lib/auth';
 import { cn } from '../../lib/cn';
 import { LiveSocketProvider } from '../../lib/socket';
 import { useDarkMode, useSidebarMinimized } from '../../lib/theme';
+import { DeployDialogHost } from '../deploy-dialog-host';
 import { LiveNotifications } from '../live-notifications';
 import { Header } from './header';
 import { MobileSidebar, Sidebar } from './sidebar';
@@ -21,31 +22,33 @@ export default function AppLayout() {
   const location = useLocation();
   return (
     <LiveSocketProvider tenantId={user.tenant_id} userId={user.id} token={token}>
-      <div className="min-h-screen">
-        <LiveNotifications />
-        <Sidebar user={user} isMinimized={isMinimized} />
-        <MobileSidebar user={user} isOpen={isMobileOpen} onClose={() => setIsMobileOpen(false)} />
-        <div
-          className={cn(
-            'flex min-h-screen flex-col transition-[padding] duration-200',
-            isMinimized ? 'lg:pl-[4.5rem]' : 'lg:pl-64',
-          )}
-        >
-          <Header
-            user={user}
-            isDark={isDark}
-            onToggleDark={toggleDark}
-            isSidebarMinimized={isMinimized}
-            onToggleSidebar={toggleMinimized}
-            onOpenMobileMenu={() => setIsMobileOpen(true)}
-          />
-          <main className="mx-auto w-full max-w-[1600px] flex-1 px-4 py-6 sm:px-6 lg:px-8">
-            <Suspense key={location.pathname} fallback={<PageSpinner />}>
-              <Outlet />
-            </Suspense>
-          </main>
+      <DeployDialogHost>
+        <div className="min-h-screen">
+          <LiveNotifications />
+          <Sidebar user={user} isMinimized={isMinimized} />
+          <MobileSidebar user={user} isOpen={isMobileOpen} onClose={() => setIsMobileOpen(false)} />
+          <div
+            className={cn(
+              'flex min-h-screen flex-col transition-[padding] duration-200',
+              isMinimized ? 'lg:pl-[4.5rem]' : 'lg:pl-64',
+            )}
+          >
+            <Header
+              user={user}
+              isDark={isDark}
+              onToggleDark={toggleDark}
+              isSidebarMinimized={isMinimized}
+              onToggleSidebar={toggleMinimized}
+              onOpenMobileMenu={() => setIsMobileOpen(true)}
+            />
+            <main className="mx-auto w-full max-w-[1600px] flex-1 px-4 py-6 sm:px-6 lg:px-8">
+              <Suspense key={location.pathname} fallback={<PageSpinner />}>
+                <Outlet />
+              </Suspense>
+            </main>
+          </div>
         </div>
-      </div>
+      </DeployDialogHost>
     </LiveSocketProvider>
   );
 }

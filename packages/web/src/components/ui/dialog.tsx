@@ -31,6 +31,12 @@ export function Dialog({
 }: DialogProps) {
   const titleId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
+  // The latest handlers, read when used: a parent that re-renders (live updates) with a new
+  // inline onClose must not re-run the focus effect and take the caret from the field in use.
+  const latest = useRef({ onClose, isDismissDisabled });
+  useEffect(() => {
+    latest.current = { onClose, isDismissDisabled };
+  });
 
   useEffect(() => {
     if (!isOpen) {
@@ -38,8 +44,8 @@ export function Dialog({
     }
     const previous = document.activeElement as HTMLElement | null;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !isDismissDisabled) {
-        onClose();
+      if (e.key === 'Escape' && !latest.current.isDismissDisabled) {
+        latest.current.onClose();
       }
     };
     document.addEventListener('keydown', onKey);
@@ -51,7 +57,7 @@ export function Dialog({
       document.removeEventListener('keydown', onKey);
       previous?.focus?.();
     };
-  }, [isOpen, onClose, isDismissDisabled]);
+  }, [isOpen]);
 
   if (!isOpen) {
     return null;

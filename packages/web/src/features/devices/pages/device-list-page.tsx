@@ -22,7 +22,7 @@ import { deviceListKey, useDevices, useSiteOptions } from '../../../lib/api/devi
 import type { DeviceFilters } from '../../../lib/api/devices';
 import { useListState } from '../../../lib/use-list-state';
 import { useCreateDeviceAction } from '../api/create-device-action';
-import { DeployPackageButton } from '../components/deploy-placeholder';
+import { DeployPackageButton } from '../components/deploy-package-button';
 import { deviceHref, deviceName, osParts } from '../lib/device-format';
 import { useLiveDeviceRows } from '../lib/use-live-devices';
 
@@ -167,7 +167,11 @@ export default function DeviceListPage() {
           noun={['device', 'devices']}
           onClear={list.clearSelection}
         >
-          <DeployPackageButton />
+          <DeployPackageButton
+            devices={selectedDevices}
+            onNothingSelected={setActionError}
+            onDeployed={list.clearSelection}
+          />
           <Button
             size="sm"
             icon={<RotateCcw className="size-3.5" />}
@@ -260,7 +264,7 @@ export default function DeviceListPage() {
                     <Td className="text-right">
                       {canAct ? (
                         <div className="flex justify-end gap-0.5">
-                          <DeployPackageButton iconOnly />
+                          <DeployPackageButton devices={[d]} onNothingSelected={setActionError} iconOnly />
                           <Button
                             size="sm"
                             variant="ghost"

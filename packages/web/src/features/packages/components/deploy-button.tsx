@@ -1,22 +1,47 @@
 import { Rocket } from 'lucide-react';
-import { packageMessages as messages } from '@outpost/contract/messages';
+import { deploymentMessages } from '@outpost/contract/messages';
 import { Button } from '../../../components/ui/button';
 import type { ButtonProps } from '../../../components/ui/button';
+import { useDeployDialog } from '../../../lib/deploy-dialog';
 
-// The deploy dialog belongs to the deployments issue: until it lands, Deploy is shown unavailable
-// and says why, rather than pretending to deploy (spec §2.2: Deploy opens the deploy dialog).
+// spec: operations §2.2 — Deploy (per row or bulk) opens the deploy dialog with the chosen
+// packages preselected; §5 — with nothing selected: 'Please select packages first'.
 export function DeployButton({
+  packages,
+  onNothingSelected,
+  onDeployed,
   label = 'Deploy',
   size = 'sm',
+  variant,
+  disabledReason,
 }: {
+  packages: readonly { id: number; name: string }[];
+  onNothingSelected?: (message: string) => void;
+  onDeployed?: () => void;
   label?: string;
   size?: ButtonProps['size'];
+  variant?: ButtonProps['variant'];
+  /** set to keep the button disabled with this reason (e.g. unsaved changes in the builder) */
+  disabledReason?: string;
 }) {
+  const { openDeployDialog } = useDeployDialog();
+  const open = () => {
+    if (packages.length === 0) {
+      onNothingSelected?.(deploymentMessages.selectPackagesFirst);
+      return;
+    }
+    openDeployDialog({ packages: packages.map((p) => ({ id: p.id, name: p.name })), onSuccess: onDeployed });
+  };
   return (
     <Button
       size={size}
-      disabled
-      disabledReason={messages.deploymentsLater}
+      variant={variant}
+      onClick={open}
+      disabled={disabledReason !== undefined}
+      disabledReason={disabledReason}
+      aria-label={
+        packages.length === 1 && packages[0] && label === 'Deploy' ? `Deploy ${packages[0].name}` : undefined
+      }
       icon={<Rocket className="size-3.5" />}
     >
       {label}

@@ -254,7 +254,13 @@ function Builder({
         description="Build a deployment package from ordered installation steps for Windows devices."
         actions={
           <>
-            {isEdit && <DeployButton size="md" />}
+            {isEdit && packageId !== null && (
+              <DeployButton
+                size="md"
+                packages={[{ id: packageId, name: initialInfo.name }]}
+                disabledReason={hasChanges ? 'Save your changes before deploying this package' : undefined}
+              />
+            )}
             <Button onClick={() => void navigate('/packages')} disabled={isSaving}>
               Cancel
             </Button>

@@ -67,7 +67,7 @@ export default function PackageListPage() {
   const rows = list.data?.data ?? [];
   const pagination = list.data?.pagination;
   const [toDelete, setToDelete] = useState<PackageSummary | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [pageError, setPageError] = useState<string | null>(null);
   const remove = useDeletePackage();
   const duplicate = useDuplicatePackage();
   const exporter = useExportPackage();
@@ -92,9 +92,9 @@ export default function PackageListPage() {
         listState.toggle(toDelete.id);
       }
       toast.show({ type: 'success', title: 'Package deleted', message: toDelete.name });
-      setDeleteError(null);
+      setPageError(null);
     } catch (err) {
-      setDeleteError(messages.packageDeleteFailed(err instanceof Error ? err.message : undefined));
+      setPageError(messages.packageDeleteFailed(err instanceof Error ? err.message : undefined));
     }
     setToDelete(null);
   }
@@ -172,14 +172,14 @@ export default function PackageListPage() {
         }
       />
 
-      {deleteError && (
+      {pageError && (
         <Alert className="mb-4">
           <div className="flex items-start justify-between gap-3">
-            <span>{deleteError}</span>
+            <span>{pageError}</span>
             <button
               type="button"
               className="text-xs font-medium underline"
-              onClick={() => setDeleteError(null)}
+              onClick={() => setPageError(null)}
             >
               Dismiss
             </button>
@@ -222,7 +222,12 @@ export default function PackageListPage() {
           noun={['package', 'packages']}
           onClear={listState.clearSelection}
         >
-          <DeployButton label="Deploy Selected" />
+          <DeployButton
+            label="Deploy Selected"
+            packages={rows.filter((r) => selected.has(r.id))}
+            onNothingSelected={setPageError}
+            onDeployed={listState.clearSelection}
+          />
         </BulkActionBar>
 
         <QueryState
@@ -323,7 +328,7 @@ export default function PackageListPage() {
                       >
                         Edit
                       </Button>
-                      <DeployButton />
+                      <DeployButton packages={[pkg]} />
                       <Button
                         size="sm"
                         variant="ghost"

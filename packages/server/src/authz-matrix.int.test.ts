@@ -1,0 +1,423 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, eq } from 'drizzle-orm';
+import { adminMessages, messages } from '@outpost/contract/messages';
+import { startTestServer } from '../test/harness';
+import type { TestServer } from '../test/harness';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+import {
+  auditLogs,
+  deploymentJobs,
+  deploymentPackages,
+  deviceDeployments,
+  devices,
+  enrollmentTokens,
+  files,
+  packageSteps,
+  users,
+} from './db/schema/index';
+import { hashSecret } from './modules/agents/agent-secrets';
+import { DEMO } from './modules/demo/demo.seed';
+import { addMember } from './modules/tenants/tenants.service';
+import type { ApiRoute } from './plugins/access';
+
+// The authorisation matrix (issue 11, ARCHITECTURE §3), generated from the routes the server
+// registered (app.apiRoutes, collected by plugins/access.ts): a route added later is in the
+// matrix without anyone listing it. For each route and caller:
+//
+//   anonymous                    member/admin routes → 401
+//   a regular user               admin routes → 403 'Administrators only'; member routes never 401/403
+//   another tenant's admin       a route addressing one of Acme's records by id → 404
+//   a user limited to one site   a record of another site → 404; lists leave it out
+//
+// Routes addressing records need an id of the right kind: `idsFor` names them by path. A new
+// route with a path parameter it does not know fails the matrix until it is added there.
+
+type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
+type Route = ApiRoute & { path: string };
+
+describe('authorisation matrix over every registered /api route', () => {
+  let server: TestServer;
+  let routes: Route[];
+  let admin: string;
+  let tech: string;
+  let globexAdmin: string;
+  let limited: string;
+  /** Acme records, by kind; the device and its deployment are in the site `limited` cannot see */
+  const acme = {} as Record<
+    | 'device'
+    | 'package'
+    | 'step'
+    | 'file'
+    | 'job'
+    | 'deviceDeployment'
+    | 'token'
+    | 'user'
+    | 'site'
+    | 'ownSite',
+    number
+  >;
+  let stepBody: Record<string, unknown>;
+
+  /** The concrete URL for a route pattern, with Acme's ids; null when a parameter is unknown. */
+  function idsFor(pattern: string): string | null {
+    const values: Record<string, string> = {
+      serviceName: 'Spooler',
+      action: 'stop',
+      kind: 'software',
+      stepId: String(acme.step),
+    };
+    const idByPrefix: [string, number][] = [
+      ['/api/customer/deployments/device-deployment/', acme.deviceDeployment],
+      ['/api/customer/deployments/', acme.job],
+      ['/api/customer/deployment-packages/', acme.package],
+      ['/api/customer/devices/', acme.device],
+      ['/api/customer/files/', acme.file],
+      ['/api/customer/agents/enrollment-tokens/', acme.token],
+      ['/api/customer/users/', acme.user],
+      ['/api/customer/sites/', acme.site],
+      ['/api/agent/files/', acme.file],
+    ];
+    const id = idByPrefix.find(([prefix]) => pattern.startsWith(prefix))?.[1];
+    let unknown = false;
+    const url = pattern.replace(/:(\w+)/g, (_m, name: string) => {
+      const value = name === 'id' ? (id === undefined ? undefined : String(id)) : values[name];
+      if (value === undefined) {
+        unknown = true;
+        return '';
+      }
+      return value;
+    });
+    return unknown ? null : url;
+  }
+
+  /** A body that passes validation, so the answer is about authorisation, not input. */
+  function bodyFor(method: string, pattern: string): unknown {
+    const key = `${method} ${pattern}`;
+    const bodies: Record<string, unknown> = {
+      'PUT /api/customer/deployment-packages/:id': { name: 'Renamed' },
+      'POST /api/customer/deployment-packages/:id/duplicate': {},
+      'POST /api/customer/deployment-packages/:id/steps': stepBody,
+      'PUT /api/customer/deployment-packages/:id/steps/:stepId': stepBody,
+      'PUT /api/customer/deployment-packages/:id/steps/reorder': {
+        stepOrders: [{ id: acme.step, step_order: 1 }],
+      },
+      'PUT /api/customer/users/:id': { name: 'Renamed' },
+      'PUT /api/customer/sites/:id': { site_name: 'Renamed' },
+      'DELETE /api/customer/devices': { device_ids: [acme.device] },
+      'DELETE /api/customer/users': { user_ids: [acme.user] },
+      'DELETE /api/customer/sites': { site_ids: [acme.site] },
+    };
+    return bodies[key] ?? (method === 'GET' || method === 'DELETE' ? undefined : {});
+  }
+
+  const call = (method: string, path: string, token?: string, body?: unknown) =>
+    server.request<Envelope<unknown>>(method, path, { token, body });
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const demo = (await server.seedDemo())!;
+    const db = server.database.db;
+    const [hq, london] = demo.siteIds as [number, number];
+    admin = (await server.devSignIn(DEMO.adminEmail)).token;
+    tech = (await server.devSignIn(DEMO.techEmail)).token;
+    globexAdmin = (await server.devSignIn('admin@globex.example')).token;
+    await addMember(db, { tenantId: demo.acmeTenantId, email: 'limited@acme.example', siteIds: [london] });
+    limited = (await server.devSignIn('limited@acme.example')).token;
+
+    const [device] = await db
+      .insert(devices)
+      .values({
+        tenantId: demo.acmeTenantId,
+        siteId: hq,
+        hostname: 'hq-matrix',
+        deviceGuid: crypto.randomUUID(),
+        secretHash: hashSecret('matrix-secret'),
+        status: 'offline',
+        osType: 'windows',
+      })
+      .returning({ id: devices.id });
+    const [pkg] = await db
+      .select()
+      .from(deploymentPackages)
+      .where(eq(deploymentPackages.tenantId, demo.acmeTenantId))
+      .orderBy(asc(deploymentPackages.id))
+      .limit(1);
+    const [step] = await db
+      .select()
+      .from(packageSteps)
+      .where(and(eq(packageSteps.packageId, pkg!.id)))
+      .orderBy(asc(packageSteps.stepOrder))
+      .limit(1);
+    const [file] = await db.select({ id: files.id }).from(files).where(eq(files.tenantId, demo.acmeTenantId));
+    const [job] = await db
+      .insert(deploymentJobs)
+      .values({
+        tenantId: demo.acmeTenantId,
+        packageId: pkg!.id,
+        packageName: pkg!.name,
+        name: 'Matrix job',
+        steps: [],
+        totalDevices: 1,
+      })
+      .returning({ id: deploymentJobs.id });
+    const [dd] = await db
+      .insert(deviceDeployments)
+      .values({
+        jobId: job!.id,
+        tenantId: demo.acmeTenantId,
+        deviceId: device!.id,
+        siteId: hq,
+        hostname: 'hq-matrix',
+      })
+      .returning({ id: deviceDeployments.id });
+    const [token] = await db
+      .insert(enrollmentTokens)
+      .values({
+        tenantId: demo.acmeTenantId,
+        siteId: hq,
+        tokenHash: hashSecret('matrix-token'),
+        tokenPrefix: 'matrix',
+      })
+      .returning({ id: enrollmentTokens.id });
+    const [techRow] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.tenantId, demo.acmeTenantId), eq(users.email, DEMO.techEmail)));
+    Object.assign(acme, {
+      device: device!.id,
+      package: pkg!.id,
+      step: step!.id,
+      file: file!.id,
+      job: job!.id,
+      deviceDeployment: dd!.id,
+      token: token!.id,
+      user: techRow!.id,
+      site: hq,
+      ownSite: london,
+    });
+    stepBody = {
+      step_name: step!.stepName,
+      step_type: step!.stepType,
+      step_details: JSON.stringify(step!.stepDetails),
+      fail_deployment_on_error: step!.failDeploymentOnError,
+      timeout_seconds: step!.timeoutSeconds,
+      retry_count: step!.retryCount,
+    };
+
+    routes = server.app.apiRoutes.filter((r) => r.method !== 'HEAD').map((r) => ({ ...r, path: r.url }));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const routesWith = (...levels: ApiRoute['access'][]) => routes.filter((r) => levels.includes(r.access));
+  const label = (r: Route) => `${r.method} ${r.url} (${r.access})`;
+
+  it('reads the registered routes, and every one declares a known access level', () => {
+    expect(routes.length).toBeGreaterThan(50);
+    expect(routes.filter((r) => r.access === undefined).map(label)).toEqual([]);
+    // The administrators' areas (ARCHITECTURE §3) are declared admin.
+    const adminRoutes = routesWith('admin').map((r) => `${r.method} ${r.url}`);
+    for (const expected of [
+      'GET /api/customer/users',
+      'POST /api/customer/users',
+      'PUT /api/customer/users/:id',
+      'DELETE /api/customer/users/:id',
+      'DELETE /api/customer/users',
+      'POST /api/customer/sites',
+      'PUT /api/customer/sites/:id',
+      'DELETE /api/customer/sites/:id',
+      'DELETE /api/customer/sites',
+      'GET /api/customer/audit',
+      'GET /api/customer/audit/stats',
+      'DELETE /api/customer/devices/:id',
+      'DELETE /api/customer/devices',
+      'POST /api/customer/devices/cleanup',
+      'GET /api/customer/agents/enrollment-tokens',
+      'POST /api/customer/agents/enrollment-tokens',
+      'DELETE /api/customer/agents/enrollment-tokens/:id',
+    ]) {
+      expect(adminRoutes).toContain(expected);
+    }
+    // Public routes are few and named (the OpenAPI document and its UI aside).
+    expect(routes.filter((r) => r.url.startsWith('/api/docs')).every((r) => r.access === 'public')).toBe(
+      true,
+    );
+    expect(
+      routesWith('public')
+        .filter((r) => !r.url.startsWith('/api/docs'))
+        .map((r) => `${r.method} ${r.url}`)
+        .sort(),
+    ).toEqual([
+      'GET /api/config',
+      'GET /api/health',
+      'POST /api/customer/auth/dev',
+      'POST /api/customer/auth/google',
+    ]);
+  });
+
+  it('serves the API documentation to anyone', async () => {
+    expect((await call('GET', '/api/docs/json')).status).toBe(200);
+  });
+
+  it('every route with a path parameter has an id in the matrix', () => {
+    expect(routes.filter((r) => idsFor(r.url) === null).map(label)).toEqual([]);
+  });
+
+  it('anonymous callers get 401 on every member and admin route', async () => {
+    for (const r of routesWith('member', 'admin')) {
+      const res = await call(r.method, idsFor(r.url)!, undefined, bodyFor(r.method, r.url));
+      expect(res.status, label(r)).toBe(401);
+      expect(res.body.code, label(r)).toBe('NO_TOKEN');
+      const forged = await call(r.method, idsFor(r.url)!, 'not-a-token', bodyFor(r.method, r.url));
+      expect(forged.status, label(r)).toBe(401);
+    }
+  });
+
+  it('agent routes refuse callers without agent credentials', async () => {
+    for (const r of routesWith('agent')) {
+      if (r.url === '/api/agent/ws') {
+        continue; // a socket route: live/agent-socket.int.test.ts covers its upgrade refusals
+      }
+      const res = await call(r.method, idsFor(r.url)!, admin, bodyFor(r.method, r.url));
+      expect([400, 401], label(r)).toContain(res.status);
+    }
+  });
+
+  it('a regular user gets 403 on every admin route, and is never refused on a member route', async () => {
+    for (const r of routesWith('admin')) {
+      const res = await call(r.method, idsFor(r.url)!, tech, bodyFor(r.method, r.url));
+      expect(res.status, label(r)).toBe(403);
+      expect(res.body.error, label(r)).toBe(messages.adminOnly);
+    }
+    for (const r of routesWith('member')) {
+      if (r.method !== 'GET') {
+        continue; // reading is enough to show access; changes are exercised by each area's tests
+      }
+      const res = await call(r.method, idsFor(r.url)!, tech);
+      expect([401, 403], label(r)).not.toContain(res.status);
+    }
+  });
+
+  it("another tenant's administrator gets 404 for every route that addresses an Acme record", async () => {
+    const addressing = routesWith('member', 'admin').filter(
+      (r) =>
+        r.url.includes(':id') ||
+        ['DELETE /api/customer/devices', 'DELETE /api/customer/users', 'DELETE /api/customer/sites'].includes(
+          `${r.method} ${r.url}`,
+        ),
+    );
+    expect(addressing.length).toBeGreaterThan(20);
+    for (const r of addressing) {
+      const res = await call(r.method, idsFor(r.url)!, globexAdmin, bodyFor(r.method, r.url));
+      expect(res.status, `${label(r)}: ${JSON.stringify(res.body)}`).toBe(404);
+      // the route's own answer, not "no such route"
+      expect(res.body.error, label(r)).not.toBe(messages.routeNotFound(r.method, idsFor(r.url)!));
+    }
+  });
+
+  it("a user limited to one site gets 404 for another site's device, deployment and site records", async () => {
+    const siteOwned = ['/api/customer/devices/:id', '/api/customer/deployments/', '/api/customer/sites/:id'];
+    const addressing = routesWith('member').filter(
+      (r) => r.url.includes(':id') && siteOwned.some((prefix) => r.url.startsWith(prefix)),
+    );
+    expect(addressing.length).toBeGreaterThan(8);
+    for (const r of addressing) {
+      const res = await call(r.method, idsFor(r.url)!, limited, bodyFor(r.method, r.url));
+      expect(res.status, `${label(r)}: ${JSON.stringify(res.body)}`).toBe(404);
+      // the route's own answer, not "no such route"
+      expect(res.body.error, label(r)).not.toBe(messages.routeNotFound(r.method, idsFor(r.url)!));
+    }
+  });
+
+  it("lists leave out another site's records for a site-limited user", async () => {
+    const devicesList = await call('GET', '/api/customer/devices?limit=100', limited);
+    expect(JSON.stringify(devicesList.body.data)).not.toContain('hq-matrix');
+    const adminDevices = await call('GET', '/api/customer/devices?limit=100', admin);
+    expect(JSON.stringify(adminDevices.body.data)).toContain('hq-matrix');
+    const jobs = await call('GET', '/api/customer/deployments?limit=100', limited);
+    expect(JSON.stringify(jobs.body.data)).not.toContain('Matrix job');
+    const options = (await call('GET', '/api/customer/devices/sites/list', limited)).body.data as {
+      id: number;
+    }[];
+    expect(options.map((s) => s.id)).toEqual([acme.ownSite]);
+    const siteList = (await call('GET', '/api/customer/sites', limited)).body.data as {
+      data: { id: number }[];
+    };
+    expect(siteList.data.map((s) => s.id)).toEqual([acme.ownSite]);
+    const dashboard = (await call('GET', '/api/customer/devices/stats/dashboard', limited)).body.data;
+    expect(JSON.stringify(dashboard)).not.toContain('hq-matrix');
+  });
+
+  // Runs last: it changes Acme's records. Every successful call of a changing route must leave
+  // an audit entry (ARCHITECTURE §3); the routes that succeed here are listed, so the check
+  // cannot pass by refusing everything.
+  it('every change a route makes writes an audit entry', async () => {
+    const order = ['POST', 'PUT', 'PATCH', 'DELETE'];
+    const changing = routesWith('member', 'admin')
+      .filter((r) => r.method !== 'GET')
+      .sort((a, b) => order.indexOf(a.method) - order.indexOf(b.method));
+    const creates: Record<string, unknown> = {
+      'POST /api/customer/users': { email: 'matrix-new@acme.example' },
+      'POST /api/customer/sites': { site_name: 'Matrix', site_code: 'MTX' },
+      'POST /api/customer/deployment-packages': { name: 'Matrix package' },
+      'POST /api/customer/agents/enrollment-tokens': { name: 'Matrix token' },
+      'PUT /api/customer/auth/profile': { company: 'Matrix Inc' },
+    };
+    const entries = async () =>
+      (await server.database.db.select({ id: auditLogs.id }).from(auditLogs)).length;
+    const succeeded: string[] = [];
+    for (const r of changing) {
+      const key = `${r.method} ${r.url}`;
+      const before = await entries();
+      const res = await call(r.method, idsFor(r.url)!, admin, creates[key] ?? bodyFor(r.method, r.url));
+      if (res.status >= 200 && res.status < 300) {
+        succeeded.push(key);
+        expect(await entries(), `${key} changed something without an audit entry`).toBeGreaterThan(before);
+      }
+    }
+    expect(succeeded).toEqual(expect.arrayContaining(Object.keys(creates)));
+    expect(succeeded.length).toBeGreaterThan(15);
+  });
+});
+
+describe('the authorisation backstop', () => {
+  it('fails closed, with a clear log, a route that made no authorisation decision', async () => {
+    const lines: string[] = [];
+    const config = loadConfig({
+      DATA_DIR: `/tmp/outpost-test-${process.pid}`,
+      SESSION_SECRET: 'integration-tests-session-secret-0123456789',
+      LOG_LEVEL: 'error',
+      PORT: '0',
+    });
+    const database = await openDatabase({});
+    const app = await buildApp({ config, database, logStream: { write: (line) => lines.push(line) } });
+    let handled = 0;
+    app.get('/api/customer/forgotten', (_request, reply) => {
+      handled += 1;
+      void reply.send({ success: true, data: 'secret' });
+    });
+    app.get('/api/customer/declared', { config: { access: 'public' } }, (_request, reply) => {
+      void reply.send({ success: true, data: 'ok' });
+    });
+    try {
+      expect(app.apiRoutes.find((r) => r.url === '/api/customer/forgotten')?.access).toBeUndefined();
+      const res = await app.inject({ method: 'GET', url: '/api/customer/forgotten' });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({
+        success: false,
+        error: adminMessages.accessNotDeclared('GET', '/api/customer/forgotten'),
+        code: 'ACCESS_NOT_DECLARED',
+      });
+      expect(handled).toBe(0);
+      expect(lines.join('\n')).toContain('authorisation backstop: the route made no authorisation decision');
+      expect((await app.inject({ method: 'GET', url: '/api/customer/declared' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
+});

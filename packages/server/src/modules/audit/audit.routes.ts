@@ -1,0 +1,33 @@
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { apiSuccess } from '@outpost/contract/envelope';
+import { AuditListQuery, AuditListResponse, AuditStats, AuditStatsQuery } from '@outpost/contract/audit';
+import type { Db } from '../../db/client';
+import { useSpecValidationMessages } from '../../plugins/spec-messages';
+import { createAuditService } from './audit.service';
+
+const ok = <T>(data: T) => ({ success: true as const, data });
+
+// spec: operations §7 Audit (issue 11). Administrators only; there are no routes that change or
+// delete entries.
+export const auditRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
+  const service = createAuditService(opts.db);
+  const tags = ['audit'];
+  const config = { access: 'admin' as const };
+  useSpecValidationMessages(app);
+
+  app.get(
+    '/audit',
+    {
+      config,
+      schema: { tags, querystring: AuditListQuery, response: { 200: apiSuccess(AuditListResponse) } },
+    },
+    async (request) => ok(await service.list(request.ctx, request.query)),
+  );
+
+  app.get(
+    '/audit/stats',
+    { config, schema: { tags, querystring: AuditStatsQuery, response: { 200: apiSuccess(AuditStats) } } },
+    async (request) => ok(await service.stats(request.ctx, request.query.days)),
+  );
+  done();
+};

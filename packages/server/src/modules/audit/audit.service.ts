@@ -1,0 +1,36 @@
+import { paginate } from '@outpost/contract/envelope';
+import { adminMessages as messages } from '@outpost/contract/messages';
+import type { AuditListFilters, AuditListResponse, AuditStats } from '@outpost/contract/audit';
+import type { Db } from '../../db/client';
+import { badRequest } from '../../lib/errors';
+import { requireAdmin } from '../../plugins/auth';
+import type { RequestContext } from '../../plugins/auth';
+import { auditStats, endBefore, listAuditLogs, startOf } from './audit.queries';
+
+// The audit log, read-only (issue 11; spec: operations §2.10, §7 Audit). Administrators only.
+
+const TOP_USERS = 10;
+
+export function createAuditService(db: Db) {
+  return {
+    async list(ctx: RequestContext, f: AuditListFilters): Promise<AuditListResponse> {
+      requireAdmin(ctx);
+      if (f.start_date && f.end_date) {
+        if (startOf(f.start_date).getTime() >= endBefore(f.end_date).getTime()) {
+          throw badRequest(messages.dateRangeInverted, 'DATE_RANGE_INVERTED');
+        }
+      }
+      const { rows, total } = await listAuditLogs(db, ctx, f);
+      return { data: rows, pagination: paginate(f.page, f.limit, total) };
+    },
+
+    /** The last `days` days: now minus days × 24 hours. */
+    async stats(ctx: RequestContext, days: number, now = new Date()): Promise<AuditStats> {
+      requireAdmin(ctx);
+      const since = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
+      return { ...(await auditStats(db, ctx, since, TOP_USERS)), period_days: days };
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;

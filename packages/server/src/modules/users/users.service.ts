@@ -1,0 +1,280 @@
+import { paginate } from '@outpost/contract/envelope';
+import { adminMessages as messages } from '@outpost/contract/messages';
+import { userSiteAccessError } from '@outpost/contract/users';
+import type {
+  BulkDeleteUsersBody,
+  DeleteUsersResponse,
+  User,
+  UserCreateInput,
+  UserListFilters,
+  UserListResponse,
+  UserUpdateInput,
+} from '@outpost/contract/users';
+import type { Role, SiteAccessType } from '@outpost/contract/auth';
+import type { Db } from '../../db/client';
+import { writeAudit } from '../../lib/audit';
+import type { Executor } from '../../lib/db';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { isSiteLimited } from '../../lib/scope';
+import { requireAdmin } from '../../plugins/auth';
+import type { RequestContext } from '../../plugins/auth';
+import {
+  deleteUsers,
+  findSiteIdsInScope,
+  findUserIdByEmail,
+  findUsers,
+  insertUser,
+  listUsers,
+  lockAdminIds,
+  replaceUserSites,
+  toUser,
+  updateUser,
+} from './users.queries';
+import type { UserRow } from './users.queries';
+
+// Users of the caller's organization (issue 11; spec: operations §2.6, §5, §7 Users). A user
+// row is a membership: the same e-mail may belong to several organizations, each with its own
+// role and sites, and signs in to any of them (Google or dev sign-in) as soon as the row exists.
+// Administrators only. An administrator limited to specific sites manages only users whose
+// access lies within their sites, and gives only their sites (no privilege beyond their own).
+
+const siteIdsOf = (row: Pick<UserRow, 'assignedSiteIds'>) =>
+  row.assignedSiteIds ? row.assignedSiteIds.split(',').map(Number) : [];
+
+/** What the audit entry records of a user. */
+const auditValues = (u: {
+  email: string;
+  name: string | null;
+  role: Role;
+  siteAccessType: string;
+  siteIds: number[];
+}) => ({
+  email: u.email,
+  name: u.name,
+  role: u.role,
+  site_access_type: u.siteAccessType,
+  site_ids: u.siteIds,
+});
+
+const rowValues = (row: UserRow) => auditValues({ ...row, siteIds: siteIdsOf(row) });
+
+const who = (u: { name: string | null; email: string }) => (u.name ? `${u.name} (${u.email})` : u.email);
+
+export function createUsersService(db: Db) {
+  /** A site-limited administrator manages only users whose access is within their own sites. */
+  function requireManageable(ctx: RequestContext, row: UserRow): void {
+    if (!isSiteLimited(ctx)) {
+      return;
+    }
+    const own = new Set(ctx.siteIds);
+    if (row.siteAccessType === 'all' || siteIdsOf(row).some((id) => !own.has(id))) {
+      throw forbidden(messages.siteAccessBeyondOwn, 'SITE_ACCESS_BEYOND_OWN');
+    }
+  }
+
+  /** Checks the site access a user is to get; returns the site ids to store. */
+  async function checkSiteAccess(
+    ex: Executor,
+    ctx: RequestContext,
+    access: SiteAccessType,
+    siteIds: number[],
+  ): Promise<number[]> {
+    const error = userSiteAccessError(access, siteIds);
+    if (error) {
+      throw badRequest(error, 'SITE_REQUIRED');
+    }
+    if (access === 'all') {
+      if (isSiteLimited(ctx)) {
+        throw forbidden(messages.siteAccessBeyondOwn, 'SITE_ACCESS_BEYOND_OWN');
+      }
+      return [];
+    }
+    const wanted = [...new Set(siteIds)].sort((a, b) => a - b);
+    // For a site-limited administrator, sites outside theirs are not found, like another tenant's.
+    const found = new Set(await findSiteIdsInScope(ex, ctx, wanted));
+    const missing = wanted.filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      throw badRequest(messages.sitesNotInTenant(missing), 'SITE_NOT_FOUND');
+    }
+    return wanted;
+  }
+
+  async function requireEmailFree(ex: Executor, ctx: RequestContext, email: string, exceptId?: number) {
+    const existing = await findUserIdByEmail(ex, ctx, email);
+    if (existing !== null && existing !== exceptId) {
+      throw conflict(messages.emailTaken(email), 'EMAIL_TAKEN');
+    }
+  }
+
+  /**
+   * Refuses a change that leaves the tenant without an administrator. `admins` were read with
+   * lockAdminIds at the start of the transaction: every change to users locks the administrator
+   * rows first, in one order, so two administrators removing each other take turns (the second
+   * sees the first's change) instead of both succeeding or deadlocking.
+   */
+  function requireAdminRemains(
+    ctx: RequestContext,
+    admins: number[],
+    losing: number[],
+    kind: 'delete' | 'demote',
+  ) {
+    const remaining = admins.filter((id) => !losing.includes(id));
+    if (admins.length > 0 && remaining.length === 0) {
+      if (losing.includes(ctx.userId)) {
+        throw conflict(kind === 'delete' ? messages.lastAdminDelete : messages.lastAdminDemote, 'LAST_ADMIN');
+      }
+      throw conflict(messages.lastAdminRemoved, 'LAST_ADMIN');
+    }
+  }
+
+  async function loadOne(ex: Executor, ctx: RequestContext, id: number, lock = false): Promise<UserRow> {
+    const [row] = await findUsers(ex, ctx, [id], { lock });
+    if (!row) {
+      throw notFound(messages.userNotFound, 'USER_NOT_FOUND');
+    }
+    return row;
+  }
+
+  async function remove(ctx: RequestContext, requested: number[]): Promise<DeleteUsersResponse> {
+    requireAdmin(ctx);
+    const ids = [...new Set(requested)];
+    return db.transaction(async (tx) => {
+      const admins = await lockAdminIds(tx, ctx);
+      const rows = await findUsers(tx, ctx, ids, { lock: true });
+      const found = new Set(rows.map((r) => r.id));
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length > 0) {
+        throw notFound(
+          requested.length === 1 ? messages.userNotFound : messages.usersNotFound(missing),
+          'USER_NOT_FOUND',
+        );
+      }
+      rows.forEach((row) => requireManageable(ctx, row));
+      const losingAdmins = rows.filter((r) => r.role === 'tenant_admin').map((r) => r.id);
+      if (losingAdmins.length > 0) {
+        requireAdminRemains(ctx, admins, losingAdmins, 'delete');
+      }
+      const deleted = await deleteUsers(tx, ctx, ids);
+      for (const row of rows) {
+        await writeAudit(tx, ctx, {
+          action: 'Delete User',
+          resourceType: 'user',
+          resourceId: row.id,
+          details:
+            rows.length === 1
+              ? `Deleted user ${who(row)}`
+              : `Deleted user ${who(row)} (bulk delete of ${rows.length} users)`,
+          oldValues: rowValues(row),
+        });
+      }
+      return { deleted: deleted.length, user_ids: deleted, message: messages.usersDeleted(deleted.length) };
+    });
+  }
+
+  return {
+    async list(ctx: RequestContext, f: UserListFilters): Promise<UserListResponse> {
+      requireAdmin(ctx);
+      const { rows, total } = await listUsers(db, ctx, f);
+      return { data: rows.map(toUser), pagination: paginate(f.page, f.limit, total) };
+    },
+
+    async get(ctx: RequestContext, id: number): Promise<User> {
+      requireAdmin(ctx);
+      return toUser(await loadOne(db, ctx, id));
+    },
+
+    async create(ctx: RequestContext, body: UserCreateInput): Promise<User> {
+      requireAdmin(ctx);
+      const id = await db.transaction(async (tx) => {
+        const siteIds = await checkSiteAccess(tx, ctx, body.site_access_type, body.site_ids);
+        await requireEmailFree(tx, ctx, body.email);
+        const userId = await insertUser(tx, ctx, {
+          email: body.email,
+          name: body.name ?? null,
+          role: body.role,
+          siteAccessType: body.site_access_type,
+        });
+        if (userId === null) {
+          // Another request added the same e-mail between the check and the insert.
+          throw conflict(messages.emailTaken(body.email), 'EMAIL_TAKEN');
+        }
+        await replaceUserSites(tx, userId, siteIds);
+        await writeAudit(tx, ctx, {
+          action: 'Create User',
+          resourceType: 'user',
+          resourceId: userId,
+          details: `Created user ${who({ name: body.name ?? null, email: body.email })}`,
+          newValues: auditValues({
+            email: body.email,
+            name: body.name ?? null,
+            role: body.role,
+            siteAccessType: body.site_access_type,
+            siteIds,
+          }),
+        });
+        return userId;
+      });
+      return toUser(await loadOne(db, ctx, id));
+    },
+
+    async update(ctx: RequestContext, id: number, body: UserUpdateInput): Promise<User> {
+      requireAdmin(ctx);
+      await db.transaction(async (tx) => {
+        const admins = await lockAdminIds(tx, ctx);
+        const before = await loadOne(tx, ctx, id, true);
+        requireManageable(ctx, before);
+        const beforeSites = siteIdsOf(before);
+        const access: SiteAccessType =
+          body.site_access_type ?? (before.siteAccessType === 'all' ? 'all' : 'specific');
+        const siteIds = await checkSiteAccess(
+          tx,
+          ctx,
+          access,
+          body.site_ids ?? (body.site_access_type === 'all' ? [] : beforeSites),
+        );
+        const next = {
+          email: body.email ?? before.email,
+          name: body.name === undefined ? before.name : body.name,
+          role: body.role ?? before.role,
+          siteAccessType: access,
+          siteIds,
+        };
+        if (next.email !== before.email) {
+          await requireEmailFree(tx, ctx, next.email, id);
+        }
+        if (before.role === 'tenant_admin' && next.role !== 'tenant_admin') {
+          requireAdminRemains(ctx, admins, [id], 'demote');
+        }
+        const updated = await updateUser(tx, ctx, id, {
+          email: next.email,
+          name: next.name,
+          role: next.role,
+          siteAccessType: next.siteAccessType,
+        });
+        if (!updated) {
+          throw conflict(messages.emailTaken(next.email), 'EMAIL_TAKEN');
+        }
+        await replaceUserSites(tx, id, siteIds);
+        await writeAudit(tx, ctx, {
+          action: 'Update User',
+          resourceType: 'user',
+          resourceId: id,
+          details: `Updated user ${who(next)}`,
+          oldValues: rowValues(before),
+          newValues: auditValues(next),
+        });
+      });
+      return toUser(await loadOne(db, ctx, id));
+    },
+
+    async remove(ctx: RequestContext, id: number): Promise<DeleteUsersResponse> {
+      return remove(ctx, [id]);
+    },
+
+    async removeMany(ctx: RequestContext, body: BulkDeleteUsersBody): Promise<DeleteUsersResponse> {
+      return remove(ctx, body.user_ids);
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,184 @@
+import { Fragment, useState } from 'react';
+import type { ComponentType } from 'react';
+import { ChevronDown, ChevronRight, LogIn, Pencil, PlusCircle, Trash2, Zap } from 'lucide-react';
+import { roleLabel } from '@outpost/contract/auth';
+import { Badge } from '../../../components/ui/badge';
+import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
+import type { AuditEntry } from '../../../lib/api/audit';
+import { cn } from '../../../lib/cn';
+import { ACTION_TONES, actionKind, prettyJson, shortAge } from '../lib/audit-format';
+import type { AuditActionKind } from '@outpost/contract/audit';
+import { adminMessages } from '@outpost/contract/messages';
+
+const ACTION_ICONS: Record<AuditActionKind, ComponentType<{ className?: string }>> = {
+  create: PlusCircle,
+  delete: Trash2,
+  update: Pencil,
+  auth: LogIn,
+  other: Zap,
+};
+
+/** spec: §2.10 — the action as a badge whose colour and icon follow the action's words. */
+export function ActionBadge({ action }: { action: string }) {
+  const kind = actionKind(action);
+  const Icon = ACTION_ICONS[kind];
+  return (
+    <Badge tone={ACTION_TONES[kind]} className="gap-1 py-1">
+      <Icon className="size-3.5" aria-hidden />
+      <span data-action-kind={kind}>{action}</span>
+    </Badge>
+  );
+}
+
+const toDate = (value: string) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
+
+const hasDetails = (e: AuditEntry) => Boolean(e.details || e.old_values || e.new_values);
+
+function ValuesBlock({ title, text, tone }: { title: string; text: string; tone: 'old' | 'new' }) {
+  return (
+    <div className="min-w-0">
+      <p className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+        {title}
+      </p>
+      <pre
+        className={cn(
+          'max-h-64 overflow-auto rounded-lg p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap ring-1 ring-inset',
+          tone === 'old'
+            ? 'bg-red-50/50 text-slate-800 ring-red-200/70 dark:bg-red-500/5 dark:text-slate-200 dark:ring-red-500/20'
+            : 'bg-emerald-50/50 text-slate-800 ring-emerald-200/70 dark:bg-emerald-500/5 dark:text-slate-200 dark:ring-emerald-500/20',
+        )}
+      >
+        {prettyJson(text)}
+      </pre>
+    </div>
+  );
+}
+
+function EntryDetails({ entry }: { entry: AuditEntry }) {
+  return (
+    <div className="space-y-4">
+      {entry.details && <p className="text-sm text-slate-700 dark:text-slate-200">{entry.details}</p>}
+      {(entry.old_values || entry.new_values) && (
+        <div className="grid gap-4 md:grid-cols-2">
+          {entry.old_values && <ValuesBlock title="Old Values" text={entry.old_values} tone="old" />}
+          {entry.new_values && <ValuesBlock title="New Values" text={entry.new_values} tone="new" />}
+        </div>
+      )}
+      {entry.user_agent && (
+        <p className="text-xs break-all text-slate-500 dark:text-slate-400">
+          <span className="font-semibold text-slate-600 dark:text-slate-300">User Agent: </span>
+          {entry.user_agent}
+        </p>
+      )}
+    </div>
+  );
+}
+
+// spec: operations §2.10 — columns Action, User, Resource, Timestamp, Details; each row's details
+// expand and collapse independently (§4).
+export function AuditTable({ entries }: { entries: AuditEntry[] }) {
+  const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set());
+  const toggle = (id: number) =>
+    setOpen((s) => {
+      const next = new Set(s);
+      if (next.has(id)) {
+        next.delete(id);
+      } else {
+        next.add(id);
+      }
+      return next;
+    });
+  return (
+    <Table>
+      <THead>
+        <tr>
+          <Th>Action</Th>
+          <Th>User</Th>
+          <Th>Resource</Th>
+          <Th>Timestamp</Th>
+          <Th>Details</Th>
+        </tr>
+      </THead>
+      <TBody>
+        {entries.map((e) => {
+          const isOpen = open.has(e.id);
+          const at = toDate(e.created_at);
+          return (
+            <Fragment key={e.id}>
+              <Tr className={cn(isOpen && 'bg-slate-50/70 dark:bg-slate-800/30')}>
+                <Td className="whitespace-nowrap">
+                  <ActionBadge action={e.action} />
+                </Td>
+                <Td className="whitespace-nowrap">
+                  <div className="font-medium text-slate-900 dark:text-white">
+                    {e.user_name || adminMessages.unknownUser}
+                  </div>
+                  {(e.user_email || e.user_id !== null) && (
+                    <div className="text-xs text-slate-500 dark:text-slate-400">
+                      {e.user_email || `ID: ${e.user_id}`}
+                    </div>
+                  )}
+                  {e.user_role && (
+                    <div className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
+                      {roleLabel(e.user_role, true)}
+                    </div>
+                  )}
+                </Td>
+                <Td className="whitespace-nowrap">
+                  <div className="text-slate-900 dark:text-white">{e.resource_type || 'N/A'}</div>
+                  {e.resource_id !== null && e.resource_id !== undefined && e.resource_id !== '' && (
+                    <div className="font-mono text-xs text-slate-500 dark:text-slate-400">
+                      ID: {e.resource_id}
+                    </div>
+                  )}
+                </Td>
+                <Td className="whitespace-nowrap">
+                  <div className="text-slate-900 dark:text-white">{at.toLocaleDateString()}</div>
+                  <div className="text-xs text-slate-500 dark:text-slate-400">
+                    {at.toLocaleTimeString()} · {shortAge(at)}
+                  </div>
+                  {e.ip_address && (
+                    <div className="font-mono text-xs text-slate-500 dark:text-slate-400">{e.ip_address}</div>
+                  )}
+                </Td>
+                <Td className="max-w-md">
+                  {hasDetails(e) ? (
+                    <div className="flex flex-col items-start gap-1">
+                      {e.details && !isOpen && (
+                        <p className="line-clamp-1 text-sm text-slate-600 dark:text-slate-300">{e.details}</p>
+                      )}
+                      <button
+                        type="button"
+                        aria-expanded={isOpen}
+                        onClick={() => toggle(e.id)}
+                        className="inline-flex items-center gap-1 text-xs font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400"
+                      >
+                        {isOpen ? (
+                          <ChevronDown className="size-3.5" />
+                        ) : (
+                          <ChevronRight className="size-3.5" />
+                        )}
+                        {isOpen ? 'Hide Details' : 'Show Details'}
+                      </button>
+                    </div>
+                  ) : (
+                    <span className="text-sm text-slate-500 dark:text-slate-400">
+                      {adminMessages.noDetails}
+                    </span>
+                  )}
+                </Td>
+              </Tr>
+              {isOpen && (
+                <tr className="bg-slate-50/70 dark:bg-slate-800/30">
+                  <td colSpan={5} className="px-4 pt-2 pb-5">
+                    <EntryDetails entry={e} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
+          );
+        })}
+      </TBody>
+    </Table>
+  );
+}

@@ -1,0 +1,354 @@
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useForm, useWatch } from 'react-hook-form';
+import { CalendarClock, Rocket } from 'lucide-react';
+import type { DeploymentJob } from '@outpost/contract/deployments';
+import { defaultJobName, JOB_DESCRIPTION_MAX, JOB_NAME_MAX } from '@outpost/contract/deployments';
+import type { DeviceStatus } from '@outpost/contract/devices';
+import { isDeviceActionable } from '@outpost/contract/devices';
+import { DEPLOY_DIALOG_LOAD_LIMIT } from '@outpost/contract/limits';
+import { deploymentMessages as messages } from '@outpost/contract/messages';
+import { Alert } from '../../../components/ui/alert';
+import { StatusBadge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Field, Input, Textarea } from '../../../components/ui/form';
+import { useToast } from '../../../components/ui/toast';
+import { createDeployment } from '../../../lib/api/deployments';
+import { cn } from '../../../lib/cn';
+import type { DeployDeviceChoice, DeployPackageChoice } from '../../../lib/deploy-dialog';
+import { useLiveMessages } from '../../../lib/socket';
+import { useDeployOptions } from '../api/get-deploy-options';
+import { createJobs, deploySummary, scheduledAt, todayInput, validateDeploy } from '../lib/deploy-form';
+import type { DeployFormValues } from '../lib/deploy-form';
+import { PickList } from './pick-list';
+import type { PickItem } from './pick-list';
+
+// spec: core §2 Deploy dialog, §4 (preselection, job name, one job per package, outcomes), §5
+// (rules in order, disabled rules), §8 (load and create errors), §9 (100 packages and devices).
+
+export type DeployDialogProps = {
+  isOpen: boolean;
+  onClose: () => void;
+  initialPackages?: DeployPackageChoice[];
+  initialDevices?: DeployDeviceChoice[];
+  /** every job created, also after a partial failure (the shell watches them for notifications) */
+  onCreated?: (jobs: DeploymentJob[]) => void;
+  /** a full success: the dialog has reset and closed */
+  onSuccess?: (jobs: DeploymentJob[]) => void;
+  /** injectable for tests */
+  create?: typeof createDeployment;
+};
+
+type DeviceInfo = DeployDeviceChoice;
+
+export default function DeployDialog({
+  isOpen,
+  onClose,
+  initialPackages = [],
+  initialDevices = [],
+  onCreated,
+  onSuccess,
+  create = createDeployment,
+}: DeployDialogProps) {
+  const toast = useToast();
+  const navigate = useNavigate();
+  const formId = useId();
+  const options = useDeployOptions(isOpen);
+  const initialPackageIds = initialPackages.map((p) => p.id);
+  const initialDeviceIds = initialDevices.map((d) => d.id);
+  const [packageIds, setPackageIds] = useState<number[]>(initialPackageIds);
+  const [deviceIds, setDeviceIds] = useState<number[]>(initialDeviceIds);
+  const [liveStatus, setLiveStatus] = useState<ReadonlyMap<number, DeviceStatus>>(new Map());
+  const [isCreating, setIsCreating] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const packages = useMemo(() => {
+    const map = new Map<number, DeployPackageChoice & { detail?: string }>();
+    for (const p of initialPackages) {
+      map.set(p.id, p);
+    }
+    for (const p of options.data?.packages ?? []) {
+      map.set(p.id, {
+        id: p.id,
+        name: p.name,
+        detail: `v${p.package_version} · ${p.step_count} step${p.step_count === 1 ? '' : 's'}${p.is_template ? ' · Template' : ''}`,
+      });
+    }
+    return map;
+  }, [initialPackages, options.data]);
+
+  const devices = useMemo(() => {
+    const map = new Map<number, DeviceInfo>();
+    for (const d of initialDevices) {
+      map.set(d.id, d);
+    }
+    // spec: core §5 — only devices online or logged in are offered.
+    for (const d of options.data?.devices ?? []) {
+      if (isDeviceActionable(d.status)) {
+        map.set(d.id, { id: d.id, hostname: d.hostname, ip_address: d.ip_address, status: d.status });
+      }
+    }
+    for (const [id, status] of liveStatus) {
+      const d = map.get(id);
+      if (d) {
+        map.set(id, { ...d, status });
+      }
+    }
+    return map;
+  }, [initialDevices, options.data, liveStatus]);
+
+  // A device going offline while the dialog is open is no longer one to deploy to (rule 4).
+  useLiveMessages((event) => {
+    if (event.type === 'device_update' && !event.payload.inventory) {
+      const { id, status } = event.payload;
+      setLiveStatus((m) => new Map(m).set(id, status));
+    }
+  });
+
+  const defaultName = defaultJobName(initialPackages.map((p) => p.name));
+  const form = useForm<DeployFormValues>({
+    defaultValues: { jobName: defaultName, timing: 'now', date: '', time: '', description: '' },
+  });
+  const values = useWatch({ control: form.control }) as DeployFormValues;
+
+  const selectedPackages = packageIds.map((id) => packages.get(id) ?? { id, name: `Package ${id}` });
+  const selectedDevices = deviceIds.map(
+    (id) => devices.get(id) ?? { id, hostname: null, status: 'offline' as const },
+  );
+
+  // spec: core §4 — the job name follows the chosen packages until the user types one.
+  const packageNames = selectedPackages.map((p) => p.name).join('\u0000');
+  useEffect(() => {
+    if (!form.getFieldState('jobName').isDirty) {
+      form.setValue('jobName', defaultJobName(packageNames ? packageNames.split('\u0000') : []));
+    }
+  }, [packageNames, form]);
+
+  const blocker = validateDeploy({
+    packageCount: packageIds.length,
+    devices: selectedDevices,
+    jobName: values.jobName ?? '',
+  });
+  // spec: core §5 — submit is disabled while creating, with no package, no device or no name.
+  const isSubmitDisabled =
+    isCreating || packageIds.length === 0 || deviceIds.length === 0 || (values.jobName ?? '').trim() === '';
+  const isLater = values.timing === 'later';
+  const submitLabel = isLater ? 'Schedule Deployment' : 'Deploy Now';
+
+  // One function for the dialog's whole life: the Dialog moves focus when its onClose changes.
+  const latest = useRef({ isCreating, onClose });
+  useLayoutEffect(() => {
+    latest.current = { isCreating, onClose };
+  });
+  const close = useCallback(() => {
+    if (!latest.current.isCreating) {
+      latest.current.onClose();
+    }
+  }, []);
+
+  const submit = form.handleSubmit(async (v) => {
+    setError(null);
+    const rule = validateDeploy({
+      packageCount: packageIds.length,
+      devices: selectedDevices,
+      jobName: v.jobName,
+    });
+    if (rule) {
+      setError(rule);
+      return;
+    }
+    setIsCreating(true);
+    const outcome = await createJobs(create, selectedPackages, {
+      deviceIds,
+      jobName: v.jobName,
+      description: v.description,
+      scheduledAt: scheduledAt(v),
+    });
+    setIsCreating(false);
+    if (outcome.kind !== 'failure' && outcome.jobs.length > 0) {
+      onCreated?.(outcome.jobs);
+    }
+    if (outcome.kind === 'failure') {
+      setError(outcome.message);
+      return;
+    }
+    if (outcome.kind === 'partial') {
+      // What was created stays created: only the packages that failed remain to deploy again.
+      setPackageIds(outcome.failedPackageIds);
+      setError(outcome.message);
+      return;
+    }
+    // spec: core §4 — full success resets the dialog, closes it and calls the success callback.
+    form.reset({ jobName: '', timing: 'now', date: '', time: '', description: '' });
+    setPackageIds([]);
+    setDeviceIds([]);
+    onClose();
+    onSuccess?.(outcome.jobs);
+    const [first] = outcome.jobs;
+    const isOne = outcome.jobs.length === 1 && first;
+    toast.show({
+      type: 'success',
+      title: scheduledAt(v) ? 'Deployment scheduled' : 'Deployment created',
+      message: isOne
+        ? `${first.name} · ${first.total_devices} device(s)`
+        : `${outcome.jobs.length} deployment jobs created`,
+      action: {
+        label: isOne ? 'View deployment' : 'View deployments',
+        onClick: () => void navigate(isOne ? `/deployments/${first.id}` : '/deployments'),
+      },
+    });
+  });
+
+  const packageItems: PickItem[] = [...packages.values()].map((p) => ({
+    id: p.id,
+    label: p.name,
+    detail: 'detail' in p ? p.detail : undefined,
+  }));
+  const deviceItems: PickItem[] = [...devices.values()].map((d) => ({
+    id: d.id,
+    label: d.hostname ?? `Device ${d.id}`,
+    detail: d.ip_address ?? undefined,
+    aside: <StatusBadge status={d.status} />,
+  }));
+
+  const loadFailed = options.isError;
+  const today = todayInput();
+
+  return (
+    <Dialog
+      isOpen={isOpen}
+      onClose={close}
+      size="xl"
+      isDismissDisabled={isCreating}
+      title="Deploy Package"
+      description="Choose what to install and where, then deploy now or schedule it."
+      footer={
+        <>
+          <p className="mr-auto text-sm text-slate-600 dark:text-slate-300" data-testid="deploy-summary">
+            {deploySummary(deviceIds.length, values)}
+          </p>
+          <Button onClick={close} disabled={isCreating}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            form={formId}
+            variant="primary"
+            isLoading={isCreating}
+            disabled={isSubmitDisabled}
+            disabledReason={isCreating ? undefined : (blocker ?? undefined)}
+            icon={isLater ? <CalendarClock className="size-4" /> : <Rocket className="size-4" />}
+          >
+            {submitLabel}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} noValidate onSubmit={(e) => void submit(e)} className="space-y-6">
+        {loadFailed && <Alert>{messages.dialogLoad}</Alert>}
+        {error && <Alert>{error}</Alert>}
+        <PickList
+          title="Packages"
+          noun={['package', 'packages']}
+          items={packageItems}
+          selectedIds={packageIds}
+          onChange={setPackageIds}
+          searchPlaceholder="Search packages..."
+          isLoading={options.isPending && isOpen}
+          isDisabled={isCreating}
+          hint={`Up to ${DEPLOY_DIALOG_LOAD_LIMIT} packages are listed; search to narrow them.`}
+        />
+        <PickList
+          title="Devices"
+          noun={['device', 'devices']}
+          items={deviceItems}
+          selectedIds={deviceIds}
+          onChange={setDeviceIds}
+          searchPlaceholder="Search hostname or IP..."
+          isLoading={options.isPending && isOpen}
+          isDisabled={isCreating}
+          hint="Only devices that are online or logged in are offered."
+        />
+
+        <div className="grid grid-cols-1 gap-4 border-t border-slate-200 pt-5 md:grid-cols-2 dark:border-slate-800">
+          <Field label="Job Name" htmlFor={`${formId}-name`} required>
+            <Input
+              id={`${formId}-name`}
+              maxLength={JOB_NAME_MAX}
+              disabled={isCreating}
+              placeholder="Deploy ..."
+              {...form.register('jobName')}
+            />
+          </Field>
+          <fieldset className="space-y-1.5">
+            <legend className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-200">
+              Schedule
+            </legend>
+            <div className="grid grid-cols-2 gap-2">
+              {(
+                [
+                  ['now', 'Deploy Now', 'Starts right away'],
+                  ['later', 'Schedule for Later', 'Pick a date and time'],
+                ] as const
+              ).map(([value, label, hint]) => (
+                <label
+                  key={value}
+                  className={cn(
+                    'flex cursor-pointer items-start gap-2.5 rounded-lg px-3 py-2 ring-1 ring-slate-200 ring-inset dark:ring-slate-700',
+                    values.timing === value &&
+                      'bg-indigo-50/70 ring-2 ring-indigo-600 dark:bg-indigo-500/10 dark:ring-indigo-500',
+                  )}
+                >
+                  <input
+                    type="radio"
+                    value={value}
+                    disabled={isCreating}
+                    className="mt-0.5 size-4 accent-indigo-600"
+                    {...form.register('timing')}
+                  />
+                  <span>
+                    <span className="block text-sm font-medium text-slate-900 dark:text-white">{label}</span>
+                    <span className="block text-xs text-slate-600 dark:text-slate-400">{hint}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          {isLater && (
+            <>
+              <Field
+                label="Date"
+                htmlFor={`${formId}-date`}
+                hint="Without both a date and a time the job starts now."
+              >
+                <Input
+                  id={`${formId}-date`}
+                  type="date"
+                  min={today}
+                  disabled={isCreating}
+                  {...form.register('date')}
+                />
+              </Field>
+              <Field label="Time" htmlFor={`${formId}-time`} hint="In your time zone.">
+                <Input id={`${formId}-time`} type="time" disabled={isCreating} {...form.register('time')} />
+              </Field>
+            </>
+          )}
+          <div className="md:col-span-2">
+            <Field label="Description" htmlFor={`${formId}-description`} hint="Optional">
+              <Textarea
+                id={`${formId}-description`}
+                rows={2}
+                maxLength={JOB_DESCRIPTION_MAX}
+                disabled={isCreating}
+                placeholder="Why this deployment, change ticket, notes..."
+                {...form.register('description')}
+              />
+            </Field>
+          </div>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

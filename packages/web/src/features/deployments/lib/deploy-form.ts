@@ -1,0 +1,119 @@
+import { isDeviceActionable } from '@outpost/contract/devices';
+import type { DeploymentCreateBody, DeploymentJob } from '@outpost/contract/deployments';
+import { jobNameFor } from '@outpost/contract/deployments';
+import { deploymentMessages as messages } from '@outpost/contract/messages';
+
+// The deploy dialog's rules and its create flow, free of React (spec: core §4 Deploy dialog,
+// §5 validation, §8).
+
+export type DeployTiming = 'now' | 'later';
+
+export type DeployFormValues = {
+  jobName: string;
+  timing: DeployTiming;
+  /** yyyy-mm-dd, local */
+  date: string;
+  /** HH:mm, local */
+  time: string;
+  description: string;
+};
+
+/** spec: core §5 — the dialog's rules, checked in this order; null when the form may be sent. */
+export function validateDeploy(form: {
+  packageCount: number;
+  devices: readonly { status: string }[];
+  jobName: string;
+}): string | null {
+  if (form.packageCount === 0) {
+    return messages.selectPackage;
+  }
+  if (form.devices.length === 0) {
+    return messages.selectDevice;
+  }
+  if (form.jobName.trim() === '') {
+    return messages.jobNameRequired;
+  }
+  if (!form.devices.every((d) => isDeviceActionable(d.status))) {
+    return messages.devicesOffline;
+  }
+  return null;
+}
+
+/**
+ * spec: core §5 — a scheduled time is used only when both date and time are given (and only for
+ * 'later'); it is sent as ISO 8601 with a zone. The inputs are in the browser's time zone.
+ */
+export function scheduledAt(values: Pick<DeployFormValues, 'timing' | 'date' | 'time'>): Date | null {
+  if (values.timing !== 'later' || !values.date || !values.time) {
+    return null;
+  }
+  const d = new Date(`${values.date}T${values.time}`);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** The date input's minimum: today in the browser's time zone (spec: core §2, §5). */
+export function todayInput(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** spec: core §2 — 'Deploying to N device(s) [at date time]'. */
+export function deploySummary(
+  deviceCount: number,
+  values: Pick<DeployFormValues, 'timing' | 'date' | 'time'>,
+) {
+  const at = scheduledAt(values);
+  return `Deploying to ${deviceCount} device(s)${at ? ` at ${values.date} ${values.time}` : ''}`;
+}
+
+export type CreateOutcome =
+  | { kind: 'success'; jobs: DeploymentJob[] }
+  | { kind: 'partial'; jobs: DeploymentJob[]; failedPackageIds: number[]; message: string }
+  | { kind: 'failure'; message: string };
+
+/**
+ * spec: core §4 — one job per package; with several packages each is named
+ * '{job name} - {package name}'. Partial and total failures carry the spec's words with the
+ * first error (the server's text, else 'Failed to create deployment job').
+ */
+export async function createJobs(
+  create: (body: DeploymentCreateBody) => Promise<DeploymentJob>,
+  packages: readonly { id: number; name: string }[],
+  common: { deviceIds: number[]; jobName: string; description: string; scheduledAt: Date | null },
+): Promise<CreateOutcome> {
+  const jobs: DeploymentJob[] = [];
+  const failed: { id: number; error: string }[] = [];
+  const jobName = common.jobName.trim();
+  const description = common.description.trim();
+  for (const pkg of packages) {
+    try {
+      jobs.push(
+        await create({
+          package_id: pkg.id,
+          device_ids: common.deviceIds,
+          job_name: jobNameFor(jobName, pkg.name, packages.length),
+          job_description: description || null,
+          scheduled_at: common.scheduledAt ? common.scheduledAt.toISOString() : null,
+        }),
+      );
+    } catch (err) {
+      failed.push({
+        id: pkg.id,
+        error: err instanceof Error && err.message ? err.message : messages.createFailed,
+      });
+    }
+  }
+  const first = failed[0];
+  if (!first) {
+    return { kind: 'success', jobs };
+  }
+  if (jobs.length === 0) {
+    return { kind: 'failure', message: messages.totalFailure(first.error) };
+  }
+  return {
+    kind: 'partial',
+    jobs,
+    failedPackageIds: failed.map((f) => f.id),
+    message: messages.partialFailure(jobs.length, failed.length, first.error),
+  };
+}

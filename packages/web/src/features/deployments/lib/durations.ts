@@ -1,0 +1,40 @@
+// spec: operations §9 — job durations in whole minutes; step durations in seconds with one decimal.
+// Timestamps without a zone are UTC (core §9).
+
+const time = (value: string | null | undefined): number | null => {
+  if (!value) {
+    return null;
+  }
+  const s = /[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? null : t;
+};
+
+/** Whole minutes from start to end (or to now while still running); null before it started. */
+export function durationMinutes(
+  startedAt: string | null | undefined,
+  completedAt: string | null | undefined,
+  now = Date.now(),
+): number | null {
+  const start = time(startedAt);
+  if (start === null) {
+    return null;
+  }
+  const end = time(completedAt) ?? now;
+  return Math.max(0, Math.round((end - start) / 60_000));
+}
+
+export function formatMinutes(minutes: number | null): string {
+  if (minutes === null) {
+    return '—';
+  }
+  return `${minutes} min`;
+}
+
+/** A step's duration in seconds with one decimal ('12.3 s'). */
+export function formatStepDuration(durationMs: number | null | undefined): string {
+  if (durationMs === null || durationMs === undefined) {
+    return '—';
+  }
+  return `${(durationMs / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,36 @@
+import { createContext, useContext } from 'react';
+import type { DeploymentJob } from '@outpost/contract/deployments';
+import type { DeviceStatus } from '@outpost/contract/devices';
+
+// The deploy dialog is opened from the device list, the package list and the builder (spec: core §2
+// Deploy dialog, operations §2.2). Features never import each other, so the shell hosts the one
+// dialog (app/deploy-dialog-host.tsx) and every screen asks for it through this context.
+
+export type DeployPackageChoice = { id: number; name: string };
+export type DeployDeviceChoice = {
+  id: number;
+  hostname: string | null;
+  ip_address?: string | null;
+  status: DeviceStatus;
+};
+
+export type DeployDialogRequest = {
+  /** preselected packages (the package list's selection or row, the builder's package) */
+  packages?: DeployPackageChoice[];
+  /** preselected devices (the device list's selection or row) */
+  devices?: DeployDeviceChoice[];
+  /** called with the jobs created after a full success (the dialog has closed) */
+  onSuccess?: (jobs: DeploymentJob[]) => void;
+};
+
+export type DeployDialogApi = { openDeployDialog: (request: DeployDialogRequest) => void };
+
+export const DeployDialogContext = createContext<DeployDialogApi | null>(null);
+
+export function useDeployDialog(): DeployDialogApi {
+  const ctx = useContext(DeployDialogContext);
+  if (!ctx) {
+    throw new Error('useDeployDialog must be used inside the signed-in shell');
+  }
+  return ctx;
+}
