@@ -86,6 +86,15 @@ describe('the 12-hour chart', () => {
     expect(within(rows[10]!).getByText('Future')).toBeInTheDocument();
     expect(within(rows[10]!).getByText('Not yet')).toBeInTheDocument();
     expect(within(rows[8]!).queryByText('Future')).not.toBeInTheDocument();
+    // a passed hour with the device online (100 % in these fixtures) shows its figures
+    expect(within(rows[8]!).getByText('100% online')).toBeInTheDocument();
+  });
+
+  it('says Offline for a passed hour the device spent offline', () => {
+    render(<ActivityChart slots={[slotAt(-2, { online_percentage: 0 }), slotAt(-1)]} now={NOW} />);
+    const rows = screen.getAllByRole('listitem');
+    expect(within(rows[0]!).getByText('Offline')).toBeInTheDocument();
+    expect(within(rows[1]!).queryByText('Offline')).not.toBeInTheDocument();
   });
 
   it('draws sessions with their user and the figures of the slot', () => {

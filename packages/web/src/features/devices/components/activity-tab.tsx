@@ -52,6 +52,8 @@ function SlotRow({ slot, now }: { slot: ChartSlot; now: number }) {
   const state: SlotState = slotState(slot, now);
   const elapsed = state === 'current' ? minutesElapsed(slot, now) : 60;
   const isFuture = state === 'future';
+  // A passed hour the device spent wholly offline, with nobody logged in.
+  const isOffline = !isFuture && slot.online_percentage === 0 && slot.login_minutes === 0;
   return (
     <li
       data-slot-state={state}
@@ -122,6 +124,8 @@ function SlotRow({ slot, now }: { slot: ChartSlot; now: number }) {
       <div className="text-right text-xs leading-5 tabular-nums">
         {isFuture ? (
           <span className="text-slate-500 dark:text-slate-400">Not yet</span>
+        ) : isOffline ? (
+          <span className="text-slate-500 dark:text-slate-400">Offline</span>
         ) : (
           <>
             <div className="font-medium text-slate-700 dark:text-slate-200">
