@@ -18,16 +18,19 @@ const ok = <T>(data: T) => ({ success: true as const, data });
 export const activityRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
   const service = createActivityService({ db: opts.db });
   const tags = ['device activity'];
+  // any member of the tenant; the service applies tenant and site scope
+  const config = { access: 'member' as const };
 
   app.get(
     '/device-activity/overview',
-    { schema: { tags, response: { 200: apiSuccess(DeviceActivityOverviewResponse) } } },
+    { config, schema: { tags, response: { 200: apiSuccess(DeviceActivityOverviewResponse) } } },
     async (request) => ok(await service.overview(request.ctx)),
   );
 
   app.get(
     '/device-activity/device/:id',
     {
+      config,
       schema: {
         tags,
         params: DeviceIdParams,
@@ -40,13 +43,19 @@ export const activityRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, 
 
   app.get(
     '/device-activity/device/:id/chart',
-    { schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(ActivityChartResponse) } } },
+    {
+      config,
+      schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(ActivityChartResponse) } },
+    },
     async (request) => ok(await service.chart(request.ctx, request.params.id)),
   );
 
   app.get(
     '/device-activity/device/:id/weekly-summary',
-    { schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(WeeklySummaryResponse) } } },
+    {
+      config,
+      schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(WeeklySummaryResponse) } },
+    },
     async (request) => ok(await service.weekly(request.ctx, request.params.id)),
   );
   done();
