@@ -1,14 +1,46 @@
-import { PageHeader } from '../../../components/ui/card';
-import { ComingSoon } from '../../../components/ui/states';
+import { RefreshCw } from 'lucide-react';
+import { activityMessages } from '@outpost/contract/activity';
+import { Button } from '../../../components/ui/button';
+import { Card, PageHeader } from '../../../components/ui/card';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { ErrorState } from '../../../components/ui/states';
+import { activityErrorText, useActivityOverview } from '../../../lib/api/activity';
+import { DeviceActivityOverview } from '../components/device-activity-overview';
 
-export default function Page() {
+// spec: operations §2.11 Device activity (/device-activity); §4 states loading, error (with
+// retry), loaded; §8 'Failed to load device activity overview' or the server's text.
+export default function DeviceActivityPage() {
+  const query = useActivityOverview();
+  const isRefreshing = query.isFetching && !query.isPending;
+
   return (
     <>
       <PageHeader
         title="Device Activity"
         description="Monitor device utilization and login activity across your organization."
+        actions={
+          <Button
+            onClick={() => void query.refetch()}
+            disabled={query.isFetching}
+            icon={<RefreshCw className={isRefreshing ? 'size-4 animate-spin' : 'size-4'} aria-hidden />}
+          >
+            Refresh
+          </Button>
+        }
       />
-      <ComingSoon feature="Device activity" />
+      {query.isPending ? (
+        <PageSpinner label={activityMessages.overviewLoadingText} />
+      ) : query.isError ? (
+        <Card>
+          <ErrorState
+            title={activityMessages.overviewErrorTitle}
+            message={activityErrorText(query.error, activityMessages.overviewLoad)}
+            onRetry={() => void query.refetch()}
+          />
+        </Card>
+      ) : (
+        <DeviceActivityOverview rows={query.data} />
+      )}
     </>
   );
 }

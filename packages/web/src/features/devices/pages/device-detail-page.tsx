@@ -18,16 +18,18 @@ import { StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
-import { ComingSoon, EmptyState, ErrorState } from '../../../components/ui/states';
+import { EmptyState, ErrorState } from '../../../components/ui/states';
 import { Tabs } from '../../../components/ui/tabs';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { relativeTime } from '../../../lib/format';
 import { noteDeviceStatuses } from '../../../lib/device-presence';
+import { deviceActivityKey } from '../../../lib/api/activity';
 import { useLiveMessages, useLiveSocket, useSubscriptions } from '../../../lib/socket';
 import { deviceKey, useDevice } from '../api/get-device';
 import { deviceServicesKey } from '../api/get-device-services';
 import { deviceSoftwareKey } from '../api/get-device-software';
+import { ActivityTab } from '../components/activity-tab';
 import { NetworkingTab } from '../components/networking-tab';
 import { OverviewTab } from '../components/overview-tab';
 import { ServicesTab } from '../components/services-tab';
@@ -39,7 +41,7 @@ const TABS = ['overview', 'activity', 'networking', 'software', 'services'] as c
 type TabKey = (typeof TABS)[number];
 const isTab = (v: string | null): v is TabKey => TABS.includes(v as TabKey);
 
-// spec: core §2 Device detail (/devices/{guid}). The Activity tab belongs to a later release.
+// spec: core §2 Device detail (/devices/{guid}).
 export default function DeviceDetailPage() {
   const { deviceGuid = '' } = useParams();
   const [params, setParams] = useSearchParams();
@@ -63,6 +65,10 @@ export default function DeviceDetailPage() {
     queryClient.setQueryData(deviceKey(user.tenant_id, deviceGuid), (old: Device | undefined) =>
       old ? applyDeviceUpdate(old, update) : old,
     );
+    // Going online or offline is an activity event (and closes open sessions).
+    if (update.status !== device.status) {
+      void queryClient.invalidateQueries({ queryKey: deviceActivityKey(user.tenant_id, device.device_guid) });
+    }
     // New inventory arrived: reload what changed.
     if (update.inventory?.some((k) => k === 'hardware' || k === 'network')) {
       void queryClient.invalidateQueries({ queryKey: deviceKey(user.tenant_id, deviceGuid) });
@@ -80,6 +86,7 @@ export default function DeviceDetailPage() {
     if (device) {
       void queryClient.invalidateQueries({ queryKey: deviceServicesKey(user.tenant_id, device.device_guid) });
       void queryClient.invalidateQueries({ queryKey: deviceSoftwareKey(user.tenant_id, device.device_guid) });
+      void queryClient.invalidateQueries({ queryKey: deviceActivityKey(user.tenant_id, device.device_guid) });
     }
   };
 
@@ -169,12 +176,7 @@ export default function DeviceDetailPage() {
         />
       </div>
       {tab === 'overview' && <OverviewTab device={device} onReload={() => void query.refetch()} />}
-      {tab === 'activity' && (
-        <ComingSoon
-          feature="Device activity"
-          details="The 12-hour activity chart, the 7-day login summary and the activity log of this device arrive in a later release. Logins and presence are already being recorded."
-        />
-      )}
+      {tab === 'activity' && <ActivityTab device={device} />}
       {tab === 'networking' && <NetworkingTab device={device} onReload={() => void query.refetch()} />}
       {tab === 'software' && <SoftwareTab device={device} />}
       {tab === 'services' && <ServicesTab device={device} />}

@@ -1,0 +1,159 @@
+import { useMemo, useState } from 'react';
+import { Info, SearchX, X, BarChart3 } from 'lucide-react';
+import type { DeviceActivityRow } from '@outpost/contract/activity';
+import { activityMessages, UTILIZATION_BANDS } from '@outpost/contract/activity';
+import { ACTIVITY_PAGE_SIZE } from '@outpost/contract/limits';
+import { Button } from '../../../components/ui/button';
+import { Card, CardHeader } from '../../../components/ui/card';
+import { FilterSelect, SearchInput } from '../../../components/ui/list-toolbar';
+import { Pager } from '../../../components/ui/pager';
+import { EmptyState } from '../../../components/ui/states';
+import { cn } from '../../../lib/cn';
+import type { Filters, SessionsFilter, Sort, UtilizationFilter } from '../lib/overview';
+import {
+  BAND_STYLES,
+  DEFAULT_SORT,
+  NO_FILTERS,
+  SESSIONS_FILTER_OPTIONS,
+  UTILIZATION_FILTER_OPTIONS,
+  filterRows,
+  hasActiveFilters,
+  nextSort,
+  sortRows,
+  summarize,
+} from '../lib/overview';
+import { OverviewCards, OverviewCounters } from './overview-summary';
+import { OverviewTable } from './overview-table';
+
+// spec: operations §2.11 Device activity, once the rows are loaded: filters, counters, cards,
+// the sortable table with its empty states, and the 'Understanding Utilization' panel.
+
+function UnderstandingPanel() {
+  return (
+    <Card className="p-5">
+      <div className="flex gap-4">
+        <div className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-600 dark:bg-indigo-500/10 dark:text-indigo-400">
+          <Info className="size-5" />
+        </div>
+        <div className="min-w-0 flex-1">
+          <h2 className="text-sm font-semibold text-slate-900 dark:text-white">Understanding Utilization</h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            Utilization is the percent of a device&apos;s online time with users logged in. A device that is
+            online all day with someone signed in for half of it is 50% utilized; time while the device is
+            offline does not count.
+          </p>
+          <ul className="mt-3 flex flex-wrap gap-2">
+            {UTILIZATION_BANDS.map((b) => (
+              <li
+                key={b.key}
+                className={cn('rounded-full px-2.5 py-0.5 text-xs font-medium', BAND_STYLES[b.key].soft)}
+              >
+                {b.label}
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+export function DeviceActivityOverview({ rows }: { rows: DeviceActivityRow[] }) {
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
+  const [page, setPage] = useState(1);
+
+  const summary = useMemo(() => summarize(rows), [rows]);
+  const shown = useMemo(() => sortRows(filterRows(rows, filters), sort), [rows, filters, sort]);
+  const totalPages = Math.max(1, Math.ceil(shown.length / ACTIVITY_PAGE_SIZE));
+  const current = Math.min(page, totalPages);
+  const pageRows = shown.slice((current - 1) * ACTIVITY_PAGE_SIZE, current * ACTIVITY_PAGE_SIZE);
+
+  const isFiltered = hasActiveFilters(filters);
+  const isSearching = filters.search.trim() !== '';
+  const update = (patch: Partial<Filters>) => {
+    setFilters((f) => ({ ...f, ...patch }));
+    setPage(1);
+  };
+  const clear = () => {
+    setFilters(NO_FILTERS);
+    setPage(1);
+  };
+
+  const empty = (
+    <EmptyState
+      icon={isSearching ? <SearchX className="size-6" /> : <BarChart3 className="size-6" />}
+      title={isSearching ? activityMessages.noMatchingDevices : activityMessages.noActivityData}
+      message={isFiltered ? activityMessages.noMatchHint : activityMessages.noActivityHint}
+      action={
+        isFiltered ? (
+          <Button onClick={clear} icon={<X className="size-4" />}>
+            Clear All Filters
+          </Button>
+        ) : undefined
+      }
+    />
+  );
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <div className="flex flex-col gap-3 px-4 py-3 lg:flex-row lg:items-center">
+          <SearchInput
+            value={filters.search}
+            onChange={(search) => update({ search })}
+            placeholder={activityMessages.searchPlaceholder}
+            label="Search devices or sites"
+          />
+          <div className="flex flex-1 flex-wrap items-center gap-2">
+            <FilterSelect<UtilizationFilter>
+              label="Utilization"
+              value={filters.utilization}
+              options={UTILIZATION_FILTER_OPTIONS}
+              onChange={(utilization) => update({ utilization })}
+              className="sm:w-48"
+            />
+            <FilterSelect<SessionsFilter>
+              label="Sessions"
+              value={filters.sessions}
+              options={SESSIONS_FILTER_OPTIONS}
+              onChange={(sessions) => update({ sessions })}
+            />
+            {isFiltered && (
+              <Button variant="ghost" size="sm" onClick={clear} icon={<X className="size-3.5" />}>
+                Clear Filters
+              </Button>
+            )}
+          </div>
+        </div>
+      </Card>
+
+      <OverviewCounters summary={summary} showing={shown.length} />
+      <OverviewCards summary={summary} />
+
+      <Card>
+        <CardHeader
+          title="Device Utilization Overview"
+          description="Share of each device's online time with a user logged in, over the last 7, 14 and 30 days"
+        />
+        <OverviewTable
+          rows={pageRows}
+          sort={sort}
+          onSort={(key) => setSort((s) => nextSort(s, key))}
+          empty={empty}
+        />
+        {totalPages > 1 && (
+          <div className="flex flex-col gap-3 border-t border-slate-200 px-4 py-3 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
+            <span className="text-sm text-slate-500 dark:text-slate-400">
+              {(current - 1) * ACTIVITY_PAGE_SIZE + 1}–{Math.min(current * ACTIVITY_PAGE_SIZE, shown.length)}{' '}
+              of {shown.length.toLocaleString()} devices
+            </span>
+            <Pager page={current} totalPages={totalPages} onPageChange={setPage} label="Device pages" />
+          </div>
+        )}
+      </Card>
+
+      <UnderstandingPanel />
+    </div>
+  );
+}
