@@ -123,7 +123,7 @@ test('tabs, hardware refresh and Device not found', async ({ page }) => {
   await expect(page.getByText('Connection Summary')).toBeVisible();
   await expect(page.getByText(/\d+\.\d{2} MB \/ \d+\.\d{2} MB/).first()).toBeVisible();
   await page.getByRole('tab', { name: 'Device Activity' }).click();
-  await expect(page.getByText('Device activity is coming in a later release')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Hourly activity, last 12 hours' })).toBeVisible();
   await page.goto('/devices/00000000-0000-4000-8000-000000000000');
   await expect(page.getByText('Device not found')).toBeVisible();
 });

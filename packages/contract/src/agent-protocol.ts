@@ -169,7 +169,10 @@ export const HelloMessage = z.object({
   osType: z.string().max(64),
   osVersion: z.string().max(255),
   ipAddress: z.string().max(64).nullable().optional(),
-  /** user sessions open right now; the server sets loggedin from this without recording events */
+  /**
+   * user sessions open right now: the server sets loggedin from them, records a login for any it
+   * did not have open and a logout for open ones the hello no longer lists
+   */
   sessions: z.array(UserSession).max(256).default([]),
 });
 export type HelloMessage = z.infer<typeof HelloMessage>;

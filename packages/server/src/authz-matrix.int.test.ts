@@ -73,6 +73,7 @@ describe('authorisation matrix over every registered /api route', () => {
       ['/api/customer/deployments/device-deployment/', acme.deviceDeployment],
       ['/api/customer/deployments/', acme.job],
       ['/api/customer/deployment-packages/', acme.package],
+      ['/api/customer/device-activity/device/', acme.device],
       ['/api/customer/devices/', acme.device],
       ['/api/customer/files/', acme.file],
       ['/api/customer/agents/enrollment-tokens/', acme.token],

@@ -14,7 +14,7 @@ import { createRng } from './rng';
 import { applyDemoVariety, shapeDemoDevice } from './variety';
 import { controlVirtualService, createVirtualDevice, virtualBackend } from './virtual-device';
 import type { VirtualDevice } from './virtual-device';
-import { plannedSessionAt } from './workday';
+import { plannedSessionAt, simSessionId } from './workday';
 import type { WorkdayDevice } from './workday';
 
 // The fleet simulator: N virtual agents in one process over the real HTTP and websocket protocol
@@ -239,7 +239,7 @@ function toggleSession(a: SimulatedAgent, r: number) {
   }
   const user = `${d.domain}\\${d.users[Math.floor(r * d.users.length)]}`;
   const session = {
-    sessionId: `${d.facts.machineId.slice(0, 8)}-${Date.now().toString(16)}`,
+    sessionId: simSessionId(`${d.facts.machineId}-${Date.now()}-${r}`),
     userName: user,
     ipAddress: d.facts.ipAddress ?? null,
     startedAt: at,

@@ -1,6 +1,7 @@
 import type { SimulatedAgent } from './fleet';
 import type { VirtualDevice } from './virtual-device';
 import type { Logger } from '../connection';
+import { simSessionId } from './workday';
 
 // Demo variety (issue 4 §4): so that every status, filter and badge can be seen in the embedded
 // demo, a fixed share of the fleet starts in a state other than "online": a few machines are
@@ -43,7 +44,7 @@ export function applyDemoVariety(agents: SimulatedAgent[], log?: Logger): { stop
       const user = `${a.device.domain}\\${a.device.users[0]}`;
       const at = new Date().toISOString();
       const session = {
-        sessionId: `${a.device.facts.machineId.slice(0, 8)}-boot`,
+        sessionId: `${simSessionId(`${a.device.facts.machineId}-${Date.now()}`)}-boot`,
         userName: user,
         ipAddress: a.device.facts.ipAddress ?? null,
         startedAt: at,

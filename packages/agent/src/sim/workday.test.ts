@@ -84,6 +84,20 @@ describe('working-day patterns', () => {
     }
   });
 
+  it('sessions are told apart by the first 8 characters of their id (what the portal shows)', () => {
+    const ids = new Set<string>();
+    for (let index = 0; index < 5; index++) {
+      for (const e of historyEvents(device(index), SEED, { from, to })) {
+        if (e.type === 'login') {
+          ids.add(e.sessionId!);
+        }
+      }
+    }
+    const prefixes = new Set([...ids].map((id) => id.slice(0, 8)));
+    expect(ids.size).toBeGreaterThan(20);
+    expect(prefixes.size).toBe(ids.size);
+  });
+
   it('office machines sign in during local office hours and are off at weekends', () => {
     const events = historyEvents(device(0), SEED, { from, to });
     for (const e of events.filter((x) => x.type === 'login')) {

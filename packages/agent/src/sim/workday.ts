@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRng } from './rng';
 
 // Working-day patterns for simulated devices (issue 12): when a machine is switched on and when
@@ -30,6 +31,15 @@ export function workProfileOf(index: number): WorkProfile {
 
 const MIN = 60_000;
 const DAY_MIN = 1440;
+
+/**
+ * A session id as Windows and macOS logs show them: unique from its first characters (the
+ * portal shows the first 8), and the same for the same seed text, so a plan replays.
+ */
+export function simSessionId(seed: string): string {
+  const h = createHash('sha1').update(seed).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
 
 export type PlannedSession = { sessionId: string; userName: string; start: number; end: number };
 export type DayPlan = { online: { start: number; end: number }[]; sessions: PlannedSession[] };
@@ -105,7 +115,7 @@ export function dayPlan(
   const rng = createRng((seed * 7919 + device.index * 104_729 + key) >>> 0);
   const weekend = date.weekday === 0 || date.weekday === 6;
   const user = (i = 0) => `${device.domain}\\${device.users[i % device.users.length] ?? 'user'}`;
-  const sid = (k: number) => `${device.machineId.slice(0, 8)}-${key}-${k}`;
+  const sid = (k: number) => simSessionId(`${device.machineId}-${key}-${k}`);
   const jitter = (spread: number) => rng.int(-spread, spread);
   const sessions: PlannedSession[] = [];
   const add = (start: number, end: number, who = user()) => {
