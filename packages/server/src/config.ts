@@ -76,7 +76,13 @@ const EnvSchema = z.object({
     .min(32, 'METRICS_TOKEN must be at least 32 characters (e.g. openssl rand -hex 32)')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional().or(z.literal('').transform(() => undefined)),
+  METRICS_PORT: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? Number(v.trim()) : undefined))
+    .refine((v) => v === undefined || (Number.isInteger(v) && v >= 1 && v <= 65535), {
+      message: 'METRICS_PORT must be a port number from 1 to 65535',
+    }),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 

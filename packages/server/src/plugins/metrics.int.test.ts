@@ -134,8 +134,7 @@ describe('metrics: METRICS_TOKEN', () => {
     const samples = await eventually(async () => {
       const s = await scrape();
       // the bus probe sent at start has come back; the portal socket is authenticated
-      return (value(s, 'outpost_bus_lag_seconds_count') ?? 0) >= 1 &&
-        value(s, 'outpost_portal_sockets') === 1
+      return (value(s, 'outpost_bus_lag_seconds_count') ?? 0) >= 1 && value(s, 'outpost_portal_sockets') === 1
         ? s
         : null;
     });
@@ -152,9 +151,9 @@ describe('metrics: METRICS_TOKEN', () => {
     expect(value(samples, 'outpost_agents_connected')).toBe(1);
     expect(value(samples, 'outpost_bus_messages_published_total', { topic: 'portal' })).toBeGreaterThan(0);
     expect(value(samples, 'outpost_bus_messages_received_total', { topic: 'portal' })).toBeGreaterThan(0);
-    expect(value(samples, 'outpost_bus_messages_published_total', { topic: 'metrics.probe' })).toBeGreaterThan(
-      0,
-    );
+    expect(
+      value(samples, 'outpost_bus_messages_published_total', { topic: 'metrics.probe' }),
+    ).toBeGreaterThan(0);
     const kind = isPostgresRun() ? 'postgres' : 'pglite';
     expect(value(samples, 'outpost_database_info', { kind })).toBe(1);
     if (isPostgresRun()) {
@@ -190,8 +189,9 @@ describe('metrics: METRICS_TOKEN', () => {
     expect(value(before, 'outpost_scheduler_lag_seconds_count')).toBe(0);
 
     const enrolment = await createEnrollmentToken(server, admin.token, { name: 'deploy' });
-    const creds = (await enroll(server, enrolment.token, facts({ hostname: 'deploy-pc', machineId: 'mid-d' })))
-      .body.data;
+    const creds = (
+      await enroll(server, enrolment.token, facts({ hostname: 'deploy-pc', machineId: 'mid-d' }))
+    ).body.data;
     const agent = await onlineAgent(server.url, creds, { hostname: 'deploy-pc' });
     agents.push(agent);
     const [device] = await server.database.db
@@ -219,7 +219,10 @@ describe('metrics: METRICS_TOKEN', () => {
     });
     expect(created.status).toBe(200);
 
-    const command = await agent.waitFor('command', (m: CommandMessage) => m.command.kind === 'run_deployment');
+    const command = await agent.waitFor(
+      'command',
+      (m: CommandMessage) => m.command.kind === 'run_deployment',
+    );
     const dispatched = await scrape();
     expect(value(dispatched, 'outpost_scheduler_lag_seconds_count')).toBe(1);
     expect(value(dispatched, 'outpost_scheduler_lag_seconds_sum')).toBeGreaterThanOrEqual(0);
@@ -276,7 +279,9 @@ describe('metrics: METRICS_PORT and METRICS_TOKEN', () => {
 
   it('asks for the token on the internal port too', async () => {
     expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
-    const ok = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const ok = await fetch(`http://127.0.0.1:${port}/metrics`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(ok.status).toBe(200);
     expect((await server.request('GET', '/metrics', { token: TOKEN })).status).toBe(200);
   });

@@ -27,7 +27,7 @@ export type Metrics = {
   /** counts bus messages (live-plugin wraps the bus with it) */
   readonly bus: BusObserver;
   /** the deployment engine reports each dispatched job's lag (seconds after it became due) */
-  schedulerDispatched(lagSeconds: number): void;
+  readonly schedulerDispatched: (lagSeconds: number) => void;
 };
 
 const PREFIX = 'outpost_';
@@ -102,7 +102,7 @@ function statusGauge(
 }
 
 export const metricsPlugin = fp(
-  async (app, opts: { metrics: Metrics; config: Config; database: Database }) => {
+  (app, opts: { metrics: Metrics; config: Config; database: Database }, done) => {
     const { metrics, config, database } = opts;
     const { token, port, host } = config.metrics;
     const enabled = token !== null || port !== null;
@@ -134,6 +134,7 @@ export const metricsPlugin = fp(
       return reply.code(a.status).headers(a.headers).send(a.body);
     });
     if (!enabled) {
+      done();
       return;
     }
 
@@ -282,6 +283,7 @@ export const metricsPlugin = fp(
         await closed;
       }
     });
+    done();
   },
   { name: 'metrics', dependencies: ['live'] },
 );
