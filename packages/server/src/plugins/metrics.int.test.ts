@@ -78,6 +78,13 @@ describe('metrics: not configured', () => {
     expect((await server.request('GET', '/metrics', { token: TOKEN })).status).toBe(404);
     expect(server.app.metricsAddress).toBeUndefined();
   });
+
+  it('is not part of the API document', async () => {
+    const doc = await server.request<{ paths: Record<string, unknown> }>('GET', '/api/docs/json');
+    expect(doc.status).toBe(200);
+    expect(Object.keys(doc.body.paths)).toContain('/api/health');
+    expect(Object.keys(doc.body.paths)).not.toContain('/metrics');
+  });
 });
 
 describe('metrics: METRICS_TOKEN', () => {

@@ -129,7 +129,8 @@ export const metricsPlugin = fp(
     };
 
     // Registered even when metrics are off, so /metrics is a 404 rather than the SPA's index.html.
-    app.get('/metrics', async (request, reply) => {
+    // Not part of the API: left out of the OpenAPI document.
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
       const a = await answer(request.headers.authorization, true);
       return reply.code(a.status).headers(a.headers).send(a.body);
     });
