@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -16,6 +17,7 @@ import {
   facts,
   onlineAgent,
   portalAuth,
+  REDIS_URL,
 } from '../live/test-support';
 import type { AgentSocket, PortalSocket } from '../live/test-support';
 
@@ -291,5 +293,33 @@ describe('metrics: METRICS_PORT and METRICS_TOKEN', () => {
     });
     expect(ok.status).toBe(200);
     expect((await server.request('GET', '/metrics', { token: TOKEN })).status).toBe(200);
+  });
+});
+
+// Over Redis (TEST_REDIS_URL, else the local default, as the scale-out tests): the probe makes the
+// round trip through Redis, so the bus lag is Redis's.
+describe('metrics: bus over Redis', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: {
+        METRICS_TOKEN: TOKEN,
+        REDIS_URL,
+        REDIS_CHANNEL_PREFIX: `outpost-test-${crypto.randomBytes(4).toString('hex')}:`,
+      },
+    });
+  });
+  afterAll(async () => server?.close());
+
+  it('counts the probe published and received, and its lag', async () => {
+    const samples = await eventually(async () => {
+      const res = await server.request<string>('GET', '/metrics', { token: TOKEN });
+      const s = parse(res.body);
+      return (value(s, 'outpost_bus_lag_seconds_count') ?? 0) >= 1 ? s : null;
+    });
+    const topic = { topic: 'metrics.probe' };
+    expect(value(samples, 'outpost_bus_messages_published_total', topic)).toBeGreaterThanOrEqual(1);
+    expect(value(samples, 'outpost_bus_messages_received_total', topic)).toBeGreaterThanOrEqual(1);
+    expect(value(samples, 'outpost_bus_lag_seconds_sum')).toBeGreaterThanOrEqual(0);
   });
 });
