@@ -16,10 +16,11 @@ import {
 import { fastifyTrustProxy } from './config';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { loggerOptions } from './lib/logger';
-import { accessPlugin } from './plugins/access';
+import { bindCallerToLog, loggerOptions, requestIdGenerator } from './lib/logger';
+import { accessPlugin, declaredAccess } from './plugins/access';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
+import { createMetrics, metricsPlugin } from './plugins/metrics';
 import { staticPlugin } from './plugins/static';
 import { authRoutes, configRoute } from './modules/auth/auth.routes';
 import { createOidcVerifier } from './modules/auth/oidc-verifier';
@@ -68,6 +69,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? { ...loggerOptions(config.logLevel), stream: options.logStream },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // Behind a trusted proxy its X-Request-Id when that is a plain id (lib/logger.ts), else our own.
+    genReqId: requestIdGenerator(config.trustProxy !== false),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -88,6 +91,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The authorisation backstop (plugins/access.ts): every /api route declares config.access,
   // enforced by one hook. First, so it sees every route; the API docs are public.
   await app.register(accessPlugin, { publicPrefixes: ['/api/docs'] });
+  // Once the backstop has resolved the session, the request's log lines carry tenant and user.
+  app.addHook('onRequest', (request, reply, done) => {
+    const access = declaredAccess(request);
+    if (!request.is404 && (access === 'member' || access === 'admin')) {
+      bindCallerToLog(request, reply, request.ctx);
+    }
+    done();
+  });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -128,8 +139,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(authPlugin, { db: database.db, tokens });
+  // Metrics (plugins/metrics.ts): the bus and the engine report to it from the start.
+  const metrics = createMetrics();
   // Live updates and agents (ARCHITECTURE §4): the bus, the socket hubs and the command queue.
-  await app.register(livePlugin, { db: database.db, config, tokens });
+  await app.register(livePlugin, { db: database.db, config, tokens, busObserver: metrics.bus });
+  await app.register(metricsPlugin, { metrics, config, database });
 
   const routeOptions = { db: database.db, config, tokens, googleVerifier, version: VERSION };
   // Uploaded files (ARCHITECTURE §6); the agent download route will share this store.
@@ -141,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     hub: app.portalHub,
     log: app.log,
     options: config.deployments,
+    onDispatched: metrics.schedulerDispatched,
   });
   const deployments = createDeploymentsService({
     db: database.db,

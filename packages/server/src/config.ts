@@ -70,6 +70,20 @@ const EnvSchema = z.object({
     .min(1000)
     .default(24 * 60 * 60 * 1000),
   DEPLOYMENT_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  // Metrics (README "Running in production"): /metrics only with a token, or on an internal port
+  METRICS_TOKEN: z
+    .string()
+    .min(32, 'METRICS_TOKEN must be at least 32 characters (e.g. openssl rand -hex 32)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  METRICS_PORT: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? Number(v.trim()) : undefined))
+    .refine((v) => v === undefined || (Number.isInteger(v) && v >= 1 && v <= 65535), {
+      message: 'METRICS_PORT must be a port number from 1 to 65535',
+    }),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export type Config = {
@@ -137,6 +151,13 @@ export type Config = {
   maxUploadBytes: number;
   /** where the local blob store keeps uploaded files (default DATA_DIR/blobs) */
   blobDir: string;
+  metrics: {
+    /** GET /metrics on the main port answers only `Authorization: Bearer <token>`; null: 404 */
+    token: string | null;
+    /** a separate port (on `host`) serving /metrics for an internal scraper; null: none */
+    port: number | null;
+    host: string;
+  };
 };
 
 export class ConfigError extends Error {}
@@ -301,5 +322,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoFailureRate: e.OUTPOST_SIM_FAILURE_RATE,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     blobDir,
+    metrics: { token: e.METRICS_TOKEN ?? null, port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
   };
 }

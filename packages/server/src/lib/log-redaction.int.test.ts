@@ -16,6 +16,9 @@ import {
 } from '../live/test-support';
 
 type Envelope<T> = { success: boolean; data: T; error?: string };
+type LogLine = { msg?: string; reqId?: string; tenantId?: number; userId?: number; req?: { url?: string } };
+
+const METRICS_TOKEN = 'log-redaction-metrics-token-0123456789abcdef';
 
 // The server's own logger configuration (as main.ts builds it), at its most verbose, with every
 // line captured: after sign-in, REST calls, a portal socket and an agent, no credential is in it.
@@ -25,7 +28,11 @@ describe('credentials never reach the log', () => {
   let database: Database;
   let url: string;
 
-  const request = async <T>(method: string, path: string, opts: { token?: string; body?: unknown } = {}) => {
+  const request = async <T>(
+    method: string,
+    path: string,
+    opts: { token?: string; body?: unknown; text?: boolean } = {},
+  ) => {
     const headers: Record<string, string> = {};
     if (opts.token) {
       headers.authorization = `Bearer ${opts.token}`;
@@ -38,7 +45,7 @@ describe('credentials never reach the log', () => {
       headers,
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     });
-    return { status: res.status, body: (await res.json()) as T };
+    return { status: res.status, body: (opts.text ? await res.text() : await res.json()) as T };
   };
 
   beforeAll(async () => {
@@ -47,6 +54,7 @@ describe('credentials never reach the log', () => {
       SESSION_SECRET: 'log-redaction-tests-session-secret-0123456789',
       LOG_LEVEL: 'trace',
       DATABASE_URL: '',
+      METRICS_TOKEN,
     });
     database = await openDatabase({});
     app = await buildApp({ config, database, logStream: { write: (line) => void lines.push(line) } });
@@ -88,13 +96,50 @@ describe('credentials never reach the log', () => {
     const agent = await onlineAgent(url, enrolled.body.data);
     await agent.close(1000);
 
+    // The metrics scraper's token, the right one and a wrong one (metrics use the same logger).
+    expect((await request('GET', '/metrics', { token: METRICS_TOKEN, text: true })).status).toBe(200);
+    const wrongMetricsToken = `${METRICS_TOKEN.slice(0, -4)}nope`;
+    expect((await request('GET', '/metrics', { token: wrongMetricsToken, text: true })).status).toBe(401);
+
     await new Promise((resolve) => setTimeout(resolve, 100));
     const log = lines.join('');
     // The log is there and does record the socket request, with the token's value redacted.
     expect(log).toContain('/api/ws?');
     expect(log).toContain('token=[redacted]');
-    for (const credential of [signature, enrolment.token, enrolled.body.data.agent_secret]) {
+    for (const credential of [
+      signature,
+      enrolment.token,
+      enrolled.body.data.agent_secret,
+      METRICS_TOKEN,
+      wrongMetricsToken,
+    ]) {
       expect(log).not.toContain(credential);
     }
+  });
+
+  it('puts the request id, tenant id and user id on a signed-in request’s log lines', async () => {
+    const session = (
+      await request<Envelope<SignInResult>>('POST', '/api/customer/auth/dev', {
+        body: { email: 'admin@acme.example' },
+      })
+    ).body.data;
+    const from = lines.length;
+    expect((await request('GET', '/api/customer/devices?page=1', { token: session.token })).status).toBe(200);
+    expect((await request('GET', '/api/health')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const logged = lines.slice(from).map((line) => JSON.parse(line) as LogLine);
+    const incoming = logged.find(
+      (l) => l.msg === 'incoming request' && l.req?.url === '/api/customer/devices?page=1',
+    );
+    expect(incoming?.reqId).toBeTruthy();
+    const completed = logged.filter((l) => l.msg === 'request completed' && l.reqId === incoming?.reqId);
+    expect(completed).toHaveLength(1);
+    expect(completed[0]).toMatchObject({ tenantId: session.user.tenant_id, userId: session.user.id });
+    // A public route has no caller to name.
+    const health = logged.find((l) => l.msg === 'incoming request' && l.req?.url === '/api/health');
+    const healthDone = logged.find((l) => l.msg === 'request completed' && l.reqId === health?.reqId);
+    expect(healthDone).toBeDefined();
+    expect(healthDone?.tenantId).toBeUndefined();
+    expect(healthDone?.userId).toBeUndefined();
   });
 });

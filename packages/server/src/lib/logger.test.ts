@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { REDACTED, loggerOptions, redactText, redactUrl } from './logger';
+import type { IncomingMessage } from 'node:http';
+import { REDACTED, loggerOptions, redactText, redactUrl, requestIdGenerator } from './logger';
 
 function capture() {
   const lines: string[] = [];
@@ -48,5 +49,25 @@ describe('log redaction', () => {
       expect(out).not.toContain(secret);
     }
     expect(out).toContain(REDACTED);
+  });
+});
+
+describe('request ids', () => {
+  const withHeader = (value?: string) =>
+    ({ headers: value === undefined ? {} : { 'x-request-id': value } }) as IncomingMessage;
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+  it("takes a trusted proxy's plain X-Request-Id", () => {
+    expect(requestIdGenerator(true)(withHeader('3f9c1b2a7d5e4c6b8a9d0e1f2a3b4c5d'))).toBe(
+      '3f9c1b2a7d5e4c6b8a9d0e1f2a3b4c5d',
+    );
+  });
+
+  it('makes its own id without a proxy, or for a header that is not a plain id', () => {
+    expect(requestIdGenerator(false)(withHeader('chosen-by-client'))).toMatch(uuid);
+    expect(requestIdGenerator(true)(withHeader())).toMatch(uuid);
+    for (const odd of ['a\nb', 'x'.repeat(65), 'a b', '{"msg":"forged"}', '']) {
+      expect(requestIdGenerator(true)(withHeader(odd))).toMatch(uuid);
+    }
   });
 });

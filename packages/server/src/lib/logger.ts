@@ -1,4 +1,6 @@
-import type { FastifyServerOptions } from 'fastify';
+import crypto from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 
 // Credentials never reach the log. The portal socket carries the session token in its URL
 // (spec: core §7 Websocket, /api/ws?tenantId&userId&token), agents and the API carry secrets in
@@ -61,6 +63,10 @@ const SENSITIVE_KEYS = [
   'deviceSecret',
   'enrollment_token',
   'enrollmentToken',
+  'metricsToken',
+  'METRICS_TOKEN',
+  'sessionSecret',
+  'SESSION_SECRET',
 ];
 export const REDACT_PATHS = [
   'req.headers.authorization',
@@ -102,4 +108,34 @@ export function loggerOptions(level: string): Exclude<FastifyServerOptions['logg
       },
     },
   };
+}
+
+/** A request id from the proxy (X-Request-Id) is used only when it is a plain id. */
+const PLAIN_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * Fastify's genReqId. Behind a trusted proxy (TRUST_PROXY), the proxy's X-Request-Id
+ * (deploy/nginx.conf sends nginx's $request_id), so one id finds a request in both logs; otherwise,
+ * or when the header is not a plain id (missing, too long, characters a client might use to forge
+ * log lines), a fresh random id.
+ */
+export function requestIdGenerator(behindProxy: boolean): (request: IncomingMessage) => string {
+  return (request) => {
+    const header = behindProxy ? request.headers['x-request-id'] : undefined;
+    return typeof header === 'string' && PLAIN_ID.test(header) ? header : crypto.randomUUID();
+  };
+}
+
+/**
+ * Once a request's session is known, its log lines (the handler's and Fastify's "request
+ * completed") carry the caller's tenant and user next to the request id (reqId).
+ */
+export function bindCallerToLog(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: { tenantId: number; userId: number },
+): void {
+  const log = request.log.child({ tenantId: caller.tenantId, userId: caller.userId });
+  request.log = log;
+  reply.log = log;
 }

@@ -30,6 +30,11 @@ export type BusTopics = {
   'agent.connected': { deviceId: number; connectionId: string };
   /** a device was removed or its secret rotated: whoever holds its socket closes it */
   'agent.disconnect': { deviceId: number; reason: string };
+  /**
+   * a timestamped probe an instance publishes for its own metrics (plugins/metrics.ts): the time
+   * from publishing to receiving it back is the bus lag; the other topics carry no timestamps
+   */
+  'metrics.probe': { instanceId: string; sentAt: number };
 };
 export type BusTopic = keyof BusTopics;
 export type BusHandler<T extends BusTopic> = (message: BusTopics[T]) => void;
@@ -70,5 +75,30 @@ export function createMemoryBus(): Bus {
       emitter.removeAllListeners();
       return Promise.resolve();
     },
+  };
+}
+
+/** Told about every message published and received through a bus (the metrics). */
+export type BusObserver = {
+  published(topic: BusTopic): void;
+  received(topic: BusTopic): void;
+};
+
+/** The bus, counting what goes through it: each publish once, each delivery to a handler once. */
+export function observedBus(bus: Bus, observer: BusObserver): Bus {
+  return {
+    kind: bus.kind,
+    async publish(topic, message) {
+      await bus.publish(topic, message);
+      observer.published(topic);
+    },
+    subscribe(topic, handler) {
+      return bus.subscribe(topic, (message) => {
+        observer.received(topic);
+        handler(message);
+      });
+    },
+    ready: () => bus.ready(),
+    close: () => bus.close(),
   };
 }

@@ -4,8 +4,8 @@ import type { Db } from '../db/client';
 import type { SessionTokens } from '../modules/auth/session-token';
 import { createAgentHub } from './agent-hub';
 import type { AgentHub } from './agent-hub';
-import { createMemoryBus } from './bus';
-import type { Bus } from './bus';
+import { createMemoryBus, observedBus } from './bus';
+import type { Bus, BusObserver } from './bus';
 import { createRedisBus } from './bus-redis';
 import { createCommandQueue } from './command-queue';
 import type { CommandQueue } from './command-queue';
@@ -26,12 +26,15 @@ export const livePlugin = fp(
       config: Config;
       tokens: SessionTokens;
       pingIntervalMs?: number;
+      /** counts bus traffic for the metrics (plugins/metrics.ts) */
+      busObserver?: BusObserver;
     },
   ) => {
     const { config } = opts;
-    const bus = config.redisUrl
+    const rawBus = config.redisUrl
       ? await createRedisBus(config.redisUrl, config.redisChannelPrefix, app.log)
       : createMemoryBus();
+    const bus = opts.busObserver ? observedBus(rawBus, opts.busObserver) : rawBus;
     const portalHub = createPortalHub({
       db: opts.db,
       bus,

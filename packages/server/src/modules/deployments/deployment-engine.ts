@@ -98,6 +98,8 @@ export function createDeploymentEngine(deps: {
   hub: Pick<PortalHub, 'send'>;
   log: FastifyBaseLogger;
   options: DeploymentEngineOptions;
+  /** told, per dispatched job, how long after it became due it was dispatched (the metrics) */
+  onDispatched?: (lagSeconds: number) => void;
 }): DeploymentEngine {
   const { db, queue, hub, log, options } = deps;
   const expiryHours = Math.max(1, Math.round(options.offlineExpiryMs / 3_600_000));
@@ -169,12 +171,18 @@ export function createDeploymentEngine(deps: {
         }
         await markJobDispatched(tx, job.id);
       }
-      return due.length;
+      return due;
     });
+    const now = Date.now();
+    for (const job of jobs) {
+      // due at its schedule, or at creation when it has none (database clock vs this instance's)
+      const dueAt = (job.scheduledAt ?? job.createdAt).getTime();
+      deps.onDispatched?.(Math.max(0, now - dueAt) / 1000);
+    }
     for (const deviceId of woken) {
       await queue.dispatch(deviceId);
     }
-    return jobs;
+    return jobs.length;
   }
 
   /** Ends one unfinished device row (the caller holds the job lock and the row's lock). */
