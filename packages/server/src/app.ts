@@ -19,7 +19,7 @@ import type { Database } from './db/client';
 import { loggerOptions } from './lib/logger';
 import { accessPlugin } from './plugins/access';
 import { authPlugin } from './plugins/auth';
-import { errorsPlugin } from './plugins/errors';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors';
 import { staticPlugin } from './plugins/static';
 import { authRoutes, configRoute } from './modules/auth/auth.routes';
 import { createOidcVerifier } from './modules/auth/oidc-verifier';
@@ -68,6 +68,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? { ...loggerOptions(config.logLevel), stream: options.logStream },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // Requests refused before any route runs answer in the envelope too (plugins/errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
