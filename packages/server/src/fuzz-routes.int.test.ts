@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -5,6 +6,8 @@ import type { z } from 'zod';
 import { startTestServer } from '../test/harness';
 import type { TestServer } from '../test/harness';
 import { fuzzed, garbage, hostileString, validShaped } from '../test/zod-arbitrary';
+import { devices } from './db/schema/index';
+import { hashSecret } from './modules/agents/agent-secrets';
 import { DEMO } from './modules/demo/demo.seed';
 import { addMember } from './modules/tenants/tenants.service';
 import type { ApiRoute } from './plugins/access';
@@ -29,7 +32,7 @@ import type { ApiRoute } from './plugins/access';
 //
 // Cost: FUZZ_RUNS cases per route (default 60; ~100 routes), a few thousand requests in all.
 // Raise it by hand, e.g. FUZZ_RUNS=2000 npx vitest run packages/server/src/fuzz-routes.int.test.ts;
-// FUZZ_SEED=<n> replays a reported run.
+// FUZZ_SEED=<n> replays a reported run; FUZZ_REPORT=1 prints each route's answers by status.
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() ^ (Math.random() * 2 ** 31);
@@ -104,12 +107,16 @@ const wrongContentType = fc.constantFrom(
 /** Past the server's 1 MiB body limit. */
 const OVERSIZED = JSON.stringify({ name: 'x'.repeat(1_100_000) });
 
+/** Percent-encoded; a lone surrogate (which UTF-8 cannot carry) travels as U+FFFD. */
+const encode = (text: string) =>
+  encodeURIComponent(text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+
 const queryFrom = (value: unknown): string => {
   if (value === undefined) {
     return '';
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return `?${encodeURIComponent(asText(value))}`;
+    return `?${encode(asText(value))}`;
   }
   const params = new URLSearchParams();
   for (const [key, v] of Object.entries(value)) {
@@ -127,7 +134,7 @@ function requestArbitrary(route: ApiRoute, callers: fc.Arbitrary<Caller>): fc.Ar
   const schema = route.schema ?? {};
   const paramNames = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   const paramsSchema = isZod(schema.params) ? fuzzed(schema.params) : fc.constant({});
-  const segment = (value: unknown) => encodeURIComponent(asText(value));
+  const segment = (value: unknown) => encode(asText(value));
   const path = fc
     .tuple(
       paramsSchema,
@@ -180,7 +187,25 @@ describe('fuzzing every registered /api route with generated input', () => {
     // The sign-in routes are fuzzed too: their per-minute limit must not starve the fuzzer's own
     // sign-ins (a 429 is a correct answer, but it would stop the routes' logic being reached).
     server = await startTestServer({ env: { SIGN_IN_PER_MINUTE: '100000' } });
-    acmeTenantId = (await server.seedDemo())!.acmeTenantId;
+    const demo = (await server.seedDemo())!;
+    acmeTenantId = demo.acmeTenantId;
+    // A few devices (the demo seed has none without agents), so device routes with small ids
+    // reach their logic. Offline ones: an action on an online device with no agent connected
+    // waits for the agent's answer and ends in 504 AGENT_TIMEOUT after 15 s, by design (the
+    // device-actions tests cover that path with a connected agent).
+    await server.database.db.insert(devices).values(
+      demo.siteIds.flatMap((siteId, i) =>
+        [0, 1].map((n) => ({
+          tenantId: demo.acmeTenantId,
+          siteId,
+          hostname: `fuzz-${i}-${n}`,
+          deviceGuid: crypto.randomUUID(),
+          secretHash: hashSecret(`fuzz-${i}-${n}`),
+          status: 'offline' as const,
+          osType: 'windows' as const,
+        })),
+      ),
+    );
     routes = server.app.apiRoutes.filter(
       (r) => r.method !== 'HEAD' && !r.websocket && !r.url.startsWith('/api/docs'),
     );
@@ -262,6 +287,7 @@ describe('fuzzing every registered /api route with generated input', () => {
       const failures: string[] = [];
       const statuses: Record<string, number> = {};
       let cases = 0;
+      const perRoute: Record<string, Record<number, number>> = {};
 
       for (const route of ordered) {
         // Fresh sessions for each route: an earlier route may have changed the users.
@@ -278,6 +304,8 @@ describe('fuzzing every registered /api route with generated input', () => {
           const answer = await send(route, req);
           const bucket = `${Math.floor(answer.status / 100)}xx`;
           statuses[bucket] = (statuses[bucket] ?? 0) + 1;
+          const routeStatuses = (perRoute[`${route.method} ${route.url}`] ??= {});
+          routeStatuses[answer.status] = (routeStatuses[answer.status] ?? 0) + 1;
           const what = `${describeRequest(route, req)} → ${answer.status} ${clip(answer.text)}`;
           if (answer.status >= 500) {
             throw new Error(`5xx: ${what}`);
@@ -311,6 +339,13 @@ describe('fuzzing every registered /api route with generated input', () => {
         }
       }
 
+      if (process.env.FUZZ_REPORT) {
+        // FUZZ_REPORT=1: which answers each route gave (to see what the fuzzer reaches)
+        for (const [route, counts] of Object.entries(perRoute)) {
+          console.log(`${route}  ${JSON.stringify(counts)}`);
+        }
+        console.log(`${cases} cases, seed ${SEED}: ${JSON.stringify(statuses)}`);
+      }
       expect(failures, `seed ${SEED}`).toEqual([]);
       expect(cases).toBeGreaterThanOrEqual(ordered.length * RUNS);
       // The fuzzer is not only knocking on the validation door: some requests get through.

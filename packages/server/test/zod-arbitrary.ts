@@ -226,12 +226,23 @@ function typedArbitrary(node: JsonSchema, type: string, depth: number, build: Bu
       if (keys.length === 0) {
         return extra;
       }
-      // A refinement the JSON Schema of the input cannot show (z.string().pipe(z.email())): e-mail
-      // fields get e-mail addresses too.
-      const forKey = (key: string) =>
-        /email/i.test(key) && properties[key]!.type === 'string' && !properties[key]!.format
-          ? fc.oneof(plainEmail, build(properties[key]!, depth + 1))
-          : build(properties[key]!, depth + 1);
+      // What the JSON Schema of the input cannot show: an e-mail field checked after a pipe
+      // (z.string().pipe(z.email())) gets e-mail addresses too, and an id taken as text (a device
+      // is addressed by id or guid) gets small numbers too, which name records that exist.
+      const forKey = (key: string) => {
+        const property = properties[key]!;
+        const plain = build(property, depth + 1);
+        if (property.type !== 'string' || property.format || property.pattern) {
+          return plain;
+        }
+        if (/email/i.test(key)) {
+          return fc.oneof(plainEmail, plain);
+        }
+        if (/^id$|_id$|Id$/.test(key)) {
+          return fc.oneof(fc.integer({ min: 1, max: 60 }).map(String), plain);
+        }
+        return plain;
+      };
       const model = Object.fromEntries(keys.map((key) => [key, forKey(key)]));
       return fc.record(model, { requiredKeys: (node.required ?? []).filter((k) => keys.includes(k)) });
     }
