@@ -70,7 +70,11 @@ const isZod = (schema: unknown): schema is z.ZodType =>
 
 /** A generated value as it travels in a path segment or query string. */
 const asText = (value: unknown): string =>
-  typeof value === 'string' ? value : value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value);
+  typeof value === 'string'
+    ? value
+    : value !== null && typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
 
 /** JSON text that is not JSON, or is JSON the parser has reasons to dislike. */
 const badJsonText = fc.constantFrom(
@@ -109,7 +113,9 @@ const OVERSIZED = JSON.stringify({ name: 'x'.repeat(1_100_000) });
 
 /** Percent-encoded; a lone surrogate (which UTF-8 cannot carry) travels as U+FFFD. */
 const encode = (text: string) =>
-  encodeURIComponent(text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+  encodeURIComponent(
+    text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'),
+  );
 
 const queryFrom = (value: unknown): string => {
   if (value === undefined) {
@@ -138,7 +144,10 @@ function requestArbitrary(route: ApiRoute, callers: fc.Arbitrary<Caller>): fc.Ar
   const path = fc
     .tuple(
       paramsSchema,
-      fc.dictionary(fc.constantFrom(...(paramNames.length ? paramNames : ['_'])), fc.oneof(garbage, hostileString)),
+      fc.dictionary(
+        fc.constantFrom(...(paramNames.length ? paramNames : ['_'])),
+        fc.oneof(garbage, hostileString),
+      ),
     )
     .map(([shaped, raw]) => {
       const values = { ...raw, ...(typeof shaped === 'object' && shaped !== null ? shaped : {}) } as Record<
@@ -149,9 +158,15 @@ function requestArbitrary(route: ApiRoute, callers: fc.Arbitrary<Caller>): fc.Ar
     });
 
   const query = fc.oneof(
-    { arbitrary: isZod(schema.querystring) ? fuzzed(schema.querystring).map(queryFrom) : fc.constant(''), weight: 6 },
+    {
+      arbitrary: isZod(schema.querystring) ? fuzzed(schema.querystring).map(queryFrom) : fc.constant(''),
+      weight: 6,
+    },
     { arbitrary: fc.dictionary(hostileString, hostileString, { maxKeys: 3 }).map(queryFrom), weight: 1 },
-    { arbitrary: fc.constantFrom('?%zz', '?a[b]=1&a[c]=2', '?&&==&', '?limit=1&limit=2', '?page'), weight: 1 },
+    {
+      arbitrary: fc.constantFrom('?%zz', '?a[b]=1&a[c]=2', '?&&==&', '?limit=1&limit=2', '?page'),
+      weight: 1,
+    },
   );
 
   const json = (value: unknown) =>
@@ -159,13 +174,22 @@ function requestArbitrary(route: ApiRoute, callers: fc.Arbitrary<Caller>): fc.Ar
   const carriesBody = route.method !== 'GET' && route.method !== 'HEAD';
   const body: fc.Arbitrary<FuzzRequest['body']> = carriesBody
     ? fc.oneof(
-        { arbitrary: isZod(schema.body) ? validShaped(schema.body).map(json) : garbage.map(json), weight: 20 },
+        {
+          arbitrary: isZod(schema.body) ? validShaped(schema.body).map(json) : garbage.map(json),
+          weight: 20,
+        },
         { arbitrary: isZod(schema.body) ? fuzzed(schema.body).map(json) : garbage.map(json), weight: 20 },
         { arbitrary: garbage.map(json), weight: 10 },
         { arbitrary: badJsonText.map((text) => ({ text, contentType: 'application/json' })), weight: 5 },
         {
           arbitrary: fc
-            .tuple(wrongContentType, fc.oneof(hostileString, fc.jsonValue().map((v) => JSON.stringify(v))))
+            .tuple(
+              wrongContentType,
+              fc.oneof(
+                hostileString,
+                fc.jsonValue().map((v) => JSON.stringify(v)),
+              ),
+            )
             .map(([contentType, text]) => ({ text, contentType: contentType || undefined })),
           weight: 5,
         },
@@ -174,14 +198,21 @@ function requestArbitrary(route: ApiRoute, callers: fc.Arbitrary<Caller>): fc.Ar
       )
     : fc.constant(undefined);
 
-  return fc.record({ caller: callers, path, query, body }, { requiredKeys: ['caller', 'path', 'query', 'body'] });
+  return fc.record(
+    { caller: callers, path, query, body },
+    { requiredKeys: ['caller', 'path', 'query', 'body'] },
+  );
 }
 
 describe('fuzzing every registered /api route with generated input', () => {
   let server: TestServer;
   let routes: ApiRoute[];
   let acmeTenantId: number;
-  const tokens: Record<Caller, string | undefined> = { admin: undefined, member: undefined, anonymous: undefined };
+  const tokens: Record<Caller, string | undefined> = {
+    admin: undefined,
+    member: undefined,
+    anonymous: undefined,
+  };
 
   beforeAll(async () => {
     // The sign-in routes are fuzzed too: their per-minute limit must not starve the fuzzer's own
@@ -226,10 +257,10 @@ describe('fuzzing every registered /api route with generated input', () => {
 
   async function rowCounts(): Promise<Record<string, string>> {
     const columns = COUNTED_TABLES.map((t) => `(select count(*) from ${t}) as ${t}`).join(', ');
-    const result = (await server.database.db.execute(sql.raw(`select ${columns}`))) as unknown as {
-      rows: Record<string, unknown>[];
-    };
-    return Object.fromEntries(Object.entries(result.rows[0]!).map(([k, v]) => [k, String(v)]));
+    // Both drivers answer with { rows } (PGlite and node-postgres).
+    const result: unknown = await server.database.db.execute(sql.raw(`select ${columns}`));
+    const row = (result as { rows: Record<string, unknown>[] }).rows[0]!;
+    return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, String(v)]));
   }
 
   async function send(route: ApiRoute, req: FuzzRequest): Promise<Answer> {
@@ -241,7 +272,11 @@ describe('fuzzing every registered /api route with generated input', () => {
     if (req.body?.contentType) {
       headers['content-type'] = req.body.contentType;
     }
-    const res = await fetch(server.url + req.path + req.query, { method: route.method, headers, body: req.body?.text });
+    const res = await fetch(server.url + req.path + req.query, {
+      method: route.method,
+      headers,
+      body: req.body?.text,
+    });
     const text = await res.text();
     let body: unknown = text;
     try {
@@ -252,7 +287,8 @@ describe('fuzzing every registered /api route with generated input', () => {
     return { status: res.status, body, text };
   }
 
-  const clip = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}…(${text.length})` : text);
+  const clip = (text: string, max = 300) =>
+    text.length > max ? `${text.slice(0, max)}…(${text.length})` : text;
   const describeRequest = (route: ApiRoute, req: FuzzRequest) =>
     `${route.method} ${clip(req.path + req.query)} as ${req.caller}` +
     (req.body ? ` (${req.body.contentType ?? 'no content type'}) ${clip(req.body.text)}` : '');

@@ -92,7 +92,10 @@ const hostileStrings = [
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom(...hostileStrings), weight: 4 },
   { arbitrary: fc.string({ unit: 'binary', maxLength: 40 }), weight: 2 },
-  { arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)) }), weight: 1 },
+  {
+    arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 31 }).map((c) => String.fromCharCode(c)) }),
+    weight: 1,
+  },
   { arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }), weight: 2 },
   { arbitrary: fc.integer({ min: 300, max: 70_000 }).map((n) => 'x'.repeat(n)), weight: 1 },
 );
@@ -139,12 +142,16 @@ export const garbage: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: fc.array(hostileNumber, { maxLength: 5 }), weight: 1 },
   { arbitrary: fc.dictionary(hostileString, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 }), weight: 1 },
   { arbitrary: deepNesting, weight: 1 },
-  { arbitrary: fc.integer({ min: 1_000, max: 20_000 }).map((n) => Array.from({ length: n }, () => 1)), weight: 1 },
+  {
+    arbitrary: fc.integer({ min: 1_000, max: 20_000 }).map((n) => Array.from({ length: n }, () => 1)),
+    weight: 1,
+  },
 );
 
 const word = fc.stringMatching(/^[a-z0-9]{1,12}$/);
 /** An ordinary address (fc.emailAddress's RFC corners are refused by most validators). */
-const plainEmail = fc.tuple(word, word, fc.constantFrom('example', 'acme.example', 'globex.example'))
+const plainEmail = fc
+  .tuple(word, word, fc.constantFrom('example', 'acme.example', 'globex.example'))
   .map(([user, host, domain]) => `${user}@${host}.${domain}`);
 
 type Build = (node: JsonSchema, depth: number) => fc.Arbitrary<unknown>;
@@ -270,9 +277,13 @@ function builder(root: JsonSchema, mutate: boolean): Build {
                   ),
                   { requiredKeys: [] },
                 ),
-                fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'extra', 'id', 'tenant_id'), garbage, {
-                  maxKeys: 2,
-                }),
+                fc.dictionary(
+                  fc.constantFrom('__proto__', 'constructor', 'extra', 'id', 'tenant_id'),
+                  garbage,
+                  {
+                    maxKeys: 2,
+                  },
+                ),
               )
               .map(([known, unknown]) => ({ ...unknown, ...known })),
             garbage,
