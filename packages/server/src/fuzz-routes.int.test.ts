@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { inputMessages } from '@outpost/contract/messages';
 import type { z } from 'zod';
 import { startTestServer } from '../test/harness';
 import type { TestServer } from '../test/harness';
@@ -312,6 +313,21 @@ describe('fuzzing every registered /api route with generated input', () => {
       'POST /api/customer/deployment-packages/:id/steps',
       'PUT /api/customer/deployment-packages/:id/steps/:stepId',
     ]);
+  });
+
+  it('answers in the envelope what is refused before any route runs (router, HTTP parser)', async () => {
+    const cases: [string, number, string][] = [
+      [`/api/customer/devices/${'9'.repeat(150)}`, 414, inputMessages.paramTooLong],
+      ['/api/customer/devices/%zz', 400, inputMessages.urlInvalid],
+      [`/api/customer/devices?search=${'x'.repeat(20_000)}`, 431, inputMessages.headersTooLarge],
+    ];
+    for (const [path, status, error] of cases) {
+      const res = await fetch(server.url + path);
+      expect(res.status, path.slice(0, 60)).toBe(status);
+      const body = (await res.json()) as { code?: unknown };
+      expect(body).toMatchObject({ success: false, error });
+      expect(typeof body.code).toBe('string');
+    }
   });
 
   it(
