@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { inputMessages } from '@outpost/contract/messages';
 import type { z } from 'zod';
 import { startTestServer } from '../test/harness';
 import type { TestServer } from '../test/harness';
 import { fuzzed, garbage, hostileString, validShaped } from '../test/zod-arbitrary';
-import { devices } from './db/schema/index';
+import { devices, users } from './db/schema/index';
 import { hashSecret } from './modules/agents/agent-secrets';
 import { DEMO } from './modules/demo/demo.seed';
 import { addMember } from './modules/tenants/tenants.service';
@@ -246,14 +246,18 @@ describe('fuzzing every registered /api route with generated input', () => {
     await server?.close();
   });
 
-  /** A session for one of Acme's users, who is invited again if an earlier route removed them. */
+  /**
+   * A session for one of Acme's users as `role` with every site: an earlier route may have
+   * removed the user (invited again) or changed their role or sites (restored).
+   */
   async function signIn(email: string, role: 'tenant_admin' | 'user'): Promise<string> {
-    try {
-      return (await server.devSignIn(email)).token;
-    } catch {
-      await addMember(server.database.db, { tenantId: acmeTenantId, email, role });
-      return (await server.devSignIn(email)).token;
+    const db = server.database.db;
+    const where = and(eq(users.tenantId, acmeTenantId), eq(users.email, email));
+    const [user] = await db.update(users).set({ role, siteAccessType: 'all' }).where(where).returning();
+    if (!user) {
+      await addMember(db, { tenantId: acmeTenantId, email, role });
     }
+    return (await server.devSignIn(email)).token;
   }
 
   async function rowCounts(): Promise<Record<string, string>> {
