@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { startTestServer } from '../test/harness';
 import type { TestServer } from '../test/harness';
 import { fuzzed, garbage, hostileString, validShaped } from '../test/zod-arbitrary';
+import type { Examples } from '../test/zod-arbitrary';
 import { devices, users } from './db/schema/index';
 import { hashSecret } from './modules/agents/agent-secrets';
 import { DEMO } from './modules/demo/demo.seed';
@@ -137,10 +138,38 @@ const queryFrom = (value: unknown): string => {
   return text ? `?${text}` : '';
 };
 
-function requestArbitrary(route: ApiRoute, callers: fc.Arbitrary<Caller>): fc.Arbitrary<FuzzRequest> {
+/**
+ * Remembers values from successful answers by property name (at most 20 distinct per name), for
+ * the generators of later routes: GET routes run first, so a step's details, a site code or an
+ * id seen there are offered to the routes that change things.
+ */
+function harvest(examples: Map<string, unknown[]>, value: unknown, depth = 0): void {
+  if (depth > 6 || value === null || typeof value !== 'object') {
+    return;
+  }
+  for (const [key, child] of Array.isArray(value)
+    ? value.map((v) => ['', v] as const)
+    : Object.entries(value)) {
+    if (key && child !== null && child !== undefined) {
+      const seen = examples.get(key) ?? [];
+      const text = JSON.stringify(child);
+      if (seen.length < 20 && text.length < 10_000 && !seen.some((v) => JSON.stringify(v) === text)) {
+        seen.push(child);
+        examples.set(key, seen);
+      }
+    }
+    harvest(examples, child, depth + 1);
+  }
+}
+
+function requestArbitrary(
+  route: ApiRoute,
+  callers: fc.Arbitrary<Caller>,
+  examples: Examples,
+): fc.Arbitrary<FuzzRequest> {
   const schema = route.schema ?? {};
   const paramNames = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-  const paramsSchema = isZod(schema.params) ? fuzzed(schema.params) : fc.constant({});
+  const paramsSchema = isZod(schema.params) ? fuzzed(schema.params, examples) : fc.constant({});
   const segment = (value: unknown) => encode(asText(value));
   const path = fc
     .tuple(
@@ -160,7 +189,9 @@ function requestArbitrary(route: ApiRoute, callers: fc.Arbitrary<Caller>): fc.Ar
 
   const query = fc.oneof(
     {
-      arbitrary: isZod(schema.querystring) ? fuzzed(schema.querystring).map(queryFrom) : fc.constant(''),
+      arbitrary: isZod(schema.querystring)
+        ? fuzzed(schema.querystring, examples).map(queryFrom)
+        : fc.constant(''),
       weight: 6,
     },
     { arbitrary: fc.dictionary(hostileString, hostileString, { maxKeys: 3 }).map(queryFrom), weight: 1 },
@@ -176,10 +207,13 @@ function requestArbitrary(route: ApiRoute, callers: fc.Arbitrary<Caller>): fc.Ar
   const body: fc.Arbitrary<FuzzRequest['body']> = carriesBody
     ? fc.oneof(
         {
-          arbitrary: isZod(schema.body) ? validShaped(schema.body).map(json) : garbage.map(json),
+          arbitrary: isZod(schema.body) ? validShaped(schema.body, examples).map(json) : garbage.map(json),
           weight: 20,
         },
-        { arbitrary: isZod(schema.body) ? fuzzed(schema.body).map(json) : garbage.map(json), weight: 20 },
+        {
+          arbitrary: isZod(schema.body) ? fuzzed(schema.body, examples).map(json) : garbage.map(json),
+          weight: 20,
+        },
         { arbitrary: garbage.map(json), weight: 10 },
         { arbitrary: badJsonText.map((text) => ({ text, contentType: 'application/json' })), weight: 5 },
         {
@@ -344,6 +378,7 @@ describe('fuzzing every registered /api route with generated input', () => {
       const statuses: Record<string, number> = {};
       let cases = 0;
       const perRoute: Record<string, Record<number, number>> = {};
+      const examples = new Map<string, unknown[]>();
 
       for (const route of ordered) {
         // Fresh sessions for each route: an earlier route may have changed the users.
@@ -354,7 +389,7 @@ describe('fuzzing every registered /api route with generated input', () => {
           { arbitrary: fc.constant<Caller>('member'), weight: 1 },
           { arbitrary: fc.constant<Caller>('anonymous'), weight: 1 },
         );
-        const property = fc.asyncProperty(requestArbitrary(route, callers), async (req) => {
+        const property = fc.asyncProperty(requestArbitrary(route, callers, examples), async (req) => {
           cases += 1;
           const before = await rowCounts();
           const answer = await send(route, req);
@@ -363,6 +398,9 @@ describe('fuzzing every registered /api route with generated input', () => {
           const routeStatuses = (perRoute[`${route.method} ${route.url}`] ??= {});
           routeStatuses[answer.status] = (routeStatuses[answer.status] ?? 0) + 1;
           const what = `${describeRequest(route, req)} → ${answer.status} ${clip(answer.text)}`;
+          if (answer.status < 300 && route.method === 'GET') {
+            harvest(examples, answer.body);
+          }
           if (answer.status >= 500) {
             throw new Error(`5xx: ${what}`);
           }

@@ -200,7 +200,20 @@ function numberArbitrary(node: JsonSchema, integer: boolean): fc.Arbitrary<numbe
   return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 }
 
-function typedArbitrary(node: JsonSchema, type: string, depth: number, build: Build): fc.Arbitrary<unknown> {
+/**
+ * Values seen elsewhere, by property name (the route fuzzer collects them from the server's own
+ * answers): a step's details, a site code, an id that exists. They are offered beside the
+ * generated values, so rules the JSON Schema cannot say (a step type's required fields) pass too.
+ */
+export type Examples = ReadonlyMap<string, readonly unknown[]>;
+
+function typedArbitrary(
+  node: JsonSchema,
+  type: string,
+  depth: number,
+  build: Build,
+  examples: Examples,
+): fc.Arbitrary<unknown> {
   switch (type) {
     case 'string':
       return stringArbitrary(node);
@@ -238,7 +251,10 @@ function typedArbitrary(node: JsonSchema, type: string, depth: number, build: Bu
       // is addressed by id or guid) gets small numbers too, which name records that exist.
       const forKey = (key: string) => {
         const property = properties[key]!;
-        const plain = build(property, depth + 1);
+        const seen = examples.get(key);
+        const plain = seen?.length
+          ? fc.oneof(fc.constantFrom(...seen), build(property, depth + 1))
+          : build(property, depth + 1);
         if (property.type !== 'string' || property.format || property.pattern) {
           return plain;
         }
@@ -258,7 +274,7 @@ function typedArbitrary(node: JsonSchema, type: string, depth: number, build: Bu
   }
 }
 
-function builder(root: JsonSchema, mutate: boolean): Build {
+function builder(root: JsonSchema, mutate: boolean, examples: Examples): Build {
   const maxDepth = 8;
   const build: Build = (node, depth) => {
     const shaped = shapedArbitrary(node, depth);
@@ -316,24 +332,26 @@ function builder(root: JsonSchema, mutate: boolean): Build {
     }
     const types = Array.isArray(node.type) ? node.type : node.type ? [node.type] : [];
     if (types.length === 0) {
-      return node.properties ? typedArbitrary(node, 'object', depth, build) : fc.jsonValue({ maxDepth: 2 });
+      return node.properties
+        ? typedArbitrary(node, 'object', depth, build, examples)
+        : fc.jsonValue({ maxDepth: 2 });
     }
-    return fc.oneof(...types.map((t) => typedArbitrary(node, t, depth, build)));
+    return fc.oneof(...types.map((t) => typedArbitrary(node, t, depth, build, examples)));
   }
 
   return build;
 }
 
 /** Values of the schema's input shape. */
-export function validShaped(schema: z.ZodType): fc.Arbitrary<unknown> {
+export function validShaped(schema: z.ZodType, examples: Examples = new Map()): fc.Arbitrary<unknown> {
   const root = inputJsonSchema(schema);
-  return builder(root, false)(root, 0);
+  return builder(root, false, examples)(root, 0);
 }
 
 /** Values of the schema's shape with garbage at any level, keys missing and unknown keys added. */
-export function fuzzed(schema: z.ZodType): fc.Arbitrary<unknown> {
+export function fuzzed(schema: z.ZodType, examples: Examples = new Map()): fc.Arbitrary<unknown> {
   const root = inputJsonSchema(schema);
-  return builder(root, true)(root, 0);
+  return builder(root, true, examples)(root, 0);
 }
 
 /** The property names of an object schema (params, querystring), [] for anything else. */
