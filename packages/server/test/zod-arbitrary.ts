@@ -353,8 +353,3 @@ export function fuzzed(schema: z.ZodType, examples: Examples = new Map()): fc.Ar
   const root = inputJsonSchema(schema);
   return builder(root, true, examples)(root, 0);
 }
-
-/** The property names of an object schema (params, querystring), [] for anything else. */
-export function propertyNames(schema: z.ZodType): string[] {
-  return Object.keys(inputJsonSchema(schema).properties ?? {});
-}
