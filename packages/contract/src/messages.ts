@@ -195,6 +195,12 @@ export const inputMessages = {
   tooDeep: (depth: number) => `is nested too deeply (at most ${depth} levels)`,
   uploadIncomplete: 'The upload ended before the file was complete. Please try again.',
   uploadMalformed: (reason: string) => `The upload is not a valid multipart form: ${reason}`,
+  // Refused by the HTTP layer before any route runs (plugins/errors.ts)
+  urlInvalid: 'The URL is not valid',
+  paramTooLong: 'A path parameter is too long',
+  headersTooLarge: 'The request headers (or the URL) are too large',
+  requestTimeout: 'The request took too long to arrive',
+  requestUnreadable: 'The request could not be read',
 } as const;
 
 // Access and device-state rules enforced by the server (ARCHITECTURE §3), plus service control

@@ -19,7 +19,7 @@ import type { Database } from './db/client';
 import { bindCallerToLog, loggerOptions, requestIdGenerator } from './lib/logger';
 import { accessPlugin, declaredAccess } from './plugins/access';
 import { authPlugin } from './plugins/auth';
-import { errorsPlugin } from './plugins/errors';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors';
 import { createMetrics, metricsPlugin } from './plugins/metrics';
 import { staticPlugin } from './plugins/static';
 import { authRoutes, configRoute } from './modules/auth/auth.routes';
@@ -71,6 +71,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // Behind a trusted proxy its X-Request-Id when that is a plain id (lib/logger.ts), else our own.
     genReqId: requestIdGenerator(config.trustProxy !== false),
+    // Requests refused before any route runs answer in the envelope too (plugins/errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

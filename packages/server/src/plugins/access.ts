@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, FastifySchema } from 'fastify';
 import { adminMessages } from '@outpost/contract/messages';
 import { HttpError } from '../lib/errors';
 import { requireAdmin } from './auth';
@@ -23,7 +23,15 @@ import { requireAdmin } from './auth';
 export const ROUTE_ACCESS = ['public', 'member', 'admin', 'agent', 'socket'] as const;
 export type RouteAccess = (typeof ROUTE_ACCESS)[number];
 
-export type ApiRoute = { method: string; url: string; access: RouteAccess | undefined };
+export type ApiRoute = {
+  method: string;
+  url: string;
+  access: RouteAccess | undefined;
+  /** The route's schema (zod params, querystring, body…): the route fuzzer generates input from it. */
+  schema?: FastifySchema;
+  /** A websocket route (@fastify/websocket). */
+  websocket?: boolean;
+};
 
 const isApiUrl = (url: string | undefined) => url === '/api' || Boolean(url?.startsWith('/api/'));
 const isRouteAccess = (value: unknown): value is RouteAccess => ROUTE_ACCESS.includes(value as RouteAccess);
@@ -61,7 +69,13 @@ export const accessPlugin = fp(
       const access: unknown = route.config?.access;
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) {
-        routes.push({ method, url: route.url, access: isRouteAccess(access) ? access : undefined });
+        routes.push({
+          method,
+          url: route.url,
+          access: isRouteAccess(access) ? access : undefined,
+          schema: route.schema,
+          websocket: (route as { websocket?: boolean }).websocket === true,
+        });
       }
       if (!isRouteAccess(access)) {
         app.log.warn({ method: route.method, url: route.url }, 'route declares no access level');

@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ApiErrorBody, FieldError } from '@outpost/contract/envelope';
 import { findInputProblem } from '@outpost/contract/input';
@@ -39,6 +41,45 @@ export function multipartClientError(err: unknown): string | null {
     return inputMessages.uploadMalformed(err.message);
   }
   return null;
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL the router refuses before any route or hook runs (a bad
+ * percent-encoding, a path parameter past maxParamLength) answers in the envelope like every
+ * other rejection, not in Fastify's own shape.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  void reply.status(tooLong ? 414 : 400).send({
+    success: false,
+    error: tooLong ? inputMessages.paramTooLong : inputMessages.urlInvalid,
+    code: error.code,
+  } satisfies ApiErrorBody);
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (headers or URL past 16 KiB,
+ * a request that never finishes arriving, bytes that are not HTTP): the answer is written on the
+ * socket, in the envelope, and the connection closed (as Fastify's default handler does).
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) {
+    return;
+  }
+  const [status, message, code] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, inputMessages.headersTooLarge, 'HEADERS_TOO_LARGE']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, inputMessages.requestTimeout, 'REQUEST_TIMEOUT']
+        : [400, inputMessages.requestUnreadable, 'BAD_REQUEST'];
+  const body = JSON.stringify({ success: false, error: message, code } satisfies ApiErrorBody);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 // Every error leaves in the envelope {success:false, error}; 500s never carry internals.
