@@ -1,0 +1,281 @@
+// Benchmark "api" (issue 13 point 1): the customer API at scale on PostgreSQL, beside a floor.
+//
+//   npm run bench -- api            # 100,000 devices in the measured tenant, 1,000,000 in all
+//   npm run bench -- api --quick    # 10,000 in the tenant, 100,000 in all, shorter runs
+//   options: --postgres URL (a server to create a throwaway database on; default $BENCH_DATABASE_URL,
+//            $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
+//            --connections 10 --duration S (per case) --runtime tsx|compiled --keep (keep the database)
+//
+// 1. Creates a throwaway database, migrates it (openDatabase) and bulk-seeds it (api-seed.ts).
+// 2. Captures the SQL: the real app (buildApp) answers each case once in this process, with
+//    pg's Client.query wrapped to record, per request, the statements and their parameters, and
+//    which ran concurrently. That is the floor's plan (api-floor.ts).
+// 3. Starts the Outpost server (packages/server/src/main.ts through tsx, or dist/main.js) and the
+//    floor, each in its own process on its own port, and drives every case against both with
+//    autocannon in a third process, one case at a time (a short warm-up, then the measured run).
+// 4. Prints the table and writes bench/results/api.json.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { buildApp } from '../packages/server/src/app';
+import { loadConfig } from '../packages/server/src/config';
+import { openDatabase } from '../packages/server/src/db/client';
+import { createSessionTokens } from '../packages/server/src/modules/auth/session-token';
+import { createThrowawayDatabase } from '../packages/server/test/harness';
+import type { FloorPlan, FloorQuery } from './api-floor';
+import { seed } from './api-seed';
+import { freePort, geometricMean, load, machine, repoRoot, startChild, writeResult } from './lib';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    postgres: { type: 'string' },
+    connections: { type: 'string', default: '10' },
+    duration: { type: 'string' },
+    runtime: { type: 'string', default: 'tsx' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const quick = values.quick;
+const size = quick
+  ? { devices: 10_000, total: 100_000, others: 9 }
+  : { devices: 100_000, total: 1_000_000, others: 99 };
+const seconds = Number(values.duration ?? (quick ? 3 : 10));
+const warmupSeconds = quick ? 1 : 2;
+const connections = Number(values.connections);
+const baseUrl =
+  values.postgres ??
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/postgres';
+const SESSION_SECRET = 'bench-session-secret-0123456789-abcdef';
+const log = (line: string) => console.error(`[api] ${line}`);
+
+// ---- 1. database and seed
+const throwaway = await createThrowawayDatabase(baseUrl);
+log(`database ${new URL(throwaway.url).pathname.slice(1)}`);
+const children: { stop(): Promise<void> }[] = [];
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-bench-api-'));
+try {
+  const database = await openDatabase({ databaseUrl: throwaway.url });
+  const seedPool = new pg.Pool({ connectionString: throwaway.url, max: 1 });
+  const seeded = await seed(seedPool, size, log);
+  await seedPool.end();
+  log(`seeded ${size.total.toLocaleString('en')} devices in ${seeded.seconds.toFixed(1)} s`);
+
+  const [, site2] = seeded.siteIds;
+  const lastPage = Math.ceil(size.devices / 20);
+  const cases: { name: string; path: string }[] = [
+    { name: 'devices: first page', path: '/api/customer/devices' },
+    {
+      name: `devices: deep page (page ${lastPage}, the last)`,
+      path: `/api/customer/devices?page=${lastPage}`,
+    },
+    { name: 'devices: status=offline', path: '/api/customer/devices?status=offline' },
+    { name: 'devices: search "pc-0421"', path: '/api/customer/devices?search=pc-0421' },
+    {
+      name: 'devices: search "pc-04" + status=online + site',
+      path: `/api/customer/devices?search=pc-04&status=online&site_id=${site2}`,
+    },
+    { name: 'dashboard stats', path: '/api/customer/devices/stats/dashboard' },
+    { name: 'deployments list', path: '/api/customer/deployments' },
+    { name: 'device activity overview', path: '/api/customer/device-activity/overview' },
+  ];
+
+  // ---- 2. capture each case's SQL through the real app
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SESSION_SECRET,
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    OUTPOST_DEMO: '0',
+  });
+  const token = await createSessionTokens(config.sessionSecret).issue({
+    userId: seeded.userId,
+    tenantId: seeded.tenantId,
+    role: 'tenant_admin',
+  });
+  const auth = { authorization: `Bearer ${token}` };
+  const plan: FloorPlan = {};
+  {
+    const app = await buildApp({ config, database, logger: false });
+    type Captured = FloorQuery & { start: number; end: number };
+    const als = new AsyncLocalStorage<Captured[]>();
+    type QueryFn = (...args: unknown[]) => unknown;
+    const proto = pg.Client.prototype as unknown as { query: QueryFn };
+    const original = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      const store = als.getStore();
+      if (!store) {
+        return original.apply(this, args);
+      }
+      const [q, p] = args as [string | { text: string; values?: unknown[]; rowMode?: 'array' }, unknown];
+      const entry: Captured = {
+        text: typeof q === 'string' ? q : q.text,
+        values: Array.isArray(p) ? p : typeof q === 'object' ? (q.values ?? []) : [],
+        ...(typeof q === 'object' && q.rowMode ? { rowMode: q.rowMode } : {}),
+        start: performance.now(),
+        end: Infinity,
+      };
+      store.push(entry);
+      const finish = () => {
+        entry.end = performance.now();
+      };
+      const cb = args.findIndex((a) => typeof a === 'function');
+      if (cb >= 0) {
+        const callback = args[cb] as QueryFn;
+        args[cb] = (...r: unknown[]) => {
+          finish();
+          return callback(...r);
+        };
+        return original.apply(this, args);
+      }
+      const result = original.apply(this, args);
+      if (result instanceof Promise) {
+        result.then(finish, finish);
+      }
+      return result;
+    };
+    try {
+      for (const c of cases) {
+        await app.inject({ method: 'GET', url: c.path, headers: auth }); // warm the pool and caches
+        const captured: Captured[] = [];
+        const res = await als.run(captured, () => app.inject({ method: 'GET', url: c.path, headers: auth }));
+        if (res.statusCode !== 200) {
+          throw new Error(`${c.path}: ${res.statusCode} ${res.body.slice(0, 500)}`);
+        }
+        if (!/from "users"/.test(captured[0]?.text ?? '')) {
+          throw new Error(`${c.path}: the first query is not the session check: ${captured[0]?.text}`);
+        }
+        // statements that started before all of the current wave's had finished ran concurrently
+        const waves: Captured[][] = [];
+        for (const q of [...captured].sort((a, b) => a.start - b.start)) {
+          const wave = waves.at(-1);
+          if (wave && q.start < Math.min(...wave.map((w) => w.end))) {
+            wave.push(q);
+          } else {
+            waves.push([q]);
+          }
+        }
+        plan[c.path] = waves.map((w) =>
+          w.map(({ text, values: v, rowMode }) => ({ text, values: v, rowMode })),
+        );
+        log(`${c.name}: ${captured.length} statements in ${waves.length} waves, ${res.body.length} bytes`);
+      }
+    } finally {
+      proto.query = original;
+      await app.close();
+      await database.close();
+    }
+  }
+  const planFile = path.join(config.dataDir, 'floor-plan.json');
+  fs.writeFileSync(planFile, JSON.stringify(plan));
+
+  // ---- 3. the server and the floor in their own processes
+  const runtime = values.runtime;
+  const serverArgs =
+    runtime === 'compiled'
+      ? [path.join(repoRoot, 'packages/server/dist/main.js')]
+      : ['--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')];
+  const serverPort = await freePort();
+  const server = await startChild(
+    serverArgs,
+    {
+      DATABASE_URL: throwaway.url,
+      SESSION_SECRET,
+      DATA_DIR: config.dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(serverPort),
+      LOG_LEVEL: 'warn',
+      OUTPOST_DEMO: '0',
+    },
+    /Outpost is ready at/,
+  );
+  children.push(server);
+  const floorPort = await freePort();
+  const floor = await startChild(
+    ['--import', 'tsx', path.join(repoRoot, 'bench/api-floor.ts')],
+    { DATABASE_URL: throwaway.url, SESSION_SECRET, FLOOR_PLAN: planFile, PORT: String(floorPort) },
+    /floor ready/,
+  );
+  children.push(floor);
+  log(`server (${runtime}) on :${serverPort}, floor on :${floorPort}`);
+
+  // ---- 4. load, one case at a time, Outpost then the floor
+  const results = [];
+  for (const c of cases) {
+    const run = async (port: number) => {
+      const url = `http://127.0.0.1:${port}${c.path}`;
+      await load(url, { connections, seconds: warmupSeconds, headers: auth });
+      const r = await load(url, { connections, seconds, headers: auth });
+      if (r.non2xx + r.errors > 0) {
+        throw new Error(`${c.name} on :${port}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+      }
+      return r;
+    };
+    const outpost = await run(serverPort);
+    const bare = await run(floorPort);
+    const row = {
+      name: c.name,
+      path: c.path,
+      rps: Math.round(outpost.rps),
+      p50_ms: outpost.p50_ms,
+      p99_ms: outpost.p99_ms,
+      floor_rps: Math.round(bare.rps),
+      floor_p50_ms: bare.p50_ms,
+      floor_p99_ms: bare.p99_ms,
+      ratio: Number((outpost.rps / bare.rps).toFixed(3)),
+      statements: plan[c.path]!.flat().length,
+    };
+    results.push(row);
+    log(
+      `${c.name}: ${row.rps} req/s, p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms; floor ${row.floor_rps} req/s`,
+    );
+  }
+  const floorRatio = Number(geometricMean(results.map((r) => r.ratio)).toFixed(3));
+  const file = writeResult('api', {
+    cases: results,
+    floor_ratio: floorRatio,
+    quick,
+    size: { tenant_devices: size.devices, total_devices: size.total, tenants: size.others + 1 },
+    seed_seconds: Number(seeded.seconds.toFixed(1)),
+    connections,
+    seconds_per_case: seconds,
+    runtime,
+    machine: machine(),
+  });
+
+  console.log(
+    `\napi${quick ? ' --quick' : ''}: PostgreSQL, ${size.devices.toLocaleString('en')} devices in the tenant, ` +
+      `${size.total.toLocaleString('en')} in ${size.others + 1} tenants (seeded in ${seeded.seconds.toFixed(1)} s), ` +
+      `${connections} connections × ${seconds} s per case, server via ${runtime}, Node ${process.version}, ` +
+      `load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}\n`,
+  );
+  console.log('| case | req/s | p50 ms | p99 ms | floor req/s | floor p99 ms | Outpost ÷ floor |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    console.log(
+      `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.floor_rps} | ${r.floor_p99_ms} | ${r.ratio.toFixed(2)} |`,
+    );
+  }
+  console.log(
+    `\nfloor_ratio (geometric mean of Outpost ÷ floor): ${floorRatio.toFixed(2)}; written to ${file}`,
+  );
+} finally {
+  for (const c of children.reverse()) {
+    await c.stop();
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (values.keep) {
+    log(`kept database ${throwaway.url}`);
+  } else {
+    await throwaway.drop();
+  }
+}
