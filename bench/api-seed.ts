@@ -20,7 +20,7 @@ const hardware = `jsonb_build_object(
   'cpu', jsonb_build_object('name', '13th Gen Intel(R) Core(TM) i7-1365U'),
   'memoryModules', jsonb_build_array(jsonb_build_object('capacity', 8), jsonb_build_object('capacity', 8)),
   'storageDevices', jsonb_build_array(jsonb_build_object('deviceId', 'C:', 'mediaType', 'SSD',
-                                      'totalSize', 512110190592, 'freeSpace', 100000000000 + (i % 1000) * 100000000)))`;
+                                      'totalSize', 512110190592, 'freeSpace', 100000000000 + (i % 1000)::bigint * 100000000)))`;
 const network = `jsonb_build_object(
   'externalIp', '203.0.113.' || (i % 250),
   'dnsServers', jsonb_build_array('10.0.0.53', '1.1.1.1'),
