@@ -90,10 +90,11 @@ try {
       path: `/api/customer/devices?page=${lastPage}`,
     },
     { name: 'devices: status=offline', path: '/api/customer/devices?status=offline' },
-    { name: 'devices: search "pc-0421"', path: '/api/customer/devices?search=pc-0421' },
+    // 100 hostnames in the tenant (PC-004200 … PC-004299) and as many in every other tenant
+    { name: 'devices: search "pc-0042"', path: '/api/customer/devices?search=pc-0042' },
     {
-      name: 'devices: search "pc-04" + status=online + site',
-      path: `/api/customer/devices?search=pc-04&status=online&site_id=${site2}`,
+      name: 'devices: search "pc-00" + status=online + site',
+      path: `/api/customer/devices?search=pc-00&status=online&site_id=${site2}`,
     },
     { name: 'dashboard stats', path: '/api/customer/devices/stats/dashboard' },
     { name: 'deployments list', path: '/api/customer/deployments' },
@@ -116,6 +117,7 @@ try {
   });
   const auth = { authorization: `Bearer ${token}` };
   const plan: FloorPlan = {};
+  const responseBytes: Record<string, number> = {};
   {
     const app = await buildApp({ config, database, logger: false });
     type Captured = FloorQuery & { start: number; end: number };
@@ -197,6 +199,7 @@ try {
         plan[c.path] = waves.map((w) =>
           w.map(({ text, values: v, rowMode }) => ({ text, values: v, rowMode })),
         );
+        responseBytes[c.path] = res.rawPayload.length;
         log(`${c.name}: ${captured.length} statements in ${waves.length} waves, ${res.body.length} bytes`);
       }
     } finally {
@@ -267,6 +270,7 @@ try {
       floor_p99_ms: bare.p99_ms,
       ratio: Number((outpost.rps / bare.rps).toFixed(3)),
       statements: plan[c.path]!.flat().length,
+      response_bytes: responseBytes[c.path],
     };
     results.push(row);
     log(
