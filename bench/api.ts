@@ -19,6 +19,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { z } from 'zod';
+import { DeviceActivityOverviewResponse } from '../packages/contract/src/activity';
+import { DeploymentListResponse } from '../packages/contract/src/deployments';
+import { DashboardStats, DeviceListResponse } from '../packages/contract/src/devices';
+import { apiSuccess } from '../packages/contract/src/envelope';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import { openDatabase } from '../packages/server/src/db/client';
@@ -83,7 +88,8 @@ try {
 
   const [, site2] = seeded.siteIds;
   const lastPage = Math.ceil(size.devices / 20);
-  const cases: { name: string; path: string }[] = [
+  const deviceList = apiSuccess(DeviceListResponse);
+  const cases: { name: string; path: string; schema?: z.ZodType }[] = [
     { name: 'devices: first page', path: '/api/customer/devices' },
     {
       name: `devices: deep page (page ${lastPage}, the last)`,
@@ -96,10 +102,44 @@ try {
       name: 'devices: search "pc-00" + status=online + site',
       path: `/api/customer/devices?search=pc-00&status=online&site_id=${site2}`,
     },
-    { name: 'dashboard stats', path: '/api/customer/devices/stats/dashboard' },
-    { name: 'deployments list', path: '/api/customer/deployments' },
-    { name: 'device activity overview', path: '/api/customer/device-activity/overview' },
+    {
+      name: 'dashboard stats',
+      path: '/api/customer/devices/stats/dashboard',
+      schema: apiSuccess(DashboardStats),
+    },
+    {
+      name: 'deployments list',
+      path: '/api/customer/deployments',
+      schema: apiSuccess(DeploymentListResponse),
+    },
+    {
+      name: 'device activity overview',
+      path: '/api/customer/device-activity/overview',
+      schema: apiSuccess(DeviceActivityOverviewResponse),
+    },
   ];
+  // What the route's response schema costs per request: fastify-type-provider-zod's serializer
+  // runs z.safeEncode over the whole payload, then JSON.stringify; the floor only stringifies.
+  const serialiseCost = (schema: z.ZodType, body: string) => {
+    const data: unknown = JSON.parse(body);
+    const time = (work: () => void) => {
+      const runs = Math.max(5, Math.min(500, Math.floor(2_000_000 / body.length)));
+      work();
+      const t0 = performance.now();
+      for (let i = 0; i < runs; i++) {
+        work();
+      }
+      return Number(((performance.now() - t0) / runs).toFixed(3));
+    };
+    const encoded = z.safeEncode(schema, data);
+    return {
+      zod_encode_and_stringify_ms: encoded.success
+        ? time(() => JSON.stringify(z.safeEncode(schema, data).data))
+        : null,
+      stringify_ms: time(() => JSON.stringify(data)),
+    };
+  };
+  const serialise: Record<string, ReturnType<typeof serialiseCost>> = {};
 
   // ---- 2. capture each case's SQL through the real app
   const config = loadConfig({
@@ -200,7 +240,10 @@ try {
           w.map(({ text, values: v, rowMode }) => ({ text, values: v, rowMode })),
         );
         responseBytes[c.path] = res.rawPayload.length;
-        log(`${c.name}: ${captured.length} statements in ${waves.length} waves, ${res.body.length} bytes`);
+        serialise[c.path] = serialiseCost(c.schema ?? deviceList, res.body);
+        log(
+          `${c.name}: ${captured.length} statements in ${waves.length} waves, ${res.body.length} bytes, zod encode + stringify ${serialise[c.path]!.zod_encode_and_stringify_ms} ms, stringify ${serialise[c.path]!.stringify_ms} ms`,
+        );
       }
     } finally {
       proto.query = original;
@@ -271,6 +314,7 @@ try {
       ratio: Number((outpost.rps / bare.rps).toFixed(3)),
       statements: plan[c.path]!.flat().length,
       response_bytes: responseBytes[c.path],
+      ...serialise[c.path],
     };
     results.push(row);
     log(
@@ -299,11 +343,14 @@ try {
         .map((x) => x.toFixed(1))
         .join(' ')}\n`,
   );
-  console.log('| case | req/s | p50 ms | p99 ms | floor req/s | floor p99 ms | Outpost ÷ floor |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '| case | req/s | p50 ms | p99 ms | floor req/s | floor p99 ms | Outpost ÷ floor | response | zod encode + stringify ms | stringify ms |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     console.log(
-      `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.floor_rps} | ${r.floor_p99_ms} | ${r.ratio.toFixed(2)} |`,
+      `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.floor_rps} | ${r.floor_p99_ms} | ${r.ratio.toFixed(2)} | ` +
+        `${((r.response_bytes ?? 0) / 1024).toFixed(1)} KiB | ${r.zod_encode_and_stringify_ms ?? 'n/a'} | ${r.stringify_ms} |`,
     );
   }
   console.log(
