@@ -5,6 +5,9 @@
 //   options: --postgres URL (a server to create a throwaway database on; default $BENCH_DATABASE_URL,
 //            $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
 //            --connections 10 --duration S (per case) --runtime tsx|compiled --keep (keep the database)
+//            --explain (EXPLAIN ANALYZE every captured statement into bench/results/api-explain.txt)
+//            --capture-only (seed and capture, print the statements, no load)
+//            --devices N --total N --tenants N (other sizes)
 //
 // 1. Creates a throwaway database, migrates it (openDatabase) and bulk-seeds it (api-seed.ts).
 // 2. Captures the SQL: the real app (buildApp) answers each case once in this process, with
@@ -46,6 +49,8 @@ const { values } = parseArgs({
     total: { type: 'string' },
     tenants: { type: 'string' },
     'capture-only': { type: 'boolean', default: false },
+    // EXPLAIN (ANALYZE, BUFFERS) every captured statement into bench/results/api-explain.txt
+    explain: { type: 'boolean', default: false },
   },
 });
 const quick = values.quick;
@@ -250,6 +255,33 @@ try {
       await app.close();
       await database.close();
     }
+  }
+  if (values.explain) {
+    const client = new pg.Client({ connectionString: throwaway.url });
+    await client.connect();
+    const out: string[] = [];
+    for (const c of cases) {
+      for (const q of plan[c.path]!.flat()) {
+        const r = await client.query<{ 'QUERY PLAN': string }>(
+          `explain (analyze, buffers) ${q.text}`,
+          q.values,
+        );
+        const lines = r.rows.map((x) => x['QUERY PLAN']);
+        out.push(
+          `### ${c.name}: ${c.path}`,
+          q.text,
+          `-- parameters: ${JSON.stringify(q.values)}`,
+          ...lines,
+          '',
+        );
+        log(
+          `explain ${c.name}: ${lines.find((l) => l.startsWith('Execution Time')) ?? ''} ${q.text.slice(0, 70)}…`,
+        );
+      }
+    }
+    await client.end();
+    fs.mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
+    fs.writeFileSync(path.join(repoRoot, 'bench/results/api-explain.txt'), out.join('\n'));
   }
   const planFile = path.join(config.dataDir, 'floor-plan.json');
   fs.writeFileSync(planFile, JSON.stringify(plan));
