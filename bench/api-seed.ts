@@ -9,6 +9,9 @@
 // 200 deployment jobs of 100 device rows each.
 import type pg from 'pg';
 
+/** What the seed needs of a connection: pg's client and PGlite both have it. */
+export type Sql = { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> };
+
 export type SeedPlan = { devices: number; total: number; others: number };
 export type Seeded = { tenantId: number; userId: number; siteIds: number[]; seconds: number };
 
@@ -30,27 +33,27 @@ const network = `jsonb_build_object(
     'ipv4', jsonb_build_array(jsonb_build_object('address', '10.' || ((i / 65536) % 256) || '.' || ((i / 256) % 256) || '.' || (i % 256), 'subnetMask', '255.255.0.0')))))`;
 
 async function seedTenant(
-  client: pg.ClientBase,
+  client: Sql,
   index: number,
   devices: number,
   software: number,
   siteCount: number,
 ): Promise<{ tenantId: number; userId: number; siteIds: number[] }> {
-  const tenant = await client.query<{ id: number }>(
+  const tenant = await client.query(
     `insert into tenants (tenant_name, plan) values ($1, 'Enterprise') returning id`,
     [`Bench tenant ${index}`],
   );
-  const tenantId = tenant.rows[0]!.id;
-  const user = await client.query<{ id: number }>(
+  const tenantId = (tenant.rows[0] as { id: number }).id;
+  const user = await client.query(
     `insert into users (tenant_id, email, name, role) values ($1, $2, 'Bench Admin', 'tenant_admin') returning id`,
     [tenantId, `admin${index}@bench.example.com`],
   );
-  const sites = await client.query<{ id: number }>(
+  const sites = await client.query(
     `insert into sites (tenant_id, site_name, site_code)
      select $1, 'Site ' || s, 'S' || lpad(s::text, 3, '0') from generate_series(1, $2::int) s returning id`,
     [tenantId, siteCount],
   );
-  const siteIds = sites.rows.map((r) => r.id);
+  const siteIds = (sites.rows as { id: number }[]).map((r) => r.id);
   for (let from = 1; from <= devices; from += CHUNK) {
     const to = Math.min(devices, from + CHUNK - 1);
     await client.query(
@@ -81,10 +84,10 @@ async function seedTenant(
       [tenantId, software],
     );
   }
-  return { tenantId, userId: user.rows[0]!.id, siteIds };
+  return { tenantId, userId: (user.rows[0] as { id: number }).id, siteIds };
 }
 
-async function seedActivity(client: pg.ClientBase, tenantId: number): Promise<void> {
+async function seedActivity(client: Sql, tenantId: number): Promise<void> {
   await client.query(
     `insert into device_activity_daily (device_id, day, tenant_id, online_ms, logged_in_ms, session_count)
      select d.id, (current_date - k)::date, d.tenant_id,
@@ -102,7 +105,7 @@ async function seedActivity(client: pg.ClientBase, tenantId: number): Promise<vo
   );
 }
 
-async function seedDeployments(client: pg.ClientBase, tenantId: number, userId: number): Promise<void> {
+async function seedDeployments(client: Sql, tenantId: number, userId: number): Promise<void> {
   await client.query(
     `insert into deployment_jobs (tenant_id, package_name, name, status, steps, dispatched_at, started_at, completed_at,
                                   total_devices, completed_devices, failed_devices, created_by, created_by_name, created_at)
@@ -127,26 +130,30 @@ async function seedDeployments(client: pg.ClientBase, tenantId: number, userId: 
 
 /** Seeds the measured tenant first (so its ids are the lowest), then the others. */
 export async function seed(pool: pg.Pool, plan: SeedPlan, log: (line: string) => void): Promise<Seeded> {
-  const started = performance.now();
   const client = await pool.connect();
-  let main: Awaited<ReturnType<typeof seedTenant>>;
   try {
     await client.query('set synchronous_commit = off');
-    main = await seedTenant(client, 0, plan.devices, 12, 20);
-    log(`seed: measured tenant, ${plan.devices.toLocaleString('en')} devices`);
-    await seedActivity(client, main.tenantId);
-    await seedDeployments(client, main.tenantId, main.userId);
-    const rest = plan.total - plan.devices;
-    for (let t = 1; t <= plan.others; t++) {
-      const n = Math.floor(rest / plan.others) + (t <= rest % plan.others ? 1 : 0);
-      await seedTenant(client, t, n, 4, 3);
-      if (t % 10 === 0 || t === plan.others) {
-        log(`seed: ${t} of ${plan.others} other tenants`);
-      }
-    }
-    await client.query('vacuum (analyze)');
+    const sqlClient: Sql = { query: (text, params) => client.query(text, params) };
+    return await seedWith(sqlClient, plan, log);
   } finally {
     client.release();
   }
+}
+
+export async function seedWith(client: Sql, plan: SeedPlan, log: (line: string) => void): Promise<Seeded> {
+  const started = performance.now();
+  const main = await seedTenant(client, 0, plan.devices, 12, 20);
+  log(`seed: measured tenant, ${plan.devices.toLocaleString('en')} devices`);
+  await seedActivity(client, main.tenantId);
+  await seedDeployments(client, main.tenantId, main.userId);
+  const rest = plan.total - plan.devices;
+  for (let t = 1; t <= plan.others; t++) {
+    const n = Math.floor(rest / plan.others) + (t <= rest % plan.others ? 1 : 0);
+    await seedTenant(client, t, n, 4, 3);
+    if (t % 10 === 0 || t === plan.others) {
+      log(`seed: ${t} of ${plan.others} other tenants`);
+    }
+  }
+  await client.query('vacuum (analyze)');
   return { ...main, seconds: (performance.now() - started) / 1000 };
 }

@@ -8,6 +8,8 @@
 //            --explain (EXPLAIN ANALYZE every captured statement into bench/results/api-explain.txt)
 //            --capture-only (seed and capture, print the statements, no load)
 //            --devices N --total N --tenants N (other sizes)
+//            --pglite (then the device list cases on the server over PGlite, with the measured tenant
+//            alone, and PGlite ÷ PostgreSQL per case)
 //
 // 1. Creates a throwaway database, migrates it (openDatabase) and bulk-seeds it (api-seed.ts).
 // 2. Captures the SQL: the real app (buildApp) answers each case once in this process, with
@@ -21,6 +23,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { z } from 'zod';
 import { DeviceActivityOverviewResponse } from '../packages/contract/src/activity';
@@ -33,7 +37,7 @@ import { openDatabase } from '../packages/server/src/db/client';
 import { createSessionTokens } from '../packages/server/src/modules/auth/session-token';
 import { createThrowawayDatabase } from '../packages/server/test/harness';
 import type { FloorPlan, FloorQuery } from './api-floor';
-import { seed } from './api-seed';
+import { seed, seedWith } from './api-seed';
 import { freePort, geometricMean, load, machine, repoRoot, startChild, writeResult } from './lib';
 
 const { values } = parseArgs({
@@ -49,6 +53,8 @@ const { values } = parseArgs({
     total: { type: 'string' },
     tenants: { type: 'string' },
     'capture-only': { type: 'boolean', default: false },
+    // then the device list cases on PGlite with the measured tenant alone (10,000 devices in --quick)
+    pglite: { type: 'boolean', default: false },
     // EXPLAIN (ANALYZE, BUFFERS) every captured statement into bench/results/api-explain.txt
     explain: { type: 'boolean', default: false },
   },
@@ -356,6 +362,68 @@ try {
       `${c.name}: ${row.rps} req/s, p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms; floor ${row.floor_rps} req/s`,
     );
   }
+  // ---- 5. optionally, the device list on PGlite (the embedded database) with the tenant alone
+  let pglite = null;
+  if (values.pglite) {
+    for (const c of children.splice(0).reverse()) {
+      await c.stop();
+    }
+    const liteData = path.join(dataDir, 'pglite-server');
+    const liteDir = path.join(liteData, 'pglite'); // where main.ts keeps it under DATA_DIR
+    await (await openDatabase({ pgliteDir: liteDir })).close(); // migrations
+    const lite = new PGlite(liteDir, { extensions: { pg_trgm } });
+    const liteSeeded = await seedWith(lite, { devices: size.devices, total: size.devices, others: 0 }, log);
+    await lite.close();
+    if (
+      liteSeeded.tenantId !== seeded.tenantId ||
+      liteSeeded.userId !== seeded.userId ||
+      liteSeeded.siteIds[1] !== site2
+    ) {
+      throw new Error('the PGlite seed gave other ids than the PostgreSQL one');
+    }
+    log(`PGlite: seeded ${size.devices.toLocaleString('en')} devices in ${liteSeeded.seconds.toFixed(1)} s`);
+    const liteServer = await startChild(
+      serverArgs,
+      {
+        DATABASE_URL: undefined,
+        SESSION_SECRET,
+        DATA_DIR: liteData,
+        HOST: '127.0.0.1',
+        PORT: String(serverPort),
+        LOG_LEVEL: 'warn',
+        OUTPOST_DEMO: '0',
+      },
+      /Outpost is ready at/,
+      300_000,
+    );
+    children.push(liteServer);
+    const liteCases = [];
+    for (const c of cases.filter(
+      (x) => x.path.startsWith('/api/customer/devices?') || x.path === '/api/customer/devices',
+    )) {
+      const url = `http://127.0.0.1:${serverPort}${c.path}`;
+      await load(url, { connections, seconds: warmupSeconds, headers: auth });
+      const r = await load(url, { connections, seconds, headers: auth });
+      const postgresRps = results.find((x) => x.path === c.path)!.rps;
+      liteCases.push({
+        name: c.name,
+        rps: Math.round(r.rps),
+        p50_ms: r.p50_ms,
+        p99_ms: r.p99_ms,
+        errors: r.non2xx + r.errors,
+        postgres_rps: postgresRps,
+        ratio: Number((r.rps / postgresRps).toFixed(3)),
+      });
+      log(`PGlite ${c.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms`);
+    }
+    pglite = {
+      devices: size.devices,
+      seed_seconds: Number(liteSeeded.seconds.toFixed(1)),
+      cases: liteCases,
+      ratio: Number(geometricMean(liteCases.map((x) => x.ratio).filter((x) => x > 0)).toFixed(3)),
+    };
+  }
+
   const ratios = results.map((r) => r.ratio).filter((x) => Number.isFinite(x) && x > 0);
   const floorRatio = Number(geometricMean(ratios).toFixed(3));
   const file = writeResult('api', {
@@ -367,6 +435,7 @@ try {
     connections,
     seconds_per_case: seconds,
     runtime,
+    pglite,
     machine: machine(),
   });
 
@@ -388,6 +457,19 @@ try {
       `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.floor_rps} | ${r.floor_p99_ms} | ${r.ratio.toFixed(2)} | ` +
         `${((r.response_bytes ?? 0) / 1024).toFixed(1)} KiB | ${r.zod_encode_and_stringify_ms ?? 'n/a'} | ${r.stringify_ms} |`,
     );
+  }
+  if (pglite) {
+    console.log(
+      `\nPGlite, ${pglite.devices.toLocaleString('en')} devices in one tenant (seeded in ${pglite.seed_seconds} s)\n`,
+    );
+    console.log('| case | req/s | p50 ms | p99 ms | PostgreSQL req/s | PGlite ÷ PostgreSQL |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const r of pglite.cases) {
+      console.log(
+        `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.postgres_rps} | ${r.ratio.toFixed(2)} |`,
+      );
+    }
+    console.log(`\nPGlite ÷ PostgreSQL (geometric mean): ${pglite.ratio.toFixed(2)}`);
   }
   console.log(
     `\nfloor_ratio (geometric mean of Outpost ÷ floor): ${floorRatio.toFixed(2)}; written to ${file}`,

@@ -25,13 +25,14 @@ export type Child = { process: ChildProcess; output(): string; stop(): Promise<v
 /** Spawns `node args…` and resolves once its output matches `ready`. */
 export async function startChild(
   args: string[],
-  env: Record<string, string>,
+  env: Record<string, string | undefined>,
   ready: RegExp,
   timeoutMs = 120_000,
 ): Promise<Child> {
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
-    env: { ...process.env, ...env },
+    // a variable given as undefined is removed from the child's environment
+    env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
