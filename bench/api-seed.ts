@@ -1,0 +1,159 @@
+// Bulk seed for the api benchmark (issue 13 point 1): one measured tenant with `devices` devices
+// and `others` more tenants sharing the rest of `total`, loaded with multi-row INSERT … SELECT
+// over generate_series (the rows are built inside PostgreSQL: no round trip per row).
+//
+// Per device: a hostname, an IP, a serial, an OS, a status (45 % online, 25 % logged in, 25 %
+// offline, 5 % error), a site, hardware and network inventories (jsonb, the shape the agent
+// reports), and software rows (12 titles per device in the measured tenant, 4 elsewhere). The
+// measured tenant also has 30 days of activity rollups per device, the open activity state, and
+// 200 deployment jobs of 100 device rows each.
+import type pg from 'pg';
+
+/** What the seed needs of a connection: pg's client and PGlite both have it. */
+export type Sql = { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> };
+
+export type SeedPlan = { devices: number; total: number; others: number };
+export type Seeded = { tenantId: number; userId: number; siteIds: number[]; seconds: number };
+
+const CHUNK = 50_000;
+
+const hardware = `jsonb_build_object(
+  'systemInfo', jsonb_build_object('manufacturer', case when i % 5 = 0 then 'Apple' else 'Dell Inc.' end,
+                                   'model', case when i % 5 = 0 then 'MacBookPro18,3' else 'Latitude 7440' end),
+  'cpu', jsonb_build_object('name', '13th Gen Intel(R) Core(TM) i7-1365U'),
+  'memoryModules', jsonb_build_array(jsonb_build_object('capacity', 8), jsonb_build_object('capacity', 8)),
+  'storageDevices', jsonb_build_array(jsonb_build_object('deviceId', 'C:', 'mediaType', 'SSD',
+                                      'totalSize', 512110190592, 'freeSpace', 100000000000 + (i % 1000)::bigint * 100000000)))`;
+const network = `jsonb_build_object(
+  'externalIp', '203.0.113.' || (i % 250),
+  'dnsServers', jsonb_build_array('10.0.0.53', '1.1.1.1'),
+  'interfaces', jsonb_build_array(jsonb_build_object('name', 'Ethernet', 'description', 'Intel(R) Ethernet Connection',
+    'type', 'Ethernet', 'speed', 1000, 'status', 'Up',
+    'macAddress', '00:1A:2B:' || lpad(to_hex((i / 65536) % 256), 2, '0') || ':' || lpad(to_hex((i / 256) % 256), 2, '0') || ':' || lpad(to_hex(i % 256), 2, '0'),
+    'ipv4', jsonb_build_array(jsonb_build_object('address', '10.' || ((i / 65536) % 256) || '.' || ((i / 256) % 256) || '.' || (i % 256), 'subnetMask', '255.255.0.0')))))`;
+
+async function seedTenant(
+  client: Sql,
+  index: number,
+  devices: number,
+  software: number,
+  siteCount: number,
+): Promise<{ tenantId: number; userId: number; siteIds: number[] }> {
+  const tenant = await client.query(
+    `insert into tenants (tenant_name, plan) values ($1, 'Enterprise') returning id`,
+    [`Bench tenant ${index}`],
+  );
+  const tenantId = (tenant.rows[0] as { id: number }).id;
+  const user = await client.query(
+    `insert into users (tenant_id, email, name, role) values ($1, $2, 'Bench Admin', 'tenant_admin') returning id`,
+    [tenantId, `admin${index}@bench.example.com`],
+  );
+  const sites = await client.query(
+    `insert into sites (tenant_id, site_name, site_code)
+     select $1, 'Site ' || s, 'S' || lpad(s::text, 3, '0') from generate_series(1, $2::int) s returning id`,
+    [tenantId, siteCount],
+  );
+  const siteIds = (sites.rows as { id: number }[]).map((r) => r.id);
+  for (let from = 1; from <= devices; from += CHUNK) {
+    const to = Math.min(devices, from + CHUNK - 1);
+    await client.query(
+      `insert into devices (tenant_id, site_id, device_guid, secret_hash, hostname, ip_address, os_type, os_version,
+                            status, last_seen, serial_number, agent_version, manufacturer, model, machine_id,
+                            hardware_info, network_info, last_inventory_update, software_updated_at, created_at, updated_at)
+       select $1, ($2::int[])[1 + i % $3], gen_random_uuid(), 'bench', 'PC-' || lpad(i::text, 6, '0'),
+              '10.' || ((i / 65536) % 256) || '.' || ((i / 256) % 256) || '.' || (i % 256),
+              case when i % 5 = 0 then 'macos' else 'windows' end,
+              case when i % 5 = 0 then 'macOS 14.4 Sonoma' else 'Windows 11 Pro 23H2' end,
+              case when i % 20 < 9 then 'online' when i % 20 < 14 then 'loggedin' when i % 20 < 19 then 'offline' else 'error' end,
+              now() - (i % 10000) * interval '1 minute', 'SN' || lpad(i::text, 8, '0'), '1.4.2',
+              case when i % 5 = 0 then 'Apple' else 'Dell Inc.' end,
+              case when i % 5 = 0 then 'MacBookPro18,3' else 'Latitude 7440' end,
+              md5($6 || '-' || i), ${hardware}, ${network}, now(), now(), now() - (i % 365) * interval '1 day', now()
+       from generate_series($4::int, $5::int) as i`,
+      [tenantId, siteIds, siteIds.length, from, to, String(tenantId)],
+    );
+  }
+  if (software > 0) {
+    await client.query(
+      `insert into device_software (tenant_id, device_id, name, display_name, publisher, version, install_date,
+                                    first_seen_at, last_seen_at)
+       select d.tenant_id, d.id, 'app-' || ((d.id * 7 + k * 13) % 300), 'Application ' || ((d.id * 7 + k * 13) % 300),
+              'Vendor ' || ((d.id * 7 + k * 13) % 40), '1.' || (d.id % 3) || '.0', '2026-01-15',
+              now() - (d.id % 90) * interval '1 day', now()
+       from devices d cross join generate_series(1, $2::int) k where d.tenant_id = $1`,
+      [tenantId, software],
+    );
+  }
+  return { tenantId, userId: (user.rows[0] as { id: number }).id, siteIds };
+}
+
+async function seedActivity(client: Sql, tenantId: number): Promise<void> {
+  await client.query(
+    `insert into device_activity_daily (device_id, day, tenant_id, online_ms, logged_in_ms, session_count)
+     select d.id, (current_date - k)::date, d.tenant_id,
+            ((d.id * 37 + k * 101) % 86400) * 1000, ((d.id * 53 + k * 17) % 28800) * 1000, (d.id + k) % 4
+     from devices d cross join generate_series(0, 29) k where d.tenant_id = $1`,
+    [tenantId],
+  );
+  await client.query(
+    `insert into device_activity_state (device_id, tenant_id, online_since, logged_in_since, last_event_at)
+     select id, tenant_id,
+            case when status in ('online', 'loggedin') then now() - (id % 600) * interval '1 minute' end,
+            case when status = 'loggedin' then now() - (id % 300) * interval '1 minute' end, now()
+     from devices where tenant_id = $1`,
+    [tenantId],
+  );
+}
+
+async function seedDeployments(client: Sql, tenantId: number, userId: number): Promise<void> {
+  await client.query(
+    `insert into deployment_jobs (tenant_id, package_name, name, status, steps, dispatched_at, started_at, completed_at,
+                                  total_devices, completed_devices, failed_devices, created_by, created_by_name, created_at)
+     select $1, 'Package ' || (j % 20), 'Job ' || j, 'completed', '[]'::jsonb, now() - j * interval '1 hour',
+            now() - j * interval '1 hour', now() - j * interval '1 hour' + interval '10 minutes', 100, 97, 3, $2, 'Bench Admin',
+            now() - j * interval '1 hour'
+     from generate_series(1, 200) j`,
+    [tenantId, userId],
+  );
+  await client.query(
+    `insert into device_deployments (job_id, tenant_id, device_id, site_id, device_guid, hostname, ip_address, status,
+                                     started_at, completed_at)
+     select j.id, j.tenant_id, d.id, d.site_id, d.device_guid, d.hostname, d.ip_address,
+            case when d.n % 34 = 0 then 'failed' else 'completed' end, j.started_at, j.completed_at
+     from deployment_jobs j
+     cross join lateral (select id, site_id, device_guid, hostname, ip_address, row_number() over () as n
+                         from devices where tenant_id = j.tenant_id and id > j.id * 37 order by id limit 100) d
+     where j.tenant_id = $1`,
+    [tenantId],
+  );
+}
+
+/** Seeds the measured tenant first (so its ids are the lowest), then the others. */
+export async function seed(pool: pg.Pool, plan: SeedPlan, log: (line: string) => void): Promise<Seeded> {
+  const client = await pool.connect();
+  try {
+    await client.query('set synchronous_commit = off');
+    const sqlClient: Sql = { query: (text, params) => client.query(text, params) };
+    return await seedWith(sqlClient, plan, log);
+  } finally {
+    client.release();
+  }
+}
+
+export async function seedWith(client: Sql, plan: SeedPlan, log: (line: string) => void): Promise<Seeded> {
+  const started = performance.now();
+  const main = await seedTenant(client, 0, plan.devices, 12, 20);
+  log(`seed: measured tenant, ${plan.devices.toLocaleString('en')} devices`);
+  await seedActivity(client, main.tenantId);
+  await seedDeployments(client, main.tenantId, main.userId);
+  const rest = plan.total - plan.devices;
+  for (let t = 1; t <= plan.others; t++) {
+    const n = Math.floor(rest / plan.others) + (t <= rest % plan.others ? 1 : 0);
+    await seedTenant(client, t, n, 4, 3);
+    if (t % 10 === 0 || t === plan.others) {
+      log(`seed: ${t} of ${plan.others} other tenants`);
+    }
+  }
+  await client.query('vacuum (analyze)');
+  return { ...main, seconds: (performance.now() - started) / 1000 };
+}

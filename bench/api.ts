@@ -1,0 +1,492 @@
+// Benchmark "api" (issue 13 point 1): the customer API at scale on PostgreSQL, beside a floor.
+//
+//   npm run bench -- api            # 100,000 devices in the measured tenant, 1,000,000 in all
+//   npm run bench -- api --quick    # 10,000 in the tenant, 100,000 in all, shorter runs
+//   options: --postgres URL (a server to create a throwaway database on; default $BENCH_DATABASE_URL,
+//            $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
+//            --connections 10 --duration S (per case) --runtime tsx|compiled --keep (keep the database)
+//            --explain (EXPLAIN ANALYZE every captured statement into bench/results/api-explain.txt)
+//            --capture-only (seed and capture, print the statements, no load)
+//            --devices N --total N --tenants N (other sizes)
+//            --pglite (then the device list cases on the server over PGlite, with the measured tenant
+//            alone, and PGlite ÷ PostgreSQL per case)
+//
+// 1. Creates a throwaway database, migrates it (openDatabase) and bulk-seeds it (api-seed.ts).
+// 2. Captures the SQL: the real app (buildApp) answers each case once in this process, with
+//    pg's Client.query wrapped to record, per request, the statements and their parameters, and
+//    which ran concurrently. That is the floor's plan (api-floor.ts).
+// 3. Starts the Outpost server (packages/server/src/main.ts through tsx, or dist/main.js) and the
+//    floor, each in its own process on its own port, and drives every case against both with
+//    autocannon in a third process, one case at a time (a short warm-up, then the measured run).
+// 4. Prints the table and writes bench/results/api.json.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import pg from 'pg';
+import { z } from 'zod';
+import { DeviceActivityOverviewResponse } from '../packages/contract/src/activity';
+import { DeploymentListResponse } from '../packages/contract/src/deployments';
+import { DashboardStats, DeviceListResponse } from '../packages/contract/src/devices';
+import { apiSuccess } from '../packages/contract/src/envelope';
+import { buildApp } from '../packages/server/src/app';
+import { loadConfig } from '../packages/server/src/config';
+import { openDatabase } from '../packages/server/src/db/client';
+import { createSessionTokens } from '../packages/server/src/modules/auth/session-token';
+import { createThrowawayDatabase } from '../packages/server/test/harness';
+import type { FloorPlan, FloorQuery } from './api-floor';
+import { seed, seedWith } from './api-seed';
+import { freePort, geometricMean, load, machine, repoRoot, startChild, writeResult } from './lib';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    postgres: { type: 'string' },
+    connections: { type: 'string', default: '10' },
+    duration: { type: 'string' },
+    runtime: { type: 'string', default: 'tsx' },
+    keep: { type: 'boolean', default: false },
+    // smaller or larger sizes than --quick and the full run (for trying the benchmark out)
+    devices: { type: 'string' },
+    total: { type: 'string' },
+    tenants: { type: 'string' },
+    'capture-only': { type: 'boolean', default: false },
+    // then the device list cases on PGlite with the measured tenant alone (10,000 devices in --quick)
+    pglite: { type: 'boolean', default: false },
+    // EXPLAIN (ANALYZE, BUFFERS) every captured statement into bench/results/api-explain.txt
+    explain: { type: 'boolean', default: false },
+  },
+});
+const quick = values.quick;
+const size = quick
+  ? { devices: 10_000, total: 100_000, others: 9 }
+  : { devices: 100_000, total: 1_000_000, others: 99 };
+if (values.devices) {
+  size.devices = Number(values.devices);
+}
+if (values.total) {
+  size.total = Number(values.total);
+}
+if (values.tenants) {
+  size.others = Number(values.tenants) - 1;
+}
+const seconds = Number(values.duration ?? (quick ? 3 : 10));
+const warmupSeconds = quick ? 1 : 2;
+const connections = Number(values.connections);
+const baseUrl =
+  values.postgres ??
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/postgres';
+class CaptureOnly extends Error {}
+const SESSION_SECRET = 'bench-session-secret-0123456789-abcdef';
+const log = (line: string) => console.error(`[api] ${line}`);
+
+// ---- 1. database and seed
+const throwaway = await createThrowawayDatabase(baseUrl);
+log(`database ${new URL(throwaway.url).pathname.slice(1)}`);
+const children: { stop(): Promise<void> }[] = [];
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-bench-api-'));
+try {
+  const database = await openDatabase({ databaseUrl: throwaway.url });
+  const seedPool = new pg.Pool({ connectionString: throwaway.url, max: 1 });
+  seedPool.on('error', () => undefined);
+  const seeded = await seed(seedPool, size, log);
+  await seedPool.end();
+  log(`seeded ${size.total.toLocaleString('en')} devices in ${seeded.seconds.toFixed(1)} s`);
+
+  const [, site2] = seeded.siteIds;
+  const lastPage = Math.ceil(size.devices / 20);
+  const deviceList = apiSuccess(DeviceListResponse);
+  const cases: { name: string; path: string; schema?: z.ZodType }[] = [
+    { name: 'devices: first page', path: '/api/customer/devices' },
+    {
+      name: `devices: deep page (page ${lastPage}, the last)`,
+      path: `/api/customer/devices?page=${lastPage}`,
+    },
+    { name: 'devices: status=offline', path: '/api/customer/devices?status=offline' },
+    // 100 hostnames in the tenant (PC-004200 … PC-004299) and as many in every other tenant
+    { name: 'devices: search "pc-0042"', path: '/api/customer/devices?search=pc-0042' },
+    {
+      name: 'devices: search "pc-00" + status=online + site',
+      path: `/api/customer/devices?search=pc-00&status=online&site_id=${site2}`,
+    },
+    {
+      name: 'dashboard stats',
+      path: '/api/customer/devices/stats/dashboard',
+      schema: apiSuccess(DashboardStats),
+    },
+    {
+      name: 'deployments list',
+      path: '/api/customer/deployments',
+      schema: apiSuccess(DeploymentListResponse),
+    },
+    {
+      name: 'device activity overview',
+      path: '/api/customer/device-activity/overview',
+      schema: apiSuccess(DeviceActivityOverviewResponse),
+    },
+  ];
+  // What the route's response schema costs per request: fastify-type-provider-zod's serializer
+  // runs z.safeEncode over the whole payload, then JSON.stringify; the floor only stringifies.
+  const serialiseCost = (schema: z.ZodType, body: string) => {
+    const data: unknown = JSON.parse(body);
+    const time = (work: () => void) => {
+      const runs = Math.max(5, Math.min(500, Math.floor(2_000_000 / body.length)));
+      work();
+      const t0 = performance.now();
+      for (let i = 0; i < runs; i++) {
+        work();
+      }
+      return Number(((performance.now() - t0) / runs).toFixed(3));
+    };
+    const encoded = z.safeEncode(schema, data);
+    return {
+      zod_encode_and_stringify_ms: encoded.success
+        ? time(() => JSON.stringify(z.safeEncode(schema, data).data))
+        : null,
+      stringify_ms: time(() => JSON.stringify(data)),
+    };
+  };
+  const serialise: Record<string, ReturnType<typeof serialiseCost>> = {};
+
+  // ---- 2. capture each case's SQL through the real app
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SESSION_SECRET,
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    OUTPOST_DEMO: '0',
+  });
+  const token = await createSessionTokens(config.sessionSecret).issue({
+    userId: seeded.userId,
+    tenantId: seeded.tenantId,
+    role: 'tenant_admin',
+  });
+  const auth = { authorization: `Bearer ${token}` };
+  const plan: FloorPlan = {};
+  const responseBytes: Record<string, number> = {};
+  {
+    const app = await buildApp({ config, database, logger: false });
+    type Captured = FloorQuery & { start: number; end: number };
+    // Every statement the process sends while one request is in flight (AsyncLocalStorage does not
+    // follow app.inject into the handlers). The app's own timers (the deployment scheduler, the
+    // presence sweeper) may send one meanwhile: a capture counts once two in a row agree.
+    let recording: Captured[] | null = null;
+    type QueryFn = (...args: unknown[]) => unknown;
+    const proto = pg.Client.prototype as unknown as { query: QueryFn };
+    const original = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      const store = recording;
+      if (!store) {
+        return original.apply(this, args);
+      }
+      const [q, p] = args as [string | { text: string; values?: unknown[]; rowMode?: 'array' }, unknown];
+      const entry: Captured = {
+        text: typeof q === 'string' ? q : q.text,
+        values: Array.isArray(p) ? p : typeof q === 'object' ? (q.values ?? []) : [],
+        ...(typeof q === 'object' && q.rowMode ? { rowMode: q.rowMode } : {}),
+        start: performance.now(),
+        end: Infinity,
+      };
+      store.push(entry);
+      const finish = () => {
+        entry.end = performance.now();
+      };
+      const cb = args.findIndex((a) => typeof a === 'function');
+      if (cb >= 0) {
+        const callback = args[cb] as QueryFn;
+        args[cb] = (...r: unknown[]) => {
+          finish();
+          return callback(...r);
+        };
+        return original.apply(this, args);
+      }
+      const result = original.apply(this, args);
+      if (result instanceof Promise) {
+        result.then(finish, finish);
+      }
+      return result;
+    };
+    try {
+      for (const c of cases) {
+        const once = async () => {
+          const captured: Captured[] = [];
+          recording = captured;
+          const res = await app.inject({ method: 'GET', url: c.path, headers: auth });
+          recording = null;
+          if (res.statusCode !== 200) {
+            throw new Error(`${c.path}: ${res.statusCode} ${res.body.slice(0, 500)}`);
+          }
+          return { captured, res };
+        };
+        const same = (a: Captured[], b: Captured[]) =>
+          a.length === b.length && a.every((q, i) => q.text === b[i]!.text);
+        let previous = await once();
+        let { captured, res } = await once();
+        for (let attempt = 0; !same(previous.captured, captured); attempt++) {
+          if (attempt === 5) {
+            throw new Error(`${c.path}: the statements differ from one request to the next`);
+          }
+          previous = { captured, res };
+          ({ captured, res } = await once());
+        }
+        if (!/from "users"/.test(captured[0]?.text ?? '')) {
+          throw new Error(`${c.path}: the first query is not the session check: ${captured[0]?.text}`);
+        }
+        // statements that started before all of the current wave's had finished ran concurrently
+        const waves: Captured[][] = [];
+        for (const q of [...captured].sort((a, b) => a.start - b.start)) {
+          const wave = waves.at(-1);
+          if (wave && q.start < Math.min(...wave.map((w) => w.end))) {
+            wave.push(q);
+          } else {
+            waves.push([q]);
+          }
+        }
+        plan[c.path] = waves.map((w) =>
+          w.map(({ text, values: v, rowMode }) => ({ text, values: v, rowMode })),
+        );
+        responseBytes[c.path] = res.rawPayload.length;
+        serialise[c.path] = serialiseCost(c.schema ?? deviceList, res.body);
+        log(
+          `${c.name}: ${captured.length} statements in ${waves.length} waves, ${res.body.length} bytes, zod encode + stringify ${serialise[c.path]!.zod_encode_and_stringify_ms} ms, stringify ${serialise[c.path]!.stringify_ms} ms`,
+        );
+      }
+    } finally {
+      proto.query = original;
+      await app.close();
+      await database.close();
+    }
+  }
+  if (values.explain) {
+    const client = new pg.Client({ connectionString: throwaway.url });
+    await client.connect();
+    const out: string[] = [];
+    for (const c of cases) {
+      for (const q of plan[c.path]!.flat()) {
+        const r = await client.query<{ 'QUERY PLAN': string }>(
+          `explain (analyze, buffers) ${q.text}`,
+          q.values,
+        );
+        const lines = r.rows.map((x) => x['QUERY PLAN']);
+        out.push(
+          `### ${c.name}: ${c.path}`,
+          q.text,
+          `-- parameters: ${JSON.stringify(q.values)}`,
+          ...lines,
+          '',
+        );
+        log(
+          `explain ${c.name}: ${lines.find((l) => l.startsWith('Execution Time')) ?? ''} ${q.text.slice(0, 70)}…`,
+        );
+      }
+    }
+    await client.end();
+    fs.mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
+    fs.writeFileSync(path.join(repoRoot, 'bench/results/api-explain.txt'), out.join('\n'));
+  }
+  const planFile = path.join(config.dataDir, 'floor-plan.json');
+  fs.writeFileSync(planFile, JSON.stringify(plan));
+  if (values['capture-only']) {
+    console.log(JSON.stringify(plan, null, 2));
+    throw new CaptureOnly();
+  }
+
+  // ---- 3. the server and the floor in their own processes
+  const runtime = values.runtime;
+  const serverArgs =
+    runtime === 'compiled'
+      ? [path.join(repoRoot, 'packages/server/dist/main.js')]
+      : ['--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')];
+  const serverPort = await freePort();
+  const server = await startChild(
+    serverArgs,
+    {
+      DATABASE_URL: throwaway.url,
+      SESSION_SECRET,
+      DATA_DIR: config.dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(serverPort),
+      LOG_LEVEL: 'warn',
+      OUTPOST_DEMO: '0',
+    },
+    /Outpost is ready at/,
+  );
+  children.push(server);
+  const floorPort = await freePort();
+  const floor = await startChild(
+    ['--import', 'tsx', path.join(repoRoot, 'bench/api-floor.ts')],
+    { DATABASE_URL: throwaway.url, SESSION_SECRET, FLOOR_PLAN: planFile, PORT: String(floorPort) },
+    /floor ready/,
+  );
+  children.push(floor);
+  log(`server (${runtime}) on :${serverPort}, floor on :${floorPort}`);
+
+  // ---- 4. load, one case at a time, Outpost then the floor
+  const results = [];
+  for (const c of cases) {
+    const run = async (port: number) => {
+      const url = `http://127.0.0.1:${port}${c.path}`;
+      await load(url, { connections, seconds: warmupSeconds, headers: auth });
+      const r = await load(url, { connections, seconds, headers: auth });
+      if (r.non2xx + r.errors > 0) {
+        // reported (a request slower than autocannon's 10 s timeout is an error), not fatal
+        log(`${c.name} on :${port}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+      }
+      return r;
+    };
+    const outpost = await run(serverPort);
+    const bare = await run(floorPort);
+    const row = {
+      name: c.name,
+      path: c.path,
+      rps: Math.round(outpost.rps),
+      p50_ms: outpost.p50_ms,
+      p99_ms: outpost.p99_ms,
+      floor_rps: Math.round(bare.rps),
+      floor_p50_ms: bare.p50_ms,
+      floor_p99_ms: bare.p99_ms,
+      ratio: Number((outpost.rps / bare.rps).toFixed(3)),
+      errors: outpost.non2xx + outpost.errors,
+      floor_errors: bare.non2xx + bare.errors,
+      statements: plan[c.path]!.flat().length,
+      response_bytes: responseBytes[c.path],
+      ...serialise[c.path],
+    };
+    results.push(row);
+    log(
+      `${c.name}: ${row.rps} req/s, p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms; floor ${row.floor_rps} req/s`,
+    );
+  }
+  // ---- 5. optionally, the device list on PGlite (the embedded database) with the tenant alone
+  let pglite = null;
+  if (values.pglite) {
+    for (const c of children.splice(0).reverse()) {
+      await c.stop();
+    }
+    const liteData = path.join(dataDir, 'pglite-server');
+    const liteDir = path.join(liteData, 'pglite'); // where main.ts keeps it under DATA_DIR
+    await (await openDatabase({ pgliteDir: liteDir })).close(); // migrations
+    const lite = new PGlite(liteDir, { extensions: { pg_trgm } });
+    const liteSeeded = await seedWith(lite, { devices: size.devices, total: size.devices, others: 0 }, log);
+    await lite.close();
+    if (
+      liteSeeded.tenantId !== seeded.tenantId ||
+      liteSeeded.userId !== seeded.userId ||
+      liteSeeded.siteIds[1] !== site2
+    ) {
+      throw new Error('the PGlite seed gave other ids than the PostgreSQL one');
+    }
+    log(`PGlite: seeded ${size.devices.toLocaleString('en')} devices in ${liteSeeded.seconds.toFixed(1)} s`);
+    const liteServer = await startChild(
+      serverArgs,
+      {
+        DATABASE_URL: undefined,
+        SESSION_SECRET,
+        DATA_DIR: liteData,
+        HOST: '127.0.0.1',
+        PORT: String(serverPort),
+        LOG_LEVEL: 'warn',
+        OUTPOST_DEMO: '0',
+      },
+      /Outpost is ready at/,
+      300_000,
+    );
+    children.push(liteServer);
+    const liteCases = [];
+    for (const c of cases.filter(
+      (x) => x.path.startsWith('/api/customer/devices?') || x.path === '/api/customer/devices',
+    )) {
+      const url = `http://127.0.0.1:${serverPort}${c.path}`;
+      await load(url, { connections, seconds: warmupSeconds, headers: auth });
+      const r = await load(url, { connections, seconds, headers: auth });
+      const postgresRps = results.find((x) => x.path === c.path)!.rps;
+      liteCases.push({
+        name: c.name,
+        rps: Math.round(r.rps),
+        p50_ms: r.p50_ms,
+        p99_ms: r.p99_ms,
+        errors: r.non2xx + r.errors,
+        postgres_rps: postgresRps,
+        ratio: Number((r.rps / postgresRps).toFixed(3)),
+      });
+      log(`PGlite ${c.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms`);
+    }
+    pglite = {
+      devices: size.devices,
+      seed_seconds: Number(liteSeeded.seconds.toFixed(1)),
+      cases: liteCases,
+      ratio: Number(geometricMean(liteCases.map((x) => x.ratio).filter((x) => x > 0)).toFixed(3)),
+    };
+  }
+
+  const ratios = results.map((r) => r.ratio).filter((x) => Number.isFinite(x) && x > 0);
+  const floorRatio = Number(geometricMean(ratios).toFixed(3));
+  const file = writeResult('api', {
+    cases: results,
+    floor_ratio: floorRatio,
+    quick,
+    size: { tenant_devices: size.devices, total_devices: size.total, tenants: size.others + 1 },
+    seed_seconds: Number(seeded.seconds.toFixed(1)),
+    connections,
+    seconds_per_case: seconds,
+    runtime,
+    pglite,
+    machine: machine(),
+  });
+
+  console.log(
+    `\napi${quick ? ' --quick' : ''}: PostgreSQL, ${size.devices.toLocaleString('en')} devices in the tenant, ` +
+      `${size.total.toLocaleString('en')} in ${size.others + 1} tenants (seeded in ${seeded.seconds.toFixed(1)} s), ` +
+      `${connections} connections × ${seconds} s per case, server via ${runtime}, Node ${process.version}, ` +
+      `load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}\n`,
+  );
+  console.log(
+    '| case | req/s | p50 ms | p99 ms | floor req/s | floor p99 ms | Outpost ÷ floor | response | zod encode + stringify ms | stringify ms |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    console.log(
+      `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.floor_rps} | ${r.floor_p99_ms} | ${r.ratio.toFixed(2)} | ` +
+        `${((r.response_bytes ?? 0) / 1024).toFixed(1)} KiB | ${r.zod_encode_and_stringify_ms ?? 'n/a'} | ${r.stringify_ms} |`,
+    );
+  }
+  if (pglite) {
+    console.log(
+      `\nPGlite, ${pglite.devices.toLocaleString('en')} devices in one tenant (seeded in ${pglite.seed_seconds} s)\n`,
+    );
+    console.log('| case | req/s | p50 ms | p99 ms | PostgreSQL req/s | PGlite ÷ PostgreSQL |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const r of pglite.cases) {
+      console.log(
+        `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.postgres_rps} | ${r.ratio.toFixed(2)} |`,
+      );
+    }
+    console.log(`\nPGlite ÷ PostgreSQL (geometric mean): ${pglite.ratio.toFixed(2)}`);
+  }
+  console.log(
+    `\nfloor_ratio (geometric mean of Outpost ÷ floor): ${floorRatio.toFixed(2)}; written to ${file}`,
+  );
+} catch (err) {
+  if (!(err instanceof CaptureOnly)) {
+    console.error(err);
+    process.exitCode = 1;
+  }
+} finally {
+  for (const c of children.reverse()) {
+    await c.stop();
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (values.keep) {
+    log(`kept database ${throwaway.url}`);
+  } else {
+    await throwaway.drop();
+  }
+}
