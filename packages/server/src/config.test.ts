@@ -20,6 +20,22 @@ describe('loadConfig', () => {
     });
   });
 
+  it('serves metrics only with a long token or on a valid internal port', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).metrics).toEqual({ token: null, port: null, host: '127.0.0.1' });
+    expect(() => loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: 'short' })).toThrow(
+      'METRICS_TOKEN must be at least 32 characters',
+    );
+    expect(() => loadConfig({ DATA_DIR: tmp(), METRICS_PORT: '70000' })).toThrow(
+      'METRICS_PORT must be a port number from 1 to 65535',
+    );
+    const token = 'a'.repeat(40);
+    expect(loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: token, METRICS_PORT: '9464' }).metrics).toEqual({
+      token,
+      port: 9464,
+      host: '127.0.0.1',
+    });
+  });
+
   it('refuses a simulated failure rate outside 0 to 1 in words', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), OUTPOST_SIM_FAILURE_RATE: '1.5' })).toThrow(
       'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1',
