@@ -12,8 +12,8 @@ import { Checkbox } from '../../../components/ui/form';
 import { FilterSelect, ListFooter, ListToolbar, osTypeOptions } from '../../../components/ui/list-toolbar';
 import { QueryState } from '../../../components/ui/states';
 import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
-import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { useDeleteFlow } from '../../../lib/use-delete-flow';
 import { useUser } from '../../../lib/auth';
 import { formatDate, formatDateTime, relativeTime } from '../../../lib/format';
 import { useDevices } from '../../../lib/api/devices';
@@ -27,11 +27,9 @@ import { InstallAgentDialog } from '../components/install-agent-dialog';
 export default function AgentsPage() {
   const user = useUser();
   const isAdmin = user.role === 'tenant_admin';
-  const toast = useToast();
   const list = useListState<{ status: DeviceStatusFilter; osType: string }>({
     filters: { status: '', osType: '' },
   });
-  const [toDelete, setToDelete] = useState<DeviceListItem[] | null>(null);
   const [isCleanupOpen, setIsCleanupOpen] = useState(false);
   const [isInstallOpen, setIsInstallOpen] = useState(false);
 
@@ -44,53 +42,19 @@ export default function AgentsPage() {
     os_type: list.filters.osType || undefined,
   };
   const query = useDevices(filters);
-  const remove = useDeleteAgents();
+  const deletion = useDeleteFlow({
+    remove: useDeleteAgents(),
+    plural: 'agents',
+    success: (res, rows: DeviceListItem[]) => ({
+      title: rows.length > 1 ? 'Agents deleted' : 'Agent deleted',
+      message:
+        rows.length > 1 ? `${res.deleted} agents removed` : `${rows[0]!.hostname ?? 'The agent'} was removed`,
+    }),
+    onDeleted: list.clearSelection,
+  });
   const rows = query.data?.data;
   const selectedRows = (rows ?? []).filter((d) => list.isSelected(d.id));
   const isAllSelected = Boolean(rows?.length) && selectedRows.length === rows?.length;
-
-  const askBulkDelete = () => {
-    if (selectedRows.length === 0) {
-      toast.show({
-        type: 'warning',
-        title: deviceMessages.noSelection,
-        message: 'Select the agents to delete first.',
-      });
-      return;
-    }
-    setToDelete(selectedRows);
-  };
-
-  const confirmDelete = () => {
-    if (!toDelete) {
-      return;
-    }
-    const isBulk = toDelete.length > 1;
-    remove.mutate(
-      toDelete.map((d) => d.id),
-      {
-        onSuccess: (res) => {
-          toast.show({
-            type: 'success',
-            title: isBulk ? 'Agents deleted' : 'Agent deleted',
-            message: isBulk
-              ? `${res.deleted} agents removed`
-              : `${toDelete[0]!.hostname ?? 'The agent'} was removed`,
-          });
-          list.clearSelection();
-          setToDelete(null);
-        },
-        onError: (err) => {
-          toast.show({
-            type: 'error',
-            title: isBulk ? deviceMessages.bulkDeleteFailed : deviceMessages.deleteFailed,
-            message: errorMessage(err, 'Please try again.'),
-          });
-          setToDelete(null);
-        },
-      },
-    );
-  };
 
   return (
     <>
@@ -155,7 +119,7 @@ export default function AgentsPage() {
                 variant="danger"
                 size="sm"
                 icon={<Trash2 className="size-3.5" />}
-                onClick={askBulkDelete}
+                onClick={() => deletion.askBulk(selectedRows)}
               >
                 Delete Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
               </Button>
@@ -244,7 +208,7 @@ export default function AgentsPage() {
                         aria-label={`Delete ${d.hostname ?? d.id}`}
                         className="text-red-600 hover:text-red-700 dark:text-red-400"
                         icon={<Trash2 className="size-3.5" />}
-                        onClick={() => setToDelete([d])}
+                        onClick={() => deletion.askOne(d)}
                       />
                     </Td>
                   )}
@@ -266,22 +230,26 @@ export default function AgentsPage() {
         )}
       </Card>
       <ConfirmDialog
-        isOpen={toDelete !== null}
-        title={toDelete && toDelete.length > 1 ? `Delete ${toDelete.length} agents?` : 'Delete agent?'}
+        isOpen={deletion.toDelete !== null}
+        title={
+          deletion.toDelete && deletion.toDelete.length > 1
+            ? `Delete ${deletion.toDelete.length} agents?`
+            : 'Delete agent?'
+        }
         message={
-          toDelete && (
+          deletion.toDelete && (
             <p>
-              {toDelete.length > 1
-                ? `${toDelete.length} agents and their inventory and history will be removed.`
-                : `${toDelete[0]!.hostname ?? 'This agent'} and its inventory and history will be removed.`}{' '}
+              {deletion.toDelete.length > 1
+                ? `${deletion.toDelete.length} agents and their inventory and history will be removed.`
+                : `${deletion.toDelete[0]!.hostname ?? 'This agent'} and its inventory and history will be removed.`}{' '}
               A connected agent is disconnected; it can enrol again with a new token.
             </p>
           )
         }
         confirmLabel="Delete"
-        isBusy={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
+        isBusy={deletion.isBusy}
+        onConfirm={deletion.confirm}
+        onCancel={deletion.cancel}
       />
       <CleanupDialog isOpen={isCleanupOpen} onClose={() => setIsCleanupOpen(false)} />
       <InstallAgentDialog isOpen={isInstallOpen} onClose={() => setIsInstallOpen(false)} />

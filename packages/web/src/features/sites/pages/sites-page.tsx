@@ -12,8 +12,8 @@ import { Checkbox } from '../../../components/ui/form';
 import { Pager } from '../../../components/ui/pager';
 import { QueryState } from '../../../components/ui/states';
 import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
-import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { useDeleteFlow } from '../../../lib/use-delete-flow';
 import { useDeleteSites, useSites } from '../../../lib/api/sites';
 import type { Site } from '../../../lib/api/sites';
 import { useUser } from '../../../lib/auth';
@@ -29,13 +29,19 @@ const DESCRIPTION = 'The locations your devices belong to, and the sites users c
 export default function SitesPage() {
   const me = useUser();
   const isAdmin = me.role === 'tenant_admin';
-  const toast = useToast();
   const list = useListState<Record<string, never>>({ filters: {} });
   const query = useSites({ page: list.page, limit: list.pageSize, search: list.searchTerm || undefined });
-  const remove = useDeleteSites();
   const [editing, setEditing] = useState<Site | null>(null);
   const [isDialogOpen, setIsDialogOpen] = useState(false);
-  const [toDelete, setToDelete] = useState<Site[] | null>(null);
+  const deletion = useDeleteFlow({
+    remove: useDeleteSites(),
+    plural: 'sites',
+    success: (res, rows: Site[]) => ({
+      title: rows.length > 1 ? 'Sites deleted' : 'Site deleted',
+      message: deletedSitesMessage(res),
+    }),
+    onDeleted: list.clearSelection,
+  });
 
   const rows = query.data?.data;
   const selectedRows = (rows ?? []).filter((s) => list.isSelected(s.id));
@@ -53,47 +59,6 @@ export default function SitesPage() {
   const openDialog = (site: Site | null) => {
     setEditing(site);
     setIsDialogOpen(true);
-  };
-
-  const askBulkDelete = () => {
-    if (selectedRows.length === 0) {
-      toast.show({
-        type: 'warning',
-        title: adminMessages.noSelection,
-        message: 'Select the sites to delete first.',
-      });
-      return;
-    }
-    setToDelete(selectedRows);
-  };
-
-  const confirmDelete = () => {
-    if (!toDelete) {
-      return;
-    }
-    const isBulk = toDelete.length > 1;
-    remove.mutate(
-      toDelete.map((s) => s.id),
-      {
-        onSuccess: (res) => {
-          toast.show({
-            type: 'success',
-            title: isBulk ? 'Sites deleted' : 'Site deleted',
-            message: deletedSitesMessage(res),
-          });
-          list.clearSelection();
-          setToDelete(null);
-        },
-        onError: (err) => {
-          toast.show({
-            type: 'error',
-            title: isBulk ? adminMessages.bulkDeleteFailed : adminMessages.deleteFailed,
-            message: errorMessage(err, 'Please try again.'),
-          });
-          setToDelete(null);
-        },
-      },
-    );
   };
 
   const location = (s: Site) => [s.city, s.state, s.country].filter(Boolean).join(', ');
@@ -131,7 +96,7 @@ export default function SitesPage() {
                 variant="danger"
                 size="sm"
                 icon={<Trash2 className="size-3.5" />}
-                onClick={askBulkDelete}
+                onClick={() => deletion.askBulk(selectedRows)}
               >
                 Delete Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
               </Button>
@@ -241,7 +206,7 @@ export default function SitesPage() {
                         aria-label={`Delete ${s.site_name}`}
                         className="text-red-600 hover:text-red-700 dark:text-red-400"
                         icon={<Trash2 className="size-3.5" />}
-                        onClick={() => setToDelete([s])}
+                        onClick={() => deletion.askOne(s)}
                       />
                     </Td>
                   )}
@@ -270,13 +235,17 @@ export default function SitesPage() {
         <SiteDialog key={editing?.id ?? 'new'} site={editing} onClose={() => setIsDialogOpen(false)} />
       )}
       <ConfirmDialog
-        isOpen={toDelete !== null}
-        title={toDelete && toDelete.length > 1 ? `Delete ${toDelete.length} sites?` : 'Delete site?'}
-        message={toDelete && <p>{deleteSitesMessage(toDelete)}</p>}
+        isOpen={deletion.toDelete !== null}
+        title={
+          deletion.toDelete && deletion.toDelete.length > 1
+            ? `Delete ${deletion.toDelete.length} sites?`
+            : 'Delete site?'
+        }
+        message={deletion.toDelete && <p>{deleteSitesMessage(deletion.toDelete)}</p>}
         confirmLabel="Delete"
-        isBusy={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
+        isBusy={deletion.isBusy}
+        onConfirm={deletion.confirm}
+        onCancel={deletion.cancel}
       />
     </>
   );

@@ -14,8 +14,8 @@ import { FilterSelect } from '../../../components/ui/list-toolbar';
 import { Pager } from '../../../components/ui/pager';
 import { QueryState } from '../../../components/ui/states';
 import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
-import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { useDeleteFlow } from '../../../lib/use-delete-flow';
 import { useSiteOptions } from '../../../lib/api/devices';
 import { useDeleteUsers, useUsers } from '../../../lib/api/users';
 import type { TenantUser } from '../../../lib/api/users';
@@ -50,7 +50,6 @@ export default function UsersPage() {
 
 function UsersAdmin() {
   const me = useUser();
-  const toast = useToast();
   const list = useListState<{ role: Role | '' }>({ filters: { role: '' } });
   const query = useUsers({
     page: list.page,
@@ -61,10 +60,20 @@ function UsersAdmin() {
   const siteOptions = useSiteOptions();
   const sites = siteOptions.data ?? [];
   const siteName = (id: number) => sites.find((s) => s.id === id);
-  const remove = useDeleteUsers();
   const [editing, setEditing] = useState<TenantUser | null>(null);
   const [isDialogOpen, setIsDialogOpen] = useState(false);
-  const [toDelete, setToDelete] = useState<TenantUser[] | null>(null);
+  const deletion = useDeleteFlow({
+    remove: useDeleteUsers(),
+    plural: 'users',
+    success: (res, rows: TenantUser[]) => ({
+      title: rows.length > 1 ? 'Users deleted' : 'User deleted',
+      message:
+        rows.length > 1
+          ? adminMessages.usersDeleted(res.deleted)
+          : `${rows[0]!.name || rows[0]!.email} was removed from ${me.tenant_name}`,
+    }),
+    onDeleted: list.clearSelection,
+  });
 
   const rows = query.data?.data;
   const selectedRows = (rows ?? []).filter((u) => list.isSelected(u.id));
@@ -82,49 +91,6 @@ function UsersAdmin() {
   const openDialog = (user: TenantUser | null) => {
     setEditing(user);
     setIsDialogOpen(true);
-  };
-
-  const askBulkDelete = () => {
-    if (selectedRows.length === 0) {
-      toast.show({
-        type: 'warning',
-        title: adminMessages.noSelection,
-        message: 'Select the users to delete first.',
-      });
-      return;
-    }
-    setToDelete(selectedRows);
-  };
-
-  const confirmDelete = () => {
-    if (!toDelete) {
-      return;
-    }
-    const isBulk = toDelete.length > 1;
-    remove.mutate(
-      toDelete.map((u) => u.id),
-      {
-        onSuccess: (res) => {
-          toast.show({
-            type: 'success',
-            title: isBulk ? 'Users deleted' : 'User deleted',
-            message: isBulk
-              ? adminMessages.usersDeleted(res.deleted)
-              : `${toDelete[0]!.name || toDelete[0]!.email} was removed from ${me.tenant_name}`,
-          });
-          list.clearSelection();
-          setToDelete(null);
-        },
-        onError: (err) => {
-          toast.show({
-            type: 'error',
-            title: isBulk ? adminMessages.bulkDeleteFailed : adminMessages.deleteFailed,
-            message: errorMessage(err, 'Please try again.'),
-          });
-          setToDelete(null);
-        },
-      },
-    );
   };
 
   const siteAccessCell = (u: TenantUser) => {
@@ -178,7 +144,12 @@ function UsersAdmin() {
             />
           }
           actions={
-            <Button variant="danger" size="sm" icon={<Trash2 className="size-3.5" />} onClick={askBulkDelete}>
+            <Button
+              variant="danger"
+              size="sm"
+              icon={<Trash2 className="size-3.5" />}
+              onClick={() => deletion.askBulk(selectedRows)}
+            >
               Delete Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
             </Button>
           }
@@ -267,7 +238,7 @@ function UsersAdmin() {
                       aria-label={`Delete ${u.email}`}
                       className="text-red-600 hover:text-red-700 dark:text-red-400"
                       icon={<Trash2 className="size-3.5" />}
-                      onClick={() => setToDelete([u])}
+                      onClick={() => deletion.askOne(u)}
                     />
                   </Td>
                 </Tr>
@@ -301,22 +272,26 @@ function UsersAdmin() {
         />
       )}
       <ConfirmDialog
-        isOpen={toDelete !== null}
-        title={toDelete && toDelete.length > 1 ? `Delete ${toDelete.length} users?` : 'Delete user?'}
+        isOpen={deletion.toDelete !== null}
+        title={
+          deletion.toDelete && deletion.toDelete.length > 1
+            ? `Delete ${deletion.toDelete.length} users?`
+            : 'Delete user?'
+        }
         message={
-          toDelete && (
+          deletion.toDelete && (
             <p>
-              {toDelete.length > 1
-                ? `${toDelete.length} users lose access to ${me.tenant_name}.`
-                : `${toDelete[0]!.name || toDelete[0]!.email} loses access to ${me.tenant_name}.`}{' '}
+              {deletion.toDelete.length > 1
+                ? `${deletion.toDelete.length} users lose access to ${me.tenant_name}.`
+                : `${deletion.toDelete[0]!.name || deletion.toDelete[0]!.email} loses access to ${me.tenant_name}.`}{' '}
               Their past actions stay in the audit log.
             </p>
           )
         }
         confirmLabel="Delete"
-        isBusy={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(null)}
+        isBusy={deletion.isBusy}
+        onConfirm={deletion.confirm}
+        onCancel={deletion.cancel}
       />
     </>
   );
