@@ -83,7 +83,6 @@ export const packageMessages = {
     `Are you sure you want to delete the package "${name}"? This action cannot be undone.`,
   selectPackagesFirst: 'Please select packages first',
   noPackagesFound: 'No packages found',
-  deploymentsLater: 'Deployments arrive in a later release',
   // Server-side
   packageNotFound: 'Package not found',
   stepNotFound: 'Step not found',
@@ -140,7 +139,6 @@ export const deviceMessages = {
   deleteFailed: 'Delete Failed',
   bulkDeleteFailed: 'Bulk Delete Failed',
   noDevicesFound: 'No devices found',
-  deploymentsLater: 'Deployments arrive in a later release',
   // Server-side
   deviceOffline: (hostname: string | null) =>
     `${hostname ?? 'The device'} is offline. It must be connected to do this; try again when it is back online.`,
@@ -156,8 +154,6 @@ export const deploymentMessages = {
   selectDevice: 'Please select at least one device',
   jobNameRequired: 'Please enter a job name',
   devicesOffline: 'Some selected devices are offline or invalid',
-  selectPackagesFirst: 'Please select packages first',
-  selectDevicesFirst: 'Please select devices first',
   dialogLoad: 'Failed to load packages and devices',
   createFailed: 'Failed to create deployment job',
   partialFailure: (created: number, failed: number, firstError: string) =>

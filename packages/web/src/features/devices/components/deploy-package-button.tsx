@@ -1,7 +1,7 @@
 import { Package } from 'lucide-react';
 import type { DeviceListItem } from '@outpost/contract/devices';
 import { isDeviceActionable } from '@outpost/contract/devices';
-import { deploymentMessages } from '@outpost/contract/messages';
+import { deviceMessages } from '@outpost/contract/messages';
 import { Button } from '../../../components/ui/button';
 import { useDeployDialog } from '../../../lib/deploy-dialog';
 import { deviceName } from '../lib/device-format';
@@ -27,7 +27,7 @@ export function DeployPackageButton({
   const open = () => {
     const targets = devices.filter((d) => isDeviceActionable(d.status));
     if (targets.length === 0) {
-      onNothingSelected(deploymentMessages.selectDevicesFirst);
+      onNothingSelected(deviceMessages.selectDevicesFirst);
       return;
     }
     openDeployDialog({

@@ -1,5 +1,5 @@
 import { Rocket } from 'lucide-react';
-import { deploymentMessages } from '@outpost/contract/messages';
+import { packageMessages } from '@outpost/contract/messages';
 import { Button } from '../../../components/ui/button';
 import type { ButtonProps } from '../../../components/ui/button';
 import { useDeployDialog } from '../../../lib/deploy-dialog';
@@ -27,7 +27,7 @@ export function DeployButton({
   const { openDeployDialog } = useDeployDialog();
   const open = () => {
     if (packages.length === 0) {
-      onNothingSelected?.(deploymentMessages.selectPackagesFirst);
+      onNothingSelected?.(packageMessages.selectPackagesFirst);
       return;
     }
     openDeployDialog({ packages: packages.map((p) => ({ id: p.id, name: p.name })), onSuccess: onDeployed });
