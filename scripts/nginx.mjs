@@ -260,7 +260,9 @@ export function ensureNginx() {
     return found;
   }
   if (!fs.existsSync('/usr/bin/apt-get')) {
-    console.error('nginx is not installed, and this is not a Debian system: install nginx and put it on PATH.');
+    console.error(
+      'nginx is not installed, and this is not a Debian system: install nginx and put it on PATH.',
+    );
     return null;
   }
   console.log("Installing nginx from Debian's packages (nginx-light)");
@@ -394,4 +396,3 @@ export async function startNginx(options) {
   }
   return { prefix, configFile: file, pid: child.pid, exited, stop };
 }
-
