@@ -212,7 +212,7 @@ async function waitHealthy(index, child) {
 // ── start ──────────────────────────────────────────────────────────────────────────────────
 const nginxBinary = ensureNginx();
 if (!nginxBinary) {
-  fail("nginx is needed: install Debian's package (`sudo apt-get install nginx-light`) and run this again.");
+  fail("nginx is needed: install Debian's package (`sudo apt-get install nginx`) and run this again.");
 }
 buildIfStale(['web', 'server']);
 if (!(await redisAnswers())) {

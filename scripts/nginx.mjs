@@ -274,19 +274,19 @@ export function ensureNginx() {
     );
     return null;
   }
-  console.log("Installing nginx from Debian's packages (nginx-light)");
+  console.log("Installing nginx from Debian's packages");
   const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
   const ok =
     spawnSync(
       'bash',
       [
         '-c',
-        `${sudo}apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo}apt-get install -y -qq --no-install-recommends nginx-light`,
+        `${sudo}apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo}apt-get install -y -qq --no-install-recommends nginx`,
       ],
       { stdio: 'inherit' },
     ).status === 0;
   if (!ok) {
-    console.error('Could not install nginx (`sudo apt-get install nginx-light`).');
+    console.error('Could not install nginx (`sudo apt-get install nginx`).');
   }
   return findNginx();
 }
@@ -318,7 +318,7 @@ const globals = (prefix) => `daemon off; pid ${path.join(prefix, 'nginx.pid')}; 
 /** `nginx -t` on a complete config: whether it passed, and what nginx said. */
 export function testNginxConfig(config, nginx = findNginx()) {
   if (!nginx) {
-    throw new Error('nginx is not installed (`apt-get install nginx-light`)');
+    throw new Error('nginx is not installed (`apt-get install nginx`)');
   }
   const prefix = makePrefix();
   try {
@@ -355,7 +355,7 @@ function canConnect(port) {
 export async function startNginx(options) {
   const nginx = options.nginx ?? findNginx();
   if (!nginx) {
-    throw new Error('nginx is not installed (`apt-get install nginx-light`)');
+    throw new Error('nginx is not installed (`apt-get install nginx`)');
   }
   const prefix = makePrefix();
   const file = path.join(prefix, 'nginx.conf');

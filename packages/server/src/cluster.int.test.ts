@@ -87,7 +87,7 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
 
   beforeAll(async () => {
     if (!nginxBinary) {
-      throw new Error('nginx is not installed: `apt-get install nginx-light` (npm test installs it)');
+      throw new Error('nginx is not installed: `apt-get install nginx` (npm test installs it)');
     }
     db = await throwawayDatabase();
     const env = {
