@@ -82,6 +82,8 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
   let nginx: RunningNginx | null = null;
   let agent: Agent | null = null;
   let nginxOutput = '';
+  /** instances a test stopped itself */
+  const closed = new Set<TestServer>();
   /** the load-balanced listener, and the ones pinned to instance A and to instance B */
   const urls = { main: '', a: '', b: '' };
 
@@ -129,8 +131,11 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
   afterAll(async () => {
     await agent?.stop();
     await nginx?.stop();
-    await a?.close();
-    await b?.close();
+    for (const server of [a, b]) {
+      if (server && !closed.has(server)) {
+        await server.close();
+      }
+    }
     await db?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -314,6 +319,74 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
       return res.body.data?.status === 'online';
     });
     await portal.close();
+    await agent.stop();
+    agent = null;
     expect(nginxOutput).not.toMatch(/\[(error|crit|alert|emerg)\]/);
   }, 90_000);
+
+  it('an instance stops (a rolling restart): nginx sends requests and the agent’s new socket to the other one', async () => {
+    const main = client(urls.main);
+    const { token } = (
+      await main<Envelope<SignInResult>>('POST', '/api/customer/auth/dev', {
+        body: { email: 'admin@acme.example' },
+      })
+    ).body.data;
+    const enrolment = await main<Envelope<CreatedEnrollmentToken>>(
+      'POST',
+      '/api/customer/agents/enrollment-tokens',
+      {
+        token,
+        body: {},
+      },
+    );
+    const creds = (
+      await main<Envelope<EnrollResult>>('POST', '/api/agent/enroll', {
+        body: { token: enrolment.body.data.token, facts: facts({ hostname: 'rolling', osType: 'linux' }) },
+      })
+    ).body.data;
+    const agentOptions = {
+      server: urls.main,
+      deviceGuid: creds.device_guid,
+      agentSecret: creds.agent_secret,
+    };
+    agent = createAgent({
+      ...agentOptions,
+      outbox: createFileOutbox(path.join(dir, 'outbox-rolling')),
+      backend: createSystemBackend({ externalIpUrl: null }),
+      executor: new RecordingExecutor(),
+      deployments: createStepsRunner({ ...agentOptions, workDir: path.join(dir, 'work-rolling') }),
+      backoff: { baseMs: 100, capMs: 500 },
+    });
+    agent.start();
+    const [device] = await eventually(async () => {
+      const rows = await a.database.db
+        .select()
+        .from(devices)
+        .where(eq(devices.deviceGuid, creds.device_guid));
+      return rows[0]?.status === 'online' ? rows : null;
+    });
+    const holder = await eventually(async () =>
+      [a, b].find((s) => s.app.agentHub.isConnectedHere(device!.id)),
+    );
+    const other = holder === a ? b : a;
+
+    // The instance holding the agent stops, as `systemctl restart outpost@…` would stop it.
+    await holder.close();
+    closed.add(holder);
+    for (let i = 0; i < 10; i++) {
+      const health = await main<Envelope<{ status: string }>>('GET', '/api/health');
+      expect(health.status).toBe(200);
+    }
+    await eventually(async () => other.app.agentHub.isConnectedHere(device!.id), 20_000);
+    const res = await main<Envelope<{ status: string }>>('GET', `/api/customer/devices/${device!.id}`, {
+      token,
+    });
+    expect(res.status).toBe(200);
+    await eventually(async () => {
+      const r = await main<Envelope<{ status: string }>>('GET', `/api/customer/devices/${device!.id}`, {
+        token,
+      });
+      return r.body.data?.status === 'online';
+    });
+  }, 60_000);
 });
