@@ -365,8 +365,8 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
         .where(eq(devices.deviceGuid, creds.device_guid));
       return rows[0]?.status === 'online' ? rows : null;
     });
-    const holder = await eventually(async () =>
-      [a, b].find((s) => s.app.agentHub.isConnectedHere(device!.id)),
+    const holder = await eventually(() =>
+      Promise.resolve([a, b].find((s) => s.app.agentHub.isConnectedHere(device!.id))),
     );
     const other = holder === a ? b : a;
 
@@ -377,7 +377,7 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
       const health = await main<Envelope<{ status: string }>>('GET', '/api/health');
       expect(health.status).toBe(200);
     }
-    await eventually(async () => other.app.agentHub.isConnectedHere(device!.id), 20_000);
+    await eventually(() => Promise.resolve(other.app.agentHub.isConnectedHere(device!.id)), 20_000);
     const res = await main<Envelope<{ status: string }>>('GET', `/api/customer/devices/${device!.id}`, {
       token,
     });
