@@ -82,6 +82,7 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
   let nginx: RunningNginx | null = null;
   let agent: Agent | null = null;
   let nginxOutput = '';
+  const accessLog = path.join(dir, 'access.log');
   /** instances a test stopped itself */
   const closed = new Set<TestServer>();
   /** the load-balanced listener, and the ones pinned to instance A and to instance B */
@@ -111,6 +112,7 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
           { listen: `127.0.0.1:${pinA}`, upstream: hostPort(a.url) },
           { listen: `127.0.0.1:${pinB}`, upstream: hostPort(b.url) },
         ],
+        accessLog,
       });
       try {
         nginx = await startNginx({
@@ -321,6 +323,20 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
     await portal.close();
     await agent.stop();
     agent = null;
+
+    // nginx's access log names the instance behind each socket and never holds a token (the
+    // portal socket's is in its query string).
+    const log = fs.readFileSync(accessLog, 'utf8');
+    expect(log).toMatch(
+      new RegExp(
+        `"GET /api/agent/ws HTTP/1.1" 101 .* upstream=${hostPort(a.url).replace(/\./g, '\\.')} .*req=[0-9a-f]{32}`,
+      ),
+    );
+    expect(log).toMatch(
+      new RegExp(`"GET /api/ws HTTP/1.1" 101 .* upstream=${hostPort(b.url).replace(/\./g, '\\.')} `),
+    );
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(creds.agent_secret);
     expect(nginxOutput).not.toMatch(/\[(error|crit|alert|emerg)\]/);
   }, 90_000);
 
