@@ -49,9 +49,7 @@ function run(cmd, args, options = {}) {
 
 /** Where the Node binary sits inside a node-<platform> registry package. */
 function binaryIn(packageDir, platform) {
-  const candidates = platform.startsWith('win-')
-    ? ['bin/node.exe', 'node.exe', 'bin/node']
-    : ['bin/node'];
+  const candidates = platform.startsWith('win-') ? ['bin/node.exe', 'node.exe', 'bin/node'] : ['bin/node'];
   for (const candidate of candidates) {
     const file = path.join(packageDir, candidate);
     if (fs.existsSync(file)) {
@@ -96,7 +94,11 @@ function nodeBinary(platform, spec) {
   log(`fetching ${name}@${spec} from the npm registry`);
   let packed;
   try {
-    packed = JSON.parse(run('npm', ['pack', `${name}@${spec}`, '--json', '--pack-destination', CACHE]))[0];
+    packed = JSON.parse(
+      run('npm', ['pack', `${name}@${spec}`, '--json', '--pack-destination', CACHE], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    )[0];
   } catch {
     throw new Error(
       `The npm registry has no ${name}@${spec}. Pass --node PATH to a Node ${NODE_MAJOR} binary for ${platform}` +
@@ -131,17 +133,40 @@ export async function bundleAgent({ version, outfile }) {
     define: { __OUTPOST_AGENT_VERSION__: JSON.stringify(version) },
     // Optional native add-ons that ws and systeminformation load inside try/catch and do without
     // (a SEA can load no file from disk with `require`): left as requires that fail and are caught.
-    external: [
-      'bufferutil',
-      'utf-8-validate',
-      'osx-temperature-sensor',
-      'macos-temperature-sensor',
-    ],
+    external: ['bufferutil', 'utf-8-validate', 'osx-temperature-sensor', 'macos-temperature-sensor'],
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
   });
   return result.metafile;
+}
+
+/**
+ * Removes a Windows executable's Authenticode signature (what `signtool remove /s` does): the
+ * injection would leave it invalid, and Windows treats a broken signature worse than none. The
+ * certificate table is the PE security data directory; it is emptied and cut from the file end.
+ */
+export function removePeSignature(file) {
+  const buffer = fs.readFileSync(file);
+  const pe = buffer.readUInt32LE(0x3c);
+  if (buffer.toString('latin1', pe, pe + 4) !== 'PE\0\0') {
+    throw new Error(`${file} is not a PE executable`);
+  }
+  const optional = pe + 24;
+  const magic = buffer.readUInt16LE(optional);
+  // data directories follow the optional header's fixed part: 96 bytes (PE32), 112 (PE32+)
+  const directories = optional + (magic === 0x20b ? 112 : 96);
+  const security = directories + 4 * 8;
+  const offset = buffer.readUInt32LE(security);
+  const size = buffer.readUInt32LE(security + 4);
+  if (offset === 0 || size === 0) {
+    return false;
+  }
+  buffer.writeUInt32LE(0, security);
+  buffer.writeUInt32LE(0, security + 4);
+  const end = offset + size >= buffer.length - 8 ? offset : buffer.length;
+  fs.writeFileSync(file, buffer.subarray(0, end));
+  return true;
 }
 
 function sha256(file) {
@@ -193,8 +218,7 @@ export async function buildAgentExe(options = {}) {
     if (target.version.split('.')[0] !== String(NODE_MAJOR)) {
       throw new Error(`The Node for ${platform} is ${target.version}, not Node ${NODE_MAJOR}`);
     }
-    const host =
-      platform === hostPlatform() ? target : nodeBinary(hostPlatform(), target.version);
+    const host = platform === hostPlatform() ? target : nodeBinary(hostPlatform(), target.version);
     log(`${platform}, agent ${version}, Node ${target.version} (${target.file})`);
 
     const script = path.join(work, 'outpost-agent.cjs');
@@ -225,6 +249,9 @@ export async function buildAgentExe(options = {}) {
     if (canSign) {
       run('codesign', ['--remove-signature', staging]);
     }
+    if (platform.startsWith('win-') && removePeSignature(staging)) {
+      log("removed the Node binary's Authenticode signature (sign the result with your own certificate)");
+    }
     const { inject } = createRequire(import.meta.url)('postject');
     await inject(staging, 'NODE_SEA_BLOB', fs.readFileSync(blob), {
       sentinelFuse: SENTINEL_FUSE,
@@ -234,7 +261,7 @@ export async function buildAgentExe(options = {}) {
       run('codesign', ['--sign', '-', staging]);
     } else if (darwin) {
       log(
-        'not signed: codesign is macOS only. Sign it on a Mac before use: codesign --sign - ' +
+        'not signed: codesign is macOS only. Sign it on a Mac before use: codesign --force --sign - ' +
           path.basename(file),
       );
     }

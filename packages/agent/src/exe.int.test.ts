@@ -47,7 +47,9 @@ describe('the agent single executable (Linux x64)', () => {
   });
 
   it('is built with a sidecar describing it, and reports its version and Node 24', async () => {
-    const meta = JSON.parse(fs.readFileSync(`${exe}.json`, 'utf8'));
+    const meta = JSON.parse(fs.readFileSync(`${exe}.json`, 'utf8')) as Record<string, unknown> & {
+      node: string;
+    };
     expect(Object.keys(meta).sort()).toEqual(['node', 'platform', 'sha256', 'size', 'version']);
     expect(meta).toMatchObject({ platform: 'linux-x64', version: VERSION, size: fs.statSync(exe).size });
     expect(meta.node).toMatch(/^24\./);
@@ -58,9 +60,13 @@ describe('the agent single executable (Linux x64)', () => {
   });
 
   it('enrols, runs as a child process, comes online with its version and stops on SIGTERM', async () => {
-    const enrolled = await exec(exe, ['enroll', '--server', server.url, '--token', token, '--no-external-ip'], {
-      env,
-    });
+    const enrolled = await exec(
+      exe,
+      ['enroll', '--server', server.url, '--token', token, '--no-external-ip'],
+      {
+        env,
+      },
+    );
     expect(enrolled.stdout).toContain('Enrolled');
     expect(enrolled.stdout).toContain('Start with: outpost-agent-linux-x64 run');
     const { deviceGuid } = loadAgentConfig(configFile);

@@ -147,18 +147,33 @@ function printDryRun(host: InstallHost) {
   if (host instanceof DryRunInstallHost) {
     console.log('OUTPOST_AGENT_DRY_RUN: nothing was changed; the steps would have been:');
     for (const step of host.steps) {
-      console.log(JSON.stringify(step.op === 'write' ? { ...step, content: `${step.content.length} characters` } : step));
+      console.log(
+        JSON.stringify(
+          step.op === 'write' ? { ...step, content: `${step.content.length} characters` } : step,
+        ),
+      );
     }
   }
 }
 
-async function install(args: { server?: string; token?: string; config?: string; 'no-external-ip'?: boolean }) {
+async function install(args: {
+  server?: string;
+  token?: string;
+  config?: string;
+  'no-external-ip'?: boolean;
+}) {
   if (!isSea()) {
-    throw new Error('install installs the single executable (npm run build:agent-exe); it cannot install from source.');
+    throw new Error(
+      'install installs the single executable (npm run build:agent-exe); it cannot install from source.',
+    );
   }
   const host = installHost();
   if (!(await host.isPrivileged())) {
-    throw new Error(host.platform === 'win32' ? 'Run this from an elevated prompt (Run as administrator).' : 'Run this as root (sudo).');
+    throw new Error(
+      host.platform === 'win32'
+        ? 'Run this from an elevated prompt (Run as administrator).'
+        : 'Run this as root (sudo).',
+    );
   }
   const layout = installLayout(host.platform);
   let configSource: string | undefined;

@@ -42,10 +42,15 @@ describe('outpost-agent install on Linux', () => {
     ]);
     const config = written(host, '/etc/outpost/agent.json');
     expect(config.mode).toBe(0o600);
-    expect(JSON.parse(config.content)).toMatchObject({ deviceGuid: 'dev-1', stateDir: '/var/lib/outpost-agent' });
+    expect(JSON.parse(config.content)).toMatchObject({
+      deviceGuid: 'dev-1',
+      stateDir: '/var/lib/outpost-agent',
+    });
     const unit = written(host, '/etc/systemd/system/outpost-agent.service');
     expect(unit.mode).toBe(0o644);
-    expect(unit.content).toContain('ExecStart=/opt/outpost/outpost-agent run --config /etc/outpost/agent.json\n');
+    expect(unit.content).toContain(
+      'ExecStart=/opt/outpost/outpost-agent run --config /etc/outpost/agent.json\n',
+    );
     expect(unit.content).toContain('Restart=always\n');
     expect(unit.content).toContain('WantedBy=multi-user.target\n');
     expect(host.commands()).toEqual([
@@ -108,7 +113,10 @@ describe('outpost-agent install on Windows', () => {
   it('compiles the service wrapper and registers it with the service control manager', async () => {
     const host = new RecordingInstallHost(
       'win32',
-      { [downloaded]: 'MZ', 'C:\\ProgramData\\Outpost\\agent.json': enrolled('C:\\ProgramData\\Outpost\\state') },
+      {
+        [downloaded]: 'MZ',
+        'C:\\ProgramData\\Outpost\\agent.json': enrolled('C:\\ProgramData\\Outpost\\state'),
+      },
       // `sc.exe query` fails: no such service yet
       { 'sc.exe query': { code: 1060, stdout: '' } },
     );
@@ -120,7 +128,9 @@ describe('outpost-agent install on Windows', () => {
       to: 'C:\\Program Files\\Outpost\\outpost-agent.exe',
     });
     const wrapper = written(host, 'C:\\Program Files\\Outpost\\outpost-agent-service.cs');
-    expect(wrapper.content).toContain('const string Agent = @"C:\\Program Files\\Outpost\\outpost-agent.exe";');
+    expect(wrapper.content).toContain(
+      'const string Agent = @"C:\\Program Files\\Outpost\\outpost-agent.exe";',
+    );
     expect(wrapper.content).toContain(
       'const string Arguments = @"run --stop-on-stdin-end --config ""C:\\ProgramData\\Outpost\\agent.json""";',
     );
@@ -154,7 +164,11 @@ describe('outpost-agent install on Windows', () => {
 
   it('uninstall from the installed executable deletes its folder after it exits', async () => {
     const host = new RecordingInstallHost('win32');
-    await uninstallService(host, { executable: 'C:\\Program Files\\Outpost\\outpost-agent.exe', env, purge: true });
+    await uninstallService(host, {
+      executable: 'C:\\Program Files\\Outpost\\outpost-agent.exe',
+      env,
+      purge: true,
+    });
     expect(host.steps).toEqual([
       { op: 'run', command: ['sc.exe', 'stop', 'OutpostAgent'], mayFail: true },
       { op: 'run', command: ['sc.exe', 'delete', 'OutpostAgent'], mayFail: true },
@@ -174,7 +188,9 @@ describe('outpost-agent install on Windows', () => {
 
   it('asks for an elevated prompt', async () => {
     const host = new RecordingInstallHost('win32', {}, {}, false);
-    await expect(uninstallService(host, { executable: downloaded, env })).rejects.toThrow('Run as administrator');
+    await expect(uninstallService(host, { executable: downloaded, env })).rejects.toThrow(
+      'Run as administrator',
+    );
   });
 });
 
@@ -193,7 +209,9 @@ describe('outpost-agent install on macOS', () => {
       from: '/Users/me/outpost-agent-darwin-arm64',
       to: '/usr/local/outpost/outpost-agent',
     });
-    expect(JSON.parse(written(host, '/Library/Application Support/Outpost/agent.json').content)).toMatchObject({
+    expect(
+      JSON.parse(written(host, '/Library/Application Support/Outpost/agent.json').content),
+    ).toMatchObject({
       stateDir: '/Library/Application Support/Outpost/state',
     });
     const plist = written(host, '/Library/LaunchDaemons/com.outpost.agent.plist');

@@ -33,11 +33,17 @@ function installConfig(host: InstallHost, layout: InstallLayout, source: string 
     }
     const parsed = AgentConfig.safeParse(JSON.parse(host.readFile(source)));
     if (!parsed.success) {
-      throw new Error(`The agent configuration at ${source} is invalid: ${parsed.error.issues[0]?.message ?? ''}`);
+      throw new Error(
+        `The agent configuration at ${source} is invalid: ${parsed.error.issues[0]?.message ?? ''}`,
+      );
     }
     host.mkdir(layout.configDir);
     host.mkdir(layout.stateDir);
-    host.write(layout.config, JSON.stringify({ ...parsed.data, stateDir: layout.stateDir }, null, 2) + '\n', 0o600);
+    host.write(
+      layout.config,
+      JSON.stringify({ ...parsed.data, stateDir: layout.stateDir }, null, 2) + '\n',
+      0o600,
+    );
     return `configuration copied from ${source} to ${layout.config}`;
   }
   if (!host.exists(layout.config)) {
@@ -113,13 +119,29 @@ export async function installService(host: InstallHost, options: InstallOptions)
       ? ['sc.exe', 'config', name, 'binPath=', binPath, 'start=', 'auto']
       : ['sc.exe', 'create', name, 'binPath=', binPath, 'start=', 'auto', 'DisplayName=', 'Outpost Agent'],
   );
-  await host.run(['sc.exe', 'description', name, 'Outpost device agent: reports to and takes orders from the Outpost portal']);
+  await host.run([
+    'sc.exe',
+    'description',
+    name,
+    'Outpost device agent: reports to and takes orders from the Outpost portal',
+  ]);
   // restart after 5 s, 5 s, then 30 s; a day without failures resets the count
-  await host.run(['sc.exe', 'failure', name, 'reset=', '86400', 'actions=', 'restart/5000/restart/5000/restart/30000']);
+  await host.run([
+    'sc.exe',
+    'failure',
+    name,
+    'reset=',
+    '86400',
+    'actions=',
+    'restart/5000/restart/5000/restart/30000',
+  ]);
   // failure actions also when the wrapper stops with an error (the agent exited on its own)
   await host.run(['sc.exe', 'failureflag', name, '1']);
   await host.run(['sc.exe', 'start', name]);
-  done.push(`${layout.exe} installed`, `Windows service ${name} ${exists ? 'updated' : 'created'} and started`);
+  done.push(
+    `${layout.exe} installed`,
+    `Windows service ${name} ${exists ? 'updated' : 'created'} and started`,
+  );
   return done;
 }
 
@@ -172,7 +194,11 @@ export async function uninstallService(host: InstallHost, options: UninstallOpti
   }
 
   if (options.purge) {
-    for (const dir of new Set([layout.configDir, layout.stateDir, ...(layout.logDir ? [layout.logDir] : [])])) {
+    for (const dir of new Set([
+      layout.configDir,
+      layout.stateDir,
+      ...(layout.logDir ? [layout.logDir] : []),
+    ])) {
       host.remove(dir);
     }
     done.push(`configuration and state removed (${layout.configDir})`);

@@ -28,7 +28,10 @@ export function pathFor(platform: InstallPlatform) {
   return platform === 'win32' ? path.win32 : path.posix;
 }
 
-export function installLayout(platform: InstallPlatform, env: NodeJS.ProcessEnv = process.env): InstallLayout {
+export function installLayout(
+  platform: InstallPlatform,
+  env: NodeJS.ProcessEnv = process.env,
+): InstallLayout {
   if (platform === 'win32') {
     const programFiles = env.ProgramFiles ?? 'C:\\Program Files';
     const programData = env.ProgramData ?? 'C:\\ProgramData';
