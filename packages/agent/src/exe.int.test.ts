@@ -83,6 +83,13 @@ describe('the agent single executable (Linux x64)', () => {
     expect(row.agentVersion).toBe(VERSION);
     expect(row.hostname).toBe(os.hostname());
     expect(output).toContain(`agent ${VERSION} running for device ${deviceGuid}`);
+    // the inventory libraries work bundled: the root filesystem is reported with its size
+    const inventoried = await eventually(async () => {
+      const [r] = await server.database.db.select().from(devices).where(eq(devices.deviceGuid, deviceGuid));
+      return r?.hardwareInfo && r.networkInfo ? r : null;
+    }, 45_000);
+    const root = inventoried.hardwareInfo!.storageDevices.find((d) => d.deviceId === '/');
+    expect(root?.totalSize).toBeGreaterThan(0);
 
     const exited = new Promise<number | null>((resolve) => running.on('exit', (code) => resolve(code)));
     running.kill('SIGTERM');
