@@ -97,6 +97,18 @@ describe('the agent single executable (Linux x64)', () => {
     child = undefined;
   }, 90_000);
 
+  it('stops when its standard input ends (how the Windows service wrapper stops it)', async () => {
+    const running = spawn(exe, ['run', '--stop-on-stdin-end'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child = running;
+    let output = '';
+    running.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    await eventually(() => Promise.resolve(output.includes('connection connected') ? true : null), 30_000);
+    const exited = new Promise<number | null>((resolve) => running.on('exit', (code) => resolve(code)));
+    running.stdin.end();
+    expect(await exited).toBe(0);
+    child = undefined;
+  }, 60_000);
+
   it('install in dry run prints the systemd plan and changes nothing', async () => {
     const { stdout } = await exec(exe, ['install', '--config', configFile], { env });
     expect(stdout).toContain('OUTPOST_AGENT_DRY_RUN: nothing was changed');
