@@ -9,7 +9,7 @@ import path from 'node:path';
 export type InstallPlatform = 'linux' | 'win32' | 'darwin';
 
 export type HostStep =
-  | { op: 'mkdir'; path: string }
+  | { op: 'mkdir'; path: string; mode: number }
   | { op: 'copy'; from: string; to: string }
   | { op: 'write'; path: string; mode: number; content: string }
   | { op: 'symlink'; target: string; path: string }
@@ -23,7 +23,8 @@ export type InstallHost = {
   isPrivileged(): Promise<boolean>;
   exists(file: string): boolean;
   readFile(file: string): string;
-  mkdir(dir: string): void;
+  /** creates the folder (and its parents) with this mode when it does not exist */
+  mkdir(dir: string, mode: number): void;
   /** copies over `to` through a temporary file and a rename, so a running copy is never torn */
   copy(from: string, to: string): void;
   write(file: string, content: string, mode: number): void;
@@ -67,8 +68,8 @@ export class RecordingInstallHost implements InstallHost {
     }
     return content;
   }
-  mkdir(dir: string) {
-    this.steps.push({ op: 'mkdir', path: dir });
+  mkdir(dir: string, mode: number) {
+    this.steps.push({ op: 'mkdir', path: dir, mode });
   }
   copy(from: string, to: string) {
     this.steps.push({ op: 'copy', from, to });
@@ -129,8 +130,11 @@ export class SystemInstallHost implements InstallHost {
   readFile(file: string) {
     return fs.readFileSync(file, 'utf8');
   }
-  mkdir(dir: string) {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+  mkdir(dir: string, mode: number) {
+    if (!fs.existsSync(dir)) {
+      fs.mkdirSync(dir, { recursive: true, mode });
+      fs.chmodSync(dir, mode);
+    }
   }
   copy(from: string, to: string) {
     const tmp = `${to}.${process.pid}.tmp`;

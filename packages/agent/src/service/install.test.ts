@@ -34,9 +34,9 @@ describe('outpost-agent install on Linux', () => {
     });
 
     expect(host.steps.filter((s) => s.op !== 'write' && s.op !== 'run')).toEqual([
-      { op: 'mkdir', path: '/etc/outpost' },
-      { op: 'mkdir', path: '/var/lib/outpost-agent' },
-      { op: 'mkdir', path: '/opt/outpost' },
+      { op: 'mkdir', path: '/etc/outpost', mode: 0o700 },
+      { op: 'mkdir', path: '/var/lib/outpost-agent', mode: 0o700 },
+      { op: 'mkdir', path: '/opt/outpost', mode: 0o755 },
       { op: 'copy', from: '/home/me/outpost-agent-linux-x64', to: '/opt/outpost/outpost-agent' },
       { op: 'symlink', target: '/opt/outpost/outpost-agent', path: '/usr/local/bin/outpost-agent' },
     ]);
@@ -138,6 +138,7 @@ describe('outpost-agent install on Windows', () => {
     expect(wrapper.content).toContain('child.StandardInput.Close();');
     expect(host.commands()).toEqual([
       'sc.exe query OutpostAgent',
+      'icacls C:\\ProgramData\\Outpost /inheritance:r /grant:r *S-1-5-18:(OI)(CI)F *S-1-5-32-544:(OI)(CI)F',
       'C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\csc.exe /nologo /optimize+ /target:exe ' +
         '/out:C:\\Program Files\\Outpost\\outpost-agent-service.exe /reference:System.ServiceProcess.dll ' +
         'C:\\Program Files\\Outpost\\outpost-agent-service.cs',

@@ -37,8 +37,9 @@ function installConfig(host: InstallHost, layout: InstallLayout, source: string 
         `The agent configuration at ${source} is invalid: ${parsed.error.issues[0]?.message ?? ''}`,
       );
     }
-    host.mkdir(layout.configDir);
-    host.mkdir(layout.stateDir);
+    // the configuration holds the device's secret; the state, results not yet delivered
+    host.mkdir(layout.configDir, 0o700);
+    host.mkdir(layout.stateDir, 0o700);
     host.write(
       layout.config,
       JSON.stringify({ ...parsed.data, stateDir: layout.stateDir }, null, 2) + '\n',
@@ -63,7 +64,7 @@ export async function installService(host: InstallHost, options: InstallOptions)
   const sameFile = pathFor(host.platform).resolve(options.executable) === layout.exe;
 
   if (host.platform === 'linux') {
-    host.mkdir(layout.dir);
+    host.mkdir(layout.dir, 0o755);
     if (!sameFile) {
       host.copy(options.executable, layout.exe);
     }
@@ -80,11 +81,11 @@ export async function installService(host: InstallHost, options: InstallOptions)
   if (host.platform === 'darwin') {
     // a daemon loaded from an earlier install holds the old executable: unload it first
     await host.run(['launchctl', 'bootout', `system/${layout.serviceName}`], { mayFail: true });
-    host.mkdir(layout.dir);
+    host.mkdir(layout.dir, 0o755);
     if (!sameFile) {
       host.copy(options.executable, layout.exe);
     }
-    host.mkdir(layout.logDir!);
+    host.mkdir(layout.logDir!, 0o755);
     host.write(layout.serviceFile!, launchdPlist(layout), 0o644);
     await host.run(['launchctl', 'bootstrap', 'system', layout.serviceFile!]);
     await host.run(['launchctl', 'enable', `system/${layout.serviceName}`]);
@@ -98,10 +99,20 @@ export async function installService(host: InstallHost, options: InstallOptions)
   if (exists) {
     await host.run(['sc.exe', 'stop', name], { mayFail: true });
   }
-  host.mkdir(layout.dir);
+  host.mkdir(layout.dir, 0o755);
   if (!sameFile) {
     host.copy(options.executable, layout.exe);
   }
+  // ProgramData lets every local user read; the identity's folder is for SYSTEM and
+  // Administrators only (SIDs, not names, which Windows translates)
+  await host.run([
+    'icacls',
+    layout.configDir,
+    '/inheritance:r',
+    '/grant:r',
+    '*S-1-5-18:(OI)(CI)F',
+    '*S-1-5-32-544:(OI)(CI)F',
+  ]);
   const windir = options.env?.WINDIR ?? options.env?.SystemRoot ?? 'C:\\Windows';
   host.write(layout.wrapperSource!, windowsServiceWrapper(layout), 0o644);
   await host.run([
