@@ -190,6 +190,7 @@ export async function buildAgentExe(options = {}) {
   const outDir = path.resolve(options.out ?? path.join(AGENT_DIR, 'dist-exe'));
   const started = Date.now();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-agent-exe-'));
+  let staging = '';
   try {
     // The target's Node, and a Node of the same version for this machine to make the blob with.
     let target;
@@ -241,7 +242,7 @@ export async function buildAgentExe(options = {}) {
 
     fs.mkdirSync(outDir, { recursive: true });
     const file = path.join(outDir, exeName(platform));
-    const staging = `${file}.${process.pid}.tmp`;
+    staging = `${file}.${process.pid}.tmp`;
     fs.copyFileSync(target.file, staging);
     fs.chmodSync(staging, 0o755);
     const darwin = platform.startsWith('darwin-');
@@ -275,7 +276,8 @@ export async function buildAgentExe(options = {}) {
       node: target.version,
     };
     const sidecar = `${file}.json`;
-    fs.writeFileSync(sidecar, JSON.stringify(meta, null, 2) + '\n');
+    fs.writeFileSync(`${sidecar}.${process.pid}.tmp`, JSON.stringify(meta, null, 2) + '\n');
+    fs.renameSync(`${sidecar}.${process.pid}.tmp`, sidecar);
     log(
       `${file}: ${(meta.size / 1024 / 1024).toFixed(1)} MiB, sha256 ${meta.sha256}, ` +
         `${((Date.now() - started) / 1000).toFixed(1)} s`,
@@ -283,6 +285,10 @@ export async function buildAgentExe(options = {}) {
     return { file, sidecar, meta };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
+    if (staging) {
+      // a build that failed half-way leaves no partial executable behind
+      fs.rmSync(staging, { force: true });
+    }
   }
 }
 
