@@ -229,8 +229,10 @@ export async function buildAgentExe(options = {}) {
     fs.writeFileSync(
       seaConfig,
       JSON.stringify({
-        main: script,
-        output: blob,
+        // relative to `work` (the cwd below): the blob records this name, and a temporary
+        // folder's would make every build differ
+        main: path.basename(script),
+        output: path.basename(blob),
         disableExperimentalSEAWarning: true,
         // V8's code cache and snapshots are specific to the machine that makes them; without
         // them the blob is the same for every platform.
