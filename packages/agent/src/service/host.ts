@@ -34,7 +34,10 @@ export type InstallHost = {
   run(command: string[], options?: { mayFail?: boolean }): Promise<{ code: number; stdout: string }>;
   /** starts a program that outlives this process (Windows: deleting the running executable) */
   detach(command: string[]): void;
+  sleep(ms: number): Promise<void>;
 };
+
+export type CommandAnswer = { code: number; stdout: string };
 
 export class RecordingInstallHost implements InstallHost {
   readonly steps: HostStep[] = [];
@@ -42,12 +45,13 @@ export class RecordingInstallHost implements InstallHost {
 
   /**
    * @param files what exists beforehand (path → content)
-   * @param answers stdout and exit code of commands, by their first words (`sc.exe query`)
+   * @param answers stdout and exit code of commands, by their first words (`sc.exe query`); a
+   *   list answers successive calls in turn, its last answer repeating
    */
   constructor(
     readonly platform: InstallPlatform,
     files: Record<string, string> = {},
-    private readonly answers: Record<string, { code: number; stdout: string }> = {},
+    private readonly answers: Record<string, CommandAnswer | CommandAnswer[]> = {},
     private readonly privileged = true,
   ) {
     for (const [file, content] of Object.entries(files)) {
@@ -93,10 +97,17 @@ export class RecordingInstallHost implements InstallHost {
   run(command: string[], options: { mayFail?: boolean } = {}) {
     this.steps.push({ op: 'run', command, mayFail: options.mayFail ?? false });
     const key = Object.keys(this.answers).find((prefix) => command.join(' ').startsWith(prefix));
-    return Promise.resolve(key ? this.answers[key]! : { code: 0, stdout: '' });
+    const answer = key ? this.answers[key]! : { code: 0, stdout: '' };
+    if (!Array.isArray(answer)) {
+      return Promise.resolve(answer);
+    }
+    return Promise.resolve((answer.length > 1 ? answer.shift() : answer[0]) ?? { code: 0, stdout: '' });
   }
   detach(command: string[]) {
     this.steps.push({ op: 'detach', command });
+  }
+  sleep() {
+    return Promise.resolve();
   }
   /** the commands run, one string each, for compact assertions */
   commands(): string[] {
@@ -172,6 +183,9 @@ export class SystemInstallHost implements InstallHost {
   detach(command: string[]) {
     const [file, ...args] = command;
     spawn(file!, args, { detached: true, stdio: 'ignore', windowsHide: true }).unref();
+  }
+  sleep(ms: number) {
+    return new Promise<void>((resolve) => setTimeout(resolve, ms));
   }
 }
 

@@ -150,21 +150,34 @@ describe('outpost-agent install on Windows', () => {
     ]);
   });
 
-  it('stops an installed service before replacing its executable, and updates it', async () => {
-    const host = new RecordingInstallHost('win32', {
-      [downloaded]: 'MZ',
-      'C:\\ProgramData\\Outpost\\agent.json': enrolled('C:\\ProgramData\\Outpost\\state'),
-    });
+  it('stops an installed service and waits until it has stopped before replacing its executable', async () => {
+    const running = { code: 0, stdout: 'STATE              : 4  RUNNING' };
+    const host = new RecordingInstallHost(
+      'win32',
+      {
+        [downloaded]: 'MZ',
+        'C:\\ProgramData\\Outpost\\agent.json': enrolled('C:\\ProgramData\\Outpost\\state'),
+      },
+      { 'sc.exe query': [running, running, { code: 0, stdout: 'STATE              : 1  STOPPED' }] },
+    );
     await installService(host, { executable: downloaded, env });
     const order = host.steps.map((s) => (s.op === 'run' ? s.command.slice(0, 2).join(' ') : s.op));
-    expect(order.indexOf('sc.exe stop')).toBeLessThan(order.indexOf('copy'));
+    expect(order.slice(0, 6)).toEqual([
+      'sc.exe query', // does it exist?
+      'sc.exe stop',
+      'sc.exe query', // still running
+      'sc.exe query', // stopped
+      'mkdir',
+      'copy',
+    ]);
     expect(host.commands()).toContain(
       'sc.exe config OutpostAgent binPath= "C:\\Program Files\\Outpost\\outpost-agent-service.exe" start= auto',
     );
   });
 
   it('uninstall from the installed executable deletes its folder after it exits', async () => {
-    const host = new RecordingInstallHost('win32');
+    // the service is gone already: `sc.exe query` fails with 1060
+    const host = new RecordingInstallHost('win32', {}, { 'sc.exe query': { code: 1060, stdout: '' } });
     await uninstallService(host, {
       executable: 'C:\\Program Files\\Outpost\\outpost-agent.exe',
       env,
@@ -172,6 +185,7 @@ describe('outpost-agent install on Windows', () => {
     });
     expect(host.steps).toEqual([
       { op: 'run', command: ['sc.exe', 'stop', 'OutpostAgent'], mayFail: true },
+      { op: 'run', command: ['sc.exe', 'query', 'OutpostAgent'], mayFail: true },
       { op: 'run', command: ['sc.exe', 'delete', 'OutpostAgent'], mayFail: true },
       {
         op: 'detach',
@@ -185,6 +199,18 @@ describe('outpost-agent install on Windows', () => {
       { op: 'remove', path: 'C:\\ProgramData\\Outpost' },
       { op: 'remove', path: 'C:\\ProgramData\\Outpost\\state' },
     ]);
+  });
+
+  it('gives up, before touching the files, when the service does not stop', async () => {
+    const host = new RecordingInstallHost(
+      'win32',
+      { 'C:\\ProgramData\\Outpost\\agent.json': enrolled('C:\\ProgramData\\Outpost\\state') },
+      { 'sc.exe query': { code: 0, stdout: 'STATE              : 3  STOP_PENDING' } },
+    );
+    await expect(installService(host, { executable: downloaded, env })).rejects.toThrow(
+      'The Windows service OutpostAgent did not stop within 30 s',
+    );
+    expect(host.steps.filter((s) => s.op !== 'run')).toEqual([]);
   });
 
   it('asks for an elevated prompt', async () => {

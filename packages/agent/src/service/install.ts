@@ -55,6 +55,22 @@ function installConfig(host: InstallHost, layout: InstallLayout, source: string 
   return `configuration kept at ${layout.config}`;
 }
 
+/**
+ * `sc.exe stop` only asks: the service (and the agent it runs) may take up to 20 s to let go of
+ * the executable. Waits until `sc.exe query` says STOPPED (or the service is gone).
+ */
+async function stopWindowsService(host: InstallHost, name: string): Promise<void> {
+  await host.run(['sc.exe', 'stop', name], { mayFail: true });
+  for (let i = 0; i < 60; i++) {
+    const query = await host.run(['sc.exe', 'query', name], { mayFail: true });
+    if (query.code !== 0 || /STOPPED/.test(query.stdout)) {
+      return;
+    }
+    await host.sleep(500);
+  }
+  throw new Error(`The Windows service ${name} did not stop within 30 s; stop it and try again.`);
+}
+
 export async function installService(host: InstallHost, options: InstallOptions): Promise<string[]> {
   if (!(await host.isPrivileged())) {
     throw notPrivileged(host);
@@ -97,7 +113,7 @@ export async function installService(host: InstallHost, options: InstallOptions)
   const name = layout.serviceName;
   const exists = (await host.run(['sc.exe', 'query', name], { mayFail: true })).code === 0;
   if (exists) {
-    await host.run(['sc.exe', 'stop', name], { mayFail: true });
+    await stopWindowsService(host, name);
   }
   host.mkdir(layout.dir, 0o755);
   if (!sameFile) {
@@ -184,7 +200,7 @@ export async function uninstallService(host: InstallHost, options: UninstallOpti
     host.remove(layout.dir);
     done.push(`launchd daemon ${layout.serviceName} stopped and removed`, `${layout.dir} removed`);
   } else {
-    await host.run(['sc.exe', 'stop', layout.serviceName], { mayFail: true });
+    await stopWindowsService(host, layout.serviceName);
     await host.run(['sc.exe', 'delete', layout.serviceName], { mayFail: true });
     const win = pathFor('win32');
     const running = win.resolve(options.executable).toLowerCase();
