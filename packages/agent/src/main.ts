@@ -149,7 +149,11 @@ function printDryRun(host: InstallHost) {
     for (const step of host.steps) {
       console.log(
         JSON.stringify(
-          step.op === 'write' ? { ...step, content: `${step.content.length} characters` } : step,
+          step.op === 'write'
+            ? { ...step, mode: step.mode.toString(8), content: `${step.content.length} characters` }
+            : step.op === 'mkdir'
+              ? { ...step, mode: step.mode.toString(8) }
+              : step,
         ),
       );
     }
@@ -178,8 +182,9 @@ async function install(args: {
   const layout = installLayout(host.platform);
   let configSource: string | undefined;
   if (args.server || args.token) {
-    if (isDryRun()) {
-      console.log(`would enrol against ${args.server} into ${layout.config}`);
+    if (host instanceof DryRunInstallHost) {
+      // what the enrolment would write, so that the rest of the plan follows from it
+      host.write(layout.config, `(enrolled against ${args.server})`, 0o600);
     } else {
       await enroll({ ...args, config: layout.config, stateDir: layout.stateDir });
     }
