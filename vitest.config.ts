@@ -17,6 +17,9 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['packages/*/src/**/*.int.test.ts', 'packages/*/test/**/*.int.test.ts'],
+          // *.pg.int.test.ts need PostgreSQL (the fault tests start their own cluster): they run
+          // once, in the PostgreSQL run (npm run test:integration:pg), not again on PGlite.
+          exclude: ['**/node_modules/**', ...(process.env.TEST_DATABASE_URL ? [] : ['**/*.pg.int.test.ts'])],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

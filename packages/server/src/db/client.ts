@@ -49,6 +49,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // dropped database) is reported here: the pool discards it and the next query opens a new one.
     // Without a listener Node treats the event as an uncaught error and the process dies.
     pool.on('error', (err) => options.onConnectionError?.(err));
+    // The same for a connection that is checked out (inside a transaction, between two of its
+    // queries) when it ends: the pool does not listen then, and the error would end the process.
+    // The transaction's next query fails (503 DB_UNAVAILABLE); the pool discards the connection.
+    pool.on('connect', (client) => {
+      client.on('error', (err) => options.onConnectionError?.(err));
+    });
     const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
     await migratePostgres(pool, migrationsFolder);
     return {

@@ -1,0 +1,198 @@
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+// Helpers for the fault tests (issue 14): a PostgreSQL and a Redis of the test's own, which it may
+// stop and start without touching the shared ones, and the server as a child process it may kill.
+
+const PG_BIN = process.env.PG_BIN || '/usr/lib/postgresql/15/bin';
+const SERVER_MAIN = path.join(import.meta.dirname, '..', 'main.ts');
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A TCP port nobody listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** PostgreSQL refuses to run as root: as root, its commands run as the `postgres` user. */
+const isRoot = () => process.getuid?.() === 0;
+function runAsPostgres(cmd: string, args: string[]) {
+  const [file, argv] = isRoot() ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
+  return execFileSync(file, argv, { stdio: 'pipe', timeout: 60_000 }).toString();
+}
+
+export type OwnPostgres = {
+  url: string;
+  port: number;
+  start(): void;
+  /** `pg_ctl stop -m fast`: open connections are terminated, new ones refused */
+  stop(): void;
+  destroy(): void;
+};
+
+/** A fresh PostgreSQL cluster in a temp folder on its own port (trust authentication, fsync off). */
+export async function startOwnPostgres(): Promise<OwnPostgres> {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-faults-pg-'));
+  if (isRoot()) {
+    execFileSync('chown', ['postgres:postgres', dir]);
+  }
+  const data = path.join(dir, 'data');
+  runAsPostgres(path.join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync']);
+  const pgctl = (args: string[]) => runAsPostgres(path.join(PG_BIN, 'pg_ctl'), ['-D', data, ...args]);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`;
+  const start = () => void pgctl(['-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  let running = false;
+  start();
+  running = true;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    start() {
+      start();
+      running = true;
+    },
+    stop() {
+      pgctl(['-m', 'fast', '-w', 'stop']);
+      running = false;
+    },
+    destroy() {
+      if (running) {
+        try {
+          pgctl(['-m', 'immediate', '-w', 'stop']);
+        } catch {
+          // already gone
+        }
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type OwnRedis = { url: string; start(): Promise<void>; stop(): Promise<void> };
+
+/** redis-server on its own port, no persistence. */
+export async function startOwnRedis(): Promise<OwnRedis> {
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
+    await waitForPort(port);
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    start,
+    async stop() {
+      const c = child;
+      child = null;
+      if (c && c.exitCode === null) {
+        const exited = new Promise((r) => c.once('exit', r));
+        c.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}
+
+async function waitForPort(port: number, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.once('error', () => resolve(false));
+    });
+    if (ok) {
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`nothing listens on port ${port}`);
+    }
+    await sleep(100);
+  }
+}
+
+export type ServerProcess = {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** SIGKILL: no shutdown hooks, no flush, as a crash or the OOM killer */
+  kill(): Promise<void>;
+};
+
+/**
+ * The real server (main.ts through tsx) as a child process on `port`, resolved once /api/health
+ * answers 200. `env` is the server's environment (DATABASE_URL, DATA_DIR, …).
+ */
+export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_MAIN], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SESSION_SECRET: 'fault-tests-session-secret-0123456789abcdef',
+      OUTPOST_DEMO: '0',
+      OUTPOST_ALLOW_DEV_LOGIN: '1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`the server exited (${child.exitCode}):\n${out}`);
+    }
+    const ok = await fetch(`${url}/api/health`)
+      .then((r) => r.status === 200)
+      .catch(() => false);
+    if (ok) {
+      break;
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the server did not become healthy:\n${out}`);
+    }
+    await sleep(200);
+  }
+  return {
+    url,
+    child,
+    output: () => out,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}
+
+/** A process that must end with the test run even if the test fails half-way. */
+export function stopWithTest(p: { kill(): Promise<void> } | null | undefined) {
+  return p?.kill().catch(() => undefined);
+}
