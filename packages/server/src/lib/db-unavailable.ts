@@ -27,7 +27,10 @@ const UNAVAILABLE_MESSAGES = [
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SYSCALL_CODES.has(code))) {
+    if (
+      typeof code === 'string' &&
+      (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SYSCALL_CODES.has(code))
+    ) {
       return true;
     }
     if (e instanceof AggregateError && e.errors.some((inner) => isDatabaseUnavailable(inner))) {

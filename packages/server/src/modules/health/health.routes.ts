@@ -48,7 +48,10 @@ export const healthRoutes: FastifyPluginCallbackZod<{
           }),
         ]);
       } catch (err) {
-        app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'health check: database unreachable');
+        app.log.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'health check: database unreachable',
+        );
         return reply.status(503).send({
           success: false,
           error: messages.databaseUnavailable,
