@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client';
 import { deploymentPackages } from '../db/schema/index';
-import { freePort, sleep, startServerProcess, stopWithTest } from './support';
+import { freePort, runServerToExit, sleep, startServerProcess, stopWithTest } from './support';
 import type { ServerProcess } from './support';
 
 // Issue 14, faults: the embedded default (PGlite in DATA_DIR/pglite) survives a SIGKILL of the
@@ -74,4 +74,41 @@ describe('PGlite and a SIGKILL of the server', () => {
       await database.close();
     }
   }, 90_000);
+
+  // PGlite offers no guarantee against every damage (a disk that loses written data, a folder
+  // restored in part): the server then refuses to start with a clear message, never starting an
+  // empty database in its place.
+  it.each([
+    [
+      'PG_VERSION removed',
+      (d: string) => fs.rmSync(path.join(d, 'PG_VERSION')),
+      'its PG_VERSION file is missing',
+    ],
+    [
+      'pg_control overwritten',
+      (d: string) => fs.writeFileSync(path.join(d, 'global', 'pg_control'), Buffer.alloc(8192, 7)),
+      'it could not be opened',
+    ],
+  ])(
+    'refuses to start on a damaged data directory (%s)',
+    async (_name, damage, why) => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-faults-damaged-'));
+      try {
+        const pgliteDir = path.join(dataDir, 'pglite');
+        const database = await openDatabase({ pgliteDir });
+        await database.close();
+        damage(pgliteDir);
+        const before = fs.readdirSync(pgliteDir).sort();
+        const { code, output } = await runServerToExit({ DATA_DIR: dataDir, OUTPOST_DEMO: '0' });
+        expect(code).toBe(1);
+        expect(output).toContain(`The embedded database in ${pgliteDir} is damaged: ${why}`);
+        expect(output).toContain('Restore the folder from a backup, or move it aside');
+        // Nothing was created in its place.
+        expect(fs.readdirSync(pgliteDir).sort()).toEqual(before);
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

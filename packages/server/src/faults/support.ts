@@ -196,6 +196,31 @@ export async function startServerProcess(port: number, env: Record<string, strin
   };
 }
 
+/** Runs the server and waits for it to exit on its own (a start-up refusal); its code and output. */
+export async function runServerToExit(
+  env: Record<string, string>,
+  timeoutMs = 45_000,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_MAIN], {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      SESSION_SECRET: 'fault-tests-session-secret-0123456789abcdef',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, output };
+}
+
 /** A process that must end with the test run even if the test fails half-way. */
 export function stopWithTest(p: { kill(): Promise<void> } | null | undefined) {
   return p?.kill().catch(() => undefined);
