@@ -4,7 +4,7 @@ import type { CreatedEnrollmentToken } from '@outpost/contract/agents';
 import type { EnrollResult } from '@outpost/contract/agent-protocol';
 import { RecordingExecutor } from '../actions/executor';
 import { createAgent } from '../agent';
-import type { Agent } from '../agent';
+import type { Agent, AgentOptions } from '../agent';
 import { createStepsRunner } from '../deployment/steps-runner';
 import { createFileOutbox } from '../outbox';
 import { createSystemBackend } from '../system-backend';
@@ -70,8 +70,10 @@ export function realAgent(
   creds: Pick<EnrollResult, 'device_guid' | 'agent_secret'>,
   dirs: { outbox: string; work: string },
   backoff = { baseMs: 200, capMs: 2000 },
+  extra: Pick<AgentOptions, 'log' | 'welcomeTimeoutMs'> = {},
 ): Agent {
   return createAgent({
+    ...extra,
     server: url,
     deviceGuid: creds.device_guid,
     agentSecret: creds.agent_secret,
