@@ -1,3 +1,4 @@
+import net from 'node:net';
 import pg from 'pg';
 import type { SignInResult } from '@outpost/contract/auth';
 import type { CreatedEnrollmentToken } from '@outpost/contract/agents';
@@ -119,4 +120,50 @@ export async function until<T>(
     }
     await sleep(100);
   }
+}
+
+export type Proxy = {
+  url: string;
+  /** every open connection cut and new ones refused, as a network outage */
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** A TCP proxy in front of `targetPort` on a port of its own, which the test can cut. */
+export async function startProxy(targetPort: number): Promise<Proxy> {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | null = null;
+  let port = 0;
+  const listen = async () => {
+    server = net.createServer((sock) => {
+      const upstream = net.connect(targetPort, '127.0.0.1');
+      sockets.add(sock);
+      sockets.add(upstream);
+      const end = () => {
+        sock.destroy();
+        upstream.destroy();
+        sockets.delete(sock);
+        sockets.delete(upstream);
+      };
+      for (const s of [sock, upstream]) {
+        s.on('error', end);
+        s.on('close', end);
+      }
+      sock.pipe(upstream).pipe(sock);
+    });
+    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
+    port = (server!.address() as net.AddressInfo).port;
+  };
+  const cut = async () => {
+    const srv = server;
+    server = null;
+    for (const s of sockets) {
+      s.destroy();
+    }
+    sockets.clear();
+    await new Promise<void>((resolve) => (srv ? srv.close(() => resolve()) : resolve()));
+  };
+  await listen();
+  return { url: `http://127.0.0.1:${port}`, cut, restore: listen, close: cut };
 }
