@@ -106,7 +106,9 @@ describe('the agent against a hostile or absent server', () => {
           return;
         case 'an upgrade answered too slowly':
           return; // never answered; the agent gives up on its own
-        default:
+        case 'invalid JSON, wrong frames, binary garbage, then a cut':
+        case 'a socket that never welcomes':
+        case 'a welcome, then silence (no pong)':
           wss.handleUpgrade(req, socket, head, (ws) => {
             ws.on('error', () => undefined);
             if (behaviour === 'invalid JSON, wrong frames, binary garbage, then a cut') {
@@ -181,18 +183,20 @@ describe('the agent against a hostile or absent server', () => {
     agent.start();
 
     // Every hostile behaviour twice over.
-    await eventually(async () => upgrades >= HOSTILE_BEHAVIOURS.length * 2, 30_000).catch((err: unknown) => {
-      throw new Error(
-        `${String(err)}: saw ${JSON.stringify(seen)}, state ${agent!.connection.state}, log ${JSON.stringify(lines.slice(-10))}`,
-      );
-    });
+    await eventually(() => Promise.resolve(upgrades >= HOSTILE_BEHAVIOURS.length * 2), 30_000).catch(
+      (err: unknown) => {
+        throw new Error(
+          `${String(err)}: saw ${JSON.stringify(seen)}, state ${agent!.connection.state}, log ${JSON.stringify(lines.slice(-10))}`,
+        );
+      },
+    );
     expect(new Set(seen)).toEqual(new Set(HOSTILE_BEHAVIOURS));
     expect(agent.connection.state).not.toBe('stopped');
 
     // Then nobody at all for a long series of attempts (at the shortened backoff cap).
     await front.absent();
     const before = reconnects;
-    await eventually(async () => reconnects - before >= 50, 30_000).catch((err: unknown) => {
+    await eventually(() => Promise.resolve(reconnects - before >= 50), 30_000).catch((err: unknown) => {
       throw new Error(
         `${String(err)}: ${reconnects - before} reconnects, state ${agent!.connection.state}, log ${JSON.stringify(lines.slice(-10))}`,
       );
@@ -202,11 +206,13 @@ describe('the agent against a hostile or absent server', () => {
     // The real server comes back at the address: the agent connects on its own and works.
     front.mode = 'real';
     await front.listen();
-    await eventually(async () => agent!.connection.state === 'connected', 20_000).catch((err: unknown) => {
-      throw new Error(
-        `${String(err)}: state ${agent!.connection.state}, log ${JSON.stringify(lines.slice(-10))}`,
-      );
-    });
+    await eventually(() => Promise.resolve(agent!.connection.state === 'connected'), 20_000).catch(
+      (err: unknown) => {
+        throw new Error(
+          `${String(err)}: state ${agent!.connection.state}, log ${JSON.stringify(lines.slice(-10))}`,
+        );
+      },
+    );
     const [row] = await eventually(async () => {
       const rows = await server.database.db
         .select()

@@ -107,7 +107,7 @@ describe('the agent outbox across a lost connection', () => {
 
     // The agent finishes offline: the result waits in its on-disk outbox, the server has nothing
     // of step 3.
-    await eventually(async () => outboxTypes().includes('command_result'), 20_000);
+    await eventually(() => Promise.resolve(outboxTypes().includes('command_result')), 20_000);
     expect(outboxTypes()).toContain('step_progress');
     expect((await logsOf()).some((l) => l.deployment_step_logs.stepOrder === 3)).toBe(false);
 
@@ -134,6 +134,6 @@ describe('the agent outbox across a lost connection', () => {
     expect(logs.find((l) => l.stepOrder === 3)!.stdoutLog.split('after-the-cut')).toHaveLength(2);
     expect(logs.find((l) => l.stepOrder === 1)!.stdoutLog.split('before-the-cut')).toHaveLength(2);
     // Everything was acknowledged, so nothing is left on disk.
-    await eventually(async () => outboxTypes().length === 0);
+    await eventually(() => Promise.resolve(outboxTypes().length === 0));
   }, 60_000);
 });

@@ -114,7 +114,7 @@ describe('a server restart during a reconnect storm of 1,000 agents', () => {
     });
     const connected = () => agents.filter((a) => a.connection.state === 'connected').length;
     const firstStart = Date.now();
-    await until(async () => connected() === AGENTS, 120_000);
+    await until(() => Promise.resolve(connected() === AGENTS), 120_000);
     const firstMs = Date.now() - firstStart;
     const before = new Map(
       (
@@ -125,15 +125,15 @@ describe('a server restart during a reconnect storm of 1,000 agents', () => {
 
     await server!.kill();
     const killedAt = Date.now();
-    await until(async () => connected() === 0, 30_000);
+    await until(() => Promise.resolve(connected() === 0), 30_000);
     refused = 0;
     server = await startServerProcess(port, env());
     const upAt = Date.now();
     const counts: string[] = [];
-    await until(async () => {
+    await until(() => {
       const n = connected();
       counts.push(`${Math.round((Date.now() - upAt) / 1000)}s:${n}`);
-      return n === AGENTS;
+      return Promise.resolve(n === AGENTS);
     }, 150_000);
     const allBackAt = Date.now();
 

@@ -136,7 +136,7 @@ export async function startProxy(targetPort: number): Promise<Proxy> {
   let server: net.Server | null = null;
   let port = 0;
   const listen = async () => {
-    server = net.createServer((sock) => {
+    const srv = net.createServer((sock) => {
       const upstream = net.connect(targetPort, '127.0.0.1');
       sockets.add(sock);
       sockets.add(upstream);
@@ -152,8 +152,9 @@ export async function startProxy(targetPort: number): Promise<Proxy> {
       }
       sock.pipe(upstream).pipe(sock);
     });
-    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-    port = (server!.address() as net.AddressInfo).port;
+    server = srv;
+    await new Promise<void>((resolve) => srv.listen(port, '127.0.0.1', resolve));
+    port = (srv.address() as net.AddressInfo).port;
   };
   const cut = async () => {
     const srv = server;
