@@ -8,7 +8,21 @@ import path from 'node:path';
 // Helpers for the fault tests (issue 14): a PostgreSQL and a Redis of the test's own, which it may
 // stop and start without touching the shared ones, and the server as a child process it may kill.
 
-const PG_BIN = process.env.PG_BIN || '/usr/lib/postgresql/15/bin';
+/** PostgreSQL's server binaries: PG_BIN, else the newest Debian/Ubuntu installation. */
+function pgBin(): string {
+  if (process.env.PG_BIN) {
+    return process.env.PG_BIN;
+  }
+  const root = '/usr/lib/postgresql';
+  const versions = fs.existsSync(root)
+    ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+    : [];
+  versions.sort((a, b) => Number(b) - Number(a));
+  if (!versions[0]) {
+    throw new Error('PostgreSQL server binaries not found: install PostgreSQL or set PG_BIN');
+  }
+  return path.join(root, versions[0], 'bin');
+}
 const SERVER_MAIN = path.join(import.meta.dirname, '..', 'main.ts');
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,6 +58,7 @@ export type OwnPostgres = {
 
 /** A fresh PostgreSQL cluster in a temp folder on its own port (trust authentication, fsync off). */
 export async function startOwnPostgres(): Promise<OwnPostgres> {
+  const PG_BIN = pgBin();
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-faults-pg-'));
   if (isRoot()) {
