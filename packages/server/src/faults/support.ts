@@ -70,6 +70,20 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`;
   const start = () => void pgctl(['-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
   let running = false;
+  const destroy = () => {
+    process.off('exit', destroy);
+    if (running) {
+      running = false;
+      try {
+        pgctl(['-m', 'immediate', '-w', 'stop']);
+      } catch {
+        // already gone
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  // Even when the test times out before its cleanup, the cluster does not outlive the run.
+  process.on('exit', destroy);
   start();
   running = true;
   return {
@@ -83,16 +97,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       pgctl(['-m', 'fast', '-w', 'stop']);
       running = false;
     },
-    destroy() {
-      if (running) {
-        try {
-          pgctl(['-m', 'immediate', '-w', 'stop']);
-        } catch {
-          // already gone
-        }
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    destroy,
   };
 }
 
@@ -112,6 +117,10 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     );
     await waitForPort(port);
   };
+  const killNow = () => {
+    child?.kill('SIGKILL');
+  };
+  process.on('exit', killNow); // never outlives the test run
   await start();
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -179,6 +188,9 @@ export async function startServerProcess(port: number, env: Record<string, strin
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const killNow = () => child.kill('SIGKILL');
+  process.on('exit', killNow); // never outlives the test run
+  child.once('exit', () => process.off('exit', killNow));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 45_000;
   for (;;) {
