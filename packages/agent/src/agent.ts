@@ -53,6 +53,8 @@ export type AgentOptions = {
   sessionPollMs?: number;
   backoff?: { baseMs: number; capMs: number };
   random?: () => number;
+  /** an opened socket without a welcome after this long is dropped and retried (default 30 s) */
+  welcomeTimeoutMs?: number;
 };
 
 export type Agent = {
@@ -97,6 +99,7 @@ export function createAgent(options: AgentOptions): Agent {
     log: options.log,
     backoff: options.backoff,
     random: options.random,
+    welcomeTimeoutMs: options.welcomeTimeoutMs,
     hello: async () => {
       const h = await backend.hello();
       known = new Map(h.sessions.map((s) => [s.sessionId, s]));

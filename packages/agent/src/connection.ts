@@ -37,7 +37,13 @@ export type ConnectionOptions = {
   log?: Logger;
   backoff?: { baseMs: number; capMs: number };
   random?: () => number;
+  /** an opened socket without a welcome after this long is dropped and retried (default 30 s) */
+  welcomeTimeoutMs?: number;
 };
+
+const DEFAULT_WELCOME_TIMEOUT_MS = 30_000;
+/** Heartbeat intervals without a frame or pong from the server before the socket counts as dead. */
+const SILENT_INTERVALS = 3;
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'stopped';
 
@@ -50,6 +56,9 @@ export class AgentConnection {
   private attempt = 0;
   private heartbeat: NodeJS.Timeout | null = null;
   private retry: NodeJS.Timeout | null = null;
+  private welcomeTimer: NodeJS.Timeout | null = null;
+  /** when the server was last heard on the current socket (a frame or a pong) */
+  private lastHeard = 0;
   private readonly log: Logger;
   private readonly listeners = new Set<(state: ConnectionState) => void>();
 
@@ -122,6 +131,10 @@ export class AgentConnection {
       clearTimeout(this.retry);
       this.retry = null;
     }
+    if (this.welcomeTimer) {
+      clearTimeout(this.welcomeTimer);
+      this.welcomeTimer = null;
+    }
   }
 
   private connect() {
@@ -135,7 +148,8 @@ export class AgentConnection {
         [AGENT_DEVICE_HEADER]: this.options.deviceGuid,
         authorization: `Bearer ${this.options.agentSecret}`,
       },
-      handshakeTimeout: 15_000,
+      // a server too slow to answer the upgrade counts like one that never welcomes
+      handshakeTimeout: Math.min(15_000, this.options.welcomeTimeoutMs ?? DEFAULT_WELCOME_TIMEOUT_MS),
     });
     this.ws = ws;
     let isFatal = false;
@@ -149,13 +163,30 @@ export class AgentConnection {
     ws.on('open', () => {
       this.options
         .hello()
-        .then((hello) => ws.send(JSON.stringify(hello)))
+        .then((hello) => {
+          ws.send(JSON.stringify(hello));
+          // A server that accepts the socket but never welcomes us (hung, or not an Outpost
+          // server) must not hold the agent forever: drop it and retry with backoff (issue 14).
+          if (this.ws === ws && this.state === 'connecting') {
+            this.welcomeTimer = setTimeout(() => {
+              this.log.warn('no welcome from the server; reconnecting');
+              ws.terminate();
+            }, this.options.welcomeTimeoutMs ?? DEFAULT_WELCOME_TIMEOUT_MS);
+            this.welcomeTimer.unref();
+          }
+        })
         .catch((err: unknown) => {
           this.log.error('could not build hello', { err: String(err) });
           ws.terminate();
         });
     });
-    ws.on('message', (data) => this.onMessage(ws, messageText(data)));
+    ws.on('message', (data) => {
+      this.lastHeard = Date.now();
+      this.onMessage(ws, messageText(data));
+    });
+    ws.on('pong', () => {
+      this.lastHeard = Date.now();
+    });
     ws.on('error', (err) => this.log.warn('connection error', { err: err.message }));
     ws.on('close', (code, reason) => {
       if (this.ws !== ws) {
@@ -193,13 +224,30 @@ export class AgentConnection {
     }
     switch (message.type) {
       case 'welcome': {
+        if (this.state === 'connected') {
+          return; // a second welcome on the same socket changes nothing
+        }
+        if (this.welcomeTimer) {
+          clearTimeout(this.welcomeTimer);
+          this.welcomeTimer = null;
+        }
         this.attempt = 0;
         this.setState('connected');
         const every = message.heartbeatIntervalMs || DEFAULT_HEARTBEAT_INTERVAL_MS;
-        this.heartbeat = setInterval(
-          () => this.send({ type: 'heartbeat', sentAt: new Date().toISOString() }),
-          every,
-        );
+        this.lastHeard = Date.now();
+        this.heartbeat = setInterval(() => {
+          // A server that stopped answering (frozen, or a connection silently lost on the way)
+          // answers no ping: past a few intervals the socket is dropped and re-opened.
+          if (Date.now() - this.lastHeard > every * SILENT_INTERVALS) {
+            this.log.warn('the server stopped answering; reconnecting');
+            ws.terminate();
+            return;
+          }
+          this.send({ type: 'heartbeat', sentAt: new Date().toISOString() });
+          if (ws.readyState === WebSocket.OPEN) {
+            ws.ping();
+          }
+        }, every);
         this.heartbeat.unref();
         for (const pending of this.options.outbox.list()) {
           ws.send(JSON.stringify(pending));

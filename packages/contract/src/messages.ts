@@ -33,6 +33,7 @@ export const messages = {
   notFound: 'Not found',
   routeNotFound: (method: string, url: string) => `Route ${method} ${url} not found`,
   internalError: 'Internal server error',
+  databaseUnavailable: 'The database is unavailable; try again in a moment',
   validationFailed: 'Invalid request',
   // Agents, enrolment and live updates (issue 3)
   enrollTokenInvalid: 'The enrolment token is not valid',

@@ -176,7 +176,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(
     async (api) => {
-      await api.register(healthRoutes, { database });
+      await api.register(healthRoutes, {
+        database,
+        ...(redis && { redisState: () => (redis.status === 'ready' ? 'up' : 'down') }),
+      });
       // Live sockets (ARCHITECTURE §4): WS /api/ws for the portal, WS /api/agent/ws for agents.
       await api.register(portalSocketRoutes);
       await api.register(agentSocketRoutes, {

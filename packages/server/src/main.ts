@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { preparePrivateDirs } from './lib/private-dir';
-import { openDatabase } from './db/client';
+import { DatabaseDamagedError, DatabaseInUseError, openDatabase } from './db/client';
 import { createDemo } from './modules/demo/demo';
 
 // Formats a host for a URL: an IPv6 address goes in brackets.
@@ -54,7 +54,11 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof DatabaseDamagedError ||
+    err instanceof DatabaseInUseError
+  ) {
     console.error(err.message);
   } else {
     console.error(err);

@@ -58,6 +58,8 @@ export type FleetOptions = {
   stepDurationMs?: SimDeploymentOptions['stepDurationMs'];
   /** deployments: real ms per simulated ms, so tests run a 2 s step in 100 ms (default 1) */
   timeScale?: number;
+  /** reconnect backoff (full jitter); default 0.5 s doubling up to 30 s */
+  backoff?: { baseMs: number; capMs: number };
 };
 
 export type SimulatedAgent = {
@@ -152,7 +154,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         deployments,
         journal,
         log: options.log,
-        backoff: { baseMs: 500, capMs: 30_000 },
+        backoff: options.backoff ?? { baseMs: 500, capMs: 30_000 },
       });
     const sim: SimulatedAgent = {
       device,

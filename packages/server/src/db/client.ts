@@ -49,6 +49,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // dropped database) is reported here: the pool discards it and the next query opens a new one.
     // Without a listener Node treats the event as an uncaught error and the process dies.
     pool.on('error', (err) => options.onConnectionError?.(err));
+    // The same for a connection that is checked out (inside a transaction, between two of its
+    // queries) when it ends: the pool does not listen then, and the error would end the process.
+    // The transaction's next query fails (503 DB_UNAVAILABLE); the pool discards the connection.
+    pool.on('connect', (client) => {
+      client.on('error', (err) => options.onConnectionError?.(err));
+    });
     const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
     await migratePostgres(pool, migrationsFolder);
     return {
@@ -64,10 +70,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const releaseLock = options.pgliteDir ? lockDataDir(options.pgliteDir) : () => undefined;
   // pg_trgm backs the substring search indexes (migration 0004); PostgreSQL has it in contrib.
   const extensions = { pg_trgm };
-  const client = options.pgliteDir
-    ? new PGlite(options.pgliteDir, { extensions })
-    : new PGlite({ extensions });
-  await client.waitReady;
+  let client: PGlite;
+  try {
+    if (options.pgliteDir) {
+      refuseDamagedDir(options.pgliteDir);
+    }
+    client = options.pgliteDir ? new PGlite(options.pgliteDir, { extensions }) : new PGlite({ extensions });
+    await client.waitReady;
+  } catch (err) {
+    releaseLock();
+    if (options.pgliteDir && !(err instanceof DatabaseDamagedError)) {
+      throw new DatabaseDamagedError(
+        damagedMessage(
+          options.pgliteDir,
+          `it could not be opened (${err instanceof Error ? err.message : String(err)})`,
+        ),
+      );
+    }
+    throw err;
+  }
   const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   if (options.pgliteDir) {
@@ -88,6 +109,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 export class DatabaseInUseError extends Error {}
+
+/** The PGlite data directory exists but cannot be the database it was: the server does not start. */
+export class DatabaseDamagedError extends Error {}
+
+const damagedMessage = (dir: string, why: string) =>
+  `The embedded database in ${dir} is damaged: ${why}. Outpost does not start rather than start ` +
+  `with an empty database. Restore the folder from a backup, or move it aside to start with a new, ` +
+  `empty database.`;
+
+/**
+ * PGlite creates a new, empty cluster in a directory without PG_VERSION, even over the remains of
+ * an old one (a half-restored backup, files lost): a directory with files but no PG_VERSION is
+ * refused instead (issue 14).
+ */
+function refuseDamagedDir(dir: string) {
+  const entries = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  if (entries.length > 0 && !entries.includes('PG_VERSION')) {
+    throw new DatabaseDamagedError(damagedMessage(dir, 'its PG_VERSION file is missing'));
+  }
+}
 
 const isAlive = (pid: number) => {
   try {

@@ -24,10 +24,15 @@ import type { PresenceOptions } from './presence';
 // message switch, and the bus topics that reach a device wherever its socket is. Authentication
 // happens before the upgrade (agent-socket.routes.ts); commands come from the command queue.
 
+/** Default interval of the command poll behind the bus's doorbell. */
+export const COMMAND_POLL_MS = 3000;
+
 export type AgentHubOptions = PresenceOptions &
   MessageLimits & {
     /** how long a new socket may stay silent before its hello */
     helloTimeoutMs?: number;
+    /** how often the database is polled for commands the doorbell did not announce */
+    commandPollMs?: number;
   };
 
 export type AgentHub = {
@@ -64,6 +69,28 @@ export function createAgentHub(deps: {
   };
 
   const presence = createPresence({ db, log, options, connections: () => local.values(), publishChange });
+
+  // The doorbell travels on the bus; with Redis away it is lost. The database is the queue, so
+  // every instance also polls it for the agents it holds (one query for all of them) and offers
+  // what is still pending (issue 14: commands issued while Redis is down still arrive).
+  const commandPoll = setInterval(() => {
+    const held = [...local.values()].filter((c) => c.hasHello);
+    if (held.length === 0) {
+      return;
+    }
+    commands
+      .pendingFor(held.map((c) => c.device.id))
+      .then((ids) => {
+        for (const id of ids) {
+          const conn = local.get(id);
+          if (conn?.hasHello) {
+            conn.enqueue(() => commands.offer(conn));
+          }
+        }
+      })
+      .catch((err: unknown) => log.warn({ err }, 'command poll failed'));
+  }, options.commandPollMs ?? COMMAND_POLL_MS);
+  commandPoll.unref();
 
   const unsubscribers = [
     bus.subscribe('agent.doorbell', ({ deviceId }) => {
@@ -207,6 +234,7 @@ export function createAgentHub(deps: {
     },
     close() {
       isClosing = true;
+      clearInterval(commandPoll);
       for (const u of unsubscribers) {
         u();
       }

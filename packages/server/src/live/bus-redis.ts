@@ -19,6 +19,13 @@ export async function createRedisBus(url: string, prefix: string, log: FastifyBa
   }
   await Promise.all([pub.connect(), sub.connect()]);
 
+  let dropped = 0;
+  pub.on('ready', () => {
+    if (dropped > 0) {
+      log.warn({ dropped }, 'redis is back; bus messages were dropped while it was away');
+      dropped = 0;
+    }
+  });
   const handlers = new Map<string, Set<(m: unknown) => void>>();
   const pending: Promise<unknown>[] = [];
   sub.on('message', (channel: string, raw: string) => {
@@ -45,7 +52,23 @@ export async function createRedisBus(url: string, prefix: string, log: FastifyBa
   return {
     kind: 'redis',
     async publish<T extends BusTopic>(topic: T, message: BusTopics[T]) {
-      await pub.publish(prefix + topic, JSON.stringify(message));
+      // Never fails the caller (issue 14): with Redis away the message is dropped at once rather
+      // than queued or thrown into a request that already committed its work. What it announced
+      // is in the database; instances poll it for their agents' commands (agent-hub.ts) and
+      // waiters read results from it (command-queue.ts).
+      if (pub.status !== 'ready') {
+        dropped++;
+        return;
+      }
+      try {
+        await pub.publish(prefix + topic, JSON.stringify(message));
+      } catch (err) {
+        dropped++;
+        log.warn(
+          { err: err instanceof Error ? err.message : String(err), topic },
+          'redis publish failed; message dropped',
+        );
+      }
     },
     subscribe<T extends BusTopic>(topic: T, handler: BusHandler<T>) {
       const channel = prefix + topic;

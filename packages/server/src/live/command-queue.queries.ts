@@ -41,6 +41,29 @@ export async function unfinishedCommands(db: Db, deviceId: number) {
     .orderBy(asc(deviceCommands.createdAt));
 }
 
+/**
+ * Of these devices, the ones with a command not yet offered to them (status pending): the
+ * poll that delivers commands when the bus's doorbell was lost (issue 14). Uses the partial index
+ * of unfinished commands.
+ */
+export async function devicesWithPendingCommands(db: Db, deviceIds: number[]): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < deviceIds.length; i += 5000) {
+    const rows = await db
+      .selectDistinct({ deviceId: deviceCommands.deviceId })
+      .from(deviceCommands)
+      .where(
+        and(
+          inArray(deviceCommands.deviceId, deviceIds.slice(i, i + 5000)),
+          inArray(deviceCommands.status, ['pending', 'sent']),
+          eq(deviceCommands.status, 'pending'),
+        ),
+      );
+    out.push(...rows.map((r) => r.deviceId));
+  }
+  return out;
+}
+
 export async function markSent(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) {
     return;

@@ -10,6 +10,7 @@ import { isUuid } from '../lib/uuid';
 import type { Bus } from './bus';
 import {
   completeCommand,
+  devicesWithPendingCommands,
   findCommand,
   insertCommand,
   markSent,
@@ -88,10 +89,14 @@ export type CommandDelivery = {
     outcome: Pick<CommandResultEvent, 'status' | 'result' | 'error'>,
   ): Promise<'recorded' | 'duplicate' | 'unknown'>;
   stepProgress(event: StepProgressEvent): Promise<void>;
+  /** Of these devices, those with commands never offered (for the poll behind the doorbell). */
+  pendingFor(deviceIds: number[]): Promise<number[]>;
   close(): void;
 };
 
 const EXPIRED = 'The command expired before the device ran it';
+/** How often a request waiting for a result also reads it from the database. */
+const RESULT_POLL_MS = 1000;
 
 export function createCommandQueue(deps: {
   db: Db;
@@ -114,7 +119,13 @@ export function createCommandQueue(deps: {
   });
 
   async function dispatch(deviceId: number) {
-    await bus.publish('agent.doorbell', { deviceId });
+    // The work is committed already: a doorbell that cannot ring (the bus is away) must not fail
+    // the request; the instance holding the socket finds the command on its next poll.
+    await bus
+      .publish('agent.doorbell', { deviceId })
+      .catch((err: unknown) =>
+        log.warn({ err, deviceId }, 'doorbell not delivered; the poll will offer the command'),
+      );
   }
 
   async function offer(target: CommandTarget) {
@@ -199,6 +210,7 @@ export function createCommandQueue(deps: {
         }
         isDone = true;
         clearTimeout(timer);
+        clearInterval(poll);
         waiters.get(commandId)?.delete(finish);
         resolve(o);
       };
@@ -211,8 +223,19 @@ export function createCommandQueue(deps: {
         }
       };
       const timer = setTimeout(() => {
+        clearInterval(poll);
         fromRow('timeout').catch(() => finish({ commandId, status: 'timeout', result: null, error: null }));
       }, timeoutMs);
+      // The result normally arrives on the bus; the database has it too, which is what counts
+      // when the bus lost the message (Redis away while another instance recorded it).
+      const poll = setInterval(() => {
+        if (isDone) {
+          clearInterval(poll);
+          return;
+        }
+        fromRow(null).catch(() => undefined);
+      }, RESULT_POLL_MS);
+      poll.unref();
       let set = waiters.get(commandId);
       if (!set) {
         set = new Set();
@@ -247,6 +270,8 @@ export function createCommandQueue(deps: {
     offer,
     complete,
     stepProgress,
+    pendingFor: (deviceIds) =>
+      deviceIds.length === 0 ? Promise.resolve([]) : devicesWithPendingCommands(db, deviceIds),
     close: unsubscribe,
   };
 }

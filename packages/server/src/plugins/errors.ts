@@ -6,6 +6,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { ApiErrorBody, FieldError } from '@outpost/contract/envelope';
 import { findInputProblem } from '@outpost/contract/input';
 import { inputMessages, messages } from '@outpost/contract/messages';
+import { isDatabaseUnavailable } from '../lib/db-unavailable';
 import { HttpError } from '../lib/errors';
 
 const validationError = (fields: FieldError[]): ApiErrorBody => {
@@ -120,6 +121,14 @@ export const errorsPlugin = fp(
       if (uploadProblem) {
         request.log.info({ err: err.message }, 'multipart upload broken off by the client');
         return reply.status(400).send({ success: false, error: uploadProblem, code: 'UPLOAD_INVALID' });
+      }
+      if (status >= 500 && isDatabaseUnavailable(err)) {
+        // PostgreSQL stopped or restarting: a clear, retryable 503; the pool reconnects by itself.
+        request.log.warn({ err: err.message }, 'request failed: database unavailable');
+        void reply.header('retry-after', '5');
+        return reply
+          .status(503)
+          .send({ success: false, error: messages.databaseUnavailable, code: 'DB_UNAVAILABLE' });
       }
       if (status >= 500) {
         request.log.error({ err }, 'request failed');

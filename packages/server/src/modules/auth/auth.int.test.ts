@@ -239,5 +239,6 @@ describe('sessions, profile and tenants', () => {
     const health = await server.request<Envelope<{ status: string; database: string }>>('GET', '/api/health');
     expect(health.body.data.status).toBe('ok');
     expect(health.body.data.database).toBe(process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
+    expect(health.body.data).toMatchObject({ checks: { database: 'up', redis: 'not configured' } });
   });
 });
