@@ -210,6 +210,8 @@ type AgentExpectation = {
   errors: Record<string, number>;
   acks: number;
   welcomed: boolean;
+  /** frames up to the one that closes the socket on arrival; later ones would race the close */
+  frames: Frame[];
 };
 
 /**
@@ -229,7 +231,9 @@ function expectAgent(frames: Frame[]): AgentExpectation {
   let acks = 0;
   let welcomed = false;
   const error = (code: string) => (errors[code] = (errors[code] ?? 0) + 1);
+  let sent = 0;
   for (const f of frames) {
+    sent += 1;
     if (f.kind === 'huge') {
       eager = 1009;
       break;
@@ -270,7 +274,7 @@ function expectAgent(frames: Frame[]): AgentExpectation {
     }
   }
   const closeCodes = [eager, queued].filter((c): c is number => c !== null);
-  return { closeCodes, errors, acks, welcomed };
+  return { closeCodes, errors, acks, welcomed, frames: frames.slice(0, sent) };
 }
 
 // ---------- portal frames ----------
@@ -312,11 +316,14 @@ const portalScriptFrame = (healthyKey: string): fc.Arbitrary<Frame[]> =>
  * subscribed or unsubscribed), or the close code. A frame over the payload limit is closed with
  * 1009; everything else is answered, and a binary frame is an invalid message.
  */
-function expectPortal(frames: Frame[], healthyKey: string): { close: number | null; answers: string[] } {
+function expectPortal(
+  frames: Frame[],
+  healthyKey: string,
+): { close: number | null; answers: string[]; frames: Frame[] } {
   const answers: string[] = [];
-  for (const f of frames) {
+  for (const [i, f] of frames.entries()) {
     if (f.kind === 'huge') {
-      return { close: 1009, answers };
+      return { close: 1009, answers, frames: frames.slice(0, i + 1) };
     }
     const parsed =
       f.kind === 'text' && isJson(f.data) ? PortalClientMessage.safeParse(JSON.parse(f.data)) : null;
@@ -341,7 +348,7 @@ function expectPortal(frames: Frame[], healthyKey: string): { close: number | nu
       }
     }
   }
-  return { close: null, answers };
+  return { close: null, answers, frames };
 }
 
 const CONTROL = new Set(['error', 'pong', 'subscribed', 'unsubscribed']);
