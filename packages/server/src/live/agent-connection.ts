@@ -90,6 +90,11 @@ export class AgentConnection {
     this.send({ type: 'error', code, message, ...(messageId && { messageId }) });
   }
 
+  /** Still open: not closed by either side. */
+  get isOpen(): boolean {
+    return !this.isClosed && this.socket.readyState === this.socket.OPEN;
+  }
+
   close(code: number, reason: string) {
     this.socket.close(code, reason);
   }

@@ -26,6 +26,7 @@ import {
   connectPortalSocket,
   createEnrollmentToken,
   enroll,
+  eventually,
   facts,
   hello,
   onlineAgent,
@@ -584,6 +585,37 @@ describe(
       expect(busy.ofType('error').every((e) => e.code === 'unknown_command')).toBe(true);
       await healthyCheck;
       await busy.close();
+      await checkHealthy();
+    });
+
+    it('an agent reconnecting while its previous hello is being recorded keeps the newer connection', async () => {
+      // Found by the fuzzer: the replaced connection's hello, finishing late, announced itself and
+      // closed the newer connection as replaced (4409), and could leave its own id on the device
+      // row, so the device never went offline after the newer one left.
+      for (let i = 0; i < 20; i++) {
+        // the older one says hello and drops at once: its hello is still being recorded when
+        // the newer one connects and says hello
+        const older = connectAgentSocket(server.url, hostile.device_guid, hostile.agent_secret);
+        await older.opened;
+        older.send(hello({ hostname: 'hostile-pc' }));
+        older.ws.terminate();
+        const newer = connectAgentSocket(server.url, hostile.device_guid, hostile.agent_secret);
+        await newer.opened;
+        newer.send(hello({ hostname: 'hostile-pc' }));
+        await newer.waitFor('welcome');
+        const flushId = `flush-${i}`;
+        newer.send({ type: 'command_result', messageId: flushId, commandId: flushId, status: 'completed' });
+        await newer.waitFor('ack', (m) => m.messageId === flushId);
+        expect(newer.closeCode).toBeNull();
+        await newer.close();
+        await eventually(async () => {
+          const [row] = await server.database.db
+            .select({ status: devices.status })
+            .from(devices)
+            .where(eq(devices.deviceGuid, hostile.device_guid));
+          return row?.status === 'offline';
+        });
+      }
       await checkHealthy();
     });
   },
