@@ -1,4 +1,4 @@
-// Soak (issue 14 point 3): the server under a steady, mixed load for a long time, on PostgreSQL.
+// Soak (reliability): the server under a steady, mixed load for a long time, on PostgreSQL.
 //
 //   npm run bench -- soak            # 1,000 simulated agents, 10 minutes
 //   npm run bench -- soak --quick    # 1,000 agents, 1 minute (same code path)

@@ -7,7 +7,7 @@ import { signInAs } from '../fixtures/auth';
 import { E2E_BASE_URL, DEMO_ADMIN } from '../fixtures/env';
 import { createCmdPackage, createJob, getJob, pickDevices } from './deployments/api';
 
-// Stored XSS (issue 14): a hostname, package and step name, step output, job name, audit detail,
+// Stored XSS: a hostname, package and step name, step output, job name, audit detail,
 // user name, site name and activity user name holding markup are created through the API and an
 // agent socket, then every screen that shows them is visited. The page runs with the CSP
 // bypassed, so what is checked is the rendering itself: no script runs (window.__xss stays

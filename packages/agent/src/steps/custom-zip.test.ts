@@ -125,7 +125,7 @@ function lieAboutSizes(zip: Buffer, uncompressedSize: number): Buffer {
 const LOCAL_HEADER = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const CENTRAL_HEADER = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
 
-describe('CUSTOM_ZIP: hostile archives (issue 14)', () => {
+describe('CUSTOM_ZIP: hostile archives', () => {
   async function runArchive(
     zip: Buffer,
     details: Record<string, unknown> = {},

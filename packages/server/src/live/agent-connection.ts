@@ -34,7 +34,8 @@ const realClock: Clock = {
   wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
 };
 
-const MAX_INVALID_MESSAGES = 10;
+/** frames that are not a valid message an agent may send before it is closed (4400) */
+export const MAX_INVALID_MESSAGES = 10;
 
 type Queued =
   { kind: 'message'; message: AgentMessage; bytes: number } | { kind: 'task'; run: () => Promise<void> };

@@ -17,10 +17,12 @@ import {
   deviceKey,
   parseSubscriptionKey,
 } from '@outpost/contract/live';
+import { WS_MAX_PAYLOAD_BYTES } from '@outpost/contract/limits';
 import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
 import { devices } from '../db/schema/index';
+import { MAX_INVALID_MESSAGES } from './agent-connection';
 import {
   connectAgentSocket,
   connectPortalSocket,
@@ -34,7 +36,7 @@ import {
 } from './test-support';
 import type { AgentSocket, PortalSocket } from './test-support';
 
-// Both websockets under generated hostile frames (issue 14): invalid JSON, wrong types, unknown
+// Both websockets under generated hostile frames: invalid JSON, wrong types, unknown
 // message types, binary frames, frames over the 1 MiB payload limit, messages out of order
 // (an agent's heartbeat, result or step progress before its hello, results for commands that do
 // not exist, the same result twice), floods. Each hostile socket must end with the close code
@@ -45,9 +47,6 @@ import type { AgentSocket, PortalSocket } from './test-support';
 // recorded), while the hostile frames are being sent.
 
 const RUNS = Number(process.env.SOCKET_FUZZ_RUNS || 40);
-/** ws's maxPayload (app.ts); a larger frame is closed with 1009 by the ws library */
-const MAX_PAYLOAD = 1024 * 1024;
-const MAX_INVALID_MESSAGES = 10;
 
 type Frame = { kind: 'text'; data: string } | { kind: 'binary'; data: Uint8Array } | { kind: 'huge' };
 
@@ -282,7 +281,7 @@ function expectAgent(frames: Frame[]): AgentExpectation {
 
 const portalScriptFrame = (healthyKey: string): fc.Arbitrary<Frame[]> =>
   fc.oneof(
-    { weight: 2, arbitrary: fc.constant([json({ type: 'ping' })]) },
+    { weight: 2, arbitrary: fc.constant<Frame[]>([json({ type: 'ping' })]) },
     {
       weight: 4,
       arbitrary: fc
@@ -356,7 +355,7 @@ const CONTROL = new Set(['error', 'pong', 'subscribed', 'unsubscribed']);
 
 function sendFrame(ws: AgentSocket['ws'], f: Frame) {
   if (f.kind === 'huge') {
-    ws.send('x'.repeat(MAX_PAYLOAD + 1));
+    ws.send('x'.repeat(WS_MAX_PAYLOAD_BYTES + 1));
   } else if (f.kind === 'binary') {
     ws.send(f.data, { binary: true });
   } else {
@@ -375,7 +374,7 @@ describe(
     let hostile: EnrollResult;
     let healthyAgent: AgentSocket;
     let healthyPortal: PortalSocket;
-    let fault = false;
+    let isFaulted = false;
 
     beforeAll(async () => {
       server = await startTestServer({
@@ -419,10 +418,10 @@ describe(
 
     /** The healthy pair still works: a status change reaches the portal, a command the agent. */
     async function healthyRoundTrip() {
-      fault = !fault;
+      isFaulted = !isFaulted;
       const from = healthyPortal.received.length;
-      healthyAgent.send({ type: 'fault', active: fault, message: 'fuzz toggle' });
-      const status = fault ? 'error' : 'online';
+      healthyAgent.send({ type: 'fault', active: isFaulted, message: 'fuzz toggle' });
+      const status = isFaulted ? 'error' : 'online';
       const update = healthyPortal.waitFor(
         'device_update',
         (m) => m.payload.deviceId === healthy.device_guid && m.payload.status === status,

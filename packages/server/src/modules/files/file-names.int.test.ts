@@ -6,7 +6,7 @@ import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { files } from '../../db/schema/index';
 
-// Hostile upload names (issue 14): `../`, Windows paths, control characters, CR/LF meant to inject
+// Hostile upload names: `../`, Windows paths, control characters, CR/LF meant to inject
 // a response header, quotes meant to end the Content-Disposition parameter. The name is kept as a
 // display name only (last path segment, control characters removed); the blob is stored under a
 // server-generated key, and the download's Content-Disposition carries an ASCII fallback and the
