@@ -7,12 +7,12 @@ import { signInAs } from '../fixtures/auth';
 import { E2E_BASE_URL, DEMO_ADMIN } from '../fixtures/env';
 import { createCmdPackage, createJob, getJob, pickDevices } from './deployments/api';
 
-// Stored XSS: a hostname, package and step name, step output, job name, audit detail,
-// user name, site name and activity user name holding markup are created through the API and an
-// agent socket, then every screen that shows them is visited. The page runs with the CSP
-// bypassed, so what is checked is the rendering itself: no script runs (window.__xss stays
-// undefined), no element is injected, and the markup is visible as text. The CSP is checked on
-// its own, on the document response.
+// Stored XSS: a hostname, OS version, package and step name, step output, job name, audit
+// detail, user name, site name, activity user name and software name holding markup are created
+// through the API and an agent socket, then every screen that shows them is visited. The page runs
+// with the CSP bypassed, so what is checked is the rendering itself: no script runs (window.__xss
+// stays undefined), no element is injected, and the markup is visible as text. The CSP is checked
+// on its own, on the document response.
 
 test.use({ bypassCSP: true });
 
@@ -29,6 +29,7 @@ const names = {
   user: `XSS user ${tag} ${SVG}`,
   site: `XSS site ${tag} ${IMG}`,
   login: `xss-login-${tag}${SCRIPT}`,
+  software: `xss-sw-${tag}${SVG}`,
 };
 /** what the step prints (the simulated agent echoes it) */
 const OUTPUT = `out-${tag} ${IMG}`;
@@ -106,6 +107,16 @@ async function markupAgent(request: APIRequestContext, token: string, siteId: nu
       events: [{ eventType: 'login', userName: names.login, sessionId: `s-${tag}`, timestamp: now }],
     }),
   );
+  ws.send(
+    JSON.stringify({
+      type: 'inventory',
+      messageId: `xss-inv-${tag}`,
+      collectedAt: now,
+      software: [
+        { name: names.software, displayName: null, publisher: IMG, version: '1.0', installDate: null },
+      ],
+    }),
+  );
   return { guid: creds.device_guid, close: () => ws.close(1000) };
 }
 
@@ -173,12 +184,15 @@ test('markup in stored names and output renders as text on every screen that sho
     await expectInert(page, [names.hostname, names.site]);
     await page.goto(`/devices/${agent.guid}?tab=activity`);
     await expectInert(page, [names.login]);
+    await page.goto(`/devices/${agent.guid}?tab=software`);
+    await expectInert(page, [names.software]);
 
     await page.goto('/device-activity');
     await page.getByRole('searchbox', { name: 'Search devices or sites' }).fill(`xss-host-${tag}`);
     await expectInert(page, [names.hostname]);
+    // the newest software of the tenant, with the device it was found on
     await page.goto('/dashboard');
-    await expectInert(page, []);
+    await expectInert(page, [names.software]);
     await page.goto('/audit-logs');
     await expectInert(page, [names.package]);
     await page.goto('/users');
