@@ -217,7 +217,7 @@ try {
   }
 
   // ---- metrics
-  type Sample = { at: number; rss: number; heap: number; loopP99: number };
+  type Sample = { at: number; rss: number; heap: number; loopP99: number; cpu: number };
   const samples: Sample[] = [];
   const metric = (text: string, name: string) => {
     const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);
@@ -231,6 +231,7 @@ try {
       rss: metric(text, 'process_resident_memory_bytes'),
       heap: metric(text, 'nodejs_heap_size_used_bytes'),
       loopP99: metric(text, 'nodejs_eventloop_lag_p99_seconds'),
+      cpu: metric(text, 'process_cpu_seconds_total'),
     });
   };
   await sample(); // resets the event-loop histogram: the start of the measured window
@@ -391,6 +392,12 @@ try {
         peak: mib(Math.max(...measured.map((s) => s.heap))),
         end: mib(last.heap),
       },
+    },
+    // how much CPU the server got: on a machine shared with other work, a server starved of CPU
+    // shows event-loop delay that its own code did not cause
+    server_cpu: {
+      seconds: Number((last.cpu - first.cpu).toFixed(1)),
+      share_of_one_core: Number(((last.cpu - first.cpu) / ((last.at - first.at) / 1000)).toFixed(2)),
     },
     event_loop_p99_ms: {
       max: Number(Math.max(...loop).toFixed(1)),
