@@ -17,6 +17,8 @@ export const LIVE_NOTIFICATIONS_KEPT = 10;
 export const LIVE_NOTIFICATION_EXPIRY_MS = 5000;
 
 export const WS_PING_INTERVAL_MS = 30_000;
+/** Largest websocket frame either socket accepts; a larger one is closed with 1009. */
+export const WS_MAX_PAYLOAD_BYTES = 1024 * 1024;
 export const WS_RECONNECT_DELAYS_MS = [2000, 4000, 8000] as const;
 export const WS_NO_RETRY_CLOSE_CODES = [1006, 1011] as const;
 export const WS_CONNECT_DELAY_MS = 1000;

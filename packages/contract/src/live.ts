@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { refineInput } from './input';
+import { INT4_MAX, refineInput } from './input';
 import { DeviceStatus } from './devices';
 
 // The portal socket (spec: core §4 and §7 Websocket, operations §4 Live subscriptions).
@@ -116,7 +116,8 @@ export function parseSubscriptionKey(key: string): ParsedSubscriptionKey | null 
   if (kind === 'device' && GUID.test(rest)) {
     return { kind, deviceGuid: rest.toLowerCase() };
   }
-  if (kind === 'deployment' && /^[1-9][0-9]{0,15}$/.test(rest)) {
+  // Ids are PostgreSQL integers: a larger number can name nothing (and the database would refuse it).
+  if (kind === 'deployment' && /^[1-9][0-9]{0,9}$/.test(rest) && Number(rest) <= INT4_MAX) {
     return { kind, id: Number(rest) };
   }
   return null;
@@ -158,4 +159,14 @@ export const PORTAL_CLOSE = {
   invalidToken: 4401,
   mismatch: 4403,
   serverShutdown: 1001,
+  /** more messages waiting than a client needs (a flood): RFC 6455 1008 */
+  policyViolation: 1008,
 } as const;
+
+/**
+ * Messages (and their bytes) one portal socket may have waiting to be handled. The web client
+ * re-subscribes every key at once after a reconnect, so the count bound leaves room for twice
+ * the subscription limit; a client past either bound is flooding and is closed with 1008.
+ */
+export const PORTAL_MAX_PENDING_MESSAGES = 2 * MAX_SUBSCRIPTIONS_PER_SOCKET + 100;
+export const PORTAL_MAX_PENDING_BYTES = 4 * 1024 * 1024;

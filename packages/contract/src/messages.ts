@@ -59,6 +59,7 @@ export const messages = {
   wsInvalidSubscriptionKey: 'Unknown subscription key',
   wsTooManySubscriptions: 'Too many subscriptions on one connection',
   wsInvalidMessage: 'Invalid message',
+  wsTooManyMessages: 'Too many messages waiting on this connection',
 } as const;
 
 // Packages, steps and files (operations §5 and §8, word for word), plus the server's own messages.

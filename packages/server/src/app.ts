@@ -13,6 +13,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { WS_MAX_PAYLOAD_BYTES } from '@outpost/contract/limits';
 import { fastifyTrustProxy } from './config';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -131,7 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     global: false,
     ...(redis && { redis, nameSpace: rateLimitPrefix, skipOnError: true }),
   });
-  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  await app.register(websocket, { options: { maxPayload: WS_MAX_PAYLOAD_BYTES } });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Outpost API', version: VERSION },

@@ -34,7 +34,8 @@ const realClock: Clock = {
   wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
 };
 
-const MAX_INVALID_MESSAGES = 10;
+/** frames that are not a valid message an agent may send before it is closed (4400) */
+export const MAX_INVALID_MESSAGES = 10;
 
 type Queued =
   { kind: 'message'; message: AgentMessage; bytes: number } | { kind: 'task'; run: () => Promise<void> };
@@ -88,6 +89,11 @@ export class AgentConnection {
 
   sendError(code: AgentErrorMessage['code'], message: string, messageId?: string) {
     this.send({ type: 'error', code, message, ...(messageId && { messageId }) });
+  }
+
+  /** Still open: not closed by either side. */
+  get isOpen(): boolean {
+    return !this.isClosed && this.socket.readyState === this.socket.OPEN;
   }
 
   close(code: number, reason: string) {

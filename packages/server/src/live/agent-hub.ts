@@ -120,17 +120,44 @@ export function createAgentHub(deps: {
     conn.send({ type: 'ack', messageId: m.messageId });
   }
 
+  /** The device's connection on this instance, and still open. */
+  const isCurrent = (conn: AgentConnection) => local.get(conn.device.id) === conn && conn.isOpen;
+
+  // Hellos of one device are recorded one at a time. A connection replaced while its hello was
+  // being recorded (the agent reconnected at once) stops there: it must neither announce itself
+  // (that would close the newer connection as replaced) nor leave its id on the device row last
+  // (the newer connection's hello, queued behind it, records it again).
+  const helloChains = new Map<number, Promise<void>>();
+
   async function handleHello(conn: AgentConnection, m: Extract<AgentMessage, { type: 'hello' }>) {
     if (!SUPPORTED_AGENT_PROTOCOL_VERSIONS.includes(m.protocolVersion)) {
       conn.close(AGENT_CLOSE.unsupportedVersion, messages.agentUnsupportedProtocol(m.protocolVersion));
       return;
     }
-    if (conn.hasHello) {
+    const id = conn.device.id;
+    const run = (helloChains.get(id) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => recordHello(conn, m));
+    helloChains.set(id, run);
+    try {
+      await run;
+    } finally {
+      if (helloChains.get(id) === run) {
+        helloChains.delete(id);
+      }
+    }
+  }
+
+  async function recordHello(conn: AgentConnection, m: Extract<AgentMessage, { type: 'hello' }>) {
+    if (conn.hasHello || !isCurrent(conn)) {
       return;
     }
     const change = await markConnected(db, conn.device.id, conn.connectionId, m, conn.ip);
     if (!change) {
       conn.close(AGENT_CLOSE.deviceRemoved, 'Device removed');
+      return;
+    }
+    if (!isCurrent(conn)) {
       return;
     }
     conn.hasHello = true;

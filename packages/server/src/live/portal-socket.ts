@@ -6,6 +6,8 @@ import { WS_PING_INTERVAL_MS } from '@outpost/contract/limits';
 import {
   MAX_SUBSCRIPTIONS_PER_SOCKET,
   PORTAL_CLOSE,
+  PORTAL_MAX_PENDING_BYTES,
+  PORTAL_MAX_PENDING_MESSAGES,
   PortalClientMessage,
   parseSubscriptionKey,
 } from '@outpost/contract/live';
@@ -311,10 +313,32 @@ export function createPortalHub(deps: {
       return null;
     });
 
+    // Messages are handled one at a time, in order; a client with more waiting than it could need
+    // is flooding, and is closed before its backlog grows without bound.
+    let pendingMessages = 0;
+    let pendingBytes = 0;
+    let isFlooded = false;
     socket.on('message', (data, isBinary) => {
+      if (isFlooded) {
+        return;
+      }
+      // A binary frame is no message of this protocol: answered as invalid, its bytes not kept.
       const raw = isBinary ? '' : rawText(data);
+      const bytes = Buffer.byteLength(raw);
+      if (
+        pendingMessages + 1 > PORTAL_MAX_PENDING_MESSAGES ||
+        pendingBytes + bytes > PORTAL_MAX_PENDING_BYTES
+      ) {
+        isFlooded = true;
+        socket.close(PORTAL_CLOSE.policyViolation, messages.wsTooManyMessages);
+        return;
+      }
+      pendingMessages += 1;
+      pendingBytes += bytes;
       chain = chain.then(async (client) => {
-        if (client) {
+        pendingMessages -= 1;
+        pendingBytes -= bytes;
+        if (client && !isFlooded && socket.readyState === socket.OPEN) {
           try {
             await handle(client, raw);
           } catch (err) {

@@ -34,11 +34,16 @@ export type IncomingFile = {
 
 const MAX_NAME_LENGTH = 255;
 
-/** The name shown to people: the last path segment, control characters removed, length capped. */
+/**
+ * The name shown to people: the last path segment, control characters removed, length capped.
+ * It is a label only: the blob is stored under a generated key, never under this name.
+ */
 export function displayName(filename: string): string {
   const base = path.win32.basename(path.posix.basename(filename));
   const printable = [...base].filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f).join('');
-  return printable.trim().slice(0, MAX_NAME_LENGTH);
+  const name = printable.trim().slice(0, MAX_NAME_LENGTH);
+  // '.' and '..' name a folder, not a file: nothing is left to show
+  return name === '.' || name === '..' ? '' : name;
 }
 
 /** @fastify/multipart's error when a file passes the fileSize limit. */
