@@ -4,14 +4,14 @@ import type { RequestContext } from '../../plugins/auth';
 import type { DeploymentsService } from '../deployments/deployments.service';
 import type { DevicesService } from '../devices/devices.service';
 import type { TenantsService } from '../tenants/tenants.service';
-import { countPackages, deviceCounts, recentSoftware } from './dashboard.queries';
+import { countPackages, recentSoftware } from './dashboard.queries';
 
 const RECENT_DEVICES = 5;
 const RECENT_SOFTWARE = 6;
 
 export type DashboardServiceDeps = {
   db: Db;
-  devices: Pick<DevicesService, 'recent'>;
+  devices: Pick<DevicesService, 'recent' | 'counts'>;
   tenants: Pick<TenantsService, 'summary'>;
   deployments: Pick<DeploymentsService, 'countRunning'>;
 };
@@ -23,7 +23,7 @@ export function createDashboardService({ db, devices, tenants, deployments }: Da
     async stats(ctx: RequestContext): Promise<DashboardStats> {
       const [tenant, counts, recent, packages, software, running] = await Promise.all([
         tenants.summary(ctx.tenantId),
-        deviceCounts(db, ctx),
+        devices.counts(ctx),
         devices.recent(ctx, RECENT_DEVICES),
         countPackages(db, ctx),
         recentSoftware(db, ctx, RECENT_SOFTWARE),

@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { DeviceListFilters, DeviceListItem, SiteOption, SoftwareItem } from '@outpost/contract/devices';
-import { devices, deviceSoftware, sites } from '../../db/schema/index';
+import { deviceCounts, devices, deviceSoftware, sites } from '../../db/schema/index';
 import type { Executor, Reader } from '../../lib/db';
-import { inScope, sitesInScope } from '../../lib/scope';
+import { inScope, inTenant, isSiteLimited, sitesInScope } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
 import { deviceColumns, toDevice } from './devices.queries';
 import type { DeviceSelection } from './devices.queries';
@@ -58,8 +58,68 @@ export function deviceListWhere(ctx: Scope, f: Omit<DeviceListFilters, 'page' | 
 }
 
 /**
+ * How many devices match, without a search: the sum of the few `device_counts` rows of the
+ * tenant (per site, status and OS type, kept by triggers with the rows) instead of a count(*)
+ * over the tenant's devices. Exact, in the same scope as the page (a site-limited caller sums
+ * their sites only; devices without a site are not theirs).
+ */
+export async function countFromCounters(
+  db: Reader,
+  ctx: Scope,
+  f: Pick<DeviceListFilters, 'status' | 'os_type' | 'site_id'>,
+): Promise<number> {
+  const status = f.status
+    ? f.status === 'online'
+      ? inArray(deviceCounts.status, ['online', 'loggedin'])
+      : eq(deviceCounts.status, f.status)
+    : undefined;
+  if (isSiteLimited(ctx) && ctx.siteIds.length === 0) {
+    return 0;
+  }
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${deviceCounts.n}), 0)::int` })
+    .from(deviceCounts)
+    .where(
+      and(
+        inTenant(deviceCounts, ctx),
+        isSiteLimited(ctx) ? inArray(deviceCounts.siteId, ctx.siteIds) : undefined,
+        status,
+        f.os_type ? eq(deviceCounts.osType, f.os_type) : undefined,
+        f.site_id ? eq(deviceCounts.siteId, f.site_id) : undefined,
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+/** The devices' status and connected counts in scope, from the counters (the dashboard's tiles). */
+export async function statusCounts(db: Reader, ctx: Scope): Promise<{ total: number; online: number }> {
+  if (isSiteLimited(ctx) && ctx.siteIds.length === 0) {
+    return { total: 0, online: 0 };
+  }
+  const [row] = await db
+    .select({
+      total: sql<number>`coalesce(sum(${deviceCounts.n}), 0)::int`,
+      online: sql<number>`coalesce(sum(${deviceCounts.n}) filter (where ${deviceCounts.status} in ('online', 'loggedin')), 0)::int`,
+    })
+    .from(deviceCounts)
+    .where(
+      and(
+        inTenant(deviceCounts, ctx),
+        isSiteLimited(ctx) ? inArray(deviceCounts.siteId, ctx.siteIds) : undefined,
+      ),
+    );
+  return { total: row?.total ?? 0, online: row?.online ?? 0 };
+}
+
+/** The order of the list: stable (hostname, then id), the order of devices_tenant_hostname_idx. */
+const listOrder = [sql`lower(${devices.hostname}) asc nulls last`, asc(devices.id)] as const;
+
+/**
  * A page of devices. The order is stable (hostname, then id) and follows the tenant-first
- * lower(hostname) index, so a page is an index range scan even at 100,000 devices.
+ * (lower(hostname), id) index. The page's ids come first from the index alone (it includes the
+ * filter columns: an index-only scan, so a deep page's OFFSET does not read the table), then only
+ * those rows are read. The total comes from the counters, or from a count(*) for a search, run
+ * at the same time as the page.
  */
 export async function listDevices(
   db: Reader,
@@ -67,16 +127,29 @@ export async function listDevices(
   f: DeviceListFilters,
 ): Promise<{ rows: DeviceListItem[]; total: number }> {
   const where = deviceListWhere(ctx, f);
-  const [totalRow] = await db.select({ n: count() }).from(devices).where(where);
-  const rows = await db
+  const total = f.search
+    ? db
+        .select({ n: count() })
+        .from(devices)
+        .where(where)
+        .then(([r]) => r?.n ?? 0)
+    : countFromCounters(db, ctx, f);
+  const pageIds = db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(where)
+    .orderBy(...listOrder)
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .as('page_ids');
+  const page = db
     .select(listColumns)
     .from(devices)
+    .innerJoin(pageIds, eq(pageIds.id, devices.id))
     .leftJoin(sites, eq(sites.id, devices.siteId))
-    .where(where)
-    .orderBy(sql`lower(${devices.hostname}) asc nulls last`, asc(devices.id))
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit);
-  return { rows: rows.map(toListItem), total: totalRow?.n ?? 0 };
+    .orderBy(...listOrder);
+  const [rows, n] = await Promise.all([page, total]);
+  return { rows: rows.map(toListItem), total: n };
 }
 
 /** A numeric id or a device guid. */
@@ -111,12 +184,12 @@ export async function findScopedDevice(
   return row ?? null;
 }
 
-/** The devices of these ids that the caller may see. */
+/** The devices of these ids that the caller may see, in the order of `ids` (messages list them so). */
 export async function findScopedDevicesByIds(db: Reader, ctx: Scope, ids: number[]) {
   if (ids.length === 0) {
     return [];
   }
-  return db
+  const rows = await db
     .select({
       id: devices.id,
       deviceGuid: devices.deviceGuid,
@@ -127,6 +200,8 @@ export async function findScopedDevicesByIds(db: Reader, ctx: Scope, ids: number
     })
     .from(devices)
     .where(and(inScope(devices, ctx), inArray(devices.id, ids)));
+  const position = new Map(ids.map((id, i) => [id, i] as const));
+  return rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
 }
 
 export async function listDeviceSoftware(
@@ -180,7 +255,7 @@ export async function recentDevices(db: Reader, ctx: Scope, limit: number): Prom
     .from(devices)
     .leftJoin(sites, eq(sites.id, devices.siteId))
     .where(inScope(devices, ctx))
-    .orderBy(sql`${devices.lastSeen} desc nulls last`, desc(devices.id))
+    .orderBy(sql`${devices.lastSeen} desc nulls last`, sql`${devices.id} desc nulls last`)
     .limit(limit);
   return rows.map(toListItem);
 }
