@@ -264,10 +264,16 @@ try {
   }
   if (values.explain) {
     const client = new pg.Client({ connectionString: throwaway.url });
+    // dropping the database at the end ends this connection: not an error of the run
+    client.on('error', () => undefined);
     await client.connect();
     const out: string[] = [];
     for (const c of cases) {
       for (const q of plan[c.path]!.flat()) {
+        // only queries: a captured begin/commit (a transaction around a read) has no plan
+        if (!/^\s*(select|with)\b/i.test(q.text)) {
+          continue;
+        }
         const r = await client.query<{ 'QUERY PLAN': string }>(
           `explain (analyze, buffers) ${q.text}`,
           q.values,
@@ -281,7 +287,7 @@ try {
           '',
         );
         log(
-          `explain ${c.name}: ${lines.find((l) => l.startsWith('Execution Time')) ?? ''} ${q.text.slice(0, 70)}…`,
+          `explain ${c.name}: ${lines.find((l) => l.startsWith('Execution Time')) ?? ''} ${q.text.trim().replace(/\s+/g, ' ').slice(0, 70)}…`,
         );
       }
     }
