@@ -333,20 +333,34 @@ try {
   log(`server (${runtime}) on :${serverPort}, floor on :${floorPort}`);
 
   // ---- 4. load, one case at a time, Outpost then the floor
+  // CPU time of a process (user + system, /proc/<pid>/stat, clock ticks of 10 ms): per request,
+  // it is what the process itself spends, which the machine's other load disturbs far less than
+  // latency (Linux only; null elsewhere)
+  const cpuMs = (pid: number | undefined): number | null => {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      return null;
+    }
+  };
   const results = [];
   for (const c of cases) {
-    const run = async (port: number) => {
+    const run = async (port: number, pid: number | undefined) => {
       const url = `http://127.0.0.1:${port}${c.path}`;
       await load(url, { connections, seconds: warmupSeconds, headers: auth });
+      const before = cpuMs(pid);
       const r = await load(url, { connections, seconds, headers: auth });
+      const after = cpuMs(pid);
       if (r.non2xx + r.errors > 0) {
         // reported (a request slower than autocannon's 10 s timeout is an error), not fatal
         log(`${c.name} on :${port}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
       }
-      return r;
+      const cpu = before !== null && after !== null && r.requests > 0 ? (after - before) / r.requests : null;
+      return { ...r, cpu_ms_per_request: cpu === null ? null : Number(cpu.toFixed(3)) };
     };
-    const outpost = await run(serverPort);
-    const bare = await run(floorPort);
+    const outpost = await run(serverPort, server.process.pid);
+    const bare = await run(floorPort, floor.process.pid);
     const row = {
       name: c.name,
       path: c.path,
@@ -357,6 +371,8 @@ try {
       floor_p50_ms: bare.p50_ms,
       floor_p99_ms: bare.p99_ms,
       ratio: Number((outpost.rps / bare.rps).toFixed(3)),
+      cpu_ms_per_request: outpost.cpu_ms_per_request,
+      floor_cpu_ms_per_request: bare.cpu_ms_per_request,
       errors: outpost.non2xx + outpost.errors,
       floor_errors: bare.non2xx + bare.errors,
       statements: plan[c.path]!.flat().length,
@@ -455,12 +471,13 @@ try {
         .join(' ')}\n`,
   );
   console.log(
-    '| case | req/s | p50 ms | p99 ms | floor req/s | floor p99 ms | Outpost ÷ floor | response | zod encode + stringify ms | stringify ms |',
+    '| case | req/s | p50 ms | p99 ms | floor req/s | floor p99 ms | Outpost ÷ floor | server CPU ms/req | floor CPU ms/req | response | zod encode + stringify ms | stringify ms |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     console.log(
       `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.floor_rps} | ${r.floor_p99_ms} | ${r.ratio.toFixed(2)} | ` +
+        `${r.cpu_ms_per_request ?? 'n/a'} | ${r.floor_cpu_ms_per_request ?? 'n/a'} | ` +
         `${((r.response_bytes ?? 0) / 1024).toFixed(1)} KiB | ${r.zod_encode_and_stringify_ms ?? 'n/a'} | ${r.stringify_ms} |`,
     );
   }
