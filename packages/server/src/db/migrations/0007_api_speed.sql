@@ -3,34 +3,32 @@ CREATE TABLE "device_counts" (
 	"site_id" integer NOT NULL,
 	"status" text NOT NULL,
 	"os_type" text NOT NULL,
-	"n" integer NOT NULL,
-	CONSTRAINT "device_counts_tenant_id_site_id_status_os_type_pk" PRIMARY KEY("tenant_id","site_id","status","os_type")
+	"n" integer NOT NULL
 );
 --> statement-breakpoint
 DROP INDEX "devices_tenant_hostname_idx";--> statement-breakpoint
 DROP INDEX "devices_tenant_last_seen_idx";--> statement-breakpoint
--- INCLUDE (hand-written: drizzle-kit cannot express it): the list's columns for filters, so a deep
+CREATE INDEX "device_counts_key_idx" ON "device_counts" USING btree ("tenant_id","site_id","status","os_type");--> statement-breakpoint
+-- INCLUDE (hand-written: drizzle-kit cannot express it): the list's filter columns, so a deep
 -- page's OFFSET is an index-only scan
 CREATE INDEX "devices_tenant_hostname_idx" ON "devices" USING btree ("tenant_id",lower("hostname"),"id") INCLUDE ("hostname","status","site_id","os_type");--> statement-breakpoint
 CREATE INDEX "devices_tenant_last_seen_idx" ON "devices" USING btree ("tenant_id","last_seen" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 -- Per-tenant device counts kept with the rows (hand-written; see db/schema/device-counts.ts).
--- Statement-level triggers: one upsert per statement whatever the number of rows, and the
--- counter rows are locked in key order (ORDER BY), so two statements cannot deadlock on them.
+-- Statement-level triggers: one INSERT of deltas per statement whatever the number of rows. They
+-- only insert (no row of device_counts is ever updated by them), so no writer waits for another.
 CREATE FUNCTION "device_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO "device_counts" AS c ("tenant_id", "site_id", "status", "os_type", "n")
+    INSERT INTO "device_counts" ("tenant_id", "site_id", "status", "os_type", "n")
     SELECT "tenant_id", coalesce("site_id", 0), "status", coalesce("os_type", ''), count(*)
-    FROM new_rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-    ON CONFLICT ("tenant_id", "site_id", "status", "os_type") DO UPDATE SET "n" = c."n" + excluded."n";
+    FROM new_rows GROUP BY 1, 2, 3, 4;
   ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO "device_counts" AS c ("tenant_id", "site_id", "status", "os_type", "n")
+    INSERT INTO "device_counts" ("tenant_id", "site_id", "status", "os_type", "n")
     SELECT "tenant_id", coalesce("site_id", 0), "status", coalesce("os_type", ''), -count(*)
-    FROM old_rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-    ON CONFLICT ("tenant_id", "site_id", "status", "os_type") DO UPDATE SET "n" = c."n" + excluded."n";
+    FROM old_rows GROUP BY 1, 2, 3, 4;
   ELSE
-    -- most updates (heartbeats, inventories) change no key: nothing to write
-    INSERT INTO "device_counts" AS c ("tenant_id", "site_id", "status", "os_type", "n")
+    -- most updates (heartbeats, inventories) change no key: then nothing is inserted
+    INSERT INTO "device_counts" ("tenant_id", "site_id", "status", "os_type", "n")
     SELECT k."tenant_id", k."site_id", k."status", k."os_type", sum(k."d")::int
     FROM (
       SELECT n."tenant_id", coalesce(n."site_id", 0) AS "site_id", n."status", coalesce(n."os_type", '') AS "os_type", 1 AS "d"
@@ -43,8 +41,7 @@ BEGIN
       WHERE (n."tenant_id", coalesce(n."site_id", 0), n."status", coalesce(n."os_type", ''))
             IS DISTINCT FROM (o."tenant_id", coalesce(o."site_id", 0), o."status", coalesce(o."os_type", ''))
     ) k
-    GROUP BY 1, 2, 3, 4 HAVING sum(k."d") <> 0 ORDER BY 1, 2, 3, 4
-    ON CONFLICT ("tenant_id", "site_id", "status", "os_type") DO UPDATE SET "n" = c."n" + excluded."n";
+    GROUP BY 1, 2, 3, 4 HAVING sum(k."d") <> 0;
   END IF;
   RETURN NULL;
 END

@@ -91,6 +91,28 @@ export async function countFromCounters(
   return row?.n ?? 0;
 }
 
+/**
+ * Folds each key's deltas in device_counts into one row (and drops keys whose sum is 0), in one
+ * statement: the rows it deletes and the sum it inserts commit together, so a reader sees either
+ * the deltas or their sum, never both. Safe beside writers (they only insert new deltas, which it
+ * leaves for next time) and beside another instance compacting at the same moment (a row
+ * deleted by the other is skipped, and only what this one deleted is summed). The one write in
+ * this file: the counters' upkeep, run by a timer of the devices module.
+ */
+export async function compactDeviceCounts(db: Pick<Executor, 'execute'>): Promise<void> {
+  await db.execute(sql`
+    with folded as (
+      select tenant_id, site_id, status, os_type from ${deviceCounts}
+      group by 1, 2, 3, 4 having count(*) > 1 or sum(n) = 0
+    ), gone as (
+      delete from ${deviceCounts} c using folded f
+      where c.tenant_id = f.tenant_id and c.site_id = f.site_id and c.status = f.status and c.os_type = f.os_type
+      returning c.tenant_id, c.site_id, c.status, c.os_type, c.n
+    )
+    insert into ${deviceCounts} (tenant_id, site_id, status, os_type, n)
+    select tenant_id, site_id, status, os_type, sum(n)::int from gone group by 1, 2, 3, 4 having sum(n) <> 0`);
+}
+
 /** The devices' status and connected counts in scope, from the counters (the dashboard's tiles). */
 export async function statusCounts(db: Reader, ctx: Scope): Promise<{ total: number; online: number }> {
   if (isSiteLimited(ctx) && ctx.siteIds.length === 0) {

@@ -45,6 +45,7 @@ import {
   recentDevices,
   staleDevices,
   statusCounts,
+  compactDeviceCounts,
 } from './devices-list.queries';
 import type { ScopedDevice } from './devices-list.queries';
 import { findDuplicates } from './duplicates';
@@ -267,6 +268,11 @@ export function createDevicesService({
     /** The devices seen most recently, as the list shows them (the dashboard uses it). */
     async recent(ctx: RequestContext, limit: number): Promise<DeviceListItem[]> {
       return recentDevices(db, ctx, limit);
+    },
+
+    /** Folds the device counters' deltas (a timer calls it every few seconds). */
+    async compactCounts(): Promise<void> {
+      await compactDeviceCounts(db);
     },
 
     /** Devices in scope and how many are connected (online or logged in), from the counters. */
