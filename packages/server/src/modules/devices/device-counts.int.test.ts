@@ -201,6 +201,10 @@ describe('device counters and pages', () => {
       const res = await get<DeviceListResponse>(`/api/customer/devices?${query}`);
       expect(res.body.data.pagination.total, query).toBe(total);
     }
+    // past the last page: no rows, the total still right
+    const beyond = await get<DeviceListResponse>('/api/customer/devices?page=999&status=offline');
+    expect(beyond.body.data.data).toEqual([]);
+    expect(beyond.body.data.pagination.total).toBe(count((r) => r.status === 'offline'));
     const stats = await get<DashboardStats>('/api/customer/devices/stats/dashboard');
     expect(stats.body.data.deviceCounts).toEqual({
       total: acmeRows.length,

@@ -63,31 +63,46 @@ export function deviceListWhere(ctx: Scope, f: Omit<DeviceListFilters, 'page' | 
  * over the tenant's devices. Exact, in the same scope as the page (a site-limited caller sums
  * their sites only; devices without a site are not theirs).
  */
-export async function countFromCounters(
-  db: Reader,
-  ctx: Scope,
-  f: Pick<DeviceListFilters, 'status' | 'os_type' | 'site_id'>,
-): Promise<number> {
+/** The device_counts rows of a list's filters in the caller's scope; null when none can match. */
+function countersWhere(ctx: Scope, f: Pick<DeviceListFilters, 'status' | 'os_type' | 'site_id'>): SQL | null {
+  if (isSiteLimited(ctx) && ctx.siteIds.length === 0) {
+    return null;
+  }
   const status = f.status
     ? f.status === 'online'
       ? inArray(deviceCounts.status, ['online', 'loggedin'])
       : eq(deviceCounts.status, f.status)
     : undefined;
-  if (isSiteLimited(ctx) && ctx.siteIds.length === 0) {
+  return (
+    and(
+      inTenant(deviceCounts, ctx),
+      isSiteLimited(ctx) ? inArray(deviceCounts.siteId, ctx.siteIds) : undefined,
+      status,
+      f.os_type ? eq(deviceCounts.osType, f.os_type) : undefined,
+      f.site_id ? eq(deviceCounts.siteId, f.site_id) : undefined,
+    ) ?? null
+  );
+}
+
+/** The counters' sum as a scalar subquery (a column of the page query: one statement, one snapshot). */
+const countersTotal = (where: SQL | null) =>
+  where
+    ? sql<number>`(select coalesce(sum(${deviceCounts.n}), 0)::int from ${deviceCounts} where ${where})`
+    : sql<number>`0`;
+
+export async function countFromCounters(
+  db: Reader,
+  ctx: Scope,
+  f: Pick<DeviceListFilters, 'status' | 'os_type' | 'site_id'>,
+): Promise<number> {
+  const where = countersWhere(ctx, f);
+  if (!where) {
     return 0;
   }
   const [row] = await db
     .select({ n: sql<number>`coalesce(sum(${deviceCounts.n}), 0)::int` })
     .from(deviceCounts)
-    .where(
-      and(
-        inTenant(deviceCounts, ctx),
-        isSiteLimited(ctx) ? inArray(deviceCounts.siteId, ctx.siteIds) : undefined,
-        status,
-        f.os_type ? eq(deviceCounts.osType, f.os_type) : undefined,
-        f.site_id ? eq(deviceCounts.siteId, f.site_id) : undefined,
-      ),
-    );
+    .where(where);
   return row?.n ?? 0;
 }
 
@@ -140,8 +155,9 @@ const listOrder = [sql`lower(${devices.hostname}) asc nulls last`, asc(devices.i
  * A page of devices. The order is stable (hostname, then id) and follows the tenant-first
  * (lower(hostname), id) index. The page's ids come first from the index alone (it includes the
  * filter columns: an index-only scan, so a deep page's OFFSET does not read the table), then only
- * those rows are read. The total comes from the counters, or from a count(*) for a search, run
- * at the same time as the page.
+ * those rows are read. Without a search the total is the counters' sum, a column of the same
+ * statement (one round trip, the same snapshot as the rows); a search counts its matches with a
+ * count(*) on a second connection at the same time as the page.
  */
 export async function listDevices(
   db: Reader,
@@ -149,13 +165,6 @@ export async function listDevices(
   f: DeviceListFilters,
 ): Promise<{ rows: DeviceListItem[]; total: number }> {
   const where = deviceListWhere(ctx, f);
-  const total = f.search
-    ? db
-        .select({ n: count() })
-        .from(devices)
-        .where(where)
-        .then(([r]) => r?.n ?? 0)
-    : countFromCounters(db, ctx, f);
   const pageIds = db
     .select({ id: devices.id })
     .from(devices)
@@ -164,14 +173,24 @@ export async function listDevices(
     .limit(f.limit)
     .offset((f.page - 1) * f.limit)
     .as('page_ids');
-  const page = db
-    .select(listColumns)
-    .from(devices)
-    .innerJoin(pageIds, eq(pageIds.id, devices.id))
-    .leftJoin(sites, eq(sites.id, devices.siteId))
-    .orderBy(...listOrder);
-  const [rows, n] = await Promise.all([page, total]);
-  return { rows: rows.map(toListItem), total: n };
+  const page = (total: SQL<number>) =>
+    db
+      .select({ ...listColumns, total })
+      .from(devices)
+      .innerJoin(pageIds, eq(pageIds.id, devices.id))
+      .leftJoin(sites, eq(sites.id, devices.siteId))
+      .orderBy(...listOrder);
+  if (f.search) {
+    const [rows, [counted]] = await Promise.all([
+      page(sql<number>`0`),
+      db.select({ n: count() }).from(devices).where(where),
+    ]);
+    return { rows: rows.map(toListItem), total: counted?.n ?? 0 };
+  }
+  const rows = await page(countersTotal(countersWhere(ctx, f)));
+  // past the last page there is no row to carry the total (page 1 empty: nothing matches)
+  const total = rows[0]?.total ?? (f.page > 1 ? await countFromCounters(db, ctx, f) : 0);
+  return { rows: rows.map(toListItem), total };
 }
 
 /** A numeric id or a device guid. */
