@@ -52,13 +52,16 @@ export const devices = pgTable(
     uniqueIndex('devices_guid_uq').on(t.deviceGuid),
     index('devices_tenant_status_idx').on(t.tenantId, t.status),
     index('devices_tenant_site_idx').on(t.tenantId, t.siteId),
-    index('devices_tenant_hostname_idx').on(t.tenantId, sql`lower(${t.hostname})`),
+    // the list's order (lower(hostname), id); migration 0007 adds INCLUDE (hostname, status,
+    // site_id, os_type), which drizzle-kit cannot express, so a deep page's OFFSET walks this
+    // index alone (an index-only scan) and only the page's own rows are read from the table
+    index('devices_tenant_hostname_idx').on(t.tenantId, sql`lower(${t.hostname})`, t.id),
     index('devices_tenant_ip_idx').on(t.tenantId, t.ipAddress),
     index('devices_tenant_serial_idx').on(t.tenantId, sql`lower(${t.serialNumber})`),
     index('devices_tenant_machine_idx').on(t.tenantId, t.machineId),
     index('devices_tenant_os_idx').on(t.tenantId, t.osType),
-    // the dashboard's recent devices
-    index('devices_tenant_last_seen_idx').on(t.tenantId, t.lastSeen),
+    // the dashboard's recent devices, in its order (last_seen desc nulls last, id desc)
+    index('devices_tenant_last_seen_idx').on(t.tenantId, t.lastSeen.desc().nullsLast(), t.id.desc()),
     // substring search on hostname, IP and serial (case-insensitive) stays fast at 100,000
     // devices: trigram GIN indexes (pg_trgm, created by the same migration)
     index('devices_hostname_trgm_idx').using('gin', sql`lower(${t.hostname}) gin_trgm_ops`),

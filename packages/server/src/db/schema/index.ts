@@ -12,3 +12,4 @@ export * from './device-commands';
 export * from './files';
 export * from './packages';
 export * from './deployments';
+export * from './device-counts';

@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { DeviceListFilters, DeviceListItem, SiteOption, SoftwareItem } from '@outpost/contract/devices';
-import { devices, deviceSoftware, sites } from '../../db/schema/index';
+import { deviceCounts, devices, deviceSoftware, sites } from '../../db/schema/index';
 import type { Executor, Reader } from '../../lib/db';
-import { inScope, sitesInScope } from '../../lib/scope';
+import { inScope, inTenant, isSiteLimited, sitesInScope } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
 import { deviceColumns, toDevice } from './devices.queries';
 import type { DeviceSelection } from './devices.queries';
@@ -58,8 +58,106 @@ export function deviceListWhere(ctx: Scope, f: Omit<DeviceListFilters, 'page' | 
 }
 
 /**
+ * How many devices match, without a search: the sum of the few `device_counts` rows of the
+ * tenant (per site, status and OS type, kept by triggers with the rows) instead of a count(*)
+ * over the tenant's devices. Exact, in the same scope as the page (a site-limited caller sums
+ * their sites only; devices without a site are not theirs).
+ */
+/** The device_counts rows of a list's filters in the caller's scope; null when none can match. */
+function countersWhere(ctx: Scope, f: Pick<DeviceListFilters, 'status' | 'os_type' | 'site_id'>): SQL | null {
+  if (isSiteLimited(ctx) && ctx.siteIds.length === 0) {
+    return null;
+  }
+  const status = f.status
+    ? f.status === 'online'
+      ? inArray(deviceCounts.status, ['online', 'loggedin'])
+      : eq(deviceCounts.status, f.status)
+    : undefined;
+  return (
+    and(
+      inTenant(deviceCounts, ctx),
+      isSiteLimited(ctx) ? inArray(deviceCounts.siteId, ctx.siteIds) : undefined,
+      status,
+      f.os_type ? eq(deviceCounts.osType, f.os_type) : undefined,
+      f.site_id ? eq(deviceCounts.siteId, f.site_id) : undefined,
+    ) ?? null
+  );
+}
+
+/** The counters' sum as a scalar subquery (a column of the page query: one statement, one snapshot). */
+const countersTotal = (where: SQL | null) =>
+  where
+    ? sql<number>`(select coalesce(sum(${deviceCounts.n}), 0)::int from ${deviceCounts} where ${where})`
+    : sql<number>`0`;
+
+export async function countFromCounters(
+  db: Reader,
+  ctx: Scope,
+  f: Pick<DeviceListFilters, 'status' | 'os_type' | 'site_id'>,
+): Promise<number> {
+  const where = countersWhere(ctx, f);
+  if (!where) {
+    return 0;
+  }
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${deviceCounts.n}), 0)::int` })
+    .from(deviceCounts)
+    .where(where);
+  return row?.n ?? 0;
+}
+
+/**
+ * Folds each key's deltas in device_counts into one row (and drops keys whose sum is 0), in one
+ * statement: the rows it deletes and the sum it inserts commit together, so a reader sees either
+ * the deltas or their sum, never both. Safe beside writers (they only insert new deltas, which it
+ * leaves for next time) and beside another instance compacting at the same moment (a row
+ * deleted by the other is skipped, and only what this one deleted is summed). The one write in
+ * this file: the counters' upkeep, run by a timer of the devices module.
+ */
+export async function compactDeviceCounts(db: Pick<Executor, 'execute'>): Promise<void> {
+  await db.execute(sql`
+    with folded as (
+      select tenant_id, site_id, status, os_type from ${deviceCounts}
+      group by 1, 2, 3, 4 having count(*) > 1 or sum(n) = 0
+    ), gone as (
+      delete from ${deviceCounts} c using folded f
+      where c.tenant_id = f.tenant_id and c.site_id = f.site_id and c.status = f.status and c.os_type = f.os_type
+      returning c.tenant_id, c.site_id, c.status, c.os_type, c.n
+    )
+    insert into ${deviceCounts} (tenant_id, site_id, status, os_type, n)
+    select tenant_id, site_id, status, os_type, sum(n)::int from gone group by 1, 2, 3, 4 having sum(n) <> 0`);
+}
+
+/** The devices' status and connected counts in scope, from the counters (the dashboard's tiles). */
+export async function statusCounts(db: Reader, ctx: Scope): Promise<{ total: number; online: number }> {
+  if (isSiteLimited(ctx) && ctx.siteIds.length === 0) {
+    return { total: 0, online: 0 };
+  }
+  const [row] = await db
+    .select({
+      total: sql<number>`coalesce(sum(${deviceCounts.n}), 0)::int`,
+      online: sql<number>`coalesce(sum(${deviceCounts.n}) filter (where ${deviceCounts.status} in ('online', 'loggedin')), 0)::int`,
+    })
+    .from(deviceCounts)
+    .where(
+      and(
+        inTenant(deviceCounts, ctx),
+        isSiteLimited(ctx) ? inArray(deviceCounts.siteId, ctx.siteIds) : undefined,
+      ),
+    );
+  return { total: row?.total ?? 0, online: row?.online ?? 0 };
+}
+
+/** The order of the list: stable (hostname, then id), the order of devices_tenant_hostname_idx. */
+const listOrder = [sql`lower(${devices.hostname}) asc nulls last`, asc(devices.id)] as const;
+
+/**
  * A page of devices. The order is stable (hostname, then id) and follows the tenant-first
- * lower(hostname) index, so a page is an index range scan even at 100,000 devices.
+ * (lower(hostname), id) index. The page's ids come first from the index alone (it includes the
+ * filter columns: an index-only scan, so a deep page's OFFSET does not read the table), then only
+ * those rows are read. Without a search the total is the counters' sum, a column of the same
+ * statement (one round trip, the same snapshot as the rows); a search counts its matches with a
+ * count(*) on a second connection at the same time as the page.
  */
 export async function listDevices(
   db: Reader,
@@ -67,16 +165,32 @@ export async function listDevices(
   f: DeviceListFilters,
 ): Promise<{ rows: DeviceListItem[]; total: number }> {
   const where = deviceListWhere(ctx, f);
-  const [totalRow] = await db.select({ n: count() }).from(devices).where(where);
-  const rows = await db
-    .select(listColumns)
+  const pageIds = db
+    .select({ id: devices.id })
     .from(devices)
-    .leftJoin(sites, eq(sites.id, devices.siteId))
     .where(where)
-    .orderBy(sql`lower(${devices.hostname}) asc nulls last`, asc(devices.id))
+    .orderBy(...listOrder)
     .limit(f.limit)
-    .offset((f.page - 1) * f.limit);
-  return { rows: rows.map(toListItem), total: totalRow?.n ?? 0 };
+    .offset((f.page - 1) * f.limit)
+    .as('page_ids');
+  const page = (total: SQL<number>) =>
+    db
+      .select({ ...listColumns, total })
+      .from(devices)
+      .innerJoin(pageIds, eq(pageIds.id, devices.id))
+      .leftJoin(sites, eq(sites.id, devices.siteId))
+      .orderBy(...listOrder);
+  if (f.search) {
+    const [rows, [counted]] = await Promise.all([
+      page(sql<number>`0`),
+      db.select({ n: count() }).from(devices).where(where),
+    ]);
+    return { rows: rows.map(toListItem), total: counted?.n ?? 0 };
+  }
+  const rows = await page(countersTotal(countersWhere(ctx, f)));
+  // past the last page there is no row to carry the total (page 1 empty: nothing matches)
+  const total = rows[0]?.total ?? (f.page > 1 ? await countFromCounters(db, ctx, f) : 0);
+  return { rows: rows.map(toListItem), total };
 }
 
 /** A numeric id or a device guid. */
@@ -111,12 +225,12 @@ export async function findScopedDevice(
   return row ?? null;
 }
 
-/** The devices of these ids that the caller may see. */
+/** The devices of these ids that the caller may see, in the order of `ids` (messages list them so). */
 export async function findScopedDevicesByIds(db: Reader, ctx: Scope, ids: number[]) {
   if (ids.length === 0) {
     return [];
   }
-  return db
+  const rows = await db
     .select({
       id: devices.id,
       deviceGuid: devices.deviceGuid,
@@ -127,6 +241,8 @@ export async function findScopedDevicesByIds(db: Reader, ctx: Scope, ids: number
     })
     .from(devices)
     .where(and(inScope(devices, ctx), inArray(devices.id, ids)));
+  const position = new Map(ids.map((id, i) => [id, i] as const));
+  return rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
 }
 
 export async function listDeviceSoftware(
@@ -180,7 +296,7 @@ export async function recentDevices(db: Reader, ctx: Scope, limit: number): Prom
     .from(devices)
     .leftJoin(sites, eq(sites.id, devices.siteId))
     .where(inScope(devices, ctx))
-    .orderBy(sql`${devices.lastSeen} desc nulls last`, desc(devices.id))
+    .orderBy(sql`${devices.lastSeen} desc nulls last`, sql`${devices.id} desc nulls last`)
     .limit(limit);
   return rows.map(toListItem);
 }

@@ -26,6 +26,9 @@ export type DevicesRoutesOptions = { db: Db; answerWaitMs?: number };
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
+/** How often the device counters' deltas are folded. */
+const COUNTS_COMPACTION_MS = 5_000;
+
 // spec: core §7 Devices and operations §7 Agents, under /api/customer. Tenant and site scope,
 // admin rules and audit live in the service.
 export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (app, opts, done) => {
@@ -36,6 +39,19 @@ export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (ap
     answerWaitMs: opts.answerWaitMs,
   });
   const tags = ['devices'];
+
+  // The device counters' upkeep (device_counts): fold their deltas every few seconds, so a count
+  // sums a handful of rows. A failure (a database restart) is logged and tried again next time.
+  const compaction = setInterval(() => {
+    service
+      .compactCounts()
+      .catch((err: unknown) => app.log.error({ err }, 'device counts compaction failed'));
+  }, COUNTS_COMPACTION_MS);
+  compaction.unref();
+  app.addHook('onClose', (_instance, next) => {
+    clearInterval(compaction);
+    next();
+  });
 
   app.get(
     '/devices',

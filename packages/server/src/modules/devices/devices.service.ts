@@ -44,6 +44,8 @@ import {
   listSiteOptions,
   recentDevices,
   staleDevices,
+  statusCounts,
+  compactDeviceCounts,
 } from './devices-list.queries';
 import type { ScopedDevice } from './devices-list.queries';
 import { findDuplicates } from './duplicates';
@@ -266,6 +268,16 @@ export function createDevicesService({
     /** The devices seen most recently, as the list shows them (the dashboard uses it). */
     async recent(ctx: RequestContext, limit: number): Promise<DeviceListItem[]> {
       return recentDevices(db, ctx, limit);
+    },
+
+    /** Folds the device counters' deltas (a timer calls it every few seconds). */
+    async compactCounts(): Promise<void> {
+      await compactDeviceCounts(db);
+    },
+
+    /** Devices in scope and how many are connected (online or logged in), from the counters. */
+    async counts(ctx: RequestContext): Promise<{ total: number; online: number }> {
+      return statusCounts(db, ctx);
     },
 
     /** The devices of these ids in the caller's scope (bulk operations of other modules). */
