@@ -4,6 +4,7 @@ import type { Agent } from '../agent';
 import type { Logger } from '../connection';
 import { createMemoryJournal } from '../deployment/journal';
 import { enrollDevice } from '../enroll';
+import { enrollWithRetry } from './enroll-retry';
 import type { AgentIdentity } from '../enroll';
 import { createMemoryOutbox } from '../outbox';
 import { DEFAULT_SIM_DEPLOYMENTS, createSimulatedRunner } from './deployments';
@@ -58,6 +59,10 @@ export type FleetOptions = {
   stepDurationMs?: SimDeploymentOptions['stepDurationMs'];
   /** deployments: real ms per simulated ms, so tests run a 2 s step in 100 ms (default 1) */
   timeScale?: number;
+  /** enrolments in flight at once (default 8); each agent connects as soon as it is enrolled */
+  enrollConcurrency?: number;
+  /** called as each agent is enrolled and started (progress, connection events) */
+  onAgent?: (agent: SimulatedAgent) => void;
 };
 
 export type SimulatedAgent = {
@@ -84,35 +89,14 @@ export const workdayDeviceOf = (a: SimulatedAgent): WorkdayDevice => ({
 
 export type Fleet = { agents: SimulatedAgent[]; stop(): Promise<void> };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function enrollWithRetry(
-  server: string,
-  token: string,
-  device: VirtualDevice,
-  log?: Logger,
-  identity?: AgentIdentity | null,
-) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await enrollDevice(server, token, device.facts, identity);
-    } catch (err) {
-      const status = (err as { status?: number }).status;
-      if ((status !== 429 && status !== undefined && status < 500) || attempt >= 6) {
-        throw err;
-      }
-      log?.warn(`enrolment of ${device.facts.hostname} failed; retrying`, { err: String(err) });
-      await sleep(Math.random() * 1000 * 2 ** attempt);
-    }
-  }
-}
-
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const seed = options.seed ?? 1;
   const rng = createRng(seed);
   const behaviour = createRng(seed ^ 0x5eed);
-  const agents: SimulatedAgent[] = [];
-  for (let i = 0; i < options.devices; i++) {
+  // Devices are made in index order (the same --seed gives the same machines), then enrolled by a
+  // few workers at once; each agent connects as soon as its enrolment is through, so a large fleet
+  // comes online while the rest is still enrolling.
+  const made = Array.from({ length: options.devices }, (_, i) => {
     const slot = i % options.tokens.length;
     const device = createVirtualDevice(rng, i, {
       prefix: options.prefixes?.[slot] ?? 'ACME',
@@ -121,12 +105,15 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     if (options.variety) {
       shapeDemoDevice(device);
     }
+    return { device, slot };
+  });
+  const slots: (SimulatedAgent | undefined)[] = new Array<SimulatedAgent | undefined>(options.devices);
+  const stopping = new AbortController();
+  const enrolAndStart = async (i: number) => {
+    const { device, slot } = made[i]!;
     const creds = await enrollWithRetry(
-      options.server,
-      options.tokens[slot]!,
-      device,
-      options.log,
-      options.identities?.[i],
+      () => enrollDevice(options.server, options.tokens[slot]!, device.facts, options.identities?.[i]),
+      { log: options.log, label: device.facts.hostname, signal: stopping.signal },
     );
     const executor = new SimulatedExecutor((name, action) => controlVirtualService(device, name, action));
     // The outbox and the journal of started deployments outlive a reboot, like the real agent's
@@ -178,13 +165,26 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         ?.powerOff(action)
         .catch((err: unknown) => options.log?.warn('power off failed', { err: String(err) }));
     };
-    agents.push(sim);
+    slots[i] = sim;
+    sim.agent.start();
+    options.onAgent?.(sim);
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < options.devices) {
+      await enrolAndStart(next++);
+    }
+  };
+  try {
+    await Promise.all(
+      Array.from({ length: Math.max(1, Math.min(options.enrollConcurrency ?? 8, options.devices)) }, worker),
+    );
+  } catch (err) {
+    stopping.abort();
+    await Promise.all(slots.map((a) => a?.agent.stop()));
+    throw err;
   }
-  // Start in a small spread, as real machines would.
-  for (const a of agents) {
-    a.agent.start();
-    await sleep(20);
-  }
+  const agents = slots.filter((a): a is SimulatedAgent => a !== undefined);
 
   const variety = options.variety ? applyDemoVariety(agents, options.log) : null;
 
