@@ -139,7 +139,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         deployments,
         journal,
         log: options.log,
-        backoff: { baseMs: 500, capMs: 30_000 },
+        // A restarted server is found within 10 s (a refused connection costs the server
+        // nothing); once it answers, its upgrade budget paces the fleet with Retry-After.
+        backoff: { baseMs: 500, capMs: 10_000 },
       });
     const sim: SimulatedAgent = {
       device,
