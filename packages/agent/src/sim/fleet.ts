@@ -172,19 +172,24 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     options.onAgent?.(sim);
   };
   let next = 0;
+  const failed: { error: Error | null } = { error: null };
   const worker = async () => {
-    while (next < options.devices) {
-      await enrolAndStart(next++);
+    while (next < options.devices && !stopping.signal.aborted) {
+      try {
+        await enrolAndStart(next++);
+      } catch (err) {
+        // a refusal retrying cannot change (a revoked token, max_agents): the fleet stops
+        failed.error ??= err instanceof Error ? err : new Error(String(err));
+        stopping.abort();
+      }
     }
   };
-  try {
-    await Promise.all(
-      Array.from({ length: Math.max(1, Math.min(options.enrollConcurrency ?? 8, options.devices)) }, worker),
-    );
-  } catch (err) {
-    stopping.abort();
-    await Promise.all(slots.map((a) => a?.agent.stop()));
-    throw err;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(options.enrollConcurrency ?? 8, options.devices)) }, worker),
+  );
+  if (failed.error) {
+    await Promise.all(slots.flatMap((a) => (a ? [a.agent.stop()] : [])));
+    throw failed.error;
   }
   const agents = slots.filter((a): a is SimulatedAgent => a !== undefined);
 

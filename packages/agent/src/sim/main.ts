@@ -63,7 +63,13 @@ async function main() {
   const agents: SimulatedAgent[] = [];
   const report = () => {
     if (eventsFile && connections.length > 0) {
-      fs.appendFileSync(eventsFile, connections.splice(0).map((t) => `${t.toFixed(1)}\n`).join(''));
+      fs.appendFileSync(
+        eventsFile,
+        connections
+          .splice(0)
+          .map((t) => `${t.toFixed(1)}\n`)
+          .join(''),
+      );
     }
     const connected = agents.filter((a) => a.agent.connection.state === 'connected').length;
     console.log(
