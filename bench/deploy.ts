@@ -42,7 +42,10 @@ const STEPS = 3;
 const log = (line: string) => console.error(`[deploy] ${line}`);
 const round = (x: number, digits = 1) => Number(x.toFixed(digits));
 
-const setup = await startFleetServer({ runtime: values.runtime, postgres: values.postgres ?? defaultPostgres() });
+const setup = await startFleetServer({
+  runtime: values.runtime,
+  postgres: values.postgres ?? defaultPostgres(),
+});
 let sim: Awaited<ReturnType<typeof startSim>> | null = null;
 try {
   const { db, base, session } = setup;
@@ -105,7 +108,12 @@ try {
         [tenantId, jobIds],
       );
       const at = wallMs() - postedAt;
-      const s = { at, sent: Number(r.rows[0]!.sent), results: Number(r.rows[0]!.results), done: Number(r.rows[0]!.done) };
+      const s = {
+        at,
+        sent: Number(r.rows[0]!.sent),
+        results: Number(r.rows[0]!.results),
+        done: Number(r.rows[0]!.done),
+      };
       samples.push(s);
       if (deliveredMs === null && s.sent >= N) {
         deliveredMs = at;
@@ -202,10 +210,18 @@ try {
   console.log('| measure | value | target |');
   console.log('|---|---:|---|');
   console.log(`| POSTs answered | ${result.posts_answered_s} s | |`);
-  console.log(`| every run command delivered (sent_at) | ${result.all_delivered_s} s polled, ${result.all_delivered_server_s} s by the server's clock | ≤ 5 s |`);
-  console.log(`| every job finished | ${result.job_complete_s} s polled, ${result.job_complete_server_s} s by the server's clock | |`);
-  console.log(`| step results stored per second | ${result.step_results_per_s} (${result.step_results_per_s_server} by the server's timestamps; best second ${result.step_results_peak_per_s}) | ≥ 5,000 |`);
-  console.log(`| counters equal the device rows | ${countersExact ? 'yes' : 'NO'} (${completedDevices} completed of ${N}) | exact |`);
+  console.log(
+    `| every run command delivered (sent_at) | ${result.all_delivered_s} s polled, ${result.all_delivered_server_s} s by the server's clock | ≤ 5 s |`,
+  );
+  console.log(
+    `| every job finished | ${result.job_complete_s} s polled, ${result.job_complete_server_s} s by the server's clock | |`,
+  );
+  console.log(
+    `| step results stored per second | ${result.step_results_per_s} (${result.step_results_per_s_server} by the server's timestamps; best second ${result.step_results_peak_per_s}) | ≥ 5,000 |`,
+  );
+  console.log(
+    `| counters equal the device rows | ${countersExact ? 'yes' : 'NO'} (${completedDevices} completed of ${N}) | exact |`,
+  );
   console.log(`\nwritten to ${file}`);
   if (!countersExact) {
     process.exitCode = 1;

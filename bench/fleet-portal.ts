@@ -14,7 +14,11 @@ const env = (k: string) => {
 const base = env('BASE').replace(/^http/, 'ws');
 const count = Number(process.env.SOCKETS ?? '100');
 const key = `device:${env('DEVICE_GUID')}`;
-const query = new URLSearchParams({ tenantId: env('TENANT_ID'), userId: env('USER_ID'), token: env('TOKEN') });
+const query = new URLSearchParams({
+  tenantId: env('TENANT_ID'),
+  userId: env('USER_ID'),
+  token: env('TOKEN'),
+});
 const sockets: WebSocket[] = [];
 let out: string[] = [];
 const flush = () => {
@@ -33,7 +37,9 @@ await Promise.all(
         const ws = new WebSocket(`${base}/api/ws?${query.toString()}`);
         sockets.push(ws);
         ws.on('error', reject);
-        ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe', payload: { subscriptionKey: key } })));
+        ws.on('open', () =>
+          ws.send(JSON.stringify({ type: 'subscribe', payload: { subscriptionKey: key } })),
+        );
         ws.on('message', (data: Buffer) => {
           const at = performance.timeOrigin + performance.now();
           const m = JSON.parse(data.toString('utf8')) as { type: string; payload: { status?: string } };

@@ -2,7 +2,7 @@
 // agent limit), the Outpost server in its own process, dev sign-in, an enrolment token, and the
 // fleet simulator (packages/agent/src/sim/main.ts) in another process, connecting its agents
 // through the normal enrolment and socket path.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,14 +16,21 @@ export const SESSION_SECRET = 'bench-session-secret-0123456789-abcdef';
 export const ADMIN_EMAIL = 'bench-admin@bench.example';
 
 export const defaultPostgres = () =>
-  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/postgres';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** wall-clock ms with sub-ms precision, comparable between processes on this machine */
 export const wallMs = () => performance.timeOrigin + performance.now();
 
 /** The server's env for a fleet: the enrolment limits raised (every agent comes from 127.0.0.1). */
-export function fleetServerEnv(databaseUrl: string, dataDir: string, port: number, extra: Record<string, string> = {}) {
+export function fleetServerEnv(
+  databaseUrl: string,
+  dataDir: string,
+  port: number,
+  extra: Record<string, string> = {},
+) {
   return {
     DATABASE_URL: databaseUrl,
     SESSION_SECRET,
@@ -57,7 +64,13 @@ export function startServer(runtime: string, env: Record<string, string>) {
 
 export type Session = { token: string; userId: number; tenantId: number };
 
-export async function api<T>(base: string, method: string, url: string, token: string | null, body?: unknown) {
+export async function api<T>(
+  base: string,
+  method: string,
+  url: string,
+  token: string | null,
+  body?: unknown,
+) {
   const res = await fetch(base + url, {
     method,
     headers: {
@@ -187,13 +200,8 @@ export async function startSim(options: {
   return {
     process: child.process,
     latest: () => latest,
-    connections: () =>
-      fs
-        .readFileSync(events, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map(Number),
-    output: child.output,
+    connections: () => fs.readFileSync(events, 'utf8').split('\n').filter(Boolean).map(Number),
+    output: () => child.output(),
     async stop() {
       await child.stop();
       fs.rmSync(path.dirname(events), { recursive: true, force: true });
@@ -211,7 +219,12 @@ export async function deviceCounts(client: pg.Client, tenantId: number) {
 }
 
 /** Polls `check` every `everyMs` until it returns a value, or throws after `timeoutMs`. */
-export async function until<T>(check: () => Promise<T | null>, timeoutMs: number, everyMs = 200, what = 'condition') {
+export async function until<T>(
+  check: () => Promise<T | null>,
+  timeoutMs: number,
+  everyMs = 200,
+  what = 'condition',
+) {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

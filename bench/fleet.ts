@@ -63,10 +63,12 @@ const percentile = (xs: number[], p: number) => {
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 };
 
-const setup = await startFleetServer({ runtime: values.runtime, postgres: values.postgres ?? defaultPostgres() });
+const setup = await startFleetServer({
+  runtime: values.runtime,
+  postgres: values.postgres ?? defaultPostgres(),
+});
 let server = setup.server;
 let sim: Awaited<ReturnType<typeof startSim>> | null = null;
-const stops: (() => Promise<void>)[] = [];
 try {
   log(`server (${values.runtime}) at ${setup.base}, ${N.toLocaleString('en')} agents`);
   await sleep(3000);
@@ -93,13 +95,17 @@ try {
     200,
     'every agent online',
   );
-  log(`all enrolled in ${(enrolledMs! / 1000).toFixed(1)} s, all online in ${(onlineMs / 1000).toFixed(1)} s`);
+  log(
+    `all enrolled in ${(enrolledMs! / 1000).toFixed(1)} s, all online in ${(onlineMs / 1000).toFixed(1)} s`,
+  );
 
   // ---- 2. memory per agent
   await sleep(SETTLE_MS);
   const rssAfterKb = rssKb(server.process.pid!);
   const perAgentKb = (rssAfterKb - rssBeforeKb) / N;
-  log(`server RSS ${Math.round(rssBeforeKb / 1024)} → ${Math.round(rssAfterKb / 1024)} MB: ${perAgentKb.toFixed(1)} KB per agent`);
+  log(
+    `server RSS ${Math.round(rssBeforeKb / 1024)} → ${Math.round(rssAfterKb / 1024)} MB: ${perAgentKb.toFixed(1)} KB per agent`,
+  );
 
   // ---- 3. CPU at steady heartbeat
   const cpu0 = cpuSeconds(server.process.pid!);
@@ -107,13 +113,21 @@ try {
   await sleep(CPU_WINDOW_S * 1000);
   const serverCpuPercent = ((cpuSeconds(server.process.pid!) - cpu0) / CPU_WINDOW_S) * 100;
   const simCpuPercent = ((cpuSeconds(sim.process.pid!) - simCpu0) / CPU_WINDOW_S) * 100;
-  log(`CPU over ${CPU_WINDOW_S} s: server ${serverCpuPercent.toFixed(1)} % of a core, simulator ${simCpuPercent.toFixed(1)} %`);
+  log(
+    `CPU over ${CPU_WINDOW_S} s: server ${serverCpuPercent.toFixed(1)} % of a core, simulator ${simCpuPercent.toFixed(1)} %`,
+  );
 
   // ---- 4. status change → portal socket
-  const probe = await api<{ device_guid: string; agent_secret: string }>(setup.base, 'POST', '/api/agent/enroll', null, {
-    token: setup.enrollToken,
-    facts: { hostname: 'BENCH-PROBE', osType: 'linux', osVersion: 'Bench', agentVersion: '1.0.0' },
-  });
+  const probe = await api<{ device_guid: string; agent_secret: string }>(
+    setup.base,
+    'POST',
+    '/api/agent/enroll',
+    null,
+    {
+      token: setup.enrollToken,
+      facts: { hostname: 'BENCH-PROBE', osType: 'linux', osVersion: 'Bench', agentVersion: '1.0.0' },
+    },
+  );
   const agentWs = new WebSocket(`${setup.base.replace(/^http/, 'ws')}/api/agent/ws`, {
     headers: { [AGENT_DEVICE_HEADER]: probe.device_guid, authorization: `Bearer ${probe.agent_secret}` },
   });
@@ -195,7 +209,9 @@ try {
     p99_ms: round(percentile(latencies, 99)),
     max_ms: round(Math.max(...latencies)),
   };
-  log(`status → browser: p50 ${statusLatency.p50_ms} ms, p99 ${statusLatency.p99_ms} ms (${latencies.length} samples, ${missing} missing)`);
+  log(
+    `status → browser: p50 ${statusLatency.p50_ms} ms, p99 ${statusLatency.p99_ms} ms (${latencies.length} samples, ${missing} missing)`,
+  );
 
   // ---- 5. kill -9 and restart
   const tKill = wallMs();
@@ -215,11 +231,16 @@ try {
     'every agent back',
   ).catch((err: unknown) => {
     log(String(err));
-    return sim!.connections().filter((t) => t > tKill).sort((a, b) => a - b);
+    return sim!
+      .connections()
+      .filter((t) => t > tKill)
+      .sort((a, b) => a - b);
   });
   const first = back[0] ?? tReady;
   const last = back.at(-1) ?? tReady;
-  const buckets = new Array<number>(Math.max(1, Math.ceil((last - first) / 100) + (last === first ? 1 : 0))).fill(0);
+  const buckets = new Array<number>(
+    Math.max(1, Math.ceil((last - first) / 100) + (last === first ? 1 : 0)),
+  ).fill(0);
   for (const t of back) {
     buckets[Math.min(buckets.length - 1, Math.floor((t - first) / 100))]! += 1;
   }
@@ -264,11 +285,21 @@ try {
   console.log('|---|---:|---|');
   console.log(`| all enrolled | ${result.enrol_all_s} s (${result.enrol_per_s}/s) | |`);
   console.log(`| all online | ${result.online_all_s} s | |`);
-  console.log(`| server RSS per connected agent | ${result.rss_per_agent_kb} KB (${result.server_rss_before_mb} → ${result.server_rss_after_mb} MB) | ≤ 10 KB |`);
-  console.log(`| server CPU at steady heartbeat | ${result.server_cpu_percent} % of a core (simulator ${result.sim_cpu_percent} %) | |`);
-  console.log(`| status → browser (${SOCKETS} sockets × ${CHANGES} changes) | p50 ${statusLatency.p50_ms} ms, p99 ${statusLatency.p99_ms} ms | p99 ≤ 100 ms |`);
-  console.log(`| after kill -9: all back | ${restart.all_back_after_kill_s} s (server ready at ${restart.server_ready_s} s) | ≤ 60 s |`);
-  console.log(`| reconnections: peak ÷ mean per 100 ms | ${restart.peak_to_mean} (${restart.peak_per_100ms} vs ${restart.mean_per_100ms}) | ≤ 3 |`);
+  console.log(
+    `| server RSS per connected agent | ${result.rss_per_agent_kb} KB (${result.server_rss_before_mb} → ${result.server_rss_after_mb} MB) | ≤ 10 KB |`,
+  );
+  console.log(
+    `| server CPU at steady heartbeat | ${result.server_cpu_percent} % of a core (simulator ${result.sim_cpu_percent} %) | |`,
+  );
+  console.log(
+    `| status → browser (${SOCKETS} sockets × ${CHANGES} changes) | p50 ${statusLatency.p50_ms} ms, p99 ${statusLatency.p99_ms} ms | p99 ≤ 100 ms |`,
+  );
+  console.log(
+    `| after kill -9: all back | ${restart.all_back_after_kill_s} s (server ready at ${restart.server_ready_s} s) | ≤ 60 s |`,
+  );
+  console.log(
+    `| reconnections: peak ÷ mean per 100 ms | ${restart.peak_to_mean} (${restart.peak_per_100ms} vs ${restart.mean_per_100ms}) | ≤ 3 |`,
+  );
   console.log(`\nwritten to ${file}`);
 } catch (err) {
   console.error(err);
@@ -277,9 +308,6 @@ try {
   }
   process.exitCode = 1;
 } finally {
-  for (const s of stops) {
-    await s();
-  }
   await sim?.stop();
   await server.stop();
   await setup.cleanup(values.keep);

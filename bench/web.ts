@@ -3,7 +3,7 @@
 //   npm run bench -- web            # 3 Lighthouse runs per page, the median
 //   npm run bench -- web --quick    # 1 run per page
 //   options: --runs N --postgres URL --runtime tsx|compiled --chrome /usr/bin/chromium
-//            --no-lighthouse (sizes only)
+//            --no-lighthouse (sizes only) --lhr-dir DIR (keep the Lighthouse reports)
 //
 // 1. Builds the web app (vite build --manifest) into a temporary directory and reads Vite's
 //    manifest: the initial JavaScript (the entry and everything it imports statically: what
@@ -38,6 +38,10 @@ const { values } = parseArgs({
     runtime: { type: 'string', default: 'tsx' },
     chrome: { type: 'string', default: process.env.CHROME_PATH ?? '/usr/bin/chromium' },
     'no-lighthouse': { type: 'boolean', default: false },
+    // keep each Lighthouse report (JSON) there, to read what limits a score
+    'lhr-dir': { type: 'string' },
+    // the signed-in pages audited, in this order
+    pages: { type: 'string' },
   },
 });
 const quick = values.quick;
@@ -51,7 +55,14 @@ const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-bench-web-'));
 log(`vite build --manifest → ${outDir}`);
 const build = spawnSync(
   process.execPath,
-  [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--manifest', '--outDir', outDir, '--emptyOutDir'],
+  [
+    path.join(repoRoot, 'node_modules/vite/bin/vite.js'),
+    'build',
+    '--manifest',
+    '--outDir',
+    outDir,
+    '--emptyOutDir',
+  ],
   { cwd: path.join(repoRoot, 'packages/web'), encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
 );
 if (build.status !== 0) {
@@ -116,7 +127,6 @@ if (!entryKey) {
 }
 const initialFiles = closure(entryKey);
 const initial = sum(initialFiles);
-const layoutKey = Object.keys(manifest).find((k) => k.endsWith('app/layout/app-layout.tsx'));
 const routes = Object.entries(manifest)
   .filter(([, e]) => e.isDynamicEntry)
   .map(([key, e]) => {
@@ -133,7 +143,11 @@ const routes = Object.entries(manifest)
     };
   })
   .sort((a, b) => b.own_gz_kib - a.own_gz_kib);
-const largestChunkKib = Math.max(...[...new Set(Object.values(manifest).map((e) => e.file))].filter((f) => f.endsWith('.js')).map((f) => sizeOf(f).raw / 1024));
+const largestChunkKib = Math.max(
+  ...[...new Set(Object.values(manifest).map((e) => e.file))]
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => sizeOf(f).raw / 1024),
+);
 const sizeResult = {
   initial_gz_kib: kib(initial.gz),
   initial_raw_kib: kib(initial.raw),
@@ -143,10 +157,19 @@ const sizeResult = {
   largest_chunk_raw_kib: Number(largestChunkKib.toFixed(1)),
   over_vite_default_limit: largestChunkKib > 500,
 };
-log(`initial JS ${sizeResult.initial_gz_kib} KiB gz; largest route chunk ${routes[0]?.own_gz_kib} KiB gz (${routes[0]?.chunk})`);
+log(
+  `initial JS ${sizeResult.initial_gz_kib} KiB gz; largest route chunk ${routes[0]?.own_gz_kib} KiB gz (${routes[0]?.chunk})`,
+);
 
 // ---- 2. Lighthouse
-type Scores = { performance: number; accessibility: number; 'best-practices': number; lcp_ms: number; tbt_ms: number; cls: number };
+type Scores = {
+  performance: number;
+  accessibility: number;
+  'best-practices': number;
+  lcp_ms: number;
+  tbt_ms: number;
+  cls: number;
+};
 const pages: Record<string, Scores & { runs: Scores[] }> = {};
 if (!values['no-lighthouse']) {
   const throwaway = await createThrowawayDatabase(values.postgres ?? defaultPostgres());
@@ -175,6 +198,7 @@ if (!values['no-lighthouse']) {
     });
     const audit = async (pathname: string, keepStorage: boolean) => {
       const runs: Scores[] = [];
+      let attempt = 0;
       for (let r = 0; r < RUNS; r++) {
         const result = await lighthouse(
           base + pathname,
@@ -188,6 +212,20 @@ if (!values['no-lighthouse']) {
           desktopConfig,
         );
         const lhr = result!.lhr;
+        if (lhr.runtimeError && attempt < 2) {
+          // Lighthouse asks for it ("Please run Lighthouse again"): a trace lost on a busy machine
+          log(`${pathname}: ${lhr.runtimeError.code}; running it again`);
+          attempt++;
+          r--;
+          continue;
+        }
+        if (values['lhr-dir']) {
+          fs.mkdirSync(values['lhr-dir'], { recursive: true });
+          fs.writeFileSync(
+            path.join(values['lhr-dir'], `${pathname.slice(1)}-${r + 1}.json`),
+            JSON.stringify(lhr),
+          );
+        }
         if (lhr.finalDisplayedUrl && !lhr.finalDisplayedUrl.includes(pathname)) {
           throw new Error(`${pathname} ended on ${lhr.finalDisplayedUrl}: not signed in?`);
         }
@@ -201,14 +239,17 @@ if (!values['no-lighthouse']) {
           cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)),
         });
         const failing = Object.values(lhr.audits)
-          .filter((a) => a.score !== null && a.score < 1 && ['binary', 'numeric'].includes(a.scoreDisplayMode))
+          .filter(
+            (a) => a.score !== null && a.score < 1 && ['binary', 'numeric'].includes(a.scoreDisplayMode),
+          )
           .filter((a) => lhr.categories.accessibility?.auditRefs.some((ref) => ref.id === a.id))
           .map((a) => a.id);
         if (failing.length > 0) {
           log(`${pathname}: accessibility audits not passed: ${failing.join(', ')}`);
         }
       }
-      const median = (k: keyof Scores) => [...runs.map((x) => x[k])].sort((a, b) => a - b)[Math.floor(runs.length / 2)]!;
+      const median = (k: keyof Scores) =>
+        [...runs.map((x) => x[k])].sort((a, b) => a - b)[Math.floor(runs.length / 2)]!;
       pages[pathname] = {
         performance: median('performance'),
         accessibility: median('accessibility'),
@@ -218,16 +259,19 @@ if (!values['no-lighthouse']) {
         cls: median('cls'),
         runs,
       };
-      log(`${pathname}: performance ${pages[pathname].performance}, accessibility ${pages[pathname].accessibility}, best practices ${pages[pathname]['best-practices']}`);
+      log(
+        `${pathname}: performance ${pages[pathname].performance}, accessibility ${pages[pathname].accessibility}, best practices ${pages[pathname]['best-practices']}`,
+      );
     };
     await audit('/login', false);
     // sign in the way the app does: the session token in localStorage, set on the app's origin
     const session = await signIn(base, 'admin@acme.example');
     await storeToken(chrome.port, base, session.token);
-    await audit('/dashboard', true);
-    await audit('/devices', true);
+    for (const p of (values.pages ?? '/dashboard,/devices').split(',')) {
+      await audit(p, true);
+    }
   } finally {
-    await chrome?.kill();
+    chrome?.kill();
     await server.stop();
     await throwaway.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -235,22 +279,39 @@ if (!values['no-lighthouse']) {
 }
 fs.rmSync(outDir, { recursive: true, force: true });
 
-const result = { quick, runs: RUNS, sizes: sizeResult, lighthouse: pages, targets: TARGET, machine: machine() };
+const result = {
+  quick,
+  runs: RUNS,
+  sizes: sizeResult,
+  lighthouse: pages,
+  targets: TARGET,
+  machine: machine(),
+};
 const file = writeResult('web', result);
-console.log(`\nweb${quick ? ' --quick' : ''}: production build, gzip -9, Node ${process.version}, load average ${result.machine.load_average.join(' ')}\n`);
-console.log(`initial JavaScript: ${sizeResult.initial_gz_kib} KiB gzipped (${sizeResult.initial_raw_kib} KiB raw; target ≤ ${TARGET.initial_kib})`);
-console.log(`build warnings: ${buildWarnings.length === 0 ? 'none' : buildWarnings.join(' / ')}; largest chunk ${sizeResult.largest_chunk_raw_kib} KiB raw\n`);
+console.log(
+  `\nweb${quick ? ' --quick' : ''}: production build, gzip -9, Node ${process.version}, load average ${result.machine.load_average.join(' ')}\n`,
+);
+console.log(
+  `initial JavaScript: ${sizeResult.initial_gz_kib} KiB gzipped (${sizeResult.initial_raw_kib} KiB raw; target ≤ ${TARGET.initial_kib})`,
+);
+console.log(
+  `build warnings: ${buildWarnings.length === 0 ? 'none' : buildWarnings.join(' / ')}; largest chunk ${sizeResult.largest_chunk_raw_kib} KiB raw\n`,
+);
 console.log('| lazy chunk | own, gz KiB | opening it adds, gz KiB |');
 console.log('|---|---:|---:|');
 for (const r of routes) {
-  console.log(`| ${r.chunk.replace(/^src\//, '')} | ${r.own_gz_kib}${r.over_target ? ' (over 50)' : ''} | ${r.adds_gz_kib} |`);
+  console.log(
+    `| ${r.chunk.replace(/^src\//, '')} | ${r.own_gz_kib}${r.over_target ? ' (over 50)' : ''} | ${r.adds_gz_kib} |`,
+  );
 }
 if (Object.keys(pages).length > 0) {
   console.log(`\nLighthouse 12, desktop settings, median of ${RUNS} run(s)\n`);
   console.log('| page | performance | accessibility | best practices | LCP ms | TBT ms | CLS |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const [p, s] of Object.entries(pages)) {
-    console.log(`| ${p} | ${s.performance} | ${s.accessibility} | ${s['best-practices']} | ${s.lcp_ms} | ${s.tbt_ms} | ${s.cls} |`);
+    console.log(
+      `| ${p} | ${s.performance} | ${s.accessibility} | ${s['best-practices']} | ${s.lcp_ms} | ${s.tbt_ms} | ${s.cls} |`,
+    );
   }
 }
 console.log(`\nwritten to ${file}`);
@@ -270,7 +331,11 @@ async function storeToken(port: number, origin: string, token: string) {
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const id = nextId++;
       const onMessage = (data: Buffer) => {
-        const m = JSON.parse(data.toString('utf8')) as { id?: number; result?: Record<string, unknown>; error?: unknown };
+        const m = JSON.parse(data.toString('utf8')) as {
+          id?: number;
+          result?: Record<string, unknown>;
+          error?: unknown;
+        };
         if (m.id === id) {
           ws.off('message', onMessage);
           if (m.error) {
@@ -283,8 +348,12 @@ async function storeToken(port: number, origin: string, token: string) {
       ws.on('message', onMessage);
       ws.send(JSON.stringify({ id, method, params, ...(sessionId && { sessionId }) }));
     });
-  const { targetId } = (await send('Target.createTarget', { url: `${origin}/login` })) as { targetId: string };
-  const { sessionId } = (await send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
+  const { targetId } = (await send('Target.createTarget', { url: `${origin}/login` })) as {
+    targetId: string;
+  };
+  const { sessionId } = (await send('Target.attachToTarget', { targetId, flatten: true })) as {
+    sessionId: string;
+  };
   // the page's context exists once the document has started loading: ask until it answers
   const evaluate = async (expression: string) => {
     for (let i = 0; ; i++) {
