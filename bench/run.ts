@@ -5,16 +5,18 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The benchmarks `all` runs (they write bench/results/<name>.json). */
-const ALL = ['api'];
+/** The benchmarks `all` runs, one after the other (they write bench/results/<name>.json). */
+const ALL = ['api', 'fleet', 'deploy', 'web', 'footprint'];
 
 const dir = import.meta.dirname;
 const [name, ...rest] = process.argv.slice(2);
-const available = fs
+const scripts = fs
   .readdirSync(dir)
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
   .map((f) => f.slice(0, -3))
-  .filter((n) => !['run', 'lib'].includes(n) && !n.startsWith('api-'));
+  .filter((n) => !['run', 'lib'].includes(n));
+// a benchmark's helpers are named after it (api-seed, fleet-setup, fleet-portal)
+const available = scripts.filter((n) => !scripts.some((other) => other !== n && n.startsWith(`${other}-`)));
 
 if (!name || (name !== 'all' && !available.includes(name))) {
   console.error(`usage: npm run bench -- <name> [--quick] [options]\n  names: all, ${available.join(', ')}`);

@@ -10,7 +10,7 @@ import type {
   CommandMessage,
   HelloMessage,
 } from '@outpost/contract/agent-protocol';
-import { fullJitterDelay } from './backoff';
+import { parseRetryAfter, retryDelay } from './backoff';
 import type { Outbox } from './outbox';
 
 // The agent's websocket to WS /api/agent/ws: hello first, heartbeats at the interval the server
@@ -153,9 +153,13 @@ export class AgentConnection {
     });
     this.ws = ws;
     let isFatal = false;
+    // a refusal (429 too many failures, 503 upgrade budget) says when to come back
+    let retryAfterMs: number | null = null;
 
     ws.on('unexpected-response', (_req, res) => {
       isFatal = FATAL_STATUS.has(res.statusCode ?? 0);
+      const header = res.headers['retry-after'];
+      retryAfterMs = parseRetryAfter(typeof header === 'string' ? header : null);
       this.log.warn(`server refused the connection (${res.statusCode})`);
       res.resume();
       ws.terminate();
@@ -203,7 +207,7 @@ export class AgentConnection {
         return;
       }
       const backoff = this.options.backoff ?? { baseMs: 1000, capMs: 60_000 };
-      const delay = fullJitterDelay(this.attempt++, backoff.baseMs, backoff.capMs, this.options.random);
+      const delay = retryDelay(this.attempt++, backoff, retryAfterMs, this.options.random);
       this.log.info(`disconnected (${code} ${reason.toString()}); reconnecting in ${delay} ms`);
       this.setState('connecting');
       this.retry = setTimeout(() => this.connect(), delay);

@@ -2,6 +2,9 @@ import type { EnrollFacts, EnrollResult } from '@outpost/contract/agent-protocol
 
 type Envelope<T> = { success: boolean; data?: T; error?: string };
 
+/** A refused enrolment: the HTTP status, and the server's Retry-After when it sent one. */
+export type EnrollError = Error & { status: number; retryAfter: string | null };
+
 /** The identity an agent already holds; presenting it is how a re-enrolment keeps its record. */
 export type AgentIdentity = { deviceGuid: string; agentSecret: string };
 
@@ -29,10 +32,9 @@ export async function enrollDevice(
   });
   const parsed = (await res.json().catch(() => ({}))) as Envelope<EnrollResult>;
   if (!res.ok || !parsed.data) {
-    const error = new Error(parsed.error || `Enrolment failed: HTTP ${res.status}`) as Error & {
-      status: number;
-    };
+    const error = new Error(parsed.error || `Enrolment failed: HTTP ${res.status}`) as EnrollError;
     error.status = res.status;
+    error.retryAfter = res.headers.get('retry-after');
     throw error;
   }
   return parsed.data;

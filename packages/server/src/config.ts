@@ -36,8 +36,8 @@ const EnvSchema = z.object({
   // Agents and live updates (README "Agents and live updates")
   AGENT_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   AGENT_PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
-  AGENT_UPGRADES_PER_SECOND: z.coerce.number().positive().default(20),
-  AGENT_UPGRADE_BURST: z.coerce.number().int().positive().default(100),
+  AGENT_UPGRADES_PER_SECOND: z.coerce.number().positive().default(250),
+  AGENT_UPGRADE_BURST: z.coerce.number().int().positive().default(25),
   OUTPOST_DEMO_DEVICES: z.coerce.number().int().min(0).max(10_000).default(25),
   OUTPOST_SIM_FAILURE_RATE: z.coerce
     .number({ error: 'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1' })

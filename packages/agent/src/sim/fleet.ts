@@ -4,6 +4,7 @@ import type { Agent } from '../agent';
 import type { Logger } from '../connection';
 import { createMemoryJournal } from '../deployment/journal';
 import { enrollDevice } from '../enroll';
+import { enrollWithRetry } from './enroll-retry';
 import type { AgentIdentity } from '../enroll';
 import { createMemoryOutbox } from '../outbox';
 import { DEFAULT_SIM_DEPLOYMENTS, createSimulatedRunner } from './deployments';
@@ -58,8 +59,12 @@ export type FleetOptions = {
   stepDurationMs?: SimDeploymentOptions['stepDurationMs'];
   /** deployments: real ms per simulated ms, so tests run a 2 s step in 100 ms (default 1) */
   timeScale?: number;
-  /** reconnect backoff (full jitter); default 0.5 s doubling up to 30 s */
+  /** reconnect backoff (full jitter); default 0.5 s doubling up to 10 s */
   backoff?: { baseMs: number; capMs: number };
+  /** enrolments in flight at once (default 8); each agent connects as soon as it is enrolled */
+  enrollConcurrency?: number;
+  /** called as each agent is enrolled and started (progress, connection events) */
+  onAgent?: (agent: SimulatedAgent) => void;
 };
 
 export type SimulatedAgent = {
@@ -86,35 +91,14 @@ export const workdayDeviceOf = (a: SimulatedAgent): WorkdayDevice => ({
 
 export type Fleet = { agents: SimulatedAgent[]; stop(): Promise<void> };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function enrollWithRetry(
-  server: string,
-  token: string,
-  device: VirtualDevice,
-  log?: Logger,
-  identity?: AgentIdentity | null,
-) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await enrollDevice(server, token, device.facts, identity);
-    } catch (err) {
-      const status = (err as { status?: number }).status;
-      if ((status !== 429 && status !== undefined && status < 500) || attempt >= 6) {
-        throw err;
-      }
-      log?.warn(`enrolment of ${device.facts.hostname} failed; retrying`, { err: String(err) });
-      await sleep(Math.random() * 1000 * 2 ** attempt);
-    }
-  }
-}
-
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const seed = options.seed ?? 1;
   const rng = createRng(seed);
   const behaviour = createRng(seed ^ 0x5eed);
-  const agents: SimulatedAgent[] = [];
-  for (let i = 0; i < options.devices; i++) {
+  // Devices are made in index order (the same --seed gives the same machines), then enrolled by a
+  // few workers at once; each agent connects as soon as its enrolment is through, so a large fleet
+  // comes online while the rest is still enrolling.
+  const made = Array.from({ length: options.devices }, (_, i) => {
     const slot = i % options.tokens.length;
     const device = createVirtualDevice(rng, i, {
       prefix: options.prefixes?.[slot] ?? 'ACME',
@@ -123,12 +107,15 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     if (options.variety) {
       shapeDemoDevice(device);
     }
+    return { device, slot };
+  });
+  const slots: (SimulatedAgent | undefined)[] = new Array<SimulatedAgent | undefined>(options.devices);
+  const stopping = new AbortController();
+  const enrolAndStart = async (i: number) => {
+    const { device, slot } = made[i]!;
     const creds = await enrollWithRetry(
-      options.server,
-      options.tokens[slot]!,
-      device,
-      options.log,
-      options.identities?.[i],
+      () => enrollDevice(options.server, options.tokens[slot]!, device.facts, options.identities?.[i]),
+      { log: options.log, label: device.facts.hostname, signal: stopping.signal },
     );
     const executor = new SimulatedExecutor((name, action) => controlVirtualService(device, name, action));
     // The outbox and the journal of started deployments outlive a reboot, like the real agent's
@@ -154,7 +141,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         deployments,
         journal,
         log: options.log,
-        backoff: options.backoff ?? { baseMs: 500, capMs: 30_000 },
+        // A restarted server is found within 10 s (a refused connection costs the server
+        // nothing); once it answers, its upgrade budget paces the fleet with Retry-After.
+        backoff: options.backoff ?? { baseMs: 500, capMs: 10_000 },
       });
     const sim: SimulatedAgent = {
       device,
@@ -180,13 +169,31 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         ?.powerOff(action)
         .catch((err: unknown) => options.log?.warn('power off failed', { err: String(err) }));
     };
-    agents.push(sim);
+    slots[i] = sim;
+    sim.agent.start();
+    options.onAgent?.(sim);
+  };
+  let next = 0;
+  const failed: { error: Error | null } = { error: null };
+  const worker = async () => {
+    while (next < options.devices && !stopping.signal.aborted) {
+      try {
+        await enrolAndStart(next++);
+      } catch (err) {
+        // a refusal retrying cannot change (a revoked token, max_agents): the fleet stops
+        failed.error ??= err instanceof Error ? err : new Error(String(err));
+        stopping.abort();
+      }
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(options.enrollConcurrency ?? 8, options.devices)) }, worker),
+  );
+  if (failed.error) {
+    await Promise.all(slots.flatMap((a) => (a ? [a.agent.stop()] : [])));
+    throw failed.error;
   }
-  // Start in a small spread, as real machines would.
-  for (const a of agents) {
-    a.agent.start();
-    await sleep(20);
-  }
+  const agents = slots.filter((a): a is SimulatedAgent => a !== undefined);
 
   const variety = options.variety ? applyDemoVariety(agents, options.log) : null;
 

@@ -1,13 +1,22 @@
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Logger } from '../connection';
 import { startFleet } from './fleet';
+import type { SimulatedAgent } from './fleet';
 
 // npm run sim -- --server URL --token T --devices N [--seed S] [--tick-ms MS]
-//   [--failure-rate 0.05] [--step-ms 1000-4000]
+//   [--failure-rate 0.05] [--step-ms 1000-4000] [--login-chance 0.3] [--disconnect-chance 0.01]
+//   [--enroll-concurrency 8] [--report-ms 30000] [--events FILE]
 
+// Warnings are counted and summarised with each report: ten thousand agents waiting for a
+// restarted server would otherwise print tens of thousands of lines.
+const warnings = new Map<string, number>();
 const log: Logger = {
   info: () => undefined,
-  warn: (msg) => console.warn('WARN', msg),
+  warn: (msg) => {
+    const key = msg.replace(/\d+/g, 'N').slice(0, 80);
+    warnings.set(key, (warnings.get(key) ?? 0) + 1);
+  },
   error: (msg) => console.error('ERROR', msg),
 };
 
@@ -21,6 +30,11 @@ async function main() {
       'tick-ms': { type: 'string', default: '20000' },
       'failure-rate': { type: 'string', default: '0.05' },
       'step-ms': { type: 'string', default: '1000-4000' },
+      'login-chance': { type: 'string', default: '0.3' },
+      'disconnect-chance': { type: 'string', default: '0.01' },
+      'enroll-concurrency': { type: 'string', default: '8' },
+      'report-ms': { type: 'string', default: '30000' },
+      events: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -28,7 +42,11 @@ async function main() {
     console.log(
       'Usage: npm run sim -- --server URL --token T [--token T2 …] --devices N [--seed S] [--tick-ms MS]\n' +
         '         [--failure-rate 0.05] (chance that a deployment step attempt fails, 0 to 1)\n' +
-        '         [--step-ms 1000-4000] (how long a deployment step takes, ms, or a min-max range)',
+        '         [--step-ms 1000-4000] (how long a deployment step takes, ms, or a min-max range)\n' +
+        '         [--login-chance 0.3] [--disconnect-chance 0.01] (per device and tick)\n' +
+        '         [--enroll-concurrency 8] (enrolments in flight; each agent connects once enrolled)\n' +
+        '         [--report-ms 30000] (a JSON progress line this often)\n' +
+        '         [--events FILE] (appends the time, in epoch ms, of every connection the fleet makes)',
     );
     process.exit(values.help ? 0 : 1);
   }
@@ -38,25 +56,65 @@ async function main() {
     throw new Error('--failure-rate must be a number from 0 to 1');
   }
   const stepDurationMs = parseRange(values['step-ms']);
+  const reportMs = Number(values['report-ms']);
+  const eventsFile = values.events;
+  let enrolled = 0;
+  const connections: number[] = [];
+  const agents: SimulatedAgent[] = [];
+  const report = () => {
+    if (eventsFile && connections.length > 0) {
+      fs.appendFileSync(
+        eventsFile,
+        connections
+          .splice(0)
+          .map((t) => `${t.toFixed(1)}\n`)
+          .join(''),
+      );
+    }
+    const connected = agents.filter((a) => a.agent.connection.state === 'connected').length;
+    console.log(
+      JSON.stringify({
+        at: new Date().toISOString(),
+        devices,
+        enrolled,
+        connected,
+        ...(warnings.size > 0 && { warnings: Object.fromEntries(warnings) }),
+      }),
+    );
+    warnings.clear();
+  };
+  const reporter = setInterval(report, reportMs);
   const fleet = await startFleet({
     server: values.server,
     tokens: values.token,
     devices,
     seed: Number(values.seed),
     tickMs: Number(values['tick-ms']),
+    loginChance: Number(values['login-chance']),
+    disconnectChance: Number(values['disconnect-chance']),
+    enrollConcurrency: Number(values['enroll-concurrency']),
     failureRate,
     stepDurationMs,
     log,
+    onAgent: (a) => {
+      enrolled++;
+      agents.push(a);
+      // every welcome of this agent is a connection (a rebooted simulated machine has a new agent,
+      // not watched: the benchmarks do not reboot machines)
+      a.agent.connection.onState((state) => {
+        if (state === 'connected') {
+          connections.push(performance.timeOrigin + performance.now());
+        }
+      });
+    },
   });
   console.log(
     `Simulating ${fleet.agents.length} devices against ${values.server} (seed ${values.seed}). Ctrl+C stops.`,
   );
-  const report = setInterval(() => {
-    const connected = fleet.agents.filter((a) => a.agent.connection.state === 'connected').length;
-    console.log(`${new Date().toISOString()} connected ${connected}/${fleet.agents.length}`);
-  }, 30_000);
+  report();
   const stop = async () => {
-    clearInterval(report);
+    clearInterval(reporter);
+    report();
     await fleet.stop();
     process.exit(0);
   };

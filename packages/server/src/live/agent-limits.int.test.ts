@@ -8,6 +8,7 @@ import { devices, deviceSoftware } from '../db/schema/index';
 import {
   connectAgentSocket,
   upgradeStatus,
+  UpgradeRefused,
   createEnrollmentToken,
   enroll,
   facts,
@@ -76,6 +77,52 @@ describe('agent upgrades: authenticate first, limit failures per address', () =>
       connectAgentSocket(server.url, creds.device_guid, creds.agent_secret, { localAddress: '127.0.0.2' }),
     );
     expect(status).toBe(429);
+  });
+});
+
+describe('agent upgrades after a restart: a place in line for every refused agent', () => {
+  let server: TestServer;
+  let enrolled: (hostname: string) => Promise<EnrollResult>;
+
+  beforeAll(async () => {
+    ({ server, enrolled } = await setUp({ AGENT_UPGRADES_PER_SECOND: '1', AGENT_UPGRADE_BURST: '2' }));
+  });
+  afterAll(async () => server?.close());
+
+  const refusedWith = async (creds: EnrollResult) => {
+    const socket = connectAgentSocket(server.url, creds.device_guid, creds.agent_secret);
+    return socket.opened.then(
+      async () => {
+        await socket.close();
+        return { status: 101, retryAfter: null as string | null };
+      },
+      (err: unknown) => {
+        if (err instanceof UpgradeRefused) {
+          return { status: err.status, retryAfter: err.retryAfter };
+        }
+        throw err;
+      },
+    );
+  };
+
+  it('tells each refused agent when its turn comes, keeps its place when it asks early, and admits it then', async () => {
+    const agents = await Promise.all(['pc-r1', 'pc-r2', 'pc-r3', 'pc-r4'].map(enrolled));
+    const first = [];
+    for (const a of agents) {
+      first.push(await refusedWith(a));
+    }
+    // the burst of two, then one a second: the third waits about 1 s, the fourth about 2 s
+    expect(first.map((r) => r.status)).toEqual([101, 101, 503, 503]);
+    const [third, fourth] = first.slice(2).map((r) => Number(r.retryAfter));
+    expect(third).toBe(1);
+    expect(fourth).toBe(2);
+    // asking again before its time: its own place (not the end of the line), still refused
+    const again = await refusedWith(agents[3]!);
+    expect(again.status).toBe(503);
+    expect(Number(again.retryAfter)).toBeLessThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expect((await refusedWith(agents[2]!)).status).toBe(101);
+    expect((await refusedWith(agents[3]!)).status).toBe(101);
   });
 });
 

@@ -12,8 +12,9 @@ import { createMemoryBucket, createRedisBucket, createWindowCounter } from './ra
 //   1. an address past its budget of failed authentications is refused (429) before any lookup;
 //   2. the guid and secret are checked (one indexed lookup, one sha256); a failure counts
 //      against the client's address;
-//   3. only an authenticated agent spends the shared upgrade budget (a token bucket that spreads a
-//      reconnect storm; agents back off with full jitter when refused with 503).
+//   3. only an authenticated agent spends the shared upgrade budget (a rate with a burst); one it
+//      refuses gets 503 with a Retry-After that is its place in line (rate-limit.ts
+//      createMemoryBucket), so a reconnect storm drains at the budget's rate.
 // Anonymous traffic therefore never uses up the budget of real agents. With Redis both limits
 // are shared by every instance.
 
@@ -73,7 +74,7 @@ export const agentSocketRoutes: FastifyPluginCallback<{
         .status(401)
         .send({ success: false, error: messages.agentAuthFailed, code: 'AGENT_AUTH_FAILED' });
     }
-    const admission = await budget.take();
+    const admission = await budget.take(String(device.id));
     if (!admission.isAllowed) {
       return reply
         .status(503)

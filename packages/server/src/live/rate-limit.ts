@@ -27,46 +27,124 @@ export function createTokenBucket(rate: number, burst: number, now: () => number
   };
 }
 
-/** Admissions shared by every caller (the upgrade budget of authenticated agents). */
-export type SharedBucket = { take(): Promise<Admission> };
+/**
+ * The upgrade budget shared by every authenticated agent: `rate` admissions per second, `burst`
+ * at once. A refused caller is not just told to come back later: it is given a place in line (a
+ * reservation at the time the budget will have a token for it), and Retry-After says when that is.
+ * Coming back at (or after) that time it is admitted without spending anything more, so a
+ * reconnect storm of N agents drains at `rate` a second in about N ÷ rate seconds, instead of
+ * every agent retrying at random and most of the retries being refused again. A caller asking
+ * again before its time gets the same place (one reservation per key: a device hammering the
+ * server cannot push the others back); a reservation not used within a minute lapses.
+ */
+export type SharedBucket = { take(key: string): Promise<Admission> };
 
-export function createMemoryBucket(rate: number, burst: number): SharedBucket {
-  const bucket = createTokenBucket(rate, burst);
+/** How long past its time a reservation is kept for its caller. */
+const RESERVATION_GRACE_MS = 60_000;
+
+/**
+ * The admission decision (the generic cell rate algorithm with reservations), the same in memory
+ * and in Redis: `tat` is when the budget is next fully idle; a caller conforms when tat − now is
+ * at most (burst − 1) intervals. Returns the ms to wait (0: admitted) and the new state.
+ */
+export function admit(
+  state: { tat: number; reservedAt: number | null },
+  now: number,
+  rate: number,
+  burst: number,
+): { waitMs: number; tat: number; reserveAt: number | null } {
+  const { reservedAt } = state;
+  if (reservedAt !== null && now <= reservedAt + RESERVATION_GRACE_MS) {
+    return reservedAt <= now
+      ? { waitMs: 0, tat: state.tat, reserveAt: null }
+      : { waitMs: reservedAt - now, tat: state.tat, reserveAt: reservedAt };
+  }
+  const interval = 1000 / rate;
+  const tat = Math.max(state.tat, now);
+  const conformsAt = tat - (Math.max(1, burst) - 1) * interval;
+  if (conformsAt <= now) {
+    return { waitMs: 0, tat: tat + interval, reserveAt: null };
+  }
+  return { waitMs: conformsAt - now, tat: tat + interval, reserveAt: conformsAt };
+}
+
+const toAdmission = (waitMs: number): Admission => ({
+  isAllowed: waitMs <= 0,
+  retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+});
+
+export function createMemoryBucket(rate: number, burst: number, now: () => number = Date.now): SharedBucket {
+  let tat = 0;
+  const reservations = new Map<string, number>();
   return {
-    take: () => Promise.resolve({ isAllowed: bucket.take(), retryAfterSeconds: bucket.retryAfterSeconds() }),
+    take(key) {
+      const t = now();
+      const decision = admit({ tat, reservedAt: reservations.get(key) ?? null }, t, rate, burst);
+      tat = decision.tat;
+      if (decision.reserveAt === null) {
+        reservations.delete(key);
+      } else {
+        // Lapsed reservations are dropped as new ones are made: the map holds at most the
+        // callers waiting in line (one per device), not every device that ever waited.
+        if (!reservations.has(key) && reservations.size >= 1000 && reservations.size % 1000 === 0) {
+          for (const [k, at] of reservations) {
+            if (at + RESERVATION_GRACE_MS < t) {
+              reservations.delete(k);
+            }
+          }
+        }
+        reservations.set(key, decision.reserveAt);
+      }
+      return Promise.resolve(toAdmission(decision.waitMs));
+    },
   };
 }
 
-// One round trip, atomic: refill by elapsed time (Redis clock), take one token if there is one.
-const TOKEN_BUCKET_LUA = `
+// One round trip, atomic, on the Redis clock: admit() in Lua. KEYS[1] holds tat, KEYS[2] the
+// caller's reservation. Returns the ms to wait (0: admitted).
+const UPGRADE_BUDGET_LUA = `
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
+local grace = tonumber(ARGV[3])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(state[1]) or burst
-local at = tonumber(state[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate)
-local allowed = 0
-if tokens >= 1 then
-  tokens = tokens - 1
-  allowed = 1
+local reserved = tonumber(redis.call('GET', KEYS[2]))
+if reserved and now <= reserved + grace then
+  if reserved <= now then
+    redis.call('DEL', KEYS[2])
+    return 0
+  end
+  return math.ceil(reserved - now)
 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
-redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
-return allowed
+local interval = 1000 / rate
+local tat = math.max(tonumber(redis.call('GET', KEYS[1])) or 0, now)
+local conforms = tat - (math.max(1, burst) - 1) * interval
+redis.call('SET', KEYS[1], tostring(tat + interval), 'PX', math.ceil(tat + interval - now + burst * interval) + 1000)
+if conforms <= now then
+  redis.call('DEL', KEYS[2])
+  return 0
+end
+redis.call('SET', KEYS[2], tostring(conforms), 'PX', math.ceil(conforms - now + grace))
+return math.ceil(conforms - now)
 `;
 
 export function createRedisBucket(redis: Redis, key: string, rate: number, burst: number): SharedBucket {
-  const retryAfterSeconds = Math.max(1, Math.ceil(1 / rate));
   return {
-    async take() {
+    async take(caller) {
       try {
-        const allowed = await redis.eval(TOKEN_BUCKET_LUA, 1, key, rate, burst);
-        return { isAllowed: allowed === 1, retryAfterSeconds };
+        const waitMs = await redis.eval(
+          UPGRADE_BUDGET_LUA,
+          2,
+          key,
+          `${key}:reserved:${caller}`,
+          rate,
+          burst,
+          RESERVATION_GRACE_MS,
+        );
+        return toAdmission(Number(waitMs));
       } catch {
         // Fail open: a Redis outage (logged by the connection) must not lock every agent out.
-        return { isAllowed: true, retryAfterSeconds };
+        return toAdmission(0);
       }
     },
   };

@@ -7,6 +7,7 @@ import {
   REDIS_URL,
   connectAgentSocket,
   upgradeStatus,
+  UpgradeRefused,
   createEnrollmentToken,
   facts,
   postFrom,
@@ -126,5 +127,26 @@ describe('rate limits shared by two instances through Redis', () => {
     }
     // a burst of three for both instances together, refilling at one per 100 s
     expect(real).toEqual([101, 101, 101, 503]);
+    // the refused agent has a place in line on both instances: asking the other one again gives
+    // it the same time (about 100 s), not a later one
+    const retryAfter = async (server: TestServer) => {
+      const creds = agents[3]!;
+      const err: unknown = await connectAgentSocket(
+        server.url,
+        creds.device_guid,
+        creds.agent_secret,
+      ).opened.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(UpgradeRefused);
+      return Number((err as UpgradeRefused).retryAfter);
+    };
+    const fromOne = await retryAfter(one);
+    const fromTwo = await retryAfter(two);
+    expect(fromOne).toBeGreaterThan(90);
+    expect(fromOne).toBeLessThanOrEqual(100);
+    expect(fromTwo).toBeLessThanOrEqual(fromOne);
+    expect(fromTwo).toBeGreaterThan(90);
   });
 });

@@ -47,7 +47,10 @@ export class TestSocket<In extends Message, Out> {
   ) {
     this.opened = new Promise((resolve, reject) => {
       ws.once('open', () => resolve());
-      ws.once('unexpected-response', (_req, res) => reject(new UpgradeRefused(res.statusCode ?? 0)));
+      ws.once('unexpected-response', (_req, res) => {
+        const retryAfter = res.headers['retry-after'];
+        reject(new UpgradeRefused(res.statusCode ?? 0, typeof retryAfter === 'string' ? retryAfter : null));
+      });
       ws.once('error', reject);
     });
     this.closed = new Promise((resolve) => ws.once('close', () => resolve()));
@@ -131,7 +134,11 @@ export class TestSocket<In extends Message, Out> {
 
 /** The server answered the upgrade with an HTTP status instead of a socket. */
 export class UpgradeRefused extends Error {
-  constructor(readonly status: number) {
+  constructor(
+    readonly status: number,
+    /** the Retry-After header, when there was one */
+    readonly retryAfter: string | null = null,
+  ) {
     super(`upgrade refused: ${status}`);
   }
 }

@@ -259,6 +259,49 @@ describe('enrolment tokens and POST /api/agent/enroll', () => {
     expect(again.body.data.reused).toBe(true);
   });
 
+  const countDevices = async (tenantId: number) =>
+    (await server.database.db.select({ id: devices.id }).from(devices).where(eq(devices.tenantId, tenantId)))
+      .length;
+
+  it('enrolments at once into a limited tenant take exactly its free places; an unlimited one takes all, counting the token once each', async () => {
+    const globex = await server.devSignIn('admin@globex.example');
+    const before = await countDevices(globex.user.tenant_id);
+    await server.database.db
+      .update(tenants)
+      .set({ maxAgents: before + 3 })
+      .where(eq(tenants.id, globex.user.tenant_id));
+    const limited = await createEnrollmentToken(request, globex.token);
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        enroll(request, limited.token, facts({ hostname: `race-${i}`, machineId: `race-${i}` })).then(
+          (r) => r.status,
+        ),
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(5);
+    expect(await countDevices(globex.user.tenant_id)).toBe(before + 3);
+
+    await server.database.db
+      .update(tenants)
+      .set({ maxAgents: null })
+      .where(eq(tenants.id, globex.user.tenant_id));
+    const open = await createEnrollmentToken(request, globex.token);
+    const all = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        enroll(request, open.token, facts({ hostname: `open-${i}`, machineId: `open-${i}` })).then(
+          (r) => r.status,
+        ),
+      ),
+    );
+    expect(all).toEqual(Array.from({ length: 8 }, () => 200));
+    const [row] = await server.database.db
+      .select({ useCount: enrollmentTokens.useCount })
+      .from(enrollmentTokens)
+      .where(eq(enrollmentTokens.id, open.id));
+    expect(row?.useCount).toBe(8);
+  });
+
   it('a site-limited administrator lists, creates and revokes tokens of their sites only', async () => {
     const [hq, london] = await server.database.db
       .select()

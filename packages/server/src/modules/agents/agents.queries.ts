@@ -131,6 +131,15 @@ export async function markTokenUsed(tx: Executor, tokenId: number): Promise<void
     .where(eq(enrollmentTokens.id, tokenId));
 }
 
+/** The tenant row: its id and max_agents. */
+export async function findTenantForEnrolment(tx: Executor, tenantId: number) {
+  const [row] = await tx
+    .select({ id: tenants.id, maxAgents: tenants.maxAgents })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId));
+  return row ?? null;
+}
+
 /** The tenant row, locked: max_agents is checked under it so two enrolments cannot both pass. */
 export async function lockTenantForEnrolment(tx: Executor, tenantId: number) {
   const [row] = await tx

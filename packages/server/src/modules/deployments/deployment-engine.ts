@@ -19,6 +19,7 @@ import {
   insertStepLog,
   lockDeviceDeploymentByCommand,
   lockJobById,
+  readJobById,
   markJobDispatched,
   pendingDeviceDeploymentsOf,
   staleCommandRows,
@@ -352,7 +353,12 @@ export function createDeploymentEngine(deps: {
       return;
     }
     const out = await db.transaction(async (tx) => {
-      const job = await lockJobById(tx, ref.jobId);
+      // The job row is locked (before the device row, the order every path takes) only when this
+      // message may move the job: the first progress of a device still pending. Every other step
+      // message of a job's thousand devices used to queue on that one row lock, one transaction
+      // at a time (about 30 step results a second; bench/deploy.ts).
+      const job =
+        ref.status === 'pending' ? await lockJobById(tx, ref.jobId) : await readJobById(tx, ref.jobId);
       const dd = await lockDeviceDeploymentByCommand(tx, device.id, m.commandId);
       if (!dd) {
         return null;

@@ -306,6 +306,14 @@ export async function staleCommandRows(
   );
 }
 
+/** The job row as it is, without a lock (its steps never change once it exists). */
+export async function readJobById(tx: Executor, jobId: number): Promise<JobRow> {
+  return firstOrThrow(
+    await tx.select().from(deploymentJobs).where(eq(deploymentJobs.id, jobId)).limit(1),
+    'read job',
+  );
+}
+
 export async function lockJobById(tx: Executor, jobId: number): Promise<JobRow> {
   return firstOrThrow(
     await tx.select().from(deploymentJobs).where(eq(deploymentJobs.id, jobId)).limit(1).for('update'),

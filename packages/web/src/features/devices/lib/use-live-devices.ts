@@ -77,21 +77,27 @@ export function useLiveDeviceRows(
       noteDeviceStatuses(rows);
     }
   }, [rows]);
+  // The cache is written only when a row changes: setQueryData stamps a new dataUpdatedAt even
+  // for the same data, which re-ran the effect below, which wrote again: a render loop that kept
+  // the device list busy for as long as it was open (Lighthouse: 20 s of script, bench/web.ts).
+  const overlay = (updates: Map<string, DeviceUpdatePayload>, onlyNewer: boolean) => {
+    const old = queryClient.getQueryData<Page>(queryKey);
+    const next = old ? overlayUpdates(old, updates, onlyNewer) : old;
+    if (next && next !== old) {
+      queryClient.setQueryData(queryKey, next);
+    }
+  };
   useLiveMessages((message) => {
     const update = asDeviceUpdate(message);
     if (!update) {
       return;
     }
     latest.current.set(update.deviceId, update);
-    queryClient.setQueryData(queryKey, (old: Page | undefined) =>
-      old ? overlayUpdates(old, new Map([[update.deviceId, update]]), false) : old,
-    );
+    overlay(new Map([[update.deviceId, update]]), false);
   });
   // After every fetch: re-apply the updates that are newer than what the server answered.
   useEffect(() => {
-    queryClient.setQueryData(queryKey, (old: Page | undefined) =>
-      old ? overlayUpdates(old, latest.current, true) : old,
-    );
+    overlay(latest.current, true);
     // queryKey is an array rebuilt each render; the fetch time says when the data changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [dataUpdatedAt, queryClient]);
