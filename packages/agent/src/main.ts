@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isSea } from 'node:sea';
 import { parseArgs } from 'node:util';
 import { RecordingExecutor, SystemExecutor, isDryRun } from './actions/executor';
 import { createAgent } from './agent';
@@ -13,6 +14,7 @@ import { collectFacts } from './inventory/system';
 import { createFileOutbox } from './outbox';
 import { createSystemBackend } from './system-backend';
 import { AGENT_VERSION } from './version';
+import { createUpdater, UPDATE_EXIT_CODE } from './update/updater';
 
 // npm run agent -- enroll --server URL --token T [--config PATH]
 // npm run agent -- run [--config PATH]
@@ -74,8 +76,25 @@ async function enroll(args: { server?: string; token?: string; config: string; '
   );
 }
 
-function run(args: { config: string }) {
+async function run(args: { config: string }) {
   const config = loadAgentConfig(args.config);
+  // Self-update (update/updater.ts): a freshly updated agent counts this start before connecting
+  // and rolls back to the previous executable when it keeps failing.
+  const updater = createUpdater({
+    exePath: process.execPath,
+    isPackaged: isSea(),
+    version: AGENT_VERSION,
+    stateDir: config.stateDir,
+    server: config.server,
+    deviceGuid: config.deviceGuid,
+    agentSecret: config.agentSecret,
+    confirmTimeoutMs: Number(process.env.OUTPOST_AGENT_UPDATE_CONFIRM_MS) || undefined,
+    log,
+  });
+  const startup = await updater.beforeStart();
+  if (startup.action === 'exit') {
+    process.exit(startup.code);
+  }
   const executor = isDryRun() ? new RecordingExecutor() : new SystemExecutor();
   const agent = createAgent({
     server: config.server,
@@ -93,13 +112,19 @@ function run(args: { config: string }) {
     backend: createSystemBackend({ externalIpUrl: config.externalIpUrl }),
     executor,
     log,
+    selfUpdate: {
+      pendingCommandId: () => updater.pendingCommandId(),
+      settle: () => updater.settle(),
+      apply: (commandId, command) => updater.apply(commandId, command),
+      restart: () => void stop(UPDATE_EXIT_CODE),
+    },
   });
   agent.connection.onState((state) => log.info(`connection ${state}`));
   agent.start();
   log.info(`agent ${AGENT_VERSION} running for device ${config.deviceGuid} against ${config.server}`);
-  const stop = async () => {
+  const stop = async (code = 0) => {
     await agent.stop();
-    process.exit(0);
+    process.exit(code);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
@@ -114,8 +139,14 @@ async function main() {
       config: { type: 'string', default: defaultConfigPath() },
       'no-external-ip': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
+      // the updater runs a downloaded executable with this before swapping it in
+      'self-test': { type: 'boolean' },
     },
   });
+  if (values['self-test']) {
+    console.log(`outpost-agent ${AGENT_VERSION}`);
+    return;
+  }
   const command = positionals[0];
   if (values.help || !command) {
     console.log(USAGE);
@@ -125,7 +156,7 @@ async function main() {
   if (command === 'enroll') {
     await enroll({ ...values, config });
   } else if (command === 'run') {
-    run({ config });
+    await run({ config });
   } else {
     throw new Error(`Unknown command "${command}"\n\n${USAGE}`);
   }

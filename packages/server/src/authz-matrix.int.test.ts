@@ -255,6 +255,12 @@ describe('authorisation matrix over every registered /api route', () => {
         .map((r) => `${r.method} ${r.url}`)
         .sort(),
     ).toEqual([
+      // the install scripts and the agent executables: a device has no credentials before it
+      // is enrolled (issue 15; the executables carry no secret)
+      'GET /api/agent/install.ps1',
+      'GET /api/agent/install.sh',
+      'GET /api/agent/releases',
+      'GET /api/agent/releases/:platform',
       'GET /api/config',
       'GET /api/health',
       'POST /api/customer/auth/dev',
