@@ -87,14 +87,15 @@ describe('agent update through the server, with a stand-in executable', () => {
       return;
     }
     const backend: DeviceBackend = {
-      hello: async () => ({
-        agentVersion: version,
-        hostname: 'upd-host',
-        osType,
-        osVersion: 'Test OS',
-        sessions: [],
-      }),
-      inventory: async () => ({}),
+      hello: () =>
+        Promise.resolve({
+          agentVersion: version,
+          hostname: 'upd-host',
+          osType,
+          osVersion: 'Test OS',
+          sessions: [],
+        }),
+      inventory: () => Promise.resolve({}),
     };
     agent = createAgent({
       server: serverFor.get(version) ?? server.url,
@@ -185,7 +186,7 @@ describe('agent update through the server, with a stand-in executable', () => {
       'The new version 1.0.2 was not welcomed by the server within 2 s; rolled back to 1.0.1',
     );
     expect(fs.readFileSync(exe, 'utf8')).toBe(stand_in('1.0.1'));
-    await eventually(async () => agent?.connection.state === 'connected');
+    await eventually(() => Promise.resolve(agent?.connection.state === 'connected'));
     expect(await deviceVersion()).toBe('1.0.1');
     expect(starts.slice(1).map((s) => [s.version, s.exitCode])).toEqual([
       ['1.0.1', 75],
@@ -198,14 +199,15 @@ describe('agent update through the server, with a stand-in executable', () => {
     publish('1.0.3');
     await agent?.stop();
     const backend: DeviceBackend = {
-      hello: async () => ({
-        agentVersion: '1.0.1',
-        hostname: 'upd-host',
-        osType,
-        osVersion: 'Test OS',
-        sessions: [],
-      }),
-      inventory: async () => ({}),
+      hello: () =>
+        Promise.resolve({
+          agentVersion: '1.0.1',
+          hostname: 'upd-host',
+          osType,
+          osVersion: 'Test OS',
+          sessions: [],
+        }),
+      inventory: () => Promise.resolve({}),
     };
     agent = createAgent({
       server: server.url,
@@ -217,7 +219,7 @@ describe('agent update through the server, with a stand-in executable', () => {
       deployments: () => Promise.reject(new Error('no deployments here')),
     });
     agent.start();
-    await eventually(async () => agent?.connection.state === 'connected');
+    await eventually(() => Promise.resolve(agent?.connection.state === 'connected'));
     const res = await update();
     const commandId = res.body.data.updates[0]!.command_id;
     const done = await eventually(async () => {

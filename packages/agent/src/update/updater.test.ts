@@ -59,7 +59,7 @@ describe('agent self-update', () => {
   const io: Partial<UpdateIo> = {
     download: async (url, dest, headers) => {
       downloads.push({ url: url.toString(), headers });
-      fs.writeFileSync(dest, served);
+      await fs.promises.writeFile(dest, served);
     },
     exit: (code) => {
       exits.push(code);
