@@ -147,24 +147,23 @@ describe('published agent executables, install scripts and agent updates', () =>
       OUTPOST_TEST_RECORD: record,
     });
 
-    it('downloads, verifies, enrols with the token and registers the service', async () => {
+    it('downloads, verifies, and installs the service with the server and the token', async () => {
       const installDir = path.join(work, 'bin');
       const record = path.join(work, 'calls.txt');
       const { stdout } = await run('sh', [script, '--token', 'opt_secret-token'], {
         env: env(installDir, record),
       });
-      expect(stdout).toContain('installed');
+      expect(stdout).toContain('the agent runs as a service');
       const installed = path.join(installDir, 'outpost-agent');
       expect(fs.readFileSync(installed, 'utf8')).toBe(STAND_IN);
       expect(fs.statSync(installed).mode & 0o777).toBe(0o755);
       expect(fs.readFileSync(record, 'utf8').trim().split('\n')).toEqual([
-        `enroll --server ${server.url} --token opt_secret-token`,
-        'install',
+        `install --server ${server.url} --token opt_secret-token`,
       ]);
       expect(fs.readdirSync(installDir)).toEqual(['outpost-agent']);
     });
 
-    it('passes --config on and skips the service with --no-service', async () => {
+    it('with --no-service, only enrols (passing --config on)', async () => {
       const installDir = path.join(work, 'bin2');
       const record = path.join(work, 'calls2.txt');
       await run('sh', [script, '--token=T0', '--config', '/tmp/x/agent.json', '--no-service'], {

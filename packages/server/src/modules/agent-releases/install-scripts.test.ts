@@ -57,12 +57,14 @@ describe('install.ps1', () => {
     expect(script).toContain('Get-FileHash -Algorithm SHA256');
   });
 
-  it('enrols, then registers the service, checking each exit code', () => {
-    const enroll = script.indexOf("@('enroll', '--server', $OutpostServer, '--token', $Token)");
-    const install = script.indexOf("$InstallArgs = @('install')");
-    expect(enroll).toBeGreaterThan(0);
-    expect(install).toBeGreaterThan(enroll);
-    expect(script.match(/if \(\$LASTEXITCODE -ne 0\)/g)).toHaveLength(2);
+  it('installs the service with the server and token; -NoService only enrols; exit codes checked', () => {
+    expect(script).toContain('& $Target install --server $OutpostServer --token $Token');
+    expect(script).toContain("@('enroll', '--server', $OutpostServer, '--token', $Token)");
+    expect(script.indexOf('if (-not $NoService)', script.indexOf('Move-Item'))).toBeLessThan(
+      script.indexOf("@('enroll'"),
+    );
+    expect(script).toContain('if ($Code -ne 0) { throw');
+    expect(script).toContain('if ($LASTEXITCODE -ne 0) { throw "Enrolment failed');
   });
 
   it('says so when no Windows build is published', () => {

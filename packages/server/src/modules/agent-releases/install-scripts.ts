@@ -42,10 +42,12 @@ export function installSh(origin: string, releases: AgentRelease[]): string {
 #
 #   curl -fsSL ${origin}/api/agent/install.sh | sudo sh -s -- --token TOKEN
 #
-# Downloads the agent executable for this machine, checks its sha256, enrols the device with the
-# token and registers the agent as a service (systemd on Linux, launchd on macOS).
-# Options: --token TOKEN (or OUTPOST_ENROLL_TOKEN), --config PATH (the agent's configuration file),
-# --install-dir DIR (or OUTPOST_INSTALL_DIR; default /usr/local/bin), --no-service (enrol only).
+# Downloads the agent executable for this machine, checks its sha256, and runs
+# 'outpost-agent install --server URL --token TOKEN': it enrols the device and registers the agent
+# as a service (systemd on Linux, launchd on macOS).
+# Options: --token TOKEN (or OUTPOST_ENROLL_TOKEN); --no-service: no service, only put the
+# executable into --install-dir DIR (or OUTPOST_INSTALL_DIR; default /usr/local/bin) and enrol it
+# (--config PATH: where it keeps its identity). With OUTPOST_INSTALL_DIR the download stays there.
 set -eu
 
 OUTPOST_SERVER=${sh(origin)}
@@ -95,14 +97,23 @@ ${known}
 esac
 [ -n "$expected_sha256" ] || fail "no agent executable for $platform is published on $OUTPOST_SERVER (an administrator builds one into AGENT_RELEASES_DIR: npm run build:agent-exe -- --platform $platform)"
 
+work_dir="$install_dir"
 if [ -z "$install_dir" ]; then
   [ "$(id -u)" = 0 ] || fail "run as root: curl -fsSL $OUTPOST_SERVER/api/agent/install.sh | sudo sh -s -- --token TOKEN"
-  install_dir=/usr/local/bin
+  if [ "$register_service" = 1 ]; then
+    # the service installation copies the executable to its own folder
+    work_dir=$(mktemp -d)
+    trap 'rm -rf "$work_dir"' EXIT INT TERM
+  else
+    work_dir=/usr/local/bin
+  fi
 fi
-mkdir -p "$install_dir"
-target="$install_dir/outpost-agent"
-download="$install_dir/.outpost-agent.download.$$"
-trap 'rm -f "$download"' EXIT INT TERM
+mkdir -p "$work_dir"
+target="$work_dir/outpost-agent"
+download="$work_dir/.outpost-agent.download.$$"
+if [ -n "$install_dir" ]; then
+  trap 'rm -f "$download"' EXIT INT TERM
+fi
 
 url="$OUTPOST_SERVER/api/agent/releases/$platform"
 echo "outpost: downloading the agent $expected_version for $platform from $url"
@@ -127,22 +138,17 @@ fi
 
 chmod 755 "$download"
 mv -f "$download" "$target"
-echo "outpost: installed $target"
-
-if [ -n "$config" ]; then
-  "$target" enroll --server "$OUTPOST_SERVER" --token "$token" --config "$config"
-else
-  "$target" enroll --server "$OUTPOST_SERVER" --token "$token"
-fi
 
 if [ "$register_service" = 1 ]; then
-  if [ -n "$config" ]; then
-    "$target" install --config "$config"
-  else
-    "$target" install
-  fi
+  "$target" install --server "$OUTPOST_SERVER" --token "$token"
   echo "outpost: the agent runs as a service; the device appears in the portal when it connects"
 else
+  echo "outpost: installed $target"
+  if [ -n "$config" ]; then
+    "$target" enroll --server "$OUTPOST_SERVER" --token "$token" --config "$config"
+  else
+    "$target" enroll --server "$OUTPOST_SERVER" --token "$token"
+  fi
   echo "outpost: enrolled; start the agent with: $target run"
 fi
 `;
@@ -156,9 +162,11 @@ export function installPs1(origin: string, releases: AgentRelease[]): string {
 # In PowerShell run as Administrator:
 #   & ([scriptblock]::Create((irm ${origin}/api/agent/install.ps1))) -Token TOKEN
 #
-# Downloads the agent executable, checks its sha256, enrols the device with the token and
-# registers the agent as a Windows service. Options: -Token (or $env:OUTPOST_ENROLL_TOKEN),
-# -Config PATH, -InstallDir DIR (default $env:ProgramFiles\\Outpost), -NoService (enrol only).
+# Downloads the agent executable, checks its sha256 and runs
+# 'outpost-agent.exe install --server URL --token TOKEN': it enrols the device and registers the
+# agent as a Windows service. Options: -Token (or $env:OUTPOST_ENROLL_TOKEN); -NoService: no
+# service, only put the executable into -InstallDir (default $env:ProgramFiles\\Outpost) and enrol
+# it (-Config PATH: where it keeps its identity).
 param(
   [string]$Token = $env:OUTPOST_ENROLL_TOKEN,
   [string]$Config = '',
@@ -184,12 +192,18 @@ $principal = New-Object Security.Principal.WindowsPrincipal([Security.Principal.
 if (-not $principal.IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)) {
   throw 'Run PowerShell as Administrator: the agent is installed as a Windows service'
 }
-if (-not $InstallDir) {
-  $InstallDir = if ($env:OUTPOST_INSTALL_DIR) { $env:OUTPOST_INSTALL_DIR } else { Join-Path $env:ProgramFiles 'Outpost' }
+if ($NoService) {
+  if (-not $InstallDir) {
+    $InstallDir = if ($env:OUTPOST_INSTALL_DIR) { $env:OUTPOST_INSTALL_DIR } else { Join-Path $env:ProgramFiles 'Outpost' }
+  }
+  $WorkDir = $InstallDir
+} else {
+  # the service installation copies the executable to its own folder
+  $WorkDir = Join-Path ([IO.Path]::GetTempPath()) ('outpost-' + [Guid]::NewGuid().ToString('N'))
 }
-New-Item -ItemType Directory -Force -Path $InstallDir | Out-Null
-$Target = Join-Path $InstallDir 'outpost-agent.exe'
-$Download = Join-Path $InstallDir 'outpost-agent.exe.download'
+New-Item -ItemType Directory -Force -Path $WorkDir | Out-Null
+$Target = Join-Path $WorkDir 'outpost-agent.exe'
+$Download = Join-Path $WorkDir 'outpost-agent.exe.download'
 
 [Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12
 $Url = "$OutpostServer/api/agent/releases/$Platform"
@@ -201,20 +215,19 @@ if ($ActualSha256 -ne $ExpectedSha256) {
   throw "The download's sha256 is $ActualSha256, expected $ExpectedSha256: not installed"
 }
 Move-Item -Force -Path $Download -Destination $Target
-Write-Host "outpost: installed $Target"
-
-$EnrollArgs = @('enroll', '--server', $OutpostServer, '--token', $Token)
-if ($Config) { $EnrollArgs += @('--config', $Config) }
-& $Target @EnrollArgs
-if ($LASTEXITCODE -ne 0) { throw "Enrolment failed (exit code $LASTEXITCODE)" }
 
 if (-not $NoService) {
-  $InstallArgs = @('install')
-  if ($Config) { $InstallArgs += @('--config', $Config) }
-  & $Target @InstallArgs
-  if ($LASTEXITCODE -ne 0) { throw "Registering the service failed (exit code $LASTEXITCODE)" }
+  & $Target install --server $OutpostServer --token $Token
+  $Code = $LASTEXITCODE
+  Remove-Item -Recurse -Force $WorkDir -ErrorAction SilentlyContinue
+  if ($Code -ne 0) { throw "Installing the service failed (exit code $Code)" }
   Write-Host 'outpost: the agent runs as a service; the device appears in the portal when it connects'
 } else {
+  Write-Host "outpost: installed $Target"
+  $EnrollArgs = @('enroll', '--server', $OutpostServer, '--token', $Token)
+  if ($Config) { $EnrollArgs += @('--config', $Config) }
+  & $Target @EnrollArgs
+  if ($LASTEXITCODE -ne 0) { throw "Enrolment failed (exit code $LASTEXITCODE)" }
   Write-Host "outpost: enrolled; start the agent with: & '$Target' run"
 }
 `;
