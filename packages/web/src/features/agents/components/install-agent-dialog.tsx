@@ -10,6 +10,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Field, Input, Select } from '../../../components/ui/form';
 import { Tabs } from '../../../components/ui/tabs';
 import { errorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
 import { relativeTime } from '../../../lib/format';
 import {
   useCreateEnrollmentToken,
@@ -85,8 +86,13 @@ function Downloads({ platform, releases }: { platform: Platform; releases: Agent
       <Alert tone="info">
         No agent executable for {PLATFORM_LABEL[platform]} is published on this server yet, so the command
         above cannot install one. Whoever runs the server builds it into AGENT_RELEASES_DIR:{' '}
-        <code className="font-mono text-xs">npm run build:agent-exe -- --platform {wanted[0]}</code>. Until
-        then, run the agent from source (below).
+        {wanted.map((p, i) => (
+          <span key={p}>
+            {i > 0 && ' or '}
+            <code className="font-mono text-xs">npm run build:agent-exe -- --platform {p}</code>
+          </span>
+        ))}
+        . Until then, run the agent from source (below).
       </Alert>
     );
   }
@@ -116,14 +122,15 @@ function Downloads({ platform, releases }: { platform: Platform; releases: Agent
       </ul>
       <p className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">
         Installing by hand: check the SHA-256, then run{' '}
-        <code className="font-mono">outpost-agent enroll --server URL --token TOKEN</code> and{' '}
-        <code className="font-mono">outpost-agent install</code> as an administrator.
+        <code className="font-mono">outpost-agent install --server URL --token TOKEN</code> as an
+        administrator (it enrols the device and registers the service).
       </p>
     </div>
   );
 }
 
-function CopyBlock({ text }: { text: string }) {
+/** `isWrapped`: a one-line command shown whole, wrapped anywhere (a token has no spaces). */
+function CopyBlock({ text, isWrapped = false }: { text: string; isWrapped?: boolean }) {
   const [isCopied, setIsCopied] = useState(false);
   const copy = () => {
     void navigator.clipboard?.writeText(text).then(() => {
@@ -133,7 +140,12 @@ function CopyBlock({ text }: { text: string }) {
   };
   return (
     <div className="group relative">
-      <pre className="overflow-x-auto rounded-lg bg-slate-900 px-4 py-3 pr-12 font-mono text-xs leading-relaxed text-slate-100 dark:bg-black/50">
+      <pre
+        className={cn(
+          'overflow-x-auto rounded-lg bg-slate-900 px-4 py-3 pr-12 font-mono text-xs leading-relaxed text-slate-100 dark:bg-black/50',
+          isWrapped && 'break-all whitespace-pre-wrap',
+        )}
+      >
         {text}
       </pre>
       <button
@@ -236,7 +248,7 @@ export function InstallAgentDialog({ isOpen, onClose }: { isOpen: boolean; onClo
           />
           <div className="space-y-2">
             <p className="text-sm text-slate-600 dark:text-slate-300">{INSTALL_SHELL[platform]}:</p>
-            <CopyBlock text={installCommand(platform, serverUrl, created.token)} />
+            <CopyBlock text={installCommand(platform, serverUrl, created.token)} isWrapped />
             <p className="text-xs text-slate-500 dark:text-slate-400">
               It downloads the agent for this device from {serverUrl}, checks its SHA-256, enrols the device
               with the token and runs the agent as {SERVICE_KIND[platform]}. The device appears in the list as
