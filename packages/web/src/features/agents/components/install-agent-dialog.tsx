@@ -72,7 +72,8 @@ export function sourceCommands(
   };
 }
 
-const formatSize = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+const formatSize = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 /** Direct downloads of the published executables for one OS, or how to publish one. */
 function Downloads({ platform, releases }: { platform: Platform; releases: AgentRelease[] | undefined }) {
