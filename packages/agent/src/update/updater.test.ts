@@ -217,6 +217,26 @@ describe('agent self-update', () => {
     expect(fs.readdirSync(stateDir)).toEqual([]);
   });
 
+  it('on Windows, downloads to a name that keeps the .exe extension, so it can run its self-test', async () => {
+    served = agentScript('1.0.1');
+    exe = path.join(dir, 'outpost-agent.exe');
+    fs.writeFileSync(exe, agentScript('1.0.0'), { mode: 0o755 });
+    const dests: string[] = [];
+    const windows = updater('1.0.0', {
+      io: {
+        ...io,
+        download: async (_url, dest) => {
+          dests.push(path.basename(dest));
+          await fs.promises.writeFile(dest, served);
+        },
+      },
+    });
+    await expect(windows.apply('c', command(served, '1.0.1'))).resolves.toEqual({ restart: true });
+    expect(dests).toEqual(['outpost-agent.download.exe']);
+    expect(fs.readFileSync(exe, 'utf8')).toBe(agentScript('1.0.1'));
+    expect(fs.readFileSync(`${exe}.previous`, 'utf8')).toBe(agentScript('1.0.0'));
+  });
+
   it('answers without restarting when the agent already runs the version', async () => {
     served = agentScript('1.0.0');
     await expect(updater('1.0.0').apply('c', command(served, '1.0.0'))).resolves.toEqual({

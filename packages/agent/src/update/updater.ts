@@ -300,7 +300,11 @@ export function createUpdater(options: UpdaterOptions) {
         throw new Error('An update is already being applied');
       }
       applying = true;
-      const download = path.join(path.dirname(exe), `.${path.basename(exe)}.download`);
+      // beside the executable (same filesystem: the renames are atomic); on Windows it keeps the
+      // .exe extension, so it can be started for its self-test
+      const download = /\.exe$/i.test(exe)
+        ? exe.replace(/\.exe$/i, '.download.exe')
+        : path.join(path.dirname(exe), `.${path.basename(exe)}.download`);
       try {
         await io.remove(download);
         const url = new URL(build.url, options.server);
