@@ -193,7 +193,9 @@ export function createAgent(options: AgentOptions): Agent {
           }
           const outcome = await selfUpdate.apply(m.commandId, c);
           if (outcome.restart) {
-            // the new version answers the command once the server has welcomed it
+            // deployments already running finish first (a restart would interrupt them); the new
+            // version answers the command once the server has welcomed it
+            await lastRun;
             selfUpdate.restart();
           } else {
             result(m.commandId, 'completed', outcome.result, null);
