@@ -6,6 +6,7 @@
 // non-zero when any failed.
 import { execSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { ensureNginx } from './nginx.mjs';
 import { ensurePostgres } from './postgres.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -47,6 +48,10 @@ function ensureRedis() {
 }
 
 ensureChromium();
+// The cluster integration test runs two instances behind Debian's nginx.
+if (!ensureNginx()) {
+  console.error('nginx could not be installed; the cluster integration test will fail.');
+}
 ensureRedis();
 if (!ensurePostgres()) {
   console.error('PostgreSQL could not be started; the integration suites will fail.');

@@ -36,6 +36,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('points the demo fleet at a given server URL, else at the server itself', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).demoFleetUrl).toBeNull();
+    expect(
+      loadConfig({ DATA_DIR: tmp(), OUTPOST_DEMO_FLEET_URL: 'http://127.0.0.1:3000/' }).demoFleetUrl,
+    ).toBe('http://127.0.0.1:3000');
+    expect(() => loadConfig({ DATA_DIR: tmp(), OUTPOST_DEMO_FLEET_URL: 'nginx:3000' })).toThrow(
+      'OUTPOST_DEMO_FLEET_URL must be a server URL such as http://127.0.0.1:3000',
+    );
+  });
+
   it('refuses a simulated failure rate outside 0 to 1 in words', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), OUTPOST_SIM_FAILURE_RATE: '1.5' })).toThrow(
       'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1',

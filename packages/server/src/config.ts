@@ -45,6 +45,14 @@ const EnvSchema = z.object({
     .min(0, 'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1')
     .max(1, 'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1')
     .default(0.05),
+  /** where the demo fleet connects: the server's own address by default; nginx's in `npm run cluster` */
+  OUTPOST_DEMO_FLEET_URL: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined)
+    .refine((v) => v === undefined || /^https?:\/\/[^/\s]+\/?$/.test(v), {
+      message: 'OUTPOST_DEMO_FLEET_URL must be a server URL such as http://127.0.0.1:3000',
+    }),
   // Files (README "Packages")
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_UPLOAD_BYTES),
   BLOB_DIR: z.string().optional(),
@@ -150,6 +158,8 @@ export type Config = {
   demoDevices: number;
   /** chance that a step attempt of a simulated demo device fails */
   demoFailureRate: number;
+  /** the URL the demo fleet connects to (OUTPOST_DEMO_FLEET_URL); null: this server's own address */
+  demoFleetUrl: string | null;
   /** the largest file an upload may carry, in bytes (default 2 GiB) */
   maxUploadBytes: number;
   /** where the local blob store keeps uploaded files (default DATA_DIR/blobs) */
@@ -328,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     demoDevices: e.OUTPOST_DEMO_DEVICES,
     demoFailureRate: e.OUTPOST_SIM_FAILURE_RATE,
+    demoFleetUrl: e.OUTPOST_DEMO_FLEET_URL?.replace(/\/$/, '') ?? null,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     blobDir,
     metrics: { token: e.METRICS_TOKEN ?? null, port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },

@@ -48,8 +48,9 @@ async function main() {
   console.log(
     `\n  Outpost is ready at ${urlOf(isWildcard ? 'localhost' : config.host, port)}  (database: ${db}${config.devLogin ? ', dev sign-in enabled' : ''})\n`,
   );
-  // The demo's simulated devices talk to this server over its own port.
-  await demo?.startFleet(urlOf(isWildcard ? '127.0.0.1' : config.host, port));
+  // The demo's simulated devices talk to this server over its own port, or through the load
+  // balancer in front of several instances (OUTPOST_DEMO_FLEET_URL, set by `npm run cluster`).
+  await demo?.startFleet(config.demoFleetUrl ?? urlOf(isWildcard ? '127.0.0.1' : config.host, port));
 }
 
 main().catch((err: unknown) => {
