@@ -17,7 +17,8 @@ async function boundaryErrors(filePath: string, code: string) {
   return (result?.messages ?? []).map((message) => message.message);
 }
 
-describe('lint import boundaries', () => {
+// The first lint loads the whole lint config and its plugins: seconds on a loaded machine.
+describe('lint import boundaries', { timeout: 30_000 }, () => {
   it('refuses a web feature importing another feature', async () => {
     const errors = await boundaryErrors(
       'packages/web/src/features/agents/pages/probe.ts',

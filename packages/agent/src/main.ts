@@ -13,17 +13,32 @@ import type { AgentIdentity } from './enroll';
 import { collectFacts } from './inventory/system';
 import { createFileOutbox } from './outbox';
 import { createSystemBackend } from './system-backend';
+import { DryRunInstallHost, SystemInstallHost } from './service/host';
+import type { InstallHost } from './service/host';
+import { installService, uninstallService } from './service/install';
+import { installLayout } from './service/layout';
 import { AGENT_VERSION } from './version';
 import { createUpdater, UPDATE_EXIT_CODE } from './update/updater';
 
-// npm run agent -- enroll --server URL --token T [--config PATH]
-// npm run agent -- run [--config PATH]
+// outpost-agent (the single executable) or, from the repository, npm run agent -- :
+//   enroll --server URL --token T [--config PATH]
+//   run [--config PATH]
+//   install [--server URL --token T] [--config PATH]   /   uninstall [--purge]
+//   version [--verbose]   /   --version
+
+/** how to call this program in messages: the executable, or the npm script from source */
+const SELF = isSea() ? path.basename(process.execPath) : 'npm run agent --';
 
 const USAGE = `Outpost agent ${AGENT_VERSION}
   enroll --server URL --token TOKEN [--config PATH]   enrol this machine and store its identity
   run [--config PATH]                                  connect and report (Ctrl+C to stop)
+  install [--server URL --token TOKEN] [--config PATH]
+                  install this executable as a service (systemd, Windows service, launchd),
+                  enrolling first with --server and --token, or taking the identity at --config
+  uninstall [--purge]                                  remove the service; --purge also the identity
+  version [--verbose]                                  print the version (--verbose: runtime too)
 Config default: ${defaultConfigPath()} (or OUTPOST_AGENT_CONFIG). OUTPOST_AGENT_DRY_RUN=1 records
-device actions and service control instead of performing them.`;
+device actions, service control and install steps instead of performing them.`;
 
 const log: Logger = {
   info: (msg, extra) => console.log(new Date().toISOString(), msg, extra ? JSON.stringify(extra) : ''),
@@ -46,7 +61,13 @@ function readExistingIdentity(file: string): AgentIdentity | null {
   }
 }
 
-async function enroll(args: { server?: string; token?: string; config: string; 'no-external-ip'?: boolean }) {
+async function enroll(args: {
+  server?: string;
+  token?: string;
+  config: string;
+  'no-external-ip'?: boolean;
+  stateDir?: string;
+}) {
   if (!args.server || !args.token) {
     throw new Error(`--server and --token are required\n\n${USAGE}`);
   }
@@ -64,7 +85,7 @@ async function enroll(args: { server?: string; token?: string; config: string; '
     server: args.server,
     deviceGuid: result.device_guid,
     agentSecret: result.agent_secret,
-    stateDir: path.join(path.dirname(args.config), 'state'),
+    stateDir: args.stateDir ?? path.join(path.dirname(args.config), 'state'),
     externalIpUrl: args['no-external-ip'] ? null : undefined,
   });
   saveAgentConfig(args.config, config);
@@ -72,11 +93,11 @@ async function enroll(args: { server?: string; token?: string; config: string; '
     `Enrolled ${facts.hostname} as ${result.device_guid}${result.reused ? ' (existing device record)' : ''}.`,
   );
   console.log(
-    `Identity saved to ${args.config} (mode 0600). Start with: npm run agent -- run --config ${args.config}`,
+    `Identity saved to ${args.config} (mode 0600). Start with: ${SELF} run --config ${args.config}`,
   );
 }
 
-async function run(args: { config: string }) {
+async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
   const config = loadAgentConfig(args.config);
   // Self-update (update/updater.ts): a freshly updated agent counts this start before connecting
   // and rolls back to the previous executable when it keeps failing.
@@ -128,6 +149,99 @@ async function run(args: { config: string }) {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+  if (args.stopOnStdinEnd) {
+    // the Windows service wrapper stops the agent by closing its standard input
+    process.stdin.on('end', () => void stop());
+    process.stdin.resume();
+  }
+}
+
+function installHost(): InstallHost {
+  if (!isDryRun()) {
+    return new SystemInstallHost();
+  }
+  const platform = process.platform;
+  if (platform !== 'linux' && platform !== 'win32' && platform !== 'darwin') {
+    throw new Error(`outpost-agent install supports Linux, Windows and macOS, not ${platform}`);
+  }
+  return new DryRunInstallHost(platform);
+}
+
+function printDryRun(host: InstallHost) {
+  if (host instanceof DryRunInstallHost) {
+    console.log('OUTPOST_AGENT_DRY_RUN: nothing was changed; the steps would have been:');
+    for (const step of host.steps) {
+      console.log(
+        JSON.stringify(
+          step.op === 'write'
+            ? { ...step, mode: step.mode.toString(8), content: `${step.content.length} characters` }
+            : step.op === 'mkdir'
+              ? { ...step, mode: step.mode.toString(8) }
+              : step,
+        ),
+      );
+    }
+  }
+}
+
+async function install(args: {
+  server?: string;
+  token?: string;
+  config?: string;
+  'no-external-ip'?: boolean;
+}) {
+  if (!isSea()) {
+    throw new Error(
+      'install installs the single executable (npm run build:agent-exe); it cannot install from source.',
+    );
+  }
+  const host = installHost();
+  if (!(await host.isPrivileged())) {
+    throw new Error(
+      host.platform === 'win32'
+        ? 'Run this from an elevated prompt (Run as administrator).'
+        : 'Run this as root (sudo).',
+    );
+  }
+  const layout = installLayout(host.platform);
+  let configSource: string | undefined;
+  if (args.server || args.token) {
+    if (host instanceof DryRunInstallHost) {
+      // what the enrolment would write, so that the rest of the plan follows from it
+      host.write(layout.config, `(enrolled against ${args.server})`, 0o600);
+    } else {
+      await enroll({ ...args, config: layout.config, stateDir: layout.stateDir });
+    }
+  } else {
+    configSource = args.config
+      ? path.resolve(args.config)
+      : host.exists(layout.config)
+        ? undefined
+        : defaultConfigPath();
+  }
+  const done = await installService(host, { executable: process.execPath, configSource });
+  printDryRun(host);
+  for (const line of done) {
+    console.log(line);
+  }
+}
+
+async function uninstall(args: { purge?: boolean }) {
+  const host = installHost();
+  const done = await uninstallService(host, { executable: process.execPath, purge: args.purge });
+  printDryRun(host);
+  for (const line of done) {
+    console.log(line);
+  }
+}
+
+function printVersion(verbose: boolean) {
+  console.log(AGENT_VERSION);
+  if (verbose) {
+    console.log(`node ${process.version}`);
+    console.log(`platform ${process.platform}-${process.arch}`);
+    console.log(`executable ${isSea() ? process.execPath : 'no (run from source)'}`);
+  }
 }
 
 async function main() {
@@ -136,8 +250,12 @@ async function main() {
     options: {
       server: { type: 'string' },
       token: { type: 'string' },
-      config: { type: 'string', default: defaultConfigPath() },
+      config: { type: 'string' },
       'no-external-ip': { type: 'boolean' },
+      'stop-on-stdin-end': { type: 'boolean' },
+      purge: { type: 'boolean' },
+      verbose: { type: 'boolean' },
+      version: { type: 'boolean', short: 'v' },
       help: { type: 'boolean', short: 'h' },
       // the updater runs a downloaded executable with this before swapping it in
       'self-test': { type: 'boolean' },
@@ -148,15 +266,23 @@ async function main() {
     return;
   }
   const command = positionals[0];
+  if (values.version || command === 'version') {
+    printVersion(Boolean(values.verbose));
+    return;
+  }
   if (values.help || !command) {
     console.log(USAGE);
     return;
   }
-  const config = path.resolve(values.config);
+  const config = path.resolve(values.config ?? defaultConfigPath());
   if (command === 'enroll') {
     await enroll({ ...values, config });
   } else if (command === 'run') {
-    await run({ config });
+    await run({ config, stopOnStdinEnd: values['stop-on-stdin-end'] });
+  } else if (command === 'install') {
+    await install(values);
+  } else if (command === 'uninstall') {
+    await uninstall(values);
   } else {
     throw new Error(`Unknown command "${command}"\n\n${USAGE}`);
   }

