@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -113,4 +114,22 @@ describe('self-update of the Linux single executable, 1.0.0 → 1.0.1', () => {
     expect((await exec(installed, ['--version'], { env })).stdout).toBe('1.0.1\n');
     expect(fs.readdirSync(path.dirname(installed)).sort()).toEqual(['config', 'outpost-agent']);
   }, 240_000);
+
+  it('install.sh downloads the published executable, checks it and runs its install (dry run)', async () => {
+    const script = path.join(work, 'install.sh');
+    fs.writeFileSync(script, await (await fetch(`${server.url}/api/agent/install.sh`)).text());
+    const dir = path.join(work, 'installer');
+    const { stdout } = await exec('sh', [script, '--token', 'opt_not-used-in-dry-run'], {
+      env: { ...env, OUTPOST_INSTALL_DIR: dir },
+    });
+    // the published executable, byte for byte (compared by hash: a 100 MB toEqual takes minutes)
+    const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+    expect(sha(path.join(dir, 'outpost-agent'))).toBe(sha(path.join(releases, 'outpost-agent-linux-x64')));
+    expect(stdout).toContain('{"op":"write","path":"/etc/outpost/agent.json","mode":"600"');
+    expect(stdout).toContain(
+      `{"op":"copy","from":"${path.join(dir, 'outpost-agent')}","to":"/opt/outpost/outpost-agent"}`,
+    );
+    expect(stdout).toContain('OUTPOST_AGENT_DRY_RUN: nothing was changed');
+    expect(stdout).toContain('"command":["systemctl","enable","outpost-agent.service"]');
+  }, 60_000);
 });
