@@ -155,7 +155,11 @@ export const AgentBuild = z.object({
   version: z.string().max(64),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   size: z.number().int().positive(),
-  url: z.string().startsWith('/').max(512),
+  /** a path on the agent's own server (never another origin: the agent sends its credentials) */
+  url: z
+    .string()
+    .max(512)
+    .regex(/^\/api\/[A-Za-z0-9/_.-]+$/),
 });
 export type AgentBuild = z.infer<typeof AgentBuild>;
 export const UpdateAgentCommand = z.object({

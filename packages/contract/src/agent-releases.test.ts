@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UpdateAgentCommand } from './agent-protocol';
 import type { AgentRelease } from './agent-releases';
 import {
   agentFileName,
@@ -54,5 +55,17 @@ describe('agent versions and releases', () => {
     const releases = [release('darwin-arm64', '1.2.0'), release('darwin-x64', '1.1.0')];
     expect(targetVersionFor('macos', releases)).toBe('1.1.0');
     expect(isAgentOutdated('1.1.0', 'macos', releases)).toBe(false);
+  });
+
+  it('lets an update_agent command name only a path on the agent’s own server', () => {
+    const command = (url: string) => ({
+      kind: 'update_agent',
+      version: '1.0.1',
+      builds: [{ platform: 'linux-x64', version: '1.0.1', sha256: 'a'.repeat(64), size: 1, url }],
+    });
+    expect(UpdateAgentCommand.safeParse(command('/api/agent/releases/linux-x64')).success).toBe(true);
+    for (const url of ['//evil.example/x', 'https://evil.example/x', '/api/../x?y', '/other/x']) {
+      expect(UpdateAgentCommand.safeParse(command(url)).success, url).toBe(false);
+    }
   });
 });

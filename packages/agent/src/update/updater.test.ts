@@ -237,6 +237,14 @@ describe('agent self-update', () => {
     expect(fs.readFileSync(`${exe}.previous`, 'utf8')).toBe(agentScript('1.0.0'));
   });
 
+  it('never downloads from another origin (the agent sends its credentials with the download)', async () => {
+    served = agentScript('1.0.1');
+    await expect(
+      updater('1.0.0').apply('c', command(served, '1.0.1', { url: '//evil.example/outpost-agent' })),
+    ).rejects.toThrow('The update names a download on another server (https://evil.example): refused');
+    expect(downloads).toEqual([]);
+  });
+
   it('answers without restarting when the agent already runs the version', async () => {
     served = agentScript('1.0.0');
     await expect(updater('1.0.0').apply('c', command(served, '1.0.0'))).resolves.toEqual({

@@ -308,6 +308,9 @@ export function createUpdater(options: UpdaterOptions) {
       try {
         await io.remove(download);
         const url = new URL(build.url, options.server);
+        if (url.origin !== new URL(options.server).origin) {
+          throw new Error(`The update names a download on another server (${url.origin}): refused`);
+        }
         await io.download(
           url,
           download,
