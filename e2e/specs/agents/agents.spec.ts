@@ -1,8 +1,19 @@
 import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN, DEMO_TECH } from '../../fixtures/env';
 
 // spec: operations §2.7 Agents, §4 cleanup, §5, §8 (issue 4).
+
+/** The demo's simulated deployments raise error toasts now and then; they sit over the page's actions. */
+async function dismissToasts(page: Page) {
+  for (const button of await page
+    .locator('[data-toast-type]')
+    .getByRole('button', { name: 'Dismiss' })
+    .all()) {
+    await button.click({ timeout: 2000 }).catch(() => undefined);
+  }
+}
 
 test('agents list, No Selection, cleanup with its real result', async ({ page }) => {
   await signInAs(page, DEMO_ADMIN);
@@ -16,6 +27,7 @@ test('agents list, No Selection, cleanup with its real result', async ({ page })
   await page.getByRole('button', { name: /Delete Selected/ }).click();
   await expect(page.getByText('No Selection')).toBeVisible();
 
+  await dismissToasts(page);
   await page.getByRole('button', { name: 'Cleanup' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByLabel('Days offline')).toHaveValue('30');
