@@ -1,8 +1,19 @@
 import { expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN, DEMO_TECH } from '../../fixtures/env';
 
 // spec: operations §2.7 Agents, §4 cleanup, §5, §8 (issue 4).
+
+/** The demo's simulated deployments raise error toasts now and then; they sit over the page's actions. */
+async function dismissToasts(page: Page) {
+  for (const button of await page
+    .locator('[data-toast-type]')
+    .getByRole('button', { name: 'Dismiss' })
+    .all()) {
+    await button.click({ timeout: 2000 }).catch(() => undefined);
+  }
+}
 
 test('agents list, No Selection, cleanup with its real result', async ({ page }) => {
   await signInAs(page, DEMO_ADMIN);
@@ -16,6 +27,7 @@ test('agents list, No Selection, cleanup with its real result', async ({ page })
   await page.getByRole('button', { name: /Delete Selected/ }).click();
   await expect(page.getByText('No Selection')).toBeVisible();
 
+  await dismissToasts(page);
   await page.getByRole('button', { name: 'Cleanup' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByLabel('Days offline')).toHaveValue('30');
@@ -29,7 +41,7 @@ test('agents list, No Selection, cleanup with its real result', async ({ page })
   await dialog.getByRole('button', { name: 'Done' }).click();
 });
 
-test('Install Agent creates a token and shows the commands for Windows, macOS and Linux', async ({
+test('Install Agent creates a token and shows the one-line install for Windows, macOS and Linux', async ({
   page,
 }) => {
   await signInAs(page, DEMO_ADMIN);
@@ -42,15 +54,33 @@ test('Install Agent creates a token and shows the commands for Windows, macOS an
   const token = (await dialog.locator('pre').first().textContent())!.trim();
   expect(token.length).toBeGreaterThan(20);
   const origin = new URL(page.url()).origin;
-  await expect(dialog.locator('pre').nth(1)).toContainText(
-    `npm run agent -- enroll --server ${origin} --token ${token}`,
+  // the token is an argument of the command, never part of the script's URL
+  await expect(dialog.locator('pre').nth(1)).toHaveText(
+    `& ([scriptblock]::Create((irm ${origin}/api/agent/install.ps1))) -Token ${token}`,
   );
   await dialog.getByRole('tab', { name: 'macOS' }).click();
-  await expect(dialog.locator('pre').nth(1)).toContainText(
-    `sudo npm run agent -- enroll --server ${origin} --token ${token}`,
+  await expect(dialog.locator('pre').nth(1)).toHaveText(
+    `curl -fsSL ${origin}/api/agent/install.sh | sudo sh -s -- --token ${token}`,
   );
   await dialog.getByRole('tab', { name: 'Linux' }).click();
-  await expect(dialog.locator('pre').nth(1)).toContainText('sudo npm run agent -- run');
+  await expect(dialog.locator('pre').nth(1)).toHaveText(
+    `curl -fsSL ${origin}/api/agent/install.sh | sudo sh -s -- --token ${token}`,
+  );
+  // the install script the command fetches is served, with this server written in
+  const script = await page.request.get(`${origin}/api/agent/install.sh`);
+  expect(script.status()).toBe(200);
+  expect(await script.text()).toContain(`OUTPOST_SERVER='${origin}'`);
+  // running from source stays available, as the development route
+  await dialog.getByText('Run from source (development)').click();
+  await expect(dialog.locator('details pre')).toContainText('sudo npm run agent -- run');
+});
+
+test('Update Selected with nothing selected says No Selection', async ({ page }) => {
+  await signInAs(page, DEMO_ADMIN);
+  await page.goto('/agents');
+  await expect(page.locator('tbody tr').first()).toBeVisible();
+  await page.getByRole('button', { name: /Update Selected/ }).click();
+  await expect(page.getByText('Select the agents to update first.')).toBeVisible();
 });
 
 test('a regular user sees the agents but not the administrator actions', async ({ page }) => {

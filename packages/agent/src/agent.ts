@@ -20,6 +20,9 @@ import type { ProgressOptions } from './deployment/progress';
 import { deploymentError } from './deployment/runner';
 import type { DeploymentCommand, DeploymentRunner } from './deployment/runner';
 import type { Outbox } from './outbox';
+import type { ApplyOutcome, SettledUpdate } from './update/updater';
+import { releaseMessages } from '@outpost/contract/agent-releases';
+import type { UpdateAgentCommand } from '@outpost/contract/agent-protocol';
 
 // The agent's behaviour, shared by the real agent and every virtual agent of the simulator: only
 // the DeviceBackend (where facts, inventory and sessions come from) and the Executor differ.
@@ -55,6 +58,14 @@ export type AgentOptions = {
   random?: () => number;
   /** an opened socket without a welcome after this long is dropped and retried (default 30 s) */
   welcomeTimeoutMs?: number;
+  /** self-update of the packaged agent (update/updater.ts); without it update_agent fails */
+  selfUpdate?: {
+    pendingCommandId(): string | null;
+    settle(): Promise<SettledUpdate | null>;
+    apply(commandId: string, command: UpdateAgentCommand): Promise<ApplyOutcome>;
+    /** stop and exit for the service manager to start the new executable */
+    restart(): void;
+  };
 };
 
 export type Agent = {
@@ -90,6 +101,12 @@ export function createAgent(options: AgentOptions): Agent {
   let lastRun: Promise<unknown> = Promise.resolve();
   let known = new Map<string, UserSession>();
   let pollTimer: NodeJS.Timeout | null = null;
+  const { selfUpdate } = options;
+  // An update this process completes (or rolled back) is answered after the welcome, not re-run.
+  const pendingUpdate = selfUpdate?.pendingCommandId();
+  if (pendingUpdate) {
+    handled.add(pendingUpdate);
+  }
 
   const connection = new AgentConnection({
     server: options.server,
@@ -106,6 +123,10 @@ export function createAgent(options: AgentOptions): Agent {
       return { type: 'hello', protocolVersion: AGENT_PROTOCOL_VERSION, ...h };
     },
     onConnected: () => {
+      void selfUpdate
+        ?.settle()
+        .then((s) => s && result(s.commandId, s.status, s.result, s.error))
+        .catch((err: unknown) => options.log?.error('update settle failed', { err: String(err) }));
       void sendInventory('all').catch((err: unknown) =>
         options.log?.error('inventory failed', { err: String(err) }),
       );
@@ -169,6 +190,21 @@ export function createAgent(options: AgentOptions): Agent {
         case 'run_deployment':
           await runDeploymentCommand(m.commandId, c);
           return;
+        case 'update_agent': {
+          if (!selfUpdate) {
+            throw new Error(releaseMessages.needsPackagedAgent);
+          }
+          const outcome = await selfUpdate.apply(m.commandId, c);
+          if (outcome.restart) {
+            // deployments already running finish first (a restart would interrupt them); the new
+            // version answers the command once the server has welcomed it
+            await lastRun;
+            selfUpdate.restart();
+          } else {
+            result(m.commandId, 'completed', outcome.result, null);
+          }
+          return;
+        }
         case 'cancel': {
           const run = running.get(c.targetCommandId);
           if (run) {

@@ -18,6 +18,7 @@ import type { InstallHost } from './service/host';
 import { installService, uninstallService } from './service/install';
 import { installLayout } from './service/layout';
 import { AGENT_VERSION } from './version';
+import { createUpdater, UPDATE_EXIT_CODE } from './update/updater';
 
 // outpost-agent (the single executable) or, from the repository, npm run agent -- :
 //   enroll --server URL --token T [--config PATH]
@@ -96,8 +97,25 @@ async function enroll(args: {
   );
 }
 
-function run(args: { config: string; stopOnStdinEnd?: boolean }) {
+async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
   const config = loadAgentConfig(args.config);
+  // Self-update (update/updater.ts): a freshly updated agent counts this start before connecting
+  // and rolls back to the previous executable when it keeps failing.
+  const updater = createUpdater({
+    exePath: process.execPath,
+    isPackaged: isSea(),
+    version: AGENT_VERSION,
+    stateDir: config.stateDir,
+    server: config.server,
+    deviceGuid: config.deviceGuid,
+    agentSecret: config.agentSecret,
+    confirmTimeoutMs: Number(process.env.OUTPOST_AGENT_UPDATE_CONFIRM_MS) || undefined,
+    log,
+  });
+  const startup = await updater.beforeStart();
+  if (startup.action === 'exit') {
+    process.exit(startup.code);
+  }
   const executor = isDryRun() ? new RecordingExecutor() : new SystemExecutor();
   const agent = createAgent({
     server: config.server,
@@ -115,13 +133,19 @@ function run(args: { config: string; stopOnStdinEnd?: boolean }) {
     backend: createSystemBackend({ externalIpUrl: config.externalIpUrl }),
     executor,
     log,
+    selfUpdate: {
+      pendingCommandId: () => updater.pendingCommandId(),
+      settle: () => updater.settle(),
+      apply: (commandId, command) => updater.apply(commandId, command),
+      restart: () => void stop(UPDATE_EXIT_CODE),
+    },
   });
   agent.connection.onState((state) => log.info(`connection ${state}`));
   agent.start();
   log.info(`agent ${AGENT_VERSION} running for device ${config.deviceGuid} against ${config.server}`);
-  const stop = async () => {
+  const stop = async (code = 0) => {
     await agent.stop();
-    process.exit(0);
+    process.exit(code);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
@@ -233,8 +257,14 @@ async function main() {
       verbose: { type: 'boolean' },
       version: { type: 'boolean', short: 'v' },
       help: { type: 'boolean', short: 'h' },
+      // the updater runs a downloaded executable with this before swapping it in
+      'self-test': { type: 'boolean' },
     },
   });
+  if (values['self-test']) {
+    console.log(`outpost-agent ${AGENT_VERSION}`);
+    return;
+  }
   const command = positionals[0];
   if (values.version || command === 'version') {
     printVersion(Boolean(values.verbose));
@@ -248,7 +278,7 @@ async function main() {
   if (command === 'enroll') {
     await enroll({ ...values, config });
   } else if (command === 'run') {
-    run({ config, stopOnStdinEnd: values['stop-on-stdin-end'] });
+    await run({ config, stopOnStdinEnd: values['stop-on-stdin-end'] });
   } else if (command === 'install') {
     await install(values);
   } else if (command === 'uninstall') {

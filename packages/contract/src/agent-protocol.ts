@@ -9,6 +9,7 @@ import {
   ServiceAction,
   SoftwareItem,
 } from './devices';
+import { AgentPlatform } from './agent-releases';
 
 // The agent protocol (ARCHITECTURE §4). Agents enrol over HTTP (POST /api/agent/enroll) and then
 // hold one websocket (WS /api/agent/ws) authenticated with their device guid and secret:
@@ -143,12 +144,38 @@ export const CancelCommand = z.object({
   targetCommandId: id,
 });
 
+/**
+ * Update the agent to a published executable (issue 15). The server does not know a device's
+ * architecture, so it names the build of every platform of the device's OS and the agent takes
+ * its own; `url` is relative to the server. The agent answers after the new version has
+ * connected (or with the reason it was refused or rolled back).
+ */
+export const AgentBuild = z.object({
+  platform: AgentPlatform,
+  version: z.string().max(64),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int().positive(),
+  /** a path on the agent's own server (never another origin: the agent sends its credentials) */
+  url: z
+    .string()
+    .max(512)
+    .regex(/^\/api\/[A-Za-z0-9/_.-]+$/),
+});
+export type AgentBuild = z.infer<typeof AgentBuild>;
+export const UpdateAgentCommand = z.object({
+  kind: z.literal('update_agent'),
+  version: z.string().max(64),
+  builds: z.array(AgentBuild).min(1).max(8),
+});
+export type UpdateAgentCommand = z.infer<typeof UpdateAgentCommand>;
+
 export const AgentCommand = z.discriminatedUnion('kind', [
   RefreshInventoryCommand,
   ServiceControlCommand,
   DeviceActionCommand,
   RunDeploymentCommand,
   CancelCommand,
+  UpdateAgentCommand,
 ]);
 export type AgentCommand = z.infer<typeof AgentCommand>;
 export type AgentCommandKind = AgentCommand['kind'];

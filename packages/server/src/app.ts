@@ -48,6 +48,8 @@ import { createDevicesService } from './modules/devices/devices.service';
 import { usersRoutes } from './modules/users/users.routes';
 import { sitesRoutes } from './modules/sites/sites.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
+import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
+import { createReleaseStore } from './modules/agent-releases/release-store';
 
 export const VERSION = '0.1.0';
 
@@ -152,6 +154,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const routeOptions = { db: database.db, config, tokens, googleVerifier, version: VERSION };
   // Uploaded files (ARCHITECTURE §6); the agent download route will share this store.
   const blobStore = createLocalBlobStore(config.blobDir);
+  // Published agent executables (AGENT_RELEASES_DIR): install scripts, downloads and self-updates.
+  const releases = createReleaseStore(config.agentReleasesDir, app.log);
   // Deployments (ARCHITECTURE §5): one engine per instance, its scheduler started once listening.
   const engine = createDeploymentEngine({
     db: database.db,
@@ -202,6 +206,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         blobStore,
         prefix: '/agent',
       });
+      await api.register(agentReleaseRoutes, { releases, prefix: '/agent' });
       await api.register(
         async (customer) => {
           await customer.register(authRoutes, routeOptions);
@@ -219,6 +224,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           await customer.register(sitesRoutes, { db: database.db });
           await customer.register(auditRoutes, { db: database.db });
           await customer.register(activityRoutes, { db: database.db });
+          await customer.register(agentUpdateRoutes, { db: database.db, releases });
         },
         { prefix: '/customer' },
       );

@@ -68,6 +68,7 @@ describe('authorisation matrix over every registered /api route', () => {
       action: 'stop',
       kind: 'software',
       stepId: String(acme.step),
+      platform: 'linux-x64',
     };
     const idByPrefix: [string, number][] = [
       ['/api/customer/deployments/device-deployment/', acme.deviceDeployment],
@@ -108,6 +109,7 @@ describe('authorisation matrix over every registered /api route', () => {
       'PUT /api/customer/users/:id': { name: 'Renamed' },
       'PUT /api/customer/sites/:id': { site_name: 'Renamed' },
       'DELETE /api/customer/devices': { device_ids: [acme.device] },
+      'POST /api/customer/agents/update': { device_ids: [acme.device] },
       'DELETE /api/customer/users': { user_ids: [acme.user] },
       'DELETE /api/customer/sites': { site_ids: [acme.site] },
     };
@@ -253,6 +255,12 @@ describe('authorisation matrix over every registered /api route', () => {
         .map((r) => `${r.method} ${r.url}`)
         .sort(),
     ).toEqual([
+      // the install scripts and the agent executables: a device has no credentials before it
+      // is enrolled (issue 15; the executables carry no secret)
+      'GET /api/agent/install.ps1',
+      'GET /api/agent/install.sh',
+      'GET /api/agent/releases',
+      'GET /api/agent/releases/:platform',
       'GET /api/config',
       'GET /api/health',
       'POST /api/customer/auth/dev',

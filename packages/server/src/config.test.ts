@@ -36,6 +36,18 @@ describe('loadConfig', () => {
     });
   });
 
+  it('publishes agent executables from packages/agent/dist-exe, or AGENT_RELEASES_DIR from where it starts', () => {
+    const repo = path.resolve(import.meta.dirname, '../../..');
+    expect(loadConfig({ DATA_DIR: tmp() }).agentReleasesDir).toBe(path.join(repo, 'packages/agent/dist-exe'));
+    expect(loadConfig({ DATA_DIR: tmp(), AGENT_RELEASES_DIR: '/srv/agent' }).agentReleasesDir).toBe(
+      '/srv/agent',
+    );
+    expect(
+      loadConfig({ DATA_DIR: tmp(), AGENT_RELEASES_DIR: 'releases', INIT_CWD: '/opt/outpost' })
+        .agentReleasesDir,
+    ).toBe('/opt/outpost/releases');
+  });
+
   it('points the demo fleet at a given server URL, else at the server itself', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).demoFleetUrl).toBeNull();
     expect(

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@outpost/contract/files';
 import { InsecureDirError, ensurePrivateDir } from './lib/private-dir';
@@ -92,6 +93,8 @@ const EnvSchema = z.object({
       message: 'METRICS_PORT must be a port number from 1 to 65535',
     }),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  // Agent executables served to install scripts and self-updates (README "Installing the agent")
+  AGENT_RELEASES_DIR: z.string().optional(),
 });
 
 export type Config = {
@@ -168,7 +171,12 @@ export type Config = {
     port: number | null;
     host: string;
   };
+  /** the published agent executables and their sidecars (default packages/agent/dist-exe) */
+  agentReleasesDir: string;
 };
+
+/** The repository root: config.ts (and the built entry) sit two folders below packages/server. */
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export class ConfigError extends Error {}
 
@@ -334,5 +342,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     blobDir,
     metrics: { token: e.METRICS_TOKEN ?? null, port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
+    agentReleasesDir: e.AGENT_RELEASES_DIR?.trim()
+      ? path.resolve(baseDir, e.AGENT_RELEASES_DIR.trim())
+      : path.join(repoRoot, 'packages/agent/dist-exe'),
   };
 }

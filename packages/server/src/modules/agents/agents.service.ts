@@ -32,6 +32,7 @@ import {
   updateReEnrolledDevice,
 } from './agents.queries';
 import { isUuid } from '../../lib/uuid';
+import { shellInstallCommand } from '../agent-releases/install-scripts';
 import {
   hashSecret,
   newAgentSecret,
@@ -43,8 +44,9 @@ import {
 type Meta = { ip: string; userAgent: string | null };
 type TokenRecord = NonNullable<Awaited<ReturnType<typeof findTokenByHash>>>;
 
+/** The one-line install (Linux and macOS; the Install Agent dialog also shows Windows's). */
 export const enrollCommand = (serverUrl: string, token: string) =>
-  `npm run agent -- enroll --server ${serverUrl} --token ${token}`;
+  shellInstallCommand(serverUrl).replace(/TOKEN$/, token);
 
 /** The enrolment token, if it may enrol now; otherwise the reason, as a 401. */
 function usableToken(token: TokenRecord | null): TokenRecord {

@@ -1,6 +1,8 @@
 import { useState } from 'react';
-import { Check, Copy, KeyRound } from 'lucide-react';
+import { Check, Copy, Download, KeyRound } from 'lucide-react';
 import type { CreatedEnrollmentToken } from '@outpost/contract/agents';
+import { AGENT_PLATFORMS, PLATFORM_OS_TYPE } from '@outpost/contract/agent-releases';
+import type { AgentRelease } from '@outpost/contract/agent-releases';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -8,21 +10,48 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Field, Input, Select } from '../../../components/ui/form';
 import { Tabs } from '../../../components/ui/tabs';
 import { errorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
 import { relativeTime } from '../../../lib/format';
 import {
   useCreateEnrollmentToken,
   useEnrollmentTokens,
   useRevokeEnrollmentToken,
 } from '../api/enrollment-tokens';
+import { useAgentReleases } from '../api/agent-releases';
 import { useSiteOptions } from '../../../lib/api/devices';
 
 type Platform = 'windows' | 'macos' | 'linux';
 
+const PLATFORM_LABEL: Record<Platform, string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' };
+
 /**
- * The exact commands for each platform. The agent runs from a checkout of Outpost with Node.js 20;
- * it needs administrator (root) rights for service control, restart and shutdown.
+ * The one-line install (issue 15): the server's install script downloads the agent executable
+ * for the device, checks its SHA-256, enrols it with the token and registers it as a service. The
+ * token is an argument, never part of a URL.
  */
-export function installCommands(
+export function installCommand(platform: Platform, serverUrl: string, token: string): string {
+  return platform === 'windows'
+    ? `& ([scriptblock]::Create((irm ${serverUrl}/api/agent/install.ps1))) -Token ${token}`
+    : `curl -fsSL ${serverUrl}/api/agent/install.sh | sudo sh -s -- --token ${token}`;
+}
+
+const INSTALL_SHELL: Record<Platform, string> = {
+  windows: 'In PowerShell, run as Administrator',
+  macos: 'In Terminal, as a user who may use sudo',
+  linux: 'In a shell, as root or a user who may use sudo',
+};
+
+const SERVICE_KIND: Record<Platform, string> = {
+  windows: 'a Windows service',
+  macos: 'a launchd daemon',
+  linux: 'a systemd service',
+};
+
+/**
+ * Running the agent from a checkout of Outpost (development): Node.js and the whole workspace on
+ * the device, no service.
+ */
+export function sourceCommands(
   serverUrl: string,
   token: string,
 ): Record<Platform, { shell: string; lines: string[] }> {
@@ -43,7 +72,66 @@ export function installCommands(
   };
 }
 
-function CopyBlock({ text }: { text: string }) {
+const formatSize = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+/** Direct downloads of the published executables for one OS, or how to publish one. */
+function Downloads({ platform, releases }: { platform: Platform; releases: AgentRelease[] | undefined }) {
+  if (!releases) {
+    return null;
+  }
+  const forOs = releases.filter((r) => r.os_type === platform);
+  const wanted = AGENT_PLATFORMS.filter((p) => PLATFORM_OS_TYPE[p] === platform);
+  if (forOs.length === 0) {
+    return (
+      <Alert tone="info">
+        No agent executable for {PLATFORM_LABEL[platform]} is published on this server yet, so the command
+        above cannot install one. Whoever runs the server builds it into AGENT_RELEASES_DIR:{' '}
+        {wanted.map((p, i) => (
+          <span key={p}>
+            {i > 0 && ' or '}
+            <code className="font-mono text-xs">npm run build:agent-exe -- --platform {p}</code>
+          </span>
+        ))}
+        . Until then, run the agent from source (below).
+      </Alert>
+    );
+  }
+  return (
+    <div>
+      <p className="mb-1.5 text-sm font-medium text-slate-700 dark:text-slate-200">Direct download</p>
+      <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200 dark:divide-slate-800 dark:ring-slate-800">
+        {forOs.map((r) => (
+          <li key={r.platform} className="space-y-1 px-3 py-2 text-sm">
+            <div className="flex flex-wrap items-center gap-2">
+              <a
+                href={r.url}
+                download={r.file_name}
+                className="inline-flex items-center gap-1.5 font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+              >
+                <Download className="size-3.5" />
+                {r.file_name}
+              </a>
+              <Badge tone="gray">version {r.version}</Badge>
+              <span className="text-xs text-slate-500 dark:text-slate-400">{formatSize(r.size)}</span>
+            </div>
+            <p className="text-xs break-all text-slate-500 dark:text-slate-400">
+              SHA-256 <span className="font-mono">{r.sha256}</span>
+            </p>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">
+        Installing by hand: check the SHA-256, then run{' '}
+        <code className="font-mono">outpost-agent install --server URL --token TOKEN</code> as an
+        administrator (it enrols the device and registers the service).
+      </p>
+    </div>
+  );
+}
+
+/** `isWrapped`: a one-line command shown whole, wrapped anywhere (a token has no spaces). */
+function CopyBlock({ text, isWrapped = false }: { text: string; isWrapped?: boolean }) {
   const [isCopied, setIsCopied] = useState(false);
   const copy = () => {
     void navigator.clipboard?.writeText(text).then(() => {
@@ -53,7 +141,12 @@ function CopyBlock({ text }: { text: string }) {
   };
   return (
     <div className="group relative">
-      <pre className="overflow-x-auto rounded-lg bg-slate-900 px-4 py-3 pr-12 font-mono text-xs leading-relaxed text-slate-100 dark:bg-black/50">
+      <pre
+        className={cn(
+          'overflow-x-auto rounded-lg bg-slate-900 px-4 py-3 pr-12 font-mono text-xs leading-relaxed text-slate-100 dark:bg-black/50',
+          isWrapped && 'break-all whitespace-pre-wrap',
+        )}
+      >
         {text}
       </pre>
       <button
@@ -79,6 +172,7 @@ export function InstallAgentDialog({ isOpen, onClose }: { isOpen: boolean; onClo
   const tokens = useEnrollmentTokens(isOpen);
   const create = useCreateEnrollmentToken();
   const revoke = useRevokeEnrollmentToken();
+  const releases = useAgentReleases(isOpen);
   const [name, setName] = useState('');
   const [siteId, setSiteId] = useState('');
   const [expiry, setExpiry] = useState('7');
@@ -105,7 +199,7 @@ export function InstallAgentDialog({ isOpen, onClose }: { isOpen: boolean; onClo
   };
 
   const active = (tokens.data ?? []).filter((t) => t.state === 'active');
-  const commands = created ? installCommands(serverUrl, created.token) : null;
+  const fromSource = created ? sourceCommands(serverUrl, created.token) : null;
 
   return (
     <Dialog
@@ -113,7 +207,7 @@ export function InstallAgentDialog({ isOpen, onClose }: { isOpen: boolean; onClo
       onClose={close}
       size="lg"
       title="Install Agent"
-      description="Create an enrolment token, then run the commands on the device."
+      description="Create an enrolment token, then run the install command on the device."
       footer={
         created ? (
           <Button variant="primary" onClick={close}>
@@ -134,7 +228,7 @@ export function InstallAgentDialog({ isOpen, onClose }: { isOpen: boolean; onClo
         )
       }
     >
-      {created && commands ? (
+      {created && fromSource ? (
         <div className="space-y-4">
           <Alert tone="warning">
             Copy the token now: it is shown only once. Anyone with it can enrol devices into your organization
@@ -154,18 +248,38 @@ export function InstallAgentDialog({ isOpen, onClose }: { isOpen: boolean; onClo
             ]}
           />
           <div className="space-y-2">
-            <p className="text-sm text-slate-600 dark:text-slate-300">
-              Needs Node.js 20 and a copy of Outpost on the device. {commands[platform].shell}:
-            </p>
-            <CopyBlock text={commands[platform].lines.join('\n')} />
+            <p className="text-sm text-slate-600 dark:text-slate-300">{INSTALL_SHELL[platform]}:</p>
+            <CopyBlock text={installCommand(platform, serverUrl, created.token)} isWrapped />
             <p className="text-xs text-slate-500 dark:text-slate-400">
-              The device appears in the list as soon as it connects. Its identity is stored in{' '}
-              {platform === 'windows'
-                ? '%ProgramData%\\Outpost\\agent.json'
-                : '~/.config/outpost-agent/agent.json'}
-              .
+              It downloads the agent for this device from {serverUrl}, checks its SHA-256, enrols the device
+              with the token and runs the agent as {SERVICE_KIND[platform]}. The device appears in the list as
+              soon as it connects.
             </p>
           </div>
+          {releases.isError ? (
+            <Alert>{errorMessage(releases.error, 'Could not load the published agent executables')}</Alert>
+          ) : (
+            <Downloads platform={platform} releases={releases.data} />
+          )}
+          <details className="group rounded-lg ring-1 ring-slate-200 dark:ring-slate-800">
+            <summary className="cursor-pointer px-3 py-2 text-sm font-medium text-slate-700 select-none dark:text-slate-200">
+              Run from source (development)
+            </summary>
+            <div className="space-y-2 px-3 pb-3">
+              <p className="text-sm text-slate-600 dark:text-slate-300">
+                Needs Node.js and a copy of Outpost on the device; the agent then runs in the foreground, not
+                as a service. {fromSource[platform].shell}:
+              </p>
+              <CopyBlock text={fromSource[platform].lines.join('\n')} />
+              <p className="text-xs text-slate-500 dark:text-slate-400">
+                Its identity is stored in{' '}
+                {platform === 'windows'
+                  ? '%ProgramData%\\Outpost\\agent.json'
+                  : '~/.config/outpost-agent/agent.json'}
+                .
+              </p>
+            </div>
+          </details>
         </div>
       ) : (
         <div className="space-y-5">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Download, Eraser, ServerCog, ShieldAlert, Trash2 } from 'lucide-react';
+import { ArrowUpCircle, Download, Eraser, ServerCog, ShieldAlert, Trash2 } from 'lucide-react';
 import type { DeviceListItem, DeviceStatusFilter } from '@outpost/contract/devices';
 import { DEVICE_STATUS_FILTERS, osTypeLabel } from '@outpost/contract/devices';
 import { deviceMessages } from '@outpost/contract/messages';
@@ -22,6 +22,8 @@ import { useListState } from '../../../lib/use-list-state';
 import { useDeleteAgents } from '../api/delete-agents';
 import { CleanupDialog } from '../components/cleanup-dialog';
 import { InstallAgentDialog } from '../components/install-agent-dialog';
+import { useAgentReleases } from '../api/agent-releases';
+import { OutdatedBadge, UpdateAgentsDialog, useUpdateFlow } from '../components/update-agents';
 
 // spec: operations §2.7 Agents, §2.9 filter bar, §4 agent cleanup, §5, §8.
 export default function AgentsPage() {
@@ -52,6 +54,9 @@ export default function AgentsPage() {
     }),
     onDeleted: list.clearSelection,
   });
+  // Published agent executables: an older agent gets an Outdated badge (issue 15).
+  const releases = useAgentReleases();
+  const updating = useUpdateFlow(list.clearSelection);
   const rows = query.data?.data;
   const selectedRows = (rows ?? []).filter((d) => list.isSelected(d.id));
   const isAllSelected = Boolean(rows?.length) && selectedRows.length === rows?.length;
@@ -115,14 +120,23 @@ export default function AgentsPage() {
           }
           actions={
             isAdmin && (
-              <Button
-                variant="danger"
-                size="sm"
-                icon={<Trash2 className="size-3.5" />}
-                onClick={() => deletion.askBulk(selectedRows)}
-              >
-                Delete Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
-              </Button>
+              <>
+                <Button
+                  size="sm"
+                  icon={<ArrowUpCircle className="size-3.5" />}
+                  onClick={() => updating.ask(selectedRows)}
+                >
+                  Update Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
+                </Button>
+                <Button
+                  variant="danger"
+                  size="sm"
+                  icon={<Trash2 className="size-3.5" />}
+                  onClick={() => deletion.askBulk(selectedRows)}
+                >
+                  Delete Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
+                </Button>
+              </>
             )
           }
         />
@@ -190,7 +204,10 @@ export default function AgentsPage() {
                       <span className="font-mono">{d.serial_number || 'Unknown'}</span>
                     </div>
                   </Td>
-                  <Td className="tabular-nums">{d.agent_version || '1.0.0'}</Td>
+                  <Td className="whitespace-nowrap tabular-nums">
+                    {d.agent_version || '1.0.0'}
+                    <OutdatedBadge device={d} releases={releases.data} />
+                  </Td>
                   <Td className="whitespace-nowrap">{osTypeLabel(d.os_type)}</Td>
                   <Td>
                     <StatusBadge status={d.status} />
@@ -251,6 +268,7 @@ export default function AgentsPage() {
         onConfirm={deletion.confirm}
         onCancel={deletion.cancel}
       />
+      <UpdateAgentsDialog flow={updating} />
       <CleanupDialog isOpen={isCleanupOpen} onClose={() => setIsCleanupOpen(false)} />
       <InstallAgentDialog isOpen={isInstallOpen} onClose={() => setIsInstallOpen(false)} />
     </>

@@ -1,0 +1,372 @@
+import crypto from 'node:crypto';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
+import { AGENT_DEVICE_HEADER } from '@outpost/contract/agent-protocol';
+import type { UpdateAgentCommand } from '@outpost/contract/agent-protocol';
+import { platformOf, releaseMessages } from '@outpost/contract/agent-releases';
+import type { Logger } from '../connection';
+
+// Self-update of the packaged agent (issue 15). The running agent downloads the build for its
+// platform beside its executable, checks size and sha256 (from the command, which came over the
+// agent's authenticated socket), runs it with --self-test (it must print the promised version and
+// exit 0), writes a marker and swaps: current → <exe>.previous, new → current, each a rename in
+// one directory (atomic). Then it exits (UPDATE_EXIT_CODE) and the service manager starts the new
+// version.
+//
+// The new version counts its starts in the marker BEFORE it connects. Welcomed by the server, it
+// answers the update command (completed), and deletes the marker and <exe>.previous. Crashing
+// MAX_START_ATTEMPTS times, or not welcomed within confirmTimeoutMs, it restores <exe>.previous
+// (rollback) and exits (ROLLBACK_EXIT_CODE); the previous version then answers the command
+// (failed, with the reason).
+
+/** The agent exits with this after swapping in a new version; the service manager restarts it. */
+export const UPDATE_EXIT_CODE = 75;
+/** The agent exits with this after restoring the previous version. */
+export const ROLLBACK_EXIT_CODE = 76;
+export const MAX_START_ATTEMPTS = 3;
+export const DEFAULT_CONFIRM_TIMEOUT_MS = 120_000;
+const SELF_TEST_TIMEOUT_MS = 30_000;
+export const MARKER_FILE = 'update-pending.json';
+
+const Marker = z.object({
+  commandId: z.string(),
+  fromVersion: z.string(),
+  toVersion: z.string(),
+  state: z.enum(['applied', 'rolled_back']),
+  attempts: z.number().int().nonnegative(),
+  reason: z.string().optional(),
+  appliedAt: z.string(),
+});
+type Marker = z.infer<typeof Marker>;
+
+export type SelfTestResult = { code: number | null; stdout: string };
+
+/** What the updater does to the world; tests replace parts of it. */
+export type UpdateIo = {
+  /** download `url` into `dest` (the bytes as served; verification is the updater's) */
+  download(url: URL, dest: string, headers: Record<string, string>, maxBytes: number): Promise<void>;
+  selfTest(file: string): Promise<SelfTestResult>;
+  rename(from: string, to: string): Promise<void>;
+  remove(file: string): Promise<void>;
+  exists(file: string): Promise<boolean>;
+  readFile(file: string): Promise<Buffer>;
+  /** the file's sha256 (hex) and size */
+  hash(file: string): Promise<{ sha256: string; size: number }>;
+  writeFile(file: string, data: string): Promise<void>;
+  chmod(file: string, mode: number): Promise<void>;
+  /** end the process so the service manager restarts it */
+  exit(code: number): void;
+};
+
+export type UpdaterOptions = {
+  /** the running executable (process.execPath of the packaged agent) */
+  exePath: string;
+  /** running as the packaged single executable (node:sea isSea()); from source it cannot update itself */
+  isPackaged: boolean;
+  version: string;
+  /** process.platform and process.arch */
+  platform?: string;
+  arch?: string;
+  stateDir: string;
+  server: string;
+  deviceGuid: string;
+  agentSecret: string;
+  confirmTimeoutMs?: number;
+  maxStartAttempts?: number;
+  io?: Partial<UpdateIo>;
+  log?: Logger;
+};
+
+export type SettledUpdate = {
+  commandId: string;
+  status: 'completed' | 'failed';
+  result: Record<string, unknown> | null;
+  error: string | null;
+};
+
+export type ApplyOutcome = { restart: true } | { restart: false; result: Record<string, unknown> };
+
+async function downloadWithFetch(url: URL, dest: string, headers: Record<string, string>, maxBytes: number) {
+  const res = await fetch(url, { headers, redirect: 'error' });
+  if (!res.ok || !res.body) {
+    throw new Error(`Downloading ${url.pathname} failed: HTTP ${res.status}`);
+  }
+  let seen = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      done(
+        seen > maxBytes ? new Error(`The download is larger than the announced ${maxBytes} bytes`) : null,
+        chunk,
+      );
+    },
+  });
+  await pipeline(Readable.fromWeb(res.body as never), limit, fs.createWriteStream(dest, { mode: 0o700 }));
+}
+
+function selfTestWithExec(file: string): Promise<SelfTestResult> {
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      ['--self-test'],
+      {
+        timeout: SELF_TEST_TIMEOUT_MS,
+        maxBuffer: 64 * 1024,
+        env: { ...process.env, OUTPOST_SELF_TEST: '1' },
+      },
+      (err, stdout) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+        resolve({ code, stdout: String(stdout) });
+      },
+    );
+  });
+}
+
+const defaultIo: UpdateIo = {
+  download: downloadWithFetch,
+  selfTest: selfTestWithExec,
+  rename: (from, to) => fs.promises.rename(from, to),
+  remove: (file) => fs.promises.rm(file, { force: true }),
+  exists: async (file) => {
+    try {
+      await fs.promises.access(file);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  readFile: (file) => fs.promises.readFile(file),
+  hash: async (file) => {
+    const hash = crypto.createHash('sha256');
+    let size = 0;
+    for await (const chunk of fs.createReadStream(file)) {
+      hash.update(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+    return { sha256: hash.digest('hex'), size };
+  },
+  writeFile: async (file, data) => {
+    const tmp = `${file}.${process.pid}.tmp`;
+    await fs.promises.writeFile(tmp, data, { mode: 0o600 });
+    await fs.promises.rename(tmp, file);
+  },
+  chmod: (file, mode) => fs.promises.chmod(file, mode),
+  exit: (code) => process.exit(code),
+};
+
+/** The version a --self-test printed: its last word that looks like a version. */
+export function selfTestVersion(stdout: string): string | null {
+  const match = /(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)\s*$/.exec(stdout.trim());
+  return match?.[1] ?? null;
+}
+
+export function createUpdater(options: UpdaterOptions) {
+  const io: UpdateIo = { ...defaultIo, ...options.io };
+  const log = options.log;
+  const exe = options.exePath;
+  const previous = `${exe}.previous`;
+  const failed = `${exe}.failed`;
+  const markerPath = path.join(options.stateDir, MARKER_FILE);
+  const confirmTimeoutMs = options.confirmTimeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
+  const maxAttempts = options.maxStartAttempts ?? MAX_START_ATTEMPTS;
+  let marker: Marker | null = null;
+  let watchdog: NodeJS.Timeout | null = null;
+  let applying = false;
+
+  async function readMarker(): Promise<Marker | null> {
+    try {
+      const parsed = Marker.safeParse(JSON.parse((await io.readFile(markerPath)).toString('utf8')));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  const writeMarker = (m: Marker) => io.writeFile(markerPath, JSON.stringify(m, null, 2) + '\n');
+
+  /** Puts the previous executable back; the caller exits so the service manager starts it. */
+  async function rollback(m: Marker, reason: string): Promise<boolean> {
+    if (!(await io.exists(previous))) {
+      log?.error('update: cannot roll back, the previous executable is missing', { previous });
+      return false;
+    }
+    await io.remove(failed);
+    await io.rename(exe, failed);
+    await io.rename(previous, exe);
+    await writeMarker({ ...m, state: 'rolled_back', reason });
+    log?.error(`update: rolled back to ${m.fromVersion}`, { reason });
+    return true;
+  }
+
+  return {
+    /**
+     * Before connecting: count this start of a freshly applied version and roll back after too
+     * many, or arm the watchdog that rolls back when no welcome comes in time.
+     */
+    async beforeStart(): Promise<{ action: 'continue' } | { action: 'exit'; code: number }> {
+      marker = await readMarker();
+      if (!marker || marker.state !== 'applied' || marker.toVersion !== options.version) {
+        return { action: 'continue' };
+      }
+      const m: Marker = { ...marker, attempts: marker.attempts + 1 };
+      marker = m;
+      await writeMarker(m);
+      if (m.attempts > maxAttempts) {
+        const reason = `The new version ${m.toVersion} did not reach the server in ${maxAttempts} starts; rolled back to ${m.fromVersion}`;
+        if (await rollback(m, reason)) {
+          return { action: 'exit', code: ROLLBACK_EXIT_CODE };
+        }
+        return { action: 'continue' };
+      }
+      watchdog = setTimeout(() => {
+        const reason = `The new version ${m.toVersion} was not welcomed by the server within ${Math.round(confirmTimeoutMs / 1000)} s; rolled back to ${m.fromVersion}`;
+        void rollback(m, reason).then((done) => {
+          if (done) {
+            io.exit(ROLLBACK_EXIT_CODE);
+          }
+        });
+      }, confirmTimeoutMs);
+      watchdog.unref();
+      return { action: 'continue' };
+    },
+
+    /** The update command this process answers itself once connected (so it is not run again). */
+    pendingCommandId(): string | null {
+      return marker?.commandId ?? null;
+    },
+
+    /** After a welcome: the answer to the update that led here, and the leftovers cleaned up. */
+    async settle(): Promise<SettledUpdate | null> {
+      if (watchdog) {
+        clearTimeout(watchdog);
+        watchdog = null;
+      }
+      const m = marker ?? (await readMarker());
+      marker = null;
+      if (!m) {
+        return null;
+      }
+      await io.remove(markerPath);
+      if (m.state === 'rolled_back') {
+        await io.remove(failed);
+        return {
+          commandId: m.commandId,
+          status: 'failed',
+          result: { version: options.version, rolledBack: true },
+          error: m.reason ?? `The update to ${m.toVersion} was rolled back`,
+        };
+      }
+      if (m.toVersion !== options.version) {
+        return {
+          commandId: m.commandId,
+          status: 'failed',
+          result: { version: options.version },
+          error: `The update to ${m.toVersion} did not take effect; the agent still runs ${options.version}`,
+        };
+      }
+      await io.remove(previous);
+      log?.info(`update: now running ${options.version} (was ${m.fromVersion})`);
+      return {
+        commandId: m.commandId,
+        status: 'completed',
+        result: { version: options.version, previousVersion: m.fromVersion, startAttempts: m.attempts },
+        error: null,
+      };
+    },
+
+    /**
+     * Downloads, verifies, self-tests and swaps in the build of this platform. `restart` means
+     * the process must exit now (UPDATE_EXIT_CODE) for the new version to start.
+     */
+    async apply(commandId: string, command: UpdateAgentCommand): Promise<ApplyOutcome> {
+      if (!options.isPackaged) {
+        throw new Error(releaseMessages.needsPackagedAgent);
+      }
+      const platform = platformOf(options.platform ?? process.platform, options.arch ?? process.arch);
+      const build = command.builds.find((b) => b.platform === platform);
+      if (!platform || !build) {
+        throw new Error(
+          `The update names no build for this agent's platform (${platform ?? `${options.platform ?? process.platform}-${options.arch ?? process.arch}`})`,
+        );
+      }
+      if (build.version === options.version) {
+        return { restart: false, result: { version: options.version, alreadyCurrent: true } };
+      }
+      if (applying) {
+        throw new Error('An update is already being applied');
+      }
+      applying = true;
+      // beside the executable (same filesystem: the renames are atomic); on Windows it keeps the
+      // .exe extension, so it can be started for its self-test
+      const download = /\.exe$/i.test(exe)
+        ? exe.replace(/\.exe$/i, '.download.exe')
+        : path.join(path.dirname(exe), `.${path.basename(exe)}.download`);
+      try {
+        await io.remove(download);
+        const url = new URL(build.url, options.server);
+        if (url.origin !== new URL(options.server).origin) {
+          throw new Error(`The update names a download on another server (${url.origin}): refused`);
+        }
+        await io.download(
+          url,
+          download,
+          { [AGENT_DEVICE_HEADER]: options.deviceGuid, authorization: `Bearer ${options.agentSecret}` },
+          build.size,
+        );
+        const got = await io.hash(download);
+        if (got.size !== build.size) {
+          throw new Error(`The download has ${got.size} bytes, the update announced ${build.size}: refused`);
+        }
+        if (got.sha256 !== build.sha256) {
+          throw new Error(
+            `The download's sha256 is ${got.sha256}, the update announced ${build.sha256}: refused`,
+          );
+        }
+        await io.chmod(download, 0o755);
+        const test = await io.selfTest(download);
+        const printed = selfTestVersion(test.stdout);
+        if (test.code !== 0) {
+          throw new Error(
+            `The new executable failed its self-test (exit code ${test.code ?? 'none'}): not installed`,
+          );
+        }
+        if (printed !== build.version) {
+          throw new Error(
+            `The new executable reports version ${printed ?? 'none'}, the update announced ${build.version}: not installed`,
+          );
+        }
+        const m: Marker = {
+          commandId,
+          fromVersion: options.version,
+          toVersion: build.version,
+          state: 'applied',
+          attempts: 0,
+          appliedAt: new Date().toISOString(),
+        };
+        await writeMarker(m);
+        await io.remove(previous);
+        await io.rename(exe, previous);
+        try {
+          await io.rename(download, exe);
+        } catch (err) {
+          await io.rename(previous, exe);
+          await io.remove(markerPath);
+          throw err;
+        }
+        log?.info(`update: ${options.version} → ${build.version} swapped in; restarting`);
+        return { restart: true };
+      } catch (err) {
+        await io.remove(download).catch(() => undefined);
+        throw err;
+      } finally {
+        applying = false;
+      }
+    },
+  };
+}
+
+export type Updater = ReturnType<typeof createUpdater>;
