@@ -209,7 +209,7 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
       },
     );
     expect(enrolment.status).toBe(200);
-    expect(enrolment.body.data.enroll_command).toContain(`--server ${urls.main} `);
+    expect(enrolment.body.data.enroll_command).toContain(`${urls.main}/api/agent/install.sh `);
 
     const enrolled = await viaA<Envelope<EnrollResult>>('POST', '/api/agent/enroll', {
       body: { token: enrolment.body.data.token, facts: facts({ hostname: 'behind-nginx', osType: 'linux' }) },

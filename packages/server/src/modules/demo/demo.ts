@@ -84,6 +84,9 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
         failureRate: config.demoFailureRate,
       });
       if (fleet) {
+        // Each simulated device connects as soon as it is enrolled; the history is made from the
+        // devices online, so wait (bounded) until every one has been welcomed once.
+        await connectedOnce(fleet, 15_000);
         log.info(`demo: ${fleet.agents.length} simulated devices connected (OUTPOST_DEMO_DEVICES)`);
         await seedHistory();
         await seedActivity(fleet);
@@ -93,4 +96,35 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
       await fleet?.stop();
     },
   };
+}
+
+/** Resolves when every agent of the fleet has been connected once, or after `ms` at the latest. */
+function connectedOnce(fleet: Fleet, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    let waiting = fleet.agents.length;
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    const one = () => {
+      waiting--;
+      if (waiting <= 0) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    if (waiting === 0) {
+      one();
+    }
+    for (const { agent } of fleet.agents) {
+      if (agent.connection.state === 'connected') {
+        one();
+        continue;
+      }
+      const off = agent.connection.onState((state) => {
+        if (state === 'connected') {
+          off();
+          one();
+        }
+      });
+    }
+  });
 }
