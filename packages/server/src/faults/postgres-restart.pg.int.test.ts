@@ -25,9 +25,13 @@ describe('PostgreSQL restarting under load', () => {
     token = (await server.devSignIn('admin@acme.example')).token;
   });
   afterAll(async () => {
-    await server?.close();
+    // Known issue (SECURITY.md "Reliability", not covered): after a restart under heavy load the
+    // pool sometimes keeps one connection checked out for good, and pool.end() never returns. The
+    // test's subject (503s, health, recovery, no acknowledged write lost) is asserted above; the
+    // shutdown is bounded here so the leak cannot hang the suite, and the own cluster is removed.
+    await Promise.race([server?.close(), sleep(15_000)]);
     own?.destroy();
-  });
+  }, 60_000);
 
   it('answers 503 while it is down, says so in /api/health, recovers by itself and keeps every acknowledged write', async () => {
     const acknowledged: string[] = [];
