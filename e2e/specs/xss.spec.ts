@@ -190,8 +190,12 @@ test('markup in stored names and output renders as text on every screen that sho
     await page.goto('/device-activity');
     await page.getByRole('searchbox', { name: 'Search devices or sites' }).fill(`xss-host-${tag}`);
     await expectInert(page, [names.hostname]);
-    // the newest software of the tenant, with the device it was found on
-    await page.goto('/dashboard');
+    // the newest software of the tenant, with the device it was found on (the panel is reused
+    // for up to 30 s per scope, so a title first seen just now may take that long to appear)
+    await expect(async () => {
+      await page.goto('/dashboard');
+      await expect(page.getByText(names.software).first()).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 45_000 });
     await expectInert(page, [names.software]);
     await page.goto('/audit-logs');
     await expectInert(page, [names.package]);
