@@ -18,7 +18,13 @@ import { hashSecret } from '../agents/agent-secrets';
 import { allEvents } from './activity.queries';
 import { recordConnected, recordDisconnected, recordSessionEvents } from './activity-recorder';
 import type { ActivityDevice } from './activity-recorder';
-import { checkRollups, createActivityService } from './activity.service';
+import {
+  OVERVIEW_FRESH_MS,
+  OVERVIEW_REUSE_DEVICES,
+  OVERVIEW_STALE_MAX_MS,
+  checkRollups,
+  createActivityService,
+} from './activity.service';
 import { DAY_MS, HOUR_MS, utcDay } from './activity-accounting';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
@@ -312,6 +318,39 @@ describe('device activity: rollups in the gateway transaction, API, scope', () =
     expect(weekly.body.data[6]!.activity_date).toBe(utcDay(Date.now()));
     expect(weekly.body.data.reduce((n, w) => n + w.total_sessions, 0)).toBe(1);
     expect(weekly.body.data.reduce((n, w) => n + w.total_login_hours, 0)).toBeCloseTo(1, 1);
+  });
+
+  it('overview of a large scope: reused while fresh, refreshed behind the request after, recomputed when too old; a small scope never', async () => {
+    let clock = Date.parse('2026-03-01T12:00:00Z');
+    const scope = { tenantId: acme, siteAccessType: 'all' as const, siteIds: [] };
+    const names = (json: string) =>
+      (JSON.parse(json) as Envelope<DeviceActivityOverviewResponse>).data.map((r) => r.device_name);
+    // every scope counts as large here
+    const reusing = createActivityService({ db: server.database.db, now: () => clock, overviewReuseDevices: 1 });
+    const first = await reusing.overviewJson(scope);
+    expect(JSON.parse(first)).toMatchObject({ success: true });
+    await newDevice(acme, 'REUSE-ONE');
+    clock += OVERVIEW_FRESH_MS - 1;
+    expect(await reusing.overviewJson(scope)).toBe(first); // fresh: the same answer
+    clock += 1;
+    expect(await reusing.overviewJson(scope)).toBe(first); // older: still served, refreshed behind it
+    await expect.poll(async () => names(await reusing.overviewJson(scope))).toContain('REUSE-ONE');
+    const refreshed = await reusing.overviewJson(scope);
+    await newDevice(acme, 'REUSE-TWO');
+    clock += OVERVIEW_STALE_MAX_MS;
+    // too old to serve: this request waits for a fresh one
+    expect(names(await reusing.overviewJson(scope))).toContain('REUSE-TWO');
+    expect(await reusing.overviewJson(scope)).not.toBe(refreshed);
+    // another scope (a site-limited caller) is its own entry
+    const limited = { tenantId: acme, siteAccessType: 'specific' as const, siteIds: [lon] };
+    expect(names(await reusing.overviewJson(limited))).not.toContain('REUSE-TWO');
+
+    // the default threshold: a scope of a few devices is computed on every request
+    const fresh = createActivityService({ db: server.database.db, now: () => clock });
+    expect(OVERVIEW_REUSE_DEVICES).toBeGreaterThan(100);
+    await fresh.overviewJson(scope);
+    await newDevice(acme, 'REUSE-THREE');
+    expect(names(await fresh.overviewJson(scope))).toContain('REUSE-THREE');
   });
 
   it('scope: another tenant or a site outside a limited user → 404 Device not found; overview in scope only', async () => {

@@ -24,7 +24,10 @@ export const activityRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, 
   app.get(
     '/device-activity/overview',
     { config, schema: { tags, response: { 200: apiSuccess(DeviceActivityOverviewResponse) } } },
-    async (request) => ok(await service.overview(request.ctx)),
+    // the body comes serialised (a large scope's is reused; see OVERVIEW_REUSE_DEVICES): a string
+    // with a JSON content type is sent as it is
+    async (request, reply) =>
+      reply.type('application/json; charset=utf-8').send((await service.overviewJson(request.ctx)) as never),
   );
 
   app.get(

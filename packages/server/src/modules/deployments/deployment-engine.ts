@@ -14,7 +14,6 @@ import {
   closeRunningStepLogs,
   deleteStepLogs,
   deviceStatusCounts,
-  findDeviceDeploymentByCommand,
   findStepLog,
   insertStepLog,
   lockDeviceDeploymentByCommand,
@@ -23,6 +22,8 @@ import {
   markJobDispatched,
   pendingDeviceDeploymentsOf,
   staleCommandRows,
+  startJobOfCommand,
+  unsettledJobs,
   updateDeviceDeployment,
   updateJob,
   updateStepLog,
@@ -34,12 +35,15 @@ import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
 //    dispatch a job twice, and queues one run_deployment command per device (the database is the
 //    queue: an offline device gets it when it reconnects);
 //  - step progress and results from agents update step logs and device rows, each message once
-//    (progress carries a seq; a result ends a row only while it is unfinished), and the job's
-//    counters and status are recomputed from its device rows in the same transaction;
+//    (progress carries a seq; a result ends a row only while it is unfinished), each message in a
+//    transaction that locks its device row alone; the job's counters and status are recomputed
+//    from its device rows by the settler, at most SETTLE_DELAY_MS later, for every job whose rows
+//    changed meanwhile (one transaction and one count per job, not per message);
 //  - a sweep fails device deployments whose device never took the work before the expiry, went
 //    away mid-run and stayed away, or was removed, and reconciles rows whose command ended
-//    without its result reaching us (a crash between the two).
-// Lock order everywhere: the job row, then its device rows.
+//    without its result reaching us (a crash between the two), and settles active jobs whose
+//    counters disagree with their rows (an instance that stopped before its settler ran).
+// Lock order everywhere: the job row, then its device rows (agent messages take no job lock).
 
 export type DeploymentEngineOptions = {
   offlineExpiryMs: number;
@@ -67,6 +71,12 @@ const SWEEP_EVERY_MS = 5000;
 /** a command that ended this long ago without changing its device row is reconciled */
 const RECONCILE_AFTER_MS = 10_000;
 const REBOOT_CODES = [3010, 1641];
+/** how long changed device rows wait before their job is settled (batched per job) */
+const SETTLE_DELAY_MS = 50;
+/** after a failed settle (database away), the next try */
+const SETTLE_RETRY_MS = 1000;
+/** job rows kept for agent messages (their steps, name and tenant never change) */
+const JOB_CACHE_SIZE = 500;
 
 const parseTime = (text: string | undefined, fallback: Date) => {
   const t = text ? new Date(text) : null;
@@ -112,6 +122,94 @@ export function createDeploymentEngine(deps: {
 
   async function publishJob(job: JobRow, device?: DeviceDeploymentRow) {
     await hub.send(job.tenantId, deploymentKey(job.id), 'deployment_update', jobUpdate(job, device));
+  }
+
+  // Jobs whose device rows agent messages changed since their last settle, each with the changed
+  // rows to publish (the latest row per device deployment).
+  const unsettled = new Map<number, Map<number, DeviceDeploymentRow>>();
+  let settleTimer: NodeJS.Timeout | null = null;
+  let settling: Promise<void> | null = null;
+
+  function markUnsettled(jobId: number, dd?: DeviceDeploymentRow) {
+    let rows = unsettled.get(jobId);
+    if (!rows) {
+      rows = new Map();
+      unsettled.set(jobId, rows);
+    }
+    if (dd) {
+      rows.set(dd.id, dd);
+    }
+    scheduleSettle(SETTLE_DELAY_MS);
+  }
+
+  function scheduleSettle(delayMs: number) {
+    if (settleTimer || settling || isStopped) {
+      return; // a running settle looks again when it ends
+    }
+    settleTimer = setTimeout(() => {
+      settleTimer = null;
+      settling = settleChanged()
+        .catch(() => false)
+        .then((isDone) => {
+          settling = null;
+          if (unsettled.size > 0) {
+            scheduleSettle(isDone ? SETTLE_DELAY_MS : SETTLE_RETRY_MS);
+          }
+        });
+    }, delayMs);
+  }
+
+  /** Puts rows back for the next settle, keeping any newer row of the same device deployment. */
+  function requeue(jobId: number, rows: Map<number, DeviceDeploymentRow>) {
+    const current = unsettled.get(jobId);
+    if (!current) {
+      unsettled.set(jobId, rows);
+      return;
+    }
+    for (const [id, dd] of rows) {
+      if (!current.has(id)) {
+        current.set(id, dd);
+      }
+    }
+  }
+
+  /** Settles every changed job, then publishes it; false when the database failed (retried). */
+  async function settleChanged(): Promise<boolean> {
+    const batch = [...unsettled];
+    unsettled.clear();
+    for (const [i, [jobId, rows]] of batch.entries()) {
+      let job: JobRow;
+      try {
+        job = (await db.transaction((tx) => settleJob(tx, jobId))).after;
+      } catch (err) {
+        log.warn({ err, jobId }, 'settling a deployment job failed; retrying');
+        for (const [id, left] of batch.slice(i)) {
+          requeue(id, left);
+        }
+        return false;
+      }
+      if (rows.size === 0) {
+        await publishJob(job);
+      }
+      for (const dd of rows.values()) {
+        await publishJob(job, dd);
+      }
+    }
+    return true;
+  }
+
+  const jobCache = new Map<number, JobRow>();
+  async function jobOf(tx: Executor, jobId: number): Promise<JobRow> {
+    const cached = jobCache.get(jobId);
+    if (cached) {
+      return cached;
+    }
+    const job = await readJobById(tx, jobId);
+    if (jobCache.size >= JOB_CACHE_SIZE) {
+      jobCache.delete(jobCache.keys().next().value as number);
+    }
+    jobCache.set(jobId, job);
+    return job;
   }
 
   async function settleJob(tx: Executor, jobId: number) {
@@ -192,7 +290,7 @@ export function createDeploymentEngine(deps: {
     dd: DeviceDeploymentRow,
     status: JobStatus,
     errorMessage: string | null,
-    extra: Partial<Pick<DeviceDeploymentRow, 'rebootRequired'>> = {},
+    extra: Partial<Pick<DeviceDeploymentRow, 'rebootRequired' | 'startedAt'>> = {},
   ) {
     const row = await updateDeviceDeployment(tx, dd.id, {
       status,
@@ -226,6 +324,11 @@ export function createDeploymentEngine(deps: {
       await publishJob(c.job, c.dd);
     }
     await reconcile();
+    for (const jobId of await unsettledJobs(db, SWEEP_BATCH)) {
+      if (!unsettled.has(jobId)) {
+        markUnsettled(jobId);
+      }
+    }
   }
 
   /** Device rows whose command ended (a result we could not apply, an expiry at reconnect). */
@@ -281,44 +384,33 @@ export function createDeploymentEngine(deps: {
     result: Record<string, unknown> | null;
     error: string | null;
   }) {
-    const ref = await findRef(r.deviceId, r.commandId);
-    if (!ref) {
-      return;
-    }
     const parsed = RunDeploymentResult.safeParse(r.result);
     const status: JobStatus = parsed.success
       ? parsed.data.deploymentStatus
       : r.status === 'completed'
         ? 'completed'
         : 'failed';
-    const expired = r.status === 'failed' && !parsed.success && ref.status === 'pending';
-    const errorMessage =
-      status === 'completed'
-        ? null
-        : expired && r.error?.startsWith('The command expired')
-          ? messages.deviceNeverOnline(expiryHours)
-          : (r.error ?? (status === 'cancelled' ? messages.cancelledOnDevice : messages.agentCannotDeploy));
-    const out = await db.transaction(async (tx) => {
-      await lockJobById(tx, ref.jobId);
+    const ended = await db.transaction(async (tx) => {
       const dd = await lockDeviceDeploymentByCommand(tx, r.deviceId, r.commandId);
       if (!dd || isTerminal(dd.status)) {
         return null;
       }
-      const ended = await endDeviceDeployment(tx, dd, status, errorMessage, {
+      const expired = r.status === 'failed' && !parsed.success && dd.status === 'pending';
+      const errorMessage =
+        status === 'completed'
+          ? null
+          : expired && r.error?.startsWith('The command expired')
+            ? messages.deviceNeverOnline(expiryHours)
+            : (r.error ?? (status === 'cancelled' ? messages.cancelledOnDevice : messages.agentCannotDeploy));
+      return endDeviceDeployment(tx, dd, status, errorMessage, {
         rebootRequired: dd.rebootRequired || (parsed.success && parsed.data.rebootRequired),
+        ...(!dd.startedAt && { startedAt: new Date() }),
       });
-      const row = ended.startedAt
-        ? ended
-        : await updateDeviceDeployment(tx, dd.id, { startedAt: new Date() });
-      return { dd: row, job: (await settleJob(tx, dd.jobId)).after };
     });
-    if (out) {
-      await publishJob(out.job, out.dd);
+    if (ended) {
+      markUnsettled(ended.jobId, ended);
     }
   }
-
-  const findRef = (deviceId: number, commandId: string) =>
-    findDeviceDeploymentByCommand(db, deviceId, commandId);
 
   async function onResult(e: CommandResultEvent) {
     if (e.kind !== 'run_deployment') {
@@ -348,21 +440,17 @@ export function createDeploymentEngine(deps: {
   }
 
   async function onProgress({ device, message: m }: StepProgressEvent) {
-    const ref = await findRef(device.id, m.commandId);
-    if (!ref) {
-      return;
-    }
     const out = await db.transaction(async (tx) => {
-      // The job row is locked (before the device row, the order every path takes) only when this
-      // message may move the job: the first progress of a device still pending. Every other step
-      // message of a job's thousand devices used to queue on that one row lock, one transaction
-      // at a time (about 30 step results a second; bench/deploy.ts).
-      const job =
-        ref.status === 'pending' ? await lockJobById(tx, ref.jobId) : await readJobById(tx, ref.jobId);
+      // Only the device row is locked: a job's thousand devices report at once, and the job's
+      // counters are the settler's (they used to be locked and recounted per message, one
+      // transaction at a time per job; bench/deploy.ts). A pending job is marked running here,
+      // with its first device (the settler publishes it).
+      await startJobOfCommand(tx, device.id, m.commandId);
       const dd = await lockDeviceDeploymentByCommand(tx, device.id, m.commandId);
       if (!dd) {
         return null;
       }
+      const job = await jobOf(tx, dd.jobId);
       // A resent message is applied once. seq 1 again means the agent started the command over
       // (it restarted mid-run and was offered the command again): the new run replaces the old.
       const isRestart = m.seq === 1 && dd.progressSeq > 0;
@@ -414,14 +502,13 @@ export function createDeploymentEngine(deps: {
         ...(dd.status === 'pending' && { status: 'running', startedAt: now }),
         ...(isRebooting && { rebootRequired: true }),
       });
-      const settled = dd.status === 'pending' ? (await settleJob(tx, dd.jobId)).after : null;
-      return { job, dd: updated, log, step, settled };
+      return { job, dd: updated, log, isStart: dd.status === 'pending' };
     });
     if (!out) {
       return;
     }
-    if (out.settled) {
-      await publishJob(out.settled, out.dd);
+    if (out.isStart) {
+      markUnsettled(out.job.id, out.dd);
     }
     await hub.send(out.job.tenantId, deploymentKey(out.job.id), 'step_update', {
       deploymentId: out.job.id,
@@ -462,6 +549,14 @@ export function createDeploymentEngine(deps: {
         clearInterval(timer);
       }
       await running;
+      if (settleTimer) {
+        clearTimeout(settleTimer);
+        settleTimer = null;
+        if (unsettled.size > 0) {
+          settling = settleChanged().then(() => undefined);
+        }
+      }
+      await settling;
     },
     publishJob,
     settleJob,

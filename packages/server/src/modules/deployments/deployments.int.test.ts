@@ -345,7 +345,11 @@ describe('deployments: API and engine', () => {
         errorMessage: 'Exit code 1',
       });
       await result(b.agent, cb.commandId, 'failed');
-      const detail = await job(id);
+      // the job's counters settle from its device rows just after the result (the settler)
+      const detail = await eventually(async () => {
+        const d = await job(id);
+        return d.status === 'running' ? null : d;
+      });
       expect(detail).toMatchObject({
         status: 'failed',
         completed_devices: 1,

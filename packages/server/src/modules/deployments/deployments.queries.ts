@@ -334,6 +334,42 @@ export async function deviceStatusCounts(tx: Executor, jobId: number): Promise<R
   return out;
 }
 
+/**
+ * Marks the job of a command's device deployment running, if it is still pending (a device's
+ * first progress). Run first in the transaction, before the device row is locked (lock order: job,
+ * then device rows); once the job runs, its row is filtered out unlocked, so the thousands of
+ * later messages of its devices never wait on it.
+ */
+export async function startJobOfCommand(tx: Executor, deviceId: number, commandId: string): Promise<void> {
+  await tx.execute(sql`
+    update ${deploymentJobs} set status = 'running', started_at = coalesce(started_at, now()), updated_at = now()
+    where status = 'pending' and id = (
+      select job_id from ${deviceDeployments} where command_id = ${commandId} and device_id = ${deviceId}
+    )`);
+}
+
+/**
+ * Active jobs whose counters disagree with their device rows: changed rows whose settle never ran
+ * (the instance that applied them stopped first). A pending job with a started row counts too.
+ */
+export async function unsettledJobs(db: Executor, limit: number): Promise<number[]> {
+  const result = await db.execute(sql`
+    select j.id from ${deploymentJobs} j
+    cross join lateral (
+      select count(*) filter (where d.status = 'completed')::int as completed,
+             count(*) filter (where d.status = 'failed')::int as failed,
+             count(*) filter (where d.status <> 'pending')::int as started
+      from ${deviceDeployments} d where d.job_id = j.id
+    ) c
+    where j.status in ('pending', 'running')
+      and (c.completed <> j.completed_devices or c.failed <> j.failed_devices
+           or (j.status = 'pending' and c.started > 0))
+    limit ${limit}`);
+  // PGlite and node-postgres both answer with { rows }
+  const { rows } = result as { rows: { id: number }[] };
+  return rows.map((r) => Number(r.id));
+}
+
 export async function updateJob(tx: Executor, jobId: number, set: Partial<NewJob>): Promise<JobRow> {
   return firstOrThrow(
     await tx
