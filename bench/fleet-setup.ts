@@ -48,6 +48,13 @@ export function fleetServerEnv(
 }
 
 export function serverArgs(runtime: string) {
+  // BENCH_SERVER_NODE_ARGS: extra node options for the server only (e.g. "--cpu-prof
+  // --cpu-prof-dir=/tmp/prof"; NODE_OPTIONS refuses --cpu-prof, and would profile every process)
+  const extra = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return [...extra, ...mainArgs(runtime)];
+}
+
+function mainArgs(runtime: string) {
   if (runtime === 'compiled') {
     const main = path.join(repoRoot, 'packages/server/dist/main.js');
     if (!fs.existsSync(main)) {
