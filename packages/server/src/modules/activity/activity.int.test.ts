@@ -326,7 +326,11 @@ describe('device activity: rollups in the gateway transaction, API, scope', () =
     const names = (json: string) =>
       (JSON.parse(json) as Envelope<DeviceActivityOverviewResponse>).data.map((r) => r.device_name);
     // every scope counts as large here
-    const reusing = createActivityService({ db: server.database.db, now: () => clock, overviewReuseDevices: 1 });
+    const reusing = createActivityService({
+      db: server.database.db,
+      now: () => clock,
+      overviewReuseDevices: 1,
+    });
     const first = await reusing.overviewJson(scope);
     expect(JSON.parse(first)).toMatchObject({ success: true });
     await newDevice(acme, 'REUSE-ONE');

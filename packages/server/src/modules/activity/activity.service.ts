@@ -97,7 +97,9 @@ export async function checkRollups(db: Db, device: { id: number; tenantId: numbe
 }
 
 const scopeKey = (ctx: Scope) =>
-  isSiteLimited(ctx) ? `${ctx.tenantId}:${[...ctx.siteIds].sort((a, b) => a - b).join(',')}` : `${ctx.tenantId}:*`;
+  isSiteLimited(ctx)
+    ? `${ctx.tenantId}:${[...ctx.siteIds].sort((a, b) => a - b).join(',')}`
+    : `${ctx.tenantId}:*`;
 
 export function createActivityService({
   db,
