@@ -179,7 +179,8 @@ describe('device activity: rollups in the gateway transaction, API, scope', () =
     await session(d, 'login', 'today', 'ann', day(0, 9));
     const service = createActivityService({ db: server.database.db, now: () => now });
     const scope = { tenantId: acme, siteAccessType: 'all' as const, siteIds: [] };
-    const rows = await service.overview(scope);
+    const rows = (JSON.parse(await service.overviewJson(scope)) as Envelope<DeviceActivityOverviewResponse>)
+      .data;
     const row = rows.find((r) => r.agent_id === d.id);
     // 7d: (2 + 3) / (10 + 4) h; 14d: (5 + 2 + 3) / (10 + 10 + 4); 30d: (10 + 5 + 2 + 3) / 34
     expect(row).toMatchObject({

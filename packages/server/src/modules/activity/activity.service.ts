@@ -245,9 +245,6 @@ export function createActivityService({
       }
       return Promise.resolve(hit.json);
     },
-
-    /** One row per device in scope: today's sessions and utilisation over 7, 14 and 30 days. */
-    overview: overviewRowsOf,
   };
 }
 

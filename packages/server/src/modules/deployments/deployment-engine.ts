@@ -553,7 +553,10 @@ export function createDeploymentEngine(deps: {
         clearTimeout(settleTimer);
         settleTimer = null;
         if (unsettled.size > 0) {
-          settling = settleChanged().then(() => undefined);
+          settling = settleChanged().then(
+            () => undefined,
+            () => undefined,
+          );
         }
       }
       await settling;

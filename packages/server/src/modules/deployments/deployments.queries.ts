@@ -267,19 +267,6 @@ export async function lockDeviceDeploymentByCommand(
   return row ?? null;
 }
 
-export async function findDeviceDeploymentByCommand(
-  db: Executor,
-  deviceId: number,
-  commandId: string,
-): Promise<DeviceDeploymentRow | null> {
-  const [row] = await db
-    .select()
-    .from(deviceDeployments)
-    .where(and(eq(deviceDeployments.commandId, commandId), eq(deviceDeployments.deviceId, deviceId)))
-    .limit(1);
-  return row ?? null;
-}
-
 /**
  * Unfinished device rows whose command has ended at least `ageMs` ago: its result was recorded
  * but not applied here (a crash between the two), or it expired when the device reconnected.
