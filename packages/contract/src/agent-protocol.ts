@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { refineInput } from './input';
+import { INT4_MAX, refineInput } from './input';
 import {
   DeviceActionType,
   HardwareInfo,
@@ -265,15 +265,21 @@ export type CommandResultMessage = z.infer<typeof CommandResultMessage>;
  * the attempt's final status. `seq` counts the command's progress messages from 1, so a message
  * resent after a lost ack is recognised and applied once.
  */
+/**
+ * A process's exit code: a signed 32-bit status, or a Windows DWORD as Node reports it (a crash
+ * is 3221225477, 0xC0000005).
+ */
+export const ExitCode = z.number().int().min(-2_147_483_648).max(4_294_967_295);
+
 export const StepProgressMessage = z.object({
   type: z.literal('step_progress'),
   messageId: id,
   commandId: id,
-  seq: z.number().int().positive(),
-  stepOrder: z.number().int().positive(),
+  seq: z.number().int().positive().max(INT4_MAX),
+  stepOrder: z.number().int().positive().max(INT4_MAX),
   status: z.enum(['running', 'completed', 'failed', 'cancelled']),
-  attempt: z.number().int().positive().optional(),
-  exitCode: z.number().int().nullable().optional(),
+  attempt: z.number().int().positive().max(INT4_MAX).optional(),
+  exitCode: ExitCode.nullable().optional(),
   stdout: z.string().max(65_536).nullable().optional(),
   stderr: z.string().max(65_536).nullable().optional(),
   errorMessage: z.string().max(4000).nullable().optional(),

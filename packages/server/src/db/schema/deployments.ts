@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -115,7 +116,8 @@ export const deploymentStepLogs = pgTable(
     stepName: text('step_name').notNull(),
     attempt: integer().notNull().default(1),
     status: text().$type<JobStatus>().notNull().default('running'),
-    exitCode: integer('exit_code'),
+    /** a Windows exit code is a DWORD (up to 4294967295), beyond integer */
+    exitCode: bigint('exit_code', { mode: 'number' }),
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     durationMs: integer('duration_ms'),

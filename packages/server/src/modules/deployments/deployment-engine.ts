@@ -8,27 +8,34 @@ import type { Db } from '../../db/client';
 import type { Executor } from '../../lib/db';
 import type { CommandQueue, CommandResultEvent, StepProgressEvent } from '../../live/command-queue';
 import type { PortalHub } from '../../live/portal-socket';
+import { isUuid } from '../../lib/uuid';
 import {
   claimDueJobs,
   claimOverdueDeviceDeployments,
   closeRunningStepLogs,
   deleteStepLogs,
   deviceStatusCounts,
-  findStepLog,
-  insertStepLog,
+  applyDeviceProgress,
   lockDeviceDeploymentByCommand,
+  lockDeviceDeploymentsByCommands,
   lockJobById,
   readJobById,
   markJobDispatched,
   pendingDeviceDeploymentsOf,
   staleCommandRows,
-  startJobOfCommand,
+  startJobsOfCommands,
   unsettledJobs,
   updateDeviceDeployment,
   updateJob,
-  updateStepLog,
+  upsertStepLogs,
 } from './deployments.queries';
-import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
+import type {
+  DeviceDeploymentRow,
+  DeviceProgress,
+  JobRow,
+  NewStepLog,
+  StepLogRow,
+} from './deployments.queries';
 
 // The deployment engine (ARCHITECTURE §5), one per server instance:
 //  - the scheduler claims due jobs with FOR UPDATE SKIP LOCKED, so several instances never
@@ -75,6 +82,9 @@ const REBOOT_CODES = [3010, 1641];
 const SETTLE_DELAY_MS = 50;
 /** after a failed settle (database away), the next try */
 const SETTLE_RETRY_MS = 1000;
+/** at most this many progress messages per transaction, and this many transactions at once */
+const PROGRESS_BATCH = 500;
+const PROGRESS_LANES = 2;
 /** job rows kept for agent messages (their steps, name and tenant never change) */
 const JOB_CACHE_SIZE = 500;
 
@@ -439,93 +449,202 @@ export function createDeploymentEngine(deps: {
     return notes.length > 0 ? notes.join('\n') : null;
   }
 
-  async function onProgress({ device, message: m }: StepProgressEvent) {
-    const out = await db.transaction(async (tx) => {
-      // Only the device row is locked: a job's thousand devices report at once, and the job's
-      // counters are the settler's (they used to be locked and recounted per message, one
-      // transaction at a time per job; bench/deploy.ts). A pending job is marked running here,
-      // with its first device (the settler publishes it).
-      await startJobOfCommand(tx, device.id, m.commandId);
-      const dd = await lockDeviceDeploymentByCommand(tx, device.id, m.commandId);
-      if (!dd) {
-        return null;
+  // Progress is applied in batches: messages that arrive while a batch is being written wait for
+  // the next one, which takes them all (at most PROGRESS_BATCH, one per device, PROGRESS_LANES
+  // batches at a time) in one transaction of set-based statements. A device's next message waits
+  // for its previous one (an agent's messages are handled in order), so a batch holds at most one
+  // message per device; a second (a replaced connection's) waits for the next batch.
+  type ProgressWork = { event: StepProgressEvent; resolve: () => void; reject: (err: unknown) => void };
+  const progressWaiting: ProgressWork[] = [];
+  const progressDevices = new Set<number>();
+  let progressLanes = 0;
+
+  function onProgress(event: StepProgressEvent): Promise<void> {
+    if (!isUuid(event.message.commandId)) {
+      return Promise.resolve(); // not a command of ours
+    }
+    return new Promise((resolve, reject) => {
+      progressWaiting.push({ event, resolve, reject });
+      drainProgress();
+    });
+  }
+
+  function takeProgressBatch(): ProgressWork[] {
+    const batch: ProgressWork[] = [];
+    const rest: ProgressWork[] = [];
+    for (const work of progressWaiting) {
+      const deviceId = work.event.device.id;
+      if (batch.length < PROGRESS_BATCH && !progressDevices.has(deviceId)) {
+        progressDevices.add(deviceId);
+        batch.push(work);
+      } else {
+        rest.push(work);
       }
-      const job = await jobOf(tx, dd.jobId);
-      // A resent message is applied once. seq 1 again means the agent started the command over
-      // (it restarted mid-run and was offered the command again): the new run replaces the old.
-      const isRestart = m.seq === 1 && dd.progressSeq > 0;
-      if (m.seq <= dd.progressSeq && !isRestart) {
-        return null;
+    }
+    progressWaiting.splice(0, progressWaiting.length, ...rest);
+    return batch;
+  }
+
+  function drainProgress() {
+    while (progressLanes < PROGRESS_LANES && progressWaiting.length > 0) {
+      const batch = takeProgressBatch();
+      if (batch.length === 0) {
+        return; // every waiting message's device has one in a batch already
       }
-      if (isTerminal(dd.status)) {
-        await updateDeviceDeployment(tx, dd.id, { progressSeq: m.seq });
-        return null;
+      progressLanes++;
+      void writeProgress(batch).finally(() => {
+        for (const work of batch) {
+          progressDevices.delete(work.event.device.id);
+        }
+        progressLanes--;
+        drainProgress();
+      });
+    }
+  }
+
+  /** Applies a batch; when it fails, each message on its own (one bad message fails alone). */
+  async function writeProgress(batch: ProgressWork[]) {
+    try {
+      await applyProgress(batch.map((w) => w.event));
+      for (const work of batch) {
+        work.resolve();
       }
-      if (isRestart) {
-        await deleteStepLogs(tx, dd.id);
+      return;
+    } catch (err) {
+      if (batch.length === 1) {
+        batch[0]?.reject(err);
+        return;
       }
-      const step = job.steps.find((s) => s.stepOrder === m.stepOrder);
-      const attempt = m.attempt ?? 1;
+    }
+    for (const work of batch) {
+      await applyProgress([work.event]).then(work.resolve, work.reject);
+    }
+  }
+
+  async function applyProgress(events: StepProgressEvent[]) {
+    const pairs = events.map((e) => ({ deviceId: e.device.id, commandId: e.message.commandId }));
+    const applied = await db.transaction(async (tx) => {
+      await startJobsOfCommands(tx, pairs);
+      const rows = new Map<string, DeviceDeploymentRow>();
+      for (const dd of await lockDeviceDeploymentsByCommands(tx, pairs)) {
+        rows.set(`${dd.deviceId}:${dd.commandId}`, dd);
+      }
       const now = new Date();
-      let log = await findStepLog(tx, dd.id, m.stepOrder, attempt);
-      if (!log) {
-        log = await insertStepLog(tx, {
+      const devices = new Map<number, DeviceProgress>();
+      const restarted: number[] = [];
+      const logs: NewStepLog[] = [];
+      const out: { m: StepProgressMessage; job: JobRow; dd: DeviceDeploymentRow; isStart: boolean }[] = [];
+      for (const { device, message: m } of events) {
+        const dd = rows.get(`${device.id}:${m.commandId}`);
+        if (!dd) {
+          continue;
+        }
+        // A resent message is applied once. seq 1 again means the agent started the command over
+        // (it restarted mid-run and was offered the command again): the new run replaces the old.
+        const isRestart = m.seq === 1 && dd.progressSeq > 0;
+        if (m.seq <= dd.progressSeq && !isRestart) {
+          continue;
+        }
+        if (isTerminal(dd.status)) {
+          devices.set(dd.id, {
+            id: dd.id,
+            progressSeq: m.seq,
+            currentStepOrder: null,
+            startedAt: null,
+            rebootRequired: false,
+          });
+          continue;
+        }
+        if (isRestart) {
+          restarted.push(dd.id);
+        }
+        const job = await jobOf(tx, dd.jobId);
+        const step = job.steps.find((s) => s.stepOrder === m.stepOrder);
+        const attempt = m.attempt ?? 1;
+        const isFinal = m.status !== 'running';
+        const startedAt = parseTime(m.startedAt, now);
+        const completedAt = parseTime(m.completedAt, now);
+        logs.push({
           deviceDeploymentId: dd.id,
           stepOrder: m.stepOrder,
           stepName: step?.stepName ?? `Step ${m.stepOrder}`,
           attempt,
-          status: 'running',
-          startedAt: parseTime(m.startedAt, now),
+          status: m.status,
+          startedAt,
+          stdoutLog: (m.stdout ?? '').slice(0, STEP_LOG_MAX_CHARS),
+          stderrLog: (m.stderr ?? '').slice(0, STEP_LOG_MAX_CHARS),
+          ...(isFinal && {
+            exitCode: m.exitCode ?? null,
+            completedAt,
+            durationMs: Math.max(0, completedAt.getTime() - startedAt.getTime()),
+            errorMessage: m.errorMessage ?? null,
+            output: notesFor(m, step?.retryCount ?? 0, attempt),
+          }),
+        });
+        const isStart = dd.status === 'pending';
+        devices.set(dd.id, {
+          id: dd.id,
+          progressSeq: m.seq,
+          currentStepOrder: m.stepOrder,
+          startedAt: isStart ? now : null,
+          rebootRequired: false,
+        });
+        out.push({
+          m,
+          job,
+          isStart,
+          dd: {
+            ...dd,
+            progressSeq: m.seq,
+            currentStepOrder: m.stepOrder,
+            ...(isStart && { status: 'running' as const, startedAt: now }),
+          },
         });
       }
-      const isFinal = m.status !== 'running' && log.status === 'running';
-      const completedAt = parseTime(m.completedAt, now);
-      log = await updateStepLog(
-        tx,
-        log.id,
-        { stdout: m.stdout ?? '', stderr: m.stderr ?? '', cap: STEP_LOG_MAX_CHARS },
-        isFinal
-          ? {
-              status: m.status,
-              exitCode: m.exitCode ?? null,
-              completedAt,
-              durationMs: Math.max(0, completedAt.getTime() - (log.startedAt ?? completedAt).getTime()),
-              errorMessage: m.errorMessage ?? null,
-              output: notesFor(m, step?.retryCount ?? 0, attempt),
-            }
-          : {},
-      );
-      const isRebooting = isFinal && m.status === 'completed' && REBOOT_CODES.includes(m.exitCode ?? -1);
-      const updated = await updateDeviceDeployment(tx, dd.id, {
-        progressSeq: m.seq,
-        currentStepOrder: m.stepOrder,
-        ...(dd.status === 'pending' && { status: 'running', startedAt: now }),
-        ...(isRebooting && { rebootRequired: true }),
+      await deleteStepLogs(tx, restarted);
+      const written = new Map<string, StepLogRow>();
+      for (const log of await upsertStepLogs(tx, logs, STEP_LOG_MAX_CHARS)) {
+        written.set(`${log.deviceDeploymentId}:${log.stepOrder}:${log.attempt}`, log);
+      }
+      // A step that ended with a reboot code asks for a reboot (its attempt's final status is
+      // what the log holds now: a resent final message finds it already set).
+      const applied = out.flatMap(({ m, job, dd, isStart }) => {
+        const log = written.get(`${dd.id}:${m.stepOrder}:${m.attempt ?? 1}`);
+        if (!log) {
+          return [];
+        }
+        const isRebooting =
+          m.status === 'completed' && log.status === 'completed' && REBOOT_CODES.includes(log.exitCode ?? -1);
+        const progress = devices.get(dd.id);
+        if (isRebooting && progress) {
+          progress.rebootRequired = true;
+        }
+        return [{ m, job, log, isStart, dd: isRebooting ? { ...dd, rebootRequired: true } : dd }];
       });
-      return { job, dd: updated, log, isStart: dd.status === 'pending' };
+      await applyDeviceProgress(tx, [...devices.values()]);
+      return applied;
     });
-    if (!out) {
-      return;
+    for (const { m, job, dd, log, isStart } of applied) {
+      if (isStart) {
+        markUnsettled(job.id, dd);
+      }
+      await hub.send(job.tenantId, deploymentKey(job.id), 'step_update', {
+        deploymentId: job.id,
+        deviceDeploymentId: dd.id,
+        ...(dd.deviceGuid && { deviceId: dd.deviceGuid }),
+        stepOrder: m.stepOrder,
+        stepName: log.stepName,
+        status: log.status,
+        attempt: log.attempt,
+        exitCode: log.exitCode,
+        errorMessage: log.errorMessage,
+        durationMs: log.durationMs,
+        startedAt: log.startedAt?.toISOString() ?? null,
+        completedAt: log.completedAt?.toISOString() ?? null,
+        ...(m.stdout && { stdout: m.stdout }),
+        ...(m.stderr && { stderr: m.stderr }),
+      });
     }
-    if (out.isStart) {
-      markUnsettled(out.job.id, out.dd);
-    }
-    await hub.send(out.job.tenantId, deploymentKey(out.job.id), 'step_update', {
-      deploymentId: out.job.id,
-      deviceDeploymentId: out.dd.id,
-      ...(out.dd.deviceGuid && { deviceId: out.dd.deviceGuid }),
-      stepOrder: m.stepOrder,
-      stepName: out.log.stepName,
-      status: out.log.status,
-      attempt: out.log.attempt,
-      exitCode: out.log.exitCode,
-      errorMessage: out.log.errorMessage,
-      durationMs: out.log.durationMs,
-      startedAt: out.log.startedAt?.toISOString() ?? null,
-      completedAt: out.log.completedAt?.toISOString() ?? null,
-      ...(m.stdout && { stdout: m.stdout }),
-      ...(m.stderr && { stderr: m.stderr }),
-    });
   }
 
   queue.onCommandResult(onResult);

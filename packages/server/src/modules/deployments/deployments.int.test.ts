@@ -370,6 +370,80 @@ describe('deployments: API and engine', () => {
       await b.agent.close();
     });
 
+    it('applies many devices’ progress at once: each message once, durations from the attempt’s start, reboots, restarts', async () => {
+      const fleet = await Promise.all(Array.from({ length: 12 }, (_, i) => device(`pc-batch-${i}`)));
+      const pkg = await cmdPackage([{ name: 'install' }]);
+      const res = await create({ package_id: pkg.id, device_ids: fleet.map((d) => d.id), job_name: 'Batch' });
+      const id = (res.body as Envelope<DeploymentJob>).data.id;
+      const commands = await Promise.all(fleet.map((d) => runCommand(d.agent)));
+      const t0 = Date.parse('2026-11-20T10:00:00.000Z');
+      const at = (ms: number) => new Date(t0 + ms).toISOString();
+      // every device reports at the same moment, so the server takes their messages together
+      await Promise.all(
+        fleet.map(async (d, i) => {
+          const cmd = commands[i]!.commandId;
+          await progress(d.agent, cmd, { seq: 1, startedAt: at(0) });
+          await progress(d.agent, cmd, { seq: 2, stdout: `out ${i}\n` });
+          await progress(d.agent, cmd, { seq: 2, stdout: `out ${i}\n` }); // resent: applied once
+          await progress(d.agent, cmd, {
+            seq: 3,
+            status: 'completed',
+            exitCode: i % 2 === 0 ? 3010 : 0,
+            stdout: 'done\n',
+            completedAt: at(1500 + i),
+          });
+        }),
+      );
+      // the last device's agent restarted and ran the command over: its new run replaces the old
+      const last = fleet.length - 1;
+      await progress(fleet[last]!.agent, commands[last]!.commandId, { seq: 1, startedAt: at(5000) });
+      await progress(fleet[last]!.agent, commands[last]!.commandId, {
+        seq: 2,
+        status: 'failed',
+        exitCode: 3_221_225_477, // a Windows crash (0xC0000005), as Node reports it
+        errorMessage: 'Exit code 3221225477',
+        completedAt: at(5250),
+      });
+      await Promise.all(
+        fleet.map((d, i) => result(d.agent, commands[i]!.commandId, i === last ? 'failed' : 'completed')),
+      );
+      const detail = await eventually(async () => {
+        const d = await job(id);
+        return d.status === 'running' ? null : d;
+      });
+      expect(detail).toMatchObject({
+        status: 'failed',
+        total_devices: 12,
+        completed_devices: 11,
+        failed_devices: 1,
+      });
+      for (const [i, d] of fleet.entries()) {
+        const row = detail.deployments.find((r) => r.device_guid === d.creds.device_guid)!;
+        const logs = (
+          await call<Envelope<StepLogsResponse>>('GET', `${API}/device-deployment/${row.id}/logs`)
+        ).body.data.logs;
+        if (i === last) {
+          expect(row).toMatchObject({ status: 'failed', reboot_required: false });
+          expect(logs.map((l) => [l.status, l.exit_code, l.stdout_log, l.duration_ms])).toEqual([
+            ['failed', 3_221_225_477, '', 250],
+          ]);
+          continue;
+        }
+        const isReboot = i % 2 === 0;
+        expect(row).toMatchObject({ status: 'completed', reboot_required: isReboot, current_step_order: 1 });
+        expect(logs).toHaveLength(1);
+        expect(logs[0]).toMatchObject({
+          step_name: 'install',
+          status: 'completed',
+          exit_code: isReboot ? 3010 : 0,
+          stdout_log: `out ${i}\ndone\n`,
+          duration_ms: 1500 + i,
+          output: isReboot ? 'Reboot required (exit code 3010)' : null,
+        });
+      }
+      await Promise.all(fleet.map((d) => d.agent.close()));
+    });
+
     it('keeps a scheduled job pending until it is due, then runs it', async () => {
       const pc = await device('pc-scheduled');
       const pkg = await cmdPackage([{ name: 'later' }]);

@@ -22,6 +22,7 @@ export type DeviceDeploymentRow = typeof deviceDeployments.$inferSelect;
 export type StepLogRow = typeof deploymentStepLogs.$inferSelect;
 export type NewJob = typeof deploymentJobs.$inferInsert;
 export type NewDeviceDeployment = typeof deviceDeployments.$inferInsert;
+export type NewStepLog = typeof deploymentStepLogs.$inferInsert;
 
 export const ACTIVE: JobStatus[] = ['pending', 'running'];
 
@@ -321,18 +322,91 @@ export async function deviceStatusCounts(tx: Executor, jobId: number): Promise<R
   return out;
 }
 
+/** A command as an agent names it: only its own device's commands count. */
+export type CommandOfDevice = { deviceId: number; commandId: string };
+
+const commandPairs = (pairs: CommandOfDevice[]) =>
+  sql.join(
+    pairs.map((p) => sql`(${p.commandId}::uuid, ${p.deviceId}::int)`),
+    sql`, `,
+  );
+
 /**
- * Marks the job of a command's device deployment running, if it is still pending (a device's
- * first progress). Run first in the transaction, before the device row is locked (lock order: job,
- * then device rows); once the job runs, its row is filtered out unlocked, so the thousands of
- * later messages of its devices never wait on it.
+ * Marks running the pending jobs of these commands' device deployments (their devices' first
+ * progress). Run first in the transaction, before the device rows are locked (lock order: jobs in
+ * id order, then device rows); once a job runs, its row is filtered out unlocked, so the thousands
+ * of later messages of its devices never wait on it.
  */
-export async function startJobOfCommand(tx: Executor, deviceId: number, commandId: string): Promise<void> {
+export async function startJobsOfCommands(tx: Executor, pairs: CommandOfDevice[]): Promise<void> {
   await tx.execute(sql`
     update ${deploymentJobs} set status = 'running', started_at = coalesce(started_at, now()), updated_at = now()
-    where status = 'pending' and id = (
-      select job_id from ${deviceDeployments} where command_id = ${commandId} and device_id = ${deviceId}
+    where status = 'pending' and id in (
+      select j.id from ${deploymentJobs} j
+      where j.status = 'pending' and j.id in (
+        select d.job_id from ${deviceDeployments} d
+        where d.command_id in (${sql.join(
+          pairs.map((p) => sql`${p.commandId}::uuid`),
+          sql`, `,
+        )}) and (d.command_id, d.device_id) in (${commandPairs(pairs)})
+      )
+      order by j.id
+      for update
     )`);
+}
+
+/** The device deployments these commands run, locked in id order; commands of other devices are left out. */
+export async function lockDeviceDeploymentsByCommands(
+  tx: Executor,
+  pairs: CommandOfDevice[],
+): Promise<DeviceDeploymentRow[]> {
+  return tx
+    .select()
+    .from(deviceDeployments)
+    .where(
+      and(
+        inArray(
+          deviceDeployments.commandId,
+          pairs.map((p) => p.commandId),
+        ),
+        sql`(${deviceDeployments.commandId}, ${deviceDeployments.deviceId}) in (${commandPairs(pairs)})`,
+      ),
+    )
+    .orderBy(asc(deviceDeployments.id))
+    .for('update');
+}
+
+/** What one progress message changes in its device row. */
+export type DeviceProgress = {
+  id: number;
+  progressSeq: number;
+  /** null: the row's current step stays (a message for a row that has ended) */
+  currentStepOrder: number | null;
+  /** set when the row starts running with this message */
+  startedAt: Date | null;
+  rebootRequired: boolean;
+};
+
+/** Applies progress to device rows in one statement (each row at most once). */
+export async function applyDeviceProgress(tx: Executor, rows: DeviceProgress[]): Promise<void> {
+  if (rows.length === 0) {
+    return;
+  }
+  const values = sql.join(
+    rows.map(
+      (r) =>
+        sql`(${r.id}::int, ${r.progressSeq}::int, ${r.currentStepOrder}::int, ${r.startedAt?.toISOString() ?? null}::timestamptz, ${r.rebootRequired}::boolean)`,
+    ),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    update ${deviceDeployments} d set
+      progress_seq = v.seq,
+      current_step_order = coalesce(v.step_order, d.current_step_order),
+      status = case when v.started_at is null then d.status else 'running' end,
+      started_at = case when v.started_at is null then d.started_at else v.started_at end,
+      reboot_required = d.reboot_required or v.reboot
+    from (values ${values}) as v(id, seq, step_order, started_at, reboot)
+    where d.id = v.id`);
 }
 
 /**
@@ -398,55 +472,51 @@ export async function claimOverdueDeviceDeployments(tx: Executor, limit: number)
 
 // ---------- step logs ----------
 
-export async function findStepLog(
-  tx: Executor,
-  deviceDeploymentId: number,
-  stepOrder: number,
-  attempt: number,
-) {
-  const [row] = await tx
-    .select()
-    .from(deploymentStepLogs)
-    .where(
-      and(
-        eq(deploymentStepLogs.deviceDeploymentId, deviceDeploymentId),
-        eq(deploymentStepLogs.stepOrder, stepOrder),
-        eq(deploymentStepLogs.attempt, attempt),
-      ),
-    )
-    .limit(1);
-  return row ?? null;
-}
-
-export async function insertStepLog(tx: Executor, values: typeof deploymentStepLogs.$inferInsert) {
+export async function insertStepLog(tx: Executor, values: NewStepLog) {
   return firstOrThrow(await tx.insert(deploymentStepLogs).values(values).returning(), 'insert step log');
 }
 
-/** Appends output to an attempt's log, keeping at most `cap` characters of each stream. */
-export async function updateStepLog(
-  tx: Executor,
-  id: number,
-  append: { stdout: string; stderr: string; cap: number },
-  set: Partial<typeof deploymentStepLogs.$inferInsert>,
-) {
-  const appendTo = (column: AnyColumn, text: string) =>
-    text ? sql`left(${column} || ${text}, ${append.cap})` : sql`${column}`;
-  return firstOrThrow(
-    await tx
-      .update(deploymentStepLogs)
-      .set({
-        ...set,
-        stdoutLog: appendTo(deploymentStepLogs.stdoutLog, append.stdout),
-        stderrLog: appendTo(deploymentStepLogs.stderrLog, append.stderr),
-      })
-      .where(eq(deploymentStepLogs.id, id))
-      .returning(),
-    'update step log',
-  );
+/**
+ * Writes progress into attempts' logs, each attempt at most once per call. A new attempt is
+ * inserted as given; an existing one gets the output appended (each stream capped at `cap`
+ * characters) and, while it is still running, the final fields of a final message (status, exit
+ * code, end, error, notes, and its duration from its own start).
+ */
+export async function upsertStepLogs(tx: Executor, rows: NewStepLog[], cap: number): Promise<StepLogRow[]> {
+  if (rows.length === 0) {
+    return [];
+  }
+  const t = deploymentStepLogs;
+  const isFinal = sql`${t.status} = 'running' and excluded.status <> 'running'`;
+  const whenFinal = (column: AnyColumn, name: string) =>
+    sql`case when ${isFinal} then excluded.${sql.identifier(name)} else ${column} end`;
+  return tx
+    .insert(t)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [t.deviceDeploymentId, t.stepOrder, t.attempt],
+      set: {
+        stdoutLog: sql`left(${t.stdoutLog} || excluded.stdout_log, ${cap})`,
+        stderrLog: sql`left(${t.stderrLog} || excluded.stderr_log, ${cap})`,
+        status: whenFinal(t.status, 'status'),
+        exitCode: whenFinal(t.exitCode, 'exit_code'),
+        completedAt: whenFinal(t.completedAt, 'completed_at'),
+        errorMessage: whenFinal(t.errorMessage, 'error_message'),
+        output: whenFinal(t.output, 'output'),
+        durationMs: sql`case when ${isFinal}
+          then greatest(0, extract(epoch from (excluded.completed_at - coalesce(${t.startedAt}, excluded.completed_at))) * 1000)::int
+          else ${t.durationMs} end`,
+      },
+    })
+    .returning();
 }
 
-export async function deleteStepLogs(tx: Executor, deviceDeploymentId: number): Promise<void> {
-  await tx.delete(deploymentStepLogs).where(eq(deploymentStepLogs.deviceDeploymentId, deviceDeploymentId));
+export async function deleteStepLogs(tx: Executor, deviceDeploymentIds: number[]): Promise<void> {
+  if (deviceDeploymentIds.length > 0) {
+    await tx
+      .delete(deploymentStepLogs)
+      .where(inArray(deploymentStepLogs.deviceDeploymentId, deviceDeploymentIds));
+  }
 }
 
 /** Attempts still shown running when their device deployment ends are closed with it. */

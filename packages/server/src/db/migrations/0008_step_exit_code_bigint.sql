@@ -1,0 +1,1 @@
+ALTER TABLE "deployment_step_logs" ALTER COLUMN "exit_code" SET DATA TYPE bigint;
