@@ -34,7 +34,7 @@ import type {
   DeviceProgress,
   JobRow,
   NewStepLog,
-  StepLogRow,
+  WrittenStepLog,
 } from './deployments.queries';
 
 // The deployment engine (ARCHITECTURE §5), one per server instance:
@@ -602,7 +602,7 @@ export function createDeploymentEngine(deps: {
         });
       }
       await deleteStepLogs(tx, restarted);
-      const written = new Map<string, StepLogRow>();
+      const written = new Map<string, WrittenStepLog>();
       for (const log of await upsertStepLogs(tx, logs, STEP_LOG_MAX_CHARS)) {
         written.set(`${log.deviceDeploymentId}:${log.stepOrder}:${log.attempt}`, log);
       }

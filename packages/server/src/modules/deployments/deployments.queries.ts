@@ -23,6 +23,8 @@ export type StepLogRow = typeof deploymentStepLogs.$inferSelect;
 export type NewJob = typeof deploymentJobs.$inferInsert;
 export type NewDeviceDeployment = typeof deviceDeployments.$inferInsert;
 export type NewStepLog = typeof deploymentStepLogs.$inferInsert;
+/** A step log as written by a batch of progress, without its output. */
+export type WrittenStepLog = Omit<StepLogRow, 'stdoutLog' | 'stderrLog' | 'output'>;
 
 export const ACTIVE: JobStatus[] = ['pending', 'running'];
 
@@ -325,11 +327,22 @@ export async function deviceStatusCounts(tx: Executor, jobId: number): Promise<R
 /** A command as an agent names it: only its own device's commands count. */
 export type CommandOfDevice = { deviceId: number; commandId: string };
 
-const commandPairs = (pairs: CommandOfDevice[]) =>
-  sql.join(
-    pairs.map((p) => sql`(${p.commandId}::uuid, ${p.deviceId}::int)`),
-    sql`, `,
+// The batch statements below take one array parameter per column (unnest), not one parameter per
+// value: a batch of 500 messages is a handful of parameters, cheap to build and to parse.
+const param = <T>(values: T[], type: string) => sql`${sql.param(values)}::${sql.raw(type)}[]`;
+
+/** `(command_id, device_id) in (…)` for these pairs, by the command index. */
+function isCommandOfDevice(commandId: SQL | AnyColumn, deviceId: SQL | AnyColumn, pairs: CommandOfDevice[]) {
+  const commands = param(
+    pairs.map((p) => p.commandId),
+    'uuid',
   );
+  const devices = param(
+    pairs.map((p) => p.deviceId),
+    'int',
+  );
+  return sql`${commandId} = any(${commands}) and (${commandId}, ${deviceId}) in (select * from unnest(${commands}, ${devices}))`;
+}
 
 /**
  * Marks running the pending jobs of these commands' device deployments (their devices' first
@@ -344,10 +357,7 @@ export async function startJobsOfCommands(tx: Executor, pairs: CommandOfDevice[]
       select j.id from ${deploymentJobs} j
       where j.status = 'pending' and j.id in (
         select d.job_id from ${deviceDeployments} d
-        where d.command_id in (${sql.join(
-          pairs.map((p) => sql`${p.commandId}::uuid`),
-          sql`, `,
-        )}) and (d.command_id, d.device_id) in (${commandPairs(pairs)})
+        where ${isCommandOfDevice(sql`d.command_id`, sql`d.device_id`, pairs)}
       )
       order by j.id
       for update
@@ -362,15 +372,7 @@ export async function lockDeviceDeploymentsByCommands(
   return tx
     .select()
     .from(deviceDeployments)
-    .where(
-      and(
-        inArray(
-          deviceDeployments.commandId,
-          pairs.map((p) => p.commandId),
-        ),
-        sql`(${deviceDeployments.commandId}, ${deviceDeployments.deviceId}) in (${commandPairs(pairs)})`,
-      ),
-    )
+    .where(isCommandOfDevice(deviceDeployments.commandId, deviceDeployments.deviceId, pairs))
     .orderBy(asc(deviceDeployments.id))
     .for('update');
 }
@@ -391,13 +393,7 @@ export async function applyDeviceProgress(tx: Executor, rows: DeviceProgress[]):
   if (rows.length === 0) {
     return;
   }
-  const values = sql.join(
-    rows.map(
-      (r) =>
-        sql`(${r.id}::int, ${r.progressSeq}::int, ${r.currentStepOrder}::int, ${r.startedAt?.toISOString() ?? null}::timestamptz, ${r.rebootRequired}::boolean)`,
-    ),
-    sql`, `,
-  );
+  const column = <T>(pick: (r: DeviceProgress) => T, type: string) => param(rows.map(pick), type);
   await tx.execute(sql`
     update ${deviceDeployments} d set
       progress_seq = v.seq,
@@ -405,7 +401,13 @@ export async function applyDeviceProgress(tx: Executor, rows: DeviceProgress[]):
       status = case when v.started_at is null then d.status else 'running' end,
       started_at = case when v.started_at is null then d.started_at else v.started_at end,
       reboot_required = d.reboot_required or v.reboot
-    from (values ${values}) as v(id, seq, step_order, started_at, reboot)
+    from unnest(
+      ${column((r) => r.id, 'int')},
+      ${column((r) => r.progressSeq, 'int')},
+      ${column((r) => r.currentStepOrder, 'int')},
+      ${column((r) => r.startedAt?.toISOString() ?? null, 'timestamptz')},
+      ${column((r) => r.rebootRequired, 'boolean')}
+    ) as v(id, seq, step_order, started_at, reboot)
     where d.id = v.id`);
 }
 
@@ -482,33 +484,71 @@ export async function insertStepLog(tx: Executor, values: NewStepLog) {
  * characters) and, while it is still running, the final fields of a final message (status, exit
  * code, end, error, notes, and its duration from its own start).
  */
-export async function upsertStepLogs(tx: Executor, rows: NewStepLog[], cap: number): Promise<StepLogRow[]> {
+export async function upsertStepLogs(
+  tx: Executor,
+  rows: NewStepLog[],
+  cap: number,
+): Promise<WrittenStepLog[]> {
   if (rows.length === 0) {
     return [];
   }
-  const t = deploymentStepLogs;
-  const isFinal = sql`${t.status} = 'running' and excluded.status <> 'running'`;
-  const whenFinal = (column: AnyColumn, name: string) =>
-    sql`case when ${isFinal} then excluded.${sql.identifier(name)} else ${column} end`;
-  return tx
-    .insert(t)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [t.deviceDeploymentId, t.stepOrder, t.attempt],
-      set: {
-        stdoutLog: sql`left(${t.stdoutLog} || excluded.stdout_log, ${cap})`,
-        stderrLog: sql`left(${t.stderrLog} || excluded.stderr_log, ${cap})`,
-        status: whenFinal(t.status, 'status'),
-        exitCode: whenFinal(t.exitCode, 'exit_code'),
-        completedAt: whenFinal(t.completedAt, 'completed_at'),
-        errorMessage: whenFinal(t.errorMessage, 'error_message'),
-        output: whenFinal(t.output, 'output'),
-        durationMs: sql`case when ${isFinal}
-          then greatest(0, extract(epoch from (excluded.completed_at - coalesce(${t.startedAt}, excluded.completed_at))) * 1000)::int
-          else ${t.durationMs} end`,
-      },
-    })
-    .returning();
+  const column = <T>(pick: (r: NewStepLog) => T, type: string) => param(rows.map(pick), type);
+  const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+  const isFinal = sql`l.status = 'running' and excluded.status <> 'running'`;
+  const whenFinal = (name: string) =>
+    sql`case when ${isFinal} then excluded.${sql.identifier(name)} else l.${sql.identifier(name)} end`;
+  const epochMs = (name: string) =>
+    sql`round(extract(epoch from ${sql.identifier(name)}) * 1000)::float8 as ${sql.identifier(name)}`;
+  // Raw SQL: drizzle's insert … select would name the identity column too. The logs' text is
+  // not returned (the caller has the message's output).
+  const result = await tx.execute(sql`
+    insert into ${deploymentStepLogs} as l (device_deployment_id, step_order, step_name, attempt, status,
+      exit_code, started_at, completed_at, duration_ms, stdout_log, stderr_log, output, error_message)
+    select * from unnest(
+      ${column((r) => r.deviceDeploymentId, 'int')},
+      ${column((r) => r.stepOrder, 'int')},
+      ${column((r) => r.stepName, 'text')},
+      ${column((r) => r.attempt ?? 1, 'int')},
+      ${column((r) => r.status ?? 'running', 'text')},
+      ${column((r) => r.exitCode ?? null, 'bigint')},
+      ${column((r) => iso(r.startedAt), 'timestamptz')},
+      ${column((r) => iso(r.completedAt), 'timestamptz')},
+      ${column((r) => r.durationMs ?? null, 'int')},
+      ${column((r) => r.stdoutLog ?? '', 'text')},
+      ${column((r) => r.stderrLog ?? '', 'text')},
+      ${column((r) => r.output ?? null, 'text')},
+      ${column((r) => r.errorMessage ?? null, 'text')}
+    )
+    on conflict (device_deployment_id, step_order, attempt) do update set
+      stdout_log = left(l.stdout_log || excluded.stdout_log, ${cap}),
+      stderr_log = left(l.stderr_log || excluded.stderr_log, ${cap}),
+      status = ${whenFinal('status')},
+      exit_code = ${whenFinal('exit_code')},
+      completed_at = ${whenFinal('completed_at')},
+      error_message = ${whenFinal('error_message')},
+      output = ${whenFinal('output')},
+      duration_ms = case when ${isFinal}
+        then greatest(0, extract(epoch from (excluded.completed_at - coalesce(l.started_at, excluded.completed_at))) * 1000)::int
+        else l.duration_ms end
+    returning id, device_deployment_id, step_order, step_name, attempt, status, exit_code::float8 as exit_code,
+      ${epochMs('started_at')}, ${epochMs('completed_at')}, duration_ms, error_message`);
+  // PGlite and node-postgres both answer with { rows }
+  const written = (result as { rows: Record<string, unknown>[] }).rows;
+  const numberOrNull = (v: unknown) => (v === null ? null : Number(v));
+  const dateOrNull = (v: unknown) => (v === null ? null : new Date(Number(v)));
+  return written.map((r) => ({
+    id: Number(r.id),
+    deviceDeploymentId: Number(r.device_deployment_id),
+    stepOrder: Number(r.step_order),
+    stepName: String(r.step_name),
+    attempt: Number(r.attempt),
+    status: r.status as JobStatus,
+    exitCode: numberOrNull(r.exit_code),
+    startedAt: dateOrNull(r.started_at),
+    completedAt: dateOrNull(r.completed_at),
+    durationMs: numberOrNull(r.duration_ms),
+    errorMessage: r.error_message === null ? null : String(r.error_message),
+  }));
 }
 
 export async function deleteStepLogs(tx: Executor, deviceDeploymentIds: number[]): Promise<void> {
