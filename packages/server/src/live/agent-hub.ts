@@ -93,10 +93,12 @@ export function createAgentHub(deps: {
   commandPoll.unref();
 
   const unsubscribers = [
-    bus.subscribe('agent.doorbell', ({ deviceId }) => {
-      const conn = local.get(deviceId);
-      if (conn?.hasHello) {
-        conn.enqueue(() => commands.offer(conn));
+    bus.subscribe('agent.doorbell', ({ deviceIds }) => {
+      for (const deviceId of deviceIds) {
+        const conn = local.get(deviceId);
+        if (conn?.hasHello) {
+          conn.enqueue(() => commands.offer(conn));
+        }
       }
     }),
     bus.subscribe('agent.connected', ({ deviceId, connectionId }) => {

@@ -10,16 +10,16 @@ describe('observedBus', () => {
       received: (topic) => counts.received.push(topic),
     });
     const got: number[] = [];
-    const unsubscribe = bus.subscribe('agent.doorbell', (m) => got.push(m.deviceId));
-    bus.subscribe('agent.doorbell', (m) => got.push(m.deviceId * 10));
+    const unsubscribe = bus.subscribe('agent.doorbell', (m) => got.push(...m.deviceIds));
+    bus.subscribe('agent.doorbell', (m) => got.push(...m.deviceIds.map((id) => id * 10)));
     await bus.ready();
-    await bus.publish('agent.doorbell', { deviceId: 7 });
+    await bus.publish('agent.doorbell', { deviceIds: [7] });
     await new Promise((resolve) => setImmediate(resolve));
     expect(got.sort((a, b) => a - b)).toEqual([7, 70]);
     expect(counts).toEqual({ published: ['agent.doorbell'], received: ['agent.doorbell', 'agent.doorbell'] });
 
     unsubscribe();
-    await bus.publish('agent.doorbell', { deviceId: 8 });
+    await bus.publish('agent.doorbell', { deviceIds: [8] });
     await new Promise((resolve) => setImmediate(resolve));
     expect(got).toEqual([7, 70, 80]);
     expect(counts.received).toHaveLength(3);

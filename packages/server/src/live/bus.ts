@@ -15,8 +15,8 @@ export type BusTopics = {
     key: SubscriptionKey;
     event: PortalEvent;
   };
-  /** device has unfinished commands: the instance holding its socket sends them */
-  'agent.doorbell': { deviceId: number };
+  /** these devices have unfinished commands: the instances holding their sockets send them */
+  'agent.doorbell': { deviceIds: number[] };
   /** a command reached its end: waiters on any instance resolve */
   'agent.result': {
     commandId: string;

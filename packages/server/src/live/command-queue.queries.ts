@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { AgentCommand, CommandStatus } from '@outpost/contract/agent-protocol';
+import type { AgentCommand, AgentCommandKind, CommandStatus } from '@outpost/contract/agent-protocol';
 import type { Db } from '../db/client';
 import { deviceCommands } from '../db/schema/index';
 
@@ -18,26 +18,38 @@ export type QueueCommandInput = {
   expiresInMs?: number | null;
 };
 
-/** Inserts the command row, in the caller's transaction when given one. Returns its id. */
-export async function insertCommand(tx: Writer, input: QueueCommandInput): Promise<string> {
-  const id = crypto.randomUUID();
-  await tx.insert(deviceCommands).values({
-    id,
+/** Rows per insert statement (7 parameters each, well under PostgreSQL's 65,535). */
+const INSERT_CHUNK = 1000;
+
+/** Inserts the command rows, in the caller's transaction when given one. Returns their ids, in order. */
+export async function insertCommands(tx: Writer, inputs: QueueCommandInput[]): Promise<string[]> {
+  const now = Date.now();
+  const rows = inputs.map((input) => ({
+    id: crypto.randomUUID(),
     tenantId: input.tenantId,
     deviceId: input.deviceId,
     kind: input.command.kind,
     payload: input.command,
     createdBy: input.createdBy ?? null,
-    expiresAt: input.expiresInMs ? new Date(Date.now() + input.expiresInMs) : null,
-  });
-  return id;
+    expiresAt: input.expiresInMs ? new Date(now + input.expiresInMs) : null,
+  }));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await tx.insert(deviceCommands).values(rows.slice(i, i + INSERT_CHUNK));
+  }
+  return rows.map((r) => r.id);
 }
 
-export async function unfinishedCommands(db: Db, deviceId: number) {
+/** The unfinished commands of these devices, oldest first. */
+export async function unfinishedCommandsOf(db: Db, deviceIds: readonly number[]) {
   return db
     .select()
     .from(deviceCommands)
-    .where(and(eq(deviceCommands.deviceId, deviceId), inArray(deviceCommands.status, ['pending', 'sent'])))
+    .where(
+      and(
+        inArray(deviceCommands.deviceId, [...deviceIds]),
+        inArray(deviceCommands.status, ['pending', 'sent']),
+      ),
+    )
     .orderBy(asc(deviceCommands.createdAt));
 }
 
@@ -64,38 +76,56 @@ export async function devicesWithPendingCommands(db: Db, deviceIds: number[]): P
   return out;
 }
 
-export async function markSent(db: Db, ids: string[]): Promise<void> {
+export async function markSent(db: Db, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) {
     return;
   }
   await db
     .update(deviceCommands)
     .set({ status: 'sent', sentAt: sql`now()` })
-    .where(and(inArray(deviceCommands.id, ids), eq(deviceCommands.status, 'pending')));
+    .where(and(inArray(deviceCommands.id, [...ids]), eq(deviceCommands.status, 'pending')));
 }
 
-/** Ends an unfinished command of this device; null when it was not (any more) unfinished. */
-export async function completeCommand(
-  db: Pick<Db, 'update'>,
-  deviceId: number,
-  commandId: string,
-  outcome: {
-    status: Extract<CommandStatus, 'completed' | 'failed'>;
-    result: Record<string, unknown> | null;
-    error: string | null;
-  },
-) {
-  const [row] = await db
-    .update(deviceCommands)
-    .set({ ...outcome, completedAt: sql`now()` })
-    .where(
-      and(
-        eq(deviceCommands.id, commandId),
-        eq(deviceCommands.deviceId, deviceId),
-        inArray(deviceCommands.status, ['pending', 'sent']),
-      ),
-    )
-    .returning();
+export type CommandEnd = {
+  deviceId: number;
+  commandId: string;
+  status: Extract<CommandStatus, 'completed' | 'failed'>;
+  result: Record<string, unknown> | null;
+  error: string | null;
+};
+
+/**
+ * Ends unfinished commands, each only by its own device, in one statement (a command at most once
+ * per call). Answers, per input, the ended command's kind, or null when it was not (any more)
+ * unfinished.
+ */
+export async function completeCommands(
+  db: Pick<Db, 'execute'>,
+  ends: CommandEnd[],
+): Promise<({ id: string; kind: AgentCommandKind } | null)[]> {
+  const column = <T>(pick: (e: CommandEnd) => T, type: string) =>
+    sql`${sql.param(ends.map(pick))}::${sql.raw(type)}[]`;
+  const result = await db.execute(sql`
+    update ${deviceCommands} c set status = v.status, result = v.result, error = v.error, completed_at = now()
+    from unnest(
+      ${column((e) => e.commandId, 'uuid')},
+      ${column((e) => e.deviceId, 'int')},
+      ${column((e) => e.status, 'text')},
+      ${column((e) => (e.result === null ? null : JSON.stringify(e.result)), 'jsonb')},
+      ${column((e) => e.error, 'text')}
+    ) as v(id, device_id, status, result, error)
+    where c.id = v.id and c.device_id = v.device_id and c.status in ('pending', 'sent')
+    returning c.id, c.kind`);
+  // PGlite and node-postgres both answer with { rows }
+  const ended = new Map(
+    (result as { rows: { id: string; kind: AgentCommandKind }[] }).rows.map((r) => [r.id, r]),
+  );
+  return ends.map((e) => ended.get(e.commandId) ?? null);
+}
+
+/** Ends one unfinished command of this device; null when it was not (any more) unfinished. */
+export async function completeCommand(db: Pick<Db, 'execute'>, end: CommandEnd) {
+  const [row] = await completeCommands(db, [end]);
   return row ?? null;
 }
 

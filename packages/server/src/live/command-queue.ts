@@ -6,22 +6,26 @@ import type {
 } from '@outpost/contract/agent-protocol';
 import type { Db } from '../db/client';
 import type { Executor } from '../lib/db';
+import { createGroupCommit } from '../lib/group-commit';
 import { isUuid } from '../lib/uuid';
 import type { Bus } from './bus';
 import {
   completeCommand,
+  completeCommands,
   devicesWithPendingCommands,
   findCommand,
-  insertCommand,
+  insertCommands,
   markSent,
-  unfinishedCommands,
+  unfinishedCommandsOf,
 } from './command-queue.queries';
-import type { QueueCommandInput } from './command-queue.queries';
+import type { CommandEnd, QueueCommandInput } from './command-queue.queries';
 import type { DeviceRef } from './device-state';
 
 // The command queue (ARCHITECTURE §4): the database is the queue, the bus is the doorbell. Services
 // queue work for a device here and never talk to sockets; the instance holding the device's
 // socket offers every unfinished command on the doorbell and again on each (re)connect.
+// Offers and results that arrive together (a doorbell for a job's thousand devices, a reconnect
+// storm, a thousand agents reporting) share their statements (lib/group-commit.ts).
 
 export type { QueueCommandInput } from './command-queue.queries';
 
@@ -59,7 +63,10 @@ export type CommandQueue = {
    * dispatch(deviceId) after the commit.
    */
   queueCommand(tx: Pick<Db, 'insert'>, input: QueueCommandInput): Promise<string>;
-  dispatch(deviceId: number): Promise<void>;
+  /** queueCommand for many commands at once (multi-row inserts); their ids, in order */
+  queueCommands(tx: Pick<Db, 'insert'>, inputs: QueueCommandInput[]): Promise<string[]>;
+  /** ring the doorbell of these devices (after the commit) */
+  dispatch(deviceIds: readonly number[]): Promise<void>;
   /** Resolves when the command's result arrives on any instance, or with 'timeout'. */
   waitForResult(commandId: string, timeoutMs: number): Promise<CommandOutcome>;
   /** Later modules react to results and step progress (deployments, device actions). */
@@ -97,6 +104,8 @@ export type CommandDelivery = {
 const EXPIRED = 'The command expired before the device ran it';
 /** How often a request waiting for a result also reads it from the database. */
 const RESULT_POLL_MS = 1000;
+/** device ids per doorbell message, and devices (or commands) per batched statement */
+const BATCH_SIZE = 1000;
 
 export function createCommandQueue(deps: {
   db: Db;
@@ -118,23 +127,59 @@ export function createCommandQueue(deps: {
     }
   });
 
-  async function dispatch(deviceId: number) {
+  async function dispatch(deviceIds: readonly number[]) {
     // The work is committed already: a doorbell that cannot ring (the bus is away) must not fail
     // the request; the instance holding the socket finds the command on its next poll.
-    await bus
-      .publish('agent.doorbell', { deviceId })
-      .catch((err: unknown) =>
-        log.warn({ err, deviceId }, 'doorbell not delivered; the poll will offer the command'),
-      );
+    for (let i = 0; i < deviceIds.length; i += BATCH_SIZE) {
+      const chunk = deviceIds.slice(i, i + BATCH_SIZE);
+      await bus
+        .publish('agent.doorbell', { deviceIds: chunk })
+        .catch((err: unknown) =>
+          log.warn(
+            { err, devices: chunk.length },
+            'doorbell not delivered; the poll will offer the commands',
+          ),
+        );
+    }
   }
 
+  const batched = { maxBatch: BATCH_SIZE, lanes: 2 };
+  const unfinishedOf = createGroupCommit({
+    ...batched,
+    keyOf: (deviceId: number) => deviceId,
+    apply: async (deviceIds) => {
+      const byDevice = new Map(
+        deviceIds.map((id) => [id, [] as Awaited<ReturnType<typeof unfinishedCommandsOf>>]),
+      );
+      for (const row of await unfinishedCommandsOf(db, deviceIds)) {
+        byDevice.get(row.deviceId)?.push(row);
+      }
+      return deviceIds.map((id) => byDevice.get(id) ?? []);
+    },
+  });
+  const markOneSent = createGroupCommit({
+    ...batched,
+    keyOf: (commandId: string) => commandId,
+    apply: async (commandIds) => {
+      await markSent(db, commandIds);
+      return commandIds.map(() => undefined);
+    },
+  });
+  const completeOne = createGroupCommit({
+    ...batched,
+    keyOf: (end: CommandEnd) => end.deviceId,
+    apply: (ends) => completeCommands(db, ends),
+  });
+
   async function offer(target: CommandTarget) {
-    const rows = await unfinishedCommands(db, target.device.id);
+    const rows = await unfinishedOf(target.device.id);
     const now = new Date();
     const sent: string[] = [];
     for (const row of rows) {
       if (row.expiresAt && row.expiresAt <= now) {
-        const ended = await completeCommand(db, target.device.id, row.id, {
+        const ended = await completeCommand(db, {
+          deviceId: target.device.id,
+          commandId: row.id,
           status: 'failed',
           result: null,
           error: EXPIRED,
@@ -146,7 +191,7 @@ export function createCommandQueue(deps: {
             kind: row.kind,
             status: 'failed',
             result: null,
-            error: ended.error,
+            error: EXPIRED,
           });
         }
         continue;
@@ -163,7 +208,7 @@ export function createCommandQueue(deps: {
       });
       sent.push(row.id);
     }
-    await markSent(db, sent);
+    await Promise.all(sent.map((id) => markOneSent(id)));
   }
 
   async function complete(
@@ -174,7 +219,7 @@ export function createCommandQueue(deps: {
     if (!isUuid(commandId)) {
       return 'unknown';
     }
-    const row = await completeCommand(db, device.id, commandId, outcome);
+    const row = await completeOne({ deviceId: device.id, commandId, ...outcome });
     if (!row) {
       // Already completed (a resend) is fine; a command of another device is never touched.
       const existing = await findCommand(db, commandId);
@@ -249,11 +294,12 @@ export function createCommandQueue(deps: {
 
   return {
     async sendCommand(input) {
-      const commandId = await insertCommand(db, input);
-      await dispatch(input.deviceId);
-      return { commandId };
+      const [commandId] = await insertCommands(db, [input]);
+      await dispatch([input.deviceId]);
+      return { commandId: commandId! };
     },
-    queueCommand: (tx, input) => insertCommand(tx, input),
+    queueCommand: async (tx, input) => (await insertCommands(tx, [input]))[0]!,
+    queueCommands: (tx, inputs) => insertCommands(tx, inputs),
     dispatch,
     waitForResult,
     onCommandResult(handler) {
@@ -263,7 +309,7 @@ export function createCommandQueue(deps: {
       stepHandlers.push(handler);
     },
     async finishCommand(tx, deviceId, commandId, outcome) {
-      const row = await completeCommand(tx, deviceId, commandId, { ...outcome, result: null });
+      const row = await completeCommand(tx, { deviceId, commandId, ...outcome, result: null });
       return row !== null;
     },
     findCommand: (commandId) => (isUuid(commandId) ? findCommand(db, commandId) : Promise.resolve(null)),

@@ -131,9 +131,7 @@ export function createAgentUpdateService({ db, releases, gateway }: AgentUpdateD
         }
         return out;
       });
-      for (const u of updates) {
-        await gateway.dispatch(u.device_id);
-      }
+      await gateway.dispatch(updates.map((u) => u.device_id));
       return { queued: updates.length, updates, skipped };
     },
   };

@@ -8,24 +8,24 @@ import type { Db } from '../../db/client';
 import type { Executor } from '../../lib/db';
 import type { CommandQueue, CommandResultEvent, StepProgressEvent } from '../../live/command-queue';
 import type { PortalHub } from '../../live/portal-socket';
+import { createGroupCommit } from '../../lib/group-commit';
 import { isUuid } from '../../lib/uuid';
 import {
   claimDueJobs,
   claimOverdueDeviceDeployments,
-  closeRunningStepLogs,
   deleteStepLogs,
   deviceStatusCounts,
+  endDeviceDeployments,
   applyDeviceProgress,
-  lockDeviceDeploymentByCommand,
   lockDeviceDeploymentsByCommands,
   lockJobById,
   readJobById,
   markJobDispatched,
   pendingDeviceDeploymentsOf,
+  setDeviceDeploymentCommands,
   staleCommandRows,
   startJobsOfCommands,
   unsettledJobs,
-  updateDeviceDeployment,
   updateJob,
   upsertStepLogs,
 } from './deployments.queries';
@@ -82,9 +82,9 @@ const REBOOT_CODES = [3010, 1641];
 const SETTLE_DELAY_MS = 50;
 /** after a failed settle (database away), the next try */
 const SETTLE_RETRY_MS = 1000;
-/** at most this many progress messages per transaction, and this many transactions at once */
-const PROGRESS_BATCH = 500;
-const PROGRESS_LANES = 2;
+/** at most this many agent messages (progress, results) per transaction, this many at once */
+const AGENT_BATCH = 500;
+const AGENT_BATCH_LANES = 2;
 /** job rows kept for agent messages (their steps, name and tenant never change) */
 const JOB_CACHE_SIZE = 500;
 
@@ -255,13 +255,15 @@ export function createDeploymentEngine(deps: {
     const jobs = await db.transaction(async (tx) => {
       const due = await claimDueJobs(tx, CLAIM_BATCH);
       for (const job of due) {
-        for (const dd of await pendingDeviceDeploymentsOf(tx, job.id)) {
-          if (dd.deviceId === null) {
-            continue; // removed since; the sweep fails it
-          }
-          const commandId = await queue.queueCommand(tx, {
+        // removed devices are left out; the sweep fails their rows
+        const rows = (await pendingDeviceDeploymentsOf(tx, job.id)).flatMap((dd) =>
+          dd.deviceId === null ? [] : [{ dd, deviceId: dd.deviceId }],
+        );
+        const commandIds = await queue.queueCommands(
+          tx,
+          rows.map(({ dd, deviceId }) => ({
             tenantId: job.tenantId,
-            deviceId: dd.deviceId,
+            deviceId,
             command: {
               kind: 'run_deployment',
               jobId: job.id,
@@ -271,12 +273,15 @@ export function createDeploymentEngine(deps: {
             },
             createdBy: job.createdBy,
             expiresInMs: options.offlineExpiryMs,
-          });
-          await updateDeviceDeployment(tx, dd.id, {
-            commandId,
-            expiresAt: new Date(Date.now() + options.offlineExpiryMs),
-          });
-          woken.add(dd.deviceId);
+          })),
+        );
+        await setDeviceDeploymentCommands(
+          tx,
+          rows.map(({ dd }, i) => ({ id: dd.id, commandId: commandIds[i]! })),
+          new Date(Date.now() + options.offlineExpiryMs),
+        );
+        for (const { deviceId } of rows) {
+          woken.add(deviceId);
         }
         await markJobDispatched(tx, job.id);
       }
@@ -288,28 +293,8 @@ export function createDeploymentEngine(deps: {
       const dueAt = (job.scheduledAt ?? job.createdAt).getTime();
       deps.onDispatched?.(Math.max(0, now - dueAt) / 1000);
     }
-    for (const deviceId of woken) {
-      await queue.dispatch(deviceId);
-    }
+    await queue.dispatch([...woken]);
     return jobs.length;
-  }
-
-  /** Ends one unfinished device row (the caller holds the job lock and the row's lock). */
-  async function endDeviceDeployment(
-    tx: Executor,
-    dd: DeviceDeploymentRow,
-    status: JobStatus,
-    errorMessage: string | null,
-    extra: Partial<Pick<DeviceDeploymentRow, 'rebootRequired' | 'startedAt'>> = {},
-  ) {
-    const row = await updateDeviceDeployment(tx, dd.id, {
-      status,
-      errorMessage,
-      completedAt: new Date(),
-      ...extra,
-    });
-    await closeRunningStepLogs(tx, dd.id, status === 'completed' ? 'cancelled' : status, errorMessage);
-    return row;
   }
 
   async function sweep(): Promise<void> {
@@ -323,7 +308,13 @@ export function createDeploymentEngine(deps: {
             : dd.status === 'pending'
               ? messages.deviceNeverOnline(expiryHours)
               : messages.deviceWentAway(expiryHours);
-        const ended = await endDeviceDeployment(tx, dd, 'failed', reason);
+        const ended: DeviceDeploymentRow = {
+          ...dd,
+          status: 'failed',
+          errorMessage: reason,
+          completedAt: new Date(),
+        };
+        await endDeviceDeployments(tx, [ended]);
         if (dd.commandId && dd.deviceId !== null) {
           await queue.finishCommand(tx, dd.deviceId, dd.commandId, { status: 'failed', error: reason });
         }
@@ -387,40 +378,68 @@ export function createDeploymentEngine(deps: {
 
   // ---------- results and progress from agents ----------
 
-  async function applyResult(r: {
+  type ResultInput = {
     deviceId: number;
     commandId: string;
     status: 'completed' | 'failed';
     result: Record<string, unknown> | null;
     error: string | null;
-  }) {
-    const parsed = RunDeploymentResult.safeParse(r.result);
-    const status: JobStatus = parsed.success
-      ? parsed.data.deploymentStatus
-      : r.status === 'completed'
-        ? 'completed'
-        : 'failed';
+  };
+
+  /** Ends the device rows of these run_deployment results (each row once; a resent result is ignored). */
+  async function applyResults(results: ResultInput[]) {
     const ended = await db.transaction(async (tx) => {
-      const dd = await lockDeviceDeploymentByCommand(tx, r.deviceId, r.commandId);
-      if (!dd || isTerminal(dd.status)) {
-        return null;
+      const rows = new Map<string, DeviceDeploymentRow>();
+      for (const dd of await lockDeviceDeploymentsByCommands(tx, results)) {
+        rows.set(`${dd.deviceId}:${dd.commandId}`, dd);
       }
-      const expired = r.status === 'failed' && !parsed.success && dd.status === 'pending';
-      const errorMessage =
-        status === 'completed'
-          ? null
-          : expired && r.error?.startsWith('The command expired')
-            ? messages.deviceNeverOnline(expiryHours)
-            : (r.error ?? (status === 'cancelled' ? messages.cancelledOnDevice : messages.agentCannotDeploy));
-      return endDeviceDeployment(tx, dd, status, errorMessage, {
-        rebootRequired: dd.rebootRequired || (parsed.success && parsed.data.rebootRequired),
-        ...(!dd.startedAt && { startedAt: new Date() }),
-      });
+      const now = new Date();
+      const ends: DeviceDeploymentRow[] = [];
+      for (const r of results) {
+        const dd = rows.get(`${r.deviceId}:${r.commandId}`);
+        if (!dd || isTerminal(dd.status)) {
+          continue;
+        }
+        const parsed = RunDeploymentResult.safeParse(r.result);
+        const status: JobStatus = parsed.success
+          ? parsed.data.deploymentStatus
+          : r.status === 'completed'
+            ? 'completed'
+            : 'failed';
+        const expired = r.status === 'failed' && !parsed.success && dd.status === 'pending';
+        const errorMessage =
+          status === 'completed'
+            ? null
+            : expired && r.error?.startsWith('The command expired')
+              ? messages.deviceNeverOnline(expiryHours)
+              : (r.error ??
+                (status === 'cancelled' ? messages.cancelledOnDevice : messages.agentCannotDeploy));
+        ends.push({
+          ...dd,
+          status,
+          errorMessage,
+          completedAt: now,
+          rebootRequired: dd.rebootRequired || (parsed.success && parsed.data.rebootRequired),
+          startedAt: dd.startedAt ?? now,
+        });
+      }
+      await endDeviceDeployments(tx, ends);
+      return ends;
     });
-    if (ended) {
-      markUnsettled(ended.jobId, ended);
+    for (const dd of ended) {
+      markUnsettled(dd.jobId, dd);
     }
   }
+
+  const applyResult = createGroupCommit({
+    keyOf: (r: ResultInput) => r.deviceId,
+    maxBatch: AGENT_BATCH,
+    lanes: AGENT_BATCH_LANES,
+    apply: async (results) => {
+      await applyResults(results);
+      return results.map(() => undefined);
+    },
+  });
 
   async function onResult(e: CommandResultEvent) {
     if (e.kind !== 'run_deployment') {
@@ -449,76 +468,24 @@ export function createDeploymentEngine(deps: {
     return notes.length > 0 ? notes.join('\n') : null;
   }
 
-  // Progress is applied in batches: messages that arrive while a batch is being written wait for
-  // the next one, which takes them all (at most PROGRESS_BATCH, one per device, PROGRESS_LANES
-  // batches at a time) in one transaction of set-based statements. A device's next message waits
-  // for its previous one (an agent's messages are handled in order), so a batch holds at most one
-  // message per device; a second (a replaced connection's) waits for the next batch.
-  type ProgressWork = { event: StepProgressEvent; resolve: () => void; reject: (err: unknown) => void };
-  const progressWaiting: ProgressWork[] = [];
-  const progressDevices = new Set<number>();
-  let progressLanes = 0;
+  // Progress and results are written in batches (lib/group-commit.ts): what arrives while a batch
+  // is being written goes into the next, in one transaction of set-based statements. A device's
+  // messages are handled in order, so a batch holds at most one message per device.
+  const writeProgress = createGroupCommit({
+    keyOf: (e: StepProgressEvent) => e.device.id,
+    maxBatch: AGENT_BATCH,
+    lanes: AGENT_BATCH_LANES,
+    apply: async (events) => {
+      await applyProgress(events);
+      return events.map(() => undefined);
+    },
+  });
 
   function onProgress(event: StepProgressEvent): Promise<void> {
     if (!isUuid(event.message.commandId)) {
       return Promise.resolve(); // not a command of ours
     }
-    return new Promise((resolve, reject) => {
-      progressWaiting.push({ event, resolve, reject });
-      drainProgress();
-    });
-  }
-
-  function takeProgressBatch(): ProgressWork[] {
-    const batch: ProgressWork[] = [];
-    const rest: ProgressWork[] = [];
-    for (const work of progressWaiting) {
-      const deviceId = work.event.device.id;
-      if (batch.length < PROGRESS_BATCH && !progressDevices.has(deviceId)) {
-        progressDevices.add(deviceId);
-        batch.push(work);
-      } else {
-        rest.push(work);
-      }
-    }
-    progressWaiting.splice(0, progressWaiting.length, ...rest);
-    return batch;
-  }
-
-  function drainProgress() {
-    while (progressLanes < PROGRESS_LANES && progressWaiting.length > 0) {
-      const batch = takeProgressBatch();
-      if (batch.length === 0) {
-        return; // every waiting message's device has one in a batch already
-      }
-      progressLanes++;
-      void writeProgress(batch).finally(() => {
-        for (const work of batch) {
-          progressDevices.delete(work.event.device.id);
-        }
-        progressLanes--;
-        drainProgress();
-      });
-    }
-  }
-
-  /** Applies a batch; when it fails, each message on its own (one bad message fails alone). */
-  async function writeProgress(batch: ProgressWork[]) {
-    try {
-      await applyProgress(batch.map((w) => w.event));
-      for (const work of batch) {
-        work.resolve();
-      }
-      return;
-    } catch (err) {
-      if (batch.length === 1) {
-        batch[0]?.reject(err);
-        return;
-      }
-    }
-    for (const work of batch) {
-      await applyProgress([work.event]).then(work.resolve, work.reject);
-    }
+    return writeProgress(event);
   }
 
   async function applyProgress(events: StepProgressEvent[]) {

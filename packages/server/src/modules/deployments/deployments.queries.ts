@@ -255,21 +255,6 @@ export async function updateDeviceDeployment(
   );
 }
 
-/** The device deployment a command runs, locked; null for a command that is not one of them. */
-export async function lockDeviceDeploymentByCommand(
-  tx: Executor,
-  deviceId: number,
-  commandId: string,
-): Promise<DeviceDeploymentRow | null> {
-  const [row] = await tx
-    .select()
-    .from(deviceDeployments)
-    .where(and(eq(deviceDeployments.commandId, commandId), eq(deviceDeployments.deviceId, deviceId)))
-    .limit(1)
-    .for('update');
-  return row ?? null;
-}
-
 /**
  * Unfinished device rows whose command has ended at least `ageMs` ago: its result was recorded
  * but not applied here (a crash between the two), or it expired when the device reconnected.
@@ -375,6 +360,27 @@ export async function lockDeviceDeploymentsByCommands(
     .where(isCommandOfDevice(deviceDeployments.commandId, deviceDeployments.deviceId, pairs))
     .orderBy(asc(deviceDeployments.id))
     .for('update');
+}
+
+/** Gives dispatched device deployments their run_deployment commands and the expiry, in one statement. */
+export async function setDeviceDeploymentCommands(
+  tx: Executor,
+  rows: { id: number; commandId: string }[],
+  expiresAt: Date,
+): Promise<void> {
+  if (rows.length === 0) {
+    return;
+  }
+  await tx.execute(sql`
+    update ${deviceDeployments} d set command_id = v.command_id, expires_at = ${expiresAt.toISOString()}::timestamptz
+    from unnest(${param(
+      rows.map((r) => r.id),
+      'int',
+    )}, ${param(
+      rows.map((r) => r.commandId),
+      'uuid',
+    )}) as v(id, command_id)
+    where d.id = v.id`);
 }
 
 /** What one progress message changes in its device row. */
@@ -547,7 +553,7 @@ export async function upsertStepLogs(
     startedAt: dateOrNull(r.started_at),
     completedAt: dateOrNull(r.completed_at),
     durationMs: numberOrNull(r.duration_ms),
-    errorMessage: r.error_message === null ? null : String(r.error_message),
+    errorMessage: r.error_message as string | null,
   }));
 }
 
@@ -566,20 +572,70 @@ export async function closeRunningStepLogs(
   status: JobStatus,
   errorMessage: string | null,
 ) {
-  await tx
-    .update(deploymentStepLogs)
-    .set({
-      status,
-      completedAt: sql`now()`,
-      errorMessage: sql`coalesce(${deploymentStepLogs.errorMessage}, ${errorMessage})`,
-      durationMs: sql`(extract(epoch from (now() - ${deploymentStepLogs.startedAt})) * 1000)::int`,
-    })
-    .where(
-      and(
-        eq(deploymentStepLogs.deviceDeploymentId, deviceDeploymentId),
-        eq(deploymentStepLogs.status, 'running'),
-      ),
-    );
+  await closeRunningStepLogsOf(tx, [{ id: deviceDeploymentId, status, errorMessage }]);
+}
+
+async function closeRunningStepLogsOf(
+  tx: Executor,
+  rows: { id: number; status: JobStatus; errorMessage: string | null }[],
+) {
+  await tx.execute(sql`
+    update ${deploymentStepLogs} l set
+      status = v.status,
+      completed_at = now(),
+      error_message = coalesce(l.error_message, v.error_message),
+      duration_ms = (extract(epoch from (now() - l.started_at)) * 1000)::int
+    from unnest(
+      ${param(
+        rows.map((r) => r.id),
+        'int',
+      )},
+      ${param(
+        rows.map((r) => r.status),
+        'text',
+      )},
+      ${param(
+        rows.map((r) => r.errorMessage),
+        'text',
+      )}
+    ) as v(id, status, error_message)
+    where l.device_deployment_id = v.id and l.status = 'running'`);
+}
+
+/**
+ * Ends unfinished device rows as given (status, error, end, reboot flag, start when they had
+ * none), each once, and closes the attempts still shown running with them: cancelled when the
+ * row completed, else with the row's status and error. The caller holds the rows' locks.
+ */
+export async function endDeviceDeployments(tx: Executor, rows: DeviceDeploymentRow[]): Promise<void> {
+  if (rows.length === 0) {
+    return;
+  }
+  const column = <T>(pick: (r: DeviceDeploymentRow) => T, type: string) => param(rows.map(pick), type);
+  await tx.execute(sql`
+    update ${deviceDeployments} d set
+      status = v.status,
+      error_message = v.error_message,
+      completed_at = v.completed_at,
+      reboot_required = v.reboot,
+      started_at = coalesce(d.started_at, v.started_at)
+    from unnest(
+      ${column((r) => r.id, 'int')},
+      ${column((r) => r.status, 'text')},
+      ${column((r) => r.errorMessage, 'text')},
+      ${column((r) => r.completedAt?.toISOString() ?? null, 'timestamptz')},
+      ${column((r) => r.rebootRequired, 'boolean')},
+      ${column((r) => r.startedAt?.toISOString() ?? null, 'timestamptz')}
+    ) as v(id, status, error_message, completed_at, reboot, started_at)
+    where d.id = v.id`);
+  await closeRunningStepLogsOf(
+    tx,
+    rows.map((r) => ({
+      id: r.id,
+      status: r.status === 'completed' ? 'cancelled' : r.status,
+      errorMessage: r.errorMessage,
+    })),
+  );
 }
 
 // ---------- wire shapes ----------

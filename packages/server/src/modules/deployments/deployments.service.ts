@@ -290,9 +290,7 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
         });
         return { job: after, ended };
       });
-      for (const c of cancelCommands) {
-        await queue.dispatch(c.deviceId);
-      }
+      await queue.dispatch(cancelCommands.map((c) => c.deviceId));
       await engine.publishJob(out.job);
       for (const dd of out.ended) {
         await engine.publishJob(out.job, dd);

@@ -89,9 +89,7 @@ export function createDeviceActionsService({ db, gateway, devices }: DeviceActio
         }
         return out;
       });
-      for (const device of targets) {
-        await gateway.dispatch(device.id);
-      }
+      await gateway.dispatch(targets.map((device) => device.id));
       const actions = await findDeviceActions(db, ctx, commandIds);
       return { created: actions.length, actions };
     },

@@ -128,7 +128,7 @@ export function createDevicesService({
       });
       return id;
     });
-    await gateway.dispatch(device.id);
+    await gateway.dispatch([device.id]);
     const outcome = await gateway.waitForResult(commandId, answerWaitMs);
     if (outcome.status === 'timeout') {
       throw new HttpError(
