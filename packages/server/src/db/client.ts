@@ -9,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { migratePostgres, withStartupLock } from './migrate';
+import { releaseOnFailedBegin } from './release-on-failed-begin';
 import * as schema from './schema/index';
 import { tightenTree } from '../lib/private-dir';
 
@@ -55,6 +56,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('connect', (client) => {
       client.on('error', (err) => options.onConnectionError?.(err));
     });
+    releaseOnFailedBegin(pool);
     const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
     await migratePostgres(pool, migrationsFolder);
     return {
