@@ -58,8 +58,11 @@ export function ListToolbar({
 }) {
   return (
     <div className="flex flex-col gap-3 border-b border-slate-200 px-4 py-3 lg:flex-row lg:items-center dark:border-slate-800">
-      <SearchInput value={search} onChange={onSearchChange} placeholder={searchPlaceholder} />
-      <div className="flex flex-1 flex-wrap items-center gap-2">
+      {/* On a wide screen the search box gives way (down to 12rem) before the filters wrap. */}
+      <div className="lg:min-w-48 lg:flex-[0_1_20rem]">
+        <SearchInput value={search} onChange={onSearchChange} placeholder={searchPlaceholder} />
+      </div>
+      <div className="flex flex-1 flex-wrap items-center gap-2 xl:flex-[1_0_auto]">
         {filters}
         {hasActiveFilters && onClear && (
           <Button variant="ghost" size="sm" onClick={onClear} icon={<X className="size-3.5" />}>
