@@ -27,7 +27,8 @@ export function RedirectIfSignedIn() {
   return <Outlet />;
 }
 
-function FullScreenSpinner() {
+/** Also what the router shows while the first screen's lazily loaded code arrives. */
+export function FullScreenSpinner() {
   return (
     <div className="flex min-h-screen items-center justify-center">
       <PageSpinner />

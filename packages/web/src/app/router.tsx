@@ -1,8 +1,9 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import type { RouteObject } from 'react-router';
-import { RedirectIfSignedIn, RequireAuth } from './route-gate';
+import { FullScreenSpinner, RedirectIfSignedIn, RequireAuth } from './route-gate';
 
-// spec: operations §2.1 route table. Each screen is its own lazily loaded chunk.
+// spec: operations §2.1 route table. Each screen is its own lazily loaded chunk; until the first
+// one has arrived the router shows the gate's spinner (hydrateFallbackElement).
 type PageModule = { default: React.ComponentType };
 const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ Component: (await load()).default }),
@@ -11,10 +12,12 @@ const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
 export const routes: RouteObject[] = [
   {
     element: <RedirectIfSignedIn />,
+    hydrateFallbackElement: <FullScreenSpinner />,
     children: [{ path: '/login', ...page(() => import('../features/auth/pages/login-page')) }],
   },
   {
     element: <RequireAuth />,
+    hydrateFallbackElement: <FullScreenSpinner />,
     children: [
       {
         path: '/',

@@ -29,6 +29,7 @@ export function SearchInput({
       />
       <Input
         type="search"
+        name="search"
         aria-label={label}
         placeholder={placeholder}
         value={value}
@@ -102,6 +103,7 @@ export function ListFooter({
           <span className="hidden sm:inline">Per page</span>
           <Select
             aria-label="Page size"
+            name="page-size"
             value={pageSize}
             onChange={(e) => onPageSizeChange(Number(e.target.value))}
             className="w-20"
@@ -138,6 +140,7 @@ export function FilterSelect<V extends string>({
   return (
     <Select
       aria-label={label}
+      name={label.toLowerCase().replace(/\W+/g, '-')}
       value={value}
       onChange={(e) => onChange(e.target.value as V)}
       className={cn('w-full sm:w-40', className)}
