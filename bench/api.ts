@@ -24,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { z } from 'zod';
@@ -399,7 +400,7 @@ try {
     const liteData = path.join(dataDir, 'pglite-server');
     const liteDir = path.join(liteData, 'pglite'); // where main.ts keeps it under DATA_DIR
     await (await openDatabase({ pgliteDir: liteDir })).close(); // migrations
-    const lite = new PGlite(liteDir, { extensions: { pg_trgm } });
+    const lite = new PGlite(liteDir, { extensions: { pg_trgm, btree_gin } });
     const liteSeeded = await seedWith(lite, { devices: size.devices, total: size.devices, others: 0 }, log);
     await lite.close();
     if (

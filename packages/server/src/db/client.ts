@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -70,8 +71,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   const releaseLock = options.pgliteDir ? lockDataDir(options.pgliteDir) : () => undefined;
-  // pg_trgm backs the substring search indexes (migration 0004); PostgreSQL has it in contrib.
-  const extensions = { pg_trgm };
+  // pg_trgm and btree_gin back the substring search indexes (migrations 0004 and 0009);
+  // PostgreSQL has them in contrib.
+  const extensions = { pg_trgm, btree_gin };
   let client: PGlite;
   try {
     if (options.pgliteDir) {

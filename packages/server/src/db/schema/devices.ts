@@ -6,9 +6,10 @@ import { tenants } from './tenants';
 import { sites } from './sites';
 import { enrollmentTokens } from './enrollment-tokens';
 
-// spec: core §3 Device. One row per enrolled agent. The list must stay fast at 100,000 devices:
-// every list filter (status, site) and search column (hostname, ip, serial) has a tenant-first
-// btree index; search uses lower() expressions because pg_trgm is not available in PGlite.
+// spec: core §3 Device. One row per enrolled agent. The list must stay fast at 100,000 devices in
+// a database of 1,000,000: every list filter (status, site) has a tenant-first btree index, and
+// search (hostname, ip, serial) tenant-first trigram indexes (pg_trgm and btree_gin, both in
+// PostgreSQL's contrib and in PGlite). ARCHITECTURE §3 "Counters and the device list at scale".
 export const devices = pgTable(
   'devices',
   {
@@ -51,10 +52,14 @@ export const devices = pgTable(
   (t) => [
     uniqueIndex('devices_guid_uq').on(t.deviceGuid),
     index('devices_tenant_status_idx').on(t.tenantId, t.status),
+    // migration 0009 adds INCLUDE (id, status, hostname, ip_address, serial_number, os_type) by
+    // hand (drizzle-kit cannot express it): a site filter with a search counts its matches and
+    // finds its page from this index alone
     index('devices_tenant_site_idx').on(t.tenantId, t.siteId),
-    // the list's order (lower(hostname), id); migration 0007 adds INCLUDE (hostname, status,
-    // site_id, os_type), which drizzle-kit cannot express, so a deep page's OFFSET walks this
-    // index alone (an index-only scan) and only the page's own rows are read from the table
+    // the list's order (lower(hostname), id); migration 0009 (after 0007) adds INCLUDE (hostname,
+    // status, site_id, os_type, ip_address, serial_number), which drizzle-kit cannot express, so
+    // a page's OFFSET and a search's walk in list order read this index alone (index-only) and
+    // only the page's own rows are read from the table
     index('devices_tenant_hostname_idx').on(t.tenantId, sql`lower(${t.hostname})`, t.id),
     index('devices_tenant_ip_idx').on(t.tenantId, t.ipAddress),
     index('devices_tenant_serial_idx').on(t.tenantId, sql`lower(${t.serialNumber})`),
@@ -62,11 +67,12 @@ export const devices = pgTable(
     index('devices_tenant_os_idx').on(t.tenantId, t.osType),
     // the dashboard's recent devices, in its order (last_seen desc nulls last, id desc)
     index('devices_tenant_last_seen_idx').on(t.tenantId, t.lastSeen.desc().nullsLast(), t.id.desc()),
-    // substring search on hostname, IP and serial (case-insensitive) stays fast at 100,000
-    // devices: trigram GIN indexes (pg_trgm, created by the same migration)
-    index('devices_hostname_trgm_idx').using('gin', sql`lower(${t.hostname}) gin_trgm_ops`),
-    index('devices_ip_trgm_idx').using('gin', sql`${t.ipAddress} gin_trgm_ops`),
-    index('devices_serial_trgm_idx').using('gin', sql`lower(${t.serialNumber}) gin_trgm_ops`),
+    // substring search on hostname, IP and serial (case-insensitive): trigram GIN indexes with
+    // the tenant first (btree_gin's int4 class; the extension is created by migration 0009), so a
+    // term common to every tenant ('pc-') yields the tenant's candidates only
+    index('devices_hostname_trgm_idx').using('gin', t.tenantId, sql`lower(${t.hostname}) gin_trgm_ops`),
+    index('devices_ip_trgm_idx').using('gin', t.tenantId, sql`${t.ipAddress} gin_trgm_ops`),
+    index('devices_serial_trgm_idx').using('gin', t.tenantId, sql`lower(${t.serialNumber}) gin_trgm_ops`),
     // the presence sweeper looks for connected devices whose last_seen went stale
     index('devices_presence_idx')
       .on(t.lastSeen)

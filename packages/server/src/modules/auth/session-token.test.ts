@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
+import { SESSION_TOKEN_TTL_SECONDS } from '@outpost/contract/limits';
 import { createSessionTokens } from './session-token';
 
 const secret = new TextEncoder().encode('a-test-secret-that-is-long-enough-1234567890');
@@ -25,5 +26,29 @@ describe('session tokens', () => {
       .sign(secret);
     expect(await tokens.verify(expired)).toBeNull();
     expect(await tokens.verify('not.a.token')).toBeNull();
+  });
+});
+
+describe('session tokens: a verified token is remembered until it expires', () => {
+  it('answers the same claims again, and null once the token has expired', async () => {
+    let now = Date.now();
+    const tokens = createSessionTokens(secret, { now: () => now });
+    const token = await tokens.issue({ userId: 5, tenantId: 2, role: 'user' });
+    expect(await tokens.verify(token)).toEqual({ userId: 5, tenantId: 2, role: 'user' });
+    expect(await tokens.verify(token)).toEqual({ userId: 5, tenantId: 2, role: 'user' });
+    now += (SESSION_TOKEN_TTL_SECONDS + 1) * 1000;
+    expect(await tokens.verify(token)).toBeNull();
+    expect(await tokens.verify(token)).toBeNull();
+  });
+
+  it('never takes a tampered token for a remembered one', async () => {
+    const tokens = createSessionTokens(secret);
+    const token = await tokens.issue({ userId: 5, tenantId: 2, role: 'user' });
+    expect(await tokens.verify(token)).not.toBeNull();
+    const [header, , signature] = token.split('.');
+    const body = Buffer.from(
+      JSON.stringify({ sub: '5', tid: 2, role: 'tenant_admin', iss: 'outpost' }),
+    ).toString('base64url');
+    expect(await tokens.verify(`${header}.${body}.${signature}`)).toBeNull();
   });
 });

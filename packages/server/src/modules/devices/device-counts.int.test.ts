@@ -7,7 +7,7 @@ import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { deviceCounts, devices, sites, tenants, userSites, users } from '../../db/schema/index';
 import { hashSecret } from '../agents/agent-secrets';
-import { compactDeviceCounts } from './devices-list.queries';
+import { compactDeviceCounts, listDevices } from './devices-list.queries';
 import { createEnrollmentToken, eventually } from '../../live/test-support';
 
 // The per-tenant device counters (device_counts, kept by triggers on devices, migration 0007)
@@ -230,6 +230,7 @@ describe('device counters and pages', () => {
   });
 
   it('every page equals the same page read with ORDER BY … OFFSET', async () => {
+    const scope = { tenantId: acme, siteAccessType: 'all' as const, siteIds: [] };
     // hostnames that tie once lower-cased, and devices without a hostname (sorted last)
     await insertDevices([
       { hostname: 'tie-host' },
@@ -260,6 +261,23 @@ describe('device counters and pages', () => {
         }
       }
       expect(seen, filter).toEqual(expected.map((r) => r.id));
+      // the same pages with every page of the second half read backwards from the end (the
+      // server does so from 1,000 rows in), the last one short
+      const filters = {
+        limit: 7,
+        status: filter === 'status=offline' ? ('offline' as const) : undefined,
+        site_id: filter.startsWith('site_id') ? siteIds[0] : undefined,
+        search: filter === 'search=tie' ? 'tie' : undefined,
+        os_type: undefined,
+      };
+      const pages = Math.ceil(expected.length / 7);
+      const backwards: number[] = [];
+      for (let page = 1; page <= pages + 1; page++) {
+        const { rows, total } = await listDevices(db(), scope, { ...filters, page }, { backwardFromRows: 0 });
+        expect(total).toBe(expected.length);
+        backwards.push(...rows.map((d) => d.id));
+      }
+      expect(backwards, filter).toEqual(expected.map((r) => r.id));
     }
   });
 

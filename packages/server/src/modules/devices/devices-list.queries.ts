@@ -1,11 +1,11 @@
-import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { DeviceListFilters, DeviceListItem, SiteOption, SoftwareItem } from '@outpost/contract/devices';
 import { deviceCounts, devices, deviceSoftware, sites } from '../../db/schema/index';
 import type { Executor, Reader } from '../../lib/db';
 import { inScope, inTenant, isSiteLimited, sitesInScope } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
-import { deviceColumns, toDevice } from './devices.queries';
+import { deviceColumns, deviceListColumns, toListItem } from './devices.queries';
 import type { DeviceSelection } from './devices.queries';
 
 // The devices API's queries. Queries only query; every one takes the caller's scope and builds
@@ -15,21 +15,6 @@ import type { DeviceSelection } from './devices.queries';
 export type { Scope };
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-const { hardwareInfo: _h, networkInfo: _n, ...listColumns } = deviceColumns;
-
-export function toListItem(r: Omit<DeviceSelection, 'hardwareInfo' | 'networkInfo'>): DeviceListItem {
-  const {
-    hardware_info: _hw,
-    network_info: _net,
-    ...item
-  } = toDevice({
-    ...r,
-    hardwareInfo: null,
-    networkInfo: null,
-  });
-  return item;
-}
 
 /** Status 'online' means connected: online or loggedin (the dashboard counts it the same way). */
 const statusCondition = (status: DeviceListFilters['status']): SQL | undefined => {
@@ -150,47 +135,84 @@ export async function statusCounts(db: Reader, ctx: Scope): Promise<{ total: num
 
 /** The order of the list: stable (hostname, then id), the order of devices_tenant_hostname_idx. */
 const listOrder = [sql`lower(${devices.hostname}) asc nulls last`, asc(devices.id)] as const;
+/** The same order reversed exactly, so the index is walked backwards from the list's end. */
+const listOrderReversed = [sql`lower(${devices.hostname}) desc nulls first`, desc(devices.id)] as const;
 
 /**
- * A page of devices. The order is stable (hostname, then id) and follows the tenant-first
- * (lower(hostname), id) index. The page's ids come first from the index alone (it includes the
- * filter columns: an index-only scan, so a deep page's OFFSET does not read the table), then only
- * those rows are read. Without a search the total is the counters' sum, a column of the same
- * statement (one round trip, the same snapshot as the rows); a search counts its matches with a
- * count(*) on a second connection at the same time as the page.
+ * From this many rows into the list, a page in its second half is read from the end: the walk
+ * to it is then the distance from the end, so the last page costs what the first does.
+ */
+const BACKWARD_FROM_ROWS = 1_000;
+
+type PageWindow = { limit: number; offset: number; isBackward: boolean };
+
+/**
+ * A page of rows in list order: the page's ids first, from devices_tenant_hostname_idx alone (it
+ * includes every filter and search column: an index-only scan, so an OFFSET or a search's walk
+ * does not read the table), then only those rows with their site. `total` is a column of the
+ * same statement (the counters' sum, or 0 when the caller counts otherwise).
+ */
+function pageQuery(db: Reader, where: SQL, w: PageWindow, total: SQL<number>) {
+  const pageIds = db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(where)
+    .orderBy(...(w.isBackward ? listOrderReversed : listOrder))
+    .limit(w.limit)
+    .offset(w.offset)
+    .as('page_ids');
+  return db
+    .select({ ...deviceListColumns, total })
+    .from(devices)
+    .innerJoin(pageIds, eq(pageIds.id, devices.id))
+    .leftJoin(sites, eq(sites.id, devices.siteId))
+    .orderBy(...listOrder);
+}
+
+/**
+ * A page of devices. The order is stable (hostname, then id). Without a search the total is the
+ * counters' sum, a column of the page statement (one round trip, the same snapshot as the rows);
+ * a search counts its matches with a count(*) on a second connection at the same time as the
+ * page (tenant-first trigram indexes). A deep page in the list's second half is read backwards
+ * from the end, its position computed from the counters' total read first; should the total
+ * have moved between the two statements (a device enrolled or removed meanwhile), the page is
+ * read forwards instead, in one statement.
  */
 export async function listDevices(
   db: Reader,
   ctx: Scope,
   f: DeviceListFilters,
+  { backwardFromRows = BACKWARD_FROM_ROWS } = {},
 ): Promise<{ rows: DeviceListItem[]; total: number }> {
   const where = deviceListWhere(ctx, f);
-  const pageIds = db
-    .select({ id: devices.id })
-    .from(devices)
-    .where(where)
-    .orderBy(...listOrder)
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit)
-    .as('page_ids');
-  const page = (total: SQL<number>) =>
-    db
-      .select({ ...listColumns, total })
-      .from(devices)
-      .innerJoin(pageIds, eq(pageIds.id, devices.id))
-      .leftJoin(sites, eq(sites.id, devices.siteId))
-      .orderBy(...listOrder);
+  const forward: PageWindow = { limit: f.limit, offset: (f.page - 1) * f.limit, isBackward: false };
   if (f.search) {
     const [rows, [counted]] = await Promise.all([
-      page(sql<number>`0`),
+      pageQuery(db, where, forward, sql<number>`0`),
       db.select({ n: count() }).from(devices).where(where),
     ]);
     return { rows: rows.map(toListItem), total: counted?.n ?? 0 };
   }
-  const rows = await page(countersTotal(countersWhere(ctx, f)));
+  const counters = countersWhere(ctx, f);
+  const total = countersTotal(counters);
+  if (forward.offset >= backwardFromRows) {
+    const known = await countFromCounters(db, ctx, f);
+    if (forward.offset >= known) {
+      return { rows: [], total: known };
+    }
+    if (forward.offset >= known / 2) {
+      const limit = Math.min(f.limit, known - forward.offset);
+      const backward = { limit, offset: known - forward.offset - limit, isBackward: true };
+      const rows = await pageQuery(db, where, backward, total);
+      if (rows[0]?.total === known) {
+        return { rows: rows.map(toListItem), total: known };
+      }
+    }
+  }
+  const rows = await pageQuery(db, where, forward, total);
   // past the last page there is no row to carry the total (page 1 empty: nothing matches)
-  const total = rows[0]?.total ?? (f.page > 1 ? await countFromCounters(db, ctx, f) : 0);
-  return { rows: rows.map(toListItem), total };
+  const counted = rows[0]?.total ?? (f.page > 1 ? await countFromCounters(db, ctx, f) : 0);
+  return { rows: rows.map(toListItem), total: counted };
 }
 
 /** A numeric id or a device guid. */
@@ -292,7 +314,7 @@ export async function listSiteOptions(db: Reader, ctx: Scope): Promise<SiteOptio
 /** The devices seen most recently (the dashboard's "recent devices"). */
 export async function recentDevices(db: Reader, ctx: Scope, limit: number): Promise<DeviceListItem[]> {
   const rows = await db
-    .select(listColumns)
+    .select(deviceListColumns)
     .from(devices)
     .leftJoin(sites, eq(sites.id, devices.siteId))
     .where(inScope(devices, ctx))
