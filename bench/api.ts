@@ -326,6 +326,8 @@ try {
       PORT: String(serverPort),
       LOG_LEVEL: 'warn',
       OUTPOST_DEMO: '0',
+      // no agent is connected: the seeded fleet stays as seeded (bench/api-seed.ts)
+      AGENT_PRESENCE_GRACE_MS: '3600000',
     },
     /Outpost is ready at/,
   );
@@ -421,6 +423,7 @@ try {
         PORT: String(serverPort),
         LOG_LEVEL: 'warn',
         OUTPOST_DEMO: '0',
+        AGENT_PRESENCE_GRACE_MS: '3600000',
       },
       /Outpost is ready at/,
       300_000,
