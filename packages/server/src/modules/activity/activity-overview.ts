@@ -1,0 +1,270 @@
+import type {
+  ActivityOverviewPage,
+  ActivityOverviewSummary,
+  ActivitySortKey,
+  DeviceActivityRow,
+  PagedOverviewQuery,
+  SortOrder,
+  UtilizationBand,
+} from '@outpost/contract/activity';
+import { UTILIZATION_BANDS, deviceLabel, siteLabel, utilizationBand } from '@outpost/contract/activity';
+import { paginate } from '@outpost/contract/envelope';
+
+// The Device Activity overview of one scope, held in memory to answer pages (architecture §11
+// "Paged overview"): the rows of one computation, the whole scope's counters and cards, and the
+// table's orders, each sorted once and kept. Filtering, sorting and summaries follow what the web
+// page did on the loaded rows (operations §2.11): search over the name as shown and the site name,
+// case-insensitive; the band of the 30-day figure; sessions today; ties by device name, then id.
+
+/** The table's text order (the web page used localeCompare with these options). */
+const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+
+const BAND_INDEX = new Map<UtilizationBand, number>(UTILIZATION_BANDS.map((b, i) => [b.key, i]));
+
+/** The devices sorted by the name as shown, then id: kept from one computation to the next. */
+export type NameOrder = { readonly ids: Int32Array; readonly labels: readonly string[] };
+
+const byLabelThenId = (a: { id: number; label: string }, b: { id: number; label: string }) =>
+  collator.compare(a.label, b.label) || a.id - b.id;
+
+/**
+ * The devices in name order. Names rarely change between two computations, so the previous order
+ * is kept for every device whose name is unchanged and only new or renamed devices are sorted and
+ * merged in: 100,000 names sorted afresh cost about half a second of the event loop.
+ */
+export function nameOrder(
+  rows: readonly { id: number; label: string }[],
+  previous?: NameOrder,
+): { id: number; label: string }[] {
+  if (!previous) {
+    return [...rows].sort(byLabelThenId);
+  }
+  const current = new Map(rows.map((r) => [r.id, r.label]));
+  const kept: { id: number; label: string }[] = [];
+  const unchanged = new Set<number>();
+  for (let k = 0; k < previous.ids.length; k++) {
+    const id = previous.ids[k]!;
+    const label = previous.labels[k]!;
+    if (current.get(id) === label) {
+      kept.push({ id, label });
+      unchanged.add(id);
+    }
+  }
+  const added = rows.filter((r) => !unchanged.has(r.id)).sort(byLabelThenId);
+  const merged: { id: number; label: string }[] = [];
+  let i = 0;
+  for (const item of added) {
+    // binary search: where the item goes among the kept ones from i on
+    let lo = i;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byLabelThenId(kept[mid]!, item) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    while (i < lo) {
+      merged.push(kept[i++]!);
+    }
+    merged.push(item);
+  }
+  while (i < kept.length) {
+    merged.push(kept[i++]!);
+  }
+  return merged;
+}
+
+/** The counters and cards over every row (operations §2.11; the filters narrow the table only). */
+export function summarize(rows: readonly DeviceActivityRow[]): ActivityOverviewSummary {
+  const counts = UTILIZATION_BANDS.map(() => 0);
+  let active = 0;
+  let sessions = 0;
+  let sum7 = 0;
+  let sum14 = 0;
+  let sum30 = 0;
+  for (const row of rows) {
+    counts[BAND_INDEX.get(utilizationBand(row.utilization_30d))!]! += 1;
+    if (row.login_sessions_today > 0) {
+      active += 1;
+    }
+    sessions += row.login_sessions_today;
+    sum7 += row.utilization_7d;
+    sum14 += row.utilization_14d;
+    sum30 += row.utilization_30d;
+  }
+  const mean = (sum: number) => (rows.length ? sum / rows.length : 0);
+  return {
+    total_devices: rows.length,
+    active_today: active,
+    inactive_today: rows.length - active,
+    total_sessions_today: sessions,
+    high_utilization_30d: counts[BAND_INDEX.get('high')!]!,
+    distribution: UTILIZATION_BANDS.map((b, i) => ({ band: b.key, count: counts[i]! })),
+    average_utilization: {
+      utilization_7d: mean(sum7),
+      utilization_14d: mean(sum14),
+      utilization_30d: mean(sum30),
+    },
+  };
+}
+
+type Filters = Pick<PagedOverviewQuery, 'search' | 'utilization' | 'sessions'>;
+
+/**
+ * One computation of a scope's overview. Rows are in id order; `page` answers from memory: the
+ * order of the requested column (sorted on first use, then kept), filtered, sliced.
+ */
+export class OverviewSnapshot {
+  readonly summary: ActivityOverviewSummary;
+  readonly names: NameOrder;
+  private readonly rows: readonly DeviceActivityRow[];
+  /** per row: the name as shown, and the site name, lower-cased (search) */
+  private readonly searchName: string[];
+  private readonly searchSite: string[];
+  private readonly band: Uint8Array;
+  /** per row: its place in name order (the tie-break of every column) */
+  private readonly nameRank: Int32Array;
+  /** per row: its name's rank, equal names sharing one (sorting by Device), made on first use */
+  private nameGroup: Int32Array | null = null;
+  /** per row: its site label's rank, equal labels sharing one */
+  private readonly siteRank: Int32Array;
+  private readonly orders = new Map<string, Uint32Array>();
+  private serialised: string | null = null;
+
+  constructor(
+    rows: readonly DeviceActivityRow[],
+    /** the previous computation of the same scope: its name order is reused (see nameOrder) */
+    previous?: OverviewSnapshot,
+  ) {
+    this.rows = rows;
+    this.summary = summarize(rows);
+    const labels = rows.map(deviceLabel);
+    this.searchName = labels.map((l) => l.toLowerCase());
+    this.searchSite = rows.map((r) => (r.site_name ?? '').toLowerCase());
+    this.band = Uint8Array.from(rows, (r) => BAND_INDEX.get(utilizationBand(r.utilization_30d))!);
+
+    const index = new Map(rows.map((r, i) => [r.agent_id, i]));
+    const ordered = nameOrder(
+      rows.map((r, i) => ({ id: r.agent_id, label: labels[i]! })),
+      previous?.names,
+    );
+    this.names = { ids: Int32Array.from(ordered, (o) => o.id), labels: ordered.map((o) => o.label) };
+    this.nameRank = new Int32Array(rows.length);
+    ordered.forEach((o, rank) => {
+      this.nameRank[index.get(o.id)!] = rank;
+    });
+
+    const sites = [...new Set(rows.map(siteLabel))].sort(collator.compare);
+    const siteRanks = new Map<string, number>();
+    sites.forEach((s, i) => {
+      const prev = sites[i - 1];
+      siteRanks.set(s, prev !== undefined && collator.compare(prev, s) === 0 ? siteRanks.get(prev)! : i);
+    });
+    this.siteRank = Int32Array.from(rows, (r) => siteRanks.get(siteLabel(r))!);
+  }
+
+  /** The spec's full list ({ success, data } as JSON), made on first use and kept. */
+  get json(): string {
+    this.serialised ??= JSON.stringify({ success: true, data: this.rows });
+    return this.serialised;
+  }
+
+  page(q: PagedOverviewQuery): ActivityOverviewPage {
+    const order = this.order(q.sort, q.order);
+    const from = (q.page - 1) * q.limit;
+    const to = from + q.limit;
+    const matches = this.filter(q);
+    if (!matches) {
+      return this.answer(q, this.rows.length, Array.from(order.subarray(from, to)));
+    }
+    const picked: number[] = [];
+    let total = 0;
+    for (const i of order) {
+      if (matches(i)) {
+        if (total >= from && total < to) {
+          picked.push(i);
+        }
+        total += 1;
+      }
+    }
+    return this.answer(q, total, picked);
+  }
+
+  private answer(q: PagedOverviewQuery, total: number, picked: number[]): ActivityOverviewPage {
+    return {
+      data: picked.map((i) => this.rows[i]!),
+      pagination: paginate(q.page, q.limit, total),
+      summary: this.summary,
+    };
+  }
+
+  /** The filters as a test on a row index, or null when nothing is filtered. */
+  private filter(f: Filters): ((i: number) => boolean) | null {
+    const term = f.search.trim().toLowerCase();
+    const band = f.utilization ? BAND_INDEX.get(f.utilization)! : -1;
+    const active = f.sessions === null ? null : f.sessions === 'active';
+    if (!term && band < 0 && active === null) {
+      return null;
+    }
+    return (i) =>
+      (!term || this.searchName[i]!.includes(term) || this.searchSite[i]!.includes(term)) &&
+      (band < 0 || this.band[i] === band) &&
+      (active === null || this.rows[i]!.login_sessions_today > 0 === active);
+  }
+
+  /** Row indices sorted by the column, ties by device name then id (the web page's order). */
+  private order(key: ActivitySortKey, direction: SortOrder): Uint32Array {
+    const name = `${key}:${direction}`;
+    const kept = this.orders.get(name);
+    if (kept) {
+      return kept;
+    }
+    const sign = direction === 'asc' ? 1 : -1;
+    const primary = this.primary(key);
+    const rank = this.nameRank;
+    const order = Uint32Array.from(this.rows, (_, i) => i).sort(
+      (a, b) => sign * (primary(a) - primary(b)) || rank[a]! - rank[b]!,
+    );
+    this.orders.set(name, order);
+    return order;
+  }
+
+  private primary(key: ActivitySortKey): (i: number) => number {
+    const rows = this.rows;
+    switch (key) {
+      case 'device': {
+        const group = this.nameGroups();
+        return (i) => group[i]!;
+      }
+      case 'site':
+        return (i) => this.siteRank[i]!;
+      case 'sessions':
+        return (i) => rows[i]!.login_sessions_today;
+      case 'utilization_7d':
+      case 'utilization_14d':
+      case 'utilization_30d':
+        return (i) => rows[i]![key];
+    }
+  }
+
+  /** Equal names (as the collator sees them: 'pc-1' and 'PC-1') share one rank. */
+  private nameGroups(): Int32Array {
+    if (this.nameGroup) {
+      return this.nameGroup;
+    }
+    const byRank = new Int32Array(this.rows.length);
+    this.nameRank.forEach((rank, i) => {
+      byRank[rank] = i;
+    });
+    const group = new Int32Array(this.rows.length);
+    const labels = this.names.labels;
+    for (let rank = 0; rank < labels.length; rank++) {
+      const same = rank > 0 && collator.compare(labels[rank - 1]!, labels[rank]!) === 0;
+      group[byRank[rank]!] = same ? group[byRank[rank - 1]!]! : rank;
+    }
+    this.nameGroup = group;
+    return group;
+  }
+}
