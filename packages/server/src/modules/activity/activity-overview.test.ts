@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { DeviceActivityRow, PagedOverviewQuery } from '@outpost/contract/activity';
 import { ACTIVITY_SORT_KEYS, deviceLabel, siteLabel, utilizationBand } from '@outpost/contract/activity';
-import { OverviewSnapshot, nameOrder, summarize } from './activity-overview';
+import { OverviewSnapshot, sortByName, summarize } from './activity-overview';
 
 // spec: operations §2.11 — filters, sorting and the counters and cards of the Device Activity
 // page, now answered a page at a time on the server (architecture §11 "Paged overview").
@@ -113,8 +113,9 @@ describe('sorting (spec: operations §2.11)', () => {
     ];
     const again = new OverviewSnapshot(after, first);
     const fresh = new OverviewSnapshot(after);
-    expect([...again.names.ids]).toEqual([...fresh.names.ids]);
-    expect([...again.names.ids]).toEqual([5, 3, 4, 1]);
+    const byName = (s: OverviewSnapshot) => [...s.names.order].map((i) => s.names.ids[i]);
+    expect(byName(again)).toEqual(byName(fresh));
+    expect(byName(again)).toEqual([5, 3, 4, 1]);
     expect(ids(again, { sort: 'device', order: 'asc' })).toEqual([5, 3, 4, 1]);
   });
 });
@@ -205,8 +206,13 @@ describe('pages', () => {
         }),
         (shapes, q) => {
           const rows = shapes.map((s, i) => row(i + 1, s));
-          // half the time through a previous computation's name order
-          const previous = new OverviewSnapshot(rows.slice(0, rows.length >> 1).reverse());
+          // half the time through a previous computation's name order: some devices gone since,
+          // some renamed, some new
+          const previous = new OverviewSnapshot(
+            rows
+              .filter((r) => r.agent_id % 3 !== 0)
+              .map((r) => (r.agent_id % 4 === 0 ? { ...r, device_name: 'pc-5' } : r)),
+          );
           const snapshot = new OverviewSnapshot(rows, q.page % 2 ? previous : undefined);
           const expected = referenceRows(rows, q);
           const from = (q.page - 1) * q.limit;
@@ -259,14 +265,17 @@ describe('summary (spec: operations §2.11 counters and cards)', () => {
 
 describe('name order', () => {
   it('merges new and renamed devices into the kept order', () => {
-    const previous = { ids: Int32Array.from([2, 1, 3]), labels: ['a', 'b', 'c'] };
-    const rows = [
-      { id: 1, label: 'b' },
-      { id: 2, label: 'd' },
-      { id: 3, label: 'c' },
-      { id: 4, label: 'a' },
-    ];
-    expect(nameOrder(rows, previous).map((r) => r.id)).toEqual([4, 1, 3, 2]);
-    expect(nameOrder(rows).map((r) => r.id)).toEqual([4, 1, 3, 2]);
+    const previous = {
+      ids: Int32Array.from([1, 2, 3]),
+      labels: ['b', 'a', 'c'],
+      order: Int32Array.from([1, 0, 2]),
+    };
+    // device 2 renamed, device 4 new
+    const ids = Int32Array.from([1, 2, 3, 4]);
+    const labels = ['b', 'd', 'c', 'a'];
+    expect([...sortByName(ids, labels, previous)]).toEqual([3, 0, 2, 1]);
+    expect([...sortByName(ids, labels)]).toEqual([3, 0, 2, 1]);
+    // rows not in id order are sorted afresh
+    expect([...sortByName(Int32Array.from([2, 1]), ['x', 'x'], previous)]).toEqual([1, 0]);
   });
 });
