@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { DeviceActivityRow, PagedOverviewQuery } from '@outpost/contract/activity';
 import { ACTIVITY_SORT_KEYS, deviceLabel, siteLabel, utilizationBand } from '@outpost/contract/activity';
-import { OverviewSnapshot, sortByName, summarize } from './activity-overview';
+import { OverviewSnapshot, finishAtOnce, sortByName, sortInSteps, summarize } from './activity-overview';
 
 // spec: operations §2.11 — filters, sorting and the counters and cards of the Device Activity
 // page, now answered a page at a time on the server (architecture §11 "Paged overview").
@@ -74,7 +74,7 @@ describe('sorting (spec: operations §2.11)', () => {
     row(2, { utilization_30d: 95, device_name: 'Alpha', site_name: 'Zurich', login_sessions_today: 0 }),
     row(3, { utilization_30d: 10, device_name: null, site_name: 'Amsterdam', login_sessions_today: 7 }),
   ];
-  const snapshot = new OverviewSnapshot(rows);
+  const snapshot = OverviewSnapshot.of(rows);
 
   it('sorts numbers and names both ways, with the fallbacks', () => {
     expect(ids(snapshot)).toEqual([2, 1, 3]);
@@ -89,7 +89,7 @@ describe('sorting (spec: operations §2.11)', () => {
   });
 
   it('breaks ties by device name, then id, whichever the direction', () => {
-    const tied = new OverviewSnapshot([
+    const tied = OverviewSnapshot.of([
       row(5, { device_name: 'b' }),
       row(4, { device_name: 'a' }),
       row(6, { device_name: 'A' }),
@@ -104,15 +104,15 @@ describe('sorting (spec: operations §2.11)', () => {
 
   it('a name order kept from the previous computation gives the same order as a fresh one', () => {
     const before = [row(1, { device_name: 'pc-10' }), row(2, { device_name: 'pc-2' }), row(3)];
-    const first = new OverviewSnapshot(before);
+    const first = OverviewSnapshot.of(before);
     const after = [
       row(1, { device_name: 'pc-10' }),
       row(3, { device_name: 'pc-1' }),
       row(4, { device_name: 'PC-2' }),
       row(5, { device_name: null }),
     ];
-    const again = new OverviewSnapshot(after, first);
-    const fresh = new OverviewSnapshot(after);
+    const again = OverviewSnapshot.of(after, first);
+    const fresh = OverviewSnapshot.of(after);
     const byName = (s: OverviewSnapshot) => [...s.names.order].map((i) => s.names.ids[i]);
     expect(byName(again)).toEqual(byName(fresh));
     expect(byName(again)).toEqual([5, 3, 4, 1]);
@@ -121,7 +121,7 @@ describe('sorting (spec: operations §2.11)', () => {
 });
 
 describe('filters (spec: operations §2.11, bands 80/60/40)', () => {
-  const snapshot = new OverviewSnapshot([
+  const snapshot = OverviewSnapshot.of([
     row(1, {
       device_name: 'Reception-PC',
       site_name: 'Berlin HQ',
@@ -164,7 +164,7 @@ describe('filters (spec: operations §2.11, bands 80/60/40)', () => {
 
 describe('pages', () => {
   const rows = Array.from({ length: 120 }, (_, i) => row(i + 1, { utilization_30d: i % 7 }));
-  const snapshot = new OverviewSnapshot(rows);
+  const snapshot = OverviewSnapshot.of(rows);
 
   it('slices the sorted rows; a page past the last is empty', () => {
     const all = referenceRows(rows, query()).map((r) => r.agent_id);
@@ -208,12 +208,12 @@ describe('pages', () => {
           const rows = shapes.map((s, i) => row(i + 1, s));
           // half the time through a previous computation's name order: some devices gone since,
           // some renamed, some new
-          const previous = new OverviewSnapshot(
+          const previous = OverviewSnapshot.of(
             rows
               .filter((r) => r.agent_id % 3 !== 0)
               .map((r) => (r.agent_id % 4 === 0 ? { ...r, device_name: 'pc-5' } : r)),
           );
-          const snapshot = new OverviewSnapshot(rows, q.page % 2 ? previous : undefined);
+          const snapshot = OverviewSnapshot.of(rows, q.page % 2 ? previous : undefined);
           const expected = referenceRows(rows, q);
           const from = (q.page - 1) * q.limit;
           const page = snapshot.page(q);
@@ -273,9 +273,26 @@ describe('name order', () => {
     // device 2 renamed, device 4 new
     const ids = Int32Array.from([1, 2, 3, 4]);
     const labels = ['b', 'd', 'c', 'a'];
-    expect([...sortByName(ids, labels, previous)]).toEqual([3, 0, 2, 1]);
-    expect([...sortByName(ids, labels)]).toEqual([3, 0, 2, 1]);
+    expect([...finishAtOnce(sortByName(ids, labels, previous))]).toEqual([3, 0, 2, 1]);
+    expect([...finishAtOnce(sortByName(ids, labels))]).toEqual([3, 0, 2, 1]);
     // rows not in id order are sorted afresh
-    expect([...sortByName(Int32Array.from([2, 1]), ['x', 'x'], previous)]).toEqual([1, 0]);
+    expect([...finishAtOnce(sortByName(Int32Array.from([2, 1]), ['x', 'x'], previous))]).toEqual([1, 0]);
+  });
+
+  it('sorts in pieces with pauses between them, merging to one order', () => {
+    const values = Array.from({ length: 30_000 }, (_, i) => (i * 7919) % 10_007);
+    const steps = sortInSteps(
+      Int32Array.from(values, (_, i) => i),
+      (a, b) => values[a]! - values[b]! || a - b,
+    );
+    let pauses = 0;
+    let next = steps.next();
+    while (!next.done) {
+      pauses += 1;
+      next = steps.next();
+    }
+    expect(pauses).toBeGreaterThan(3);
+    const sorted = [...next.value].map((i) => values[i]!);
+    expect(sorted).toEqual([...values].sort((a, b) => a - b));
   });
 });

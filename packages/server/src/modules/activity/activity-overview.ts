@@ -7,7 +7,13 @@ import type {
   SortOrder,
   UtilizationBand,
 } from '@outpost/contract/activity';
-import { UTILIZATION_BANDS, deviceLabel, siteLabel, utilizationBand } from '@outpost/contract/activity';
+import {
+  ACTIVITY_DEFAULT_SORT,
+  UTILIZATION_BANDS,
+  deviceLabel,
+  siteLabel,
+  utilizationBand,
+} from '@outpost/contract/activity';
 import { paginate } from '@outpost/contract/envelope';
 
 // The Device Activity overview of one scope, held in memory to answer pages (architecture §11
@@ -30,17 +36,61 @@ export type NameOrder = {
 
 const isAscending = (ids: Int32Array) => ids.every((id, i) => i === 0 || ids[i - 1]! < id);
 
+/** A piece of work this small runs without a pause (about 5–20 ms of one core). */
+const STEP = 8_192;
+
 /**
- * The row indices sorted by label, then id. Names rarely change between two computations, so
- * when both are in id order (as the query returns them) the previous order is kept for every
- * device whose name is unchanged and only new or renamed devices are sorted and merged in:
- * 100,000 names sorted afresh cost a quarter to half a second of the event loop.
+ * Sorts in pieces, pausing (`yield`) between them: slices of STEP sorted one by one, then
+ * merged pairwise. 100,000 device names sorted by the collator in one go hold the event loop for
+ * half a second; in pieces, other requests are answered in between.
  */
-export function sortByName(ids: Int32Array, labels: readonly string[], previous?: NameOrder): Int32Array {
+export function* sortInSteps(
+  items: Int32Array,
+  cmp: (a: number, b: number) => number,
+): Generator<void, Int32Array> {
+  for (let from = 0; from < items.length; from += STEP) {
+    items.subarray(from, from + STEP).sort(cmp);
+    yield;
+  }
+  let source: Int32Array = items;
+  let target: Int32Array = new Int32Array(items.length);
+  for (let width = STEP; width < items.length; width *= 2) {
+    let work = 0;
+    for (let left = 0; left < items.length; left += 2 * width) {
+      const mid = Math.min(left + width, items.length);
+      const end = Math.min(left + 2 * width, items.length);
+      let [i, j, k] = [left, mid, left];
+      while (i < mid && j < end) {
+        target[k++] = cmp(source[i]!, source[j]!) <= 0 ? source[i++]! : source[j++]!;
+      }
+      target.set(source.subarray(i, mid), k);
+      target.set(source.subarray(j, end), k + mid - i);
+      work += end - left;
+      if (work >= STEP) {
+        work = 0;
+        yield;
+      }
+    }
+    [source, target] = [target, source];
+  }
+  return source;
+}
+
+/**
+ * The row indices sorted by label, then id (a generator: see sortInSteps). Names rarely change
+ * between two computations, so when both are in id order (as the query returns them) the previous
+ * order is kept for every device whose name is unchanged, and only new or renamed devices are
+ * sorted and merged in.
+ */
+export function* sortByName(
+  ids: Int32Array,
+  labels: readonly string[],
+  previous?: NameOrder,
+): Generator<void, Int32Array> {
   const cmp = (a: number, b: number) => collator.compare(labels[a]!, labels[b]!) || ids[a]! - ids[b]!;
   const all = Int32Array.from(ids, (_, i) => i);
   if (!previous || !isAscending(ids) || !isAscending(previous.ids)) {
-    return all.sort(cmp);
+    return yield* sortInSteps(all, cmp);
   }
   // join the two id-ordered lists: which previous row is which current one, name unchanged
   const kept = new Int32Array(previous.ids.length).fill(-1);
@@ -59,8 +109,11 @@ export function sortByName(ids: Int32Array, labels: readonly string[], previous?
       j++;
     }
   }
-  const old = Int32Array.from(previous.order, (j) => kept[j]!).filter((i) => i >= 0);
-  const added = all.filter((i) => isNew[i] === 1).sort(cmp);
+  const old = previous.order.map((j) => kept[j]!).filter((i) => i >= 0);
+  const added = yield* sortInSteps(
+    all.filter((i) => isNew[i] === 1),
+    cmp,
+  );
   const merged = new Int32Array(ids.length);
   let n = 0;
   let k = 0;
@@ -83,6 +136,39 @@ export function sortByName(ids: Int32Array, labels: readonly string[], previous?
   }
   merged.set(old.subarray(k), n);
   return merged;
+}
+
+/** Maps in pieces of STEP items, pausing between them. */
+export function* mapInSteps<T, U>(items: readonly T[], fn: (item: T) => U): Generator<void, U[]> {
+  const out: U[] = [];
+  for (let from = 0; from < items.length; from += STEP) {
+    for (const item of items.slice(from, from + STEP)) {
+      out.push(fn(item));
+    }
+    yield;
+  }
+  return out;
+}
+
+/** Runs a generator of steps to its end at once. */
+export function finishAtOnce<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) {
+      return next.value;
+    }
+  }
+}
+
+/** Runs a generator of steps, letting the event loop answer other work between them. */
+export async function finishInSteps<T>(steps: Generator<void, T>): Promise<T> {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) {
+      return next.value;
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 /** The counters and cards over every row (operations §2.11; the filters narrow the table only). */
@@ -121,46 +207,65 @@ export function summarize(rows: readonly DeviceActivityRow[]): ActivityOverviewS
 
 type Filters = Pick<PagedOverviewQuery, 'search' | 'utilization' | 'sessions'>;
 
+const EMPTY = new Int32Array(0);
+
 /**
  * One computation of a scope's overview. Rows are in id order; `page` answers from memory: the
- * order of the requested column (sorted on first use, then kept), filtered, sliced.
+ * order of the requested column (sorted on first use, then kept), filtered, sliced. Made with
+ * `build` (in steps, between which other requests are answered) or `of` (at once: tests, small
+ * scopes).
  */
 export class OverviewSnapshot {
-  readonly summary: ActivityOverviewSummary;
-  readonly names: NameOrder;
-  private readonly rows: readonly DeviceActivityRow[];
+  summary!: ActivityOverviewSummary;
+  names: NameOrder = { ids: EMPTY, labels: [], order: EMPTY };
   /** per row: the name as shown, and the site name, lower-cased (search) */
-  private readonly searchName: string[];
-  private readonly searchSite: string[];
-  private readonly band: Uint8Array;
+  private searchName: string[] = [];
+  private searchSite: string[] = [];
+  private band = new Uint8Array(0);
   /** per row: its place in name order (the tie-break of every column) */
-  private readonly nameRank: Int32Array;
+  private nameRank = EMPTY;
   /** per row: its name's rank, equal names sharing one (sorting by Device), made on first use */
   private nameGroup: Int32Array | null = null;
   /** per row: its site label's rank, equal labels sharing one */
-  private readonly siteRank: Int32Array;
+  private siteRank = EMPTY;
   private readonly orders = new Map<string, Uint32Array>();
   private serialised: string | null = null;
 
-  constructor(
-    rows: readonly DeviceActivityRow[],
-    /** the previous computation of the same scope: its name order is reused (see sortByName) */
-    previous?: OverviewSnapshot,
-  ) {
-    this.rows = rows;
+  private constructor(private readonly rows: readonly DeviceActivityRow[]) {}
+
+  /**
+   * The snapshot of these rows, made in steps; `previous` is the last computation of the same
+   * scope, whose name order is reused (see sortByName).
+   */
+  static build(rows: readonly DeviceActivityRow[], previous?: OverviewSnapshot): Promise<OverviewSnapshot> {
+    const snapshot = new OverviewSnapshot(rows);
+    return finishInSteps(snapshot.prepare(previous)).then(() => snapshot);
+  }
+
+  /** The same, at once. */
+  static of(rows: readonly DeviceActivityRow[], previous?: OverviewSnapshot): OverviewSnapshot {
+    const snapshot = new OverviewSnapshot(rows);
+    finishAtOnce(snapshot.prepare(previous));
+    return snapshot;
+  }
+
+  private *prepare(previous?: OverviewSnapshot): Generator<void, void> {
+    const rows = this.rows;
     this.summary = summarize(rows);
     const labels = rows.map(deviceLabel);
     this.searchName = labels.map((l) => l.toLowerCase());
     this.searchSite = rows.map((r) => (r.site_name ?? '').toLowerCase());
     this.band = Uint8Array.from(rows, (r) => BAND_INDEX.get(utilizationBand(r.utilization_30d))!);
+    yield;
 
     const ids = Int32Array.from(rows, (r) => r.agent_id);
-    const order = sortByName(ids, labels, previous?.names);
+    const order = yield* sortByName(ids, labels, previous?.names);
     this.names = { ids, labels, order };
     this.nameRank = new Int32Array(rows.length);
     order.forEach((i, rank) => {
       this.nameRank[i] = rank;
     });
+    yield;
 
     const sites = [...new Set(rows.map(siteLabel))].sort(collator.compare);
     const siteRanks = new Map<string, number>();
@@ -169,6 +274,10 @@ export class OverviewSnapshot {
       siteRanks.set(s, prev !== undefined && collator.compare(prev, s) === 0 ? siteRanks.get(prev)! : i);
     });
     this.siteRank = Int32Array.from(rows, (r) => siteRanks.get(siteLabel(r))!);
+    yield;
+
+    // the order the web app asks for first
+    this.order(ACTIVITY_DEFAULT_SORT.sort, ACTIVITY_DEFAULT_SORT.order);
   }
 
   /** The spec's full list ({ success, data } as JSON), made on first use and kept. */

@@ -36,7 +36,7 @@ import {
   withOpenIntervals,
 } from './activity-accounting';
 import type { AccountingEvent, DayTotals, Timeline } from './activity-accounting';
-import { OverviewSnapshot } from './activity-overview';
+import { OverviewSnapshot, finishInSteps, mapInSteps } from './activity-overview';
 
 // Device activity reads (spec: core §7 device activity calls, operations §2.11 and §7). Every
 // call is tenant and site scoped like the devices list: a device the caller may not see is 404.
@@ -142,25 +142,28 @@ export function createActivityService({
       from14: utcDay(from(14)),
       from30: utcDay(from(30)),
     });
-    return rows.map((r) => {
-      const online = r.onlineSince?.getTime() ?? null;
-      const loggedIn = r.loggedInSince?.getTime() ?? null;
-      const window = (closedOnline: number, closedLogin: number, n: number) =>
-        utilisation(
-          closedLogin + openPart(loggedIn, from(n), at),
-          closedOnline + openPart(online, from(n), at),
-        );
-      return {
-        agent_id: r.id,
-        device_guid: r.deviceGuid,
-        device_name: r.hostname,
-        site_name: r.siteName,
-        login_sessions_today: r.sessionsToday,
-        utilization_7d: window(r.online7, r.login7, 7),
-        utilization_14d: window(r.online14, r.login14, 14),
-        utilization_30d: window(r.online30, r.login30, 30),
-      };
-    });
+    // in pieces: 100,000 devices are answered between other requests (OverviewSnapshot.build)
+    return finishInSteps(
+      mapInSteps(rows, (r) => {
+        const online = r.onlineSince?.getTime() ?? null;
+        const loggedIn = r.loggedInSince?.getTime() ?? null;
+        const window = (closedOnline: number | null, closedLogin: number | null, n: number) =>
+          utilisation(
+            (closedLogin ?? 0) + openPart(loggedIn, from(n), at),
+            (closedOnline ?? 0) + openPart(online, from(n), at),
+          );
+        return {
+          agent_id: r.id,
+          device_guid: r.deviceGuid,
+          device_name: r.hostname,
+          site_name: r.siteName,
+          login_sessions_today: r.sessionsToday ?? 0,
+          utilization_7d: window(r.online7, r.login7, 7),
+          utilization_14d: window(r.online14, r.login14, 14),
+          utilization_30d: window(r.online30, r.login30, 30),
+        };
+      }),
+    );
   }
 
   // Reused overviews of large scopes, and the computations under way (one per scope at a time).
@@ -173,8 +176,8 @@ export function createActivityService({
       return running;
     }
     const at = now();
-    const snapshot = overviewRowsOf(ctx).then((rows) => {
-      const next = new OverviewSnapshot(rows, overviews.get(key)?.snapshot);
+    const snapshot = overviewRowsOf(ctx).then(async (rows) => {
+      const next = await OverviewSnapshot.build(rows, overviews.get(key)?.snapshot);
       overviews.delete(key);
       if (rows.length >= overviewReuseDevices) {
         overviews.set(key, { at, snapshot: next, refreshing: null });
