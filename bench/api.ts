@@ -28,7 +28,7 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { z } from 'zod';
-import { DeviceActivityOverviewResponse } from '../packages/contract/src/activity';
+import { ActivityOverviewPage, DeviceActivityOverviewResponse } from '../packages/contract/src/activity';
 import { DeploymentListResponse } from '../packages/contract/src/deployments';
 import { DashboardStats, DeviceListResponse } from '../packages/contract/src/devices';
 import { apiSuccess } from '../packages/contract/src/envelope';
@@ -124,8 +124,15 @@ try {
       path: '/api/customer/deployments',
       schema: apiSuccess(DeploymentListResponse),
     },
+    // what the Device Activity page asks for: the first page in the default order (architecture §11)
     {
-      name: 'device activity overview',
+      name: 'device activity overview: first page (paged, as the web app asks)',
+      path: '/api/customer/device-activity/overview?page=1&limit=50&sort=utilization_30d&order=desc',
+      schema: apiSuccess(ActivityOverviewPage),
+    },
+    // the spec's call without paging parameters: every device in scope (20 MB at 100,000)
+    {
+      name: 'device activity overview: full list (spec call, unpaged)',
       path: '/api/customer/device-activity/overview',
       schema: apiSuccess(DeviceActivityOverviewResponse),
     },

@@ -1,27 +1,40 @@
 import { expect, test } from '@playwright/test';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator, Page, Response } from '@playwright/test';
 import type {
   ActivityLogResponse,
+  ActivityOverviewPage,
   DeviceActivityRow,
   WeeklySummaryResponse,
 } from '@outpost/contract/activity';
-import { activityMessages, utilizationBand } from '@outpost/contract/activity';
+import { activityMessages, deviceLabel, utilizationBand } from '@outpost/contract/activity';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 import { apiGet } from '../devices/api';
 
 // spec: operations §2.11 Device activity, §4, §8; core §2 Device detail, Device Activity tab.
-// The demo fleet keeps logging in and out, so the overview's expectations are computed from the
-// very rows the page loaded (its own response), not from a second read.
+// The page asks the server for one page at a time (architecture §11 "Paged overview"). The demo
+// fleet keeps logging in and out, so each expectation is computed from the very answer the page
+// received for it (its own response), not from a second read.
 
-const OVERVIEW = '**/api/customer/device-activity/overview';
+const OVERVIEW_PATH = '/api/customer/device-activity/overview';
+const isOverview = (url: URL) => url.pathname === OVERVIEW_PATH;
 
-async function openOverview(page: Page): Promise<DeviceActivityRow[]> {
-  const response = page.waitForResponse((r) => r.url().endsWith('/api/customer/device-activity/overview'));
+/** The next overview answer whose arguments include `params`. */
+function nextAnswer(page: Page, params: Record<string, string> = {}): Promise<ActivityOverviewPage> {
+  return page
+    .waitForResponse((r: Response) => {
+      const url = new URL(r.url());
+      return isOverview(url) && Object.entries(params).every(([k, v]) => url.searchParams.get(k) === v);
+    })
+    .then(async (r) => ((await r.json()) as { data: ActivityOverviewPage }).data);
+}
+
+async function openOverview(page: Page): Promise<ActivityOverviewPage> {
+  const answer = nextAnswer(page, { page: '1', limit: '50', sort: 'utilization_30d', order: 'desc' });
   await page.goto('/device-activity');
-  const rows = ((await (await response).json()) as { data: DeviceActivityRow[] }).data;
+  const first = await answer;
   await expect(page.getByRole('heading', { name: 'Device Utilization Overview' })).toBeVisible();
-  return rows;
+  return first;
 }
 
 const table = (page: Page) => page.getByRole('table', { name: 'Device Utilization Overview' });
@@ -52,109 +65,151 @@ const compareText = (a: string, b: string) =>
   a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
 const isSorted = <T>(values: T[], cmp: (a: T, b: T) => number) =>
   values.every((v, i) => i === 0 || cmp(values[i - 1]!, v) <= 0);
-const label = (r: DeviceActivityRow) => r.device_name || `Device ${r.agent_id}`;
 
-test('the overview sorts by 30-day utilisation, toggles the active column and sorts a new one descending', async ({
+/** The table shows exactly the answer's rows, in its order. */
+async function expectTableOf(page: Page, answer: ActivityOverviewPage) {
+  await expect(bodyRows(page)).toHaveCount(answer.data.length);
+  expect(await names(page)).toEqual(answer.data.map(deviceLabel));
+}
+
+test('the overview sorts by 30-day utilisation on the server, toggles the active column and sorts a new one descending', async ({
   page,
 }) => {
   await signInAs(page, DEMO_ADMIN);
-  const rows = await openOverview(page);
-  expect(rows.length, 'the demo fleet reports activity').toBeGreaterThan(5);
-  await expect(bodyRows(page)).toHaveCount(rows.length);
-
+  const first = await openOverview(page);
+  expect(first.summary.total_devices, 'the demo fleet reports activity').toBeGreaterThan(5);
+  await expectTableOf(page, first);
   await expect(columnHeader(page, '30 Days')).toHaveAttribute('aria-sort', 'descending');
   expect(isSorted(await columnValues(page, 6), (a, b) => b - a)).toBe(true);
+  // one page of the demo fleet: the pager hides
+  expect(first.pagination.totalPages).toBe(1);
+  await expect(page.getByRole('navigation', { name: 'Device pages' })).toHaveCount(0);
 
-  await sortButton(page, '30 Days').click();
-  await expect(columnHeader(page, '30 Days')).toHaveAttribute('aria-sort', 'ascending');
-  expect(isSorted(await columnValues(page, 6), (a, b) => a - b)).toBe(true);
-
-  await sortButton(page, 'Device').click();
-  await expect(columnHeader(page, 'Device')).toHaveAttribute('aria-sort', 'descending');
+  // [column, sort parameter, direction, the column's cell index (null: the device name)]
+  const sorts: [string, string, 'asc' | 'desc', number | null][] = [
+    ['30 Days', 'utilization_30d', 'asc', 6],
+    ['Device', 'device', 'desc', null],
+    ['Device', 'device', 'asc', null],
+    ['7 Days', 'utilization_7d', 'desc', 4],
+  ];
+  for (const [column, sort, order, index] of sorts) {
+    const answer = nextAnswer(page, { sort, order, page: '1' });
+    await sortButton(page, column).click();
+    await expectTableOf(page, await answer);
+    await expect(columnHeader(page, column)).toHaveAttribute(
+      'aria-sort',
+      order === 'asc' ? 'ascending' : 'descending',
+    );
+    const sign = order === 'asc' ? 1 : -1;
+    if (index === null) {
+      expect(isSorted(await names(page), (a, b) => sign * compareText(a, b))).toBe(true);
+    } else {
+      expect(isSorted(await columnValues(page, index), (a, b) => sign * (a - b))).toBe(true);
+    }
+  }
   await expect(columnHeader(page, '30 Days')).toHaveAttribute('aria-sort', 'none');
-  expect(isSorted(await names(page), (a, b) => compareText(b, a))).toBe(true);
 
-  await sortButton(page, 'Device').click();
-  await expect(columnHeader(page, 'Device')).toHaveAttribute('aria-sort', 'ascending');
-  const ascending = await names(page);
-  expect(isSorted(ascending, compareText)).toBe(true);
-  expect([...ascending].sort(compareText)).toEqual(rows.map(label).sort(compareText));
-
-  await sortButton(page, '7 Days').click();
-  await expect(columnHeader(page, '7 Days')).toHaveAttribute('aria-sort', 'descending');
-  expect(isSorted(await columnValues(page, 4), (a, b) => b - a)).toBe(true);
-
+  const bySessions = nextAnswer(page, { sort: 'sessions', order: 'desc' });
   await sortButton(page, 'Sessions Today').click();
+  await expectTableOf(page, await bySessions);
   await expect(columnHeader(page, 'Sessions Today')).toHaveAttribute('aria-sort', 'descending');
   const sessions = (await bodyRows(page).locator('td:nth-child(3)').allTextContents()).map(Number);
   expect(isSorted(sessions, (a, b) => b - a)).toBe(true);
 
   // the device name links to its page
-  const first = rows.find((r) => r.device_name)!;
-  await page.getByRole('link', { name: first.device_name!, exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`/devices/${first.device_guid}$`));
+  const named = first.data.find((r) => r.device_name)!;
+  await page.getByRole('link', { name: named.device_name!, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/devices/${named.device_guid}$`));
 });
 
-test('search, the utilisation filter and the sessions filter combine; Clear Filters resets them', async ({
+test('search, the utilisation filter and the sessions filter are applied by the server and combine; Clear Filters resets them', async ({
   page,
 }) => {
   await signInAs(page, DEMO_ADMIN);
-  const rows = await openOverview(page);
+  const first = await openOverview(page);
   const showing = page.getByTestId('counter-Showing');
-  await expect(page.getByTestId('counter-Total Devices')).toHaveText(String(rows.length));
+  const total = page.getByTestId('counter-Total Devices');
+  await expect(total).toHaveText(String(first.summary.total_devices));
+  await expect(showing).toHaveText(String(first.pagination.total));
   await expect(page.getByRole('button', { name: 'Clear Filters' })).toHaveCount(0);
 
   // the site with the most devices, searched in another case
   const perSite = new Map<string, number>();
-  for (const r of rows) {
+  for (const r of first.data) {
     if (r.site_name) {
       perSite.set(r.site_name, (perSite.get(r.site_name) ?? 0) + 1);
     }
   }
   const [site] = [...perSite].sort((a, b) => b[1] - a[1])[0]!;
-  const bySite = rows.filter((r) => r.site_name === site);
+  const matchesSite = (r: DeviceActivityRow) =>
+    r.site_name === site || deviceLabel(r).toLowerCase().includes(site.toLowerCase());
+  let answer = nextAnswer(page, { search: site.toUpperCase(), page: '1' });
   await page.getByPlaceholder('Search devices or sites...').fill(site.toUpperCase());
-  await expect(showing).toHaveText(String(bySite.length));
-  await expect(bodyRows(page)).toHaveCount(bySite.length);
+  let bySite = await answer;
+  expect(bySite.data.length).toBeGreaterThan(0);
+  expect(bySite.data.every(matchesSite)).toBe(true);
+  await expect(showing).toHaveText(String(bySite.pagination.total));
+  await expectTableOf(page, bySite);
   await expect(page.getByRole('button', { name: 'Clear Filters' })).toBeVisible();
+  // the counters and cards describe the whole fleet
+  await expect(total).toHaveText(String(bySite.summary.total_devices));
 
+  answer = nextAnswer(page, { utilization: 'low' });
   await page.getByRole('combobox', { name: 'Utilization' }).selectOption({ label: 'Low (<40%)' });
-  const lowAtSite = bySite.filter((r) => utilizationBand(r.utilization_30d) === 'low');
-  await expect(showing).toHaveText(String(lowAtSite.length));
+  bySite = await answer;
+  expect(bySite.data.every((r) => matchesSite(r) && utilizationBand(r.utilization_30d) === 'low')).toBe(true);
+  await expect(showing).toHaveText(String(bySite.pagination.total));
 
+  answer = nextAnswer(page, { utilization: 'low', sessions: 'inactive' });
   await page.getByRole('combobox', { name: 'Sessions' }).selectOption({ label: 'Inactive Today' });
-  const all3 = lowAtSite.filter((r) => r.login_sessions_today === 0);
-  await expect(showing).toHaveText(String(all3.length));
-  if (all3.length === 0) {
+  const all3 = await answer;
+  expect(
+    all3.data.every(
+      (r) => matchesSite(r) && utilizationBand(r.utilization_30d) === 'low' && r.login_sessions_today === 0,
+    ),
+  ).toBe(true);
+  await expect(showing).toHaveText(String(all3.pagination.total));
+  if (all3.data.length === 0) {
     await expect(page.getByText(activityMessages.noMatchingDevices)).toBeVisible();
     await expect(page.getByText(activityMessages.noMatchHint)).toBeVisible();
   } else {
-    await expect(bodyRows(page)).toHaveCount(all3.length);
-    for (const r of all3) {
-      await expect(table(page).getByRole('link', { name: label(r), exact: true })).toBeVisible();
-    }
+    await expectTableOf(page, all3);
   }
 
   // a device name, then nothing at all
-  const device = rows.find((r) => r.device_name)!;
+  const device = first.data.find((r) => r.device_name)!;
+  answer = nextAnswer(page, { page: '1' });
   await page.getByRole('button', { name: 'Clear Filters' }).click();
-  await expect(showing).toHaveText(String(rows.length));
+  const cleared = await answer;
+  await expect(showing).toHaveText(String(cleared.summary.total_devices));
   await expect(page.getByRole('button', { name: 'Clear Filters' })).toHaveCount(0);
   await page.getByPlaceholder('Search devices or sites...').fill(device.device_name!.toLowerCase());
   await expect(table(page).getByRole('link', { name: device.device_name!, exact: true })).toBeVisible();
+  answer = nextAnswer(page, { search: 'no-such-device-anywhere' });
   await page.getByPlaceholder('Search devices or sites...').fill('no-such-device-anywhere');
+  expect((await answer).pagination.total).toBe(0);
   await expect(page.getByText(activityMessages.noMatchingDevices)).toBeVisible();
   await expect(page.getByText(activityMessages.noMatchHint)).toBeVisible();
+  await expect(showing).toHaveText('0');
+  answer = nextAnswer(page);
   await page.getByRole('button', { name: 'Clear All Filters' }).click();
-  await expect(bodyRows(page)).toHaveCount(rows.length);
+  await expectTableOf(page, await answer);
   await expect(page.getByPlaceholder('Search devices or sites...')).toHaveValue('');
+});
+
+test('Refresh asks the server again for the same page', async ({ page }) => {
+  await signInAs(page, DEMO_ADMIN);
+  await openOverview(page);
+  const again = nextAnswer(page, { page: '1', sort: 'utilization_30d', order: 'desc' });
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await expectTableOf(page, await again);
 });
 
 test('a failed load shows the error panel with the server text, and Try Again loads the page', async ({
   page,
 }) => {
   await signInAs(page, DEMO_ADMIN);
-  await page.route(OVERVIEW, (route) =>
+  await page.route(isOverview, (route) =>
     route.fulfill({
       status: 503,
       contentType: 'application/json',
@@ -165,7 +220,7 @@ test('a failed load shows the error panel with the server text, and Try Again lo
   const alert = page.getByRole('alert');
   await expect(alert.getByText(activityMessages.overviewErrorTitle)).toBeVisible();
   await expect(alert.getByText('Activity store is restarting')).toBeVisible();
-  await page.unroute(OVERVIEW);
+  await page.unroute(isOverview);
   await alert.getByRole('button', { name: 'Try Again' }).click();
   await expect(page.getByRole('heading', { name: 'Device Utilization Overview' })).toBeVisible();
 });

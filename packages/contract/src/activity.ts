@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ActivityLogEntry } from './devices';
-import { ACTIVITY_CHART_SLOTS, ACTIVITY_WINDOW_DAYS } from './limits';
+import { Pagination } from './envelope';
+import { PageParam } from './input';
+import { ACTIVITY_CHART_SLOTS, ACTIVITY_PAGE_SIZE, ACTIVITY_WINDOW_DAYS, MAX_PAGE_SIZE } from './limits';
 
 // Device activity (spec: core §2 Device detail Device Activity tab, §3 activity entities, §7
 // device activity calls, §9; operations §2.11, §3 Device activity row, §4, §7, §8, §9).
@@ -11,6 +13,8 @@ export { ACTIVITY_EVENT_TYPES, ActivityEventType } from './devices';
 /** The longest window any activity call reads (the overview's 30-day utilisation). */
 export const ACTIVITY_MAX_DAYS = 30;
 export const ACTIVITY_WEEKLY_DAYS = 7;
+/** The longest search term of the paged overview. */
+export const ACTIVITY_SEARCH_MAX = 200;
 export { ACTIVITY_CHART_SLOTS, ACTIVITY_WINDOW_DAYS };
 
 /** GET /customer/device-activity/device/{id}?days=7 (core §7: days defaults to 7). */
@@ -79,6 +83,13 @@ export type DeviceActivityRow = z.infer<typeof DeviceActivityRow>;
 export const DeviceActivityOverviewResponse = z.array(DeviceActivityRow);
 export type DeviceActivityOverviewResponse = z.infer<typeof DeviceActivityOverviewResponse>;
 
+/** The device's name as shown, falling back to 'Device {agent_id}' (operations §2.11). */
+export const deviceLabel = (row: Pick<DeviceActivityRow, 'device_name' | 'agent_id'>) =>
+  row.device_name?.trim() || `Device ${row.agent_id}`;
+
+/** The site's name as shown, falling back to 'No site'. */
+export const siteLabel = (row: Pick<DeviceActivityRow, 'site_name'>) => row.site_name?.trim() || 'No site';
+
 // ---------- bands and messages (operations §4, §8, §9) ----------
 
 export const UTILIZATION_BANDS = [
@@ -109,4 +120,107 @@ export const activityMessages = {
   noActivityHint: 'Device activity will appear here once devices start reporting activity.',
   noMatchHint: 'No devices match your current filters. Try adjusting your search or filters.',
   searchPlaceholder: 'Search devices or sites...',
+  limitInvalid: `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
+  searchTooLong: `search must be at most ${ACTIVITY_SEARCH_MAX} characters`,
 } as const;
+
+// ---------- the paged overview (architecture §11 "Paged overview") ----------
+// The spec's call returns every device in scope, filtered and sorted in the browser; at 100,000
+// devices that is 20 MB per answer. With any of these parameters the same call answers one page,
+// filtered and sorted on the server, with the whole scope's counters and cards beside it.
+
+/** The table's sortable columns (operations §2.11), as the `sort` parameter names them. */
+export const ACTIVITY_SORT_KEYS = [
+  'device',
+  'site',
+  'sessions',
+  'utilization_7d',
+  'utilization_14d',
+  'utilization_30d',
+] as const;
+export type ActivitySortKey = (typeof ACTIVITY_SORT_KEYS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+/** Default: 30-day utilisation, descending (operations §2.11). */
+export const ACTIVITY_DEFAULT_SORT = { sort: 'utilization_30d', order: 'desc' } as const;
+export const ACTIVITY_SESSIONS_FILTERS = ['active', 'inactive'] as const;
+export type ActivitySessionsFilter = (typeof ACTIVITY_SESSIONS_FILTERS)[number];
+
+const UTILIZATION_BAND_KEYS = UTILIZATION_BANDS.map((b) => b.key) as [UtilizationBand, ...UtilizationBand[]];
+const oneOf = (name: string, values: readonly string[]) => `${name} must be one of ${values.join(', ')}`;
+
+/**
+ * GET /customer/device-activity/overview?page=… Without any of these parameters the call
+ * answers the spec's full list (DeviceActivityOverviewResponse); with any of them, one page
+ * (ActivityOverviewPage; page defaults to 1). Every parameter is optional so that the two modes
+ * can be told apart: the defaults are applied by `pagedOverviewQuery`.
+ */
+export const ActivityOverviewQuery = z.object({
+  page: PageParam.unwrap().optional(),
+  limit: z.coerce
+    .number({ error: activityMessages.limitInvalid })
+    .int(activityMessages.limitInvalid)
+    .min(1, activityMessages.limitInvalid)
+    .max(MAX_PAGE_SIZE, activityMessages.limitInvalid)
+    .optional(),
+  /** device name as shown, or site name; case-insensitive, part of the name */
+  search: z.string().trim().max(ACTIVITY_SEARCH_MAX, activityMessages.searchTooLong).optional(),
+  /** the band of the 30-day utilisation */
+  utilization: z
+    .enum(UTILIZATION_BAND_KEYS, { error: oneOf('utilization', UTILIZATION_BAND_KEYS) })
+    .optional(),
+  /** active: at least one session today; inactive: none */
+  sessions: z
+    .enum(ACTIVITY_SESSIONS_FILTERS, { error: oneOf('sessions', ACTIVITY_SESSIONS_FILTERS) })
+    .optional(),
+  sort: z.enum(ACTIVITY_SORT_KEYS, { error: oneOf('sort', ACTIVITY_SORT_KEYS) }).optional(),
+  order: z.enum(SORT_ORDERS, { error: oneOf('order', SORT_ORDERS) }).optional(),
+});
+export type ActivityOverviewQuery = z.input<typeof ActivityOverviewQuery>;
+export type ActivityOverviewParams = z.output<typeof ActivityOverviewQuery>;
+
+/** The paged request with its defaults, or null when the caller asked for the full list. */
+export function pagedOverviewQuery(q: ActivityOverviewParams) {
+  if (Object.values(q).every((v) => v === undefined)) {
+    return null;
+  }
+  return {
+    page: q.page ?? 1,
+    limit: q.limit ?? ACTIVITY_PAGE_SIZE,
+    search: q.search ?? '',
+    utilization: q.utilization ?? null,
+    sessions: q.sessions ?? null,
+    sort: q.sort ?? ACTIVITY_DEFAULT_SORT.sort,
+    order: q.order ?? ACTIVITY_DEFAULT_SORT.order,
+  };
+}
+export type PagedOverviewQuery = NonNullable<ReturnType<typeof pagedOverviewQuery>>;
+
+/**
+ * The counters and cards of operations §2.11 over every device in scope (the filters narrow the
+ * table and Showing only; Showing is the page's pagination.total).
+ */
+export const ActivityOverviewSummary = z.object({
+  total_devices: z.number().int(),
+  active_today: z.number().int(),
+  inactive_today: z.number().int(),
+  total_sessions_today: z.number().int(),
+  high_utilization_30d: z.number().int(),
+  /** devices per band of the 30-day utilisation, in UTILIZATION_BANDS order */
+  distribution: z.array(z.object({ band: z.enum(UTILIZATION_BAND_KEYS), count: z.number().int() })),
+  /** the mean of the devices' utilisation per window, unrounded (0 without devices) */
+  average_utilization: z.object({
+    utilization_7d: z.number(),
+    utilization_14d: z.number(),
+    utilization_30d: z.number(),
+  }),
+});
+export type ActivityOverviewSummary = z.infer<typeof ActivityOverviewSummary>;
+
+/** One page of the overview: the rows, the filtered count (pagination.total), the summary. */
+export const ActivityOverviewPage = z.object({
+  data: z.array(DeviceActivityRow),
+  pagination: Pagination,
+  summary: ActivityOverviewSummary,
+});
+export type ActivityOverviewPage = z.infer<typeof ActivityOverviewPage>;

@@ -5,14 +5,17 @@ import fc from 'fast-check';
 import type {
   ActivityChartResponse,
   ActivityLogResponse,
+  ActivityOverviewPage,
   DeviceActivityOverviewResponse,
+  DeviceActivityRow,
   WeeklySummaryResponse,
 } from '@outpost/contract/activity';
+import { activityMessages, deviceLabel, utilizationBand } from '@outpost/contract/activity';
 import type { UserSession } from '@outpost/contract/agent-protocol';
-import { deviceMessages } from '@outpost/contract/messages';
+import { deviceMessages, inputMessages } from '@outpost/contract/messages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { deviceActivityDaily, devices, userSites, users } from '../../db/schema/index';
+import { deviceActivityDaily, devices, sites, tenants, userSites, users } from '../../db/schema/index';
 import { tenantOnly } from '../../lib/scope';
 import { hashSecret } from '../agents/agent-secrets';
 import { allEvents } from './activity.queries';
@@ -334,12 +337,25 @@ describe('device activity: rollups in the gateway transaction, API, scope', () =
     });
     const first = await reusing.overviewJson(scope);
     expect(JSON.parse(first)).toMatchObject({ success: true });
+    const paged = (search: string) =>
+      reusing.overviewPage(scope, {
+        page: 1,
+        limit: 50,
+        search,
+        utilization: null,
+        sessions: null,
+        sort: 'device',
+        order: 'asc',
+      });
     await newDevice(acme, 'REUSE-ONE');
     clock += OVERVIEW_FRESH_MS - 1;
     expect(await reusing.overviewJson(scope)).toBe(first); // fresh: the same answer
+    // pages come from the same reused rows
+    expect((await paged('reuse-one')).pagination.total).toBe(0);
     clock += 1;
     expect(await reusing.overviewJson(scope)).toBe(first); // older: still served, refreshed behind it
     await expect.poll(async () => names(await reusing.overviewJson(scope))).toContain('REUSE-ONE');
+    expect((await paged('reuse-one')).data.map((r) => r.device_name)).toEqual(['REUSE-ONE']);
     const refreshed = await reusing.overviewJson(scope);
     await newDevice(acme, 'REUSE-TWO');
     clock += OVERVIEW_STALE_MAX_MS;
@@ -399,5 +415,211 @@ describe('device activity: rollups in the gateway transaction, API, scope', () =
       await server.database.db.update(users).set({ siteAccessType: 'all' }).where(eq(users.id, techRow!.id));
       await server.database.db.delete(userSites).where(eq(userSites.userId, techRow!.id));
     }
+  });
+
+  describe('paged overview (architecture §11 "Paged overview")', () => {
+    // A tenant of its own, with history closed before now: its figures do not move between two
+    // reads, so a page can be compared with the spec's full list read just before.
+    let pagingAdmin: string;
+    let pagingTech: string;
+    let north: number;
+    const SIZE = 60;
+
+    type Page = Partial<ActivityOverviewPage> & { status: number; error?: string };
+    const page = async (query: string, token = pagingAdmin): Promise<Page> => {
+      const res = await get<ActivityOverviewPage>(`/api/customer/device-activity/overview?${query}`, token);
+      return { status: res.status, error: res.body.error, ...res.body.data };
+    };
+    const full = async (token = pagingAdmin) =>
+      (await get<DeviceActivityOverviewResponse>('/api/customer/device-activity/overview', token)).body.data;
+    const ids = (res: Page) => res.data!.map((r) => r.agent_id);
+    // the web page's order before the paged call: 30-day utilisation descending, then name, then id
+    const compareText = (a: string, b: string) =>
+      a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
+    const byDefaultOrder = (rows: DeviceActivityRow[]) =>
+      [...rows].sort(
+        (a, b) =>
+          b.utilization_30d - a.utilization_30d ||
+          compareText(deviceLabel(a), deviceLabel(b)) ||
+          a.agent_id - b.agent_id,
+      );
+
+    beforeAll(async () => {
+      const db = server.database.db;
+      const [tenant] = await db.insert(tenants).values({ tenantName: 'Paging Co' }).returning();
+      const pagingTenant = tenant!.id;
+      const [n, s] = await db
+        .insert(sites)
+        .values([
+          { tenantId: pagingTenant, siteName: 'North Yard', siteCode: 'NORTH' },
+          { tenantId: pagingTenant, siteName: 'South Yard', siteCode: 'SOUTH' },
+        ])
+        .returning({ id: sites.id });
+      north = n!.id;
+      const [, techUser] = await db
+        .insert(users)
+        .values([
+          { tenantId: pagingTenant, email: 'admin@paging.example', role: 'tenant_admin' },
+          { tenantId: pagingTenant, email: 'tech@paging.example', role: 'user', siteAccessType: 'specific' },
+        ])
+        .returning({ id: users.id });
+      await db.insert(userSites).values({ userId: techUser!.id, siteId: north });
+      const now = Date.now();
+      const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000);
+      for (let i = 1; i <= SIZE; i++) {
+        // odd devices in North Yard, even ones in South Yard; the last has no name
+        const d = await newDevice(pagingTenant, i === SIZE ? '' : `PG-${i}`, i % 2 ? north : s!.id);
+        if (i === SIZE) {
+          await db.update(devices).set({ hostname: null }).where(eq(devices.id, d.id));
+        }
+        if (i % 3 === 0) {
+          continue; // never online: 0 %
+        }
+        // online for 5 hours ending a minute ago, signed in for i % 11 half-hours of them
+        await online(d, at(301));
+        const minutes = (i % 11) * 30;
+        if (minutes > 0) {
+          await session(d, 'login', `p${i}`, 'PAGING\\ann', at(301));
+          await session(d, 'logout', `p${i}`, 'PAGING\\ann', at(301 - Math.min(minutes, 299)));
+        }
+        await offline(d, at(1));
+      }
+      pagingAdmin = (await server.devSignIn('admin@paging.example')).token;
+      pagingTech = (await server.devSignIn('tech@paging.example')).token;
+    });
+
+    it('pages in the default order (30 days, descending) with counters equal to the full list', async () => {
+      const rows = await full();
+      expect(rows).toHaveLength(SIZE);
+      const expected = byDefaultOrder(rows).map((r) => r.agent_id);
+
+      const first = await page('page=1');
+      expect(first.status).toBe(200);
+      expect(ids(first)).toEqual(expected.slice(0, 50));
+      expect(first.data![0]).toEqual(rows.find((r) => r.agent_id === expected[0]));
+      expect(first.pagination).toEqual({ page: 1, limit: 50, total: SIZE, totalPages: 2 });
+      const second = await page('page=2');
+      expect(ids(second)).toEqual(expected.slice(50));
+      expect(ids(await page('page=3'))).toEqual([]);
+      expect(ids(await page('page=4&limit=7'))).toEqual(expected.slice(21, 28));
+
+      const active = rows.filter((r) => r.login_sessions_today > 0).length;
+      const band = (b: string) => rows.filter((r) => utilizationBand(r.utilization_30d) === b).length;
+      const mean = (k: 'utilization_7d' | 'utilization_14d' | 'utilization_30d') =>
+        rows.reduce((sum, r) => sum + r[k], 0) / rows.length;
+      const summary = first.summary!;
+      expect(summary).toMatchObject({
+        total_devices: SIZE,
+        active_today: active,
+        inactive_today: SIZE - active,
+        total_sessions_today: rows.reduce((n, r) => n + r.login_sessions_today, 0),
+        high_utilization_30d: band('high'),
+        distribution: ['high', 'good', 'moderate', 'low'].map((b) => ({ band: b, count: band(b) })),
+      });
+      expect(band('high')).toBeGreaterThan(0);
+      expect(band('low')).toBeGreaterThan(0);
+      for (const k of ['utilization_7d', 'utilization_14d', 'utilization_30d'] as const) {
+        expect(summary.average_utilization[k]).toBeCloseTo(mean(k), 9);
+      }
+      // the filters narrow the rows and the count, never the counters and cards
+      const filtered = await page('utilization=high&sessions=inactive&search=zzz');
+      expect(filtered.summary).toEqual(summary);
+      expect(filtered.pagination).toEqual({ page: 1, limit: 50, total: 0, totalPages: 1 });
+    });
+
+    it('sorts by every column both ways; names in the order people read them', async () => {
+      const names = (res: Page) => res.data!.map(deviceLabel);
+      const byName = await page('sort=device&order=asc&limit=100');
+      expect(names(byName)).toEqual([
+        expect.stringMatching(/^Device \d+$/),
+        ...Array.from({ length: SIZE - 1 }, (_, k) => `PG-${k + 1}`),
+      ]);
+      expect(names(await page('sort=device&order=desc&limit=3'))).toEqual(['PG-59', 'PG-58', 'PG-57']);
+      const bySite = await page('sort=site&order=desc&limit=100');
+      expect(bySite.data!.slice(0, 30).every((r) => r.site_name === 'South Yard')).toBe(true);
+      // ties (the same site) by device name; the unnamed device is even, so in South Yard
+      expect(names(bySite).slice(0, 3)).toEqual([expect.stringMatching(/^Device \d+$/), 'PG-2', 'PG-4']);
+      for (const key of ['sessions', 'utilization_7d', 'utilization_14d', 'utilization_30d'] as const) {
+        const column = (order: string) =>
+          page(`sort=${key}&order=${order}&limit=100`).then((res) =>
+            res.data!.map((r) => (key === 'sessions' ? r.login_sessions_today : r[key])),
+          );
+        const up = await column('asc');
+        expect(up).toEqual([...up].sort((a, b) => a - b));
+        const down = await column('desc');
+        expect(down).toEqual([...down].sort((a, b) => b - a));
+      }
+    });
+
+    it('search (name as shown or site, case-insensitive), band and sessions filters combine', async () => {
+      const rows = await full();
+      const expectIds = async (query: string, keep: (r: DeviceActivityRow) => boolean) => {
+        const res = await page(`${query}&limit=100`);
+        const expected = byDefaultOrder(rows.filter(keep)).map((r) => r.agent_id);
+        expect(ids(res)).toEqual(expected);
+        expect(res.pagination!.total).toBe(expected.length);
+        return expected.length;
+      };
+      expect(await expectIds('search=SOUTH%20yard', (r) => r.site_name === 'South Yard')).toBe(30);
+      expect(await expectIds('search=pg-1', (r) => /^PG-1\d?$/.test(r.device_name ?? ''))).toBe(11);
+      expect(await expectIds('search=device', (r) => r.device_name === null)).toBe(1);
+      expect(await expectIds('search=%20%20', () => true)).toBe(SIZE);
+      for (const band of ['high', 'good', 'moderate', 'low']) {
+        await expectIds(`utilization=${band}`, (r) => utilizationBand(r.utilization_30d) === band);
+      }
+      await expectIds('sessions=active', (r) => r.login_sessions_today > 0);
+      await expectIds('sessions=inactive', (r) => r.login_sessions_today === 0);
+      await expectIds(
+        'search=north&utilization=low&sessions=inactive',
+        (r) =>
+          r.site_name === 'North Yard' &&
+          utilizationBand(r.utilization_30d) === 'low' &&
+          r.login_sessions_today === 0,
+      );
+    });
+
+    it('scope: a site-limited user pages their sites only; other tenants see none of it', async () => {
+      const mine = await page('sort=device&order=asc&limit=100', pagingTech);
+      expect(mine.status).toBe(200);
+      expect(mine.data!.every((r) => r.site_name === 'North Yard')).toBe(true);
+      expect(mine.pagination!.total).toBe(SIZE / 2);
+      expect(mine.summary!.total_devices).toBe(SIZE / 2);
+      expect(ids(mine).sort((a, b) => a - b)).toEqual(
+        (await full(pagingTech)).map((r) => r.agent_id).sort((a, b) => a - b),
+      );
+      expect((await page('search=south', pagingTech)).pagination!.total).toBe(0);
+
+      const pagingIds = new Set((await full()).map((r) => r.agent_id));
+      for (const token of [admin, globexAdmin]) {
+        const other = await page('search=pg-&limit=100', token);
+        expect(other.status).toBe(200);
+        expect(other.data).toEqual([]);
+        const everything = await page('limit=100', token);
+        expect(everything.data!.some((r) => pagingIds.has(r.agent_id))).toBe(false);
+      }
+    });
+
+    it('bad parameters → 400 with the contract message', async () => {
+      const cases: [string, string][] = [
+        ['page=0', inputMessages.pageInvalid],
+        ['page=abc', inputMessages.pageInvalid],
+        ['page=1&limit=0', activityMessages.limitInvalid],
+        ['limit=101', activityMessages.limitInvalid],
+        ['limit=2.5', activityMessages.limitInvalid],
+        [
+          'sort=owner',
+          'sort must be one of device, site, sessions, utilization_7d, utilization_14d, utilization_30d',
+        ],
+        ['order=up', 'order must be one of asc, desc'],
+        ['utilization=extreme', 'utilization must be one of high, good, moderate, low'],
+        ['sessions=sometimes', 'sessions must be one of active, inactive'],
+        [`search=${'x'.repeat(201)}`, activityMessages.searchTooLong],
+      ];
+      for (const [query, message] of cases) {
+        const res = await page(query);
+        expect(res.status, query).toBe(400);
+        expect(res.error, query).toContain(message);
+      }
+    });
   });
 });

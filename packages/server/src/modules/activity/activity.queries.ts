@@ -393,15 +393,6 @@ export async function overviewRows(
     .leftJoin(totals, eq(totals.deviceId, devices.id))
     .where(inScope(devices, scope))
     .orderBy(asc(devices.id));
-  // a device without rows in the window has no totals row
-  return rows.map((row) => ({
-    ...row,
-    sessionsToday: row.sessionsToday ?? 0,
-    online7: row.online7 ?? 0,
-    login7: row.login7 ?? 0,
-    online14: row.online14 ?? 0,
-    login14: row.login14 ?? 0,
-    online30: row.online30 ?? 0,
-    login30: row.login30 ?? 0,
-  }));
+  // a device without rows in the window has no totals row: its sums are null
+  return rows;
 }

@@ -1,10 +1,14 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   ActivityChartResponse,
   ActivityLogQuery,
   ActivityLogResponse,
+  ActivityOverviewPage,
+  ActivityOverviewQuery,
   DeviceActivityOverviewResponse,
   WeeklySummaryResponse,
+  pagedOverviewQuery,
 } from '@outpost/contract/activity';
 import { DeviceIdParams } from '@outpost/contract/devices';
 import { apiSuccess } from '@outpost/contract/envelope';
@@ -23,11 +27,26 @@ export const activityRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, 
 
   app.get(
     '/device-activity/overview',
-    { config, schema: { tags, response: { 200: apiSuccess(DeviceActivityOverviewResponse) } } },
-    // the body comes serialised (a large scope's is reused; see OVERVIEW_REUSE_DEVICES): a string
-    // with a JSON content type is sent as it is
-    async (request, reply) =>
-      reply.type('application/json; charset=utf-8').send((await service.overviewJson(request.ctx)) as never),
+    {
+      config,
+      schema: {
+        tags,
+        querystring: ActivityOverviewQuery,
+        response: { 200: apiSuccess(z.union([ActivityOverviewPage, DeviceActivityOverviewResponse])) },
+      },
+    },
+    async (request, reply) => {
+      // with any paging parameter: one page (architecture §11 "Paged overview")
+      const paged = pagedOverviewQuery(request.query);
+      if (paged) {
+        return ok(await service.overviewPage(request.ctx, paged));
+      }
+      // the spec's full list comes serialised (a large scope's is reused; see
+      // OVERVIEW_REUSE_DEVICES): a string with a JSON content type is sent as it is
+      return reply
+        .type('application/json; charset=utf-8')
+        .send((await service.overviewJson(request.ctx)) as never);
+    },
   );
 
   app.get(

@@ -1,7 +1,9 @@
 import type {
   ActivityChartResponse,
   ActivityLogResponse,
+  ActivityOverviewPage,
   DeviceActivityOverviewResponse,
+  PagedOverviewQuery,
   WeeklySummaryResponse,
 } from '@outpost/contract/activity';
 import { ACTIVITY_CHART_SLOTS, ACTIVITY_MAX_DAYS, ACTIVITY_WEEKLY_DAYS } from '@outpost/contract/activity';
@@ -34,15 +36,16 @@ import {
   withOpenIntervals,
 } from './activity-accounting';
 import type { AccountingEvent, DayTotals, Timeline } from './activity-accounting';
+import { OverviewSnapshot, finishInSteps, mapInSteps } from './activity-overview';
 
 // Device activity reads (spec: core §7 device activity calls, operations §2.11 and §7). Every
 // call is tenant and site scoped like the devices list: a device the caller may not see is 404.
 
 /**
- * The overview of a scope this large is reused: its answer (every device's 30-day aggregate,
- * 200 bytes a device; operations §4 filters and sorts the loaded rows) costs about 0.3 s of
- * database time per 10,000 devices, while its figures move by minutes. A smaller scope is always
- * computed afresh.
+ * The overview of a scope this large is reused: its rows (every device's 30-day aggregate) cost
+ * about 0.3 s of database time per 10,000 devices, while its figures move by minutes. The rows
+ * are kept with their sorted orders (OverviewSnapshot), so the spec's full list and each page of
+ * the paged overview are answered from memory. A smaller scope is always computed afresh.
  */
 export const OVERVIEW_REUSE_DEVICES = 2_000;
 /** a reused overview is served as it is this long, then refreshed behind the next request */
@@ -52,7 +55,7 @@ export const OVERVIEW_STALE_MAX_MS = 5 * 60_000;
 /** scopes whose overview is kept (tenants, and site-limited callers' site sets) */
 const OVERVIEW_SCOPES = 200;
 
-type OverviewEntry = { at: number; json: string; refreshing: Promise<string> | null };
+type OverviewEntry = { at: number; snapshot: OverviewSnapshot; refreshing: Promise<OverviewSnapshot> | null };
 
 /** How many log entries one call returns at most (a week of a very busy machine). */
 export const ACTIVITY_LOG_LIMIT = 2_000;
@@ -139,52 +142,76 @@ export function createActivityService({
       from14: utcDay(from(14)),
       from30: utcDay(from(30)),
     });
-    return rows.map((r) => {
-      const online = r.onlineSince?.getTime() ?? null;
-      const loggedIn = r.loggedInSince?.getTime() ?? null;
-      const window = (closedOnline: number, closedLogin: number, n: number) =>
-        utilisation(
-          closedLogin + openPart(loggedIn, from(n), at),
-          closedOnline + openPart(online, from(n), at),
-        );
-      return {
-        agent_id: r.id,
-        device_guid: r.deviceGuid,
-        device_name: r.hostname,
-        site_name: r.siteName,
-        login_sessions_today: r.sessionsToday,
-        utilization_7d: window(r.online7, r.login7, 7),
-        utilization_14d: window(r.online14, r.login14, 14),
-        utilization_30d: window(r.online30, r.login30, 30),
-      };
-    });
+    // in pieces: 100,000 devices are answered between other requests (OverviewSnapshot.build)
+    return finishInSteps(
+      mapInSteps(rows, (r) => {
+        const online = r.onlineSince?.getTime() ?? null;
+        const loggedIn = r.loggedInSince?.getTime() ?? null;
+        const window = (closedOnline: number | null, closedLogin: number | null, n: number) =>
+          utilisation(
+            (closedLogin ?? 0) + openPart(loggedIn, from(n), at),
+            (closedOnline ?? 0) + openPart(online, from(n), at),
+          );
+        return {
+          agent_id: r.id,
+          device_guid: r.deviceGuid,
+          device_name: r.hostname,
+          site_name: r.siteName,
+          login_sessions_today: r.sessionsToday ?? 0,
+          utilization_7d: window(r.online7, r.login7, 7),
+          utilization_14d: window(r.online14, r.login14, 14),
+          utilization_30d: window(r.online30, r.login30, 30),
+        };
+      }),
+    );
   }
 
   // Reused overviews of large scopes, and the computations under way (one per scope at a time).
   const overviews = new Map<string, OverviewEntry>();
-  const computing = new Map<string, Promise<string>>();
+  const computing = new Map<string, Promise<OverviewSnapshot>>();
 
-  function computeOverview(ctx: Scope, key: string): Promise<string> {
+  function computeOverview(ctx: Scope, key: string): Promise<OverviewSnapshot> {
     const running = computing.get(key);
     if (running) {
       return running;
     }
     const at = now();
-    const json = overviewRowsOf(ctx).then((rows) => {
-      const text = JSON.stringify({ success: true, data: rows });
+    const snapshot = overviewRowsOf(ctx).then(async (rows) => {
+      const next = await OverviewSnapshot.build(rows, overviews.get(key)?.snapshot);
       overviews.delete(key);
       if (rows.length >= overviewReuseDevices) {
-        overviews.set(key, { at, json: text, refreshing: null });
+        overviews.set(key, { at, snapshot: next, refreshing: null });
         if (overviews.size > OVERVIEW_SCOPES) {
           overviews.delete(overviews.keys().next().value!);
         }
       }
-      return text;
+      return next;
     });
-    computing.set(key, json);
+    computing.set(key, snapshot);
     const forget = () => computing.delete(key);
-    json.then(forget, forget);
-    return json;
+    snapshot.then(forget, forget);
+    return snapshot;
+  }
+
+  /**
+   * The scope's overview: computed, or for a large scope reused for OVERVIEW_FRESH_MS and then
+   * refreshed behind the request that finds it older.
+   */
+  function overview(ctx: Scope): Promise<OverviewSnapshot> {
+    const key = scopeKey(ctx);
+    const hit = overviews.get(key);
+    const age = hit ? now() - hit.at : Infinity;
+    if (!hit || age >= OVERVIEW_STALE_MAX_MS) {
+      return computeOverview(ctx, key);
+    }
+    if (age >= OVERVIEW_FRESH_MS && !hit.refreshing) {
+      hit.refreshing = computeOverview(ctx, key);
+      // a failed refresh is tried again by the next request
+      hit.refreshing.catch(() => {
+        hit.refreshing = null;
+      });
+    }
+    return Promise.resolve(hit.snapshot);
   }
 
   return {
@@ -225,25 +252,14 @@ export function createActivityService({
       return weeklyRows(totals, at, ACTIVITY_WEEKLY_DAYS);
     },
 
-    /**
-     * The overview's response body ({ success, data }) as JSON: computed, or for a large scope
-     * reused for OVERVIEW_FRESH_MS and then refreshed behind the request that finds it older.
-     */
-    overviewJson(ctx: Scope): Promise<string> {
-      const key = scopeKey(ctx);
-      const hit = overviews.get(key);
-      const age = hit ? now() - hit.at : Infinity;
-      if (!hit || age >= OVERVIEW_STALE_MAX_MS) {
-        return computeOverview(ctx, key);
-      }
-      if (age >= OVERVIEW_FRESH_MS && !hit.refreshing) {
-        hit.refreshing = computeOverview(ctx, key);
-        // a failed refresh is tried again by the next request
-        hit.refreshing.catch(() => {
-          hit.refreshing = null;
-        });
-      }
-      return Promise.resolve(hit.json);
+    /** The spec's overview response body ({ success, data }: every device in scope) as JSON. */
+    async overviewJson(ctx: Scope): Promise<string> {
+      return (await overview(ctx)).json;
+    },
+
+    /** One page of the overview, filtered and sorted, with the whole scope's counters and cards. */
+    async overviewPage(ctx: Scope, query: PagedOverviewQuery): Promise<ActivityOverviewPage> {
+      return (await overview(ctx)).page(query);
     },
   };
 }

@@ -1,8 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type {
   ActivityChartResponse,
   ActivityLogResponse,
-  DeviceActivityOverviewResponse,
+  ActivityOverviewPage,
+  PagedOverviewQuery,
   WeeklySummaryResponse,
 } from '@outpost/contract/activity';
 import { ACTIVITY_WINDOW_DAYS } from '@outpost/contract/activity';
@@ -44,8 +45,12 @@ export const getDeviceActivityChart = (idOrGuid: string, signal?: AbortSignal) =
 export const getDeviceWeeklySummary = (idOrGuid: string, signal?: AbortSignal) =>
   api.get<WeeklySummaryResponse>(`${devicePath(idOrGuid)}/weekly-summary`, undefined, signal);
 
-export const getActivityOverview = (signal?: AbortSignal) =>
-  api.get<DeviceActivityOverviewResponse>('/customer/device-activity/overview', undefined, signal);
+/**
+ * One page of the overview, filtered and sorted by the server, with the whole scope's counters
+ * (architecture §11 "Paged overview"; `page` is always sent, which selects the paged answer).
+ */
+export const getActivityOverviewPage = (query: PagedOverviewQuery, signal?: AbortSignal) =>
+  api.get<ActivityOverviewPage>('/customer/device-activity/overview', { ...query }, signal);
 
 export const getDeviceActivityLogQueryOptions = (
   tenantId: number,
@@ -74,10 +79,14 @@ export const getDeviceWeeklySummaryQueryOptions = (tenantId: number, idOrGuid: s
 
 export const activityOverviewKey = (tenantId: number) => [...activityKey(tenantId), 'overview'] as const;
 
-export const getActivityOverviewQueryOptions = (tenantId: number) =>
+export const getActivityOverviewPageQueryOptions = (tenantId: number, query: PagedOverviewQuery) =>
   queryOptions({
-    queryKey: activityOverviewKey(tenantId),
-    queryFn: ({ signal }) => getActivityOverview(signal),
+    queryKey: [...activityOverviewKey(tenantId), query] as const,
+    queryFn: ({ signal }) => getActivityOverviewPage(query, signal),
+    // the previous page stays on screen while the next one loads (filters, sorting, pages), but
+    // never another tenant's
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === tenantId ? keepPreviousData(previous) : undefined,
   });
 
 export function useDeviceActivityLog(idOrGuid: string, days: number = ACTIVITY_WINDOW_DAYS) {
@@ -95,7 +104,7 @@ export function useDeviceWeeklySummary(idOrGuid: string) {
   return useQuery(getDeviceWeeklySummaryQueryOptions(user.tenant_id, idOrGuid));
 }
 
-export function useActivityOverview() {
+export function useActivityOverviewPage(query: PagedOverviewQuery) {
   const user = useUser();
-  return useQuery(getActivityOverviewQueryOptions(user.tenant_id));
+  return useQuery(getActivityOverviewPageQueryOptions(user.tenant_id, query));
 }

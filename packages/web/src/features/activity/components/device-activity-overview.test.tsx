@@ -1,14 +1,16 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeviceActivityRow } from '@outpost/contract/activity';
+import type { ActivityOverviewPage, DeviceActivityRow, PagedOverviewQuery } from '@outpost/contract/activity';
 import { activityMessages } from '@outpost/contract/activity';
+import { useOverviewState } from '../lib/use-overview-state';
 import { DeviceActivityOverview } from './device-activity-overview';
 
-// spec: operations §2.11 Device activity, with the rows already loaded.
+// spec: operations §2.11 Device activity, with the server's answer loaded: what is shown, and
+// what the page asks the server for next (the arguments of the paged call).
 
 const row = (agent_id: number, patch: Partial<DeviceActivityRow> = {}): DeviceActivityRow => ({
   agent_id,
@@ -22,6 +24,7 @@ const row = (agent_id: number, patch: Partial<DeviceActivityRow> = {}): DeviceAc
   ...patch,
 });
 
+// as the server sends them: 30 days, descending
 const FLEET = [
   row(1, {
     device_name: 'Reception',
@@ -34,7 +37,6 @@ const FLEET = [
   row(2, {
     device_name: 'Lab-01',
     site_name: 'Munich',
-    login_sessions_today: 0,
     utilization_7d: 62,
     utilization_14d: 64,
     utilization_30d: 66,
@@ -50,25 +52,59 @@ const FLEET = [
   row(4, {
     device_name: 'Build-Server',
     site_name: 'Berlin Lab',
-    login_sessions_today: 0,
     utilization_7d: 130,
     utilization_14d: 12,
     utilization_30d: 9,
   }),
 ];
 
+const view = (
+  data: DeviceActivityRow[] = FLEET,
+  patch: Partial<ActivityOverviewPage> = {},
+): ActivityOverviewPage => ({
+  data,
+  pagination: { page: 1, limit: 50, total: data.length, totalPages: 1 },
+  summary: {
+    total_devices: 4,
+    active_today: 2,
+    inactive_today: 2,
+    total_sessions_today: 4,
+    high_utilization_30d: 1,
+    distribution: [
+      { band: 'high', count: 1 },
+      { band: 'good', count: 1 },
+      { band: 'moderate', count: 1 },
+      { band: 'low', count: 1 },
+    ],
+    average_utilization: { utilization_7d: 82, utilization_14d: 52.75, utilization_30d: 52 },
+  },
+  ...patch,
+});
+
 afterEach(cleanup);
 
-function renderOverview(rows: DeviceActivityRow[] = FLEET) {
+/** The overview with its real state; the arguments it would send are printed beside it. */
+function Harness({ answer }: { answer: ActivityOverviewPage }) {
+  const state = useOverviewState();
+  return (
+    <>
+      <DeviceActivityOverview view={answer} state={state} />
+      <output data-testid="query">{JSON.stringify(state.query)}</output>
+    </>
+  );
+}
+
+function renderOverview(answer = view()) {
   const user = userEvent.setup();
   render(
     <MemoryRouter>
-      <DeviceActivityOverview rows={rows} />
+      <Harness answer={answer} />
     </MemoryRouter>,
   );
   return user;
 }
 
+const sent = () => JSON.parse(screen.getByTestId('query').textContent) as PagedOverviewQuery;
 const table = () => screen.getByRole('table', { name: 'Device Utilization Overview' });
 const deviceOrder = () =>
   within(table())
@@ -83,8 +119,17 @@ const columnHeader = (name: string) =>
 const counter = (label: string) => screen.getByTestId(`counter-${label}`).textContent;
 
 describe('the device utilization table', () => {
-  it('sorts by 30-day utilisation, descending, by default', () => {
+  it('asks for the first page by 30-day utilisation, descending, and shows the rows in the order sent', () => {
     renderOverview();
+    expect(sent()).toEqual({
+      page: 1,
+      limit: 50,
+      search: '',
+      utilization: null,
+      sessions: null,
+      sort: 'utilization_30d',
+      order: 'desc',
+    });
     expect(deviceOrder()).toEqual(['Reception', 'Lab-01', 'Device 3', 'Build-Server']);
     expect(columnHeader('30 Days')).toHaveAttribute('aria-sort', 'descending');
     expect(columnHeader('Device')).toHaveAttribute('aria-sort', 'none');
@@ -94,26 +139,23 @@ describe('the device utilization table', () => {
     const user = renderOverview();
     await user.click(header('30 Days'));
     expect(columnHeader('30 Days')).toHaveAttribute('aria-sort', 'ascending');
-    expect(deviceOrder()).toEqual(['Build-Server', 'Device 3', 'Lab-01', 'Reception']);
+    expect(sent()).toMatchObject({ sort: 'utilization_30d', order: 'asc' });
 
     await user.click(header('Device'));
     expect(columnHeader('Device')).toHaveAttribute('aria-sort', 'descending');
     expect(columnHeader('30 Days')).toHaveAttribute('aria-sort', 'none');
-    expect(deviceOrder()).toEqual(['Reception', 'Lab-01', 'Device 3', 'Build-Server']);
+    expect(sent()).toMatchObject({ sort: 'device', order: 'desc' });
 
     await user.click(header('Device'));
-    expect(columnHeader('Device')).toHaveAttribute('aria-sort', 'ascending');
-    expect(deviceOrder()).toEqual(['Build-Server', 'Device 3', 'Lab-01', 'Reception']);
-
+    expect(sent()).toMatchObject({ sort: 'device', order: 'asc' });
     await user.click(header('Sessions Today'));
-    expect(deviceOrder()).toEqual(['Reception', 'Device 3', 'Build-Server', 'Lab-01']);
-
+    expect(sent()).toMatchObject({ sort: 'sessions', order: 'desc' });
     await user.click(header('7 Days'));
-    expect(deviceOrder()).toEqual(['Build-Server', 'Reception', 'Lab-01', 'Device 3']);
-
+    expect(sent()).toMatchObject({ sort: 'utilization_7d', order: 'desc' });
+    await user.click(header('14 Days'));
+    expect(sent()).toMatchObject({ sort: 'utilization_14d', order: 'desc' });
     await user.click(header('Site'));
-    // No site, Munich, Berlin Lab, Berlin HQ
-    expect(deviceOrder()).toEqual(['Device 3', 'Lab-01', 'Build-Server', 'Reception']);
+    expect(sent()).toMatchObject({ sort: 'site', order: 'desc' });
   });
 
   it('links devices to their page with the fallbacks for name and site', () => {
@@ -132,39 +174,56 @@ describe('the device utilization table', () => {
     expect(within(server).getByText('130.0%')).toBeInTheDocument();
     const bars = within(server).getAllByTestId('utilization-bar');
     expect(bars.map((b) => b.style.width)).toEqual(['100%', '12%', '9%']);
-    const lab = screen.getByRole('link', { name: 'Lab-01' }).closest('tr')!;
-    expect([...lab.querySelectorAll('[data-band]')].map((c) => c.getAttribute('data-band'))).toEqual([
-      'good',
-      'good',
-      'good',
-    ]);
+  });
+
+  it('pages with the pager: the range, the total and the next page asked for', async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => row(i + 1));
+    const user = renderOverview(
+      view(rows, { pagination: { page: 1, limit: 50, total: 1234, totalPages: 25 } }),
+    );
+    expect(screen.getByText('1–50 of 1,234 devices')).toBeInTheDocument();
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Device pages' })).getByRole('button', { name: '2' }),
+    );
+    expect(sent().page).toBe(2);
+    // a new sort starts at the top of the new order
+    await user.click(header('Site'));
+    expect(sent()).toMatchObject({ page: 1, sort: 'site' });
+  });
+
+  it('hides the pager with one page', () => {
+    renderOverview();
+    expect(screen.queryByRole('navigation', { name: 'Device pages' })).not.toBeInTheDocument();
   });
 });
 
 describe('filters and search', () => {
-  it('combine, update Showing, and Clear Filters appears only when one is set', async () => {
-    const user = renderOverview();
+  it('sends the search once typing pauses, the filters at once, each from page 1; Clear Filters resets them', async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => row(i + 1));
+    const user = renderOverview(
+      view(rows, { pagination: { page: 1, limit: 50, total: 120, totalPages: 3 } }),
+    );
     expect(screen.queryByRole('button', { name: 'Clear Filters' })).not.toBeInTheDocument();
-    expect(counter('Total Devices')).toBe('4');
-    expect(counter('Showing')).toBe('4');
+    await user.click(
+      within(screen.getByRole('navigation', { name: 'Device pages' })).getByRole('button', { name: '3' }),
+    );
+    expect(sent().page).toBe(3);
 
-    await user.type(screen.getByPlaceholderText('Search devices or sites...'), 'BERLIN');
-    expect(deviceOrder()).toEqual(['Reception', 'Build-Server']);
-    expect(counter('Showing')).toBe('2');
+    await user.type(screen.getByPlaceholderText('Search devices or sites...'), ' BERLIN ');
     expect(screen.getByRole('button', { name: 'Clear Filters' })).toBeInTheDocument();
+    expect(sent().page).toBe(1);
+    await waitFor(() => expect(sent().search).toBe('BERLIN'));
 
     await user.selectOptions(screen.getByRole('combobox', { name: 'Sessions' }), 'Inactive Today');
-    expect(deviceOrder()).toEqual(['Build-Server']);
-
+    expect(sent()).toMatchObject({ search: 'BERLIN', sessions: 'inactive', utilization: null, page: 1 });
     await user.selectOptions(screen.getByRole('combobox', { name: 'Utilization' }), 'High (80%+)');
-    expect(screen.queryByRole('table')).not.toBeInTheDocument();
-    expect(counter('Showing')).toBe('0');
-    // the counters and cards describe the whole fleet
-    expect(counter('Total Devices')).toBe('4');
+    expect(sent()).toMatchObject({ sessions: 'inactive', utilization: 'high' });
 
     await user.click(screen.getByRole('button', { name: 'Clear Filters' }));
-    expect(deviceOrder()).toHaveLength(4);
     expect(screen.getByPlaceholderText('Search devices or sites...')).toHaveValue('');
+    await waitFor(() =>
+      expect(sent()).toMatchObject({ search: '', utilization: null, sessions: null, page: 1 }),
+    );
     expect(screen.queryByRole('button', { name: 'Clear Filters' })).not.toBeInTheDocument();
   });
 
@@ -186,24 +245,28 @@ describe('filters and search', () => {
 });
 
 describe('empty states', () => {
+  const none = view([], {
+    summary: { ...view().summary, total_devices: 0, active_today: 0, inactive_today: 0 },
+  });
+
   it('without any data: No device activity data and the reporting hint', () => {
-    renderOverview([]);
+    renderOverview(none);
     expect(screen.getByText(activityMessages.noActivityData)).toBeInTheDocument();
     expect(screen.getByText(activityMessages.noActivityHint)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Clear All Filters' })).not.toBeInTheDocument();
   });
 
   it('when searching: No matching devices, the filters hint and Clear All Filters', async () => {
-    const user = renderOverview();
+    const user = renderOverview(none);
     await user.type(screen.getByPlaceholderText('Search devices or sites...'), 'nothing like this');
-    expect(screen.getByText(activityMessages.noMatchingDevices)).toBeInTheDocument();
+    expect(await screen.findByText(activityMessages.noMatchingDevices)).toBeInTheDocument();
     expect(screen.getByText(activityMessages.noMatchHint)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Clear All Filters' }));
-    expect(deviceOrder()).toHaveLength(4);
+    expect(screen.getByPlaceholderText('Search devices or sites...')).toHaveValue('');
   });
 
   it('with a filter but no search: No device activity data with the filters hint', async () => {
-    const user = renderOverview([row(1, { utilization_30d: 10 })]);
+    const user = renderOverview(none);
     await user.selectOptions(screen.getByRole('combobox', { name: 'Utilization' }), 'High (80%+)');
     expect(screen.getByText(activityMessages.noActivityData)).toBeInTheDocument();
     expect(screen.getByText(activityMessages.noMatchHint)).toBeInTheDocument();
@@ -212,8 +275,10 @@ describe('empty states', () => {
 });
 
 describe('counters and cards', () => {
-  it('show today, the distribution and the averages coloured by band', () => {
-    renderOverview();
+  it("show the server's whole-scope figures; Showing is the filtered count", () => {
+    renderOverview(view(FLEET.slice(0, 2), { pagination: { page: 1, limit: 50, total: 2, totalPages: 1 } }));
+    expect(counter('Total Devices')).toBe('4');
+    expect(counter('Showing')).toBe('2');
     expect(counter('Active Today')).toBe('2');
     expect(counter('High Utilization (30d)')).toBe('1');
     const today = screen.getByText("Today's Activity").closest('.rounded-xl') as HTMLElement;
@@ -226,7 +291,6 @@ describe('counters and cards', () => {
         .getAllByRole('progressbar')
         .map((p) => p.getAttribute('aria-valuenow')),
     ).toEqual(['25', '25', '25', '25']);
-    // 7d: (91+62+45+130)/4 = 82.0 high; 14d: (88+64+47+12)/4 = 52.75 moderate; 30d: 52.0 moderate
     expect(screen.getByTestId('trend-7 Days')).toHaveTextContent('82.0%');
     expect(screen.getByTestId('trend-7 Days')).toHaveAttribute('data-band', 'high');
     expect(screen.getByTestId('trend-14 Days')).toHaveTextContent('52.8%');

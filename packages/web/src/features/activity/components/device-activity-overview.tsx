@@ -1,27 +1,15 @@
-import { useMemo, useState } from 'react';
 import { Info, SearchX, X, BarChart3 } from 'lucide-react';
-import type { DeviceActivityRow } from '@outpost/contract/activity';
+import type { ActivityOverviewPage } from '@outpost/contract/activity';
 import { activityMessages, UTILIZATION_BANDS } from '@outpost/contract/activity';
-import { ACTIVITY_PAGE_SIZE } from '@outpost/contract/limits';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { FilterSelect, SearchInput } from '../../../components/ui/list-toolbar';
 import { Pager } from '../../../components/ui/pager';
 import { EmptyState } from '../../../components/ui/states';
 import { cn } from '../../../lib/cn';
-import type { Filters, SessionsFilter, Sort, UtilizationFilter } from '../lib/overview';
-import {
-  BAND_STYLES,
-  DEFAULT_SORT,
-  NO_FILTERS,
-  SESSIONS_FILTER_OPTIONS,
-  UTILIZATION_FILTER_OPTIONS,
-  filterRows,
-  hasActiveFilters,
-  nextSort,
-  sortRows,
-  summarize,
-} from '../lib/overview';
+import type { SessionsFilter, UtilizationFilter } from '../lib/overview';
+import { BAND_STYLES, SESSIONS_FILTER_OPTIONS, UTILIZATION_FILTER_OPTIONS } from '../lib/overview';
+import type { OverviewState } from '../lib/use-overview-state';
 import { OverviewCards, OverviewCounters } from './overview-summary';
 import { OverviewTable } from './overview-table';
 
@@ -58,27 +46,23 @@ function UnderstandingPanel() {
   );
 }
 
-export function DeviceActivityOverview({ rows }: { rows: DeviceActivityRow[] }) {
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
-  const [page, setPage] = useState(1);
+export function DeviceActivityOverview({
+  view,
+  state,
+  isUpdating = false,
+}: {
+  /** the server's answer for state.query (or the previous one while it loads) */
+  view: ActivityOverviewPage;
+  state: OverviewState;
+  /** a new page, filter or sort is loading: the rows shown are the previous answer's */
+  isUpdating?: boolean;
+}) {
+  const { list, sort, sortBy } = state;
+  const { page, limit, total, totalPages } = view.pagination;
 
-  const summary = useMemo(() => summarize(rows), [rows]);
-  const shown = useMemo(() => sortRows(filterRows(rows, filters), sort), [rows, filters, sort]);
-  const totalPages = Math.max(1, Math.ceil(shown.length / ACTIVITY_PAGE_SIZE));
-  const current = Math.min(page, totalPages);
-  const pageRows = shown.slice((current - 1) * ACTIVITY_PAGE_SIZE, current * ACTIVITY_PAGE_SIZE);
-
-  const isFiltered = hasActiveFilters(filters);
-  const isSearching = filters.search.trim() !== '';
-  const update = (patch: Partial<Filters>) => {
-    setFilters((f) => ({ ...f, ...patch }));
-    setPage(1);
-  };
-  const clear = () => {
-    setFilters(NO_FILTERS);
-    setPage(1);
-  };
+  // the empty state describes the answer on screen: the search it was asked with
+  const isSearching = state.query.search !== '';
+  const isFiltered = isSearching || state.query.utilization !== null || state.query.sessions !== null;
 
   const empty = (
     <EmptyState
@@ -87,7 +71,7 @@ export function DeviceActivityOverview({ rows }: { rows: DeviceActivityRow[] }) 
       message={isFiltered ? activityMessages.noMatchHint : activityMessages.noActivityHint}
       action={
         isFiltered ? (
-          <Button onClick={clear} icon={<X className="size-4" />}>
+          <Button onClick={list.clearFilters} icon={<X className="size-4" />}>
             Clear All Filters
           </Button>
         ) : undefined
@@ -100,27 +84,27 @@ export function DeviceActivityOverview({ rows }: { rows: DeviceActivityRow[] }) 
       <Card>
         <div className="flex flex-col gap-3 px-4 py-3 lg:flex-row lg:items-center">
           <SearchInput
-            value={filters.search}
-            onChange={(search) => update({ search })}
+            value={list.search}
+            onChange={list.setSearch}
             placeholder={activityMessages.searchPlaceholder}
             label="Search devices or sites"
           />
           <div className="flex flex-1 flex-wrap items-center gap-2">
             <FilterSelect<UtilizationFilter>
               label="Utilization"
-              value={filters.utilization}
+              value={list.filters.utilization}
               options={UTILIZATION_FILTER_OPTIONS}
-              onChange={(utilization) => update({ utilization })}
+              onChange={(utilization) => list.setFilter('utilization', utilization)}
               className="sm:w-48"
             />
             <FilterSelect<SessionsFilter>
               label="Sessions"
-              value={filters.sessions}
+              value={list.filters.sessions}
               options={SESSIONS_FILTER_OPTIONS}
-              onChange={(sessions) => update({ sessions })}
+              onChange={(sessions) => list.setFilter('sessions', sessions)}
             />
-            {isFiltered && (
-              <Button variant="ghost" size="sm" onClick={clear} icon={<X className="size-3.5" />}>
+            {list.hasActiveFilters && (
+              <Button variant="ghost" size="sm" onClick={list.clearFilters} icon={<X className="size-3.5" />}>
                 Clear Filters
               </Button>
             )}
@@ -128,27 +112,26 @@ export function DeviceActivityOverview({ rows }: { rows: DeviceActivityRow[] }) 
         </div>
       </Card>
 
-      <OverviewCounters summary={summary} showing={shown.length} />
-      <OverviewCards summary={summary} />
+      <OverviewCounters summary={view.summary} showing={total} />
+      <OverviewCards summary={view.summary} />
 
       <Card>
         <CardHeader
           title="Device Utilization Overview"
           description="Share of each device's online time with a user logged in, over the last 7, 14 and 30 days"
         />
-        <OverviewTable
-          rows={pageRows}
-          sort={sort}
-          onSort={(key) => setSort((s) => nextSort(s, key))}
-          empty={empty}
-        />
+        <div aria-busy={isUpdating} className={cn('transition-opacity', isUpdating && 'opacity-60')}>
+          <OverviewTable rows={view.data} sort={sort} onSort={sortBy} empty={empty} />
+        </div>
         {totalPages > 1 && (
           <div className="flex flex-col gap-3 border-t border-slate-200 px-4 py-3 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
-            <span className="text-sm text-slate-500 dark:text-slate-400">
-              {(current - 1) * ACTIVITY_PAGE_SIZE + 1}–{Math.min(current * ACTIVITY_PAGE_SIZE, shown.length)}{' '}
-              of {shown.length.toLocaleString()} devices
+            <span className="text-sm text-slate-500 tabular-nums dark:text-slate-400">
+              {view.data.length > 0
+                ? `${((page - 1) * limit + 1).toLocaleString()}–${((page - 1) * limit + view.data.length).toLocaleString()} of `
+                : ''}
+              {total.toLocaleString()} devices
             </span>
-            <Pager page={current} totalPages={totalPages} onPageChange={setPage} label="Device pages" />
+            <Pager page={page} totalPages={totalPages} onPageChange={list.setPage} label="Device pages" />
           </div>
         )}
       </Card>

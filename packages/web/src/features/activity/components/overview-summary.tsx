@@ -1,12 +1,14 @@
 import type { ReactNode } from 'react';
 import { Activity, Gauge, ListFilter, Monitor } from 'lucide-react';
+import type { ActivityOverviewSummary } from '@outpost/contract/activity';
 import { utilizationBand } from '@outpost/contract/activity';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { cn } from '../../../lib/cn';
-import type { OverviewSummary } from '../lib/overview';
-import { BAND_STYLES, barWidth, formatUtilization } from '../lib/overview';
+import { BAND_STYLES, bandShares, barWidth, formatUtilization } from '../lib/overview';
 
-// spec: operations §2.11 counters and cards.
+// spec: operations §2.11 counters and cards, over every device in scope (the server's summary).
+
+type OverviewSummary = ActivityOverviewSummary;
 
 function Counter({
   label,
@@ -40,7 +42,7 @@ export function OverviewCounters({ summary, showing }: { summary: OverviewSummar
     <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
       <Counter
         label="Total Devices"
-        value={summary.total}
+        value={summary.total_devices}
         icon={<Monitor className="size-5" />}
         accent="bg-indigo-50 text-indigo-600 dark:bg-indigo-500/10 dark:text-indigo-400"
       />
@@ -52,13 +54,13 @@ export function OverviewCounters({ summary, showing }: { summary: OverviewSummar
       />
       <Counter
         label="Active Today"
-        value={summary.activeToday}
+        value={summary.active_today}
         icon={<Activity className="size-5" />}
         accent="bg-sky-50 text-sky-600 dark:bg-sky-500/10 dark:text-sky-400"
       />
       <Counter
         label="High Utilization (30d)"
-        value={summary.highUtilization30d}
+        value={summary.high_utilization_30d}
         icon={<Gauge className="size-5" />}
         accent="bg-emerald-50 text-emerald-600 dark:bg-emerald-500/10 dark:text-emerald-400"
       />
@@ -71,7 +73,7 @@ function DistributionCard({ summary }: { summary: OverviewSummary }) {
     <Card>
       <CardHeader title="Utilization Distribution (30d)" />
       <ul className="space-y-4 px-5 py-4" aria-label="Utilization distribution">
-        {summary.distribution.map((band) => (
+        {bandShares(summary).map((band) => (
           <li key={band.key} data-band={band.key}>
             <div className="flex items-center justify-between gap-3 text-sm">
               <span className="flex items-center gap-2 text-slate-700 dark:text-slate-300">
@@ -107,9 +109,9 @@ function DistributionCard({ summary }: { summary: OverviewSummary }) {
 
 function TodayCard({ summary }: { summary: OverviewSummary }) {
   const items = [
-    { label: 'Total Sessions', value: summary.totalSessionsToday, tone: 'text-slate-900 dark:text-white' },
-    { label: 'Active Devices', value: summary.activeToday, tone: 'text-emerald-700 dark:text-emerald-400' },
-    { label: 'Inactive Devices', value: summary.inactiveToday, tone: 'text-slate-500 dark:text-slate-400' },
+    { label: 'Total Sessions', value: summary.total_sessions_today, tone: 'text-slate-900 dark:text-white' },
+    { label: 'Active Devices', value: summary.active_today, tone: 'text-emerald-700 dark:text-emerald-400' },
+    { label: 'Inactive Devices', value: summary.inactive_today, tone: 'text-slate-500 dark:text-slate-400' },
   ];
   return (
     <Card>
@@ -130,9 +132,9 @@ function TodayCard({ summary }: { summary: OverviewSummary }) {
 
 function TrendsCard({ summary }: { summary: OverviewSummary }) {
   const items = [
-    { label: '7 Days', value: summary.averages.utilization_7d },
-    { label: '14 Days', value: summary.averages.utilization_14d },
-    { label: '30 Days', value: summary.averages.utilization_30d },
+    { label: '7 Days', value: summary.average_utilization.utilization_7d },
+    { label: '14 Days', value: summary.average_utilization.utilization_14d },
+    { label: '30 Days', value: summary.average_utilization.utilization_30d },
   ];
   return (
     <Card>

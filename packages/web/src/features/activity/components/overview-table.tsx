@@ -2,11 +2,11 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ArrowDown, ArrowUp, ChevronsUpDown, Monitor } from 'lucide-react';
 import type { DeviceActivityRow } from '@outpost/contract/activity';
-import { utilizationBand } from '@outpost/contract/activity';
+import { deviceLabel, siteLabel, utilizationBand } from '@outpost/contract/activity';
 import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
 import { cn } from '../../../lib/cn';
 import type { Sort, SortKey } from '../lib/overview';
-import { BAND_STYLES, barWidth, deviceLabel, formatUtilization, siteLabel } from '../lib/overview';
+import { BAND_STYLES, barWidth, formatUtilization } from '../lib/overview';
 
 // spec: operations §2.11 table 'Device Utilization Overview'.
 

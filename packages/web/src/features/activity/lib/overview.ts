@@ -1,16 +1,22 @@
-import type { DeviceActivityRow, UtilizationBand } from '@outpost/contract/activity';
-import { UTILIZATION_BANDS, utilizationBand } from '@outpost/contract/activity';
+import type {
+  ActivityOverviewSummary,
+  ActivitySessionsFilter,
+  ActivitySortKey,
+  SortOrder,
+  UtilizationBand,
+} from '@outpost/contract/activity';
+import { ACTIVITY_DEFAULT_SORT, UTILIZATION_BANDS } from '@outpost/contract/activity';
 
-// The Device Activity overview's filtering, sorting and summaries, done on the loaded rows
-// (spec: operations §2.11, §4 Device activity, §9).
+// The Device Activity overview's sorting rules, filter options and figures as shown (spec:
+// operations §2.11, §4 Device activity, §9). Filtering, sorting and paging happen on the server
+// (architecture §11 "Paged overview"); this page sends the arguments and shows the answer.
 
-export type SortKey =
-  'device' | 'site' | 'sessions' | 'utilization_7d' | 'utilization_14d' | 'utilization_30d';
-export type SortDirection = 'asc' | 'desc';
+export type SortKey = ActivitySortKey;
+export type SortDirection = SortOrder;
 export type Sort = { key: SortKey; direction: SortDirection };
 
 /** Default: 30-day utilisation, descending. */
-export const DEFAULT_SORT: Sort = { key: 'utilization_30d', direction: 'desc' };
+export const DEFAULT_SORT: Sort = { key: ACTIVITY_DEFAULT_SORT.sort, direction: ACTIVITY_DEFAULT_SORT.order };
 
 /** Clicking the active sort column toggles direction; clicking another column sorts descending. */
 export function nextSort(current: Sort, key: SortKey): Sort {
@@ -21,9 +27,10 @@ export function nextSort(current: Sort, key: SortKey): Sort {
 }
 
 export type UtilizationFilter = '' | UtilizationBand;
-export type SessionsFilter = '' | 'active' | 'inactive';
-export type Filters = { search: string; utilization: UtilizationFilter; sessions: SessionsFilter };
-export const NO_FILTERS: Filters = { search: '', utilization: '', sessions: '' };
+export type SessionsFilter = '' | ActivitySessionsFilter;
+/** The two selects ('' is All); the search box is kept beside them (use-overview-state.ts). */
+export type OverviewFilters = { utilization: UtilizationFilter; sessions: SessionsFilter };
+export const NO_FILTERS: OverviewFilters = { utilization: '', sessions: '' };
 
 export const UTILIZATION_FILTER_OPTIONS: { value: UtilizationFilter; label: string }[] = [
   { value: '', label: 'All Utilization' },
@@ -35,100 +42,16 @@ export const SESSIONS_FILTER_OPTIONS: { value: SessionsFilter; label: string }[]
   { value: 'inactive', label: 'Inactive Today' },
 ];
 
-export const hasActiveFilters = (f: Filters) =>
-  f.search.trim() !== '' || f.utilization !== '' || f.sessions !== '';
+export type BandShare = { key: UtilizationBand; label: string; count: number; share: number };
 
-/** The device's name, falling back to 'Device {agent_id}'. */
-export const deviceLabel = (row: Pick<DeviceActivityRow, 'device_name' | 'agent_id'>) =>
-  row.device_name?.trim() || `Device ${row.agent_id}`;
-
-/** The site's name, falling back to 'No site'. */
-export const siteLabel = (row: Pick<DeviceActivityRow, 'site_name'>) => row.site_name?.trim() || 'No site';
-
-export const isActiveToday = (row: DeviceActivityRow) => row.login_sessions_today > 0;
-
-/**
- * Search (device or site name, case-insensitive), the utilisation band (of the 30-day figure,
- * as the distribution and the High Utilization counter) and today's sessions, all combined.
- */
-export function filterRows(rows: readonly DeviceActivityRow[], f: Filters): DeviceActivityRow[] {
-  const term = f.search.trim().toLowerCase();
-  return rows.filter(
-    (row) =>
-      (!term ||
-        deviceLabel(row).toLowerCase().includes(term) ||
-        (row.site_name ?? '').toLowerCase().includes(term)) &&
-      (!f.utilization || utilizationBand(row.utilization_30d) === f.utilization) &&
-      (!f.sessions || (f.sessions === 'active') === isActiveToday(row)),
-  );
-}
-
-const compareText = (a: string, b: string) =>
-  a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
-
-function compareBy(key: SortKey, a: DeviceActivityRow, b: DeviceActivityRow): number {
-  switch (key) {
-    case 'device':
-      return compareText(deviceLabel(a), deviceLabel(b));
-    case 'site':
-      return compareText(siteLabel(a), siteLabel(b));
-    case 'sessions':
-      return a.login_sessions_today - b.login_sessions_today;
-    case 'utilization_7d':
-    case 'utilization_14d':
-    case 'utilization_30d':
-      return a[key] - b[key];
-  }
-}
-
-/** A new sorted list; ties keep a stable order by device name, then agent id. */
-export function sortRows(rows: readonly DeviceActivityRow[], sort: Sort): DeviceActivityRow[] {
-  const sign = sort.direction === 'asc' ? 1 : -1;
-  return [...rows].sort(
-    (a, b) =>
-      sign * compareBy(sort.key, a, b) ||
-      compareText(deviceLabel(a), deviceLabel(b)) ||
-      a.agent_id - b.agent_id,
-  );
-}
-
-export type OverviewSummary = {
-  total: number;
-  activeToday: number;
-  inactiveToday: number;
-  totalSessionsToday: number;
-  highUtilization30d: number;
-  /** devices per band of the 30-day utilisation, in the bands' order */
-  distribution: { key: UtilizationBand; label: string; count: number; share: number }[];
-  averages: { utilization_7d: number; utilization_14d: number; utilization_30d: number };
-};
-
-const mean = (values: number[]) => (values.length ? values.reduce((s, v) => s + v, 0) / values.length : 0);
-
-/** The counters and cards, over every loaded device (the filters narrow the table only). */
-export function summarize(rows: readonly DeviceActivityRow[]): OverviewSummary {
-  const counts = new Map<UtilizationBand, number>();
-  for (const row of rows) {
-    const band = utilizationBand(row.utilization_30d);
-    counts.set(band, (counts.get(band) ?? 0) + 1);
-  }
-  const activeToday = rows.filter(isActiveToday).length;
-  return {
-    total: rows.length,
-    activeToday,
-    inactiveToday: rows.length - activeToday,
-    totalSessionsToday: rows.reduce((s, r) => s + r.login_sessions_today, 0),
-    highUtilization30d: counts.get('high') ?? 0,
-    distribution: UTILIZATION_BANDS.map((b) => {
-      const count = counts.get(b.key) ?? 0;
-      return { key: b.key, label: b.label, count, share: rows.length ? (count / rows.length) * 100 : 0 };
-    }),
-    averages: {
-      utilization_7d: mean(rows.map((r) => r.utilization_7d)),
-      utilization_14d: mean(rows.map((r) => r.utilization_14d)),
-      utilization_30d: mean(rows.map((r) => r.utilization_30d)),
-    },
-  };
+/** The distribution card's bands: count and share of all devices, in the bands' order. */
+export function bandShares(summary: ActivityOverviewSummary): BandShare[] {
+  const counts = new Map(summary.distribution.map((d) => [d.band, d.count]));
+  const total = summary.total_devices;
+  return UTILIZATION_BANDS.map((b) => {
+    const count = counts.get(b.key) ?? 0;
+    return { key: b.key, label: b.label, count, share: total ? (count / total) * 100 : 0 };
+  });
 }
 
 /** Utilisation to one decimal, e.g. '72.5%' (spec: operations §9). */

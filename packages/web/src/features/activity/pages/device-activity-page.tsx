@@ -1,17 +1,30 @@
+import { useEffect } from 'react';
 import { RefreshCw } from 'lucide-react';
 import { activityMessages } from '@outpost/contract/activity';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { ErrorState } from '../../../components/ui/states';
-import { activityErrorText, useActivityOverview } from '../../../lib/api/activity';
+import { activityErrorText, useActivityOverviewPage } from '../../../lib/api/activity';
 import { DeviceActivityOverview } from '../components/device-activity-overview';
+import { useOverviewState } from '../lib/use-overview-state';
 
 // spec: operations §2.11 Device activity (/device-activity); §4 states loading, error (with
-// retry), loaded; §8 'Failed to load device activity overview' or the server's text.
+// retry), loaded; §8 'Failed to load device activity overview' or the server's text. The server
+// filters, sorts and pages (architecture §11 "Paged overview").
 export default function DeviceActivityPage() {
-  const query = useActivityOverview();
-  const isRefreshing = query.isFetching && !query.isPending;
+  const state = useOverviewState();
+  const query = useActivityOverviewPage(state.query);
+  const isRefreshing = query.isFetching && !query.isPending && !query.isPlaceholderData;
+
+  // a page past the last (devices went away since it was chosen): show the last one
+  const totalPages = query.data?.pagination.totalPages;
+  const { page, setPage } = state.list;
+  useEffect(() => {
+    if (totalPages !== undefined && !query.isPlaceholderData && page > totalPages) {
+      setPage(totalPages);
+    }
+  }, [totalPages, page, setPage, query.isPlaceholderData]);
 
   return (
     <>
@@ -39,7 +52,7 @@ export default function DeviceActivityPage() {
           />
         </Card>
       ) : (
-        <DeviceActivityOverview rows={query.data} />
+        <DeviceActivityOverview view={query.data} state={state} isUpdating={query.isPlaceholderData} />
       )}
     </>
   );
