@@ -1,23 +1,27 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import type { RouteObject } from 'react-router';
+import { RouteError } from './route-error';
 import { FullScreenSpinner, RedirectIfSignedIn, RequireAuth } from './route-gate';
 
 // spec: operations §2.1 route table. Each screen is its own lazily loaded chunk; until the first
 // one has arrived the router shows the gate's spinner (hydrateFallbackElement).
 type PageModule = { default: React.ComponentType };
-const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
+const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy' | 'errorElement'> => ({
   lazy: async () => ({ Component: (await load()).default }),
+  errorElement: <RouteError />,
 });
 
 export const routes: RouteObject[] = [
   {
     element: <RedirectIfSignedIn />,
     hydrateFallbackElement: <FullScreenSpinner />,
+    errorElement: <RouteError />,
     children: [{ path: '/login', ...page(() => import('../features/auth/pages/login-page')) }],
   },
   {
     element: <RequireAuth />,
     hydrateFallbackElement: <FullScreenSpinner />,
+    errorElement: <RouteError />,
     children: [
       {
         path: '/',

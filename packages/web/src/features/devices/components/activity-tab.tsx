@@ -214,10 +214,12 @@ export function WeeklyTable({ rows }: { rows: WeeklySummaryRow[] }) {
           {rows.map((r, i) => (
             <tr key={r.activity_date} className={cn(i === last && 'bg-indigo-50/40 dark:bg-indigo-500/5')}>
               <td className="px-4 py-2 sm:px-5.5">
-                <div className="font-medium text-slate-900 dark:text-white">
+                {/* a flex row, so that a narrow card puts Today under a long day name (there is no
+                    space between them to break at) instead of pushing the hours out of the card */}
+                <div className="flex flex-wrap items-baseline gap-x-2 font-medium text-slate-900 dark:text-white">
                   {r.day_name}
                   {i === last && (
-                    <span className="ml-2 text-[11px] font-semibold tracking-wide text-indigo-600 uppercase dark:text-indigo-400">
+                    <span className="text-[11px] font-semibold tracking-wide text-indigo-600 uppercase dark:text-indigo-400">
                       Today
                     </span>
                   )}
