@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Fleet } from '@outpost/agent/sim/fleet';
 import type { Db } from '../../db/client';
 import { hashSecret, newEnrollmentToken, tokenPrefixOf } from '../agents/agent-secrets';
-import { findTenantIdByName, listFirstSites, replaceEnrollmentTokens } from './demo.queries';
+import { findTenantIdByName, listFirstSites, raiseMaxAgents, replaceEnrollmentTokens } from './demo.queries';
 import { DEMO } from './demo.seed';
 
 const DEMO_TOKEN_NAME = 'Demo fleet';
@@ -61,6 +61,9 @@ export async function startDemoFleet(
   if (demoSites.length === 0) {
     return null;
   }
+  // The operator asked for this many simulated devices (OUTPOST_DEMO_DEVICES, up to 10,000): the
+  // demo tenant's own limit (100) must not refuse their enrolment.
+  await raiseMaxAgents(db, tenantId, devices);
   const issued = demoSites.map((site) => ({ site, token: newEnrollmentToken() }));
   await replaceEnrollmentTokens(
     db,

@@ -34,6 +34,26 @@ describe('the embedded demo', () => {
     expect(acme).toHaveLength(1);
   });
 
+  it('enrols as many devices as asked even past the demo tenant agent limit, raising it', async () => {
+    await demo.seed();
+    // as with OUTPOST_DEMO_DEVICES above the demo tenant's 100 (the server exited on start)
+    await server.database.db
+      .update(tenants)
+      .set({ maxAgents: 2 })
+      .where(eq(tenants.tenantName, DEMO.tenantName));
+    await demo.startFleet(server.url);
+    const { token } = await server.devSignIn(DEMO.adminEmail);
+    const res = await server.request<{ data: ListData<DeviceListItem> }>('GET', '/api/customer/devices', {
+      token,
+    });
+    expect(res.body.data.pagination.total).toBe(3);
+    const [acme] = await server.database.db
+      .select({ maxAgents: tenants.maxAgents })
+      .from(tenants)
+      .where(eq(tenants.tenantName, DEMO.tenantName));
+    expect(acme?.maxAgents).toBe(3);
+  });
+
   it('runs its fleet, which re-enrols into the same devices with fresh tokens on every start', async () => {
     await demo.seed();
     const { token } = await server.devSignIn(DEMO.adminEmail);

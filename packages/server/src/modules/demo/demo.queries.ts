@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, like } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, like, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { deploymentPackages, devices, enrollmentTokens, sites, tenants } from '../../db/schema/index';
 
@@ -9,6 +9,14 @@ export async function findTenantIdByName(db: Db, tenantName: string): Promise<nu
     .where(eq(tenants.tenantName, tenantName))
     .limit(1);
   return tenant?.id ?? null;
+}
+
+/** Raises the tenant's agent limit to `atLeast` when it has a lower one (never lowers it). */
+export async function raiseMaxAgents(db: Db, tenantId: number, atLeast: number): Promise<void> {
+  await db
+    .update(tenants)
+    .set({ maxAgents: atLeast })
+    .where(and(eq(tenants.id, tenantId), isNotNull(tenants.maxAgents), lt(tenants.maxAgents, atLeast)));
 }
 
 export function listFirstSites(db: Db, tenantId: number, limit: number) {
