@@ -62,9 +62,9 @@ export type CommandQueue = {
    * Insert the command row in the caller's transaction (with its audit entry); call
    * dispatch(deviceId) after the commit.
    */
-  queueCommand(tx: Pick<Db, 'insert'>, input: QueueCommandInput): Promise<string>;
-  /** queueCommand for many commands at once (multi-row inserts); their ids, in order */
-  queueCommands(tx: Pick<Db, 'insert'>, inputs: QueueCommandInput[]): Promise<string[]>;
+  queueCommand(tx: Pick<Db, 'execute'>, input: QueueCommandInput): Promise<string>;
+  /** queueCommand for many commands at once (one statement per thousand); their ids, in order */
+  queueCommands(tx: Pick<Db, 'execute'>, inputs: QueueCommandInput[]): Promise<string[]>;
   /** ring the doorbell of these devices (after the commit) */
   dispatch(deviceIds: readonly number[]): Promise<void>;
   /** Resolves when the command's result arrives on any instance, or with 'timeout'. */
