@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { StepProgressMessage } from '@outpost/contract/agent-protocol';
 import { RunDeploymentResult, STEP_LOG_MAX_CHARS } from '@outpost/contract/deployments';
+import { INT4_MAX } from '@outpost/contract/input';
 import { deploymentKey } from '@outpost/contract/live';
 import type { DeploymentUpdatePayload, JobStatus } from '@outpost/contract/live';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
@@ -571,7 +572,7 @@ export function createDeploymentEngine(deps: {
           ...(isFinal && {
             exitCode: m.exitCode ?? null,
             completedAt,
-            durationMs: Math.max(0, completedAt.getTime() - startedAt.getTime()),
+            durationMs: Math.min(INT4_MAX, Math.max(0, completedAt.getTime() - startedAt.getTime())),
             errorMessage: m.errorMessage ?? null,
             output: notesFor(m, step?.retryCount ?? 0, attempt),
           }),
