@@ -550,7 +550,7 @@ export function createDeploymentEngine(deps: {
         }
         restarted.push(dd.id);
       }
-      const job = await jobOf(ex, dd.jobId);
+      const job = jobCache.get(dd.jobId) ?? (await jobOf(ex, dd.jobId));
       const step = job.steps.find((s) => s.stepOrder === m.stepOrder);
       const attempt = m.attempt ?? 1;
       const isFinal = m.status !== 'running';
