@@ -74,7 +74,12 @@ export type DeploymentEngine = {
 
 const TERMINAL: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
 export const isTerminal = (s: JobStatus) => TERMINAL.includes(s);
-const CLAIM_BATCH = 10;
+/**
+ * Due jobs claimed per transaction: one, so each job's doorbell rings as soon as its commands are
+ * committed and its devices' offers overlap the next job's dispatch (ten jobs posted at once were
+ * one transaction, and the first device heard of its work when the tenth job was written).
+ */
+const CLAIM_BATCH = 1;
 const SWEEP_BATCH = 200;
 const SWEEP_EVERY_MS = 5000;
 /** a command that ended this long ago without changing its device row is reconciled */

@@ -247,12 +247,13 @@ export async function claimDueJobs(tx: Executor, limit: number): Promise<JobRow[
     .for('update', { skipLocked: true });
 }
 
+/** A job's pending device rows, as the dispatch needs them (their id and device). */
 export async function pendingDeviceDeploymentsOf(
   tx: Executor,
   jobId: number,
-): Promise<DeviceDeploymentRow[]> {
+): Promise<Pick<DeviceDeploymentRow, 'id' | 'deviceId'>[]> {
   return tx
-    .select()
+    .select({ id: deviceDeployments.id, deviceId: deviceDeployments.deviceId })
     .from(deviceDeployments)
     .where(and(eq(deviceDeployments.jobId, jobId), eq(deviceDeployments.status, 'pending')));
 }
