@@ -89,6 +89,17 @@ describe('deployments: API and engine', () => {
   const job = async (id: number) =>
     (await call<Envelope<DeploymentJobDetail>>('GET', `${API}/${id}`)).body.data;
 
+  /** The job once it is no longer running. */
+  const afterRunning = (id: number) =>
+    eventually(async () => {
+      const d = await job(id);
+      return d.status === 'running' ? null : d;
+    });
+
+  const logsOf = async (deviceDeploymentId: number) =>
+    (await call<Envelope<StepLogsResponse>>('GET', `${API}/device-deployment/${deviceDeploymentId}/logs`))
+      .body.data.logs;
+
   let progressId = 0;
   /** Reports one step_progress message and waits for its ack. */
   async function progress(agent: AgentSocket, commandId: string, m: Record<string, unknown>) {
@@ -348,10 +359,7 @@ describe('deployments: API and engine', () => {
       });
       await result(b.agent, cb.commandId, 'failed');
       // the job's counters settle from its device rows just after the result (the settler)
-      const detail = await eventually(async () => {
-        const d = await job(id);
-        return d.status === 'running' ? null : d;
-      });
+      const detail = await afterRunning(id);
       expect(detail).toMatchObject({
         status: 'failed',
         completed_devices: 1,
@@ -360,9 +368,7 @@ describe('deployments: API and engine', () => {
       });
       const failed = detail.deployments.find((d) => d.hostname === 'pc-fail-b')!;
       expect(failed).toMatchObject({ status: 'failed', error_message: 'Step 1 failed' });
-      const logs = (
-        await call<Envelope<StepLogsResponse>>('GET', `${API}/device-deployment/${failed.id}/logs`)
-      ).body.data.logs;
+      const logs = await logsOf(failed.id);
       expect(logs.map((l) => [l.attempt, l.status, l.exit_code])).toEqual([
         [1, 'failed', 1],
         [2, 'failed', 1],
@@ -409,10 +415,7 @@ describe('deployments: API and engine', () => {
       await Promise.all(
         fleet.map((d, i) => result(d.agent, commands[i]!.commandId, i === last ? 'failed' : 'completed')),
       );
-      const detail = await eventually(async () => {
-        const d = await job(id);
-        return d.status === 'running' ? null : d;
-      });
+      const detail = await afterRunning(id);
       expect(detail).toMatchObject({
         status: 'failed',
         total_devices: 12,
@@ -421,9 +424,7 @@ describe('deployments: API and engine', () => {
       });
       for (const [i, d] of fleet.entries()) {
         const row = detail.deployments.find((r) => r.device_guid === d.creds.device_guid)!;
-        const logs = (
-          await call<Envelope<StepLogsResponse>>('GET', `${API}/device-deployment/${row.id}/logs`)
-        ).body.data.logs;
+        const logs = await logsOf(row.id);
         if (i === last) {
           expect(row).toMatchObject({ status: 'failed', reboot_required: false });
           expect(logs.map((l) => [l.status, l.exit_code, l.stdout_log, l.duration_ms])).toEqual([
@@ -486,10 +487,7 @@ describe('deployments: API and engine', () => {
           result(d.agent, commands[i]!.commandId, i % 4 === 0 ? 'failed' : 'completed', `twice-b-${i}`),
         ]),
       );
-      const detail = await eventually(async () => {
-        const d = await job(id);
-        return d.status === 'running' ? null : d;
-      });
+      const detail = await afterRunning(id);
       expect(detail).toMatchObject({
         status: 'failed',
         total_devices: 8,
@@ -498,9 +496,7 @@ describe('deployments: API and engine', () => {
       });
       const first = detail.deployments.find((r) => r.device_guid === fleet[0]!.creds.device_guid)!;
       expect(first).toMatchObject({ status: 'failed', error_message: 'Step 1 failed' });
-      const logs = (
-        await call<Envelope<StepLogsResponse>>('GET', `${API}/device-deployment/${first.id}/logs`)
-      ).body.data.logs;
+      const logs = await logsOf(first.id);
       expect(logs.map((l) => [l.status, l.stdout_log])).toEqual([['failed', '']]); // closed with its row
       await Promise.all(fleet.map((d) => d.agent.close()));
     });
@@ -570,10 +566,7 @@ describe('deployments: API and engine', () => {
             await result(d.agent, commands[i]!.commandId, 'completed');
           }),
         );
-        const detail = await eventually(async () => {
-          const d = await job(id);
-          return d.status === 'running' ? null : d;
-        });
+        const detail = await afterRunning(id);
         expect(detail).toMatchObject({
           status: 'completed',
           total_devices: 8,
@@ -582,9 +575,7 @@ describe('deployments: API and engine', () => {
         });
         for (const [i, d] of fleet.entries()) {
           const row = detail.deployments.find((r) => r.device_guid === d.creds.device_guid)!;
-          const logs = (
-            await call<Envelope<StepLogsResponse>>('GET', `${API}/device-deployment/${row.id}/logs`)
-          ).body.data.logs;
+          const logs = await logsOf(row.id);
           expect(logs.map((l) => [l.status, l.stdout_log])).toEqual([
             ['completed', i === 3 ? 'REFUSE-ME\n' : `out ${i}\n`],
           ]);
@@ -626,16 +617,9 @@ describe('deployments: API and engine', () => {
         { deviceDeploymentId: row!.id, stepOrder: 1, attempt: 1, status: 'running' },
       ]);
       await result(pc.agent, cmd.commandId, 'completed');
-      const detail = await eventually(async () => {
-        const d = await job(id);
-        return d.status === 'completed' ? d : null;
-      });
-      const logs = (
-        await call<Envelope<StepLogsResponse>>(
-          'GET',
-          `${API}/device-deployment/${detail.deployments[0]!.id}/logs`,
-        )
-      ).body.data.logs;
+      const detail = await afterRunning(id);
+      expect(detail.status).toBe('completed');
+      const logs = await logsOf(detail.deployments[0]!.id);
       expect(logs.map((l) => [l.status, l.stdout_log])).toEqual([['cancelled', 'fresh\n']]);
       await pc.agent.close();
     });
