@@ -3,10 +3,11 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AgentCommand, AgentCommandKind, CommandStatus } from '@outpost/contract/agent-protocol';
 import type { Db } from '../db/client';
 import { deviceCommands } from '../db/schema/index';
+import { arrayParam, rowsOf } from '../lib/db';
 
 // The command queue (ARCHITECTURE §4: the database is the queue, the bus is the doorbell).
 
-type Writer = Pick<Db, 'insert'>;
+type Writer = Pick<Db, 'execute'>;
 
 export type QueueCommandInput = {
   tenantId: number;
@@ -18,25 +19,37 @@ export type QueueCommandInput = {
   expiresInMs?: number | null;
 };
 
-/** Rows per insert statement (7 parameters each, well under PostgreSQL's 65,535). */
+/** Rows per insert statement (a job's thousand commands are one statement). */
 const INSERT_CHUNK = 1000;
 
-/** Inserts the command rows, in the caller's transaction when given one. Returns their ids, in order. */
+/**
+ * Inserts the command rows, in the caller's transaction when given one, one statement per
+ * thousand (a parameter per column, not per value: drizzle's multi-row insert built 7,000
+ * parameters per job). Returns their ids, in order.
+ */
 export async function insertCommands(tx: Writer, inputs: QueueCommandInput[]): Promise<string[]> {
   const now = Date.now();
-  const rows = inputs.map((input) => ({
-    id: crypto.randomUUID(),
-    tenantId: input.tenantId,
-    deviceId: input.deviceId,
-    kind: input.command.kind,
-    payload: input.command,
-    createdBy: input.createdBy ?? null,
-    expiresAt: input.expiresInMs ? new Date(now + input.expiresInMs) : null,
-  }));
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await tx.insert(deviceCommands).values(rows.slice(i, i + INSERT_CHUNK));
+  const ids = inputs.map(() => crypto.randomUUID());
+  for (let i = 0; i < inputs.length; i += INSERT_CHUNK) {
+    const chunk = inputs.slice(i, i + INSERT_CHUNK);
+    const column = <T>(pick: (input: QueueCommandInput, index: number) => T, type: string) =>
+      arrayParam(
+        chunk.map((input, j) => pick(input, i + j)),
+        type,
+      );
+    await tx.execute(sql`
+      insert into ${deviceCommands} (id, tenant_id, device_id, kind, payload, created_by, expires_at)
+      select * from unnest(
+        ${column((_, index) => ids[index], 'uuid')},
+        ${column((input) => input.tenantId, 'int')},
+        ${column((input) => input.deviceId, 'int')},
+        ${column((input) => input.command.kind, 'text')},
+        ${column((input) => JSON.stringify(input.command), 'jsonb')},
+        ${column((input) => input.createdBy ?? null, 'int')},
+        ${column((input) => (input.expiresInMs ? new Date(now + input.expiresInMs).toISOString() : null), 'timestamptz')}
+      )`);
   }
-  return rows.map((r) => r.id);
+  return ids;
 }
 
 /** The unfinished commands of these devices, oldest first. */
@@ -46,7 +59,7 @@ export async function unfinishedCommandsOf(db: Db, deviceIds: readonly number[])
     .from(deviceCommands)
     .where(
       and(
-        inArray(deviceCommands.deviceId, [...deviceIds]),
+        sql`${deviceCommands.deviceId} = any(${arrayParam(deviceIds, 'int')})`,
         inArray(deviceCommands.status, ['pending', 'sent']),
       ),
     )
@@ -66,7 +79,7 @@ export async function devicesWithPendingCommands(db: Db, deviceIds: number[]): P
       .from(deviceCommands)
       .where(
         and(
-          inArray(deviceCommands.deviceId, deviceIds.slice(i, i + 5000)),
+          sql`${deviceCommands.deviceId} = any(${arrayParam(deviceIds.slice(i, i + 5000), 'int')})`,
           inArray(deviceCommands.status, ['pending', 'sent']),
           eq(deviceCommands.status, 'pending'),
         ),
@@ -83,7 +96,9 @@ export async function markSent(db: Db, ids: readonly string[]): Promise<void> {
   await db
     .update(deviceCommands)
     .set({ status: 'sent', sentAt: sql`now()` })
-    .where(and(inArray(deviceCommands.id, [...ids]), eq(deviceCommands.status, 'pending')));
+    .where(
+      and(sql`${deviceCommands.id} = any(${arrayParam(ids, 'uuid')})`, eq(deviceCommands.status, 'pending')),
+    );
 }
 
 export type CommandEnd = {
@@ -103,8 +118,7 @@ export async function completeCommands(
   db: Pick<Db, 'execute'>,
   ends: CommandEnd[],
 ): Promise<({ id: string; kind: AgentCommandKind } | null)[]> {
-  const column = <T>(pick: (e: CommandEnd) => T, type: string) =>
-    sql`${sql.param(ends.map(pick))}::${sql.raw(type)}[]`;
+  const column = <T>(pick: (e: CommandEnd) => T, type: string) => arrayParam(ends.map(pick), type);
   const result = await db.execute(sql`
     update ${deviceCommands} c set status = v.status, result = v.result, error = v.error, completed_at = now()
     from unnest(
@@ -116,10 +130,7 @@ export async function completeCommands(
     ) as v(id, device_id, status, result, error)
     where c.id = v.id and c.device_id = v.device_id and c.status in ('pending', 'sent')
     returning c.id, c.kind`);
-  // PGlite and node-postgres both answer with { rows }
-  const ended = new Map(
-    (result as { rows: { id: string; kind: AgentCommandKind }[] }).rows.map((r) => [r.id, r]),
-  );
+  const ended = new Map(rowsOf<{ id: string; kind: AgentCommandKind }>(result).map((r) => [r.id, r]));
   return ends.map((e) => ended.get(e.commandId) ?? null);
 }
 

@@ -62,9 +62,9 @@ export type CommandQueue = {
    * Insert the command row in the caller's transaction (with its audit entry); call
    * dispatch(deviceId) after the commit.
    */
-  queueCommand(tx: Pick<Db, 'insert'>, input: QueueCommandInput): Promise<string>;
-  /** queueCommand for many commands at once (multi-row inserts); their ids, in order */
-  queueCommands(tx: Pick<Db, 'insert'>, inputs: QueueCommandInput[]): Promise<string[]>;
+  queueCommand(tx: Pick<Db, 'execute'>, input: QueueCommandInput): Promise<string>;
+  /** queueCommand for many commands at once (one statement per thousand); their ids, in order */
+  queueCommands(tx: Pick<Db, 'execute'>, inputs: QueueCommandInput[]): Promise<string[]>;
   /** ring the doorbell of these devices (after the commit) */
   dispatch(deviceIds: readonly number[]): Promise<void>;
   /** Resolves when the command's result arrives on any instance, or with 'timeout'. */
@@ -95,6 +95,11 @@ export type CommandDelivery = {
     commandId: string,
     outcome: Pick<CommandResultEvent, 'status' | 'result' | 'error'>,
   ): Promise<'recorded' | 'duplicate' | 'unknown'>;
+  /**
+   * Hands step progress to its handlers; rejects when one could not store it (the database is
+   * away), so the message is not acknowledged and the agent resends it (progress carries a seq:
+   * a message applied twice counts once).
+   */
   stepProgress(event: StepProgressEvent): Promise<void>;
   /** Of these devices, those with commands never offered (for the poll behind the doorbell). */
   pendingFor(deviceIds: number[]): Promise<number[]>;
@@ -237,12 +242,19 @@ export function createCommandQueue(deps: {
   }
 
   async function stepProgress(event: StepProgressEvent) {
+    const failures: unknown[] = [];
     for (const handler of stepHandlers) {
       try {
         await handler(event);
       } catch (err) {
-        log.error({ err, commandId: event.message.commandId }, 'step progress handler failed');
+        failures.push(err);
       }
+    }
+    if (failures.length > 0) {
+      // not acknowledged: the agent sends it again after its next reconnect
+      throw failures[0] instanceof Error
+        ? failures[0]
+        : new Error('step progress handler failed', { cause: failures[0] });
     }
   }
 

@@ -370,12 +370,21 @@ export function createPortalHub(deps: {
     });
   }
 
+  // With the in-process bus this hub is the only reader: an event for a key no socket here follows
+  // is dropped before it is copied and queued (a deployment's thousands of step updates while
+  // nobody watches). With Redis another instance may hold the subscriber, so everything goes out.
+  const isUnheard = (key: SubscriptionKey) => bus.kind === 'memory' && !byKey.has(key);
+
   const hub: PortalHub & { close(): void } = {
     async publish(message) {
-      await bus.publish('portal', message);
+      if (!isUnheard(message.key)) {
+        await bus.publish('portal', message);
+      }
     },
     async send(tenantId, key, type, payload, siteId) {
-      await bus.publish('portal', { tenantId, siteId, key, event: { type, payload } as PortalEvent });
+      if (!isUnheard(key)) {
+        await bus.publish('portal', { tenantId, siteId, key, event: { type, payload } as PortalEvent });
+      }
     },
     registerDeploymentAuthorizer(authorizer) {
       deploymentAuthorizer = authorizer;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { StepProgressMessage } from '@outpost/contract/agent-protocol';
 import { RunDeploymentResult, STEP_LOG_MAX_CHARS } from '@outpost/contract/deployments';
+import { INT4_MAX } from '@outpost/contract/input';
 import { deploymentKey } from '@outpost/contract/live';
 import type { DeploymentUpdatePayload, JobStatus } from '@outpost/contract/live';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
@@ -14,26 +15,27 @@ import {
   claimDueJobs,
   claimOverdueDeviceDeployments,
   deleteStepLogs,
+  deviceDeploymentsOfCommands,
   deviceStatusCounts,
   endDeviceDeployments,
-  applyDeviceProgress,
-  lockDeviceDeploymentsByCommands,
+  endDeviceDeploymentsOfCommands,
   lockJobById,
   readJobById,
   markJobDispatched,
   pendingDeviceDeploymentsOf,
   setDeviceDeploymentCommands,
   staleCommandRows,
-  startJobsOfCommands,
+  startJobs,
   unsettledJobs,
   updateJob,
-  upsertStepLogs,
+  writeStepProgress,
 } from './deployments.queries';
 import type {
+  CommandResultEnd,
   DeviceDeploymentRow,
-  DeviceProgress,
+  DeviceDeploymentState,
   JobRow,
-  NewStepLog,
+  ProgressWrite,
   WrittenStepLog,
 } from './deployments.queries';
 
@@ -65,14 +67,19 @@ export type DeploymentEngine = {
   start(): void;
   stop(): Promise<void>;
   /** publish what changed in a job (the service calls it after its own transactions) */
-  publishJob(job: JobRow, device?: DeviceDeploymentRow): Promise<void>;
+  publishJob(job: JobRow, device?: DeviceRowUpdate): Promise<void>;
   /** recompute a locked job's counters and status from its device rows */
   settleJob(tx: Executor, jobId: number): Promise<{ before: JobRow; after: JobRow }>;
 };
 
 const TERMINAL: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
 export const isTerminal = (s: JobStatus) => TERMINAL.includes(s);
-const CLAIM_BATCH = 10;
+/**
+ * Due jobs claimed per transaction: one, so each job's doorbell rings as soon as its commands are
+ * committed and its devices' offers overlap the next job's dispatch (ten jobs posted at once were
+ * one transaction, and the first device heard of its work when the tenth job was written).
+ */
+const CLAIM_BATCH = 1;
 const SWEEP_BATCH = 200;
 const SWEEP_EVERY_MS = 5000;
 /** a command that ended this long ago without changing its device row is reconciled */
@@ -93,8 +100,11 @@ const parseTime = (text: string | undefined, fallback: Date) => {
   return t && !Number.isNaN(t.getTime()) ? t : fallback;
 };
 
+/** What a deployment_update tells of a device row. */
+export type DeviceRowUpdate = Pick<DeviceDeploymentRow, 'id' | 'deviceGuid' | 'status' | 'errorMessage'>;
+
 /** The deployment_update payload of a job, and of one of its device rows when given. */
-export function jobUpdate(job: JobRow, device?: DeviceDeploymentRow): DeploymentUpdatePayload {
+export function jobUpdate(job: JobRow, device?: DeviceRowUpdate): DeploymentUpdatePayload {
   return {
     deploymentId: job.id,
     status: job.status,
@@ -130,17 +140,17 @@ export function createDeploymentEngine(deps: {
   let lastSweep = 0;
   let isStopped = false;
 
-  async function publishJob(job: JobRow, device?: DeviceDeploymentRow) {
+  async function publishJob(job: JobRow, device?: DeviceRowUpdate) {
     await hub.send(job.tenantId, deploymentKey(job.id), 'deployment_update', jobUpdate(job, device));
   }
 
   // Jobs whose device rows agent messages changed since their last settle, each with the changed
   // rows to publish (the latest row per device deployment).
-  const unsettled = new Map<number, Map<number, DeviceDeploymentRow>>();
+  const unsettled = new Map<number, Map<number, DeviceRowUpdate>>();
   let settleTimer: NodeJS.Timeout | null = null;
   let settling: Promise<void> | null = null;
 
-  function markUnsettled(jobId: number, dd?: DeviceDeploymentRow) {
+  function markUnsettled(jobId: number, dd?: DeviceRowUpdate) {
     let rows = unsettled.get(jobId);
     if (!rows) {
       rows = new Map();
@@ -170,7 +180,7 @@ export function createDeploymentEngine(deps: {
   }
 
   /** Puts rows back for the next settle, keeping any newer row of the same device deployment. */
-  function requeue(jobId: number, rows: Map<number, DeviceDeploymentRow>) {
+  function requeue(jobId: number, rows: Map<number, DeviceRowUpdate>) {
     const current = unsettled.get(jobId);
     if (!current) {
       unsettled.set(jobId, rows);
@@ -209,6 +219,8 @@ export function createDeploymentEngine(deps: {
   }
 
   const jobCache = new Map<number, JobRow>();
+  /** jobs this instance saw running (their devices' later first messages need not start them) */
+  const runningJobs = new Set<number>();
   async function jobOf(tx: Executor, jobId: number): Promise<JobRow> {
     const cached = jobCache.get(jobId);
     if (cached) {
@@ -388,45 +400,29 @@ export function createDeploymentEngine(deps: {
 
   /** Ends the device rows of these run_deployment results (each row once; a resent result is ignored). */
   async function applyResults(results: ResultInput[]) {
-    const ended = await db.transaction(async (tx) => {
-      const rows = new Map<string, DeviceDeploymentRow>();
-      for (const dd of await lockDeviceDeploymentsByCommands(tx, results)) {
-        rows.set(`${dd.deviceId}:${dd.commandId}`, dd);
-      }
-      const now = new Date();
-      const ends: DeviceDeploymentRow[] = [];
-      for (const r of results) {
-        const dd = rows.get(`${r.deviceId}:${r.commandId}`);
-        if (!dd || isTerminal(dd.status)) {
-          continue;
-        }
-        const parsed = RunDeploymentResult.safeParse(r.result);
-        const status: JobStatus = parsed.success
-          ? parsed.data.deploymentStatus
-          : r.status === 'completed'
-            ? 'completed'
-            : 'failed';
-        const expired = r.status === 'failed' && !parsed.success && dd.status === 'pending';
-        const errorMessage =
-          status === 'completed'
-            ? null
-            : expired && r.error?.startsWith('The command expired')
-              ? messages.deviceNeverOnline(expiryHours)
-              : (r.error ??
-                (status === 'cancelled' ? messages.cancelledOnDevice : messages.agentCannotDeploy));
-        ends.push({
-          ...dd,
-          status,
-          errorMessage,
-          completedAt: now,
-          rebootRequired: dd.rebootRequired || (parsed.success && parsed.data.rebootRequired),
-          startedAt: dd.startedAt ?? now,
-        });
-      }
-      await endDeviceDeployments(tx, ends);
-      return ends;
+    const ends = results.map((r): CommandResultEnd => {
+      const parsed = RunDeploymentResult.safeParse(r.result);
+      const status = parsed.success
+        ? parsed.data.deploymentStatus
+        : r.status === 'completed'
+          ? 'completed'
+          : 'failed';
+      const error =
+        status === 'completed'
+          ? null
+          : (r.error ?? (status === 'cancelled' ? messages.cancelledOnDevice : messages.agentCannotDeploy));
+      // a command that expired before the device took it reads as the device never coming online
+      const isExpiry = r.status === 'failed' && !parsed.success && r.error?.startsWith('The command expired');
+      return {
+        deviceId: r.deviceId,
+        commandId: r.commandId,
+        status,
+        error,
+        errorIfPending: isExpiry ? messages.deviceNeverOnline(expiryHours) : error,
+        rebootRequired: parsed.success && parsed.data.rebootRequired,
+      };
     });
-    for (const dd of ended) {
+    for (const dd of await endDeviceDeploymentsOfCommands(db, ends)) {
       markUnsettled(dd.jobId, dd);
     }
   }
@@ -469,8 +465,8 @@ export function createDeploymentEngine(deps: {
   }
 
   // Progress and results are written in batches (lib/group-commit.ts): what arrives while a batch
-  // is being written goes into the next, in one transaction of set-based statements. A device's
-  // messages are handled in order, so a batch holds at most one message per device.
+  // is being written goes into the next. A device's messages are handled in order, so a batch
+  // holds at most one message per device.
   const writeProgress = createGroupCommit({
     keyOf: (e: StepProgressEvent) => e.device.id,
     maxBatch: AGENT_BATCH,
@@ -488,51 +484,89 @@ export function createDeploymentEngine(deps: {
     return writeProgress(event);
   }
 
+  type AppliedProgress = {
+    m: StepProgressMessage;
+    job: JobRow;
+    dd: DeviceDeploymentState;
+    log: WrittenStepLog;
+    isStart: boolean;
+  };
+
+  /**
+   * A batch of progress: one read of the device rows and one statement that writes them and the
+   * logs, with no transaction and no row lock held in between (writeStepProgress applies a message
+   * only while its row is as read). What that pass leaves (a row another writer changed meanwhile,
+   * an agent that started a command over) goes through a second pass in a transaction with the
+   * rows locked.
+   */
   async function applyProgress(events: StepProgressEvent[]) {
+    const first = await progressPass(db, events, false);
+    await publishProgress(first.applied);
+    if (first.left.length > 0) {
+      const second = await db.transaction((tx) => progressPass(tx, first.left, true));
+      await publishProgress(second.applied);
+    }
+  }
+
+  async function progressPass(
+    ex: Executor,
+    events: StepProgressEvent[],
+    lock: boolean,
+  ): Promise<{ applied: AppliedProgress[]; left: StepProgressEvent[] }> {
     const pairs = events.map((e) => ({ deviceId: e.device.id, commandId: e.message.commandId }));
-    const applied = await db.transaction(async (tx) => {
-      await startJobsOfCommands(tx, pairs);
-      const rows = new Map<string, DeviceDeploymentRow>();
-      for (const dd of await lockDeviceDeploymentsByCommands(tx, pairs)) {
-        rows.set(`${dd.deviceId}:${dd.commandId}`, dd);
+    const rows = new Map<string, DeviceDeploymentState>();
+    for (const dd of await deviceDeploymentsOfCommands(ex, pairs, { lock })) {
+      rows.set(`${dd.deviceId}:${dd.commandId}`, dd);
+    }
+    const now = new Date();
+    const writes: ProgressWrite[] = [];
+    const eventOf = new Map<number, StepProgressEvent>();
+    const planned = new Map<number, Omit<AppliedProgress, 'log'>>();
+    const restarted: number[] = [];
+    const left: StepProgressEvent[] = [];
+    for (const event of events) {
+      const m = event.message;
+      const dd = rows.get(`${event.device.id}:${m.commandId}`);
+      if (!dd) {
+        continue;
       }
-      const now = new Date();
-      const devices = new Map<number, DeviceProgress>();
-      const restarted: number[] = [];
-      const logs: NewStepLog[] = [];
-      const out: { m: StepProgressMessage; job: JobRow; dd: DeviceDeploymentRow; isStart: boolean }[] = [];
-      for (const { device, message: m } of events) {
-        const dd = rows.get(`${device.id}:${m.commandId}`);
-        if (!dd) {
+      // A resent message is applied once. seq 1 again means the agent started the command over
+      // (it restarted mid-run and was offered the command again): the new run replaces the old,
+      // whose logs are deleted (under the row lock only).
+      const isRestart = m.seq === 1 && dd.progressSeq > 0;
+      if (m.seq <= dd.progressSeq && !isRestart) {
+        continue;
+      }
+      const asRead = {
+        id: dd.id,
+        expectedSeq: dd.progressSeq,
+        expectedStatus: dd.status,
+        progressSeq: m.seq,
+      };
+      eventOf.set(dd.id, event);
+      if (isTerminal(dd.status)) {
+        writes.push({ ...asRead, currentStepOrder: null, startedAt: null, log: null });
+        continue;
+      }
+      if (isRestart) {
+        if (!lock) {
+          left.push(event);
           continue;
         }
-        // A resent message is applied once. seq 1 again means the agent started the command over
-        // (it restarted mid-run and was offered the command again): the new run replaces the old.
-        const isRestart = m.seq === 1 && dd.progressSeq > 0;
-        if (m.seq <= dd.progressSeq && !isRestart) {
-          continue;
-        }
-        if (isTerminal(dd.status)) {
-          devices.set(dd.id, {
-            id: dd.id,
-            progressSeq: m.seq,
-            currentStepOrder: null,
-            startedAt: null,
-            rebootRequired: false,
-          });
-          continue;
-        }
-        if (isRestart) {
-          restarted.push(dd.id);
-        }
-        const job = await jobOf(tx, dd.jobId);
-        const step = job.steps.find((s) => s.stepOrder === m.stepOrder);
-        const attempt = m.attempt ?? 1;
-        const isFinal = m.status !== 'running';
-        const startedAt = parseTime(m.startedAt, now);
-        const completedAt = parseTime(m.completedAt, now);
-        logs.push({
-          deviceDeploymentId: dd.id,
+        restarted.push(dd.id);
+      }
+      const job = jobCache.get(dd.jobId) ?? (await jobOf(ex, dd.jobId));
+      const step = job.steps.find((s) => s.stepOrder === m.stepOrder);
+      const attempt = m.attempt ?? 1;
+      const isFinal = m.status !== 'running';
+      const startedAt = parseTime(m.startedAt, now);
+      const completedAt = parseTime(m.completedAt, now);
+      const isStart = dd.status === 'pending';
+      writes.push({
+        ...asRead,
+        currentStepOrder: m.stepOrder,
+        startedAt: isStart ? now : null,
+        log: {
           stepOrder: m.stepOrder,
           stepName: step?.stepName ?? `Step ${m.stepOrder}`,
           attempt,
@@ -543,54 +577,45 @@ export function createDeploymentEngine(deps: {
           ...(isFinal && {
             exitCode: m.exitCode ?? null,
             completedAt,
-            durationMs: Math.max(0, completedAt.getTime() - startedAt.getTime()),
+            durationMs: Math.min(INT4_MAX, Math.max(0, completedAt.getTime() - startedAt.getTime())),
             errorMessage: m.errorMessage ?? null,
             output: notesFor(m, step?.retryCount ?? 0, attempt),
           }),
-        });
-        const isStart = dd.status === 'pending';
-        devices.set(dd.id, {
-          id: dd.id,
-          progressSeq: m.seq,
-          currentStepOrder: m.stepOrder,
-          startedAt: isStart ? now : null,
-          rebootRequired: false,
-        });
-        out.push({
-          m,
-          job,
-          isStart,
-          dd: {
-            ...dd,
-            progressSeq: m.seq,
-            currentStepOrder: m.stepOrder,
-            ...(isStart && { status: 'running' as const, startedAt: now }),
-          },
-        });
-      }
-      await deleteStepLogs(tx, restarted);
-      const written = new Map<string, WrittenStepLog>();
-      for (const log of await upsertStepLogs(tx, logs, STEP_LOG_MAX_CHARS)) {
-        written.set(`${log.deviceDeploymentId}:${log.stepOrder}:${log.attempt}`, log);
-      }
-      // A step that ended with a reboot code asks for a reboot (its attempt's final status is
-      // what the log holds now: a resent final message finds it already set).
-      const applied = out.flatMap(({ m, job, dd, isStart }) => {
-        const log = written.get(`${dd.id}:${m.stepOrder}:${m.attempt ?? 1}`);
-        if (!log) {
-          return [];
-        }
-        const isRebooting =
-          m.status === 'completed' && log.status === 'completed' && REBOOT_CODES.includes(log.exitCode ?? -1);
-        const progress = devices.get(dd.id);
-        if (isRebooting && progress) {
-          progress.rebootRequired = true;
-        }
-        return [{ m, job, log, isStart, dd: isRebooting ? { ...dd, rebootRequired: true } : dd }];
+        },
       });
-      await applyDeviceProgress(tx, [...devices.values()]);
-      return applied;
+      planned.set(dd.id, { m, job, isStart, dd: isStart ? { ...dd, status: 'running' } : dd });
+    }
+    await deleteStepLogs(ex, restarted);
+    const written = await writeStepProgress(ex, writes, STEP_LOG_MAX_CHARS, REBOOT_CODES);
+    if (!lock) {
+      for (const w of writes) {
+        const event = eventOf.get(w.id);
+        if (!written.rows.has(w.id) && event) {
+          left.push(event); // changed since it was read: read again, locked
+        }
+      }
+    }
+    const applied = written.logs.flatMap((log) => {
+      const p = planned.get(log.deviceDeploymentId);
+      return p ? [{ ...p, log }] : [];
     });
+    return { applied, left };
+  }
+
+  /** Marks running the jobs whose first devices just started, then tells the portal. */
+  async function publishProgress(applied: AppliedProgress[]) {
+    const starting = new Set(
+      applied.filter((a) => a.isStart && !runningJobs.has(a.job.id)).map((a) => a.job.id),
+    );
+    if (starting.size > 0) {
+      await startJobs(db, [...starting]);
+      if (runningJobs.size + starting.size > JOB_CACHE_SIZE) {
+        runningJobs.clear();
+      }
+      for (const id of starting) {
+        runningJobs.add(id);
+      }
+    }
     for (const { m, job, dd, log, isStart } of applied) {
       if (isStart) {
         markUnsettled(job.id, dd);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { CommandMessage, EnrollResult } from '@outpost/contract/agent-protocol';
 import type { DeploymentJob, DeploymentJobDetail, StepLogsResponse } from '@outpost/contract/deployments';
 import type { DashboardStats } from '@outpost/contract/devices';
@@ -9,6 +9,8 @@ import type { PackageDetail } from '@outpost/contract/packages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { devices, sites, userSites, users } from '../../db/schema/index';
+import { deviceDeploymentsOfCommands, writeStepProgress } from './deployments.queries';
+import type { ProgressWrite } from './deployments.queries';
 import {
   connectPortalSocket,
   createEnrollmentToken,
@@ -86,6 +88,17 @@ describe('deployments: API and engine', () => {
 
   const job = async (id: number) =>
     (await call<Envelope<DeploymentJobDetail>>('GET', `${API}/${id}`)).body.data;
+
+  /** The job once it is no longer running. */
+  const afterRunning = (id: number) =>
+    eventually(async () => {
+      const d = await job(id);
+      return d.status === 'running' ? null : d;
+    });
+
+  const logsOf = async (deviceDeploymentId: number) =>
+    (await call<Envelope<StepLogsResponse>>('GET', `${API}/device-deployment/${deviceDeploymentId}/logs`))
+      .body.data.logs;
 
   let progressId = 0;
   /** Reports one step_progress message and waits for its ack. */
@@ -346,10 +359,7 @@ describe('deployments: API and engine', () => {
       });
       await result(b.agent, cb.commandId, 'failed');
       // the job's counters settle from its device rows just after the result (the settler)
-      const detail = await eventually(async () => {
-        const d = await job(id);
-        return d.status === 'running' ? null : d;
-      });
+      const detail = await afterRunning(id);
       expect(detail).toMatchObject({
         status: 'failed',
         completed_devices: 1,
@@ -358,9 +368,7 @@ describe('deployments: API and engine', () => {
       });
       const failed = detail.deployments.find((d) => d.hostname === 'pc-fail-b')!;
       expect(failed).toMatchObject({ status: 'failed', error_message: 'Step 1 failed' });
-      const logs = (
-        await call<Envelope<StepLogsResponse>>('GET', `${API}/device-deployment/${failed.id}/logs`)
-      ).body.data.logs;
+      const logs = await logsOf(failed.id);
       expect(logs.map((l) => [l.attempt, l.status, l.exit_code])).toEqual([
         [1, 'failed', 1],
         [2, 'failed', 1],
@@ -407,10 +415,7 @@ describe('deployments: API and engine', () => {
       await Promise.all(
         fleet.map((d, i) => result(d.agent, commands[i]!.commandId, i === last ? 'failed' : 'completed')),
       );
-      const detail = await eventually(async () => {
-        const d = await job(id);
-        return d.status === 'running' ? null : d;
-      });
+      const detail = await afterRunning(id);
       expect(detail).toMatchObject({
         status: 'failed',
         total_devices: 12,
@@ -419,9 +424,7 @@ describe('deployments: API and engine', () => {
       });
       for (const [i, d] of fleet.entries()) {
         const row = detail.deployments.find((r) => r.device_guid === d.creds.device_guid)!;
-        const logs = (
-          await call<Envelope<StepLogsResponse>>('GET', `${API}/device-deployment/${row.id}/logs`)
-        ).body.data.logs;
+        const logs = await logsOf(row.id);
         if (i === last) {
           expect(row).toMatchObject({ status: 'failed', reboot_required: false });
           expect(logs.map((l) => [l.status, l.exit_code, l.stdout_log, l.duration_ms])).toEqual([
@@ -442,6 +445,183 @@ describe('deployments: API and engine', () => {
         });
       }
       await Promise.all(fleet.map((d) => d.agent.close()));
+    });
+
+    it('results in batches: a result sent twice at once counts once, an unknown or another device’s command changes nothing', async () => {
+      const fleet = await Promise.all(Array.from({ length: 8 }, (_, i) => device(`pc-results-${i}`)));
+      const pkg = await cmdPackage([{ name: 'only' }]);
+      const res = await create({
+        package_id: pkg.id,
+        device_ids: fleet.map((d) => d.id),
+        job_name: 'Results',
+      });
+      const id = (res.body as Envelope<DeploymentJob>).data.id;
+      const commands = await Promise.all(fleet.map((d) => runCommand(d.agent)));
+      await Promise.all(
+        fleet.map((d, i) =>
+          progress(d.agent, commands[i]!.commandId, { seq: 1, startedAt: new Date().toISOString() }),
+        ),
+      );
+      // a command id nobody issued, and the first device's command reported by the second device
+      const stranger = fleet[1]!.agent;
+      const unknownId = '00000000-0000-4000-8000-000000000001';
+      for (const commandId of [unknownId, commands[0]!.commandId]) {
+        const messageId = `stranger-${commandId}`;
+        stranger.send({
+          type: 'command_result',
+          messageId,
+          commandId,
+          status: 'failed',
+          result: { deploymentStatus: 'failed', rebootRequired: false },
+          error: 'not mine',
+        });
+        await stranger.waitFor('error', (e) => e.code === 'unknown_command' && e.messageId === messageId);
+        await stranger.waitFor('ack', (a) => a.messageId === messageId);
+        // progress for a command that is not the device's writes nothing either
+        await progress(stranger, commandId, { seq: 9, status: 'failed', exitCode: 1, stdout: 'not mine\n' });
+      }
+      // every device sends its result twice at the same moment (a resend racing the original)
+      await Promise.all(
+        fleet.flatMap((d, i) => [
+          result(d.agent, commands[i]!.commandId, i % 4 === 0 ? 'failed' : 'completed', `twice-a-${i}`),
+          result(d.agent, commands[i]!.commandId, i % 4 === 0 ? 'failed' : 'completed', `twice-b-${i}`),
+        ]),
+      );
+      const detail = await afterRunning(id);
+      expect(detail).toMatchObject({
+        status: 'failed',
+        total_devices: 8,
+        completed_devices: 6,
+        failed_devices: 2,
+      });
+      const first = detail.deployments.find((r) => r.device_guid === fleet[0]!.creds.device_guid)!;
+      expect(first).toMatchObject({ status: 'failed', error_message: 'Step 1 failed' });
+      const logs = await logsOf(first.id);
+      expect(logs.map((l) => [l.status, l.stdout_log])).toEqual([['failed', '']]); // closed with its row
+      await Promise.all(fleet.map((d) => d.agent.close()));
+    });
+
+    it('a batch the database refuses is written message by message: the others once, the refused one unacknowledged until it is sent again', async () => {
+      const db = server.database.db;
+      // the fault: the database refuses any log holding this text (a trigger, dropped below)
+      await db.execute(sql`
+        create or replace function refuse_marked_log() returns trigger language plpgsql as $$
+        begin
+          if new.stdout_log like '%REFUSE-ME%' then raise exception 'refused by the test'; end if;
+          return new;
+        end $$`);
+      await db.execute(sql`
+        create trigger refuse_marked_log before insert or update on deployment_step_logs
+        for each row execute function refuse_marked_log()`);
+      try {
+        const fleet = await Promise.all(Array.from({ length: 8 }, (_, i) => device(`pc-refused-${i}`)));
+        const pkg = await cmdPackage([{ name: 'step' }]);
+        const res = await create({
+          package_id: pkg.id,
+          device_ids: fleet.map((d) => d.id),
+          job_name: 'Refused',
+        });
+        const id = (res.body as Envelope<DeploymentJob>).data.id;
+        const commands = await Promise.all(fleet.map((d) => runCommand(d.agent)));
+        await Promise.all(fleet.map((d, i) => progress(d.agent, commands[i]!.commandId, { seq: 1 })));
+        const refused = fleet[3]!;
+        const refusedId = 'refused-once';
+        const errorsBefore = refused.agent.ofType('error').length;
+        refused.agent.send({
+          type: 'step_progress',
+          messageId: refusedId,
+          commandId: commands[3]!.commandId,
+          stepOrder: 1,
+          status: 'running',
+          seq: 2,
+          stdout: 'REFUSE-ME\n',
+        });
+        // the others report at the same moment, so they share the refused message's batch
+        await Promise.all(
+          fleet.map((d, i) =>
+            i === 3
+              ? Promise.resolve()
+              : progress(d.agent, commands[i]!.commandId, { seq: 2, stdout: `out ${i}\n` }),
+          ),
+        );
+        await refused.agent.waitFor('error', (e) => e.code === 'internal_error', 10_000, errorsBefore);
+        expect(refused.agent.ofType('ack').some((a) => a.messageId === refusedId)).toBe(false);
+        await db.execute(sql`drop trigger refuse_marked_log on deployment_step_logs`);
+        // the agent resends what was not acknowledged (after a reconnect): now it is applied, once
+        for (const messageId of [refusedId, `${refusedId}-again`]) {
+          refused.agent.send({
+            type: 'step_progress',
+            messageId,
+            commandId: commands[3]!.commandId,
+            stepOrder: 1,
+            status: 'running',
+            seq: 2,
+            stdout: 'REFUSE-ME\n',
+          });
+          await refused.agent.waitFor('ack', (a) => a.messageId === messageId);
+        }
+        await Promise.all(
+          fleet.map(async (d, i) => {
+            await progress(d.agent, commands[i]!.commandId, { seq: 3, status: 'completed', exitCode: 0 });
+            await result(d.agent, commands[i]!.commandId, 'completed');
+          }),
+        );
+        const detail = await afterRunning(id);
+        expect(detail).toMatchObject({
+          status: 'completed',
+          total_devices: 8,
+          completed_devices: 8,
+          failed_devices: 0,
+        });
+        for (const [i, d] of fleet.entries()) {
+          const row = detail.deployments.find((r) => r.device_guid === d.creds.device_guid)!;
+          const logs = await logsOf(row.id);
+          expect(logs.map((l) => [l.status, l.stdout_log])).toEqual([
+            ['completed', i === 3 ? 'REFUSE-ME\n' : `out ${i}\n`],
+          ]);
+        }
+        await Promise.all(fleet.map((d) => d.agent.close()));
+      } finally {
+        await db.execute(sql`drop trigger if exists refuse_marked_log on deployment_step_logs`);
+        await db.execute(sql`drop function if exists refuse_marked_log()`);
+      }
+    });
+
+    it('writes progress only while its device row is as it was read: a row changed in between is left for the locked pass', async () => {
+      const pc = await device('pc-as-read');
+      const pkg = await cmdPackage([{ name: 'step' }]);
+      const res = await create({ package_id: pkg.id, device_ids: [pc.id], job_name: 'As read' });
+      const id = (res.body as Envelope<DeploymentJob>).data.id;
+      const cmd = await runCommand(pc.agent);
+      await progress(pc.agent, cmd.commandId, { seq: 1 });
+      const db = server.database.db;
+      const [row] = await deviceDeploymentsOfCommands(db, [{ deviceId: pc.id, commandId: cmd.commandId }], {
+        lock: false,
+      });
+      expect(row).toMatchObject({ status: 'running', progressSeq: 1 });
+      const write = (expectedSeq: number, seq: number, stdout: string): ProgressWrite => ({
+        id: row!.id,
+        expectedSeq,
+        expectedStatus: 'running',
+        progressSeq: seq,
+        currentStepOrder: 1,
+        startedAt: null,
+        log: { stepOrder: 1, stepName: 'step', attempt: 1, status: 'running', stdoutLog: stdout },
+      });
+      // read at seq 0, but the row is at seq 1 now: nothing is written
+      const stale = await writeStepProgress(db, [write(0, 2, 'stale\n')], 1000, [3010]);
+      expect(stale).toEqual({ rows: new Set(), logs: [] });
+      const fresh = await writeStepProgress(db, [write(1, 2, 'fresh\n')], 1000, [3010]);
+      expect([...fresh.rows]).toEqual([row!.id]);
+      expect(fresh.logs).toMatchObject([
+        { deviceDeploymentId: row!.id, stepOrder: 1, attempt: 1, status: 'running' },
+      ]);
+      await result(pc.agent, cmd.commandId, 'completed');
+      const detail = await afterRunning(id);
+      expect(detail.status).toBe('completed');
+      const logs = await logsOf(detail.deployments[0]!.id);
+      expect(logs.map((l) => [l.status, l.stdout_log])).toEqual([['cancelled', 'fresh\n']]);
+      await pc.agent.close();
     });
 
     it('keeps a scheduled job pending until it is due, then runs it', async () => {

@@ -37,7 +37,7 @@ import {
   deviceMayDownload,
   findDeviceDeployment,
   findJob,
-  insertDeviceDeployments,
+  insertPendingDeviceDeployments,
   insertJob,
   insertJobFiles,
   listDeviceDeployments,
@@ -165,7 +165,7 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
           createdBy: ctx.userId,
           createdByName: ctx.name,
         });
-        await insertDeviceDeployments(
+        await insertPendingDeviceDeployments(
           tx,
           targets.map((t) => ({
             jobId: row.id,

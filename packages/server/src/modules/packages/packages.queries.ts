@@ -57,14 +57,15 @@ export async function findPackage(
   db: Executor,
   scope: TenantScope,
   id: number,
-  opts: { lock?: boolean } = {},
+  /** true: FOR UPDATE (a change to the package); 'share': FOR SHARE (several readers, no change) */
+  opts: { lock?: boolean | 'share' } = {},
 ): Promise<PackageRow | null> {
   const query = db
     .select()
     .from(deploymentPackages)
     .where(and(inTenant(deploymentPackages, scope), eq(deploymentPackages.id, id)))
     .limit(1);
-  const [row] = opts.lock ? await query.for('update') : await query;
+  const [row] = opts.lock ? await query.for(opts.lock === 'share' ? 'share' : 'update') : await query;
   return row ?? null;
 }
 

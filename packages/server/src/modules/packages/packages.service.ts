@@ -56,12 +56,13 @@ export type PackagesServiceOptions = {
 
 /**
  * What the deployments area reads inside its own transaction: a package and its ordered steps,
- * the package row locked until that transaction ends (a delete waits for the new job, then
- * sees it counted as active).
+ * the package row share-locked until that transaction ends (a delete or a step change waits for
+ * the new job, then sees it counted as active; jobs created from one package at once do not wait
+ * for each other).
  */
 export const packageLookup = {
   async lockWithSteps(tx: Executor, scope: TenantScope, id: number): Promise<PackageDetail | null> {
-    const row = await findPackage(tx, scope, id, { lock: true });
+    const row = await findPackage(tx, scope, id, { lock: 'share' });
     if (!row) {
       return null;
     }
