@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import {
   AGENT_CLOSE,
   AGENT_PROTOCOL_VERSION,
@@ -21,7 +21,7 @@ import { WS_MAX_PAYLOAD_BYTES } from '@outpost/contract/limits';
 import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
-import { devices } from '../db/schema/index';
+import { devices, users } from '../db/schema/index';
 import { MAX_INVALID_MESSAGES } from './agent-connection';
 import {
   connectAgentSocket,
@@ -548,14 +548,33 @@ describe(
     it('a portal socket flooding messages faster than they are handled is closed with 1008', async () => {
       const socket = connectPortalSocket(server.url, portalAuth(admin));
       await socket.waitFor('connection_status');
+      // Every ping re-reads the caller's membership. Holding that table makes sure the flood arrives
+      // while the server cannot answer: on PGlite with a remembered token a ping needs no I/O at all
+      // and is answered between two frames of any burst, so without this the bound is never reached.
+      let release = () => {};
+      const held = new Promise<void>((taken) => {
+        void server.database.db
+          .transaction(async (tx) => {
+            await tx.execute(sql`lock table ${users} in access exclusive mode`);
+            taken();
+            await new Promise<void>((r) => (release = r));
+          })
+          .catch(() => undefined);
+      });
+      await held;
       const healthyCheck = healthyRoundTrip();
       const ping = JSON.stringify({ type: 'ping' });
-      for (let i = 0; i < PORTAL_MAX_PENDING_MESSAGES + 500 && socket.closeCode === null; i++) {
+      const flood = PORTAL_MAX_PENDING_MESSAGES + 500;
+      for (let i = 0; i < flood && socket.closeCode === null; i++) {
         socket.ws.send(ping);
       }
-      expect(await socket.waitForClose(30_000)).toMatchObject({ code: PORTAL_CLOSE.policyViolation });
-      // it got answers until then, and was cut off before its whole backlog
-      expect(socket.ofType('pong').length).toBeLessThan(PORTAL_MAX_PENDING_MESSAGES + 500);
+      try {
+        expect(await socket.waitForClose(30_000)).toMatchObject({ code: PORTAL_CLOSE.policyViolation });
+      } finally {
+        release();
+      }
+      // cut off before its whole backlog was answered
+      expect(socket.ofType('pong').length).toBeLessThan(flood);
       await healthyCheck;
       await checkHealthy();
     });
