@@ -2,7 +2,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -22,6 +21,7 @@ import { accessPlugin, declaredAccess } from './plugins/access';
 import { authPlugin } from './plugins/auth';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors';
 import { createMetrics, metricsPlugin } from './plugins/metrics';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { staticPlugin } from './plugins/static';
 import { authRoutes, configRoute } from './modules/auth/auth.routes';
 import { createOidcVerifier } from './modules/auth/oidc-verifier';
@@ -98,14 +98,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // enforced by one hook. First, so it sees every route; the API docs are public.
   await app.register(accessPlugin, { publicPrefixes: ['/api/docs'] });
   // Once the backstop has resolved the session, the request's log lines carry tenant and user.
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const access = declaredAccess(request);
     if (!request.is404 && (access === 'member' || access === 'admin')) {
-      bindCallerToLog(request, reply, request.ctx);
+      bindCallerToLog(request, request.ctx);
     }
     done();
   });
-  await app.register(helmet, {
+  // helmet's headers, computed once (plugins/security-headers.ts)
+  await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {
       directives: {
         // The Google Identity Services script and its iframe/button (spec: core §7).
