@@ -15,7 +15,7 @@ const device = {
   ip_address: null,
   os_type: 'windows',
   os_version: null,
-  status: 'online',
+  status: 'online' as const,
   last_seen: '2026-11-23T10:00:00.000Z',
   agent_version: '1.2.3',
   site_id: null,
@@ -33,14 +33,17 @@ describe('response serializer', () => {
     const schema = apiSuccess(DeviceListResponse);
     expect(fastJsonSchema(schema)).not.toBeNull();
     const body = {
-      success: true,
+      success: true as const,
       data: {
         data: [device, { ...device, id: 8, site_id: 3, site_name: 'HQ', hostname: null }],
         pagination: { page: 1, limit: 20, total: 2, totalPages: 1 },
       },
     };
     // keys in another order than the schema's, and one the schema does not have
-    const shuffled = { data: { pagination: body.data.pagination, data: body.data.data, extra: 1 }, success: true };
+    const shuffled = {
+      data: { pagination: body.data.pagination, data: body.data.data, extra: 1 },
+      success: true,
+    };
     const expected = JSON.stringify(z.encode(schema, body));
     expect(compile(schema)(body)).toBe(expected);
     expect(compile(schema)(shuffled)).toBe(expected);
@@ -57,7 +60,13 @@ describe('response serializer', () => {
       g: z.iso.datetime().nullable(),
     });
     expect(fastJsonSchema(schema)).not.toBeNull();
-    const value = { b: null, c: { z: [1, 'two', null], a: { n: 1 } }, d: [null, { e: false }], f: 'y', g: null };
+    const value = {
+      b: null,
+      c: { z: [1, 'two', null], a: { n: 1 } },
+      d: [null, { e: false }],
+      f: 'y',
+      g: null,
+    };
     expect(compile(schema, true)(value)).toBe(JSON.stringify(value));
     expect(compile(schema, true)({ ...value, a: 'here', b: 2 })).toBe(
       JSON.stringify({ a: 'here', b: 2, c: value.c, d: value.d, f: 'y', g: null }),

@@ -172,7 +172,9 @@ export function fastJsonSchema(schema: z.ZodType): JsonSchema | null {
  * first response, so start-up does not compile a hundred of them), the zod type provider's
  * otherwise. `check`: also encode through zod, and fail on a difference (tests).
  */
-export function responseSerializerCompiler(options: { check: boolean }): FastifySerializerCompiler<z.ZodType> {
+export function responseSerializerCompiler(options: {
+  check: boolean;
+}): FastifySerializerCompiler<z.ZodType> {
   return (route) => {
     const viaZod: Serialize = zodSerializerCompiler(route);
     const jsonSchema = route.schema instanceof z.ZodType ? fastJsonSchema(route.schema) : null;
@@ -181,7 +183,7 @@ export function responseSerializerCompiler(options: { check: boolean }): Fastify
     }
     let fast: Serialize | null = null;
     return (data) => {
-      fast ??= fastJson(jsonSchema as unknown as FastJsonSchema) as Serialize;
+      fast ??= fastJson(jsonSchema as unknown as FastJsonSchema);
       const written = fast(data);
       if (options.check) {
         const expected = viaZod(data);

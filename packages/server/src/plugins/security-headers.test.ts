@@ -4,14 +4,20 @@ import { helmetHeaders, securityHeadersPlugin } from './security-headers';
 
 describe('security headers', () => {
   const options = {
-    contentSecurityPolicy: { directives: { 'script-src': ["'self'", 'https://accounts.google.com/gsi/client'] } },
+    contentSecurityPolicy: {
+      directives: { 'script-src': ["'self'", 'https://accounts.google.com/gsi/client'] },
+    },
   };
 
   it('are helmet’s headers for the options', () => {
     const { set, removed } = helmetHeaders(options);
     const names = set.map((h) => h.name.toLowerCase());
     expect(names).toEqual(
-      expect.arrayContaining(['content-security-policy', 'x-content-type-options', 'strict-transport-security']),
+      expect.arrayContaining([
+        'content-security-policy',
+        'x-content-type-options',
+        'strict-transport-security',
+      ]),
     );
     expect(set.find((h) => h.name === 'Content-Security-Policy')?.value).toContain(
       "script-src 'self' https://accounts.google.com/gsi/client",

@@ -22,9 +22,10 @@ export function helmetHeaders(options: HelmetOptions): { set: SecurityHeader[]; 
       removed.push(name);
     },
   };
+  // helmet 8 throws a bad option itself; the callback's error argument is kept for compatibility
   helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
     if (err) {
-      throw err instanceof Error ? err : new Error(String(err));
+      throw err instanceof Error ? err : new Error('helmet refused its options');
     }
   });
   return { set, removed };

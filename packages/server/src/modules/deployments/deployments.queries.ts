@@ -96,7 +96,9 @@ function jobListWhere(db: Reader, key: string): SQL {
   return and(
     jobVisiblePlaceholders(db, key.includes('s')),
     key.includes('t') ? eq(deploymentJobs.status, sql.placeholder('status')) : undefined,
-    key.includes('q') ? or(ilike(deploymentJobs.name, term), ilike(deploymentJobs.packageName, term)) : undefined,
+    key.includes('q')
+      ? or(ilike(deploymentJobs.name, term), ilike(deploymentJobs.packageName, term))
+      : undefined,
   )!;
 }
 const jobCountStatement = statementCache((db, key) =>

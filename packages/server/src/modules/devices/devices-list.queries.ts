@@ -237,7 +237,11 @@ export async function listDevices(
   const values = listValues(ctx, f);
   const forward: PageWindow = { limit: f.limit, offset: (f.page - 1) * f.limit, isBackward: false };
   const page = (w: PageWindow) =>
-    pageStatement(db, key + (w.isBackward ? 'b' : 'f')).execute({ ...values, limit: w.limit, offset: w.offset });
+    pageStatement(db, key + (w.isBackward ? 'b' : 'f')).execute({
+      ...values,
+      limit: w.limit,
+      offset: w.offset,
+    });
   if (f.search) {
     const [rows, [counted]] = await Promise.all([
       page(forward),
