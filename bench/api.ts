@@ -5,6 +5,7 @@
 //   options: --postgres URL (a server to create a throwaway database on; default $BENCH_DATABASE_URL,
 //            $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
 //            --connections 10 --duration S (per case) --runtime tsx|compiled --keep (keep the database)
+//            BENCH_SERVER_NODE_ARGS: node options for the server process alone (a CPU profile)
 //            --explain (EXPLAIN ANALYZE every captured statement into bench/results/api-explain.txt)
 //            --capture-only (seed and capture, print the statements, no load)
 //            --devices N --total N --tenants N (other sizes)
@@ -39,6 +40,7 @@ import { createSessionTokens } from '../packages/server/src/modules/auth/session
 import { createThrowawayDatabase } from '../packages/server/test/harness';
 import type { FloorPlan, FloorQuery } from './api-floor';
 import { seed, seedWith } from './api-seed';
+import { serverArgs as serverNodeArgs } from './fleet-setup';
 import { freePort, geometricMean, load, machine, repoRoot, startChild, writeResult } from './lib';
 
 const { values } = parseArgs({
@@ -318,10 +320,8 @@ try {
 
   // ---- 3. the server and the floor in their own processes
   const runtime = values.runtime;
-  const serverArgs =
-    runtime === 'compiled'
-      ? [path.join(repoRoot, 'packages/server/dist/main.js')]
-      : ['--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')];
+  // with BENCH_SERVER_NODE_ARGS ("--cpu-prof --cpu-prof-dir=…"), as the fleet benchmarks (README)
+  const serverArgs = serverNodeArgs(runtime);
   const serverPort = await freePort();
   const server = await startChild(
     serverArgs,

@@ -2,17 +2,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { WS_MAX_PAYLOAD_BYTES } from '@outpost/contract/limits';
 import { fastifyTrustProxy } from './config';
 import type { Config } from './config';
@@ -22,6 +16,8 @@ import { accessPlugin, declaredAccess } from './plugins/access';
 import { authPlugin } from './plugins/auth';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors';
 import { createMetrics, metricsPlugin } from './plugins/metrics';
+import { securityHeadersPlugin } from './plugins/security-headers';
+import { responseSerializerCompiler } from './plugins/response-serializer';
 import { staticPlugin } from './plugins/static';
 import { authRoutes, configRoute } from './modules/auth/auth.routes';
 import { createOidcVerifier } from './modules/auth/oidc-verifier';
@@ -59,6 +55,12 @@ export type AppOptions = {
   logger?: boolean | FastifyBaseLogger | { level: string };
   /** Where the log goes when `logger` is not given (stdout by default); tests capture it here. */
   logStream?: { write(line: string): void };
+  /**
+   * Also encode every response through its zod schema and fail on a difference from what
+   * fast-json-stringify wrote (plugins/response-serializer.ts). On under the tests (vitest sets
+   * NODE_ENV=test); off by default elsewhere, where it would cost what it checks.
+   */
+  checkResponses?: boolean;
   /** Tests inject a verifier backed by a local key; production builds one from config. */
   googleVerifier?: OidcVerifier | null;
 };
@@ -79,7 +81,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(
+    responseSerializerCompiler({ check: options.checkResponses ?? process.env.NODE_ENV === 'test' }),
+  );
 
   const tokens = createSessionTokens(config.sessionSecret);
   const googleVerifier =
@@ -98,14 +102,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // enforced by one hook. First, so it sees every route; the API docs are public.
   await app.register(accessPlugin, { publicPrefixes: ['/api/docs'] });
   // Once the backstop has resolved the session, the request's log lines carry tenant and user.
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const access = declaredAccess(request);
     if (!request.is404 && (access === 'member' || access === 'admin')) {
-      bindCallerToLog(request, reply, request.ctx);
+      bindCallerToLog(request, request.ctx);
     }
     done();
   });
-  await app.register(helmet, {
+  // helmet's headers, computed once (plugins/security-headers.ts)
+  await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {
       directives: {
         // The Google Identity Services script and its iframe/button (spec: core §7).

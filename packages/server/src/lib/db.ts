@@ -29,3 +29,34 @@ export const arrayParam = <T>(values: readonly T[], type: string): SQL =>
 
 /** The rows of a raw statement (`db.execute`): PGlite and node-postgres both answer with { rows }. */
 export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/**
+ * Statements built once per database handle and key, run many times with their values as
+ * placeholders (`sql.placeholder`). drizzle builds a query's text anew on every call (its `is()`
+ * checks walk prototype chains): for a cheap request that was its largest single item of CPU.
+ * `key` names the statement's shape (which conditions it has); `build` makes it for that key.
+ */
+export function statementCache<S>(build: (db: Reader, key: string) => S): (db: Reader, key: string) => S {
+  const byHandle = new WeakMap<Reader, Map<string, S>>();
+  return (db, key) => {
+    let statements = byHandle.get(db);
+    if (!statements) {
+      statements = new Map();
+      byHandle.set(db, statements);
+    }
+    let statement = statements.get(key);
+    if (statement === undefined) {
+      statement = build(db, key);
+      statements.set(key, statement);
+    }
+    return statement;
+  };
+}
+
+/**
+ * The name of a prepared statement that PostgreSQL should plan with each execution's values: the
+ * unnamed statement, parsed again every time (as an ordinary query is). A named statement is
+ * planned generically after five executions, blind to the tenant's size, a search pattern or an
+ * offset; the device list's plans depend on them. Only drizzle's building is saved.
+ */
+export const UNNAMED_STATEMENT = '';

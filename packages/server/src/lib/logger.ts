@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 // Credentials never reach the log. The portal socket carries the session token in its URL
 // (spec: core §7 Websocket, /api/ws?tenantId&userId&token), agents and the API carry secrets in
@@ -101,6 +101,8 @@ export function loggerOptions(level: string): Exclude<FastifyServerOptions['logg
         remotePort: request.socket?.remotePort,
       }),
     },
+    // The caller bound by bindCallerToLog, added to a line only when one is written.
+    mixin: (_merge, _level, logger) => callerOf(logger) ?? {},
     hooks: {
       logMethod(args, method) {
         const redacted = args.map((arg: unknown) => (typeof arg === 'string' ? redactText(arg) : arg));
@@ -126,16 +128,20 @@ export function requestIdGenerator(behindProxy: boolean): (request: IncomingMess
   };
 }
 
+const CALLER = Symbol('outpost.caller');
+type Caller = { tenantId: number; userId: number };
+type WithCaller = { [CALLER]?: Caller };
+
+const callerOf = (logger: object): Caller | undefined => (logger as WithCaller)[CALLER];
+
 /**
  * Once a request's session is known, its log lines (the handler's and Fastify's "request
- * completed") carry the caller's tenant and user next to the request id (reqId).
+ * completed") carry the caller's tenant and user next to the request id (reqId). The caller is
+ * remembered on the request's logger and added by the logger's mixin (loggerOptions) to the lines
+ * actually written: a child logger per request cost 2 % of a cheap request's CPU (pino serialises
+ * and redacts a child's bindings when it is made), for lines that at LOG_LEVEL=warn are never
+ * written. Loggers made from the request's logger inherit it (pino children are its prototype's).
  */
-export function bindCallerToLog(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  caller: { tenantId: number; userId: number },
-): void {
-  const log = request.log.child({ tenantId: caller.tenantId, userId: caller.userId });
-  request.log = log;
-  reply.log = log;
+export function bindCallerToLog(request: FastifyRequest, caller: Caller): void {
+  (request.log as WithCaller)[CALLER] = { tenantId: caller.tenantId, userId: caller.userId };
 }

@@ -43,6 +43,27 @@ export function inScope(table: SiteOwned, scope: Scope): SQL {
   return and(tenant, inArray(table.siteId, scope.siteIds)) ?? never;
 }
 
+/** inTenant for a statement built once and run many times: the tenant is the placeholder `tenantId`. */
+export function inTenantPlaceholders(table: TenantOwned): SQL {
+  return eq(table.tenantId, sql.placeholder('tenantId'));
+}
+
+/**
+ * inScope for a statement built once and run many times (lib/db statementCache): the tenant and
+ * the caller's sites are placeholders (`tenantId`, `siteIds`, filled by scopeValues), so the text
+ * depends only on whether the caller is site-limited. No sites matches nothing, as in inScope.
+ */
+export function inScopePlaceholders(table: SiteOwned, siteLimited: boolean): SQL {
+  const tenant = inTenantPlaceholders(table);
+  if (!siteLimited) {
+    return tenant;
+  }
+  return and(tenant, sql`${table.siteId} = any(${sql.placeholder('siteIds')}::int[])`) ?? never;
+}
+
+/** The values of inScopePlaceholders' placeholders for a caller. */
+export const scopeValues = (scope: Scope) => ({ tenantId: scope.tenantId, siteIds: scope.siteIds });
+
 /** The sites table itself: the caller's tenant, and for a site-limited caller their sites. */
 export function sitesInScope(table: { tenantId: AnyColumn; id: AnyColumn }, scope: Scope): SQL {
   return inScope({ tenantId: table.tenantId, siteId: table.id }, scope);

@@ -3,8 +3,9 @@ import { DEFAULT_NOTIFICATION_PREFS } from '@outpost/contract/auth';
 import type { SessionUser } from '@outpost/contract/auth';
 import type { Db } from '../../db/client';
 import { tenants, users, userSites } from '../../db/schema/index';
+import { statementCache } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
-import { inTenant, tenantOnly } from '../../lib/scope';
+import { inTenant, inTenantPlaceholders, tenantOnly } from '../../lib/scope';
 
 const membershipColumns = {
   id: users.id,
@@ -83,8 +84,8 @@ export async function listDevLoginUsers(db: Db, limit = 50) {
  * a cheap request's CPU, and PostgreSQL parses a named statement once per connection. The tenant
  * condition is the placeholder form of lib/scope's inTenant.
  */
-function sessionMemberStatement(db: Reader) {
-  return db
+const sessionMemberStatement = statementCache((db) =>
+  db
     .select({
       userId: users.id,
       tenantId: users.tenantId,
@@ -96,19 +97,13 @@ function sessionMemberStatement(db: Reader) {
     })
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(eq(users.tenantId, sql.placeholder('tenantId')), eq(users.id, sql.placeholder('userId'))))
+    .where(and(inTenantPlaceholders(users), eq(users.id, sql.placeholder('userId'))))
     .limit(1)
-    .prepare('outpost_session_member');
-}
-const sessionMemberStatements = new WeakMap<Reader, ReturnType<typeof sessionMemberStatement>>();
+    .prepare('outpost_session_member'),
+);
 
 export async function findSessionMember(db: Reader, userId: number, tenantId: number) {
-  let statement = sessionMemberStatements.get(db);
-  if (!statement) {
-    statement = sessionMemberStatement(db);
-    sessionMemberStatements.set(db, statement);
-  }
-  const [row] = await statement.execute({ userId, tenantId });
+  const [row] = await sessionMemberStatement(db, 'member').execute({ userId, tenantId });
   return row ?? null;
 }
 

@@ -3,19 +3,25 @@ import type { RecentSoftware } from '@outpost/contract/devices';
 import { RECENT_SOFTWARE_DAYS } from '@outpost/contract/devices';
 import { deploymentPackages, devices, deviceSoftware } from '../../db/schema/index';
 import type { Db } from '../../db/client';
+import { statementCache, UNNAMED_STATEMENT } from '../../lib/db';
 import type { Reader } from '../../lib/db';
-import { inScope, inTenant, isSiteLimited } from '../../lib/scope';
+import { inScope, inTenantPlaceholders, isSiteLimited } from '../../lib/scope';
 import type { Scope, TenantScope } from '../../lib/scope';
 
 // The dashboard's counts (spec: core §5): aggregates over devices, software and packages, each
 // within the caller's scope.
 
-/** Packages are shared by the whole tenant (no site), so the tenant scope is theirs. */
-export async function countPackages(db: Reader, ctx: TenantScope): Promise<number> {
-  const [row] = await db
+const packagesStatement = statementCache((db) =>
+  db
     .select({ n: count() })
     .from(deploymentPackages)
-    .where(inTenant(deploymentPackages, ctx));
+    .where(inTenantPlaceholders(deploymentPackages))
+    .prepare(UNNAMED_STATEMENT),
+);
+
+/** Packages are shared by the whole tenant (no site), so the tenant scope is theirs. */
+export async function countPackages(db: Reader, ctx: TenantScope): Promise<number> {
+  const [row] = await packagesStatement(db, 'tenant').execute({ tenantId: ctx.tenantId });
   return row?.n ?? 0;
 }
 

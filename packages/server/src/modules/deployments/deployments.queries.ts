@@ -10,9 +10,16 @@ import {
   deviceCommands,
   deviceDeployments,
 } from '../../db/schema/index';
-import { arrayParam, firstOrThrow, rowsOf } from '../../lib/db';
-import type { Executor } from '../../lib/db';
-import { inScope, inTenant, isSiteLimited } from '../../lib/scope';
+import { arrayParam, firstOrThrow, rowsOf, statementCache, UNNAMED_STATEMENT } from '../../lib/db';
+import type { Executor, Reader } from '../../lib/db';
+import {
+  inScope,
+  inScopePlaceholders,
+  inTenant,
+  inTenantPlaceholders,
+  isSiteLimited,
+  scopeValues,
+} from '../../lib/scope';
 import type { Scope, TenantScope } from '../../lib/scope';
 
 // Deployments (ARCHITECTURE §5). A job belongs to the tenant; a site-limited caller sees a job
@@ -31,18 +38,35 @@ export const ACTIVE: JobStatus[] = ['pending', 'running'];
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** The job is the caller's: their tenant, and for a site-limited caller one device in their sites. */
-function jobVisible(db: Executor, scope: Scope): SQL {
-  const tenant = inTenant(deploymentJobs, scope);
-  if (!isSiteLimited(scope)) {
+/**
+ * The job is the caller's: their tenant, and for a site-limited caller one device in their sites
+ * (`mine`: the condition on the job's device rows, null for a caller who sees every site).
+ */
+function jobVisibleWhere(db: Reader, tenant: SQL, mine: SQL | null): SQL {
+  if (!mine) {
     return tenant;
   }
-  const mine = db
+  const rows = db
     .select({ one: sql`1` })
     .from(deviceDeployments)
-    .where(and(eq(deviceDeployments.jobId, deploymentJobs.id), inScope(deviceDeployments, scope)));
-  return and(tenant, exists(mine)) ?? tenant;
+    .where(and(eq(deviceDeployments.jobId, deploymentJobs.id), mine));
+  return and(tenant, exists(rows)) ?? tenant;
 }
+
+const jobVisible = (db: Reader, scope: Scope): SQL =>
+  jobVisibleWhere(
+    db,
+    inTenant(deploymentJobs, scope),
+    isSiteLimited(scope) ? inScope(deviceDeployments, scope) : null,
+  );
+
+/** jobVisible for a statement built once (lib/db statementCache): the scope's values as placeholders. */
+const jobVisiblePlaceholders = (db: Reader, siteLimited: boolean): SQL =>
+  jobVisibleWhere(
+    db,
+    inTenantPlaceholders(deploymentJobs),
+    siteLimited ? inScopePlaceholders(deviceDeployments, true) : null,
+  );
 
 // ---------- writes at creation ----------
 
@@ -94,25 +118,48 @@ export async function insertJobFiles(tx: Executor, jobId: number, fileIds: numbe
 
 export type JobFilters = { page: number; limit: number; status?: JobStatus; search?: string };
 
+/** The job list's condition for a shape key: site-limited ('s'), status ('t'), search ('q'). */
+function jobListWhere(db: Reader, key: string): SQL {
+  const term = sql.placeholder('term');
+  return and(
+    jobVisiblePlaceholders(db, key.includes('s')),
+    key.includes('t') ? eq(deploymentJobs.status, sql.placeholder('status')) : undefined,
+    key.includes('q')
+      ? or(ilike(deploymentJobs.name, term), ilike(deploymentJobs.packageName, term))
+      : undefined,
+  )!;
+}
+const jobCountStatement = statementCache((db, key) =>
+  db.select({ n: count() }).from(deploymentJobs).where(jobListWhere(db, key)).prepare(UNNAMED_STATEMENT),
+);
+const jobPageStatement = statementCache((db, key) =>
+  db
+    .select()
+    .from(deploymentJobs)
+    .where(jobListWhere(db, key))
+    .orderBy(desc(deploymentJobs.createdAt), desc(deploymentJobs.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare(UNNAMED_STATEMENT),
+);
+
 export async function listJobs(
-  db: Executor,
+  db: Reader,
   scope: Scope,
   f: JobFilters,
 ): Promise<{ rows: JobRow[]; total: number }> {
-  const term = f.search ? `%${escapeLike(f.search)}%` : null;
-  const where = and(
-    jobVisible(db, scope),
-    f.status ? eq(deploymentJobs.status, f.status) : undefined,
-    term ? or(ilike(deploymentJobs.name, term), ilike(deploymentJobs.packageName, term)) : undefined,
-  );
-  const [totalRow] = await db.select({ n: count() }).from(deploymentJobs).where(where);
-  const rows = await db
-    .select()
-    .from(deploymentJobs)
-    .where(where)
-    .orderBy(desc(deploymentJobs.createdAt), desc(deploymentJobs.id))
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit);
+  const key = `${isSiteLimited(scope) ? 's' : ''}${f.status ? 't' : ''}${f.search ? 'q' : ''}`;
+  const values = {
+    ...scopeValues(scope),
+    status: f.status ?? null,
+    term: f.search ? `%${escapeLike(f.search)}%` : null,
+  };
+  const [totalRow] = await jobCountStatement(db, key).execute(values);
+  const rows = await jobPageStatement(db, key).execute({
+    ...values,
+    limit: f.limit,
+    offset: (f.page - 1) * f.limit,
+  });
   return { rows, total: totalRow?.n ?? 0 };
 }
 
@@ -185,11 +232,17 @@ export async function countJobs(db: Executor, scope: TenantScope): Promise<numbe
   return row?.n ?? 0;
 }
 
-export async function countRunningJobs(db: Executor, scope: Scope): Promise<number> {
-  const [row] = await db
+const runningJobsStatement = statementCache((db, key) =>
+  db
     .select({ n: count() })
     .from(deploymentJobs)
-    .where(and(jobVisible(db, scope), eq(deploymentJobs.status, 'running')));
+    .where(and(jobVisiblePlaceholders(db, key === 'sites'), eq(deploymentJobs.status, 'running')))
+    .prepare(UNNAMED_STATEMENT),
+);
+
+export async function countRunningJobs(db: Reader, scope: Scope): Promise<number> {
+  const statement = runningJobsStatement(db, isSiteLimited(scope) ? 'sites' : 'tenant');
+  const [row] = await statement.execute(scopeValues(scope));
   return row?.n ?? 0;
 }
 

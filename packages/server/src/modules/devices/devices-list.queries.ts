@@ -1,9 +1,10 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
-import type { SQL } from 'drizzle-orm';
+import type { AnyColumn, SQL } from 'drizzle-orm';
 import type { DeviceListFilters, DeviceListItem, SiteOption, SoftwareItem } from '@outpost/contract/devices';
 import { deviceCounts, devices, deviceSoftware, sites } from '../../db/schema/index';
+import { statementCache, UNNAMED_STATEMENT } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
-import { inScope, inTenant, isSiteLimited, sitesInScope } from '../../lib/scope';
+import { inScope, inScopePlaceholders, isSiteLimited, scopeValues, sitesInScope } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
 import { deviceColumns, deviceListColumns, toListItem } from './devices.queries';
 import type { DeviceSelection } from './devices.queries';
@@ -16,78 +17,113 @@ export type { Scope };
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Status 'online' means connected: online or loggedin (the dashboard counts it the same way). */
-const statusCondition = (status: DeviceListFilters['status']): SQL | undefined => {
-  if (!status) {
-    return undefined;
-  }
-  return status === 'online' ? inArray(devices.status, ['online', 'loggedin']) : eq(devices.status, status);
+/**
+ * What decides the text of a list statement: which conditions it has. The values (tenant, sites,
+ * search term, filters, page window) are placeholders, so each shape is built once per database
+ * handle (lib/db statementCache) and run unnamed (PostgreSQL still plans it with the values).
+ */
+type ListShape = {
+  isSiteLimited: boolean;
+  hasSearch: boolean;
+  /** 'connected': online or loggedin (the dashboard counts it the same way) */
+  status: 'any' | 'connected' | 'one';
+  hasOsType: boolean;
+  hasSite: boolean;
 };
+type ListFilters = Pick<DeviceListFilters, 'search' | 'status' | 'os_type' | 'site_id'>;
 
-export function deviceListWhere(ctx: Scope, f: Omit<DeviceListFilters, 'page' | 'limit'>): SQL {
-  const term = f.search ? `%${escapeLike(f.search.toLowerCase())}%` : null;
-  const where = and(
-    inScope(devices, ctx),
-    term
-      ? or(
-          sql`lower(${devices.hostname}) like ${term}`,
-          ilike(devices.ipAddress, term),
-          sql`lower(${devices.serialNumber}) like ${term}`,
-        )
-      : undefined,
-    statusCondition(f.status),
-    f.os_type ? eq(devices.osType, f.os_type) : undefined,
-    f.site_id ? eq(devices.siteId, f.site_id) : undefined,
-  );
-  return where ?? inScope(devices, ctx);
+const listShape = (ctx: Scope, f: ListFilters): ListShape => ({
+  isSiteLimited: isSiteLimited(ctx),
+  hasSearch: Boolean(f.search),
+  status: !f.status ? 'any' : f.status === 'online' ? 'connected' : 'one',
+  hasOsType: Boolean(f.os_type),
+  hasSite: Boolean(f.site_id),
+});
+const shapeKey = (s: ListShape) =>
+  `${+s.isSiteLimited}${+s.hasSearch}${s.status}${+s.hasOsType}${+s.hasSite}`;
+const shapeOfKey = (key: string): ListShape => ({
+  isSiteLimited: key[0] === '1',
+  hasSearch: key[1] === '1',
+  status: key.slice(2, -2) as ListShape['status'],
+  hasOsType: key.at(-2) === '1',
+  hasSite: key.at(-1) === '1',
+});
+
+/** The placeholders' values of a list statement. */
+const listValues = (ctx: Scope, f: ListFilters) => ({
+  ...scopeValues(ctx),
+  term: f.search ? `%${escapeLike(f.search.toLowerCase())}%` : null,
+  status: f.status ?? null,
+  osType: f.os_type ?? null,
+  siteId: f.site_id ?? null,
+});
+
+const p = sql.placeholder;
+
+/** The filters of a list on a table with these columns (the devices, or their counters). */
+function filterConditions(
+  table: { status: AnyColumn; osType: AnyColumn; siteId: AnyColumn },
+  s: ListShape,
+): (SQL | undefined)[] {
+  return [
+    s.status === 'connected'
+      ? inArray(table.status, ['online', 'loggedin'])
+      : s.status === 'one'
+        ? eq(table.status, p('status'))
+        : undefined,
+    s.hasOsType ? eq(table.osType, p('osType')) : undefined,
+    s.hasSite ? eq(table.siteId, p('siteId')) : undefined,
+  ];
 }
+
+/** The devices a list shows: the caller's scope, the search and the filters. */
+function listWhere(s: ListShape): SQL {
+  const term = p('term');
+  const search = s.hasSearch
+    ? or(
+        sql`lower(${devices.hostname}) like ${term}`,
+        ilike(devices.ipAddress, term),
+        sql`lower(${devices.serialNumber}) like ${term}`,
+      )
+    : undefined;
+  return and(inScopePlaceholders(devices, s.isSiteLimited), search, ...filterConditions(devices, s))!;
+}
+
+/**
+ * The device_counts rows of a list's filters in the caller's scope (a site-limited caller sums
+ * their sites only; devices without a site are not theirs). The search plays no part: no counter
+ * can know which rows match a substring.
+ */
+function countersWhere(s: ListShape): SQL {
+  return and(inScopePlaceholders(deviceCounts, s.isSiteLimited), ...filterConditions(deviceCounts, s))!;
+}
+
+/** The counters' sum as a scalar subquery (a column of the page query: one statement, one snapshot). */
+const countersTotal = (s: ListShape) =>
+  sql<number>`(select coalesce(sum(${deviceCounts.n}), 0)::int from ${deviceCounts} where ${countersWhere(s)})`;
+
+/** None of the caller's devices can match: a site-limited caller without sites. */
+const seesNothing = (ctx: Scope) => isSiteLimited(ctx) && ctx.siteIds.length === 0;
+
+const countersStatement = statementCache((db, key) =>
+  db
+    .select({ n: sql<number>`coalesce(sum(${deviceCounts.n}), 0)::int` })
+    .from(deviceCounts)
+    .where(countersWhere(shapeOfKey(key)))
+    .prepare(UNNAMED_STATEMENT),
+);
 
 /**
  * How many devices match, without a search: the sum of the few `device_counts` rows of the
  * tenant (per site, status and OS type, kept by triggers with the rows) instead of a count(*)
- * over the tenant's devices. Exact, in the same scope as the page (a site-limited caller sums
- * their sites only; devices without a site are not theirs).
+ * over the tenant's devices. Exact, in the same scope as the page.
  */
-/** The device_counts rows of a list's filters in the caller's scope; null when none can match. */
-function countersWhere(ctx: Scope, f: Pick<DeviceListFilters, 'status' | 'os_type' | 'site_id'>): SQL | null {
-  if (isSiteLimited(ctx) && ctx.siteIds.length === 0) {
-    return null;
-  }
-  const status = f.status
-    ? f.status === 'online'
-      ? inArray(deviceCounts.status, ['online', 'loggedin'])
-      : eq(deviceCounts.status, f.status)
-    : undefined;
-  return (
-    and(
-      inTenant(deviceCounts, ctx),
-      isSiteLimited(ctx) ? inArray(deviceCounts.siteId, ctx.siteIds) : undefined,
-      status,
-      f.os_type ? eq(deviceCounts.osType, f.os_type) : undefined,
-      f.site_id ? eq(deviceCounts.siteId, f.site_id) : undefined,
-    ) ?? null
-  );
-}
-
-/** The counters' sum as a scalar subquery (a column of the page query: one statement, one snapshot). */
-const countersTotal = (where: SQL | null) =>
-  where
-    ? sql<number>`(select coalesce(sum(${deviceCounts.n}), 0)::int from ${deviceCounts} where ${where})`
-    : sql<number>`0`;
-
-export async function countFromCounters(
-  db: Reader,
-  ctx: Scope,
-  f: Pick<DeviceListFilters, 'status' | 'os_type' | 'site_id'>,
-): Promise<number> {
-  const where = countersWhere(ctx, f);
-  if (!where) {
+export async function countFromCounters(db: Reader, ctx: Scope, f: ListFilters): Promise<number> {
+  if (seesNothing(ctx)) {
     return 0;
   }
-  const [row] = await db
-    .select({ n: sql<number>`coalesce(sum(${deviceCounts.n}), 0)::int` })
-    .from(deviceCounts)
-    .where(where);
+  const shape = listShape(ctx, { ...f, search: undefined });
+  const [row] = await countersStatement(db, shapeKey(shape)).execute(listValues(ctx, f));
   return row?.n ?? 0;
 }
 
@@ -113,23 +149,24 @@ export async function compactDeviceCounts(db: Pick<Executor, 'execute'>): Promis
     select tenant_id, site_id, status, os_type, sum(n)::int from gone group by 1, 2, 3, 4 having sum(n) <> 0`);
 }
 
-/** The devices' status and connected counts in scope, from the counters (the dashboard's tiles). */
-export async function statusCounts(db: Reader, ctx: Scope): Promise<{ total: number; online: number }> {
-  if (isSiteLimited(ctx) && ctx.siteIds.length === 0) {
-    return { total: 0, online: 0 };
-  }
-  const [row] = await db
+const statusCountsStatement = statementCache((db, key) =>
+  db
     .select({
       total: sql<number>`coalesce(sum(${deviceCounts.n}), 0)::int`,
       online: sql<number>`coalesce(sum(${deviceCounts.n}) filter (where ${deviceCounts.status} in ('online', 'loggedin')), 0)::int`,
     })
     .from(deviceCounts)
-    .where(
-      and(
-        inTenant(deviceCounts, ctx),
-        isSiteLimited(ctx) ? inArray(deviceCounts.siteId, ctx.siteIds) : undefined,
-      ),
-    );
+    .where(inScopePlaceholders(deviceCounts, key === 'sites'))
+    .prepare(UNNAMED_STATEMENT),
+);
+
+/** The devices' status and connected counts in scope, from the counters (the dashboard's tiles). */
+export async function statusCounts(db: Reader, ctx: Scope): Promise<{ total: number; online: number }> {
+  if (seesNothing(ctx)) {
+    return { total: 0, online: 0 };
+  }
+  const statement = statusCountsStatement(db, isSiteLimited(ctx) ? 'sites' : 'tenant');
+  const [row] = await statement.execute(scopeValues(ctx));
   return { total: row?.total ?? 0, online: row?.online ?? 0 };
 }
 
@@ -150,24 +187,36 @@ type PageWindow = { limit: number; offset: number; isBackward: boolean };
  * A page of rows in list order: the page's ids first, from devices_tenant_hostname_idx alone (it
  * includes every filter and search column: an index-only scan, so an OFFSET or a search's walk
  * does not read the table), then only those rows with their site. `total` is a column of the
- * same statement (the counters' sum, or 0 when the caller counts otherwise).
+ * same statement: the counters' sum, or 0 with a search (counted by searchCountStatement).
+ * Key: the list's shape, then 'f' (forwards) or 'b' (backwards from the end).
  */
-function pageQuery(db: Reader, where: SQL, w: PageWindow, total: SQL<number>) {
+const pageStatement = statementCache((db, key) => {
+  const shape = shapeOfKey(key.slice(0, -1));
+  const isBackward = key.endsWith('b');
   const pageIds = db
     .select({ id: devices.id })
     .from(devices)
-    .where(where)
-    .orderBy(...(w.isBackward ? listOrderReversed : listOrder))
-    .limit(w.limit)
-    .offset(w.offset)
+    .where(listWhere(shape))
+    .orderBy(...(isBackward ? listOrderReversed : listOrder))
+    .limit(p('limit'))
+    .offset(p('offset'))
     .as('page_ids');
   return db
-    .select({ ...deviceListColumns, total })
+    .select({ ...deviceListColumns, total: shape.hasSearch ? sql<number>`0` : countersTotal(shape) })
     .from(devices)
     .innerJoin(pageIds, eq(pageIds.id, devices.id))
     .leftJoin(sites, eq(sites.id, devices.siteId))
-    .orderBy(...listOrder);
-}
+    .orderBy(...listOrder)
+    .prepare(UNNAMED_STATEMENT);
+});
+
+const searchCountStatement = statementCache((db, key) =>
+  db
+    .select({ n: count() })
+    .from(devices)
+    .where(listWhere(shapeOfKey(key)))
+    .prepare(UNNAMED_STATEMENT),
+);
 
 /**
  * A page of devices. The order is stable (hostname, then id). Without a search the total is the
@@ -184,17 +233,22 @@ export async function listDevices(
   f: DeviceListFilters,
   { backwardFromRows = BACKWARD_FROM_ROWS } = {},
 ): Promise<{ rows: DeviceListItem[]; total: number }> {
-  const where = deviceListWhere(ctx, f);
+  const key = shapeKey(listShape(ctx, f));
+  const values = listValues(ctx, f);
   const forward: PageWindow = { limit: f.limit, offset: (f.page - 1) * f.limit, isBackward: false };
+  const page = (w: PageWindow) =>
+    pageStatement(db, key + (w.isBackward ? 'b' : 'f')).execute({
+      ...values,
+      limit: w.limit,
+      offset: w.offset,
+    });
   if (f.search) {
     const [rows, [counted]] = await Promise.all([
-      pageQuery(db, where, forward, sql<number>`0`),
-      db.select({ n: count() }).from(devices).where(where),
+      page(forward),
+      searchCountStatement(db, key).execute(values),
     ]);
     return { rows: rows.map(toListItem), total: counted?.n ?? 0 };
   }
-  const counters = countersWhere(ctx, f);
-  const total = countersTotal(counters);
   if (forward.offset >= backwardFromRows) {
     const known = await countFromCounters(db, ctx, f);
     if (forward.offset >= known) {
@@ -202,14 +256,13 @@ export async function listDevices(
     }
     if (forward.offset >= known / 2) {
       const limit = Math.min(f.limit, known - forward.offset);
-      const backward = { limit, offset: known - forward.offset - limit, isBackward: true };
-      const rows = await pageQuery(db, where, backward, total);
+      const rows = await page({ limit, offset: known - forward.offset - limit, isBackward: true });
       if (rows[0]?.total === known) {
         return { rows: rows.map(toListItem), total: known };
       }
     }
   }
-  const rows = await pageQuery(db, where, forward, total);
+  const rows = await page(forward);
   // past the last page there is no row to carry the total (page 1 empty: nothing matches)
   const counted = rows[0]?.total ?? (f.page > 1 ? await countFromCounters(db, ctx, f) : 0);
   return { rows: rows.map(toListItem), total: counted };
@@ -311,15 +364,21 @@ export async function listSiteOptions(db: Reader, ctx: Scope): Promise<SiteOptio
     .orderBy(asc(sites.siteName), asc(sites.id));
 }
 
-/** The devices seen most recently (the dashboard's "recent devices"). */
-export async function recentDevices(db: Reader, ctx: Scope, limit: number): Promise<DeviceListItem[]> {
-  const rows = await db
+const recentDevicesStatement = statementCache((db, key) =>
+  db
     .select(deviceListColumns)
     .from(devices)
     .leftJoin(sites, eq(sites.id, devices.siteId))
-    .where(inScope(devices, ctx))
+    .where(inScopePlaceholders(devices, key === 'sites'))
     .orderBy(sql`${devices.lastSeen} desc nulls last`, sql`${devices.id} desc nulls last`)
-    .limit(limit);
+    .limit(p('limit'))
+    .prepare(UNNAMED_STATEMENT),
+);
+
+/** The devices seen most recently (the dashboard's "recent devices"). */
+export async function recentDevices(db: Reader, ctx: Scope, limit: number): Promise<DeviceListItem[]> {
+  const statement = recentDevicesStatement(db, isSiteLimited(ctx) ? 'sites' : 'tenant');
+  const rows = await statement.execute({ ...scopeValues(ctx), limit });
   return rows.map(toListItem);
 }
 

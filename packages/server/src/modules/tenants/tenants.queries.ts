@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { sites, tenants, users, userSites } from '../../db/schema/index';
-import { firstOrThrow } from '../../lib/db';
+import { firstOrThrow, statementCache, UNNAMED_STATEMENT } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
 import { inTenant, tenantOnly } from '../../lib/scope';
 
@@ -17,8 +17,8 @@ export async function insertMember(tx: Executor, values: typeof users.$inferInse
   return row ?? null;
 }
 
-export async function findTenant(db: Reader, tenantId: number) {
-  const [row] = await db
+const tenantStatement = statementCache((db) =>
+  db
     .select({
       id: tenants.id,
       tenantName: tenants.tenantName,
@@ -27,7 +27,13 @@ export async function findTenant(db: Reader, tenantId: number) {
       licenseExpiry: tenants.licenseExpiry,
     })
     .from(tenants)
-    .where(eq(tenants.id, tenantId));
+    .where(eq(tenants.id, sql.placeholder('tenantId')))
+    .prepare(UNNAMED_STATEMENT),
+);
+
+/** The tenant's summary (the dashboard reads it on every request). */
+export async function findTenant(db: Reader, tenantId: number) {
+  const [row] = await tenantStatement(db, 'tenant').execute({ tenantId });
   return row ?? null;
 }
 
