@@ -13,6 +13,7 @@ import { AgentConnection } from './agent-connection';
 import type { MessageLimits } from './agent-connection';
 import type { Bus } from './bus';
 import type { CommandDelivery } from './command-queue';
+import { createHelloGate } from './hello-gate';
 import { applyActivity, applyFault, applyInventory, markConnected } from './device-state';
 import type { DeviceChange, DeviceRef } from './device-state';
 import { rawText } from './portal-socket';
@@ -26,6 +27,10 @@ import type { PresenceOptions } from './presence';
 
 /** Default interval of the command poll behind the bus's doorbell. */
 export const COMMAND_POLL_MS = 3000;
+/** Default number of agents between their hello and their first inventory at once (hello-gate.ts). */
+export const HELLOS_IN_FLIGHT = 32;
+/** Default for the longest a welcomed agent holds its place at the gate waiting for its inventory. */
+export const HELLO_HOLD_MS = 2000;
 
 export type AgentHubOptions = PresenceOptions &
   MessageLimits & {
@@ -33,6 +38,10 @@ export type AgentHubOptions = PresenceOptions &
     helloTimeoutMs?: number;
     /** how often the database is polled for commands the doorbell did not announce */
     commandPollMs?: number;
+    /** agents between their hello and their first inventory at once (hello-gate.ts) */
+    hellosInFlight?: number;
+    /** the longest a welcomed agent keeps its place waiting for its first inventory */
+    helloHoldMs?: number;
   };
 
 export type AgentHub = {
@@ -40,6 +49,8 @@ export type AgentHub = {
   accept(socket: WebSocket, device: DeviceRef, ip: string): void;
   isConnectedHere(deviceId: number): boolean;
   readonly connectedHere: number;
+  /** so many hellos wait their turn that new upgrades are refused for now (hello-gate.ts) */
+  readonly isBusy: boolean;
   close(): void;
 };
 
@@ -55,6 +66,9 @@ export function createAgentHub(deps: {
   const local = new Map<number, AgentConnection>();
   const helloTimeoutMs = options.helloTimeoutMs ?? Math.max(10_000, options.heartbeatIntervalMs);
   let isClosing = false;
+  const gate = createHelloGate(options.hellosInFlight ?? HELLOS_IN_FLIGHT);
+  const onConnectionError = (conn: AgentConnection, err: unknown) =>
+    log.error({ err, deviceId: conn.device.id }, 'agent message failed');
 
   const publishChange = async (change: DeviceChange | null) => {
     if (!change) {
@@ -136,6 +150,7 @@ export function createAgentHub(deps: {
       conn.close(AGENT_CLOSE.unsupportedVersion, messages.agentUnsupportedProtocol(m.protocolVersion));
       return;
     }
+    const leave = await gate.enter();
     const id = conn.device.id;
     const run = (helloChains.get(id) ?? Promise.resolve())
       .catch(() => undefined)
@@ -146,6 +161,12 @@ export function createAgentHub(deps: {
     } finally {
       if (helloChains.get(id) === run) {
         helloChains.delete(id);
+      }
+      // welcomed: the place is kept until the agent's first inventory is stored
+      if (conn.hasHello && conn.isOpen) {
+        conn.holdGate(leave, options.helloHoldMs ?? HELLO_HOLD_MS);
+      } else {
+        leave();
       }
     }
   }
@@ -162,7 +183,7 @@ export function createAgentHub(deps: {
     if (!isCurrent(conn)) {
       return;
     }
-    conn.hasHello = true;
+    conn.helloDone();
     await bus.publish('agent.connected', { deviceId: conn.device.id, connectionId: conn.connectionId });
     conn.send({
       type: 'welcome',
@@ -170,6 +191,7 @@ export function createAgentHub(deps: {
       deviceGuid: conn.device.deviceGuid,
       heartbeatIntervalMs: options.heartbeatIntervalMs,
       serverTime: new Date().toISOString(),
+      inventoryCurrent: change.inventoryCurrent,
     });
     await publishChange(change);
     await commands.offer(conn);
@@ -181,16 +203,17 @@ export function createAgentHub(deps: {
       conn.close(AGENT_CLOSE.protocolError, messages.agentHelloRequired);
       return;
     }
-    presence.touch(conn.device.id);
     switch (m.type) {
       case 'hello':
         await handleHello(conn, m);
         return;
       case 'heartbeat':
+        presence.touch(conn.device.id);
         return;
       case 'inventory': {
-        const change = await applyInventory(db, conn.device.id, m);
+        const change = await applyInventory(db, conn.device, m);
         conn.send({ type: 'ack', messageId: m.messageId });
+        conn.leftGate();
         await publishChange(change);
         return;
       }
@@ -210,9 +233,11 @@ export function createAgentHub(deps: {
         return;
       }
       case 'command_result':
+        presence.touch(conn.device.id);
         await handleResult(conn, m);
         return;
       case 'step_progress':
+        presence.touch(conn.device.id);
         await commands.stepProgress({ device: conn.device, message: m });
         conn.send({ type: 'ack', messageId: m.messageId });
         return;
@@ -224,25 +249,17 @@ export function createAgentHub(deps: {
       socket.close(1013, 'Try again later');
       return;
     }
-    const conn = new AgentConnection(device, socket, ip, options, handleMessage, (err) =>
-      log.error({ err, deviceId: device.id }, 'agent message failed'),
-    );
+    const conn = new AgentConnection(device, socket, ip, options, handleMessage, onConnectionError);
     const previous = local.get(device.id);
     local.set(device.id, conn);
     previous?.close(AGENT_CLOSE.replaced, 'Replaced by a newer connection');
-    const helloTimer = setTimeout(() => {
-      if (!conn.hasHello) {
-        conn.close(AGENT_CLOSE.helloTimeout, messages.agentHelloRequired);
-      }
-    }, helloTimeoutMs);
-    helloTimer.unref();
+    conn.expectHello(helloTimeoutMs);
 
     socket.on('message', (data, isBinary) => {
       conn.receive(rawText(data), isBinary);
     });
     socket.on('error', (err) => log.warn({ err: err.message, deviceId: device.id }, 'agent socket error'));
     socket.on('close', (code) => {
-      clearTimeout(helloTimer);
       // Work the agent queued and we have not started is dropped with its socket.
       conn.discardMessages();
       if (local.get(device.id) === conn) {
@@ -260,6 +277,9 @@ export function createAgentHub(deps: {
     isConnectedHere: (deviceId) => local.get(deviceId)?.hasHello === true,
     get connectedHere() {
       return local.size;
+    },
+    get isBusy() {
+      return gate.isBusy;
     },
     close() {
       isClosing = true;

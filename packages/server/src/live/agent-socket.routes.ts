@@ -1,5 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { WebSocket } from 'ws';
 import { AGENT_DEVICE_HEADER } from '@outpost/contract/agent-protocol';
 import { messages } from '@outpost/contract/messages';
 import type { Db } from '../db/client';
@@ -9,6 +11,9 @@ import { createMemoryBucket, createRedisBucket, createWindowCounter } from './ra
 
 // WS /api/agent/ws (ARCHITECTURE §4). Credentials are checked before the upgrade, so an
 // unauthenticated client never gets a socket, and in this order:
+//   0. while more returning agents wait for their hello to be recorded than the server works
+//      through in a few seconds (hello-gate.ts), every upgrade is refused (503, Retry-After)
+//      before any lookup: it costs the server nothing, and anonymous clients cannot cause it;
 //   1. an address past its budget of failed authentications is refused (429) before any lookup;
 //   2. the guid and secret are checked (one indexed lookup, one sha256); a failure counts
 //      against the client's address;
@@ -47,9 +52,15 @@ export const agentSocketRoutes: FastifyPluginCallback<{
     limits.authFailuresPerAddress,
     limits.authFailureWindowMs,
   );
-  const authed = new WeakMap<FastifyRequest, DeviceRef>();
+  const authed = new WeakMap<FastifyRequest, { device: DeviceRef; response: ServerResponse }>();
 
   async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+    if (app.agentHub.isBusy) {
+      return reply
+        .status(503)
+        .header('retry-after', String(BUSY_RETRY_AFTER_S))
+        .send({ success: false, error: messages.agentTooManyConnections, code: 'TOO_MANY_CONNECTIONS' });
+    }
     const blockedFor = await failures.blockedFor(request.ip);
     if (blockedFor > 0) {
       return reply
@@ -81,20 +92,46 @@ export const agentSocketRoutes: FastifyPluginCallback<{
         .header('retry-after', String(admission.retryAfterSeconds))
         .send({ success: false, error: messages.agentTooManyConnections, code: 'TOO_MANY_CONNECTIONS' });
     }
-    authed.set(request, device);
+    authed.set(request, { device, response: reply.raw });
   }
 
   app.get(
     '/agent/ws',
     { config: { access: 'agent' }, websocket: true, onRequest: authenticate, schema: { hide: true } },
     (socket, request) => {
-      const device = authed.get(request);
-      if (!device) {
+      const upgrade = authed.get(request);
+      if (!upgrade) {
         socket.close(1013, 'Try again later');
         return;
       }
-      app.agentHub.accept(socket, device, request.ip);
+      authed.delete(request);
+      const inherited = socket.listeners('error') as ErrorListener[];
+      app.agentHub.accept(socket, upgrade.device, request.ip);
+      releaseUpgrade(socket, inherited, upgrade.response);
     },
   );
   done();
 };
+
+/** Seconds an agent refused while the hello queue is long waits (it adds up to a second of jitter). */
+const BUSY_RETRY_AFTER_S = 2;
+
+/**
+ * Lets go of the upgrade's HTTP objects once the socket is the hub's (ARCHITECTURE §13 "Fleet
+ * scale", memory per agent). @fastify/websocket leaves the upgrade's ServerResponse attached to the
+ * TCP socket and an error listener on the websocket that closes over the request and the reply,
+ * so every open socket kept its request, response, headers and request logger. The plugin's
+ * listeners (`inherited`) are removed only when the hub added its own.
+ */
+type ErrorListener = (err: Error) => void;
+
+function releaseUpgrade(socket: WebSocket, inherited: ErrorListener[], response: ServerResponse) {
+  if (response.socket) {
+    response.detachSocket(response.socket);
+  }
+  if (socket.listenerCount('error') > inherited.length) {
+    for (const listener of inherited) {
+      socket.off('error', listener);
+    }
+  }
+}
