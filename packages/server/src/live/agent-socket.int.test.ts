@@ -228,10 +228,20 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
       sessions: [{ sessionId: 's-1', userName: 'kiosk' }],
     });
     expect((await device(creds.device_guid))?.status).toBe('loggedin');
+    await subscribe(creds.device_guid);
+    const from = portal.received.length;
     agent.send({ type: 'fault', active: true, message: 'disk full' });
     await eventually(async () => (await device(creds.device_guid))?.status === 'error');
+    agent.send({ type: 'fault', active: true, message: 'disk still full' });
     agent.send({ type: 'fault', active: false });
     await eventually(async () => (await device(creds.device_guid))?.status === 'loggedin');
+    // each status change is published once; the second report changed no status
+    await portal.waitFor('device_update', (m) => m.payload.status === 'loggedin', 5000, from);
+    const statuses = portal
+      .ofType('device_update', from)
+      .filter((m) => m.payload.deviceId === creds.device_guid)
+      .map((m) => m.payload.status);
+    expect(statuses).toEqual(['error', 'loggedin']);
     await agent.close();
   });
 

@@ -194,7 +194,10 @@ export async function sweepStale(db: Db, staleAfterMs: number): Promise<DeviceCh
   });
 }
 
-/** Heartbeats, batched: one UPDATE for every device heard from since the last flush. */
+/**
+ * Heartbeats, batched: one UPDATE for every device heard from since the last flush, the ids as
+ * one array parameter (thousands of ids every few seconds at fleet scale: cheap to build and parse).
+ */
 export async function touchLastSeen(db: Db, deviceIds: number[]): Promise<void> {
   if (deviceIds.length === 0) {
     return;
@@ -202,32 +205,39 @@ export async function touchLastSeen(db: Db, deviceIds: number[]): Promise<void> 
   await db
     .update(devices)
     .set({ lastSeen: sql`now()` })
-    .where(and(inArray(devices.id, deviceIds), ne(devices.status, 'offline')));
+    .where(and(sql`${devices.id} = any(${sql.param(deviceIds)}::int[])`, ne(devices.status, 'offline')));
 }
 
+/**
+ * A fault report, or its end: one statement (no transaction), so a status change reaches the
+ * portal as soon as it can (ARCHITECTURE §13 "Fleet scale"). The device row is locked and read
+ * by the statement's first part, so the previous status is the one the change replaced.
+ */
 export async function applyFault(
   db: Db,
   deviceId: number,
   fault: FaultMessage,
 ): Promise<DeviceChange | null> {
-  return db.transaction(async (tx) => {
-    const before = await lockDevice(tx, deviceId);
-    if (!before || before.status === 'offline') {
-      return null;
-    }
-    const faultMessage = fault.active ? fault.message || 'The agent reported a fault' : null;
-    const rows = await tx
-      .update(devices)
-      .set({
-        faultMessage,
-        status: presenceStatus(faultMessage !== null, before.sessions),
-        lastSeen: sql`now()`,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(devices.id, deviceId))
-      .returning(returning);
-    return changeOf(lockedRow(rows), before.status);
-  });
+  const faultMessage = fault.active ? fault.message || 'The agent reported a fault' : null;
+  const before = db.$with('before').as(
+    db
+      .select({ id: devices.id, previous: sql<DeviceStatus>`${devices.status}`.as('previous') })
+      .from(devices)
+      .where(and(eq(devices.id, deviceId), ne(devices.status, 'offline')))
+      .for('update'),
+  );
+  // spec: core §3, as presenceStatus: error while a fault is open, loggedin while a session is
+  const status = faultMessage
+    ? sql<DeviceStatus>`'error'`
+    : sql<DeviceStatus>`case when jsonb_array_length(${devices.sessions}) > 0 then 'loggedin' else 'online' end`;
+  const [row] = await db
+    .with(before)
+    .update(devices)
+    .set({ faultMessage, status, lastSeen: sql`now()`, updatedAt: sql`now()` })
+    .from(before)
+    .where(eq(devices.id, before.id))
+    .returning({ ...returning, previous: before.previous });
+  return row ? changeOf(row, row.previous) : null;
 }
 
 /** login / logout events, idempotent for a resent message (see recordSessionEvents). */
