@@ -40,7 +40,7 @@ const EnvSchema = z.object({
   AGENT_UPGRADES_PER_SECOND: z.coerce.number().positive().default(250),
   AGENT_UPGRADE_BURST: z.coerce.number().int().positive().default(25),
   AGENT_HELLOS_IN_FLIGHT: z.coerce.number().int().positive().default(32),
-  AGENT_HELLO_HOLD_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  AGENT_HELLO_HOLD_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   OUTPOST_DEMO_DEVICES: z.coerce.number().int().min(0).max(10_000).default(25),
   OUTPOST_SIM_FAILURE_RATE: z.coerce
     .number({ error: 'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1' })
@@ -130,7 +130,10 @@ export type Config = {
      * and past eight times as many waiting, upgrades are refused (503) until the queue shortens
      */
     hellosInFlight: number;
-    /** the longest a welcomed agent keeps its place waiting for its first inventory */
+    /**
+     * how long a welcomed agent may keep its place waiting for its first inventory (0: the place
+     * is given back at the welcome)
+     */
     helloHoldMs: number;
     /** failed socket authentications one client address may make per window before it is refused */
     authFailuresPerAddress: number;

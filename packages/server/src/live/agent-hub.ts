@@ -31,8 +31,6 @@ export const COMMAND_POLL_MS = 3000;
 const COMMAND_POLL_BATCH = 1000;
 /** Default number of agents between their hello and their first inventory at once (hello-gate.ts). */
 export const HELLOS_IN_FLIGHT = 32;
-/** Default for the longest a welcomed agent holds its place at the gate waiting for its inventory. */
-export const HELLO_HOLD_MS = 2000;
 
 export type AgentHubOptions = PresenceOptions &
   MessageLimits & {
@@ -42,7 +40,7 @@ export type AgentHubOptions = PresenceOptions &
     commandPollMs?: number;
     /** agents between their hello and their first inventory at once (hello-gate.ts) */
     hellosInFlight?: number;
-    /** the longest a welcomed agent keeps its place waiting for its first inventory */
+    /** how long a welcomed agent may keep its place waiting for its first inventory (default 0) */
     helloHoldMs?: number;
   };
 
@@ -166,9 +164,12 @@ export function createAgentHub(deps: {
       if (helloChains.get(id) === run) {
         helloChains.delete(id);
       }
-      // welcomed: the place is kept until the agent's first inventory is stored
-      if (conn.hasHello && conn.isOpen) {
-        conn.holdGate(leave, options.helloHoldMs ?? HELLO_HOLD_MS);
+      // With a hold, a welcomed agent keeps its place until its first inventory is stored. Off by
+      // default: the wait for the agent's answer then held places the server could have used (a
+      // 5,000-agent return took twice as long with a 2 s hold as without; §13 "Fleet scale").
+      const holdMs = options.helloHoldMs ?? 0;
+      if (holdMs > 0 && conn.hasHello && conn.isOpen) {
+        conn.holdGate(leave, holdMs);
       } else {
         leave();
       }

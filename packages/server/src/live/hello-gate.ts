@@ -1,10 +1,10 @@
 // Admission by hellos in flight (ARCHITECTURE §13 "Fleet scale"). After a restart every agent
-// returns at once, and what a return costs is the server's own work: the hello's transaction,
-// then the agent's first inventory. At most `limit` agents are in that stretch at once; further
-// hellos wait their turn in arrival order, on their open sockets, so the fleet is welcomed at the
-// pace the server stores returns rather than in bursts. The upgrade budget (rate-limit.ts `admit`)
-// still bounds how fast sockets open; `isBusy` lets the upgrade refuse early when the queue is
-// already longer than the server works through in a few seconds.
+// returns at once. At most `limit` hellos are recorded at once (optionally a welcomed agent keeps
+// its place until its first inventory is stored, AGENT_HELLO_HOLD_MS); further hellos wait their
+// turn in arrival order, on their open sockets, so a server slow to start (or busy) welcomes the
+// fleet at the pace it records hellos rather than in one burst once it catches up. The upgrade
+// budget (rate-limit.ts `admit`) still bounds how fast sockets open; `isBusy` lets the upgrade
+// refuse early, before any lookup, while the queue is long.
 
 export type HelloGate = {
   /** Resolves with the function that gives the place back (calling it twice gives it back once). */
