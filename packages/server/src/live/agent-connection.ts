@@ -69,7 +69,7 @@ export class AgentConnection {
   private isClosed = false;
   private isPaused = false;
   private readonly bucket: TokenBucket;
-  /** gives back the connection's place at the hello gate (hello-gate.ts), while it holds one */
+  /** gives back the connection's place at the hello gate (gate.ts), while it holds one */
   private leaveGate: (() => void) | null = null;
 
   constructor(

@@ -13,7 +13,7 @@ import { AgentConnection } from './agent-connection';
 import type { MessageLimits } from './agent-connection';
 import type { Bus } from './bus';
 import type { CommandDelivery } from './command-queue';
-import { createHelloGate } from './hello-gate';
+import { createGate } from './gate';
 import { applyActivity, applyFault, applyInventory, markConnected } from './device-state';
 import type { DeviceChange, DeviceRef } from './device-state';
 import { rawText } from './portal-socket';
@@ -29,7 +29,7 @@ import type { PresenceOptions } from './presence';
 export const COMMAND_POLL_MS = 3000;
 /** devices per query of the command poll */
 const COMMAND_POLL_BATCH = 1000;
-/** Default number of agents between their hello and their first inventory at once (hello-gate.ts). */
+/** Default number of agents between their hello and their first inventory at once (gate.ts). */
 export const HELLOS_IN_FLIGHT = 32;
 
 export type AgentHubOptions = PresenceOptions &
@@ -38,7 +38,7 @@ export type AgentHubOptions = PresenceOptions &
     helloTimeoutMs?: number;
     /** how often the database is polled for commands the doorbell did not announce */
     commandPollMs?: number;
-    /** agents between their hello and their first inventory at once (hello-gate.ts) */
+    /** agents between their hello and their first inventory at once (gate.ts) */
     hellosInFlight?: number;
     /** how long a welcomed agent may keep its place waiting for its first inventory (default 0) */
     helloHoldMs?: number;
@@ -49,7 +49,7 @@ export type AgentHub = {
   accept(socket: WebSocket, device: DeviceRef, ip: string): void;
   isConnectedHere(deviceId: number): boolean;
   readonly connectedHere: number;
-  /** so many hellos wait their turn that new upgrades are refused for now (hello-gate.ts) */
+  /** so many hellos wait their turn that new upgrades are refused for now (gate.ts) */
   readonly isBusy: boolean;
   close(): void;
 };
@@ -66,7 +66,7 @@ export function createAgentHub(deps: {
   const local = new Map<number, AgentConnection>();
   const helloTimeoutMs = options.helloTimeoutMs ?? Math.max(10_000, options.heartbeatIntervalMs);
   let isClosing = false;
-  const gate = createHelloGate(options.hellosInFlight ?? HELLOS_IN_FLIGHT);
+  const gate = createGate(options.hellosInFlight ?? HELLOS_IN_FLIGHT);
   const onConnectionError = (conn: AgentConnection, err: unknown) =>
     log.error({ err, deviceId: conn.device.id }, 'agent message failed');
 

@@ -7,16 +7,18 @@ import { messages } from '@outpost/contract/messages';
 import type { Db } from '../db/client';
 import { authenticateAgent } from '../modules/agents/agent-auth';
 import type { DeviceRef } from './device-state';
+import { createGate } from './gate';
 import { createMemoryBucket, createRedisBucket, createWindowCounter } from './rate-limit';
 
 // WS /api/agent/ws (ARCHITECTURE §4). Credentials are checked before the upgrade, so an
 // unauthenticated client never gets a socket, and in this order:
 //   0. while more returning agents wait for their hello to be recorded than the server works
-//      through in a few seconds (hello-gate.ts), every upgrade is refused (503, Retry-After)
+//      through in a few seconds (gate.ts), every upgrade is refused (503, Retry-After)
 //      before any lookup: it costs the server nothing, and anonymous clients cannot cause it;
 //   1. an address past its budget of failed authentications is refused (429) before any lookup;
-//   2. the guid and secret are checked (one indexed lookup, one sha256); a failure counts
-//      against the client's address;
+//   2. the guid and secret are checked (one indexed lookup, one sha256), a few upgrades at a time
+//      (gate.ts: the rest wait in memory, not in the database pool ahead of the hellos); a failure
+//      counts against the client's address;
 //   3. only an authenticated agent spends the shared upgrade budget (a rate with a burst); one it
 //      refuses gets 503 with a Retry-After that is its place in line (rate-limit.ts
 //      createMemoryBucket), so a reconnect storm drains at the budget's rate.
@@ -53,6 +55,7 @@ export const agentSocketRoutes: FastifyPluginCallback<{
     limits.authFailureWindowMs,
   );
   const authed = new WeakMap<FastifyRequest, { device: DeviceRef; response: ServerResponse }>();
+  const lookups = createGate(LOOKUPS_AT_ONCE);
 
   async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     if (app.agentHub.isBusy) {
@@ -77,7 +80,8 @@ export const agentSocketRoutes: FastifyPluginCallback<{
         .status(401)
         .send({ success: false, error: messages.agentAuthMissing, code: 'AGENT_AUTH_MISSING' });
     }
-    const device = await authenticateAgent(db, guid, secret);
+    const leave = await lookups.enter();
+    const device = await authenticateAgent(db, guid, secret).finally(leave);
     if (!device) {
       await failures.hit(request.ip);
       request.log.info({ guid }, 'agent authentication failed');
@@ -112,6 +116,13 @@ export const agentSocketRoutes: FastifyPluginCallback<{
   );
   done();
 };
+
+/**
+ * Credential lookups at once. After a restart, thousands of upgrades arrive within seconds; each
+ * lookup queued in the pool (10 connections) ahead of the hellos, and the first agent was welcomed
+ * only once every lookup had run (4 s after ready on a quiet machine, 17 s on a loaded one).
+ */
+const LOOKUPS_AT_ONCE = 4;
 
 /** Seconds an agent refused while the hello queue is long waits (it adds up to a second of jitter). */
 const BUSY_RETRY_AFTER_S = 2;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createHelloGate } from './hello-gate';
+import { createGate } from './gate';
 
-describe('hello gate', () => {
-  it('lets `limit` hellos in at once and the rest in arrival order as places are given back', async () => {
-    const gate = createHelloGate(2, 2);
+describe('gate', () => {
+  it('lets `limit` callers in at once and the rest in arrival order as places are given back', async () => {
+    const gate = createGate(2, 2);
     const order: string[] = [];
     const a = await gate.enter();
     const b = await gate.enter();
