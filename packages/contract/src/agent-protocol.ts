@@ -195,7 +195,14 @@ export const COMMAND_RESULT_STATUSES = ['completed', 'failed'] as const;
  * opaque to the server: it keeps the digest of each part it stored and only compares them. An
  * agent without digests (older versions) works as before and always sends every part.
  */
-export const InventoryDigests = z.partialRecord(InventoryKind, z.string().min(1).max(128));
+const digest = z.string().min(1).max(128).optional();
+// An object, not a record keyed by the kinds: a part a newer agent adds is dropped, not refused.
+export const InventoryDigests = z.object({
+  hardware: digest,
+  network: digest,
+  software: digest,
+  services: digest,
+}) satisfies z.ZodType<Partial<Record<(typeof INVENTORY_KINDS)[number], string>>>;
 export type InventoryDigests = z.infer<typeof InventoryDigests>;
 
 export const HelloMessage = z.object({
@@ -334,7 +341,8 @@ export const WelcomeMessage = z.object({
    * agent's part still has that digest it may leave it out of its inventory (absent from older
    * servers: send every part)
    */
-  inventoryCurrent: z.array(InventoryKind).max(INVENTORY_KINDS.length).optional(),
+  // plain names: a part a newer server adds must not make an older agent refuse its welcome
+  inventoryCurrent: z.array(z.string().max(64)).max(16).optional(),
 });
 export type WelcomeMessage = z.infer<typeof WelcomeMessage>;
 

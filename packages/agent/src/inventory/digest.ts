@@ -30,8 +30,8 @@ export class InventoryLedger {
   }
 
   /** The welcome named the parts the server holds as the hello's digests say (none: an older server). */
-  welcomed(current: readonly InventoryKind[] | undefined) {
-    const held = new Set(current ?? []);
+  welcomed(current: readonly string[] | undefined) {
+    const held = new Set<string>(current ?? []);
     for (const kind of INVENTORY_KINDS) {
       if (!held.has(kind)) {
         delete this.confirmed[kind];
