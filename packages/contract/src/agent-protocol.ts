@@ -3,7 +3,6 @@ import { INT4_MAX, refineInput } from './input';
 import {
   DeviceActionType,
   HardwareInfo,
-  INVENTORY_KINDS,
   InventoryKind,
   NetworkInfo,
   Service,
@@ -202,7 +201,7 @@ export const InventoryDigests = z.object({
   network: digest,
   software: digest,
   services: digest,
-}) satisfies z.ZodType<Partial<Record<(typeof INVENTORY_KINDS)[number], string>>>;
+}) satisfies z.ZodType<Partial<Record<InventoryKind, string>>>;
 export type InventoryDigests = z.infer<typeof InventoryDigests>;
 
 export const HelloMessage = z.object({
