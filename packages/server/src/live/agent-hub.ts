@@ -14,6 +14,7 @@ import type { MessageLimits } from './agent-connection';
 import type { Bus } from './bus';
 import type { CommandDelivery } from './command-queue';
 import { createGate } from './gate';
+import { TokenBucket } from './rate-limit';
 import { applyActivity, applyFault, applyInventory, markConnected } from './device-state';
 import type { DeviceChange, DeviceRef } from './device-state';
 import { rawText } from './portal-socket';
@@ -42,6 +43,9 @@ export type AgentHubOptions = PresenceOptions &
     hellosInFlight?: number;
     /** how long a welcomed agent may keep its place waiting for its first inventory (default 0) */
     helloHoldMs?: number;
+    /** the upgrade budget's rate and burst, which also pace the hellos (below) */
+    upgradesPerSecond?: number;
+    upgradeBurst?: number;
   };
 
 export type AgentHub = {
@@ -67,6 +71,25 @@ export function createAgentHub(deps: {
   const helloTimeoutMs = options.helloTimeoutMs ?? Math.max(10_000, options.heartbeatIntervalMs);
   let isClosing = false;
   const gate = createGate(options.hellosInFlight ?? HELLOS_IN_FLIGHT);
+  // Hellos are recorded at the upgrade budget's rate at most. The budget admits sockets at that
+  // rate, but a server that fell behind (its start, a stall) then records the backlog as fast as
+  // it can, and the fleet was welcomed in bursts (83 welcomes in 100 ms against a mean of 25);
+  // now the backlog is welcomed at the budget's pace. One hello waits for the pace at a time, in
+  // arrival order.
+  const helloRate = options.upgradesPerSecond;
+  const helloPace = helloRate ? new TokenBucket(helloRate, options.upgradeBurst ?? 1) : null;
+  let paced: Promise<void> = Promise.resolve();
+  const pace = () => {
+    if (!helloPace || !helloRate) {
+      return paced;
+    }
+    paced = paced.then(async () => {
+      while (!helloPace.take()) {
+        await new Promise((resolve) => setTimeout(resolve, Math.ceil(1000 / helloRate)));
+      }
+    });
+    return paced;
+  };
   const onConnectionError = (conn: AgentConnection, err: unknown) =>
     log.error({ err, deviceId: conn.device.id }, 'agent message failed');
 
@@ -152,6 +175,7 @@ export function createAgentHub(deps: {
       conn.close(AGENT_CLOSE.unsupportedVersion, messages.agentUnsupportedProtocol(m.protocolVersion));
       return;
     }
+    await pace();
     const leave = await gate.enter();
     const id = conn.device.id;
     const run = (helloChains.get(id) ?? Promise.resolve())
