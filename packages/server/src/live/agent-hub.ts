@@ -70,7 +70,12 @@ export function createAgentHub(deps: {
   const local = new Map<number, AgentConnection>();
   const helloTimeoutMs = options.helloTimeoutMs ?? Math.max(10_000, options.heartbeatIntervalMs);
   let isClosing = false;
-  const gate = createGate(options.hellosInFlight ?? HELLOS_IN_FLIGHT);
+  // Upgrades are refused before any lookup only once more hellos wait than the server records in
+  // 10 s at the budget's rate (agents wait 30 s for their welcome): with the budget and the pace
+  // below, the queue grows only while the server records fewer hellos than the budget admits, and
+  // a tighter bound (eight per place) refused the same agents every 2 s by the thousand.
+  const inFlight = options.hellosInFlight ?? HELLOS_IN_FLIGHT;
+  const gate = createGate(inFlight, Math.max(inFlight * 8, (options.upgradesPerSecond ?? 0) * 10));
   // Hellos are recorded at the upgrade budget's rate at most. The budget admits sockets at that
   // rate, but a server that fell behind (its start, a stall) then records the backlog as fast as
   // it can, and the fleet was welcomed in bursts (83 welcomes in 100 ms against a mean of 25);

@@ -205,7 +205,12 @@ describe('returning agents: admission by hellos in flight', () => {
 
   beforeAll(async () => {
     // one agent at a time between its hello and its inventory, held as long as it takes
-    ({ server, enrolled } = await setUp({ AGENT_HELLOS_IN_FLIGHT: '1', AGENT_HELLO_HOLD_MS: '60000' }));
+    // (and a budget of 0.8/s, so the queue bound is eight hellos: 10 s at that rate)
+    ({ server, enrolled } = await setUp({
+      AGENT_HELLOS_IN_FLIGHT: '1',
+      AGENT_HELLO_HOLD_MS: '60000',
+      AGENT_UPGRADES_PER_SECOND: '0.8',
+    }));
   });
   afterAll(async () => server?.close());
 
@@ -219,7 +224,7 @@ describe('returning agents: admission by hellos in flight', () => {
       socket.send(hello());
       queued.push(socket);
     }
-    // eight hellos wait (eight per place): the next upgrade is refused, with a time to come back
+    // eight hellos wait: the next upgrade is refused, with a time to come back
     const last = creds[9]!;
     const refused = await eventually(async () => {
       const socket = connectAgentSocket(server.url, last.device_guid, last.agent_secret);
