@@ -19,6 +19,7 @@ import { ProgressStream } from './deployment/progress';
 import type { ProgressOptions } from './deployment/progress';
 import { deploymentError } from './deployment/runner';
 import type { DeploymentCommand, DeploymentRunner } from './deployment/runner';
+import { InventoryLedger } from './inventory/digest';
 import type { Outbox } from './outbox';
 import type { ApplyOutcome, SettledUpdate } from './update/updater';
 import { releaseMessages } from '@outpost/contract/agent-releases';
@@ -100,6 +101,8 @@ export function createAgent(options: AgentOptions): Agent {
   /** deployments run one at a time (two installers at once fail, e.g. MSI's 1618); the last one */
   let lastRun: Promise<unknown> = Promise.resolve();
   let known = new Map<string, UserSession>();
+  // what the server holds of this device's inventory, so a reconnect resends only what changed
+  const ledger = new InventoryLedger();
   let pollTimer: NodeJS.Timeout | null = null;
   const { selfUpdate } = options;
   // An update this process completes (or rolled back) is answered after the welcome, not re-run.
@@ -120,14 +123,22 @@ export function createAgent(options: AgentOptions): Agent {
     hello: async () => {
       const h = await backend.hello();
       known = new Map(h.sessions.map((s) => [s.sessionId, s]));
-      return { type: 'hello', protocolVersion: AGENT_PROTOCOL_VERSION, ...h };
+      const inventoryDigests = ledger.digests();
+      return {
+        type: 'hello',
+        protocolVersion: AGENT_PROTOCOL_VERSION,
+        ...h,
+        ...(inventoryDigests && { inventoryDigests }),
+      };
     },
-    onConnected: () => {
+    onAck: (messageId) => ledger.acknowledged(messageId),
+    onConnected: (welcome) => {
+      ledger.welcomed(welcome.inventoryCurrent);
       void selfUpdate
         ?.settle()
         .then((s) => s && result(s.commandId, s.status, s.result, s.error))
         .catch((err: unknown) => options.log?.error('update settle failed', { err: String(err) }));
-      void sendInventory('all').catch((err: unknown) =>
+      void sendInventory('all', { skipHeld: true }).catch((err: unknown) =>
         options.log?.error('inventory failed', { err: String(err) }),
       );
     },
@@ -136,13 +147,22 @@ export function createAgent(options: AgentOptions): Agent {
     },
   });
 
-  async function sendInventory(kind: InventoryKind | 'all') {
-    const parts = await backend.inventory(kind);
+  /**
+   * Collects and sends an inventory. On a reconnect (`skipHeld`) the parts the server holds
+   * unchanged are left out; a refresh the portal asked for sends every part it names.
+   */
+  async function sendInventory(kind: InventoryKind | 'all', { skipHeld = false } = {}) {
+    const { facts, ...collected } = await backend.inventory(kind);
+    const { parts, digests } = ledger.select(collected, skipHeld);
+    const messageId = newId();
+    ledger.sent(messageId, digests);
     connection.sendReliable({
       type: 'inventory',
-      messageId: newId(),
+      messageId,
       collectedAt: new Date().toISOString(),
+      ...(facts && { facts }),
       ...parts,
+      digests,
     });
   }
 

@@ -9,6 +9,7 @@ import type {
   AgentMessage,
   CommandMessage,
   HelloMessage,
+  WelcomeMessage,
 } from '@outpost/contract/agent-protocol';
 import { parseRetryAfter, retryDelay } from './backoff';
 import type { Outbox } from './outbox';
@@ -33,7 +34,9 @@ export type ConnectionOptions = {
   hello: () => Promise<HelloMessage>;
   onCommand: (command: CommandMessage) => void;
   /** called after each welcome (e.g. to send a fresh inventory) */
-  onConnected?: () => void;
+  onConnected?: (welcome: WelcomeMessage) => void;
+  /** the server acknowledged a message (it is already out of the outbox) */
+  onAck?: (messageId: string) => void;
   log?: Logger;
   backoff?: { baseMs: number; capMs: number };
   random?: () => number;
@@ -256,11 +259,12 @@ export class AgentConnection {
         for (const pending of this.options.outbox.list()) {
           ws.send(JSON.stringify(pending));
         }
-        this.options.onConnected?.();
+        this.options.onConnected?.(message);
         return;
       }
       case 'ack':
         this.options.outbox.remove(message.messageId);
+        this.options.onAck?.(message.messageId);
         return;
       case 'command':
         this.options.onCommand(message);

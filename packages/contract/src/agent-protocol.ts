@@ -188,6 +188,22 @@ export const COMMAND_RESULT_STATUSES = ['completed', 'failed'] as const;
 
 // ---------- agent → server ----------
 
+/**
+ * Digests of inventory parts (hardware, network, software, services), so an agent that returns
+ * with an unchanged inventory need not resend it (ARCHITECTURE §13 "Fleet scale"). A digest is
+ * opaque to the server: it keeps the digest of each part it stored and only compares them. An
+ * agent without digests (older versions) works as before and always sends every part.
+ */
+const digest = z.string().min(1).max(128).optional();
+// An object, not a record keyed by the kinds: a part a newer agent adds is dropped, not refused.
+export const InventoryDigests = z.object({
+  hardware: digest,
+  network: digest,
+  software: digest,
+  services: digest,
+}) satisfies z.ZodType<Partial<Record<InventoryKind, string>>>;
+export type InventoryDigests = z.infer<typeof InventoryDigests>;
+
 export const HelloMessage = z.object({
   type: z.literal('hello'),
   protocolVersion: z.number().int(),
@@ -201,6 +217,11 @@ export const HelloMessage = z.object({
    * did not have open and a logout for open ones the hello no longer lists
    */
   sessions: z.array(UserSession).max(256).default([]),
+  /**
+   * the digests of the inventory parts the server last acknowledged; the welcome names the ones
+   * the server still holds (`inventoryCurrent`)
+   */
+  inventoryDigests: InventoryDigests.optional(),
 });
 export type HelloMessage = z.infer<typeof HelloMessage>;
 
@@ -230,6 +251,8 @@ export const InventoryMessage = z.object({
   network: NetworkInfo.optional(),
   software: z.array(SoftwareItem).max(10_000).optional(),
   services: z.array(Service).max(5_000).optional(),
+  /** the digest of each part the message carries; the server stores it with the part */
+  digests: InventoryDigests.optional(),
 });
 export type InventoryMessage = z.infer<typeof InventoryMessage>;
 
@@ -312,6 +335,13 @@ export const WelcomeMessage = z.object({
   deviceGuid: z.string(),
   heartbeatIntervalMs: z.number().int().positive(),
   serverTime: isoTime,
+  /**
+   * the inventory parts whose digest in the hello matches the part the server holds: while the
+   * agent's part still has that digest it may leave it out of its inventory (absent from older
+   * servers: send every part)
+   */
+  // plain names: a part a newer server adds must not make an older agent refuse its welcome
+  inventoryCurrent: z.array(z.string().max(64)).max(16).optional(),
 });
 export type WelcomeMessage = z.infer<typeof WelcomeMessage>;
 

@@ -39,6 +39,8 @@ const EnvSchema = z.object({
   AGENT_PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   AGENT_UPGRADES_PER_SECOND: z.coerce.number().positive().default(250),
   AGENT_UPGRADE_BURST: z.coerce.number().int().positive().default(25),
+  AGENT_HELLOS_IN_FLIGHT: z.coerce.number().int().positive().default(32),
+  AGENT_HELLO_HOLD_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   OUTPOST_DEMO_DEVICES: z.coerce.number().int().min(0).max(10_000).default(25),
   OUTPOST_SIM_FAILURE_RATE: z.coerce
     .number({ error: 'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1' })
@@ -123,6 +125,16 @@ export type Config = {
     /** websocket upgrades admitted per second on /api/agent/ws (token bucket), and its burst */
     upgradesPerSecond: number;
     upgradeBurst: number;
+    /**
+     * agents between their hello and their first inventory at once; more hellos wait their turn,
+     * and past eight times as many waiting, upgrades are refused (503) until the queue shortens
+     */
+    hellosInFlight: number;
+    /**
+     * how long a welcomed agent may keep its place waiting for its first inventory (0: the place
+     * is given back at the welcome)
+     */
+    helloHoldMs: number;
     /** failed socket authentications one client address may make per window before it is refused */
     authFailuresPerAddress: number;
     authFailureWindowMs: number;
@@ -318,6 +330,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       presenceGraceMs: e.AGENT_PRESENCE_GRACE_MS,
       upgradesPerSecond: e.AGENT_UPGRADES_PER_SECOND,
       upgradeBurst: e.AGENT_UPGRADE_BURST,
+      hellosInFlight: e.AGENT_HELLOS_IN_FLIGHT,
+      helloHoldMs: e.AGENT_HELLO_HOLD_MS,
       authFailuresPerAddress: e.AGENT_AUTH_FAILURES_PER_ADDRESS,
       authFailureWindowMs: e.AGENT_AUTH_FAILURE_WINDOW_MS,
       messagesPerSecond: e.AGENT_MESSAGES_PER_SECOND,

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { startTestServer } from '../../../server/test/harness';
 import type { TestServer } from '../../../server/test/harness';
-import { devices, sites } from '../../../server/src/db/schema/index';
+import type { AgentMessage, InventoryMessage } from '@outpost/contract/agent-protocol';
+import { devices, deviceSoftware, sites } from '../../../server/src/db/schema/index';
 import { createEnrollmentToken, eventually } from '../../../server/src/live/test-support';
 import { startFleet } from './fleet';
 import type { Fleet } from './fleet';
@@ -75,5 +76,59 @@ describe('fleet simulator over the real protocol', () => {
     // number or machine id alone would prove nothing)
     fleet = await startFleet({ ...options, identities });
     expect(fleet.agents.map((a) => a.deviceGuid)).toEqual(guids);
+  });
+
+  it('a virtual agent that reconnects resends only the inventory parts that changed', async () => {
+    await fleet?.stop();
+    const admin = await server.devSignIn('admin@acme.example');
+    const token = await createEnrollmentToken(server, admin.token);
+    fleet = await startFleet({
+      server: server.url,
+      tokens: [token.token],
+      devices: 1,
+      seed: 7,
+      tickMs: 3_600_000,
+      disconnectChance: 0,
+      backoff: { baseMs: 50, capMs: 200 },
+    });
+    const target = fleet.agents[0]!;
+    const stored = () =>
+      eventually(async () => {
+        const [row] = await server.database.db
+          .select()
+          .from(devices)
+          .where(eq(devices.deviceGuid, target.deviceGuid));
+        return row && Object.keys(row.inventoryDigests ?? {}).length === 4 ? row : null;
+      });
+    const first = await stored();
+    const softwareRows = await server.database.db
+      .select({ name: deviceSoftware.name })
+      .from(deviceSoftware)
+      .where(eq(deviceSoftware.deviceId, first.id));
+    expect(softwareRows).toHaveLength(target.device.software.length);
+    // acknowledged: the agent knows what the server holds
+    await eventually(() => Promise.resolve(target.outbox.list().length === 0 || null));
+
+    const sent: AgentMessage[] = [];
+    const connection = target.agent.connection;
+    const send = connection.send.bind(connection);
+    connection.send = (m) => {
+      sent.push(m);
+      send(m);
+    };
+    connection.drop();
+    const resent = await eventually(() =>
+      Promise.resolve(sent.find((m): m is InventoryMessage => m.type === 'inventory') ?? null),
+    );
+    // the simulated machine's network counters grew; hardware, software and services did not
+    expect(resent.network).toBeDefined();
+    expect(resent.hardware ?? resent.software ?? resent.services).toBeUndefined();
+    expect(Object.keys(resent.digests ?? {})).toEqual(['network']);
+    const after = await eventually(async () => {
+      const [row] = await server.database.db.select().from(devices).where(eq(devices.id, first.id));
+      return row && row.inventoryDigests?.network !== first.inventoryDigests?.network ? row : null;
+    });
+    expect(after.hardwareInfo).toEqual(first.hardwareInfo);
+    expect(after.services).toEqual(first.services);
   });
 });

@@ -7,6 +7,7 @@ import { enrollDevice } from '../enroll';
 import { enrollWithRetry } from './enroll-retry';
 import type { AgentIdentity } from '../enroll';
 import { createMemoryOutbox } from '../outbox';
+import type { Outbox } from '../outbox';
 import { DEFAULT_SIM_DEPLOYMENTS, createSimulatedRunner } from './deployments';
 import type { SimDeploymentOptions } from './deployments';
 import { DEFAULT_POWER, SimulatedExecutor, createPowerCycle } from './power';
@@ -71,6 +72,8 @@ export type SimulatedAgent = {
   device: VirtualDevice;
   agent: Agent;
   executor: RecordingExecutor;
+  /** messages waiting for the server's ack */
+  outbox: Outbox;
   deviceGuid: string;
   /** the secret this run was given; keep it (with deviceGuid) to pass as an identity next run */
   agentSecret: string;
@@ -149,6 +152,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       device,
       agent: boot(),
       executor,
+      outbox,
       deviceGuid: creds.device_guid,
       agentSecret: creds.agent_secret,
       timeZone: options.timezones?.[slot] ?? 'UTC',

@@ -4,7 +4,7 @@ import { AGENT_CLOSE, AgentMessage } from '@outpost/contract/agent-protocol';
 import type { AgentErrorMessage, ServerToAgentMessage } from '@outpost/contract/agent-protocol';
 import { messages } from '@outpost/contract/messages';
 import type { DeviceRef } from './device-state';
-import { createTokenBucket } from './rate-limit';
+import { TokenBucket } from './rate-limit';
 
 // One agent's socket: its state, its message rate and its bounded, ordered message queue, so one
 // agent cannot pile up work that slows every tenant:
@@ -57,7 +57,8 @@ function supersedes(newer: AgentMessage, older: AgentMessage): boolean {
 
 export class AgentConnection {
   readonly connectionId = crypto.randomUUID();
-  hasHello = false;
+  private helloRecorded = false;
+  private helloTimer: NodeJS.Timeout | null = null;
   invalidCount = 0;
   lastMessageAt = Date.now();
   /** commands already pushed on this socket; a new socket gets them again (re-offer) */
@@ -67,7 +68,9 @@ export class AgentConnection {
   private isDraining = false;
   private isClosed = false;
   private isPaused = false;
-  private readonly bucket: ReturnType<typeof createTokenBucket>;
+  private readonly bucket: TokenBucket;
+  /** gives back the connection's place at the hello gate (gate.ts), while it holds one */
+  private leaveGate: (() => void) | null = null;
 
   constructor(
     readonly device: DeviceRef,
@@ -75,10 +78,58 @@ export class AgentConnection {
     readonly ip: string,
     private readonly limits: MessageLimits,
     private readonly handle: (conn: AgentConnection, message: AgentMessage) => Promise<void>,
-    private readonly onError: (err: unknown) => void,
+    private readonly onError: (conn: AgentConnection, err: unknown) => void,
     private readonly clock: Clock = realClock,
   ) {
-    this.bucket = createTokenBucket(limits.messagesPerSecond, limits.messageBurst, () => clock.now());
+    this.bucket = new TokenBucket(limits.messagesPerSecond, limits.messageBurst, clock);
+  }
+
+  /** Its hello is recorded (the agent was welcomed). */
+  get hasHello(): boolean {
+    return this.helloRecorded;
+  }
+
+  /** Closes the socket unless a hello is recorded within `ms`. */
+  expectHello(ms: number) {
+    this.helloTimer = setTimeout(() => {
+      this.helloTimer = null;
+      if (!this.helloRecorded) {
+        this.close(AGENT_CLOSE.helloTimeout, messages.agentHelloRequired);
+      }
+    }, ms);
+    this.helloTimer.unref();
+  }
+
+  helloDone() {
+    this.helloRecorded = true;
+    this.clearHelloTimer();
+  }
+
+  private clearHelloTimer() {
+    if (this.helloTimer) {
+      clearTimeout(this.helloTimer);
+      this.helloTimer = null;
+    }
+  }
+
+  /**
+   * The connection holds a place at the hello gate from its hello until `left()` (its first
+   * inventory is stored, or it closes) or `ms` at most, so an agent that sends no inventory does
+   * not keep others waiting.
+   */
+  holdGate(leave: () => void, ms: number) {
+    const timer = setTimeout(() => this.leftGate(), ms);
+    timer.unref();
+    this.leaveGate = () => {
+      clearTimeout(timer);
+      leave();
+    };
+  }
+
+  leftGate() {
+    const leave = this.leaveGate;
+    this.leaveGate = null;
+    leave?.();
   }
 
   send(message: ServerToAgentMessage) {
@@ -139,6 +190,8 @@ export class AgentConnection {
   /** The socket closed: messages not yet handled are dropped (tasks still run). */
   discardMessages() {
     this.isClosed = true;
+    this.clearHelloTimer();
+    this.leftGate();
     for (let i = this.queue.length - 1; i >= 0; i--) {
       if (this.queue[i]?.kind === 'message') {
         this.queue.splice(i, 1);
@@ -214,7 +267,7 @@ export class AgentConnection {
             }
           }
         } catch (err) {
-          this.onError(err);
+          this.onError(this, err);
           if (next.kind === 'message') {
             this.sendError('internal_error', messages.internalError);
           }

@@ -13,6 +13,8 @@ import { AgentConnection } from './agent-connection';
 import type { MessageLimits } from './agent-connection';
 import type { Bus } from './bus';
 import type { CommandDelivery } from './command-queue';
+import { createGate } from './gate';
+import { TokenBucket } from './rate-limit';
 import { applyActivity, applyFault, applyInventory, markConnected } from './device-state';
 import type { DeviceChange, DeviceRef } from './device-state';
 import { rawText } from './portal-socket';
@@ -26,6 +28,10 @@ import type { PresenceOptions } from './presence';
 
 /** Default interval of the command poll behind the bus's doorbell. */
 export const COMMAND_POLL_MS = 3000;
+/** devices per query of the command poll */
+const COMMAND_POLL_BATCH = 1000;
+/** Default number of agents between their hello and their first inventory at once (gate.ts). */
+export const HELLOS_IN_FLIGHT = 32;
 
 export type AgentHubOptions = PresenceOptions &
   MessageLimits & {
@@ -33,6 +39,13 @@ export type AgentHubOptions = PresenceOptions &
     helloTimeoutMs?: number;
     /** how often the database is polled for commands the doorbell did not announce */
     commandPollMs?: number;
+    /** agents between their hello and their first inventory at once (gate.ts) */
+    hellosInFlight?: number;
+    /** how long a welcomed agent may keep its place waiting for its first inventory (default 0) */
+    helloHoldMs?: number;
+    /** the upgrade budget's rate and burst, which also pace the hellos (below) */
+    upgradesPerSecond?: number;
+    upgradeBurst?: number;
   };
 
 export type AgentHub = {
@@ -40,6 +53,8 @@ export type AgentHub = {
   accept(socket: WebSocket, device: DeviceRef, ip: string): void;
   isConnectedHere(deviceId: number): boolean;
   readonly connectedHere: number;
+  /** so many hellos wait their turn that new upgrades are refused for now (gate.ts) */
+  readonly isBusy: boolean;
   close(): void;
 };
 
@@ -55,6 +70,33 @@ export function createAgentHub(deps: {
   const local = new Map<number, AgentConnection>();
   const helloTimeoutMs = options.helloTimeoutMs ?? Math.max(10_000, options.heartbeatIntervalMs);
   let isClosing = false;
+  // Upgrades are refused before any lookup only once more hellos wait than the server records in
+  // 10 s at the budget's rate (agents wait 30 s for their welcome): with the budget and the pace
+  // below, the queue grows only while the server records fewer hellos than the budget admits, and
+  // a tighter bound (eight per place) refused the same agents every 2 s by the thousand.
+  const inFlight = options.hellosInFlight ?? HELLOS_IN_FLIGHT;
+  const gate = createGate(inFlight, Math.max(inFlight * 8, (options.upgradesPerSecond ?? 0) * 10));
+  // Hellos are recorded at the upgrade budget's rate at most. The budget admits sockets at that
+  // rate, but a server that fell behind (its start, a stall) then records the backlog as fast as
+  // it can, and the fleet was welcomed in bursts (83 welcomes in 100 ms against a mean of 25);
+  // now the backlog is welcomed at the budget's pace. One hello waits for the pace at a time, in
+  // arrival order.
+  const helloRate = options.upgradesPerSecond;
+  const helloPace = helloRate ? new TokenBucket(helloRate, options.upgradeBurst ?? 1) : null;
+  let paced: Promise<void> = Promise.resolve();
+  const pace = () => {
+    if (!helloPace || !helloRate) {
+      return paced;
+    }
+    paced = paced.then(async () => {
+      while (!helloPace.take()) {
+        await new Promise((resolve) => setTimeout(resolve, Math.ceil(1000 / helloRate)));
+      }
+    });
+    return paced;
+  };
+  const onConnectionError = (conn: AgentConnection, err: unknown) =>
+    log.error({ err, deviceId: conn.device.id }, 'agent message failed');
 
   const publishChange = async (change: DeviceChange | null) => {
     if (!change) {
@@ -71,26 +113,28 @@ export function createAgentHub(deps: {
   const presence = createPresence({ db, log, options, connections: () => local.values(), publishChange });
 
   // The doorbell travels on the bus; with Redis away it is lost. The database is the queue, so
-  // every instance also polls it for the agents it holds (one query for all of them) and offers
-  // what is still pending (issue 14: commands issued while Redis is down still arrive).
-  const commandPoll = setInterval(() => {
-    const held = [...local.values()].filter((c) => c.hasHello);
-    if (held.length === 0) {
-      return;
-    }
-    commands
-      .pendingFor(held.map((c) => c.device.id))
-      .then((ids) => {
-        for (const id of ids) {
-          const conn = local.get(id);
-          if (conn?.hasHello) {
-            conn.enqueue(() => commands.offer(conn));
-          }
+  // every instance also polls it for the agents it holds and offers what is still pending (issue
+  // 14: commands issued while Redis is down still arrive). The in-process bus loses nothing, so a
+  // single instance without Redis does not poll (at 10,000 agents the poll was 10,000 ids every 3
+  // s, work on the event loop that delayed live updates); with Redis the ids go a batch at a time.
+  const pollCommands = async () => {
+    const held = [...local.values()].filter((c) => c.hasHello).map((c) => c.device.id);
+    for (let i = 0; i < held.length; i += COMMAND_POLL_BATCH) {
+      for (const id of await commands.pendingFor(held.slice(i, i + COMMAND_POLL_BATCH))) {
+        const conn = local.get(id);
+        if (conn?.hasHello) {
+          conn.enqueue(() => commands.offer(conn));
         }
-      })
-      .catch((err: unknown) => log.warn({ err }, 'command poll failed'));
-  }, options.commandPollMs ?? COMMAND_POLL_MS);
-  commandPoll.unref();
+      }
+    }
+  };
+  const commandPoll =
+    bus.kind === 'memory'
+      ? null
+      : setInterval(() => {
+          pollCommands().catch((err: unknown) => log.warn({ err }, 'command poll failed'));
+        }, options.commandPollMs ?? COMMAND_POLL_MS);
+  commandPoll?.unref();
 
   const unsubscribers = [
     bus.subscribe('agent.doorbell', ({ deviceIds }) => {
@@ -136,6 +180,8 @@ export function createAgentHub(deps: {
       conn.close(AGENT_CLOSE.unsupportedVersion, messages.agentUnsupportedProtocol(m.protocolVersion));
       return;
     }
+    await pace();
+    const leave = await gate.enter();
     const id = conn.device.id;
     const run = (helloChains.get(id) ?? Promise.resolve())
       .catch(() => undefined)
@@ -146,6 +192,15 @@ export function createAgentHub(deps: {
     } finally {
       if (helloChains.get(id) === run) {
         helloChains.delete(id);
+      }
+      // With a hold, a welcomed agent keeps its place until its first inventory is stored. Off by
+      // default: the wait for the agent's answer then held places the server could have used (a
+      // 5,000-agent return took twice as long with a 2 s hold as without; §13 "Fleet scale").
+      const holdMs = options.helloHoldMs ?? 0;
+      if (holdMs > 0 && conn.hasHello && conn.isOpen) {
+        conn.holdGate(leave, holdMs);
+      } else {
+        leave();
       }
     }
   }
@@ -162,7 +217,7 @@ export function createAgentHub(deps: {
     if (!isCurrent(conn)) {
       return;
     }
-    conn.hasHello = true;
+    conn.helloDone();
     await bus.publish('agent.connected', { deviceId: conn.device.id, connectionId: conn.connectionId });
     conn.send({
       type: 'welcome',
@@ -170,6 +225,7 @@ export function createAgentHub(deps: {
       deviceGuid: conn.device.deviceGuid,
       heartbeatIntervalMs: options.heartbeatIntervalMs,
       serverTime: new Date().toISOString(),
+      inventoryCurrent: change.inventoryCurrent,
     });
     await publishChange(change);
     await commands.offer(conn);
@@ -181,16 +237,17 @@ export function createAgentHub(deps: {
       conn.close(AGENT_CLOSE.protocolError, messages.agentHelloRequired);
       return;
     }
-    presence.touch(conn.device.id);
     switch (m.type) {
       case 'hello':
         await handleHello(conn, m);
         return;
       case 'heartbeat':
+        presence.touch(conn.device.id);
         return;
       case 'inventory': {
-        const change = await applyInventory(db, conn.device.id, m);
+        const change = await applyInventory(db, conn.device, m);
         conn.send({ type: 'ack', messageId: m.messageId });
+        conn.leftGate();
         await publishChange(change);
         return;
       }
@@ -210,9 +267,11 @@ export function createAgentHub(deps: {
         return;
       }
       case 'command_result':
+        presence.touch(conn.device.id);
         await handleResult(conn, m);
         return;
       case 'step_progress':
+        presence.touch(conn.device.id);
         await commands.stepProgress({ device: conn.device, message: m });
         conn.send({ type: 'ack', messageId: m.messageId });
         return;
@@ -224,25 +283,17 @@ export function createAgentHub(deps: {
       socket.close(1013, 'Try again later');
       return;
     }
-    const conn = new AgentConnection(device, socket, ip, options, handleMessage, (err) =>
-      log.error({ err, deviceId: device.id }, 'agent message failed'),
-    );
+    const conn = new AgentConnection(device, socket, ip, options, handleMessage, onConnectionError);
     const previous = local.get(device.id);
     local.set(device.id, conn);
     previous?.close(AGENT_CLOSE.replaced, 'Replaced by a newer connection');
-    const helloTimer = setTimeout(() => {
-      if (!conn.hasHello) {
-        conn.close(AGENT_CLOSE.helloTimeout, messages.agentHelloRequired);
-      }
-    }, helloTimeoutMs);
-    helloTimer.unref();
+    conn.expectHello(helloTimeoutMs);
 
     socket.on('message', (data, isBinary) => {
       conn.receive(rawText(data), isBinary);
     });
     socket.on('error', (err) => log.warn({ err: err.message, deviceId: device.id }, 'agent socket error'));
     socket.on('close', (code) => {
-      clearTimeout(helloTimer);
       // Work the agent queued and we have not started is dropped with its socket.
       conn.discardMessages();
       if (local.get(device.id) === conn) {
@@ -261,9 +312,14 @@ export function createAgentHub(deps: {
     get connectedHere() {
       return local.size;
     },
+    get isBusy() {
+      return gate.isBusy;
+    },
     close() {
       isClosing = true;
-      clearInterval(commandPoll);
+      if (commandPoll) {
+        clearInterval(commandPoll);
+      }
       for (const u of unsubscribers) {
         u();
       }

@@ -11,7 +11,9 @@ import {
   UpgradeRefused,
   createEnrollmentToken,
   enroll,
+  eventually,
   facts,
+  hello,
   onlineAgent,
 } from './test-support';
 
@@ -194,5 +196,64 @@ describe('agent messages: bounded queue, per-agent rate, nothing left after clos
     await agent.waitFor('ack', () => agent.ofType('ack').length === 60);
     expect(agent.closeCode).toBeNull();
     await agent.close();
+  });
+});
+
+describe('returning agents: admission by hellos in flight', () => {
+  let server: TestServer;
+  let enrolled: (hostname: string) => Promise<EnrollResult>;
+
+  beforeAll(async () => {
+    // one agent at a time between its hello and its inventory, held as long as it takes
+    // (and a budget of 0.8/s, so the queue bound is eight hellos: 10 s at that rate)
+    ({ server, enrolled } = await setUp({
+      AGENT_HELLOS_IN_FLIGHT: '1',
+      AGENT_HELLO_HOLD_MS: '60000',
+      AGENT_UPGRADES_PER_SECOND: '0.8',
+    }));
+  });
+  afterAll(async () => server?.close());
+
+  it('welcomes the next agent once the one before stored its inventory or left, and refuses upgrades while the queue is long', async () => {
+    const creds = await Promise.all(Array.from({ length: 10 }, (_, i) => enrolled(`pc-return-${i}`)));
+    const first = await onlineAgent(server.url, creds[0]!);
+    const queued = [];
+    for (const c of creds.slice(1, 9)) {
+      const socket = connectAgentSocket(server.url, c.device_guid, c.agent_secret);
+      await socket.opened;
+      socket.send(hello());
+      queued.push(socket);
+    }
+    // eight hellos wait: the next upgrade is refused, with a time to come back
+    const last = creds[9]!;
+    const refused = await eventually(async () => {
+      const socket = connectAgentSocket(server.url, last.device_guid, last.agent_secret);
+      try {
+        await socket.opened;
+        await socket.close();
+        return null;
+      } catch (err) {
+        return err instanceof UpgradeRefused ? err : null;
+      }
+    });
+    expect(refused.status).toBe(503);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(queued.filter((s) => s.ofType('welcome').length > 0)).toEqual([]);
+
+    // the first agent's inventory gives its place to the next in line, and only to it
+    first.send({
+      type: 'inventory',
+      messageId: 'return-0',
+      collectedAt: new Date().toISOString(),
+      facts: { hostname: 'pc-return-0' },
+    });
+    await first.waitFor('ack');
+    await queued[0]!.waitFor('welcome');
+    expect(queued.slice(1).filter((s) => s.ofType('welcome').length > 0)).toEqual([]);
+    // a socket that closes gives its place back too
+    await queued[0]!.close();
+    await queued[1]!.waitFor('welcome');
+    expect(queued.slice(2).filter((s) => s.ofType('welcome').length > 0)).toEqual([]);
+    await Promise.all([first, ...queued].map((s) => s.close()));
   });
 });

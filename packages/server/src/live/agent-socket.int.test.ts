@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { Device, ActivityLogEntry } from '@outpost/contract/devices';
 import { AGENT_CLOSE } from '@outpost/contract/agent-protocol';
-import type { ActivityMessage, EnrollResult } from '@outpost/contract/agent-protocol';
+import type { ActivityMessage, EnrollResult, InventoryMessage } from '@outpost/contract/agent-protocol';
 import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
@@ -228,10 +228,20 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
       sessions: [{ sessionId: 's-1', userName: 'kiosk' }],
     });
     expect((await device(creds.device_guid))?.status).toBe('loggedin');
+    await subscribe(creds.device_guid);
+    const from = portal.received.length;
     agent.send({ type: 'fault', active: true, message: 'disk full' });
     await eventually(async () => (await device(creds.device_guid))?.status === 'error');
+    agent.send({ type: 'fault', active: true, message: 'disk still full' });
     agent.send({ type: 'fault', active: false });
     await eventually(async () => (await device(creds.device_guid))?.status === 'loggedin');
+    // each status change is published once; the second report changed no status
+    await portal.waitFor('device_update', (m) => m.payload.status === 'loggedin', 5000, from);
+    const statuses = portal
+      .ofType('device_update', from)
+      .filter((m) => m.payload.deviceId === creds.device_guid)
+      .map((m) => m.payload.status);
+    expect(statuses).toEqual(['error', 'loggedin']);
     await agent.close();
   });
 
@@ -339,6 +349,106 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
       .where(eq(devices.id, row!.id));
     expect(svc?.services?.[0]?.serviceName).toBe('Spooler');
     await agent.close();
+  });
+
+  describe('inventory digests (a returning agent resends only what changed)', () => {
+    const firefox = {
+      name: 'Firefox',
+      displayName: 'Mozilla Firefox',
+      publisher: 'Mozilla',
+      version: '128.0',
+      installDate: null,
+    };
+    const vlc = { ...firefox, name: 'VLC media player', publisher: 'VideoLAN', version: '3.0.20' };
+    const spooler = (status: string) => [
+      { serviceName: 'Spooler', displayName: 'Print Spooler', status, startType: 'Automatic' },
+    ];
+    const stored = async (guid: string) => {
+      const [row] = await server.database.db
+        .select({ id: devices.id, services: devices.services, digests: devices.inventoryDigests })
+        .from(devices)
+        .where(eq(devices.deviceGuid, guid));
+      const software = await server.database.db
+        .select({ name: deviceSoftware.name, lastSeenAt: deviceSoftware.lastSeenAt })
+        .from(deviceSoftware)
+        .where(eq(deviceSoftware.deviceId, row!.id))
+        .orderBy(deviceSoftware.name);
+      return { ...row!, software };
+    };
+    const inventory = (messageId: string, parts: Partial<InventoryMessage>): InventoryMessage => ({
+      type: 'inventory',
+      messageId,
+      collectedAt: new Date().toISOString(),
+      ...parts,
+    });
+
+    it('welcomes a returning agent with the parts the server holds as its digests say, and stores a part again only when its digest changes', async () => {
+      const creds = await enrolled('pc-digests');
+      let agent = await onlineAgent(server.url, creds);
+      expect((await agent.waitFor('welcome')).inventoryCurrent).toEqual([]);
+      agent.send(
+        inventory('d-1', {
+          software: [firefox],
+          services: spooler('Running'),
+          digests: { software: 'sw-1', services: 'svc-1' },
+        }),
+      );
+      await agent.waitFor('ack', (m) => m.messageId === 'd-1');
+      expect((await stored(creds.device_guid)).digests).toEqual({ software: 'sw-1', services: 'svc-1' });
+      await agent.close();
+
+      // back with the digests it was acknowledged: software is held, services changed since
+      agent = await onlineAgent(server.url, creds, {
+        inventoryDigests: { software: 'sw-1', services: 'svc-0', hardware: 'hw-1' },
+      });
+      expect((await agent.waitFor('welcome')).inventoryCurrent).toEqual(['software']);
+
+      // a part sent again with the digest the server holds is not written again
+      const before = await stored(creds.device_guid);
+      agent.send(inventory('d-2', { software: [vlc], digests: { software: 'sw-1' } }));
+      await agent.waitFor('ack', (m) => m.messageId === 'd-2');
+      expect((await stored(creds.device_guid)).software).toEqual(before.software);
+
+      // a changed part is stored, with its digest; the others are kept
+      agent.send(
+        inventory('d-3', {
+          software: [vlc],
+          services: spooler('Stopped'),
+          digests: { software: 'sw-2', services: 'svc-2' },
+        }),
+      );
+      await agent.waitFor('ack', (m) => m.messageId === 'd-3');
+      const after = await stored(creds.device_guid);
+      expect(after.software.map((r) => r.name)).toEqual(['VLC media player']);
+      expect(after.services?.[0]?.status).toBe('Stopped');
+      expect(after.digests).toEqual({ software: 'sw-2', services: 'svc-2' });
+      await agent.close();
+    });
+
+    it('stores the inventory of an agent without digests (older versions), and skips writing it again unchanged', async () => {
+      const creds = await enrolled('pc-no-digests');
+      const agent = await onlineAgent(server.url, creds);
+      agent.send(inventory('o-1', { software: [firefox], services: spooler('Running') }));
+      await agent.waitFor('ack', (m) => m.messageId === 'o-1');
+      const first = await stored(creds.device_guid);
+      expect(first.software.map((r) => r.name)).toEqual(['Firefox']);
+      expect(first.services?.[0]?.status).toBe('Running');
+      expect(Object.keys(first.digests ?? {}).sort()).toEqual(['services', 'software']);
+
+      // the same list again: its rows are not touched (last seen unchanged)
+      agent.send(inventory('o-2', { software: [firefox], services: spooler('Running') }));
+      await agent.waitFor('ack', (m) => m.messageId === 'o-2');
+      expect((await stored(creds.device_guid)).software).toEqual(first.software);
+
+      // a changed list replaces the rows
+      agent.send(inventory('o-3', { software: [firefox, vlc] }));
+      await agent.waitFor('ack', (m) => m.messageId === 'o-3');
+      const changed = await stored(creds.device_guid);
+      expect(changed.software.map((r) => r.name)).toEqual(['Firefox', 'VLC media player']);
+      expect(changed.digests?.software).not.toBe(first.digests?.software);
+      expect(changed.digests?.services).toBe(first.digests?.services);
+      await agent.close();
+    });
   });
 
   it('requires hello first and refuses unsupported protocol versions', async () => {

@@ -1,13 +1,16 @@
+import crypto from 'node:crypto';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type {
   ActivityMessage,
   FaultMessage,
   HelloMessage,
+  InventoryDigests,
   InventoryMessage,
   UserSession,
 } from '@outpost/contract/agent-protocol';
-import type { DeviceStatus } from '@outpost/contract/devices';
+import { INVENTORY_KINDS } from '@outpost/contract/devices';
+import type { DeviceStatus, InventoryKind } from '@outpost/contract/devices';
 import type { DeviceUpdatePayload } from '@outpost/contract/live';
 import type { Db } from '../db/client';
 import { devices, deviceSoftware } from '../db/schema/index';
@@ -83,12 +86,23 @@ async function lockDevice(tx: Tx, deviceId: number) {
       sessions: devices.sessions,
       faultMessage: devices.faultMessage,
       tenantId: devices.tenantId,
+      inventoryDigests: devices.inventoryDigests,
     })
     .from(devices)
     .where(eq(devices.id, deviceId))
     .for('update');
   return row ?? null;
 }
+
+/** The parts the hello's digests show the agent holds as the server stored them. */
+function partsHeld(stored: InventoryDigests | null, reported: InventoryDigests | undefined) {
+  return INVENTORY_KINDS.filter((k) => reported?.[k] !== undefined && reported[k] === stored?.[k]);
+}
+
+export type ConnectedChange = DeviceChange & {
+  /** the welcome's inventoryCurrent: parts the agent need not resend while they are unchanged */
+  inventoryCurrent: InventoryKind[];
+};
 
 /** hello: the device is connected through `connectionId`. */
 export async function markConnected(
@@ -97,7 +111,7 @@ export async function markConnected(
   connectionId: string,
   hello: HelloMessage,
   ip: string,
-): Promise<DeviceChange | null> {
+): Promise<ConnectedChange | null> {
   return db.transaction(async (tx) => {
     const before = await lockDevice(tx, deviceId);
     if (!before) {
@@ -128,7 +142,10 @@ export async function markConnected(
       { id: deviceId, tenantId: before.tenantId },
       { ipAddress: hello.ipAddress || ip, sessions },
     );
-    return changeOf(lockedRow(rows), before.status);
+    return {
+      ...changeOf(lockedRow(rows), before.status),
+      inventoryCurrent: partsHeld(before.inventoryDigests, hello.inventoryDigests),
+    };
   });
 }
 
@@ -177,7 +194,10 @@ export async function sweepStale(db: Db, staleAfterMs: number): Promise<DeviceCh
   });
 }
 
-/** Heartbeats, batched: one UPDATE for every device heard from since the last flush. */
+/**
+ * Heartbeats, batched: one UPDATE for every device heard from since the last flush, the ids as
+ * one array parameter (thousands of ids every few seconds at fleet scale: cheap to build and parse).
+ */
 export async function touchLastSeen(db: Db, deviceIds: number[]): Promise<void> {
   if (deviceIds.length === 0) {
     return;
@@ -185,32 +205,39 @@ export async function touchLastSeen(db: Db, deviceIds: number[]): Promise<void> 
   await db
     .update(devices)
     .set({ lastSeen: sql`now()` })
-    .where(and(inArray(devices.id, deviceIds), ne(devices.status, 'offline')));
+    .where(and(sql`${devices.id} = any(${sql.param(deviceIds)}::int[])`, ne(devices.status, 'offline')));
 }
 
+/**
+ * A fault report, or its end: one statement (no transaction), so a status change reaches the
+ * portal as soon as it can (ARCHITECTURE §13 "Fleet scale"). The device row is locked and read
+ * by the statement's first part, so the previous status is the one the change replaced.
+ */
 export async function applyFault(
   db: Db,
   deviceId: number,
   fault: FaultMessage,
 ): Promise<DeviceChange | null> {
-  return db.transaction(async (tx) => {
-    const before = await lockDevice(tx, deviceId);
-    if (!before || before.status === 'offline') {
-      return null;
-    }
-    const faultMessage = fault.active ? fault.message || 'The agent reported a fault' : null;
-    const rows = await tx
-      .update(devices)
-      .set({
-        faultMessage,
-        status: presenceStatus(faultMessage !== null, before.sessions),
-        lastSeen: sql`now()`,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(devices.id, deviceId))
-      .returning(returning);
-    return changeOf(lockedRow(rows), before.status);
-  });
+  const faultMessage = fault.active ? fault.message || 'The agent reported a fault' : null;
+  const before = db.$with('before').as(
+    db
+      .select({ id: devices.id, previous: sql<DeviceStatus>`${devices.status}`.as('previous') })
+      .from(devices)
+      .where(and(eq(devices.id, deviceId), ne(devices.status, 'offline')))
+      .for('update'),
+  );
+  // spec: core §3, as presenceStatus: error while a fault is open, loggedin while a session is
+  const status = faultMessage
+    ? sql<DeviceStatus>`'error'`
+    : sql<DeviceStatus>`case when jsonb_array_length(${devices.sessions}) > 0 then 'loggedin' else 'online' end`;
+  const [row] = await db
+    .with(before)
+    .update(devices)
+    .set({ faultMessage, status, lastSeen: sql`now()`, updatedAt: sql`now()` })
+    .from(before)
+    .where(eq(devices.id, before.id))
+    .returning({ ...returning, previous: before.previous });
+  return row ? changeOf(row, row.previous) : null;
 }
 
 /** login / logout events, idempotent for a resent message (see recordSessionEvents). */
@@ -310,58 +337,103 @@ async function replaceSoftware(
   }
 }
 
-/** Any inventory part present replaces what the device row (and its software rows) held. */
+/** The server's digest of a part an agent sent without one (agents before digests). */
+export function inventoryPartDigest(part: unknown): string {
+  return crypto.createHash('sha256').update(JSON.stringify(part)).digest('base64url');
+}
+
+/** The digest of each part the message carries: the agent's own, or the server's. */
+function digestsOf(inv: InventoryMessage): InventoryDigests {
+  const digests: InventoryDigests = {};
+  for (const kind of INVENTORY_KINDS) {
+    const part = inv[kind];
+    if (part !== undefined) {
+      digests[kind] = inv.digests?.[kind] ?? inventoryPartDigest(part);
+    }
+  }
+  return digests;
+}
+
+/** The row's columns for the inventory parts that changed (software is rows, written apart). */
+function inventoryPatch(inv: InventoryMessage, changed: readonly InventoryKind[]) {
+  const f = inv.facts ?? {};
+  const patch: PgUpdateSetSource<typeof devices> = {
+    ...(f.hostname !== undefined && { hostname: f.hostname }),
+    ...(f.osType !== undefined && { osType: f.osType }),
+    ...(f.osVersion !== undefined && { osVersion: f.osVersion }),
+    ...(f.serialNumber !== undefined && { serialNumber: f.serialNumber }),
+    ...(f.manufacturer !== undefined && { manufacturer: f.manufacturer }),
+    ...(f.model !== undefined && { model: f.model }),
+    ...(f.ipAddress && { ipAddress: f.ipAddress }),
+  };
+  if (inv.hardware && changed.includes('hardware')) {
+    patch.hardwareInfo = inv.hardware;
+    patch.manufacturer ??= inv.hardware.systemInfo.manufacturer || null;
+    patch.model ??= inv.hardware.systemInfo.model || null;
+  }
+  if (inv.network && changed.includes('network')) {
+    patch.networkInfo = inv.network;
+  }
+  if (inv.services) {
+    // when the agent last reported them, changed or not
+    patch.servicesUpdatedAt = sql`now()`;
+    if (changed.includes('services')) {
+      patch.services = inv.services;
+    }
+  }
+  if (inv.software) {
+    patch.softwareUpdatedAt = sql`now()`;
+  }
+  return patch;
+}
+
+/**
+ * Any inventory part present replaces what the device row (and its software rows) held, unless
+ * the server already holds it: a part whose digest equals the stored one is not written again
+ * (ARCHITECTURE §13 "Fleet scale"). Without software to replace this is one read and one update,
+ * outside a transaction (only this device's connection writes its inventory, one message at a time).
+ */
 export async function applyInventory(
   db: Db,
-  deviceId: number,
+  device: DeviceRef,
   inv: InventoryMessage,
 ): Promise<DeviceChange | null> {
-  return db.transaction(async (tx) => {
-    const before = await lockDevice(tx, deviceId);
-    if (!before) {
-      return null;
-    }
-    const kinds: ('hardware' | 'network' | 'software' | 'services')[] = [];
-    const f = inv.facts ?? {};
-    const patch: PgUpdateSetSource<typeof devices> = {
-      ...(f.hostname !== undefined && { hostname: f.hostname }),
-      ...(f.osType !== undefined && { osType: f.osType }),
-      ...(f.osVersion !== undefined && { osVersion: f.osVersion }),
-      ...(f.serialNumber !== undefined && { serialNumber: f.serialNumber }),
-      ...(f.manufacturer !== undefined && { manufacturer: f.manufacturer }),
-      ...(f.model !== undefined && { model: f.model }),
-      ...(f.ipAddress && { ipAddress: f.ipAddress }),
-    };
-    if (inv.hardware) {
-      kinds.push('hardware');
-      patch.hardwareInfo = inv.hardware;
-      patch.manufacturer ??= inv.hardware.systemInfo.manufacturer || null;
-      patch.model ??= inv.hardware.systemInfo.model || null;
-    }
-    if (inv.network) {
-      kinds.push('network');
-      patch.networkInfo = inv.network;
-    }
-    if (inv.services) {
-      kinds.push('services');
-      patch.services = inv.services;
-      patch.servicesUpdatedAt = sql`now()`;
-    }
-    if (inv.software) {
-      kinds.push('software');
-      await replaceSoftware(tx, before.tenantId, deviceId, inv.software);
-      patch.softwareUpdatedAt = sql`now()`;
-    }
+  const digests = digestsOf(inv);
+  const [stored] = await db
+    .select({ digests: devices.inventoryDigests })
+    .from(devices)
+    .where(eq(devices.id, device.id));
+  if (!stored) {
+    return null;
+  }
+  const changed = INVENTORY_KINDS.filter(
+    (k) => digests[k] !== undefined && digests[k] !== stored.digests?.[k],
+  );
+  const write = async (tx: Db | Tx) => {
     const rows = await tx
       .update(devices)
       .set({
-        ...patch,
+        ...inventoryPatch(inv, changed),
+        inventoryDigests: sql`coalesce(${devices.inventoryDigests}, '{}'::jsonb) || ${JSON.stringify(digests)}::jsonb`,
         lastInventoryUpdate: sql`now()`,
         lastSeen: sql`now()`,
         updatedAt: sql`now()`,
       })
-      .where(eq(devices.id, deviceId))
+      .where(eq(devices.id, device.id))
       .returning(returning);
-    return changeOf(lockedRow(rows), before.status, { inventory: kinds });
+    const [row] = rows;
+    // an inventory changes no status: the change is published for its data
+    return row ? changeOf(row, row.status, { inventory: changed }) : null;
+  };
+  if (!inv.software || !changed.includes('software')) {
+    return write(db);
+  }
+  const software = inv.software;
+  return db.transaction(async (tx) => {
+    if (!(await lockDevice(tx, device.id))) {
+      return null;
+    }
+    await replaceSoftware(tx, device.tenantId, device.id, software);
+    return write(tx);
   });
 }

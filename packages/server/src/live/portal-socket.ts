@@ -57,6 +57,9 @@ export type PortalHub = {
   readonly socketCount: number;
 };
 
+/** Portal sessions re-read at once by the periodic check (the pool has 10 connections). */
+const SESSION_CHECKS_AT_ONCE = 2;
+
 /** The longest a timer may wait (setTimeout's limit, about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -90,8 +93,11 @@ export function createPortalHub(deps: {
   let deploymentAuthorizer: SubscriptionAuthorizer | null = null;
 
   function send(client: Client, message: PortalServerMessage) {
+    sendText(client, JSON.stringify(message));
+  }
+  function sendText(client: Client, text: string) {
     if (client.socket.readyState === client.socket.OPEN) {
-      client.socket.send(JSON.stringify(message));
+      client.socket.send(text);
     }
   }
   function control<K extends keyof PortalControlMessages>(
@@ -107,11 +113,12 @@ export function createPortalHub(deps: {
     if (!set) {
       return;
     }
+    const text = JSON.stringify(m.event); // once for every subscriber
     for (const client of set) {
       // Belt and braces: the key was authorised at subscribe time; tenant and site are re-checked.
       const isSiteVisible = m.siteId === undefined || canSeeDeviceSite(client.ctx, m.siteId);
       if (client.ctx.tenantId === m.tenantId && isSiteVisible) {
-        send(client, m.event);
+        sendText(client, text);
       }
     }
   });
@@ -142,13 +149,35 @@ export function createPortalHub(deps: {
     client.ctx = fresh;
     return true;
   }
-  const recheckAll = () => {
-    for (const client of clients) {
-      recheck(client).catch((err: unknown) => log.error({ err }, 'portal session check failed'));
+  // A few at a time: every socket's session at once took every database connection for as long
+  // as the reads lasted, and live updates (an agent's status change) waited behind them.
+  let isRecheckingAll = false;
+  const recheckAll = async () => {
+    if (isRecheckingAll) {
+      return;
+    }
+    isRecheckingAll = true;
+    try {
+      const all = [...clients];
+      for (let i = 0; i < all.length; i += SESSION_CHECKS_AT_ONCE) {
+        await Promise.all(
+          all
+            .slice(i, i + SESSION_CHECKS_AT_ONCE)
+            .filter((client) => clients.has(client))
+            .map((client) =>
+              recheck(client).catch((err: unknown) => log.error({ err }, 'portal session check failed')),
+            ),
+        );
+      }
+    } finally {
+      isRecheckingAll = false;
     }
   };
   // ARCHITECTURE §4: sessions are re-checked server-side, not only when the client speaks.
-  const sessionChecker = setInterval(recheckAll, deps.sessionCheckIntervalMs ?? WS_PING_INTERVAL_MS);
+  const sessionChecker = setInterval(
+    () => void recheckAll(),
+    deps.sessionCheckIntervalMs ?? WS_PING_INTERVAL_MS,
+  );
   sessionChecker.unref();
 
   /** Closes the socket when its token expires (checked again then, through the same path). */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryBucket, createMemoryWindowCounter, createTokenBucket } from './rate-limit';
+import { TokenBucket, createMemoryBucket, createMemoryWindowCounter } from './rate-limit';
 
 describe('upgrade token bucket', () => {
   it('admits a burst, then the steady rate', () => {
     let now = 0;
-    const bucket = createTokenBucket(10, 5, () => now);
+    const bucket = new TokenBucket(10, 5, { now: () => now });
     expect(Array.from({ length: 8 }, () => bucket.take())).toEqual([
       true,
       true,

@@ -8,23 +8,33 @@ import { messages } from '@outpost/contract/messages';
 
 export type Admission = { isAllowed: boolean; retryAfterSeconds: number };
 
-/** A token bucket: `rate` admissions per second, at most `burst` at once. */
-export function createTokenBucket(rate: number, burst: number, now: () => number = Date.now) {
-  let tokens = burst;
-  let last = now();
-  return {
-    take(): boolean {
-      const t = now();
-      tokens = Math.min(burst, tokens + ((t - last) / 1000) * rate);
-      last = t;
-      if (tokens >= 1) {
-        tokens -= 1;
-        return true;
-      }
-      return false;
-    },
-    retryAfterSeconds: () => Math.max(1, Math.ceil(1 / rate)),
-  };
+/**
+ * A token bucket: `rate` admissions per second, at most `burst` at once. A class, not closures:
+ * every agent connection holds one (ARCHITECTURE §13 "Fleet scale", memory per agent).
+ */
+export class TokenBucket {
+  private tokens: number;
+  private last: number;
+
+  constructor(
+    private readonly rate: number,
+    private readonly burst: number,
+    private readonly clock: { now(): number } = Date,
+  ) {
+    this.tokens = burst;
+    this.last = clock.now();
+  }
+
+  take(): boolean {
+    const t = this.clock.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.rate);
+    this.last = t;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return true;
+    }
+    return false;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { DeviceStatus, HardwareInfo, NetworkInfo, Service } from '@outpost/contract/devices';
-import type { UserSession } from '@outpost/contract/agent-protocol';
+import type { InventoryDigests, UserSession } from '@outpost/contract/agent-protocol';
 import { tenants } from './tenants';
 import { sites } from './sites';
 import { enrollmentTokens } from './enrollment-tokens';
@@ -39,6 +39,8 @@ export const devices = pgTable(
     servicesUpdatedAt: timestamp('services_updated_at', { withTimezone: true }),
     softwareUpdatedAt: timestamp('software_updated_at', { withTimezone: true }),
     lastInventoryUpdate: timestamp('last_inventory_update', { withTimezone: true }),
+    /** the digest of each inventory part stored above, as the agent gave it (or the server's own) */
+    inventoryDigests: jsonb('inventory_digests').$type<InventoryDigests>(),
     /** user sessions open on the device right now (status loggedin while non-empty) */
     sessions: jsonb().$type<UserSession[]>().notNull().default([]),
     /** the agent connection that holds the device; presence changes only apply to the current one */
