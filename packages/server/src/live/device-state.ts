@@ -175,23 +175,51 @@ export async function markDisconnected(
  * Devices that look connected but whose last_seen went stale: their instance died or lost them
  * without a close. Safe on several instances at once: each row is claimed by one UPDATE.
  */
-export async function sweepStale(db: Db, staleAfterMs: number): Promise<DeviceChange[]> {
-  return db.transaction(async (tx) => {
-    const rows = await tx
-      .update(devices)
-      .set({ status: 'offline', connectionId: null, sessions: [], updatedAt: sql`now()` })
-      .where(
-        and(
-          ne(devices.status, 'offline'),
-          sql`${devices.lastSeen} < now() - make_interval(secs => ${staleAfterMs / 1000})`,
-        ),
-      )
-      .returning(returning);
-    for (const r of rows) {
-      await recordDisconnected(tx, { id: r.id, tenantId: r.tenantId });
-    }
-    return rows.map((r) => changeOf(r, null));
-  });
+/** Devices a sweep marks offline per transaction (and publishes before the next batch). */
+export const SWEEP_BATCH = 500;
+
+const isStale = (staleAfterMs: number) =>
+  and(
+    ne(devices.status, 'offline'),
+    sql`${devices.lastSeen} < now() - make_interval(secs => ${staleAfterMs / 1000})`,
+  );
+
+/**
+ * Marks offline the devices no instance has heard from in `staleAfterMs` (an instance that died
+ * took its sockets with it), `SWEEP_BATCH` at a time: each batch is one transaction (the rows, then
+ * each device's activity: its open sessions end, then offline), handed to `onBatch` before the
+ * next begins. After a long outage of every instance that is the whole fleet: one transaction for
+ * all of it held its row locks, and the event loop, for minutes, and published nothing until the
+ * end. A device heard from meanwhile is left alone (the condition is checked again under the row
+ * lock), so two instances sweeping at once mark each device once. Returns how many were swept.
+ */
+export async function sweepStale(
+  db: Db,
+  staleAfterMs: number,
+  onBatch: (changes: DeviceChange[]) => Promise<void>,
+  batchSize = SWEEP_BATCH,
+): Promise<number> {
+  const candidates = await db.select({ id: devices.id }).from(devices).where(isStale(staleAfterMs));
+  let swept = 0;
+  for (let i = 0; i < candidates.length; i += batchSize) {
+    const ids = candidates.slice(i, i + batchSize).map((c) => c.id);
+    const changes = await db.transaction(async (tx) => {
+      const rows = await tx
+        .update(devices)
+        .set({ status: 'offline', connectionId: null, sessions: [], updatedAt: sql`now()` })
+        .where(and(sql`${devices.id} = any(${sql.param(ids)}::int[])`, isStale(staleAfterMs)))
+        .returning(returning);
+      for (const r of rows) {
+        await recordDisconnected(tx, { id: r.id, tenantId: r.tenantId });
+      }
+      return rows.map((r) => changeOf(r, null));
+    });
+    swept += changes.length;
+    await onBatch(changes);
+    // let the requests and agent messages that arrived meanwhile through before the next batch
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return swept;
 }
 
 /**

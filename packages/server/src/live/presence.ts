@@ -60,15 +60,24 @@ export function createPresence(deps: {
   );
   // Devices whose instance died keep status online; whichever instance sweeps first sets them offline.
   const staleAfterMs = silentLimitMs + flushEvery + 1_000;
+  // One sweep at a time: a sweep of a large fleet lost at once outlasts the interval, and another
+  // started behind it would only queue on the same rows.
+  let isSweeping = false;
   const sweeper = setInterval(
     () => {
-      sweepStale(db, staleAfterMs)
-        .then(async (changes) => {
-          for (const change of changes) {
-            await publishChange(change);
-          }
-        })
-        .catch((err: unknown) => log.error({ err }, 'presence sweep failed'));
+      if (isSweeping) {
+        return;
+      }
+      isSweeping = true;
+      sweepStale(db, staleAfterMs, async (changes) => {
+        for (const change of changes) {
+          await publishChange(change);
+        }
+      })
+        .catch((err: unknown) => log.error({ err }, 'presence sweep failed'))
+        .finally(() => {
+          isSweeping = false;
+        });
     },
     Math.min(60_000, Math.max(1_000, options.presenceGraceMs)),
   );
