@@ -135,10 +135,14 @@ describe('metrics: METRICS_TOKEN', () => {
     await server.request('GET', '/api/customer/devices');
     const enrolment = await createEnrollmentToken(server, admin.token, { name: 'metrics' });
     const creds = (await enroll(server, enrolment.token, facts({ hostname: 'metrics-pc' }))).body.data;
-    agents.push(await onlineAgent(server.url, creds, { hostname: 'metrics-pc' }));
+    // a portal follows the device, so its coming online is published (the in-process bus carries
+    // only what some socket follows)
     const portal = connectPortalSocket(server.url, portalAuth(admin));
     portals.push(portal);
     await portal.opened;
+    portal.send({ type: 'subscribe', payload: { subscriptionKey: `device:${creds.device_guid}` } });
+    await portal.waitFor('subscribed');
+    agents.push(await onlineAgent(server.url, creds, { hostname: 'metrics-pc' }));
 
     const samples = await eventually(async () => {
       const s = await scrape();
