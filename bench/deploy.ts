@@ -135,6 +135,12 @@ try {
     [tenantId, jobIds],
   );
   const st = stamps.rows[0]!;
+  // a device's last progress seq is the number of step_progress messages it sent
+  const seqs = await db.query<{ per_device: string }>(
+    `select avg(progress_seq)::float8 as per_device from device_deployments where job_id = any($1)`,
+    [jobIds],
+  );
+  const progressPerDevice = Number(seqs.rows[0]!.per_device);
   const results = samples.at(-1)!.results;
   // step results stored per second: over the whole run, and the best second of the polls
   const firstResult = samples.find((s) => s.results > 0)?.at ?? 0;
@@ -184,6 +190,7 @@ try {
     job_complete_s: round(completedMs / 1000, 2),
     job_complete_server_s: round((st.last_job.getTime() - postedAt) / 1000, 2),
     step_results: results,
+    progress_messages_per_device: round(progressPerDevice, 2),
     step_results_per_s: round((results * 1000) / Math.max(1, lastResult - firstResult + 100)),
     step_results_per_s_server: round(
       (results * 1000) / Math.max(1, st.last_result.getTime() - st.first_result.getTime()),
@@ -218,6 +225,9 @@ try {
   );
   console.log(
     `| step results stored per second | ${result.step_results_per_s} (${result.step_results_per_s_server} by the server's timestamps; best second ${result.step_results_peak_per_s}) | ≥ 5,000 |`,
+  );
+  console.log(
+    `| step_progress messages per device (the last seq) | ${result.progress_messages_per_device} (plus one command_result) | |`,
   );
   console.log(
     `| counters equal the device rows | ${countersExact ? 'yes' : 'NO'} (${completedDevices} completed of ${N}) | exact |`,
