@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { MAX_DEVICES_PER_JOB } from '@outpost/contract/deployments';
 import {
   api,
+  cpuSeconds,
   defaultPostgres,
   deviceCounts,
   sleep,
@@ -81,6 +82,10 @@ try {
   }
 
   // ---- the jobs, posted at once
+  // CPU seconds of the server and of the simulator over the deploy window: less noisy than wall
+  // time on a shared machine
+  const cpuAt = () => ({ server: cpuSeconds(setup.server.process.pid!), sim: cpuSeconds(sim!.process.pid!) });
+  const cpu0 = cpuAt();
   const postedAt = wallMs();
   const posts = chunks.map(async (device_ids, i) => {
     const job = await api<{ id: number }>(base, 'POST', '/api/customer/deployments', session.token, {
@@ -125,6 +130,7 @@ try {
     100,
     'every job finished',
   );
+  const cpu1 = cpuAt();
   // the server's own timestamps (same machine, same clock) beside the polled ones
   const stamps = await db.query<{ last_sent: Date; first_result: Date; last_result: Date; last_job: Date }>(
     `select
@@ -191,6 +197,8 @@ try {
     job_complete_server_s: round((st.last_job.getTime() - postedAt) / 1000, 2),
     step_results: results,
     progress_messages_per_device: round(progressPerDevice, 2),
+    server_cpu_s: round(cpu1.server - cpu0.server, 2),
+    sim_cpu_s: round(cpu1.sim - cpu0.sim, 2),
     step_results_per_s: round((results * 1000) / Math.max(1, lastResult - firstResult + 100)),
     step_results_per_s_server: round(
       (results * 1000) / Math.max(1, st.last_result.getTime() - st.first_result.getTime()),
@@ -228,6 +236,9 @@ try {
   );
   console.log(
     `| step_progress messages per device (the last seq) | ${result.progress_messages_per_device} (plus one command_result) | |`,
+  );
+  console.log(
+    `| CPU over the deploy window | server ${result.server_cpu_s} s, simulator ${result.sim_cpu_s} s | |`,
   );
   console.log(
     `| counters equal the device rows | ${countersExact ? 'yes' : 'NO'} (${completedDevices} completed of ${N}) | exact |`,

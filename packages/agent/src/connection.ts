@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import {
+  AGENT_CAPABILITIES,
   AGENT_DEVICE_HEADER,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   ServerToAgentMessage,
@@ -168,7 +169,8 @@ export class AgentConnection {
       this.options
         .hello()
         .then((hello) => {
-          ws.send(JSON.stringify(hello));
+          // the capabilities are the connection's: it is what reads the server's acks
+          ws.send(JSON.stringify({ ...hello, capabilities: [AGENT_CAPABILITIES.ackLists] }));
           // A server that accepts the socket but never welcomes us (hung, or not an Outpost
           // server) must not hold the agent forever: drop it and retry with backoff (issue 14).
           if (this.ws === ws && this.state === 'connecting') {
@@ -261,6 +263,9 @@ export class AgentConnection {
       }
       case 'ack':
         this.options.outbox.remove(message.messageId);
+        for (const id of message.messageIds ?? []) {
+          this.options.outbox.remove(id);
+        }
         return;
       case 'command':
         this.options.onCommand(message);
