@@ -141,6 +141,16 @@ try {
     [tenantId, jobIds],
   );
   const st = stamps.rows[0]!;
+  // per job, by the server's clock: when the scheduler dispatched it, when its last command was sent
+  const perJob = await db.query<{ dispatched_s: number; delivered_s: number }>(
+    `select extract(epoch from j.dispatched_at)::float8 - $2::float8 / 1000 as dispatched_s,
+            extract(epoch from max(c.sent_at))::float8 - $2::float8 / 1000 as delivered_s
+       from deployment_jobs j
+       join device_deployments d on d.job_id = j.id
+       join device_commands c on c.id = d.command_id
+      where j.id = any($1) group by j.id order by j.id`,
+    [jobIds, postedAt],
+  );
   // a device's last progress seq is the number of step_progress messages it sent
   const seqs = await db.query<{ per_device: string }>(
     `select avg(progress_seq)::float8 as per_device from device_deployments where job_id = any($1)`,
@@ -197,6 +207,8 @@ try {
     job_complete_server_s: round((st.last_job.getTime() - postedAt) / 1000, 2),
     step_results: results,
     progress_messages_per_device: round(progressPerDevice, 2),
+    per_job_dispatched_s: perJob.rows.map((r) => round(r.dispatched_s, 2)),
+    per_job_delivered_s: perJob.rows.map((r) => round(r.delivered_s, 2)),
     server_cpu_s: round(cpu1.server - cpu0.server, 2),
     sim_cpu_s: round(cpu1.sim - cpu0.sim, 2),
     step_results_per_s: round((results * 1000) / Math.max(1, lastResult - firstResult + 100)),
@@ -227,6 +239,9 @@ try {
   console.log(`| POSTs answered | ${result.posts_answered_s} s | |`);
   console.log(
     `| every run command delivered (sent_at) | ${result.all_delivered_s} s polled, ${result.all_delivered_server_s} s by the server's clock | ≤ 5 s |`,
+  );
+  console.log(
+    `| per job: dispatched / last command sent (s after the POST) | ${result.per_job_dispatched_s.map((d, i) => `${d} / ${result.per_job_delivered_s[i]}`).join(', ')} | |`,
   );
   console.log(
     `| every job finished | ${result.job_complete_s} s polled, ${result.job_complete_server_s} s by the server's clock | |`,
