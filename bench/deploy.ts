@@ -12,7 +12,10 @@
 // devices per job, so 10,000 devices are 10 jobs posted at once), and the database is polled every
 // 100 ms for: every run_deployment command delivered (device_commands.sent_at), every step result
 // stored (deployment_step_logs), every job finished; at the end each job's counters are compared
-// with its device rows. Writes bench/results/deploy.json.
+// with its device rows. Also printed: step_progress messages per device (the rows' last seq), the
+// server's and the simulator's CPU seconds over the deploy window (steadier than wall time on a
+// shared machine), and per job when it was dispatched and its last command sent. Writes
+// bench/results/deploy.json.
 import { parseArgs } from 'node:util';
 import { MAX_DEVICES_PER_JOB } from '@outpost/contract/deployments';
 import {
