@@ -12,11 +12,15 @@
 // devices per job, so 10,000 devices are 10 jobs posted at once), and the database is polled every
 // 100 ms for: every run_deployment command delivered (device_commands.sent_at), every step result
 // stored (deployment_step_logs), every job finished; at the end each job's counters are compared
-// with its device rows. Writes bench/results/deploy.json.
+// with its device rows. Also printed: step_progress messages per device (the rows' last seq), the
+// server's and the simulator's CPU seconds over the deploy window (steadier than wall time on a
+// shared machine), and per job when it was dispatched and its last command sent. Writes
+// bench/results/deploy.json.
 import { parseArgs } from 'node:util';
 import { MAX_DEVICES_PER_JOB } from '@outpost/contract/deployments';
 import {
   api,
+  cpuSeconds,
   defaultPostgres,
   deviceCounts,
   sleep,
@@ -81,6 +85,10 @@ try {
   }
 
   // ---- the jobs, posted at once
+  // CPU seconds of the server and of the simulator over the deploy window: less noisy than wall
+  // time on a shared machine
+  const cpuAt = () => ({ server: cpuSeconds(setup.server.process.pid!), sim: cpuSeconds(sim!.process.pid!) });
+  const cpu0 = cpuAt();
   const postedAt = wallMs();
   const posts = chunks.map(async (device_ids, i) => {
     const job = await api<{ id: number }>(base, 'POST', '/api/customer/deployments', session.token, {
@@ -125,6 +133,7 @@ try {
     100,
     'every job finished',
   );
+  const cpu1 = cpuAt();
   // the server's own timestamps (same machine, same clock) beside the polled ones
   const stamps = await db.query<{ last_sent: Date; first_result: Date; last_result: Date; last_job: Date }>(
     `select
@@ -135,6 +144,22 @@ try {
     [tenantId, jobIds],
   );
   const st = stamps.rows[0]!;
+  // per job, by the server's clock: when the scheduler dispatched it, when its last command was sent
+  const perJob = await db.query<{ dispatched_s: number; delivered_s: number }>(
+    `select extract(epoch from j.dispatched_at)::float8 - $2::float8 / 1000 as dispatched_s,
+            extract(epoch from max(c.sent_at))::float8 - $2::float8 / 1000 as delivered_s
+       from deployment_jobs j
+       join device_deployments d on d.job_id = j.id
+       join device_commands c on c.id = d.command_id
+      where j.id = any($1) group by j.id order by j.id`,
+    [jobIds, postedAt],
+  );
+  // a device's last progress seq is the number of step_progress messages it sent
+  const seqs = await db.query<{ per_device: string }>(
+    `select avg(progress_seq)::float8 as per_device from device_deployments where job_id = any($1)`,
+    [jobIds],
+  );
+  const progressPerDevice = Number(seqs.rows[0]!.per_device);
   const results = samples.at(-1)!.results;
   // step results stored per second: over the whole run, and the best second of the polls
   const firstResult = samples.find((s) => s.results > 0)?.at ?? 0;
@@ -184,6 +209,11 @@ try {
     job_complete_s: round(completedMs / 1000, 2),
     job_complete_server_s: round((st.last_job.getTime() - postedAt) / 1000, 2),
     step_results: results,
+    progress_messages_per_device: round(progressPerDevice, 2),
+    per_job_dispatched_s: perJob.rows.map((r) => round(r.dispatched_s, 2)),
+    per_job_delivered_s: perJob.rows.map((r) => round(r.delivered_s, 2)),
+    server_cpu_s: round(cpu1.server - cpu0.server, 2),
+    sim_cpu_s: round(cpu1.sim - cpu0.sim, 2),
     step_results_per_s: round((results * 1000) / Math.max(1, lastResult - firstResult + 100)),
     step_results_per_s_server: round(
       (results * 1000) / Math.max(1, st.last_result.getTime() - st.first_result.getTime()),
@@ -214,10 +244,19 @@ try {
     `| every run command delivered (sent_at) | ${result.all_delivered_s} s polled, ${result.all_delivered_server_s} s by the server's clock | ≤ 5 s |`,
   );
   console.log(
+    `| per job: dispatched / last command sent (s after the POST) | ${result.per_job_dispatched_s.map((d, i) => `${d} / ${result.per_job_delivered_s[i]}`).join(', ')} | |`,
+  );
+  console.log(
     `| every job finished | ${result.job_complete_s} s polled, ${result.job_complete_server_s} s by the server's clock | |`,
   );
   console.log(
     `| step results stored per second | ${result.step_results_per_s} (${result.step_results_per_s_server} by the server's timestamps; best second ${result.step_results_peak_per_s}) | ≥ 5,000 |`,
+  );
+  console.log(
+    `| step_progress messages per device (the last seq) | ${result.progress_messages_per_device} (plus one command_result) | |`,
+  );
+  console.log(
+    `| CPU over the deploy window | server ${result.server_cpu_s} s, simulator ${result.sim_cpu_s} s | |`,
   );
   console.log(
     `| counters equal the device rows | ${countersExact ? 'yes' : 'NO'} (${completedDevices} completed of ${N}) | exact |`,

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import {
+  AGENT_CAPABILITIES,
   AGENT_DEVICE_HEADER,
   DEFAULT_HEARTBEAT_INTERVAL_MS,
   ServerToAgentMessage,
@@ -171,7 +172,8 @@ export class AgentConnection {
       this.options
         .hello()
         .then((hello) => {
-          ws.send(JSON.stringify(hello));
+          // the capabilities are the connection's: it is what reads the server's acks
+          ws.send(JSON.stringify({ ...hello, capabilities: [AGENT_CAPABILITIES.ackLists] }));
           // A server that accepts the socket but never welcomes us (hung, or not an Outpost
           // server) must not hold the agent forever: drop it and retry with backoff (issue 14).
           if (this.ws === ws && this.state === 'connecting') {
@@ -263,8 +265,11 @@ export class AgentConnection {
         return;
       }
       case 'ack':
-        this.options.outbox.remove(message.messageId);
-        this.options.onAck?.(message.messageId);
+        // one message, or (servers that know the agent's ack_lists capability) several at once
+        for (const id of [message.messageId, ...(message.messageIds ?? [])]) {
+          this.options.outbox.remove(id);
+          this.options.onAck?.(id);
+        }
         return;
       case 'command':
         this.options.onCommand(message);

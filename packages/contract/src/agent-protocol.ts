@@ -21,6 +21,8 @@ import { AgentPlatform } from './agent-releases';
 // until its result arrives, so delivery is at-least-once. Agent messages that must not be lost
 // (inventory, activity, command_result, step_progress) carry a `messageId`; the server answers
 // with `ack {messageId}` once it has persisted them, and handles a resent message idempotently.
+// An agent whose hello lists the `ack_lists` capability may get one ack for several messages
+// (`ack {messageId, messageIds}`); others get one ack per message (architecture §6).
 
 export const AGENT_PROTOCOL_VERSION = 1;
 export const SUPPORTED_AGENT_PROTOCOL_VERSIONS: readonly number[] = [1];
@@ -204,9 +206,20 @@ export const InventoryDigests = z.object({
 }) satisfies z.ZodType<Partial<Record<InventoryKind, string>>>;
 export type InventoryDigests = z.infer<typeof InventoryDigests>;
 
+/**
+ * What an agent understands beyond protocol version 1, listed in its hello. Both sides ignore
+ * what they do not know (an older server strips the field), so a capability never needs a new
+ * protocol version: the server uses one only with an agent that listed it.
+ */
+export const AGENT_CAPABILITIES = {
+  /** `ack` may carry `messageIds`: several messages acknowledged by one frame */
+  ackLists: 'ack_lists',
+} as const;
+
 export const HelloMessage = z.object({
   type: z.literal('hello'),
   protocolVersion: z.number().int(),
+  capabilities: z.array(z.string().max(64)).max(32).optional(),
   agentVersion: z.string().max(64),
   hostname: z.string().min(1).max(255),
   osType: z.string().max(64),
@@ -353,7 +366,20 @@ export const CommandMessage = z.object({
 });
 export type CommandMessage = z.infer<typeof CommandMessage>;
 
-export const AckMessage = z.object({ type: z.literal('ack'), messageId: id });
+/** The most messages one ack frame acknowledges. */
+export const MAX_ACK_LIST = 1000;
+/**
+ * The server has persisted `messageId`, and every id of `messageIds` (sent only to an agent with
+ * the `ack_lists` capability; an agent without it would keep those messages and resend them).
+ */
+export const AckMessage = z.object({
+  type: z.literal('ack'),
+  messageId: id,
+  messageIds: z
+    .array(id)
+    .max(MAX_ACK_LIST - 1)
+    .optional(),
+});
 export type AckMessage = z.infer<typeof AckMessage>;
 
 export const AGENT_ERROR_CODES = [

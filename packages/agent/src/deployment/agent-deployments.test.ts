@@ -79,13 +79,15 @@ describe('run_deployment on the agent', () => {
     });
     const progress = fake.progress('c1');
     expect(progress.map((m) => m.seq)).toEqual(progress.map((_, i) => i + 1));
-    const statuses = progress.filter((m) => m.stdout == null && m.stderr == null);
-    expect(statuses.map((m) => [m.stepOrder, m.status, m.attempt])).toEqual([
-      [1, 'running', 1],
+    // each attempt's latest state: coalesced, so a step that ends quickly may be one message
+    const ends = progress.filter((m) => m.status !== 'running');
+    expect(ends.map((m) => [m.stepOrder, m.status, m.attempt])).toEqual([
       [1, 'completed', 1],
-      [2, 'running', 1],
       [2, 'completed', 1],
     ]);
+    for (const order of [1, 2]) {
+      expect(progress.find((m) => m.stepOrder === order)?.startedAt).toBeDefined();
+    }
     const text = (order: number, stream: 'stdout' | 'stderr') =>
       progress
         .filter((m) => m.stepOrder === order)
@@ -94,9 +96,9 @@ describe('run_deployment on the agent', () => {
     expect(text(1, 'stdout')).toBe('installing\n');
     expect(text(1, 'stderr')).toBe('careful\n');
     expect(text(2, 'stdout')).toBe('done\n');
-    // the output of a step arrives before its final status
+    // the output of a step arrives with or before its final status
     const end1 = progress.findIndex((m) => m.stepOrder === 1 && m.status === 'completed');
-    expect(progress.findIndex((m) => m.stdout === 'installing\n')).toBeLessThan(end1);
+    expect(progress.findIndex((m) => m.stdout === 'installing\n')).toBeLessThanOrEqual(end1);
     // the result comes after the last progress message
     expect(fake.received.indexOf(res)).toBeGreaterThan(fake.received.indexOf(progress.at(-1)!));
   });

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { AGENT_CLOSE, AGENT_PROTOCOL_VERSION } from '@outpost/contract/agent-protocol';
-import type { AgentMessage, ServerToAgentMessage } from '@outpost/contract/agent-protocol';
-import { AgentConnection } from './agent-connection';
-import type { MessageLimits } from './agent-connection';
+import type {
+  AgentMessage,
+  ServerToAgentMessage,
+  StepProgressMessage,
+} from '@outpost/contract/agent-protocol';
+import { AgentConnection, RUN_MAX_MESSAGES } from './agent-connection';
+import type { HandledMessage, MessageLimits } from './agent-connection';
 
 // The per-agent queue without a server: a recording socket and a handler the test releases.
 
@@ -37,7 +41,7 @@ function setUp(limits: Partial<MessageLimits> = {}) {
       return Promise.resolve();
     },
   };
-  const handled: AgentMessage[] = [];
+  const handled: HandledMessage[] = [];
   const gates: (() => void)[] = [];
   const conn = new AgentConnection(
     { id: 1, tenantId: 1, siteId: null, deviceGuid: '00000000-0000-4000-8000-000000000001' },
@@ -60,7 +64,7 @@ function setUp(limits: Partial<MessageLimits> = {}) {
       await settle();
     }
   };
-  return { conn, sent, closes, flow, waits, handled, receive, releaseAll };
+  return { conn, sent, closes, flow, waits, handled, receive, settle, releaseAll };
 }
 
 const hello: AgentMessage = {
@@ -93,6 +97,7 @@ describe('agent connection queue', () => {
     const t = setUp();
     t.receive(hello);
     t.receive({ type: 'heartbeat' });
+    await t.settle();
     expect(t.handled.map((m) => m.type)).toEqual(['hello']);
     await t.releaseAll();
     expect(t.handled.map((m) => m.type)).toEqual(['hello', 'heartbeat']);
@@ -128,6 +133,7 @@ describe('agent connection queue', () => {
   it('stops reading at its bound and reads again once half of it is handled', async () => {
     const t = setUp({ queueLimit: 4 });
     t.receive(hello);
+    await t.settle();
     for (let i = 0; i < 4; i++) {
       t.receive(activity(`a-${i}`));
     }
@@ -141,6 +147,7 @@ describe('agent connection queue', () => {
   it('closes with 1008 when frames keep coming past twice its bytes, and drops what was queued', async () => {
     const t = setUp({ queueBytes: 400 });
     t.receive(hello);
+    await t.settle();
     for (let i = 0; i < 10; i++) {
       t.receive(activity(`a-${i}`));
     }
@@ -154,6 +161,7 @@ describe('agent connection queue', () => {
     const t = setUp();
     let ranTask = false;
     t.receive(hello);
+    await t.settle();
     t.receive(activity('a-1'));
     t.conn.discardMessages();
     t.conn.enqueue(() => {
@@ -177,4 +185,62 @@ describe('agent connection queue', () => {
     expect(t.waits).toEqual([250, 250]);
     expect(t.closes).toEqual([]);
   });
+
+  it('hands step_progress messages waiting one after another over as one run, in order', async () => {
+    const t = setUp({ queueLimit: 100 });
+    t.receive(hello);
+    for (let seq = 1; seq <= 3; seq++) {
+      t.receive(progress(seq));
+    }
+    t.receive(activity('a-1'));
+    t.receive(progress(4));
+    await t.releaseAll();
+    expect(t.handled.map(describeHandled)).toEqual(['hello', 'run 1,2,3', 'activity', 'run 4']);
+  });
+
+  it('cuts a run at its length', async () => {
+    const t = setUp({ queueLimit: 1000 });
+    t.receive(hello);
+    for (let seq = 1; seq <= RUN_MAX_MESSAGES + 1; seq++) {
+      t.receive(progress(seq));
+    }
+    await t.releaseAll();
+    const runs = t.handled.flatMap((m) => (m.type === 'progress_run' ? [m.messages.length] : []));
+    expect(runs).toEqual([RUN_MAX_MESSAGES, 1]);
+  });
+
+  it('acknowledges several messages in one frame only when the hello listed ack_lists', async () => {
+    const old = setUp();
+    old.receive(hello);
+    await old.settle();
+    old.conn.ack(['m-1', 'm-2']);
+    expect(old.sent).toEqual([
+      { type: 'ack', messageId: 'm-1' },
+      { type: 'ack', messageId: 'm-2' },
+    ]);
+    const t = setUp();
+    t.receive({ ...hello, capabilities: ['something-newer', 'ack_lists'] });
+    await t.settle();
+    t.conn.ack(['m-1', 'm-2', 'm-3']);
+    t.conn.ack(['m-4']);
+    expect(t.sent).toEqual([
+      { type: 'ack', messageId: 'm-1', messageIds: ['m-2', 'm-3'] },
+      { type: 'ack', messageId: 'm-4' },
+    ]);
+  });
 });
+
+function progress(seq: number): StepProgressMessage {
+  return {
+    type: 'step_progress',
+    messageId: `p-${seq}`,
+    commandId: 'c-1',
+    seq,
+    stepOrder: 1,
+    status: 'running',
+  };
+}
+
+function describeHandled(m: HandledMessage): string {
+  return m.type === 'progress_run' ? `run ${m.messages.map((p) => p.seq).join(',')}` : m.type;
+}

@@ -1,7 +1,16 @@
 import crypto from 'node:crypto';
 import type { WebSocket } from 'ws';
-import { AGENT_CLOSE, AgentMessage } from '@outpost/contract/agent-protocol';
-import type { AgentErrorMessage, ServerToAgentMessage } from '@outpost/contract/agent-protocol';
+import {
+  AGENT_CAPABILITIES,
+  AGENT_CLOSE,
+  AgentMessage,
+  MAX_ACK_LIST,
+} from '@outpost/contract/agent-protocol';
+import type {
+  AgentErrorMessage,
+  ServerToAgentMessage,
+  StepProgressMessage,
+} from '@outpost/contract/agent-protocol';
 import { messages } from '@outpost/contract/messages';
 import type { DeviceRef } from './device-state';
 import { TokenBucket } from './rate-limit';
@@ -16,7 +25,10 @@ import { TokenBucket } from './rate-limit';
 //   backpressure slows the agent) until half of it is handled, so an agent resending a large
 //   outbox after a reconnect is slowed, never cut off;
 // - frames that still arrive past twice `queueBytes` close the socket with 1008;
-// - a closed socket's waiting messages are dropped.
+// - a closed socket's waiting messages are dropped;
+// - step_progress messages waiting one after another are handed over together (a run, in order,
+//   up to RUN_MAX_MESSAGES and RUN_MAX_BYTES), so the engine applies them in one batch and they are
+//   acknowledged together (architecture §13 "Deployments at scale").
 
 export type MessageLimits = {
   /** messages of one agent handled per second, and at once */
@@ -36,6 +48,15 @@ const realClock: Clock = {
 
 /** frames that are not a valid message an agent may send before it is closed (4400) */
 export const MAX_INVALID_MESSAGES = 10;
+
+/** Consecutive step_progress messages of one agent, handled together in their order. */
+export type ProgressRun = { type: 'progress_run'; messages: StepProgressMessage[] };
+/** What the connection hands its handler: a message, or step progress as a run. */
+export type HandledMessage = Exclude<AgentMessage, { type: 'step_progress' }> | ProgressRun;
+
+/** At most this many step_progress messages, and about this many bytes, per run. */
+export const RUN_MAX_MESSAGES = 64;
+const RUN_MAX_BYTES = 256 * 1024;
 
 type Queued =
   { kind: 'message'; message: AgentMessage; bytes: number } | { kind: 'task'; run: () => Promise<void> };
@@ -59,6 +80,8 @@ export class AgentConnection {
   readonly connectionId = crypto.randomUUID();
   private helloRecorded = false;
   private helloTimer: NodeJS.Timeout | null = null;
+  /** the agent's hello listed `ack_lists`: one ack frame may acknowledge several messages */
+  takesAckLists = false;
   invalidCount = 0;
   lastMessageAt = Date.now();
   /** commands already pushed on this socket; a new socket gets them again (re-offer) */
@@ -77,7 +100,7 @@ export class AgentConnection {
     readonly socket: WebSocket,
     readonly ip: string,
     private readonly limits: MessageLimits,
-    private readonly handle: (conn: AgentConnection, message: AgentMessage) => Promise<void>,
+    private readonly handle: (conn: AgentConnection, message: HandledMessage) => Promise<void>,
     private readonly onError: (conn: AgentConnection, err: unknown) => void,
     private readonly clock: Clock = realClock,
   ) {
@@ -138,6 +161,20 @@ export class AgentConnection {
     }
   }
 
+  /** Acknowledges these messages: in frames of up to MAX_ACK_LIST ids when the agent takes lists. */
+  ack(messageIds: readonly string[]) {
+    if (!this.takesAckLists) {
+      for (const messageId of messageIds) {
+        this.send({ type: 'ack', messageId });
+      }
+      return;
+    }
+    for (let i = 0; i < messageIds.length; i += MAX_ACK_LIST) {
+      const [messageId, ...rest] = messageIds.slice(i, i + MAX_ACK_LIST);
+      this.send({ type: 'ack', messageId: messageId!, ...(rest.length > 0 && { messageIds: rest }) });
+    }
+  }
+
   sendError(code: AgentErrorMessage['code'], message: string, messageId?: string) {
     this.send({ type: 'error', code, message, ...(messageId && { messageId }) });
   }
@@ -177,6 +214,9 @@ export class AgentConnection {
       const issue = parsed.error.issues[0];
       this.rejectInvalid(issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid');
       return;
+    }
+    if (parsed.data.type === 'hello') {
+      this.takesAckLists = parsed.data.capabilities?.includes(AGENT_CAPABILITIES.ackLists) === true;
     }
     this.queueMessage(parsed.data, Buffer.byteLength(raw));
   }
@@ -246,12 +286,37 @@ export class AgentConnection {
     }
   }
 
+  /**
+   * The step_progress messages waiting right behind `first` (each within the message budget),
+   * taken off the queue: the run handed over with it.
+   */
+  private takeRun(first: StepProgressMessage, bytes: number): ProgressRun {
+    const messages = [first];
+    let runBytes = bytes;
+    for (
+      let q = this.queue[0];
+      q?.kind === 'message' && q.message.type === 'step_progress';
+      q = this.queue[0]
+    ) {
+      if (messages.length >= RUN_MAX_MESSAGES || runBytes + q.bytes > RUN_MAX_BYTES || !this.bucket.take()) {
+        break;
+      }
+      this.queue.shift();
+      this.queuedBytes -= q.bytes;
+      runBytes += q.bytes;
+      messages.push(q.message);
+    }
+    return { type: 'progress_run', messages };
+  }
+
   private drain() {
     if (this.isDraining) {
       return;
     }
     this.isDraining = true;
     void (async () => {
+      // the frames of one read arrive synchronously: let them all queue, so a run takes them
+      await Promise.resolve();
       for (let next = this.queue.shift(); next; next = this.queue.shift()) {
         try {
           if (next.kind === 'task') {
@@ -261,9 +326,11 @@ export class AgentConnection {
             if (!this.bucket.take()) {
               await this.waitForToken();
             }
+            const m = next.message;
+            const handled = m.type === 'step_progress' ? this.takeRun(m, next.bytes) : m;
             this.resumeIfDrained();
             if (!this.isClosed) {
-              await this.handle(this, next.message);
+              await this.handle(this, handled);
             }
           }
         } catch (err) {

@@ -10,7 +10,7 @@ import { deviceKey } from '@outpost/contract/live';
 import { messages } from '@outpost/contract/messages';
 import type { Db } from '../db/client';
 import { AgentConnection } from './agent-connection';
-import type { MessageLimits } from './agent-connection';
+import type { HandledMessage, MessageLimits } from './agent-connection';
 import type { Bus } from './bus';
 import type { CommandDelivery } from './command-queue';
 import { createGate } from './gate';
@@ -231,7 +231,7 @@ export function createAgentHub(deps: {
     await commands.offer(conn);
   }
 
-  async function handleMessage(conn: AgentConnection, m: AgentMessage) {
+  async function handleMessage(conn: AgentConnection, m: HandledMessage) {
     if (!conn.hasHello && m.type !== 'hello') {
       conn.sendError('hello_required', messages.agentHelloRequired);
       conn.close(AGENT_CLOSE.protocolError, messages.agentHelloRequired);
@@ -270,10 +270,11 @@ export function createAgentHub(deps: {
         presence.touch(conn.device.id);
         await handleResult(conn, m);
         return;
-      case 'step_progress':
+      case 'progress_run':
+        // a run of step_progress is written in one batch and acknowledged together
         presence.touch(conn.device.id);
-        await commands.stepProgress({ device: conn.device, message: m });
-        conn.send({ type: 'ack', messageId: m.messageId });
+        await commands.stepProgress({ device: conn.device, messages: m.messages });
+        conn.ack(m.messages.map((p) => p.messageId));
         return;
     }
   }

@@ -45,7 +45,8 @@ export type CommandResultEvent = {
   error: string | null;
 };
 
-export type StepProgressEvent = { device: DeviceRef; message: StepProgressMessage };
+/** Step progress of one device, in the order it was sent (one message, or a run of them). */
+export type StepProgressEvent = { device: DeviceRef; messages: StepProgressMessage[] };
 
 /** What the queue needs of a connected agent to offer it commands. */
 export type CommandTarget = {

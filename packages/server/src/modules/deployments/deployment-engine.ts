@@ -8,6 +8,7 @@ import { deploymentMessages as messages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import type { Executor } from '../../lib/db';
 import type { CommandQueue, CommandResultEvent, StepProgressEvent } from '../../live/command-queue';
+import type { DeviceRef } from '../../live/device-state';
 import type { PortalHub } from '../../live/portal-socket';
 import { createGroupCommit } from '../../lib/group-commit';
 import { isUuid } from '../../lib/uuid';
@@ -80,6 +81,12 @@ export const isTerminal = (s: JobStatus) => TERMINAL.includes(s);
  * one transaction, and the first device heard of its work when the tenth job was written).
  */
 const CLAIM_BATCH = 1;
+/**
+ * Claims run this many at a time (SKIP LOCKED gives each its own job): one job's dispatch is a
+ * few statements that wait on the database, and ten jobs one after another were the last
+ * commands' delivery time at 10,000 devices (bench/RESULTS.md, deploy).
+ */
+const CLAIM_LANES = 2;
 const SWEEP_BATCH = 200;
 const SWEEP_EVERY_MS = 5000;
 /** a command that ended this long ago without changing its device row is reconciled */
@@ -99,6 +106,58 @@ const parseTime = (text: string | undefined, fallback: Date) => {
   const t = text ? new Date(text) : null;
   return t && !Number.isNaN(t.getTime()) ? t : fallback;
 };
+
+/**
+ * The messages a device row has not applied yet (seq above its `progressSeq`, so a resent message
+ * is applied once). seq 1 again after others means the agent started the command over (it
+ * restarted mid-run and was offered the command again): the messages before it are dropped.
+ */
+export function unapplied(
+  progressSeq: number,
+  messages: StepProgressMessage[],
+): { fresh: StepProgressMessage[]; isRestart: boolean } {
+  let seq = progressSeq;
+  let isRestart = false;
+  const fresh: StepProgressMessage[] = [];
+  for (const m of messages) {
+    if (m.seq === 1 && seq > 0) {
+      isRestart = true;
+      fresh.length = 0;
+    } else if (m.seq <= seq) {
+      continue;
+    }
+    seq = m.seq;
+    fresh.push(m);
+  }
+  return { fresh, isRestart };
+}
+
+/**
+ * One message per attempt (step and attempt), in the order the attempts first appear: the
+ * attempt's messages merged as the log applies them one by one: output appended, the first final
+ * status kept (a later one adds only its output), the start of the first message that had one.
+ */
+export function attemptsOf(messages: StepProgressMessage[]): StepProgressMessage[] {
+  const byAttempt = new Map<string, StepProgressMessage>();
+  for (const m of messages) {
+    const key = `${m.stepOrder}/${m.attempt ?? 1}`;
+    const before = byAttempt.get(key);
+    byAttempt.set(key, before ? mergeProgress(before, m) : m);
+  }
+  return [...byAttempt.values()];
+}
+
+function mergeProgress(a: StepProgressMessage, b: StepProgressMessage): StepProgressMessage {
+  const joined = (x: string | null | undefined, y: string | null | undefined) => {
+    const text = (x ?? '') + (y ?? '');
+    return text === '' ? undefined : text;
+  };
+  const output = { stdout: joined(a.stdout, b.stdout), stderr: joined(a.stderr, b.stderr) };
+  if (a.status !== 'running') {
+    return { ...a, ...output };
+  }
+  return { ...a, ...b, startedAt: a.startedAt ?? b.startedAt, ...output };
+}
 
 /** What a deployment_update tells of a device row. */
 export type DeviceRowUpdate = Pick<DeviceDeploymentRow, 'id' | 'deviceGuid' | 'status' | 'errorMessage'>;
@@ -371,9 +430,13 @@ export function createDeploymentEngine(deps: {
       try {
         do {
           again = false;
-          while ((await dispatchDue()) === CLAIM_BATCH) {
-            // a full batch: there may be more due jobs
-          }
+          await Promise.all(
+            Array.from({ length: CLAIM_LANES }, async () => {
+              while ((await dispatchDue()) === CLAIM_BATCH) {
+                // a full batch: there may be more due jobs
+              }
+            }),
+          );
           if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
             lastSweep = Date.now();
             await sweep();
@@ -465,8 +528,9 @@ export function createDeploymentEngine(deps: {
   }
 
   // Progress and results are written in batches (lib/group-commit.ts): what arrives while a batch
-  // is being written goes into the next. A device's messages are handled in order, so a batch
-  // holds at most one message per device.
+  // is being written goes into the next. A device's messages are handled in order: a batch holds
+  // at most one item per device, and an item is every step_progress message its socket had
+  // waiting (a run, live/agent-connection.ts), applied together.
   const writeProgress = createGroupCommit({
     keyOf: (e: StepProgressEvent) => e.device.id,
     maxBatch: AGENT_BATCH,
@@ -478,11 +542,12 @@ export function createDeploymentEngine(deps: {
   });
 
   function onProgress(event: StepProgressEvent): Promise<void> {
-    if (!isUuid(event.message.commandId)) {
-      return Promise.resolve(); // not a command of ours
-    }
-    return writeProgress(event);
+    const messages = event.messages.filter((m) => isUuid(m.commandId)); // others are not commands of ours
+    return messages.length === 0 ? Promise.resolve() : writeProgress({ device: event.device, messages });
   }
+
+  /** A device's messages for one of its commands (one device row), in the order they were sent. */
+  type RowProgress = { device: DeviceRef; commandId: string; messages: StepProgressMessage[] };
 
   type AppliedProgress = {
     m: StepProgressMessage;
@@ -494,13 +559,13 @@ export function createDeploymentEngine(deps: {
 
   /**
    * A batch of progress: one read of the device rows and one statement that writes them and the
-   * logs, with no transaction and no row lock held in between (writeStepProgress applies a message
-   * only while its row is as read). What that pass leaves (a row another writer changed meanwhile,
-   * an agent that started a command over) goes through a second pass in a transaction with the
-   * rows locked.
+   * logs, with no transaction and no row lock held in between (writeStepProgress applies a row's
+   * messages only while the row is as read). What that pass leaves (a row another writer changed
+   * meanwhile, an agent that started a command over) goes through a second pass in a transaction
+   * with the rows locked.
    */
   async function applyProgress(events: StepProgressEvent[]) {
-    const first = await progressPass(db, events, false);
+    const first = await progressPass(db, events.flatMap(byCommand), false);
     await publishProgress(first.applied);
     if (first.left.length > 0) {
       const second = await db.transaction((tx) => progressPass(tx, first.left, true));
@@ -508,98 +573,120 @@ export function createDeploymentEngine(deps: {
     }
   }
 
+  /** A device's messages per command (one device row each), in order. */
+  function byCommand(event: StepProgressEvent): RowProgress[] {
+    const out = new Map<string, RowProgress>();
+    for (const m of event.messages) {
+      let row = out.get(m.commandId);
+      if (!row) {
+        row = { device: event.device, commandId: m.commandId, messages: [] };
+        out.set(m.commandId, row);
+      }
+      row.messages.push(m);
+    }
+    return [...out.values()];
+  }
+
   async function progressPass(
     ex: Executor,
-    events: StepProgressEvent[],
+    items: RowProgress[],
     lock: boolean,
-  ): Promise<{ applied: AppliedProgress[]; left: StepProgressEvent[] }> {
-    const pairs = events.map((e) => ({ deviceId: e.device.id, commandId: e.message.commandId }));
+  ): Promise<{ applied: AppliedProgress[]; left: RowProgress[] }> {
+    const pairs = items.map((e) => ({ deviceId: e.device.id, commandId: e.commandId }));
     const rows = new Map<string, DeviceDeploymentState>();
     for (const dd of await deviceDeploymentsOfCommands(ex, pairs, { lock })) {
       rows.set(`${dd.deviceId}:${dd.commandId}`, dd);
     }
     const now = new Date();
     const writes: ProgressWrite[] = [];
-    const eventOf = new Map<number, StepProgressEvent>();
-    const planned = new Map<number, Omit<AppliedProgress, 'log'>>();
+    const itemOf = new Map<number, RowProgress>();
+    const planned = new Map<string, Omit<AppliedProgress, 'log'>>();
     const restarted: number[] = [];
-    const left: StepProgressEvent[] = [];
-    for (const event of events) {
-      const m = event.message;
-      const dd = rows.get(`${event.device.id}:${m.commandId}`);
+    const left: RowProgress[] = [];
+    for (const item of items) {
+      const dd = rows.get(`${item.device.id}:${item.commandId}`);
       if (!dd) {
         continue;
       }
-      // A resent message is applied once. seq 1 again means the agent started the command over
-      // (it restarted mid-run and was offered the command again): the new run replaces the old,
-      // whose logs are deleted (under the row lock only).
-      const isRestart = m.seq === 1 && dd.progressSeq > 0;
-      if (m.seq <= dd.progressSeq && !isRestart) {
+      const { fresh, isRestart } = unapplied(dd.progressSeq, item.messages);
+      const last = fresh.at(-1);
+      if (!last) {
         continue;
       }
       const asRead = {
         id: dd.id,
         expectedSeq: dd.progressSeq,
         expectedStatus: dd.status,
-        progressSeq: m.seq,
+        progressSeq: last.seq,
       };
-      eventOf.set(dd.id, event);
+      itemOf.set(dd.id, item);
       if (isTerminal(dd.status)) {
-        writes.push({ ...asRead, currentStepOrder: null, startedAt: null, log: null });
+        writes.push({ ...asRead, currentStepOrder: null, startedAt: null, logs: [] });
         continue;
       }
+      // the agent started the command over: the new run replaces the old, whose logs are deleted
+      // (under the row lock only)
       if (isRestart) {
         if (!lock) {
-          left.push(event);
+          left.push(item);
           continue;
         }
         restarted.push(dd.id);
       }
       const job = jobCache.get(dd.jobId) ?? (await jobOf(ex, dd.jobId));
-      const step = job.steps.find((s) => s.stepOrder === m.stepOrder);
-      const attempt = m.attempt ?? 1;
-      const isFinal = m.status !== 'running';
-      const startedAt = parseTime(m.startedAt, now);
-      const completedAt = parseTime(m.completedAt, now);
       const isStart = dd.status === 'pending';
+      const logs = attemptsOf(fresh).map((m) => ({ m, log: stepLogOf(m, job, now) }));
       writes.push({
         ...asRead,
-        currentStepOrder: m.stepOrder,
+        currentStepOrder: last.stepOrder,
         startedAt: isStart ? now : null,
-        log: {
-          stepOrder: m.stepOrder,
-          stepName: step?.stepName ?? `Step ${m.stepOrder}`,
-          attempt,
-          status: m.status,
-          startedAt,
-          stdoutLog: (m.stdout ?? '').slice(0, STEP_LOG_MAX_CHARS),
-          stderrLog: (m.stderr ?? '').slice(0, STEP_LOG_MAX_CHARS),
-          ...(isFinal && {
-            exitCode: m.exitCode ?? null,
-            completedAt,
-            durationMs: Math.min(INT4_MAX, Math.max(0, completedAt.getTime() - startedAt.getTime())),
-            errorMessage: m.errorMessage ?? null,
-            output: notesFor(m, step?.retryCount ?? 0, attempt),
-          }),
-        },
+        logs: logs.map((l) => l.log),
       });
-      planned.set(dd.id, { m, job, isStart, dd: isStart ? { ...dd, status: 'running' } : dd });
+      const row: DeviceDeploymentState = isStart ? { ...dd, status: 'running' } : dd;
+      for (const { m, log } of logs) {
+        planned.set(`${dd.id}/${log.stepOrder}/${log.attempt}`, { m, job, isStart, dd: row });
+      }
     }
     await deleteStepLogs(ex, restarted);
     const written = await writeStepProgress(ex, writes, STEP_LOG_MAX_CHARS, REBOOT_CODES);
     if (!lock) {
       for (const w of writes) {
-        const event = eventOf.get(w.id);
-        if (!written.rows.has(w.id) && event) {
-          left.push(event); // changed since it was read: read again, locked
+        const item = itemOf.get(w.id);
+        if (!written.rows.has(w.id) && item) {
+          left.push(item); // changed since it was read: read again, locked
         }
       }
     }
     const applied = written.logs.flatMap((log) => {
-      const p = planned.get(log.deviceDeploymentId);
+      const p = planned.get(`${log.deviceDeploymentId}/${log.stepOrder}/${log.attempt}`);
       return p ? [{ ...p, log }] : [];
     });
     return { applied, left };
+  }
+
+  /** An attempt's log as a (merged) message writes it: the step's name, the notes, its times. */
+  function stepLogOf(m: StepProgressMessage, job: JobRow, now: Date): ProgressWrite['logs'][number] {
+    const step = job.steps.find((s) => s.stepOrder === m.stepOrder);
+    const attempt = m.attempt ?? 1;
+    const isFinal = m.status !== 'running';
+    const startedAt = parseTime(m.startedAt, now);
+    const completedAt = parseTime(m.completedAt, now);
+    return {
+      stepOrder: m.stepOrder,
+      stepName: step?.stepName ?? `Step ${m.stepOrder}`,
+      attempt,
+      status: m.status,
+      startedAt,
+      stdoutLog: (m.stdout ?? '').slice(0, STEP_LOG_MAX_CHARS),
+      stderrLog: (m.stderr ?? '').slice(0, STEP_LOG_MAX_CHARS),
+      ...(isFinal && {
+        exitCode: m.exitCode ?? null,
+        completedAt,
+        durationMs: Math.min(INT4_MAX, Math.max(0, completedAt.getTime() - startedAt.getTime())),
+        errorMessage: m.errorMessage ?? null,
+        output: notesFor(m, step?.retryCount ?? 0, attempt),
+      }),
+    };
   }
 
   /** Marks running the jobs whose first devices just started, then tells the portal. */

@@ -447,6 +447,75 @@ describe('deployments: API and engine', () => {
       await Promise.all(fleet.map((d) => d.agent.close()));
     });
 
+    it('applies a device’s progress sent at once together, and acknowledges it in lists only to an agent that takes them', async () => {
+      const pkg = await cmdPackage([{ name: 'first' }, { name: 'second' }]);
+      const newer = await device('pc-ack-lists');
+      // an older agent: its hello lists no capabilities
+      const older = await device('pc-single-acks');
+      // the newer one says hello again on a new socket, listing ack_lists
+      await newer.agent.close();
+      newer.agent = await onlineAgent(server.url, newer.creds, {
+        hostname: 'pc-ack-lists',
+        capabilities: ['ack_lists'],
+      });
+      const fleet = [newer, older];
+      const res = await create({ package_id: pkg.id, device_ids: fleet.map((d) => d.id), job_name: 'Runs' });
+      const id = (res.body as Envelope<DeploymentJob>).data.id;
+      const commands = await Promise.all(fleet.map((d) => runCommand(d.agent)));
+      const at = (ms: number) => new Date(Date.parse('2026-11-20T10:00:00.000Z') + ms).toISOString();
+      const sent = fleet.map((d, i) => {
+        const commandId = commands[i]!.commandId;
+        const messages = [
+          { seq: 1, stepOrder: 1, startedAt: at(0) },
+          { seq: 2, stepOrder: 1, stdout: 'one\n' },
+          { seq: 2, stepOrder: 1, stdout: 'one\n' }, // resent: applied once
+          { seq: 3, stepOrder: 1, status: 'completed', exitCode: 0, stdout: 'two\n', completedAt: at(400) },
+          // a coalesced attempt: start, output and end in one message
+          {
+            seq: 4,
+            stepOrder: 2,
+            status: 'completed',
+            exitCode: 3010,
+            startedAt: at(500),
+            completedAt: at(800),
+            stdout: 'x\n',
+          },
+        ].map((m, n) => ({
+          type: 'step_progress',
+          messageId: `run-${i}-${n}`,
+          commandId,
+          attempt: 1,
+          status: 'running',
+          ...m,
+        }));
+        for (const m of messages) {
+          d.agent.send(m as never); // without waiting for acks: the server may take them as one run
+        }
+        return messages.map((m) => m.messageId);
+      });
+      const acked = (agent: AgentSocket) =>
+        agent.ofType('ack').flatMap((a) => [a.messageId, ...(a.messageIds ?? [])]);
+      await eventually(() =>
+        Promise.resolve(fleet.every((d, i) => sent[i]!.every((m) => acked(d.agent).includes(m))) || null),
+      );
+      // every message acknowledged once; the older agent only ever one per frame
+      expect(acked(newer.agent).sort()).toEqual([...sent[0]!].sort());
+      expect(acked(older.agent).sort()).toEqual([...sent[1]!].sort());
+      expect(older.agent.ofType('ack').every((a) => a.messageIds === undefined)).toBe(true);
+      await Promise.all(fleet.map((d, i) => result(d.agent, commands[i]!.commandId, 'completed')));
+      const detail = await afterRunning(id);
+      expect(detail).toMatchObject({ status: 'completed', total_devices: 2, completed_devices: 2 });
+      for (const row of detail.deployments) {
+        expect(row).toMatchObject({ reboot_required: true, current_step_order: 2 });
+        const logs = await logsOf(row.id);
+        expect(logs.map((l) => [l.step_order, l.status, l.exit_code, l.stdout_log, l.duration_ms])).toEqual([
+          [1, 'completed', 0, 'one\ntwo\n', 400],
+          [2, 'completed', 3010, 'x\n', 300],
+        ]);
+      }
+      await Promise.all(fleet.map((d) => d.agent.close()));
+    });
+
     it('results in batches: a result sent twice at once counts once, an unknown or another device’s command changes nothing', async () => {
       const fleet = await Promise.all(Array.from({ length: 8 }, (_, i) => device(`pc-results-${i}`)));
       const pkg = await cmdPackage([{ name: 'only' }]);
@@ -606,7 +675,7 @@ describe('deployments: API and engine', () => {
         progressSeq: seq,
         currentStepOrder: 1,
         startedAt: null,
-        log: { stepOrder: 1, stepName: 'step', attempt: 1, status: 'running', stdoutLog: stdout },
+        logs: [{ stepOrder: 1, stepName: 'step', attempt: 1, status: 'running', stdoutLog: stdout }],
       });
       // read at seq 0, but the row is at seq 1 now: nothing is written
       const stale = await writeStepProgress(db, [write(0, 2, 'stale\n')], 1000, [3010]);

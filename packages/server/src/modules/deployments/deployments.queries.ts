@@ -565,19 +565,20 @@ export async function insertStepLog(tx: Executor, values: NewStepLog) {
 const durationSince = (start: SQL, end: SQL) =>
   sql`least(${INT4_MAX}, greatest(0, extract(epoch from (${end} - ${start})) * 1000))::int`;
 
-/** What one progress message writes: its device row, and the log of its attempt. */
+/** What a device's progress messages of one batch write: its device row, and the logs of their attempts. */
 export type ProgressWrite = {
   /** the device row as it was read: the write applies only while the row is still so */
   id: number;
   expectedSeq: number;
   expectedStatus: JobStatus;
+  /** the seq of the row's last message in the batch */
   progressSeq: number;
-  /** null: the row's current step stays (a message for a row that has ended) */
+  /** null: the row's current step stays (messages for a row that has ended) */
   currentStepOrder: number | null;
-  /** set when the row starts running with this message */
+  /** set when the row starts running with these messages */
   startedAt: Date | null;
-  /** the attempt's log (null for a row that has ended) */
-  log: Omit<NewStepLog, 'deviceDeploymentId'> | null;
+  /** one log per attempt the messages reported, the messages of an attempt merged (none for a row that has ended) */
+  logs: Omit<NewStepLog, 'deviceDeploymentId'>[];
 };
 
 /**
@@ -601,15 +602,22 @@ export async function writeStepProgress(
     return { rows: new Set(), logs: [] };
   }
   const column = <T>(pick: (w: ProgressWrite) => T, type: string) => arrayParam(writes.map(pick), type);
+  const attempts = writes.flatMap((w) => w.logs.map((log) => ({ id: w.id, log })));
+  const logColumn = <T>(pick: (l: ProgressWrite['logs'][number]) => T, type: string) =>
+    arrayParam(
+      attempts.map((a) => pick(a.log)),
+      type,
+    );
   const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
   const codes = arrayParam(rebootCodes, 'bigint');
+  const isRebootCode = (code: number | null | undefined) => code != null && rebootCodes.includes(code);
   const isFinal = sql`l.status = 'running' and excluded.status <> 'running'`;
   const whenFinal = (name: string) =>
     sql`case when ${isFinal} then excluded.${sql.identifier(name)} else l.${sql.identifier(name)} end`;
   const epochMs = (name: string) =>
     sql`round(extract(epoch from l.${sql.identifier(name)}) * 1000)::float8 as ${sql.identifier(name)}`;
   const result = await db.execute(sql`
-    with v as (
+    with r as (
       select * from unnest(
         ${column((w) => w.id, 'int')},
         ${column((w) => w.expectedSeq, 'int')},
@@ -617,35 +625,46 @@ export async function writeStepProgress(
         ${column((w) => w.progressSeq, 'int')},
         ${column((w) => w.currentStepOrder, 'int')},
         ${column((w) => iso(w.startedAt), 'timestamptz')},
-        ${column((w) => w.log !== null, 'boolean')},
-        ${column((w) => w.log?.stepName ?? null, 'text')},
-        ${column((w) => w.log?.attempt ?? 1, 'int')},
-        ${column((w) => w.log?.status ?? null, 'text')},
-        ${column((w) => w.log?.exitCode ?? null, 'bigint')},
-        ${column((w) => iso(w.log?.startedAt), 'timestamptz')},
-        ${column((w) => iso(w.log?.completedAt), 'timestamptz')},
-        ${column((w) => w.log?.durationMs ?? null, 'int')},
-        ${column((w) => w.log?.stdoutLog ?? '', 'text')},
-        ${column((w) => w.log?.stderrLog ?? '', 'text')},
-        ${column((w) => w.log?.output ?? null, 'text')},
-        ${column((w) => w.log?.errorMessage ?? null, 'text')}
-      ) as v(id, expected_seq, expected_status, seq, step_order, row_started_at, has_log, step_name,
-             attempt, status, exit_code, started_at, completed_at, duration_ms, stdout_log, stderr_log,
-             output, error_message)
+        ${column((w) => w.logs.some((l) => l.status === 'completed' && isRebootCode(l.exitCode)), 'boolean')}
+      ) as r(id, expected_seq, expected_status, seq, step_order, row_started_at, may_reboot)
+    ),
+    v as (
+      select * from unnest(
+        ${arrayParam(
+          attempts.map((a) => a.id),
+          'int',
+        )},
+        ${logColumn((l) => l.stepOrder, 'int')},
+        ${logColumn((l) => l.stepName, 'text')},
+        ${logColumn((l) => l.attempt ?? 1, 'int')},
+        ${logColumn((l) => l.status ?? 'running', 'text')},
+        ${logColumn((l) => l.exitCode ?? null, 'bigint')},
+        ${logColumn((l) => iso(l.startedAt), 'timestamptz')},
+        ${logColumn((l) => iso(l.completedAt), 'timestamptz')},
+        ${logColumn((l) => l.durationMs ?? null, 'int')},
+        ${logColumn((l) => l.stdoutLog ?? '', 'text')},
+        ${logColumn((l) => l.stderrLog ?? '', 'text')},
+        ${logColumn((l) => l.output ?? null, 'text')},
+        ${logColumn((l) => l.errorMessage ?? null, 'text')}
+      ) as v(id, step_order, step_name, attempt, status, exit_code, started_at, completed_at, duration_ms,
+             stdout_log, stderr_log, output, error_message)
     ),
     dev as (
       update ${deviceDeployments} d set
-        progress_seq = v.seq,
-        current_step_order = coalesce(v.step_order, d.current_step_order),
-        status = case when v.row_started_at is null then d.status else 'running' end,
-        started_at = coalesce(v.row_started_at, d.started_at),
-        reboot_required = d.reboot_required or coalesce(v.status = 'completed' and coalesce(
-          (select f.status = 'completed' and f.exit_code = any(${codes}) from ${deploymentStepLogs} f
-            where f.device_deployment_id = v.id and f.step_order = v.step_order and f.attempt = v.attempt
-              and f.status <> 'running'),
-          v.exit_code = any(${codes})), false)
-      from v
-      where d.id = v.id and d.progress_seq = v.expected_seq and d.status = v.expected_status
+        progress_seq = r.seq,
+        current_step_order = coalesce(r.step_order, d.current_step_order),
+        status = case when r.row_started_at is null then d.status else 'running' end,
+        started_at = coalesce(r.row_started_at, d.started_at),
+        -- only rows with a candidate (an attempt ending completed with a reboot code) look at v
+        reboot_required = d.reboot_required or (r.may_reboot and coalesce((
+          select bool_or(coalesce(
+            (select f.status = 'completed' and f.exit_code = any(${codes}) from ${deploymentStepLogs} f
+              where f.device_deployment_id = v.id and f.step_order = v.step_order and f.attempt = v.attempt
+                and f.status <> 'running'),
+            true))
+          from v where v.id = r.id and v.status = 'completed' and v.exit_code = any(${codes})), false))
+      from r
+      where d.id = r.id and d.progress_seq = r.expected_seq and d.status = r.expected_status
       returning d.id
     ),
     logs as (
@@ -654,7 +673,6 @@ export async function writeStepProgress(
       select v.id, v.step_order, v.step_name, v.attempt, v.status, v.exit_code, v.started_at, v.completed_at,
         v.duration_ms, v.stdout_log, v.stderr_log, v.output, v.error_message
       from v join dev on dev.id = v.id
-      where v.has_log
       on conflict (device_deployment_id, step_order, attempt) do update set
         stdout_log = left(l.stdout_log || excluded.stdout_log, ${cap}),
         stderr_log = left(l.stderr_log || excluded.stderr_log, ${cap}),
