@@ -149,16 +149,19 @@ test('markup in stored names and output renders as text on every screen that sho
   const [target] = await pickDevices(request, admin.token, 1, 7);
 
   try {
-    // the job completes while the deployments page is open: its toast carries the job name
+    // the job completes while the deployments page is open: its toast carries the job name (the
+    // completion's, not 'Deployment Started', which carries it too)
     await page.goto('/deployments');
     const job = await createJob(request, admin.token, {
       package_id: packageId,
       device_ids: [target!.id],
       job_name: names.job,
     });
-    await expect(page.locator('[data-toast-type]').filter({ hasText: names.job })).toBeVisible({
-      timeout: 60_000,
-    });
+    await expect(
+      page.locator('[data-toast-type="success"]').filter({ hasText: 'Deployment Completed' }).filter({
+        hasText: names.job,
+      }),
+    ).toBeVisible({ timeout: 60_000 });
     await expectInert(page, [names.job]);
     expect((await getJob(request, admin.token, job.id)).status).toBe('completed');
 

@@ -10,6 +10,13 @@ import { DEMO_ADMIN } from '../../fixtures/env';
 // serious or critical axe violation.
 
 async function expectNoBlockingViolations(page: Page) {
+  // contrast is judged on the dialog at rest, not halfway through its fade-in (a flaky failure)
+  // (endless ones, such as a spinner, are not waited for)
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
   const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
   const blocking = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
