@@ -281,6 +281,33 @@ describe('device counters and pages', () => {
     }
   });
 
+  it("reuses a search's total while its pages agree with it, and counts again when one does not", async () => {
+    const scope = { tenantId: acme, siteAccessType: 'all' as const, siteIds: [] };
+    await insertDevices([{ hostname: 'reuse-a' }, { hostname: 'reuse-b' }, { hostname: 'reuse-c' }]);
+    const filters = { limit: 2, search: 'reuse-', status: undefined, os_type: undefined, site_id: undefined };
+    const list = (page: number, searchTotal?: number) =>
+      listDevices(db(), scope, { ...filters, page }, { searchTotal });
+
+    // agreeing pages: a full one within the total, the short last one ending at it
+    expect(await list(1, 3)).toMatchObject({ total: 3, isSearchCounted: undefined });
+    expect(await list(2, 3)).toMatchObject({ total: 3, isSearchCounted: undefined });
+    // a total that is off (devices removed, or added, since it was counted) is counted again
+    expect(await list(2, 5)).toMatchObject({ total: 3, isSearchCounted: true });
+    expect(await list(1, 1)).toMatchObject({ total: 3, isSearchCounted: true });
+    expect(await list(1)).toMatchObject({ total: 3, isSearchCounted: true });
+
+    // through the API: the total counted by the first search is reused by the next page request
+    // until a page disagrees with it
+    const page = (n: number) =>
+      get<DeviceListResponse>(`/api/customer/devices?search=reuse-&limit=2&page=${n}`).then(
+        (r) => r.body.data.pagination.total,
+      );
+    expect(await page(1)).toBe(3);
+    await insertDevices([{ hostname: 'reuse-d' }]);
+    expect(await page(1)).toBe(3);
+    expect(await page(2)).toBe(4);
+  });
+
   it('equal count(*) through the agent path: enrolment, online, offline', async () => {
     const { token } = await createEnrollmentToken(server.request.bind(server), admin);
     const fleet = await startFleet({

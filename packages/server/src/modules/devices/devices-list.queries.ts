@@ -231,8 +231,15 @@ export async function listDevices(
   db: Reader,
   ctx: Scope,
   f: DeviceListFilters,
-  { backwardFromRows = BACKWARD_FROM_ROWS } = {},
-): Promise<{ rows: DeviceListItem[]; total: number }> {
+  {
+    backwardFromRows = BACKWARD_FROM_ROWS,
+    searchTotal,
+  }: {
+    backwardFromRows?: number;
+    /** a search's total counted moments ago (the service keeps it): used when the page agrees */
+    searchTotal?: number;
+  } = {},
+): Promise<{ rows: DeviceListItem[]; total: number; isSearchCounted?: boolean }> {
   const key = shapeKey(listShape(ctx, f));
   const values = listValues(ctx, f);
   const forward: PageWindow = { limit: f.limit, offset: (f.page - 1) * f.limit, isBackward: false };
@@ -243,11 +250,23 @@ export async function listDevices(
       offset: w.offset,
     });
   if (f.search) {
+    if (searchTotal !== undefined) {
+      const rows = await page(forward);
+      // a full page lies within the known total; a short one ends exactly at it
+      const end = forward.offset + rows.length;
+      const agrees =
+        rows.length === f.limit
+          ? end <= searchTotal
+          : end === searchTotal && (rows.length > 0 || f.page === 1);
+      if (agrees) {
+        return { rows: rows.map(toListItem), total: searchTotal };
+      }
+    }
     const [rows, [counted]] = await Promise.all([
       page(forward),
       searchCountStatement(db, key).execute(values),
     ]);
-    return { rows: rows.map(toListItem), total: counted?.n ?? 0 };
+    return { rows: rows.map(toListItem), total: counted?.n ?? 0, isSearchCounted: true };
   }
   if (forward.offset >= backwardFromRows) {
     const known = await countFromCounters(db, ctx, f);

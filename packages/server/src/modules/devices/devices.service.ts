@@ -49,6 +49,7 @@ import {
 } from './devices-list.queries';
 import type { ScopedDevice } from './devices-list.queries';
 import { findDuplicates } from './duplicates';
+import { createSearchTotals } from './search-totals';
 
 export type DevicesServiceDeps = {
   db: Db;
@@ -91,6 +92,7 @@ export function createDevicesService({
   bus,
   answerWaitMs = AGENT_ANSWER_WAIT_MS,
 }: DevicesServiceDeps) {
+  const searchTotals = createSearchTotals();
   async function requireDevice(ctx: RequestContext, idOrGuid: string): Promise<ScopedDevice> {
     const device = await findScopedDevice(db, ctx, idOrGuid);
     if (!device) {
@@ -149,6 +151,7 @@ export function createDevicesService({
     audit: { action: string; details: string },
   ) {
     const ids = rows.map((r) => r.id);
+    searchTotals.forgetTenant(ctx.tenantId);
     if (ids.length > 0) {
       await db.transaction(async (tx) => {
         await deleteDevices(tx, ctx, ids);
@@ -182,7 +185,11 @@ export function createDevicesService({
 
   return {
     async list(ctx: RequestContext, f: DeviceListFilters): Promise<DeviceListResponse> {
-      const { rows, total } = await listDevices(db, ctx, f);
+      const searchTotal = f.search ? searchTotals.get(ctx, f) : undefined;
+      const { rows, total, isSearchCounted } = await listDevices(db, ctx, f, { searchTotal });
+      if (isSearchCounted) {
+        searchTotals.set(ctx, f, total);
+      }
       return { data: rows, pagination: paginate(f.page, f.limit, total) };
     },
 
