@@ -24,7 +24,12 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
  */
 type ListShape = {
   isSiteLimited: boolean;
-  hasSearch: boolean;
+  /**
+   * 'joined': the term against search_text, the three searched fields joined by newlines; 'fields':
+   * each field on its own, for a term with a newline in it (which could otherwise match across
+   * two fields)
+   */
+  search: 'none' | 'joined' | 'fields';
   /** 'connected': online or loggedin (the dashboard counts it the same way) */
   status: 'any' | 'connected' | 'one';
   hasOsType: boolean;
@@ -34,16 +39,17 @@ type ListFilters = Pick<DeviceListFilters, 'search' | 'status' | 'os_type' | 'si
 
 const listShape = (ctx: Scope, f: ListFilters): ListShape => ({
   isSiteLimited: isSiteLimited(ctx),
-  hasSearch: Boolean(f.search),
+  search: !f.search ? 'none' : f.search.includes('\n') ? 'fields' : 'joined',
   status: !f.status ? 'any' : f.status === 'online' ? 'connected' : 'one',
   hasOsType: Boolean(f.os_type),
   hasSite: Boolean(f.site_id),
 });
+const SEARCH_KEYS = ['none', 'joined', 'fields'] as const;
 const shapeKey = (s: ListShape) =>
-  `${+s.isSiteLimited}${+s.hasSearch}${s.status}${+s.hasOsType}${+s.hasSite}`;
+  `${+s.isSiteLimited}${SEARCH_KEYS.indexOf(s.search)}${s.status}${+s.hasOsType}${+s.hasSite}`;
 const shapeOfKey = (key: string): ListShape => ({
   isSiteLimited: key[0] === '1',
-  hasSearch: key[1] === '1',
+  search: SEARCH_KEYS[Number(key[1])]!,
   status: key.slice(2, -2) as ListShape['status'],
   hasOsType: key.at(-2) === '1',
   hasSite: key.at(-1) === '1',
@@ -79,13 +85,16 @@ function filterConditions(
 /** The devices a list shows: the caller's scope, the search and the filters. */
 function listWhere(s: ListShape): SQL {
   const term = p('term');
-  const search = s.hasSearch
-    ? or(
-        sql`lower(${devices.hostname}) like ${term}`,
-        ilike(devices.ipAddress, term),
-        sql`lower(${devices.serialNumber}) like ${term}`,
-      )
-    : undefined;
+  const search =
+    s.search === 'joined'
+      ? sql`${devices.searchText} like ${term}`
+      : s.search === 'fields'
+        ? or(
+            sql`lower(${devices.hostname}) like ${term}`,
+            ilike(devices.ipAddress, term),
+            sql`lower(${devices.serialNumber}) like ${term}`,
+          )
+        : undefined;
   return and(inScopePlaceholders(devices, s.isSiteLimited), search, ...filterConditions(devices, s))!;
 }
 
@@ -202,7 +211,7 @@ const pageStatement = statementCache((db, key) => {
     .offset(p('offset'))
     .as('page_ids');
   return db
-    .select({ ...deviceListColumns, total: shape.hasSearch ? sql<number>`0` : countersTotal(shape) })
+    .select({ ...deviceListColumns, total: shape.search !== 'none' ? sql<number>`0` : countersTotal(shape) })
     .from(devices)
     .innerJoin(pageIds, eq(pageIds.id, devices.id))
     .leftJoin(sites, eq(sites.id, devices.siteId))

@@ -179,6 +179,9 @@ describe('devices API: list, detail, software, scope, cleanup', () => {
     expect((await q(`search=HQ&site_id=${lon}`)).body.data.pagination.total).toBe(0);
     // LIKE wildcards are text, not patterns
     expect((await q('search=%25')).body.data.pagination.total).toBe(0);
+    // the three fields are searched joined by newlines: a term never matches across two of them
+    expect((await q('search=lon-mac-3%0A10.2')).body.data.pagination.total).toBe(0);
+    expect((await q('search=10.2.0.1%0Ac02')).body.data.pagination.total).toBe(0);
     const bad = await q('limit=500');
     expect(bad.status).toBe(400);
   });
