@@ -62,10 +62,11 @@ export const devices = pgTable(
   (t) => [
     uniqueIndex('devices_guid_uq').on(t.deviceGuid),
     index('devices_tenant_status_idx').on(t.tenantId, t.status),
-    // migrations 0009 and 0011 add INCLUDE (id, status, hostname, os_type, search_text) by
-    // hand (drizzle-kit cannot express it): a site filter with a search counts its matches and
-    // finds its page from this index alone
-    index('devices_tenant_site_idx').on(t.tenantId, t.siteId),
+    // a site's devices in the list's order (lower(hostname), id); migration 0011 adds INCLUDE
+    // (status, hostname, os_type, search_text) by hand (drizzle-kit cannot express it): a site
+    // filter, with or without a search, walks its page in order and counts its matches from this
+    // index alone
+    index('devices_tenant_site_idx').on(t.tenantId, t.siteId, sql`lower(${t.hostname})`, t.id),
     // the list's order (lower(hostname), id); migrations 0009 and 0011 add INCLUDE (hostname,
     // status, site_id, os_type, search_text), which drizzle-kit cannot express, so
     // a page's OFFSET and a search's walk in list order read this index alone (index-only) and
