@@ -144,19 +144,23 @@ test('markup in stored names and output renders as text on every screen that sho
   });
   const agent = await markupAgent(request, admin.token, site.id);
   const packageId = await createCmdPackage(request, admin.token, names.package, [
-    { name: names.step, command: `echo ${OUTPUT} & exit 0` },
+    // the step takes 10 s: the job is still running when the page below opens (see there)
+    { name: names.step, command: `echo ${OUTPUT} & sleep 10 & exit 0` },
   ]);
   const [target] = await pickDevices(request, admin.token, 1, 7);
 
   try {
     // the job completes while the deployments page is open: its toast carries the job name (the
-    // completion's, not 'Deployment Started', which carries it too)
-    await page.goto('/deployments');
+    // completion's, not 'Deployment Started', which carries it too). A job created elsewhere is
+    // announced once the shell knows it (its active jobs are read when it opens, and once a
+    // minute), so the page opens while the job runs, and the socket is live before it ends.
     const job = await createJob(request, admin.token, {
       package_id: packageId,
       device_ids: [target!.id],
       job_name: names.job,
     });
+    await page.goto('/deployments');
+    await expect(page.getByTestId('connection-indicator')).toHaveText('Live');
     await expect(
       page.locator('[data-toast-type="success"]').filter({ hasText: 'Deployment Completed' }).filter({
         hasText: names.job,
