@@ -8,8 +8,9 @@ import { enrollmentTokens } from './enrollment-tokens';
 
 // spec: core §3 Device. One row per enrolled agent. The list must stay fast at 100,000 devices in
 // a database of 1,000,000: every list filter (status, site) has a tenant-first btree index, and
-// search (hostname, ip, serial, joined in search_text) a tenant-first trigram index (pg_trgm and btree_gin, both in
-// PostgreSQL's contrib and in PGlite). ARCHITECTURE §3 "Counters and the device list at scale".
+// search (hostname, ip, serial, joined in search_text) a tenant-first trigram index (pg_trgm and
+// btree_gin, both in PostgreSQL's contrib and in PGlite). ARCHITECTURE §3 "Counters and the
+// device list at scale".
 export const devices = pgTable(
   'devices',
   {
