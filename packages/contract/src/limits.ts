@@ -11,6 +11,12 @@ export const PAGER_MAX_NUMBERS = 5;
 
 export const DEPLOY_DIALOG_LOAD_LIMIT = 100;
 
+/**
+ * Steps one package may have: bounds the work of one import, duplicate or reorder request and
+ * the size of every deployment built from the package (SECURITY.md R2-6).
+ */
+export const MAX_STEPS_PER_PACKAGE = 200;
+
 export const TOAST_EXIT_MS = 300;
 export const TOAST_DURATION_MS = { info: 4000, warning: 4000, success: 5000, error: 6000 } as const;
 export const LIVE_NOTIFICATIONS_KEPT = 10;

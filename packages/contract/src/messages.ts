@@ -118,6 +118,20 @@ export const packageMessages = {
   importUnknownFile: (name: string, id: number) =>
     `The package refers to the file "${name}" (id ${id}), which is not in this organization. Upload it first, then import again.`,
   importNoSteps: 'The imported package has no steps. At least one installation step is required',
+  // Package owner scope and size (docs/decisions/2026-11-26-package-owner-scope.md)
+  tooManySteps: (max: number) =>
+    `A package can have at most ${max} steps. Split the installation into several packages.`,
+  stepLimitReached: (max: number) => `This package has the maximum of ${max} steps; no more can be added.`,
+  tenantWideReadOnly:
+    'This package is shared with all sites. Only an administrator with access to all sites can change it; duplicate it to make your own copy.',
+  siteOutsideScope: 'You can only create and change packages for the sites you have access to.',
+  chooseSite: 'Choose which of your sites this package is for.',
+  siteNotFound: 'Site not found',
+  deployOutsideSite: (site: string, hostnames: string[]) =>
+    `This package is for the site ${site} only and cannot be deployed to: ${hostnames.join(', ')}.`,
+  changedSinceDeploy: (name: string | null, date: string) =>
+    `Changed since last deployed by ${name ?? 'an unknown user'} on ${date}`,
+  tenantWideLabel: 'All sites',
 } as const;
 
 // Devices, device actions and agents administration (core §8, operations §5 and §8, word for

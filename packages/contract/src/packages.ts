@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INT4_MAX, Id, IdParam, PageParam, findInputProblem } from './input';
 import { listOf } from './envelope';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './limits';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_STEPS_PER_PACKAGE } from './limits';
 import { packageMessages as messages } from './messages';
 import { FileRef, StepType, parseStepDetails } from './step-catalog';
 
@@ -57,6 +57,14 @@ const packageFields = {
   is_template: z.boolean(),
 };
 
+/**
+ * The package's owner scope: null = shared with all sites (tenant-wide), else the one site whose
+ * members may change it and whose devices it is deployed to (SECURITY.md R2-5).
+ */
+const siteScope = Id.nullable().optional();
+
+const tooManySteps = messages.tooManySteps(MAX_STEPS_PER_PACKAGE);
+
 // spec §7: POST body name, description, target_os, os_version_requirement, architecture,
 // package_version. The target OS is always windows on creation (§2.3); is_template is ours.
 export const PackageCreateBody = z.object({
@@ -65,6 +73,7 @@ export const PackageCreateBody = z.object({
   architecture: Architecture.default(PACKAGE_DEFAULTS.architecture),
   package_version: packageFields.package_version.default(PACKAGE_DEFAULTS.package_version),
   is_template: z.boolean().default(false),
+  site_id: siteScope,
 });
 export type PackageCreateBody = z.input<typeof PackageCreateBody>;
 export type PackageCreateInput = z.output<typeof PackageCreateBody>;
@@ -77,6 +86,7 @@ export const PackageUpdateBody = z.object({
   architecture: Architecture.optional(),
   package_version: packageFields.package_version.optional(),
   is_template: z.boolean().optional(),
+  site_id: siteScope,
 });
 export type PackageUpdateBody = z.input<typeof PackageUpdateBody>;
 export type PackageUpdateInput = z.output<typeof PackageUpdateBody>;
@@ -109,6 +119,14 @@ export const PackageSummary = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   created_by_name: z.string().nullable(),
+  /** null: shared with all sites; else the site that owns the package */
+  site_id: z.number().int().nullable(),
+  /** who made the last change to the package or its steps (updated_at says when) */
+  updated_by_name: z.string().nullable(),
+  /** when the package was last deployed (the newest job made from it), null if never */
+  last_deployed_at: z.string().nullable(),
+  /** the package or its steps changed after the newest job made from it took its copy */
+  is_changed_since_deploy: z.boolean(),
 });
 export type PackageSummary = z.infer<typeof PackageSummary>;
 
@@ -206,7 +224,8 @@ export type StepInput = z.output<typeof StepBody>;
 export const StepReorderBody = z.object({
   stepOrders: z
     .array(z.object({ id: Id, step_order: z.number().int().min(1).max(INT4_MAX) }))
-    .min(1, messages.reorderMismatch),
+    .min(1, messages.reorderMismatch)
+    .max(MAX_STEPS_PER_PACKAGE, tooManySteps),
 });
 export type StepReorderBody = z.infer<typeof StepReorderBody>;
 
@@ -223,6 +242,7 @@ export const CreatedId = z.object({ id: z.number().int() });
 export const PackageDuplicateBody = z.object({
   name: packageName.optional(),
   is_template: z.boolean().optional(),
+  site_id: siteScope,
 });
 export type PackageDuplicateBody = z.input<typeof PackageDuplicateBody>;
 export type PackageDuplicateInput = z.output<typeof PackageDuplicateBody>;
@@ -245,12 +265,19 @@ export const PackageExport = z.object({
     package_version: packageFields.package_version.default(PACKAGE_DEFAULTS.package_version),
     is_template: z.boolean().default(false),
   }),
-  steps: z.array(z.object(stepFields).transform(withCheckedDetails)).min(1, messages.importNoSteps),
+  steps: z
+    .array(z.object(stepFields).transform(withCheckedDetails))
+    .min(1, messages.importNoSteps)
+    .max(MAX_STEPS_PER_PACKAGE, tooManySteps),
   /** The files the steps refer to, with their hashes, so an import elsewhere can match them. */
-  files: z.array(ExportedFileRef).default([]),
+  files: z.array(ExportedFileRef).max(MAX_STEPS_PER_PACKAGE, tooManySteps).default([]),
 });
 export type PackageExport = z.input<typeof PackageExport>;
 export type PackageImportInput = z.output<typeof PackageExport>;
+
+/** The owner scope of an imported package (the document itself names no site: sites differ between organisations). */
+export const PackageImportQuery = z.object({ site_id: IdParam.optional() });
+export type PackageImportQuery = z.infer<typeof PackageImportQuery>;
 
 /** The export as the server sends it (plain shapes: a response schema cannot hold transforms). */
 export const PackageExportDocument = z.object({

@@ -37,6 +37,9 @@ export const deploymentJobs = pgTable(
       .references(() => tenants.id, { onDelete: 'cascade' }),
     packageId: integer('package_id').references(() => deploymentPackages.id, { onDelete: 'set null' }),
     packageName: text('package_name').notNull(),
+    /** the package's version and last change when the job took its copy (SECURITY.md R2-5) */
+    packageVersion: text('package_version'),
+    packageUpdatedAt: timestamp('package_updated_at', { withTimezone: true }),
     name: text().notNull(),
     description: text(),
     status: text().$type<JobStatus>().notNull().default('pending'),
@@ -56,7 +59,8 @@ export const deploymentJobs = pgTable(
   (t) => [
     index('deployment_jobs_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('deployment_jobs_tenant_status_idx').on(t.tenantId, t.status),
-    index('deployment_jobs_package_idx').on(t.packageId),
+    // a package's jobs, newest first (the package's last deployment)
+    index('deployment_jobs_package_idx').on(t.packageId, t.createdAt),
     // the scheduler's claim: pending jobs not yet dispatched, by due time
     index('deployment_jobs_due_idx')
       .on(t.scheduledAt)

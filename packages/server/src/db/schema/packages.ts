@@ -4,9 +4,12 @@ import type { StepType } from '@outpost/contract/step-catalog';
 import { tenants } from './tenants';
 import { users } from './users';
 import { files } from './files';
+import { sites } from './sites';
 
 // spec: operations §3 Deployment package. created_by_name is kept on the row so the list
-// survives the creator's removal, like the audit log.
+// survives the creator's removal, like the audit log. site_id is the owner scope (SECURITY.md
+// R2-5): null = shared with all sites; a site's packages go with the site, so a package never
+// widens to all sites by its site being deleted. updated_by_name: who made the last change.
 export const deploymentPackages = pgTable(
   'deployment_packages',
   {
@@ -21,12 +24,18 @@ export const deploymentPackages = pgTable(
     architecture: text().$type<Architecture>().notNull().default('x64'),
     packageVersion: text('package_version').notNull().default('1.0.0'),
     isTemplate: boolean('is_template').notNull().default(false),
+    siteId: integer('site_id').references(() => sites.id, { onDelete: 'cascade' }),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdByName: text('created_by_name'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedByName: text('updated_by_name'),
   },
-  (t) => [index('deployment_packages_tenant_created_idx').on(t.tenantId, t.createdAt)],
+  (t) => [
+    index('deployment_packages_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('deployment_packages_site_idx').on(t.siteId),
+  ],
 );
 
 // spec: operations §3 Package step; step_order is 1-based and renumbered on reorder and delete.
