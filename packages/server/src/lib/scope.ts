@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { AnyColumn, SQL } from 'drizzle-orm';
 import type { RequestContext } from '../plugins/auth';
 
@@ -41,6 +41,20 @@ export function inScope(table: SiteOwned, scope: Scope): SQL {
     return and(tenant, never) ?? never;
   }
   return and(tenant, inArray(table.siteId, scope.siteIds)) ?? never;
+}
+
+/**
+ * inScope for records a site may own or that are shared with all sites (site null), such as
+ * packages: a site-limited caller sees the shared ones and their sites' ones (SECURITY.md R2-5).
+ */
+export function inScopeOrShared(table: SiteOwned, scope: Scope): SQL {
+  const tenant = inTenant(table, scope);
+  if (!isSiteLimited(scope)) {
+    return tenant;
+  }
+  const shared = isNull(table.siteId);
+  const mine = scope.siteIds.length === 0 ? shared : or(shared, inArray(table.siteId, scope.siteIds));
+  return and(tenant, mine) ?? never;
 }
 
 /** inTenant for a statement built once and run many times: the tenant is the placeholder `tenantId`. */

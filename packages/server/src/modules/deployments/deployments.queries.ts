@@ -70,7 +70,11 @@ const jobVisiblePlaceholders = (db: Reader, siteLimited: boolean): SQL =>
 
 // ---------- writes at creation ----------
 
-export async function insertJob(tx: Executor, values: NewJob): Promise<JobRow> {
+/** A new job; its package's copy time may be a subquery (packageLookup.updatedAtOf). */
+export async function insertJob(
+  tx: Executor,
+  values: Omit<NewJob, 'packageUpdatedAt'> & { packageUpdatedAt?: SQL<Date> | Date | null },
+): Promise<JobRow> {
   return firstOrThrow(await tx.insert(deploymentJobs).values(values).returning(), 'insert job');
 }
 

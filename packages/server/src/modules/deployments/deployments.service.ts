@@ -19,7 +19,7 @@ import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { canSeeSite, tenantOnly } from '../../lib/scope';
-import type { TenantScope } from '../../lib/scope';
+import type { Scope } from '../../lib/scope';
 import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../plugins/auth';
 import type { DevicesService } from '../devices/devices.service';
@@ -65,7 +65,7 @@ const CANCEL_COMMAND_EXPIRY_MS = 60 * 60 * 1000;
  * A package's steps as the job runs them, with the sha256 of every uploaded file a step uses so
  * the agent verifies what it downloads.
  */
-async function snapshotSteps(tx: Executor, scope: TenantScope, packageId: number) {
+async function snapshotSteps(tx: Executor, scope: Scope, packageId: number) {
   const pkg = await packageLookup.lockWithSteps(tx, scope, packageId);
   if (!pkg) {
     return null;
@@ -153,10 +153,13 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
         if (snapshot.steps.length === 0) {
           throw badRequest(messages.packageHasNoSteps, 'PACKAGE_HAS_NO_STEPS');
         }
+        await packageLookup.assertDeployableTo(tx, ctx, snapshot.pkg, targets);
         const row = await insertJob(tx, {
           tenantId: ctx.tenantId,
           packageId: snapshot.pkg.id,
           packageName: snapshot.pkg.name,
+          packageVersion: snapshot.pkg.package_version,
+          packageUpdatedAt: packageLookup.updatedAtOf(snapshot.pkg.id),
           name,
           description: body.job_description?.trim() || null,
           steps: snapshot.steps,

@@ -59,7 +59,7 @@ export function toExportDocument(row: PackageRow, steps: StepRow[], files: FileR
 /**
  * The imported steps with their files resolved in this tenant: by id (same sha256 when the export
  * gives one), else by sha256 (an export from another organisation). An unknown file refuses the
- * whole import.
+ * whole import. The ids are looked up in one query, the hashes not found that way once each.
  */
 export async function resolveImportedSteps(
   tx: Executor,
@@ -67,26 +67,38 @@ export async function resolveImportedSteps(
   doc: PackageImportInput,
 ): Promise<StepInput[]> {
   const hashes = new Map(doc.files.map((f) => [f.id, f.sha256]));
+  const refsOf = doc.steps.map((step) =>
+    fileFieldsOf(step.step_type, step.step_details).flatMap((field) => {
+      const ref = FileRef.safeParse(step.step_details[field.key]).data;
+      return ref ? [{ key: field.key, ref }] : [];
+    }),
+  );
+  const ids = [...new Set(refsOf.flat().map((r) => r.ref.id))];
+  const byId = new Map((await fileLookup.findByIds(tx, scope, ids)).map((f) => [f.id, f]));
+  const bySha256 = new Map<string, FileRow | null>();
+  const match = async (id: number): Promise<FileRow | null> => {
+    const sha256 = hashes.get(id);
+    const file = byId.get(id);
+    if (file && (!sha256 || file.sha256 === sha256)) {
+      return file;
+    }
+    if (!sha256) {
+      return null;
+    }
+    if (!bySha256.has(sha256)) {
+      bySha256.set(sha256, await fileLookup.findBySha256(tx, scope, sha256));
+    }
+    return bySha256.get(sha256) ?? null;
+  };
   const steps: StepInput[] = [];
-  for (const step of doc.steps) {
+  for (const [index, step] of doc.steps.entries()) {
     const details = { ...step.step_details };
-    for (const field of fileFieldsOf(step.step_type, details)) {
-      const ref = FileRef.safeParse(details[field.key]).data;
-      if (!ref) {
-        continue;
-      }
-      const sha256 = hashes.get(ref.id);
-      const [byId] = await fileLookup.findByIds(tx, scope, [ref.id]);
-      const match =
-        byId && (!sha256 || byId.sha256 === sha256)
-          ? byId
-          : sha256
-            ? await fileLookup.findBySha256(tx, scope, sha256)
-            : null;
-      if (!match) {
+    for (const { key, ref } of refsOf[index] ?? []) {
+      const file = await match(ref.id);
+      if (!file) {
         throw badRequest(messages.importUnknownFile(ref.originalFilename, ref.id), 'IMPORT_UNKNOWN_FILE');
       }
-      details[field.key] = { id: match.id, originalFilename: match.originalFilename };
+      details[key] = { id: file.id, originalFilename: file.originalFilename };
     }
     steps.push({ ...step, step_details: details });
   }

@@ -10,6 +10,7 @@ import {
   PackageExport,
   PackageExportDocument,
   PackageIdParams,
+  PackageImportQuery,
   PackageListQuery,
   PackageListResponse,
   PackageStep,
@@ -72,9 +73,14 @@ export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (
     '/deployment-packages/import',
     {
       config: { access: 'member' },
-      schema: { tags, body: PackageExport, response: { 200: apiSuccess(PackageDetail) } },
+      schema: {
+        tags,
+        querystring: PackageImportQuery,
+        body: PackageExport,
+        response: { 200: apiSuccess(PackageDetail) },
+      },
     },
-    async (request) => ok(await service.importPackage(request.ctx, request.body)),
+    async (request) => ok(await service.importPackage(request.ctx, request.body, request.query)),
   );
 
   app.get(

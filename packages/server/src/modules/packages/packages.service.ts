@@ -7,6 +7,7 @@ import type {
   PackageDuplicateInput,
   PackageExportDocument,
   PackageImportInput,
+  PackageImportQuery,
   PackageListFilters,
   PackageStep,
   PackageSummary,
@@ -14,27 +15,31 @@ import type {
   StepInput,
   StepReorderBody,
 } from '@outpost/contract/packages';
-import { FileRef } from '@outpost/contract/step-catalog';
+import { MAX_STEPS_PER_PACKAGE } from '@outpost/contract/limits';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { RequestContext } from '../../plugins/auth';
-import type { TenantScope } from '../../lib/scope';
+import type { Scope } from '../../lib/scope';
 import { fileLookup } from '../files/files.service';
-import { fileFieldsOf, referencedFileIds, resolveImportedSteps, toExportDocument } from './package-transfer';
+import { assertDeployableTo, assertMayChange, auditSiteOf, editorOf, siteForNewPackage, siteForUpdate } from './package-access';
+import { addSteps, resolveStepFiles, stepColumns } from './package-steps-write';
+import { referencedFileIds, resolveImportedSteps, toExportDocument } from './package-transfer';
 import {
+  countSteps,
   deletePackage,
   deleteStep,
   findPackage,
   findStep,
   insertPackage as insertPackageRow,
-  insertStep as insertStepRow,
+  lastDeployment,
   updatePackage,
   updateStep as updateStepRow,
   listPackages,
   listSteps,
   nextStepOrder,
+  packageUpdatedAtOf,
   replaceStepFiles,
   toStep,
   toSummary,
@@ -61,7 +66,14 @@ export type PackagesServiceOptions = {
  * for each other).
  */
 export const packageLookup = {
-  async lockWithSteps(tx: Executor, scope: TenantScope, id: number): Promise<PackageDetail | null> {
+  /** 409 when the package belongs to a site and a target device is outside it. */
+  assertDeployableTo,
+  /**
+   * The package's last change as SQL, for the job that copies it now: stored with full precision
+   * so the package list can tell whether it changed since (is_changed_since_deploy).
+   */
+  updatedAtOf: (id: number) => packageUpdatedAtOf(id),
+  async lockWithSteps(tx: Executor, scope: Scope, id: number): Promise<PackageDetail | null> {
     const row = await findPackage(tx, scope, id, { lock: 'share' });
     if (!row) {
       return null;
@@ -71,8 +83,9 @@ export const packageLookup = {
   },
 };
 
-// Packages are shared by every member of the tenant: any signed-in member may build, change and
-// delete them (ARCHITECTURE §3); every query is scoped to the caller's tenant.
+// Packages are shared with all sites or owned by one (SECURITY.md R2-5): any signed-in member may
+// build packages; a site-limited member reads the shared ones and their sites' ones, and changes
+// or deletes only their sites' ones (package-access.ts); every query is scoped (inScopeOrShared).
 export function createPackagesService(db: Db, opts: PackagesServiceOptions = {}) {
   const counters = opts.activeDeploymentCounters ?? [];
 
@@ -84,66 +97,24 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     return row;
   }
 
+  /** A package the caller may change, locked until the transaction ends. */
+  async function loadForChange(tx: Executor, ctx: RequestContext, id: number): Promise<PackageRow> {
+    const row = await loadOr404(tx, ctx, id, true);
+    assertMayChange(ctx, row);
+    return row;
+  }
+
   async function detailOf(ex: Executor, row: PackageRow): Promise<PackageDetail> {
     const steps = await listSteps(ex, row.id);
-    return { ...toSummary(row, steps.length), steps: steps.map(toStep) };
-  }
-
-  /** A step's stored columns from the API's input and its resolved details. */
-  const stepColumns = (input: StepInput, details: Record<string, unknown>) => ({
-    stepName: input.step_name,
-    stepType: input.step_type,
-    stepDetails: details,
-    failDeploymentOnError: input.fail_deployment_on_error,
-    timeoutSeconds: input.timeout_seconds,
-    retryCount: input.retry_count,
-  });
-
-  /**
-   * The step's file fields must name files of this tenant; their display names are refreshed from
-   * the files table. Returns the details to store and the file ids they use.
-   */
-  async function resolveStepFiles(
-    ex: Executor,
-    ctx: RequestContext,
-    step: Pick<StepInput, 'step_type' | 'step_details'>,
-  ): Promise<{ details: Record<string, unknown>; fileIds: number[] }> {
-    const details = { ...step.step_details };
-    const fields = fileFieldsOf(step.step_type, details);
-    const refs = fields.map((f) => ({ field: f, ref: FileRef.safeParse(details[f.key]).data }));
-    const ids = refs.flatMap((r) => (r.ref ? [r.ref.id] : []));
-    const found = new Map((await fileLookup.findByIds(ex, ctx, ids)).map((f) => [f.id, f]));
-    for (const { field, ref } of refs) {
-      if (!ref) {
-        continue;
-      }
-      const file = found.get(ref.id);
-      if (!file) {
-        throw badRequest(messages.stepFileUnknown(field.label), 'FILE_NOT_FOUND');
-      }
-      details[field.key] = { id: file.id, originalFilename: file.originalFilename };
-    }
-    return { details, fileIds: ids };
-  }
-
-  async function insertStep(
-    tx: Executor,
-    ctx: RequestContext,
-    packageId: number,
-    input: StepInput,
-    stepOrder: number,
-  ): Promise<PackageStep> {
-    const { details, fileIds } = await resolveStepFiles(tx, ctx, input);
-    const row = await insertStepRow(tx, { packageId, stepOrder, ...stepColumns(input, details) });
-    await replaceStepFiles(tx, row.id, fileIds);
-    return toStep(row);
+    return { ...toSummary(row, steps.length, await lastDeployment(ex, row.id)), steps: steps.map(toStep) };
   }
 
   async function insertPackage(
     tx: Executor,
     ctx: RequestContext,
-    body: Omit<PackageCreateInput, 'target_os'> & { target_os?: 'windows' },
+    body: Omit<PackageCreateInput, 'target_os' | 'site_id'> & { target_os?: 'windows'; siteId: number | null },
   ): Promise<PackageRow> {
+    const editor = editorOf(ctx);
     return insertPackageRow(tx, {
       tenantId: ctx.tenantId,
       name: body.name,
@@ -153,8 +124,11 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
       architecture: body.architecture,
       packageVersion: body.package_version,
       isTemplate: body.is_template,
-      createdBy: ctx.userId,
-      createdByName: ctx.name ?? ctx.email,
+      siteId: body.siteId,
+      createdBy: editor.userId,
+      createdByName: editor.name,
+      updatedBy: editor.userId,
+      updatedByName: editor.name,
     });
   }
 
@@ -162,7 +136,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     async list(ctx: RequestContext, query: PackageListFilters): Promise<ListData<PackageSummary>> {
       const { rows, total } = await listPackages(db, ctx, query);
       return {
-        data: rows.map((r) => toSummary(r, r.stepCount)),
+        data: rows.map((r) => toSummary(r, r.stepCount, r)),
         pagination: paginate(query.page, query.limit, total),
       };
     },
@@ -173,13 +147,15 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
 
     async create(ctx: RequestContext, body: PackageCreateInput): Promise<PackageDetail> {
       return db.transaction(async (tx) => {
-        const row = await insertPackage(tx, ctx, body);
+        const siteId = await siteForNewPackage(tx, ctx, body.site_id);
+        const row = await insertPackage(tx, ctx, { ...body, siteId });
         await writeAudit(tx, ctx, {
           action: 'Create Package',
           resourceType: 'package',
           resourceId: row.id,
+          ...auditSiteOf(siteId),
           details: `Created package ${row.name}`,
-          newValues: body,
+          newValues: { ...body, site_id: siteId },
         });
         return detailOf(tx, row);
       });
@@ -187,9 +163,14 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
 
     async update(ctx: RequestContext, id: number, body: PackageUpdateInput): Promise<PackageDetail> {
       return db.transaction(async (tx) => {
-        const before = await loadOr404(tx, ctx, id, true);
+        const before = await loadForChange(tx, ctx, id);
+        const siteId = await siteForUpdate(tx, ctx, before, body.site_id);
+        const editor = editorOf(ctx);
         const row = await updatePackage(tx, id, {
           name: body.name,
+          siteId,
+          updatedBy: editor.userId,
+          updatedByName: editor.name,
           ...(body.description !== undefined && { description: body.description }),
           ...(body.os_version_requirement !== undefined && {
             osVersionRequirement: body.os_version_requirement,
@@ -202,9 +183,10 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           action: 'Update Package',
           resourceType: 'package',
           resourceId: id,
+          ...auditSiteOf(before.siteId, siteId),
           details: `Updated package ${row.name}`,
           oldValues: toSummary(before, 0),
-          newValues: body,
+          newValues: { ...body, site_id: siteId },
         });
         return detailOf(tx, row);
       });
@@ -212,7 +194,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
 
     async remove(ctx: RequestContext, id: number): Promise<void> {
       await db.transaction(async (tx) => {
-        const row = await loadOr404(tx, ctx, id, true);
+        const row = await loadForChange(tx, ctx, id);
         let active = 0;
         for (const count of counters) {
           active += await count(tx, ctx.tenantId, id);
@@ -226,6 +208,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           action: 'Delete Package',
           resourceType: 'package',
           resourceId: id,
+          ...auditSiteOf(row.siteId),
           details: `Deleted package ${row.name}`,
           oldValues: { ...toSummary(row, steps.length), steps: steps.map(toStep) },
         });
@@ -234,13 +217,18 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
 
     async addStep(ctx: RequestContext, packageId: number, input: StepInput): Promise<PackageStep> {
       return db.transaction(async (tx) => {
-        await loadOr404(tx, ctx, packageId, true);
-        const step = await insertStep(tx, ctx, packageId, input, await nextStepOrder(tx, packageId));
-        await touchPackage(tx, packageId);
+        const pkg = await loadForChange(tx, ctx, packageId);
+        if ((await countSteps(tx, packageId)) >= MAX_STEPS_PER_PACKAGE) {
+          throw badRequest(messages.stepLimitReached(MAX_STEPS_PER_PACKAGE), 'TOO_MANY_STEPS');
+        }
+        const [row] = await addSteps(tx, ctx, packageId, [input], await nextStepOrder(tx, packageId));
+        const step = toStep(row!);
+        await touchPackage(tx, packageId, editorOf(ctx));
         await writeAudit(tx, ctx, {
           action: 'Add Package Step',
           resourceType: 'package',
           resourceId: packageId,
+          ...auditSiteOf(pkg.siteId),
           details: `Added step ${step.step_order} "${step.step_name}" (${step.step_type})`,
           newValues: step,
         });
@@ -255,20 +243,21 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
       input: StepInput,
     ): Promise<PackageStep> {
       return db.transaction(async (tx) => {
-        await loadOr404(tx, ctx, packageId, true);
+        const pkg = await loadForChange(tx, ctx, packageId);
         const before = await findStep(tx, packageId, stepId);
         if (!before) {
           throw notFound(messages.stepNotFound, 'STEP_NOT_FOUND');
         }
-        const { details, fileIds } = await resolveStepFiles(tx, ctx, input);
-        const row = await updateStepRow(tx, stepId, stepColumns(input, details));
-        await replaceStepFiles(tx, stepId, fileIds);
-        await touchPackage(tx, packageId);
+        const [resolved] = await resolveStepFiles(tx, ctx, [input]);
+        const row = await updateStepRow(tx, stepId, stepColumns(input, resolved!.details));
+        await replaceStepFiles(tx, stepId, resolved!.fileIds);
+        await touchPackage(tx, packageId, editorOf(ctx));
         const step = toStep(row);
         await writeAudit(tx, ctx, {
           action: 'Update Package Step',
           resourceType: 'package',
           resourceId: packageId,
+          ...auditSiteOf(pkg.siteId),
           details: `Updated step ${step.step_order} "${step.step_name}"`,
           oldValues: toStep(before),
           newValues: step,
@@ -280,7 +269,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     // spec §2.3: deleting renumbers step_order from 1.
     async removeStep(ctx: RequestContext, packageId: number, stepId: number): Promise<void> {
       await db.transaction(async (tx) => {
-        await loadOr404(tx, ctx, packageId, true);
+        const pkg = await loadForChange(tx, ctx, packageId);
         const step = await findStep(tx, packageId, stepId);
         if (!step) {
           throw notFound(messages.stepNotFound, 'STEP_NOT_FOUND');
@@ -290,11 +279,12 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           tx,
           (await listSteps(tx, packageId)).map((s) => s.id),
         );
-        await touchPackage(tx, packageId);
+        await touchPackage(tx, packageId, editorOf(ctx));
         await writeAudit(tx, ctx, {
           action: 'Delete Package Step',
           resourceType: 'package',
           resourceId: packageId,
+          ...auditSiteOf(pkg.siteId),
           details: `Deleted step ${step.stepOrder} "${step.stepName}"`,
           oldValues: toStep(step),
         });
@@ -304,7 +294,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     // spec §2.3 and §7: {stepOrders} lists every step once; the result is numbered from 1.
     async reorder(ctx: RequestContext, packageId: number, body: StepReorderBody): Promise<PackageStep[]> {
       return db.transaction(async (tx) => {
-        await loadOr404(tx, ctx, packageId, true);
+        const pkg = await loadForChange(tx, ctx, packageId);
         const steps = await listSteps(tx, packageId);
         const given = new Set(body.stepOrders.map((s) => s.id));
         const isComplete =
@@ -319,12 +309,13 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           .sort((a, b) => a.step_order - b.step_order || a.index - b.index)
           .map((s) => s.id);
         await writeStepOrder(tx, ordered);
-        await touchPackage(tx, packageId);
+        await touchPackage(tx, packageId, editorOf(ctx));
         const before = steps.map((s) => ({ id: s.id, step_order: s.stepOrder }));
         await writeAudit(tx, ctx, {
           action: 'Reorder Package Steps',
           resourceType: 'package',
           resourceId: packageId,
+          ...auditSiteOf(pkg.siteId),
           details: `Reordered ${ordered.length} steps`,
           oldValues: before,
           newValues: ordered.map((id, i) => ({ id, step_order: i + 1 })),
@@ -341,6 +332,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     ): Promise<PackageDetail> {
       return db.transaction(async (tx) => {
         const source = await loadOr404(tx, ctx, packageId);
+        const siteId = await siteForNewPackage(tx, ctx, body.site_id, source.siteId);
         const isTemplate = body.is_template ?? source.isTemplate;
         const name =
           body.name ?? `${source.name} (${isTemplate && !source.isTemplate ? 'template' : 'copy'})`;
@@ -351,15 +343,16 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           architecture: source.architecture,
           package_version: source.packageVersion,
           is_template: isTemplate,
+          siteId,
         });
-        for (const step of await listSteps(tx, packageId)) {
-          await insertStep(tx, ctx, row.id, fromRow(step), step.stepOrder);
-        }
+        await addSteps(tx, ctx, row.id, (await listSteps(tx, packageId)).map(fromRow));
         await writeAudit(tx, ctx, {
           action: isTemplate && !source.isTemplate ? 'Save Package as Template' : 'Duplicate Package',
           resourceType: 'package',
           resourceId: row.id,
+          ...auditSiteOf(siteId),
           details: `Copied package ${source.name} (id ${source.id}) to ${row.name}`,
+          newValues: { site_id: siteId },
         });
         return detailOf(tx, row);
       });
@@ -372,19 +365,24 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
       return toExportDocument(row, steps, files);
     },
 
-    async importPackage(ctx: RequestContext, doc: PackageImportInput): Promise<PackageDetail> {
+    // One insert for the steps and one for their files, whatever their number (R2-6).
+    async importPackage(
+      ctx: RequestContext,
+      doc: PackageImportInput,
+      query: PackageImportQuery,
+    ): Promise<PackageDetail> {
       return db.transaction(async (tx) => {
+        const siteId = await siteForNewPackage(tx, ctx, query.site_id);
         const steps = await resolveImportedSteps(tx, ctx, doc);
-        const row = await insertPackage(tx, ctx, doc.package);
-        for (const [index, step] of steps.entries()) {
-          await insertStep(tx, ctx, row.id, step, index + 1);
-        }
+        const row = await insertPackage(tx, ctx, { ...doc.package, siteId });
+        await addSteps(tx, ctx, row.id, steps);
         await writeAudit(tx, ctx, {
           action: 'Import Package',
           resourceType: 'package',
           resourceId: row.id,
+          ...auditSiteOf(siteId),
           details: `Imported package ${row.name} with ${steps.length} steps`,
-          newValues: doc,
+          newValues: { ...doc, site_id: siteId },
         });
         return detailOf(tx, row);
       });
