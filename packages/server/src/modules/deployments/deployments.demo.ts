@@ -178,7 +178,9 @@ export async function seedDemoDeployments(
   }
   const packages = [];
   for (const id of input.packageIds) {
-    const pkg = await db.transaction((tx) => packageLookup.lockWithSteps(tx, { tenantId, siteAccessType: 'all', siteIds: [] }, id));
+    const pkg = await db.transaction((tx) =>
+      packageLookup.lockWithSteps(tx, { tenantId, siteAccessType: 'all', siteIds: [] }, id),
+    );
     if (pkg && pkg.steps.length > 0) {
       packages.push({
         id: pkg.id,

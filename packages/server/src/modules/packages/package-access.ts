@@ -20,7 +20,10 @@ export function assertMayChange(ctx: RequestContext, row: PackageRow): void {
 }
 
 /** The caller as the package's last editor. */
-export const editorOf = (ctx: RequestContext): Editor => ({ userId: ctx.userId, name: ctx.name ?? ctx.email });
+export const editorOf = (ctx: RequestContext): Editor => ({
+  userId: ctx.userId,
+  name: ctx.name ?? ctx.email,
+});
 
 /**
  * The owner scope of a new package (create, import, duplicate). All-site callers may choose any

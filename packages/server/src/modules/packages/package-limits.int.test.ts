@@ -51,8 +51,12 @@ describe('package size limits (R2-6)', () => {
     } finally {
       await db.execute(sql`drop trigger count_step_insert on package_steps`);
     }
-    const result = await db.execute<{ n: number }>(sql`select count(*)::int as n from step_insert_statements`);
-    const rows = (Array.isArray(result) ? result : (result as { rows: { n: number }[] }).rows) as { n: number }[];
+    const result = await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from step_insert_statements`,
+    );
+    const rows = (Array.isArray(result) ? result : (result as { rows: { n: number }[] }).rows) as {
+      n: number;
+    }[];
     return rows[0]?.n ?? -1;
   }
 
@@ -64,13 +68,15 @@ describe('package size limits (R2-6)', () => {
   afterAll(async () => server?.close());
 
   it(`refuses an import of ${MAX_STEPS_PER_PACKAGE + 1} steps with the contract's message, and stores nothing`, async () => {
-    const before = (await call<{ pagination: { total: number } }>('GET', `${API}?limit=1`)).body.data.pagination.total;
+    const before = (await call<{ pagination: { total: number } }>('GET', `${API}?limit=1`)).body.data
+      .pagination.total;
     for (const n of [MAX_STEPS_PER_PACKAGE + 1, 3000]) {
       const res = await call('POST', `${API}/import`, exportDoc(n));
       expect(res.status).toBe(400);
       expect(res.body.error).toBe(packageMessages.tooManySteps(MAX_STEPS_PER_PACKAGE));
     }
-    const after = (await call<{ pagination: { total: number } }>('GET', `${API}?limit=1`)).body.data.pagination.total;
+    const after = (await call<{ pagination: { total: number } }>('GET', `${API}?limit=1`)).body.data
+      .pagination.total;
     expect(after).toBe(before);
   });
 
@@ -108,10 +114,15 @@ describe('package size limits (R2-6)', () => {
     });
     expect(extra.status).toBe(400);
     expect(extra.body.error).toBe(packageMessages.stepLimitReached(MAX_STEPS_PER_PACKAGE));
-    expect((await call<PackageDetail>('GET', `${API}/${id}`)).body.data.step_count).toBe(MAX_STEPS_PER_PACKAGE);
+    expect((await call<PackageDetail>('GET', `${API}/${id}`)).body.data.step_count).toBe(
+      MAX_STEPS_PER_PACKAGE,
+    );
 
     const tooLong = await call('PUT', `${API}/${id}/steps/reorder`, {
-      stepOrders: Array.from({ length: MAX_STEPS_PER_PACKAGE + 1 }, (_, i) => ({ id: i + 1, step_order: i + 1 })),
+      stepOrders: Array.from({ length: MAX_STEPS_PER_PACKAGE + 1 }, (_, i) => ({
+        id: i + 1,
+        step_order: i + 1,
+      })),
     });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error).toBe(packageMessages.tooManySteps(MAX_STEPS_PER_PACKAGE));

@@ -45,7 +45,12 @@ describe('package owner scope (R2-5)', () => {
       ...body,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const step = await call<PackageStep>('POST', `${API}/${res.body.data.id}/steps`, token, cmdStep('Install'));
+    const step = await call<PackageStep>(
+      'POST',
+      `${API}/${res.body.data.id}/steps`,
+      token,
+      cmdStep('Install'),
+    );
     expect(step.status).toBe(200);
     return get(res.body.data.id, token);
   }
@@ -73,7 +78,8 @@ describe('package owner scope (R2-5)', () => {
     return row!.id;
   }
 
-  const get = async (id: number, token = admin) => (await call<PackageDetail>('GET', `${API}/${id}`, token)).body.data;
+  const get = async (id: number, token = admin) =>
+    (await call<PackageDetail>('GET', `${API}/${id}`, token)).body.data;
 
   beforeAll(async () => {
     server = await startTestServer({ env: { AGENT_PRESENCE_GRACE_MS: '0' } });
@@ -187,7 +193,9 @@ describe('package owner scope (R2-5)', () => {
     expect(copy.status).toBe(200);
     expect(copy.body.data.site_id).toBe(lon);
     expect(copy.body.data.step_count).toBe(1);
-    expect((await call('POST', `${API}/${copy.body.data.id}/steps`, london, cmdStep('Mine'))).status).toBe(200);
+    expect((await call('POST', `${API}/${copy.body.data.id}/steps`, london, cmdStep('Mine'))).status).toBe(
+      200,
+    );
 
     const doc = (await call<never>('GET', `${API}/${shared.id}/export`, admin)).body as PackageExportDocument;
     const imported = await call<PackageDetail>('POST', `${API}/import`, london, doc);
@@ -201,7 +209,10 @@ describe('package owner scope (R2-5)', () => {
   it('an all-sites administrator sets and changes the scope of any package, within the tenant', async () => {
     const pkg = await createPackage(admin, { site_id: hq });
     expect(pkg.site_id).toBe(hq);
-    const shared = await call<PackageDetail>('PUT', `${API}/${pkg.id}`, admin, { name: pkg.name, site_id: null });
+    const shared = await call<PackageDetail>('PUT', `${API}/${pkg.id}`, admin, {
+      name: pkg.name,
+      site_id: null,
+    });
     expect(shared.body.data.site_id).toBeNull();
     const other = await call('PUT', `${API}/${pkg.id}`, admin, { name: pkg.name, site_id: globexSite });
     expect(other.status).toBe(404);

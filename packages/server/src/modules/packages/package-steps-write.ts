@@ -80,7 +80,9 @@ export async function addSteps(
   );
   await insertStepFiles(
     tx,
-    rows.flatMap((row, index) => (resolved[index]?.fileIds ?? []).map((fileId) => ({ stepId: row.id, fileId }))),
+    rows.flatMap((row, index) =>
+      (resolved[index]?.fileIds ?? []).map((fileId) => ({ stepId: row.id, fileId })),
+    ),
   );
   return rows;
 }

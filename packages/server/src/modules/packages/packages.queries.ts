@@ -147,7 +147,10 @@ export async function replaceStepFiles(db: Executor, stepId: number, fileIds: nu
 }
 
 /** Which files the new steps use, all in one statement (a package's import or copy). */
-export async function insertStepFiles(db: Executor, rows: { stepId: number; fileId: number }[]): Promise<void> {
+export async function insertStepFiles(
+  db: Executor,
+  rows: { stepId: number; fileId: number }[],
+): Promise<void> {
   const unique = [...new Map(rows.map((r) => [`${r.stepId}:${r.fileId}`, r])).values()];
   if (unique.length > 0) {
     await db.insert(packageStepFiles).values(unique);
@@ -196,7 +199,10 @@ export async function insertStep(tx: Executor, values: typeof packageSteps.$infe
 }
 
 /** Inserts many steps in one statement; the rows come back in step order. */
-export async function insertSteps(tx: Executor, values: (typeof packageSteps.$inferInsert)[]): Promise<StepRow[]> {
+export async function insertSteps(
+  tx: Executor,
+  values: (typeof packageSteps.$inferInsert)[],
+): Promise<StepRow[]> {
   if (values.length === 0) {
     return [];
   }
@@ -238,7 +244,11 @@ export async function touchPackage(db: Executor, id: number, by: Editor): Promis
 
 const NEVER_DEPLOYED: LastDeployment = { lastDeployedAt: null, isChangedSinceDeploy: false };
 
-export function toSummary(row: PackageRow, steps: number, deploy: LastDeployment = NEVER_DEPLOYED): PackageSummary {
+export function toSummary(
+  row: PackageRow,
+  steps: number,
+  deploy: LastDeployment = NEVER_DEPLOYED,
+): PackageSummary {
   return {
     id: row.id,
     name: row.name,

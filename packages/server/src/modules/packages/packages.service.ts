@@ -23,7 +23,14 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { RequestContext } from '../../plugins/auth';
 import type { Scope } from '../../lib/scope';
 import { fileLookup } from '../files/files.service';
-import { assertDeployableTo, assertMayChange, auditSiteOf, editorOf, siteForNewPackage, siteForUpdate } from './package-access';
+import {
+  assertDeployableTo,
+  assertMayChange,
+  auditSiteOf,
+  editorOf,
+  siteForNewPackage,
+  siteForUpdate,
+} from './package-access';
 import { addSteps, resolveStepFiles, stepColumns } from './package-steps-write';
 import { referencedFileIds, resolveImportedSteps, toExportDocument } from './package-transfer';
 import {
@@ -112,7 +119,10 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
   async function insertPackage(
     tx: Executor,
     ctx: RequestContext,
-    body: Omit<PackageCreateInput, 'target_os' | 'site_id'> & { target_os?: 'windows'; siteId: number | null },
+    body: Omit<PackageCreateInput, 'target_os' | 'site_id'> & {
+      target_os?: 'windows';
+      siteId: number | null;
+    },
   ): Promise<PackageRow> {
     const editor = editorOf(ctx);
     return insertPackageRow(tx, {

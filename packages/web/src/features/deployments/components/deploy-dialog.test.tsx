@@ -10,10 +10,11 @@ import type { SessionUser } from '@outpost/contract/auth';
 import type { DeploymentCreateBody, DeploymentJob } from '@outpost/contract/deployments';
 import type { DeviceListItem } from '@outpost/contract/devices';
 import { STORAGE_KEYS } from '@outpost/contract/limits';
-import { deploymentMessages as messages } from '@outpost/contract/messages';
+import { deploymentMessages as messages, packageMessages } from '@outpost/contract/messages';
 import type { PackageSummary } from '@outpost/contract/packages';
 import { ToastProvider } from '../../../components/ui/toast';
 import { AuthProvider, profileQueryKey } from '../../../lib/auth';
+import { formatDateTime } from '../../../lib/format';
 import { LiveSocketProvider } from '../../../lib/socket';
 import DeployDialog from './deploy-dialog';
 import type { DeployDialogProps } from './deploy-dialog';
@@ -42,11 +43,20 @@ const pkg = (id: number, name: string): PackageSummary => ({
   created_at: '2026-11-01T00:00:00Z',
   updated_at: '2026-11-01T00:00:00Z',
   created_by_name: 'Alex',
+  site_id: null,
+  updated_by_name: 'Alex',
+  last_deployed_at: null,
+  is_changed_since_deploy: false,
 });
 const device = (id: number, hostname: string, status: DeviceListItem['status']) =>
   ({ id, hostname, status, ip_address: `10.0.0.${id}`, device_guid: `guid-${id}` }) as DeviceListItem;
 
-const packages = [pkg(1, '7-Zip'), pkg(2, 'Chrome'), pkg(3, 'Notepad++')];
+const changed = {
+  updated_by_name: 'Sam Site',
+  updated_at: '2026-11-20T09:30:00Z',
+  is_changed_since_deploy: true,
+};
+const packages = [pkg(1, '7-Zip'), { ...pkg(2, 'Chrome'), ...changed }, pkg(3, 'Notepad++')];
 const devices = [
   device(11, 'WS-011', 'online'),
   device(12, 'WS-012', 'loggedin'),
@@ -154,6 +164,15 @@ describe('deploy dialog: loading (spec: core §4, §5, §9)', () => {
         (u) => u.includes('/customer/devices') && u.includes('limit=100') && u.includes('status=online'),
       ),
     ).toBe(true);
+  });
+
+  it('says which chosen packages changed since they were last deployed, by whom and when', async () => {
+    open({ initialPackages: [{ id: 1, name: '7-Zip' }] });
+    await within(group('Packages')).findByRole('checkbox', { name: /Chrome/ });
+    expect(screen.queryByTestId('changed-packages')).toBeNull();
+    await pick('Packages', 'Chrome');
+    const note = packageMessages.changedSinceDeploy('Sam Site', formatDateTime(changed.updated_at));
+    expect(screen.getByTestId('changed-packages')).toHaveTextContent(`Chrome: ${note}`);
   });
 
   it('shows the load failure in the spec words', async () => {

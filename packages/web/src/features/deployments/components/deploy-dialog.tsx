@@ -21,6 +21,8 @@ import { useLiveMessages } from '../../../lib/socket';
 import { useDeployOptions } from '../api/get-deploy-options';
 import { createJobs, deploySummary, scheduledAt, todayInput, validateDeploy } from '../lib/deploy-form';
 import type { DeployFormValues } from '../lib/deploy-form';
+import { ChangedPackagesNote, changedSinceDeploy } from './changed-packages-note';
+import type { PackageChangeFacts } from './changed-packages-note';
 import { PickList } from './pick-list';
 import type { PickItem } from './pick-list';
 
@@ -64,7 +66,7 @@ export default function DeployDialog({
   const [error, setError] = useState<string | null>(null);
 
   const packages = useMemo(() => {
-    const map = new Map<number, DeployPackageChoice & { detail?: string }>();
+    const map = new Map<number, DeployPackageChoice & { detail?: string } & PackageChangeFacts>();
     for (const p of initialPackages) {
       map.set(p.id, p);
     }
@@ -72,6 +74,9 @@ export default function DeployDialog({
       map.set(p.id, {
         id: p.id,
         name: p.name,
+        updated_at: p.updated_at,
+        updated_by_name: p.updated_by_name,
+        is_changed_since_deploy: p.is_changed_since_deploy,
         detail: `v${p.package_version} · ${p.step_count} step${p.step_count === 1 ? '' : 's'}${p.is_template ? ' · Template' : ''}`,
       });
     }
@@ -248,6 +253,7 @@ export default function DeployDialog({
       <form id={formId} noValidate onSubmit={(e) => void submit(e)} className="space-y-6">
         {loadFailed && <Alert>{messages.dialogLoad}</Alert>}
         {error && <Alert>{error}</Alert>}
+        <ChangedPackagesNote changes={changedSinceDeploy(packageIds, packages)} />
         <PickList
           title="Packages"
           noun={['package', 'packages']}
