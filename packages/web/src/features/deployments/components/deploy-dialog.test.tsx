@@ -51,11 +51,7 @@ const pkg = (id: number, name: string): PackageSummary => ({
 const device = (id: number, hostname: string, status: DeviceListItem['status']) =>
   ({ id, hostname, status, ip_address: `10.0.0.${id}`, device_guid: `guid-${id}` }) as DeviceListItem;
 
-const changed = {
-  updated_by_name: 'Sam Site',
-  updated_at: '2026-11-20T09:30:00Z',
-  is_changed_since_deploy: true,
-};
+const changed = { updated_by_name: 'Sam', updated_at: '2026-11-20T09:30Z', is_changed_since_deploy: true };
 const packages = [pkg(1, '7-Zip'), { ...pkg(2, 'Chrome'), ...changed }, pkg(3, 'Notepad++')];
 const devices = [
   device(11, 'WS-011', 'online'),
@@ -171,7 +167,7 @@ describe('deploy dialog: loading (spec: core §4, §5, §9)', () => {
     await within(group('Packages')).findByRole('checkbox', { name: /Chrome/ });
     expect(screen.queryByTestId('changed-packages')).toBeNull();
     await pick('Packages', 'Chrome');
-    const note = packageMessages.changedSinceDeploy('Sam Site', formatDateTime(changed.updated_at));
+    const note = packageMessages.changedSinceDeploy('Sam', formatDateTime(changed.updated_at));
     expect(screen.getByTestId('changed-packages')).toHaveTextContent(`Chrome: ${note}`);
   });
 

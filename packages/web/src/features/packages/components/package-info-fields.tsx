@@ -1,4 +1,6 @@
 import type { UseFormReturn } from 'react-hook-form';
+import type { SiteOption } from '@outpost/contract/devices';
+import { packageMessages as messages } from '@outpost/contract/messages';
 import { ARCHITECTURES } from '@outpost/contract/packages';
 import { Checkbox, Field, Input, Select, Textarea } from '../../../components/ui/form';
 import type { PackageInfo } from '../lib/builder-state';
@@ -9,9 +11,15 @@ import type { PackageInfo } from '../lib/builder-state';
 export function PackageInfoFields({
   form,
   isDisabled,
+  sites,
+  isSiteLimited,
 }: {
   form: UseFormReturn<PackageInfo>;
   isDisabled?: boolean;
+  /** the sites the package may belong to (SECURITY.md R2-5) */
+  sites: SiteOption[];
+  /** a site-limited member's package belongs to one of their sites, never to all */
+  isSiteLimited: boolean;
 }) {
   const { register, formState } = form;
   return (
@@ -68,6 +76,28 @@ export function PackageInfoFields({
       >
         <Input id="package-version" placeholder="1.0.0" {...register('package_version')} />
       </Field>
+      <div className="sm:col-span-2">
+        <Field
+          label="Site"
+          htmlFor="package-site"
+          hint={
+            isSiteLimited
+              ? 'Your packages belong to one of your sites and deploy only to its devices.'
+              : 'A package for one site deploys only to its devices and its members may change it. A package for all sites only administrators of all sites may change.'
+          }
+        >
+          <Select id="package-site" {...register('site_id')}>
+            <option value="" disabled={isSiteLimited}>
+              {messages.tenantWideLabel}
+            </option>
+            {sites.map((site) => (
+              <option key={site.id} value={String(site.id)}>
+                {site.site_name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+      </div>
       <div className="sm:col-span-2">
         <Checkbox
           label="Template: a starting point to duplicate for new packages"

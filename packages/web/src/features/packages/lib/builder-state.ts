@@ -1,6 +1,7 @@
 import { packageMessages as messages } from '@outpost/contract/messages';
 import type { Architecture, PackageDetail, PackageStep } from '@outpost/contract/packages';
 import { PACKAGE_DEFAULTS, STEP_DEFAULTS, STEP_LIMITS } from '@outpost/contract/packages';
+import { MAX_STEPS_PER_PACKAGE } from '@outpost/contract/limits';
 import { defaultStepDetails, parseStepDetails } from '@outpost/contract/step-catalog';
 import type { StepType } from '@outpost/contract/step-catalog';
 
@@ -14,7 +15,17 @@ export type PackageInfo = {
   package_version: string;
   /** Beyond the spec: a template is a starting point to duplicate (listed under Templates). */
   is_template: boolean;
+  /** The owner site's id as the select holds it; '' = shared with all sites (SECURITY.md R2-5). */
+  site_id: string;
 };
+
+/** The package's fields as the API takes them (the site as a number, or null for all sites). */
+export type PackageBody = Omit<PackageInfo, 'site_id'> & { site_id: number | null };
+
+export const packageBody = (info: PackageInfo): PackageBody => ({
+  ...info,
+  site_id: info.site_id === '' ? null : Number(info.site_id),
+});
 
 export type StepDraft = {
   /** Stable key for the list and drag-and-drop: the saved id, or a temporary id (spec §3). */
@@ -38,6 +49,7 @@ export const EMPTY_INFO: PackageInfo = {
   architecture: PACKAGE_DEFAULTS.architecture,
   package_version: PACKAGE_DEFAULTS.package_version,
   is_template: false,
+  site_id: '',
 };
 
 let tempCounter = 0;
@@ -51,6 +63,7 @@ export function infoFromPackage(p: PackageDetail): PackageInfo {
     architecture: p.architecture,
     package_version: p.package_version,
     is_template: p.is_template,
+    site_id: p.site_id === null ? '' : String(p.site_id),
   };
 }
 
@@ -82,8 +95,15 @@ export function newStepDraft(type: StepType): StepDraft {
   };
 }
 
-/** Why the package cannot be saved yet, in the spec's order (§5). */
-export function packageBlockers(info: Pick<PackageInfo, 'name'>, steps: readonly unknown[]): string[] {
+/**
+ * Why the package cannot be saved yet, in the spec's order (§5); then the owner site a
+ * site-limited member must choose, and the step limit (SECURITY.md R2-5, R2-6).
+ */
+export function packageBlockers(
+  info: Pick<PackageInfo, 'name'> & Partial<Pick<PackageInfo, 'site_id'>>,
+  steps: readonly unknown[],
+  opts: { mustChooseSite?: boolean } = {},
+): string[] {
   const blockers: string[] = [];
   if (!info.name.trim()) {
     blockers.push(messages.packageNameRequired);
@@ -91,8 +111,18 @@ export function packageBlockers(info: Pick<PackageInfo, 'name'>, steps: readonly
   if (steps.length === 0) {
     blockers.push(messages.packageStepsRequired);
   }
+  if (opts.mustChooseSite && !info.site_id) {
+    blockers.push(messages.chooseSite);
+  }
+  if (steps.length > MAX_STEPS_PER_PACKAGE) {
+    blockers.push(messages.tooManySteps(MAX_STEPS_PER_PACKAGE));
+  }
   return blockers;
 }
+
+/** Why no step can be added, or null (SECURITY.md R2-6: at most MAX_STEPS_PER_PACKAGE). */
+export const addStepBlocker = (stepCount: number): string | null =>
+  stepCount >= MAX_STEPS_PER_PACKAGE ? messages.stepLimitReached(MAX_STEPS_PER_PACKAGE) : null;
 
 export type StepIssue = {
   field: 'step_name' | 'step_details' | 'timeout_seconds' | 'retry_count';

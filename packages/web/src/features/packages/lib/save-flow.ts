@@ -1,14 +1,15 @@
 import { packageMessages as messages } from '@outpost/contract/messages';
 import type { PackageDetail, PackageStep } from '@outpost/contract/packages';
 import type { StepPayload } from '../api/save-package';
-import type { PackageInfo, StepDraft } from './builder-state';
+import { packageBody } from './builder-state';
+import type { PackageBody, PackageInfo, StepDraft } from './builder-state';
 
 // spec: operations §4 Package save — create or update the package, then add new steps and update
 // changed ones one at a time, then put them in the builder's order; §8 names each failure.
 
 export type SaveDeps = {
-  createPackage: (body: PackageInfo & { target_os: 'windows' }) => Promise<PackageDetail>;
-  updatePackage: (id: number, body: PackageInfo) => Promise<PackageDetail>;
+  createPackage: (body: PackageBody & { target_os: 'windows' }) => Promise<PackageDetail>;
+  updatePackage: (id: number, body: PackageBody) => Promise<PackageDetail>;
   addStep: (packageId: number, step: StepPayload) => Promise<PackageStep>;
   updateStep: (packageId: number, stepId: number, step: StepPayload) => Promise<PackageStep>;
   reorderSteps: (packageId: number, orderedIds: number[]) => Promise<PackageStep[]>;
@@ -34,7 +35,7 @@ export async function savePackage(
   deps: SaveDeps,
   input: { packageId: number | null; info: PackageInfo; steps: StepDraft[] },
 ): Promise<SaveResult> {
-  const info = { ...input.info, name: input.info.name.trim() };
+  const info = packageBody({ ...input.info, name: input.info.name.trim() });
   let packageId = input.packageId;
   const steps = input.steps.map((s) => ({ ...s }));
   try {

@@ -3,9 +3,9 @@ import { Link, useBlocker, useNavigate, useParams } from 'react-router';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { ArrowLeft, FolderOpen, ListPlus, Plus, Save } from 'lucide-react';
+import { ArrowLeft, Save } from 'lucide-react';
 import { packageMessages as messages } from '@outpost/contract/messages';
-import { Architecture, DEFAULT_WORKING_DIRECTORY, PACKAGE_NAME_MAX } from '@outpost/contract/packages';
+import { Architecture, PACKAGE_NAME_MAX } from '@outpost/contract/packages';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -28,9 +28,10 @@ import {
 import { DeployButton } from '../components/deploy-button';
 import { PackageInfoFields } from '../components/package-info-fields';
 import { StepEditorDialog } from '../components/step-editor-dialog';
-import { StepList } from '../components/step-list';
+import { StepsCard } from '../components/steps-card';
 import {
   EMPTY_INFO,
+  addStepBlocker,
   draftFromStep,
   infoFromPackage,
   moveStep,
@@ -38,6 +39,8 @@ import {
   packageBlockers,
 } from '../lib/builder-state';
 import type { PackageInfo, StepDraft } from '../lib/builder-state';
+import { usePackageAccess } from '../lib/package-access';
+import type { PackageAccess } from '../lib/package-access';
 import { savePackage } from '../lib/save-flow';
 
 // spec: operations §2.3 Package builder (/packages/builder and /packages/{id}/edit), §4 package
@@ -50,6 +53,7 @@ const PackageInfoSchema = z.object({
   architecture: Architecture,
   package_version: z.string().trim().min(1, 'Package version is required').max(50),
   is_template: z.boolean(),
+  site_id: z.string(),
 });
 
 const SAVE_DEPS = { createPackage, updatePackage, addStep, updateStep, reorderSteps };
@@ -61,6 +65,7 @@ export default function PackageBuilderPage() {
   const routeId = params.id ? Number(params.id) : null;
   const isEdit = routeId !== null;
   const loaded = usePackage(Number.isInteger(routeId) ? routeId : null);
+  const access = usePackageAccess(loaded.data ?? null);
 
   if (isEdit && (loaded.isPending || loaded.isFetching) && !loaded.data) {
     return <PageSpinner label="Loading package..." />;
@@ -85,6 +90,7 @@ export default function PackageBuilderPage() {
       packageId={loaded.data?.id ?? null}
       initialInfo={loaded.data ? infoFromPackage(loaded.data) : EMPTY_INFO}
       initialSteps={loaded.data ? loaded.data.steps.map(draftFromStep) : []}
+      access={access}
     />
   );
 }
@@ -105,10 +111,12 @@ function Builder({
   packageId: initialPackageId,
   initialInfo,
   initialSteps,
+  access,
 }: {
   packageId: number | null;
   initialInfo: PackageInfo;
   initialSteps: StepDraft[];
+  access: PackageAccess;
 }) {
   const navigate = useNavigate();
   const toast = useToast();
@@ -129,9 +137,20 @@ function Builder({
     mode: 'onTouched',
   });
   const name = useWatch({ control: form.control, name: 'name' }) ?? '';
-  const blockers = packageBlockers({ name }, steps);
+  const siteId = useWatch({ control: form.control, name: 'site_id' }) ?? '';
+  const blockers = packageBlockers({ name, site_id: siteId }, steps, {
+    mustChooseSite: access.isSiteLimited,
+  });
+  // A shared package is read-only to a site-limited member (SECURITY.md R2-5).
+  const isLocked = isSaving || access.isReadOnly;
   // spec §2.3: disabled while saving, while loading, when the name is empty or there are no steps.
-  const canSave = !isSaving && blockers.length === 0;
+  const canSave = !isLocked && blockers.length === 0;
+  const addBlocker = addStepBlocker(steps.length);
+  useEffect(() => {
+    if (!isEdit && access.defaultSiteId && !form.getValues('site_id')) {
+      form.setValue('site_id', access.defaultSiteId);
+    }
+  }, [isEdit, access.defaultSiteId, form]);
 
   // Leaving with unsaved changes asks first (in-app navigation and closing the tab).
   const [isSaved, setIsSaved] = useState(false);
@@ -277,6 +296,11 @@ function Builder({
         }
       />
 
+      {access.isReadOnly && (
+        <Alert tone="info" className="mb-4">
+          <span data-testid="package-read-only">{messages.tenantWideReadOnly}</span>
+        </Alert>
+      )}
       {saveError && (
         <Alert className="mb-4">
           <span data-testid="save-error">{saveError}</span>
@@ -305,63 +329,25 @@ function Builder({
           />
           <div className="px-5 py-5">
             <form onSubmit={(e) => void onSave(e)} noValidate>
-              <PackageInfoFields form={form} isDisabled={isSaving} />
+              <PackageInfoFields
+                form={form}
+                isDisabled={isLocked}
+                sites={access.sites}
+                isSiteLimited={access.isSiteLimited}
+              />
             </form>
           </div>
         </Card>
 
-        <Card>
-          <CardHeader
-            title={
-              <span className="flex items-center gap-2">
-                <Badge tone="indigo">Step 2 of 2</Badge> Installation steps
-              </span>
-            }
-            description="Steps run one after another, in this order. Drag a handle, or focus it and use Space and the arrow keys, to reorder."
-            actions={
-              <Button
-                variant="primary"
-                size="sm"
-                icon={<Plus className="size-4" />}
-                onClick={openNewStep}
-                disabled={isSaving}
-              >
-                Add Step
-              </Button>
-            }
-          />
-          <div className="space-y-4 px-5 py-5">
-            <div className="flex items-start gap-2.5 rounded-lg bg-slate-50 px-3.5 py-2.5 text-sm text-slate-600 dark:bg-slate-800/50 dark:text-slate-300">
-              <FolderOpen className="mt-0.5 size-4 shrink-0 text-slate-400" aria-hidden />
-              <p>
-                Default working directory for all steps:{' '}
-                <code className="rounded bg-white px-1.5 py-0.5 font-mono text-xs text-slate-800 ring-1 ring-slate-200 dark:bg-slate-900 dark:text-slate-200 dark:ring-slate-700">
-                  {DEFAULT_WORKING_DIRECTORY}
-                </code>
-              </p>
-            </div>
-            {steps.length === 0 ? (
-              <div className="flex flex-col items-center rounded-lg border border-dashed border-slate-300 px-6 py-10 text-center dark:border-slate-700">
-                <ListPlus className="size-8 text-slate-300 dark:text-slate-600" aria-hidden />
-                <p className="mt-2 text-sm font-medium text-slate-700 dark:text-slate-200">No steps yet</p>
-                <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
-                  {messages.packageStepsRequired}
-                </p>
-                <Button className="mt-4" size="sm" icon={<Plus className="size-4" />} onClick={openNewStep}>
-                  Add the first step
-                </Button>
-              </div>
-            ) : (
-              <StepList
-                steps={steps}
-                isDisabled={isSaving}
-                onMove={(from, to) => setSteps((list) => moveStep(list, from, to))}
-                onEdit={(index) => setEditing({ index, draft: steps[index]!, isNew: false })}
-                onDelete={requestDelete}
-              />
-            )}
-          </div>
-        </Card>
+        <StepsCard
+          steps={steps}
+          isLocked={isLocked}
+          addBlocker={addBlocker}
+          onAdd={openNewStep}
+          onMove={(from, to) => setSteps((list) => moveStep(list, from, to))}
+          onEdit={(index) => setEditing({ index, draft: steps[index]!, isNew: false })}
+          onDelete={requestDelete}
+        />
       </div>
 
       {editing && (

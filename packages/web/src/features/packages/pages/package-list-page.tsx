@@ -7,9 +7,7 @@ import {
   LayoutTemplate,
   MoreHorizontal,
   Package as PackageIcon,
-  Pencil,
   Plus,
-  Trash2,
 } from 'lucide-react';
 import { osTypeLabel } from '@outpost/contract/devices';
 import { packageMessages as messages } from '@outpost/contract/messages';
@@ -38,6 +36,7 @@ import { usePackages } from '../api/get-packages';
 import type { PackageListParams } from '../api/get-packages';
 import { useImportPackage } from '../api/import-package';
 import { DeployButton } from '../components/deploy-button';
+import { PackageRowActions } from '../components/package-row-actions';
 
 // spec: operations §2.2 Package list, §5 (deploy without selection), §8 (load and delete errors).
 
@@ -321,23 +320,7 @@ export default function PackageListPage() {
                   </Td>
                   <Td>
                     <div className="flex items-center justify-end gap-1.5">
-                      <Button
-                        size="sm"
-                        icon={<Pencil className="size-3.5" />}
-                        onClick={() => void navigate(`/packages/${pkg.id}/edit`)}
-                      >
-                        Edit
-                      </Button>
-                      <DeployButton packages={[pkg]} />
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        className="text-red-600 hover:bg-red-50 hover:text-red-700 dark:text-red-400 dark:hover:bg-red-500/10"
-                        icon={<Trash2 className="size-3.5" />}
-                        onClick={() => setToDelete(pkg)}
-                      >
-                        Delete
-                      </Button>
+                      <PackageRowActions pkg={pkg} onDelete={setToDelete} />
                       <Menu
                         label={`More actions for ${pkg.name}`}
                         trigger={() => (
