@@ -83,7 +83,7 @@ describe('package owner scope (R2-5)', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ env: { AGENT_PRESENCE_GRACE_MS: '0' } });
-    const seeded = await server.seedDemo();
+    const seeded = (await server.seedDemo())!;
     const signedIn = await server.devSignIn('admin@acme.example');
     admin = signedIn.token;
     adminName = signedIn.user.name ?? '';
@@ -197,7 +197,9 @@ describe('package owner scope (R2-5)', () => {
       200,
     );
 
-    const doc = (await call<never>('GET', `${API}/${shared.id}/export`, admin)).body as PackageExportDocument;
+    const doc = (
+      await server.request<PackageExportDocument>('GET', `${API}/${shared.id}/export`, { token: admin })
+    ).body;
     const imported = await call<PackageDetail>('POST', `${API}/import`, london, doc);
     expect(imported.body.data.site_id).toBe(lon);
     const elsewhere = await call('POST', `${API}/import?site_id=${hq}`, london, doc);
