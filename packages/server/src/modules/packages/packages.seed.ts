@@ -234,6 +234,8 @@ export async function seedDemoPackages(
         isTemplate: p.isTemplate ?? false,
         createdBy: opts.userId,
         createdByName: opts.userName,
+        updatedBy: opts.userId,
+        updatedByName: opts.userName,
       });
       for (const [index, body] of p.steps.entries()) {
         // The same schema as the API: demo steps are exactly what a person could have saved.
