@@ -109,9 +109,8 @@ export type Config = {
   google: { clientId: string | null; jwksUrl: string; issuers: string[] };
   sessionSecret: Uint8Array;
   /** dev sign-in is configured (no Google client id); each request is still checked (devSignInAllowed) */
+  /** OUTPOST_ALLOW_DEV_LOGIN=1: password-less dev sign-in, from this machine only */
   devLogin: boolean;
-  /** OUTPOST_ALLOW_DEV_LOGIN=1: dev sign-in from any address, not only from this machine */
-  devLoginFromAnyAddress: boolean;
   demo: boolean;
   logLevel: string;
   webDistDir: string | null;
@@ -317,10 +316,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
     },
     sessionSecret: loadSessionSecret(dataDir, e.SESSION_SECRET),
-    // Dev sign-in only without a Google client id; each request must also come from this machine
-    // (its own address, after proxy resolution) unless OUTPOST_ALLOW_DEV_LOGIN is set.
-    devLogin: clientId === null,
-    devLoginFromAnyAddress: e.OUTPOST_ALLOW_DEV_LOGIN,
+    // Dev sign-in is an explicit opt-in (SECURITY.md R2-7): `npm start` (the demo) sets it, nothing
+    // else does. Each request must also come from this machine, with no proxy in between.
+    devLogin: e.OUTPOST_ALLOW_DEV_LOGIN,
     demo: e.OUTPOST_DEMO === '1',
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR ?? null,
