@@ -260,6 +260,10 @@ export const adminMessages = {
     'You are the only administrator of this organization and cannot change your own role. Make another user an administrator first.',
   lastAdminRemoved:
     'This would leave the organization without an administrator. Make another user an administrator first.',
+  lastAllSitesAdmin:
+    'This would leave the organization without an administrator who has access to all sites, and nobody could grant all-site access again. Give another administrator access to all sites first.',
+  emailBound:
+    'This user has signed in, so their e-mail address can no longer be changed. To give access to another address, remove this user and invite the new address.',
   siteAccessBeyondOwn:
     'You have access to specific sites only, so you can only manage users whose access lies within your sites, and give them only your sites.',
   siteNotFound: 'Site not found',

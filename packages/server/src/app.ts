@@ -42,6 +42,7 @@ import { agentFilesRoutes, deploymentsRoutes } from './modules/deployments/deplo
 import { createDeploymentsService, deploymentLookup } from './modules/deployments/deployments.service';
 import { createDevicesService } from './modules/devices/devices.service';
 import { usersRoutes } from './modules/users/users.routes';
+import { createSessionControl } from './modules/auth/sessions.service';
 import { sitesRoutes } from './modules/sites/sites.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
@@ -225,7 +226,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           await customer.register(dashboardRoutes, { db: database.db, deployments });
           await customer.register(deviceActionsRoutes, { db: database.db });
           await customer.register(deploymentsRoutes, { service: deployments });
-          await customer.register(usersRoutes, { db: database.db });
+          await customer.register(usersRoutes, {
+            db: database.db,
+            // SECURITY.md R2-1 "Sessions": ended sessions close their portal sockets on every instance.
+            sessions: createSessionControl((userIds) => app.bus.publish('portal.sessions', { userIds })),
+          });
           await customer.register(sitesRoutes, { db: database.db });
           await customer.register(auditRoutes, { db: database.db });
           await customer.register(activityRoutes, { db: database.db });
