@@ -89,7 +89,12 @@ async function seedTenant(
       [tenantId, software],
     );
   }
-  return { tenantId, userId: (user.rows[0] as { id: number }).id, email: `admin${index}@bench.example.com`, siteIds };
+  return {
+    tenantId,
+    userId: (user.rows[0] as { id: number }).id,
+    email: `admin${index}@bench.example.com`,
+    siteIds,
+  };
 }
 
 async function seedActivity(client: Sql, tenantId: number): Promise<void> {

@@ -24,9 +24,10 @@ export const messages = {
   googleEmailUnverified: 'Your Google e-mail address is not verified',
   notInvited:
     'This e-mail address has not been invited to any organization. Ask your administrator for an invitation.',
-  devLoginDisabled: 'Development sign-in is disabled on this server',
+  devLoginDisabled:
+    'Development sign-in is disabled on this server. The operator can turn it on for a local trial with OUTPOST_ALLOW_DEV_LOGIN=1.',
   devLoginLocalOnly:
-    'Development sign-in is only available from the machine Outpost runs on. Sign in with Google, or set OUTPOST_ALLOW_DEV_LOGIN=1 to allow it from other addresses.',
+    'Development sign-in is only available to a browser on the machine Outpost runs on, with no proxy in between. Sign in with Google instead.',
   googleLoginDisabled: 'Google sign-in is not configured on this server',
   tenantNotFound: 'Organization not found',
   adminOnly: 'Administrators only',

@@ -26,6 +26,8 @@ export const sessions = pgTable(
   },
   (t) => [
     index('sessions_user_idx').on(t.userId),
-    index('sessions_expires_idx').on(t.expiresAt).where(sql`${t.revokedAt} is null`),
+    index('sessions_expires_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.revokedAt} is null`),
   ],
 );

@@ -15,7 +15,8 @@ describe('Google sign-in (real verifier against a local JWKS)', () => {
 
   beforeAll(async () => {
     idp = await startOidcFixture();
-    server = await startTestServer({ env: idp.env });
+    // Google only: dev sign-in stays off unless OUTPOST_ALLOW_DEV_LOGIN turns it on (R2-7).
+    server = await startTestServer({ env: { ...idp.env, OUTPOST_ALLOW_DEV_LOGIN: '0' } });
     await server.seedDemo();
   });
   afterAll(async () => {
@@ -89,7 +90,7 @@ describe('Google sign-in (real verifier against a local JWKS)', () => {
     expect(notJson.status).toBe(400);
   });
 
-  it('refuses dev sign-in when Google is configured', async () => {
+  it('refuses dev sign-in unless OUTPOST_ALLOW_DEV_LOGIN turns it on', async () => {
     const res = await server.request<Envelope<null>>('POST', '/api/customer/auth/dev', {
       body: { email: 'admin@acme.example' },
     });

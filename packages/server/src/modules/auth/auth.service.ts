@@ -202,6 +202,10 @@ export function devSignInAllowed(policy: DevSignInPolicy, caller: DevSignInCalle
  */
 export async function openToolSession(db: Db, tokens: SessionTokens, email: string): Promise<string> {
   const who = { issuer: DEV_ISSUER, subject: email.toLowerCase(), email: email.toLowerCase(), name: null };
-  const result = await createAuthService(db, tokens).signIn(who, { ip: '127.0.0.1', userAgent: null }, 'a tool');
+  const result = await createAuthService(db, tokens).signIn(
+    who,
+    { ip: '127.0.0.1', userAgent: null },
+    'a tool',
+  );
   return result.token;
 }

@@ -67,6 +67,10 @@ export async function bindInvitations(tx: Executor, identityId: number, email: s
     .update(users)
     .set({ identityId, updatedAt: sql`now()` })
     .where(
-      and(isNull(users.identityId), eq(users.email, email.toLowerCase()), notInArray(users.tenantId, memberOf)),
+      and(
+        isNull(users.identityId),
+        eq(users.email, email.toLowerCase()),
+        notInArray(users.tenantId, memberOf),
+      ),
     );
 }

@@ -36,7 +36,12 @@ export function createSessionTokens(secret: Uint8Array, clock: { now(): number }
   }
   return {
     async issue(claims: SessionClaims): Promise<string> {
-      return new SignJWT({ tid: claims.tenantId, role: claims.role, sid: claims.sessionId, idn: claims.identityId })
+      return new SignJWT({
+        tid: claims.tenantId,
+        role: claims.role,
+        sid: claims.sessionId,
+        idn: claims.identityId,
+      })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(claims.userId))
         .setIssuer(ISSUER)

@@ -117,7 +117,9 @@ export function UserDialog({
             value={form.email}
             readOnly={isEmailFixed}
             aria-readonly={isEmailFixed || undefined}
-            className={isEmailFixed ? 'bg-slate-50 text-slate-600 dark:bg-slate-800/60 dark:text-slate-300' : undefined}
+            className={
+              isEmailFixed ? 'bg-slate-50 text-slate-600 dark:bg-slate-800/60 dark:text-slate-300' : undefined
+            }
             onChange={(e) => set('email', e.target.value)}
           />
         </Field>
