@@ -28,6 +28,7 @@ export const messages = {
     'Development sign-in is disabled on this server. The operator can turn it on for a local trial with OUTPOST_ALLOW_DEV_LOGIN=1.',
   devLoginLocalOnly:
     'Development sign-in is only available to a browser on the machine Outpost runs on, with no proxy in between. Sign in with Google instead.',
+  signInLinkInvalid: 'This sign-in link is invalid, has expired or was already used. Ask for a new one.',
   googleLoginDisabled: 'Google sign-in is not configured on this server',
   tenantNotFound: 'Organization not found',
   adminOnly: 'Administrators only',

@@ -18,3 +18,19 @@ export const identities = pgTable(
   },
   (t) => [uniqueIndex('identities_issuer_subject_uq').on(t.issuer, t.subject)],
 );
+
+// One-time sign-in links an operator makes with the CLI (`npm run outpost -- sign-in-link`): the way
+// in where no identity provider is configured and dev sign-in is off (SECURITY.md R2-7). Only the
+// sha256 of the link's secret is stored; a link works once, for 15 minutes.
+export const signInLinks = pgTable(
+  'sign_in_links',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    tokenHash: text('token_hash').notNull(),
+    email: text().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('sign_in_links_token_uq').on(t.tokenHash)],
+);

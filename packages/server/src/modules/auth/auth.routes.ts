@@ -3,6 +3,7 @@ import {
   AppConfig,
   DevSignInBody,
   GoogleSignInBody,
+  LinkSignInBody,
   ProfileUpdateBody,
   SessionUser,
   SignInResult,
@@ -74,6 +75,19 @@ export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opt
       const data = await service.signIn(who, meta(request), 'dev sign-in');
       return { success: true as const, data };
     },
+  );
+
+  // A one-time link from `npm run outpost -- sign-in-link` (SECURITY.md R2-7): works once, 15 minutes.
+  app.post(
+    '/auth/link',
+    {
+      config: { access: 'public', rateLimit: { max: opts.config.signInPerMinute, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], body: LinkSignInBody, response: { 200: apiSuccess(SignInResult) } },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await service.signInWithLink(request.body.token, meta(request)),
+    }),
   );
 
   // Sign-out ends the session on the server too (docs/decisions/2026-11-26-server-side-sessions.md);

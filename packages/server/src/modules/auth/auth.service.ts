@@ -6,7 +6,7 @@ import { writeAudit } from '../../lib/audit';
 import { notFound, unauthorized } from '../../lib/errors';
 import type { RequestContext } from '../../plugins/auth';
 import { SESSION_TOKEN_TTL_SECONDS } from '@outpost/contract/limits';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Executor } from '../../lib/db';
 import {
   findMembership,
@@ -19,6 +19,7 @@ import type { Membership } from './auth.queries';
 import { bindInvitations, DEV_ISSUER, upsertIdentity } from './identities.queries';
 import type { AssertedIdentity } from './identities.queries';
 import { deleteDeadSessions, insertSession, revokeSession } from './sessions.queries';
+import { consumeSignInLink, insertSignInLink } from './sign-in-links.queries';
 import type { SessionTokens } from './session-token';
 
 type Meta = { ip: string; userAgent: string | null };
@@ -87,6 +88,18 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
         });
         return issueFor(tx, first, identityId);
       });
+    },
+
+    /**
+     * A one-time link's sign-in (made by `npm run outpost -- sign-in-link`): the operator of this
+     * machine vouched for the e-mail, as dev sign-in does, so it signs in through the same provider.
+     */
+    async signInWithLink(secret: string, meta: Meta): Promise<SignInResult> {
+      const email = await consumeSignInLink(db, sha256(secret));
+      if (!email) {
+        throw unauthorized(messages.signInLinkInvalid, 'SIGN_IN_LINK_INVALID');
+      }
+      return this.signIn({ issuer: DEV_ISSUER, subject: email, email, name: null }, meta, 'a sign-in link');
     },
 
     /** Sign-out (a deliberate addition to the spec's client-only rule): the session ends here too. */
@@ -194,6 +207,22 @@ export function devSignInAllowed(policy: DevSignInPolicy, caller: DevSignInCalle
   }
   const isProxied = FORWARDING_HEADERS.some((h) => caller.headers[h] !== undefined);
   return isLoopbackAddress(caller.ip) && !isProxied;
+}
+
+/** Link secrets last this long. */
+export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Makes a one-time sign-in link's secret for this e-mail (the CLI prints the link). */
+export async function createSignInLink(db: Db, email: string): Promise<string> {
+  const secret = randomBytes(32).toString('base64url');
+  await insertSignInLink(db, {
+    tokenHash: sha256(secret),
+    email: email.toLowerCase(),
+    ttlSeconds: SIGN_IN_LINK_TTL_SECONDS,
+  });
+  return secret;
 }
 
 /**

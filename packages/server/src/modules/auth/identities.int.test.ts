@@ -9,6 +9,7 @@ import { startOidcFixture } from '../../../test/oidc-fixture';
 import { auditLogs, identities, users } from '../../db/schema/index';
 import { addMember, createTenant } from '../tenants/tenants.service';
 import { EMAIL_ISSUER } from './identities.queries';
+import { createSignInLink } from './auth.service';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 
@@ -169,6 +170,28 @@ describe('server-side sessions', () => {
     expect((await profile(a.token)).status).toBe(401);
     // other sessions of the same person are untouched
     expect((await profile(b.token)).status).toBe(200);
+  });
+
+  it('a one-time sign-in link works once, and only for what it names', async () => {
+    const secret = await createSignInLink(server.database.db, 'Admin@Acme.example');
+    const use = () =>
+      server.request<Envelope<SignInResult>>('POST', '/api/customer/auth/link', { body: { token: secret } });
+    const first = await use();
+    expect(first.status).toBe(200);
+    expect(first.body.data.user.email).toBe('admin@acme.example');
+    const again = await use();
+    expect(again.status).toBe(401);
+    expect(again.body.error).toBe(messages.signInLinkInvalid);
+    const forged = await server.request<Envelope<null>>('POST', '/api/customer/auth/link', {
+      body: { token: 'x'.repeat(43) },
+    });
+    expect(forged.status).toBe(401);
+    const stranger = await createSignInLink(server.database.db, 'nobody@nowhere.example');
+    const refused = await server.request<Envelope<null>>('POST', '/api/customer/auth/link', {
+      body: { token: stranger },
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toBe(messages.notInvited);
   });
 
   it('switching organisation ends the old session and starts one for the new membership', async () => {
