@@ -104,9 +104,19 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
 
     /** Sign-out (a deliberate addition to the spec's client-only rule): the session ends here too. */
     async signOut(ctx: RequestContext): Promise<void> {
-      if (ctx.sessionId) {
-        await revokeSession(db, ctx.sessionId);
+      const sessionId = ctx.sessionId;
+      if (!sessionId) {
+        return;
       }
+      await db.transaction(async (tx) => {
+        await revokeSession(tx, sessionId);
+        await writeAudit(tx, ctx, {
+          action: 'Logout',
+          resourceType: 'user',
+          resourceId: ctx.userId,
+          details: 'Signed out',
+        });
+      });
     },
 
     // Any signed-in user may read and change their own profile: it is scoped to their own row.
