@@ -14,7 +14,7 @@ type Envelope<T = unknown> = { success: boolean; data: T; error?: string; code?:
 // never a 500 or an `internal_error` the agent would resend forever (SECURITY.md R2-11).
 const HIGH = '\ud800';
 const LOW = '\udc00';
-const ill = (inputMessages as Record<string, string>).illFormedText ?? 'must be valid Unicode';
+const ill = inputMessages.illFormedText;
 
 describe('ill-formed text and broken multipart headers are refused, never a 500', () => {
   let server: TestServer;
