@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@outpost/contract/files';
 import { ConfigError } from './lib/config-error';
+import { checkReleasesDir } from './lib/dir-trust';
 import { InsecureDirError, ensurePrivateDir } from './lib/private-dir';
 import { checkTrustProxyHost, fastifyTrustProxy, parseTrustProxy } from './lib/trust-proxy';
 import type { TrustProxy } from './lib/trust-proxy';
@@ -195,10 +196,11 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 export { ConfigError, fastifyTrustProxy, parseTrustProxy };
 export type { TrustProxy };
 
-function checkPrivateDirs(dataDir: string, blobDir: string) {
+function checkTrustedDirs(dataDir: string, blobDir: string, releasesDir: string) {
   try {
     ensurePrivateDir(dataDir, 'DATA_DIR');
     ensurePrivateDir(blobDir, 'BLOB_DIR');
+    checkReleasesDir(releasesDir);
   } catch (err) {
     throw err instanceof InsecureDirError ? new ConfigError(err.message) : err;
   }
@@ -235,8 +237,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     : path.join(dataDir, 'blobs');
   const trustProxy = parseTrustProxy(e.TRUST_PROXY);
   checkTrustProxyHost(trustProxy, e.HOST);
-  // Before anything is written there (the session key): refuse folders other accounts can write to.
-  checkPrivateDirs(dataDir, blobDir);
+  const agentReleasesDir = e.AGENT_RELEASES_DIR?.trim()
+    ? path.resolve(baseDir, e.AGENT_RELEASES_DIR.trim())
+    : path.join(repoRoot, 'packages/agent/dist-exe');
+  // Before anything is written there (the session key): refuse folders other accounts can change.
+  checkTrustedDirs(dataDir, blobDir, agentReleasesDir);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -291,8 +296,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     blobDir,
     metrics: { token: e.METRICS_TOKEN ?? null, port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
-    agentReleasesDir: e.AGENT_RELEASES_DIR?.trim()
-      ? path.resolve(baseDir, e.AGENT_RELEASES_DIR.trim())
-      : path.join(repoRoot, 'packages/agent/dist-exe'),
+    agentReleasesDir,
   };
 }
