@@ -190,11 +190,13 @@ export const deploymentMessages = {
 // Input rules every request and message obeys (input.ts).
 export const inputMessages = {
   nulCharacter: 'must not contain a NUL character (\\u0000)',
+  illFormedText: 'must be valid Unicode text (it contains an unpaired surrogate such as \\ud800)',
   idInvalid: 'must be a whole number from 1 to 2147483647',
   pageInvalid: 'Page must be a whole number from 1 to 2147483647',
   tooDeep: (depth: number) => `is nested too deeply (at most ${depth} levels)`,
   uploadIncomplete: 'The upload ended before the file was complete. Please try again.',
   uploadMalformed: (reason: string) => `The upload is not a valid multipart form: ${reason}`,
+  uploadUnreadable: 'The upload is not a valid multipart form',
   // Refused by the HTTP layer before any route runs (plugins/errors.ts)
   urlInvalid: 'The URL is not valid',
   paramTooLong: 'A path parameter is too long',

@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import { notFound, unauthorized } from '../../lib/errors';
+import { isLoopbackAddress } from '../../lib/trust-proxy';
 import type { RequestContext } from '../../plugins/auth';
 import { SESSION_TOKEN_TTL_SECONDS } from '@outpost/contract/limits';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -192,12 +193,6 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
-
-/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 addresses (::ffff:127.0.0.1). */
-export function isLoopbackAddress(ip: string): boolean {
-  const v4 = ip.toLowerCase().startsWith('::ffff:') ? ip.slice(7) : ip;
-  return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
 
 const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const;
 
