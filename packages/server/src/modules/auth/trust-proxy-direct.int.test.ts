@@ -3,21 +3,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
+import { startOidcFixture } from '../../../test/oidc-fixture';
 import { auditLogs } from '../../db/schema/index';
 
 // A client that reaches the instance directly, not through the proxy, and writes its own
 // X-Forwarded-For: the audit log and the sign-in rate limit must take the address its socket
-// comes from, never the one it wrote (SECURITY.md R2-8). OUTPOST_ALLOW_DEV_LOGIN lets callers
-// from any address sign in, so each sign-in writes an audit entry with the address used.
+// comes from, never the one it wrote (SECURITY.md R2-8). People sign in through the OpenID
+// Connect fixture (dev sign-in is never offered behind a proxy, R2-7), so each sign-in writes an
+// audit entry with the address used.
 
 const SPOOFED = '198.51.100.77';
 const REAL_CLIENT = '203.0.113.7';
-const signInBody = JSON.stringify({ email: 'admin@acme.example' });
+let idp: Awaited<ReturnType<typeof startOidcFixture>>;
+beforeAll(async () => {
+  idp = await startOidcFixture();
+});
+afterAll(() => idp.close());
+const signInBody = async (email: string) => JSON.stringify({ token: await idp.mint({ email }) });
 
 /** A sign-in over HTTP from `localAddress` (any 127.x address reaches a loopback listener). */
-function signInFrom(server: TestServer, localAddress: string, xff: string, email = 'admin@acme.example') {
-  const url = new URL('/api/customer/auth/dev', server.url);
-  const body = email === 'admin@acme.example' ? signInBody : JSON.stringify({ email });
+async function signInFrom(
+  server: TestServer,
+  localAddress: string,
+  xff: string,
+  email = 'admin@acme.example',
+) {
+  const url = new URL('/api/customer/auth/google', server.url);
+  const body = await signInBody(email);
   return new Promise<number>((resolve, reject) => {
     const req = http.request(url, {
       method: 'POST',
@@ -49,7 +61,7 @@ describe('TRUST_PROXY naming the proxy: a direct client cannot choose its addres
   beforeAll(async () => {
     // The proxy is 127.0.0.1; 127.0.0.2 plays a client that connects to the instance directly.
     server = await startTestServer({
-      env: { TRUST_PROXY: '127.0.0.1', OUTPOST_ALLOW_DEV_LOGIN: '1', SIGN_IN_PER_MINUTE: '5' },
+      env: { TRUST_PROXY: '127.0.0.1', ...idp.env, SIGN_IN_PER_MINUTE: '5' },
     });
     await server.seedDemo();
   });
@@ -76,7 +88,7 @@ describe('TRUST_PROXY as a hop count trusts only a peer on this machine', () => 
 
   beforeAll(async () => {
     server = await startTestServer({
-      env: { TRUST_PROXY: '1', OUTPOST_ALLOW_DEV_LOGIN: '1', SIGN_IN_PER_MINUTE: '5' },
+      env: { TRUST_PROXY: '1', ...idp.env, SIGN_IN_PER_MINUTE: '5' },
     });
     await server.seedDemo();
   });
@@ -85,13 +97,13 @@ describe('TRUST_PROXY as a hop count trusts only a peer on this machine', () => 
   // A hop count is refused at start unless the instance listens on loopback (config.test.ts,
   // start-refusals.int.test.ts). A remote peer cannot be made over loopback, so these requests go
   // through the real application with the peer's address set by Fastify's inject.
-  const injectSignIn = (remoteAddress: string, xff: string, email = 'admin@acme.example') =>
+  const injectSignIn = async (remoteAddress: string, xff: string, email = 'admin@acme.example') =>
     server.app.inject({
       method: 'POST',
-      url: '/api/customer/auth/dev',
+      url: '/api/customer/auth/google',
       remoteAddress,
       headers: { 'content-type': 'application/json', 'x-forwarded-for': xff },
-      payload: JSON.stringify({ email }),
+      payload: await signInBody(email),
     });
 
   it('takes the socket address of a remote peer, not the X-Forwarded-For it wrote', async () => {
