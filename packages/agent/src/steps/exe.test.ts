@@ -1,8 +1,8 @@
-import { copyFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDeployment } from './run-deployment';
-import { command, noDownload, recordingRunner, reports, step, useTempFiles } from './test-support';
+import { command, noDownload, recordingRunner, reports, serve, step, useTempFiles } from './test-support';
 
 const temp = useTempFiles();
 
@@ -56,8 +56,6 @@ describe('EXE steps', () => {
 
   it('downloads a URL source through the injected download and runs it', async () => {
     const r = reports();
-    const source = path.join(temp.dir, 'served.sh');
-    await writeFile(source, SCRIPT);
     const urls: string[] = [];
     const result = await runDeployment(
       command([
@@ -70,15 +68,17 @@ describe('EXE steps', () => {
       {
         report: r.report,
         fetchFile: temp.files.fetchFile,
-        download: async (url, dest) => {
-          urls.push(`${url} -> ${path.basename(dest)}`);
-          await copyFile(source, dest);
+        download: (url, signal) => {
+          urls.push(url);
+          return serve(SCRIPT)(url, signal);
         },
         workDir: path.join(temp.dir, 'work'),
       },
     );
     expect(result.status).toBe('completed');
-    expect(urls).toEqual(['https://example.com/dl/tool%20setup.sh?x=1 -> tool_setup.sh']);
+    expect(urls).toEqual(['https://example.com/dl/tool%20setup.sh?x=1']);
+    // the hash of the bytes it wrote (and ran) is in the step log
+    expect(r.output(1)).toContain(`sha256 ${createHash('sha256').update(SCRIPT).digest('hex')}`);
   });
 
   it('passes Windows arguments to the program as typed', async () => {
