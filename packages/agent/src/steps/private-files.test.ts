@@ -139,6 +139,7 @@ describe('private folders', () => {
 describe('writing a file privately', () => {
   it('writes 0600, returns the hash of exactly the bytes written, and sets the execute bit through the descriptor', async () => {
     const body = (async function* () {
+      await Promise.resolve(); // bytes arrive asynchronously, as from the network
       yield Buffer.from('#!/bin/sh\n');
       yield Buffer.from('echo hi\n');
     })();
@@ -179,12 +180,14 @@ describe('writing a file privately', () => {
 
   it('removes a half-written file when the transfer fails or is cancelled', async () => {
     const failing = (async function* () {
+      await Promise.resolve(); // bytes arrive asynchronously, as from the network
       yield Buffer.from('half');
       throw new Error('connection reset');
     })();
     await expect(writePrivateFile(dir, 'a', failing)).rejects.toThrow('connection reset');
     const controller = new AbortController();
     const cancelled = (async function* () {
+      await Promise.resolve(); // bytes arrive asynchronously, as from the network
       yield Buffer.from('half');
       controller.abort();
       yield Buffer.from('rest');

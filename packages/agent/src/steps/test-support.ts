@@ -102,6 +102,7 @@ export function serve(content: string | Buffer, finalUrl?: string): Download {
   return (url): Promise<FileSource> =>
     Promise.resolve({
       body: (async function* () {
+        await Promise.resolve(); // bytes arrive asynchronously, as from the network
         yield Buffer.from(content);
       })(),
       finalUrl: finalUrl ?? url,
