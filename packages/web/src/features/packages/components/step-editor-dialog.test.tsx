@@ -27,14 +27,16 @@ describe('step editor: Download from URL', () => {
     // the field belongs to the URL source only
     expect(screen.queryByLabelText(/Expected SHA-256/)).toBeNull();
     await user.selectOptions(screen.getByLabelText(/Source Type/), 'url');
-    await user.type(screen.getByLabelText(/Download URL/), 'http://intranet.example/setup.exe');
+    await user.click(screen.getByLabelText(/Download URL/));
+    await user.paste('http://intranet.example/setup.exe');
     await user.click(screen.getByRole('button', { name: 'Add Step' }));
     expect(
       within(screen.getByTestId('step-errors')).getByText(packageMessages.stepHttpNeedsSha256),
     ).toBeVisible();
     expect(onSave).not.toHaveBeenCalled();
 
-    await user.type(screen.getByLabelText(/Expected SHA-256/), 'ab'.repeat(32));
+    await user.click(screen.getByLabelText(/Expected SHA-256/));
+    await user.paste('ab'.repeat(32));
     await user.click(screen.getByRole('button', { name: 'Add Step' }));
     expect(onSave).toHaveBeenCalledTimes(1);
     expect(onSave.mock.calls[0]?.[0]).toMatchObject({
