@@ -109,6 +109,9 @@ export const packageMessages = {
   stepFieldOption: (label: string, values: string[]) => `${label} must be one of: ${values.join(', ')}`,
   stepFieldFile: (label: string) => `${label} must be an uploaded file`,
   stepFieldUrl: (label: string) => `${label} must be a valid http:// or https:// URL`,
+  stepHttpNeedsSha256:
+    'An http:// Download URL needs the Expected SHA-256 of the file (or use an https:// URL), so the agent runs only the file you meant',
+  stepSha256Format: 'Expected SHA-256 must be 64 hexadecimal characters',
   stepExitCodes: 'Success Exit Codes must be whole numbers separated by commas, such as 0,3010,1641',
   stepScriptFileType: 'Script File must be a .ps1 file',
   stepPermissionsLine: (line: number) =>
