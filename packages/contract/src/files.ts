@@ -34,3 +34,22 @@ export function formatBytes(bytes: number): string {
   const shown = unit === 0 || Number.isInteger(value) ? String(value) : value.toFixed(1);
   return `${shown} ${units[unit]}`;
 }
+
+/**
+ * GET /customer/files/usage: what the organisation's uploads take and its quota (SECURITY.md
+ * R2-14). An upload that does not fit in what is left is refused with 413.
+ */
+export const StorageUsage = z.object({
+  used_bytes: z.number().int(),
+  quota_bytes: z.number().int(),
+  file_count: z.number().int(),
+});
+export type StorageUsage = z.infer<typeof StorageUsage>;
+
+/** How much of the quota is used, 0–100 (a quota of 0 with nothing stored is 0% used). */
+export function storageUsedPercent(usage: Pick<StorageUsage, 'used_bytes' | 'quota_bytes'>): number {
+  if (usage.quota_bytes <= 0) {
+    return usage.used_bytes > 0 ? 100 : 0;
+  }
+  return Math.min(100, Math.round((usage.used_bytes / usage.quota_bytes) * 100));
+}

@@ -96,8 +96,8 @@ export const packageMessages = {
   fileTooLarge: (limit: string) => `The file is larger than the upload limit of ${limit}.`,
   fileMissing: 'Choose a file to upload (multipart field "file").',
   fileEmptyName: 'The uploaded file has no name.',
-  storageQuotaExceeded: (size: string, remaining: string, quota: string) =>
-    `The file (${size}) does not fit in this organization's storage quota: ${remaining} of ${quota} is left. Delete files that are no longer used, or ask the Outpost operator to raise the quota.`,
+  storageQuotaExceeded: (remaining: string, quota: string) =>
+    `The file does not fit in this organization's storage quota: ${remaining} of ${quota} is left. Delete files that are no longer used, or ask the Outpost operator to raise the quota.`,
   storageUsageLoad: 'Failed to load storage usage',
   stepFileUnknown: (label: string) => `The file chosen for ${label} no longer exists. Upload it again.`,
   reorderMismatch: 'The new order must list every step of the package exactly once.',
