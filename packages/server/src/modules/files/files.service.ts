@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { formatBytes } from '@outpost/contract/files';
+import { formatBytes, showFileName } from '@outpost/contract/files';
 import type { UploadedFile } from '@outpost/contract/files';
 import { packageMessages as messages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
@@ -120,7 +120,7 @@ export function createFilesService(
             action: 'Upload File',
             resourceType: 'file',
             resourceId: inserted.id,
-            details: `Uploaded ${originalFilename} (${formatBytes(stored.size)})`,
+            details: `Uploaded ${showFileName(originalFilename)} (${formatBytes(stored.size)})`,
             newValues: { originalFilename, size: stored.size, sha256: stored.sha256 },
           });
           return inserted;
@@ -164,7 +164,7 @@ export function createFilesService(
           action: 'Delete File',
           resourceType: 'file',
           resourceId: id,
-          details: `Deleted ${existing.originalFilename}`,
+          details: `Deleted ${showFileName(existing.originalFilename)}`,
           oldValues: {
             originalFilename: existing.originalFilename,
             size: existing.sizeBytes,
