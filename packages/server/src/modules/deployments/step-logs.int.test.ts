@@ -103,10 +103,8 @@ describe('step logs: bounded by the job, per attempt and per page', () => {
     const big = 'x'.repeat(60_000);
     for (let i = 0; i < 5; i++) {
       const error = await progress(agent, commandId, { seq: 2 + i, stepOrder: 3 + i, stdout: big });
-      expect(error).toMatchObject({
-        code: 'invalid_message',
-        message: expect.stringContaining(deploymentMessages.progressUnknownStep(3 + i)),
-      });
+      expect(error?.code).toBe('invalid_message');
+      expect(error?.message).toContain(deploymentMessages.progressUnknownStep(3 + i));
     }
     // step 2 has one retry: attempts 1 and 2 are its own, attempt 3 is not
     expect(await progress(agent, commandId, { seq: 10, stepOrder: 2, attempt: 2 })).toBeNull();
