@@ -98,6 +98,9 @@ export const packageMessages = {
   fileTooLarge: (limit: string) => `The file is larger than the upload limit of ${limit}.`,
   fileMissing: 'Choose a file to upload (multipart field "file").',
   fileEmptyName: 'The uploaded file has no name.',
+  storageQuotaExceeded: (remaining: string, quota: string) =>
+    `The file does not fit in this organization's storage quota: ${remaining} of ${quota} is left. Delete files that are no longer used, or ask the Outpost operator to raise the quota.`,
+  storageUsageLoad: 'Failed to load storage usage',
   stepFileUnknown: (label: string) => `The file chosen for ${label} no longer exists. Upload it again.`,
   reorderMismatch: 'The new order must list every step of the package exactly once.',
   targetOsWindowsOnly: 'Only Windows packages can be created; macOS support is coming in a future release.',
@@ -170,6 +173,12 @@ export const deploymentMessages = {
   detailLoad: 'Failed to load deployment details',
   notFound: 'Deployment not found',
   stepLogsLoad: 'Failed to load step logs',
+  stepLogsMore: (shown: number, total: number) => `Showing ${shown} of ${total} attempts`,
+  /** where a step log's middle was cut to keep its head and tail (SECURITY.md R2-13) */
+  stepLogCut: (bytes: number) => `\n[… ${bytes.toLocaleString('en-US')} bytes of output cut here …]\n`,
+  progressUnknownStep: (order: number) => `step ${order} is not a step of this deployment`,
+  progressUnknownAttempt: (order: number, attempt: number, attempts: number) =>
+    `attempt ${attempt} of step ${order} is beyond its ${attempts} allowed attempt${attempts === 1 ? '' : 's'}`,
   cancelFailed: 'Failed to cancel deployment',
   // Server-side
   deviceDeploymentNotFound: 'Device deployment not found',

@@ -60,6 +60,17 @@ describe('admin CLI', () => {
     expect(bad.out).toContain('--email must be an e-mail address');
   }, 60_000);
 
+  it('sets an organisation’s storage quota, and back to the default', async () => {
+    const set = await outpost('tenant:quota', '--tenant', '1', '--quota', '20GiB');
+    expect(set).toMatchObject({ code: 0 });
+    expect(set.out).toContain('Tenant 1 now has a storage quota of 20 GB.');
+    const back = await outpost('tenant:quota', '--tenant', '1', '--quota', 'default');
+    expect(back.out).toContain("Tenant 1 now has the instance's default storage quota (10 GB).");
+    const bad = await outpost('tenant:quota', '--tenant', '1', '--quota', 'lots');
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain('--quota must be a size such as 20GiB');
+  }, 60_000);
+
   it('explains bad arguments and exits non-zero', async () => {
     const missing = await outpost('tenant:create', '--admin-email', 'not-an-email');
     expect(missing.code).toBe(1);

@@ -5,7 +5,13 @@ import { ConfigError, loadConfig } from './config';
 import { preparePrivateDirs } from './lib/private-dir';
 import { DatabaseInUseError, openDatabase } from './db/client';
 import { HttpError } from './lib/errors';
-import { addMember, createTenant, listTenantsWithCounts } from './modules/tenants/tenants.service';
+import { formatBytes } from '@outpost/contract/files';
+import {
+  addMember,
+  createTenant,
+  listTenantsWithCounts,
+  setStorageQuota,
+} from './modules/tenants/tenants.service';
 import { createSignInLink } from './modules/auth/auth.service';
 
 // The admin CLI: `npm run outpost -- <command> [options]` (README "Administration").
@@ -23,6 +29,9 @@ Commands:
   sign-in-link --email EMAIL [--url BASE_URL]
       Prints a one-time sign-in link for an invited person (15 minutes), for an installation
       without an identity provider and without dev sign-in. BASE_URL defaults to http://localhost:PORT.
+  tenant:quota --tenant ID --quota SIZE|default
+      Sets an organisation's storage quota for uploaded files (e.g. 20GiB, 500MiB); "default"
+      returns it to TENANT_STORAGE_QUOTA_BYTES (10 GiB unless set).
 
 The database is the server's: DATABASE_URL, or the embedded one under DATA_DIR (default ./data).`;
 
@@ -37,6 +46,7 @@ const options = {
   email: { type: 'string' },
   role: { type: 'string' },
   url: { type: 'string' },
+  quota: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -54,7 +64,7 @@ async function run(argv: string[]): Promise<string> {
   if (values.help || !command) {
     return USAGE;
   }
-  if (!['tenant:create', 'user:add', 'tenant:list', 'sign-in-link'].includes(command)) {
+  if (!['tenant:create', 'user:add', 'tenant:list', 'tenant:quota', 'sign-in-link'].includes(command)) {
     throw new UsageError(`Unknown command "${command}".`);
   }
   const config = loadConfig();
@@ -90,6 +100,15 @@ async function run(argv: string[]): Promise<string> {
         const secret = await createSignInLink(database.db, email);
         const base = (values.url ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
         return `${base}/login#link=${secret}\n(works once, for 15 minutes, for ${email.toLowerCase()})`;
+      }
+      case 'tenant:quota': {
+        const set = await setStorageQuota(database.db, {
+          tenantId: values.tenant ?? '',
+          quota: values.quota ?? '',
+        });
+        return set.quota === null
+          ? `Tenant ${set.tenantId} now has the instance's default storage quota (${formatBytes(config.tenantStorageQuotaBytes)}).`
+          : `Tenant ${set.tenantId} now has a storage quota of ${formatBytes(set.quota)}.`;
       }
       default: {
         const rows = await listTenantsWithCounts(database.db);

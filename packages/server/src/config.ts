@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@outpost/contract/files';
 import { ConfigError } from './lib/config-error';
 import { checkReleasesDir } from './lib/dir-trust';
+import { DEFAULT_TENANT_STORAGE_QUOTA_BYTES } from '@outpost/contract/limits';
 import { InsecureDirError, ensurePrivateDir } from './lib/private-dir';
 import { checkTrustProxyHost, fastifyTrustProxy, parseTrustProxy } from './lib/trust-proxy';
 import type { TrustProxy } from './lib/trust-proxy';
@@ -60,6 +61,8 @@ const EnvSchema = z.object({
     }),
   // Files (README "Packages")
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_UPLOAD_BYTES),
+  /** each organisation's storage quota unless the operator set its own (`tenant:quota`) */
+  TENANT_STORAGE_QUOTA_BYTES: z.coerce.number().int().min(0).default(DEFAULT_TENANT_STORAGE_QUOTA_BYTES),
   BLOB_DIR: z.string().optional(),
   // Agent and portal socket limits (README "Agents and live updates", SECURITY.md)
   AGENT_AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(30),
@@ -176,6 +179,8 @@ export type Config = {
   demoFleetUrl: string | null;
   /** the largest file an upload may carry, in bytes (default 2 GiB) */
   maxUploadBytes: number;
+  /** bytes of uploads an organisation may keep when the operator set no quota of its own (10 GiB) */
+  tenantStorageQuotaBytes: number;
   /** where the local blob store keeps uploaded files (default DATA_DIR/blobs) */
   blobDir: string;
   metrics: {
@@ -292,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoFailureRate: e.OUTPOST_SIM_FAILURE_RATE,
     demoFleetUrl: e.OUTPOST_DEMO_FLEET_URL?.replace(/\/$/, '') ?? null,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    tenantStorageQuotaBytes: e.TENANT_STORAGE_QUOTA_BYTES,
     blobDir,
     metrics: { token: e.METRICS_TOKEN ?? null, port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
     agentReleasesDir,

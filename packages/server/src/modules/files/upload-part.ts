@@ -27,9 +27,12 @@ export function asUploadError(err: unknown): unknown {
 }
 
 /** The first part of the upload; a request the parser cannot read is a 400. */
-export async function firstPart(request: FastifyRequest): Promise<MultipartFile | undefined> {
+export async function firstPart(
+  request: FastifyRequest,
+  limits?: { fileSize: number },
+): Promise<MultipartFile | undefined> {
   try {
-    return await request.file();
+    return await request.file(limits && { limits });
   } catch (err) {
     throw asUploadError(err);
   }
