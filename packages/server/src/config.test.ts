@@ -13,7 +13,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '127.0.0.1',
       databaseUrl: undefined,
-      devLogin: true,
+      devLogin: false,
       demo: true,
       demoFailureRate: 0.05,
       deployments: { offlineExpiryMs: 24 * 60 * 60 * 1000, schedulerIntervalMs: 1000 },
