@@ -4,7 +4,7 @@ import { isSea } from 'node:sea';
 import { parseArgs } from 'node:util';
 import { RecordingExecutor, SystemExecutor, isDryRun } from './actions/executor';
 import { createAgent } from './agent';
-import { createStepsRunner } from './deployment/steps-runner';
+import { createAgentStepsRunner } from './deployment/steps-runner';
 import { AgentConfig, defaultConfigPath, loadAgentConfig, saveAgentConfig } from './config';
 import type { Logger } from './connection';
 import { createFileJournal } from './deployment/journal';
@@ -122,13 +122,10 @@ async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
     deviceGuid: config.deviceGuid,
     agentSecret: config.agentSecret,
     outbox: createFileOutbox(path.join(config.stateDir, 'outbox')),
-    // deployments run with the step library; the journal remembers which ones were running,
-    // so a restart never runs one twice
-    deployments: createStepsRunner({
-      server: config.server,
-      deviceGuid: config.deviceGuid,
-      agentSecret: config.agentSecret,
-    }),
+    // deployments run with the step library in the agent's private work folder
+    // (<stateDir>/work); the journal remembers which ones were running, so a restart never runs
+    // one twice
+    deployments: createAgentStepsRunner(config, executor),
     journal: createFileJournal(path.join(config.stateDir, 'deployments.json')),
     backend: createSystemBackend({ externalIpUrl: config.externalIpUrl }),
     executor,

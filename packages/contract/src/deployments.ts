@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id, IdParam, PageParam } from './input';
-import { listOf } from './envelope';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './limits';
+import { listOf, Pagination } from './envelope';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, STEP_LOG_MAX_PAGE_SIZE, STEP_LOG_PAGE_SIZE } from './limits';
 import { JOB_STATUSES, JobStatus } from './live';
 import { StepType } from './step-catalog';
 
@@ -23,8 +23,6 @@ export const MAX_DEVICES_PER_JOB = 1000;
 export const DEFAULT_DEPLOYMENT_OFFLINE_EXPIRY_MS = 24 * 60 * 60 * 1000;
 /** A time picked for "later" may lie this far in the past (the dialog has minute precision). */
 export const SCHEDULE_PAST_TOLERANCE_MS = 2 * 60 * 1000;
-/** Each stream of one step attempt is kept up to this many characters, then a truncation note. */
-export const STEP_LOG_MAX_CHARS = 1024 * 1024;
 
 // ---------- create (POST /customer/deployments) ----------
 
@@ -130,10 +128,18 @@ export const StepLog = z.object({
 });
 export type StepLog = z.infer<typeof StepLog>;
 
+/** A page of the attempts, in step order then attempt (each stream bounded, SECURITY.md R2-13). */
+export const StepLogsQuery = z.object({
+  page: PageParam,
+  limit: z.coerce.number().int().min(1).max(STEP_LOG_MAX_PAGE_SIZE).default(STEP_LOG_PAGE_SIZE),
+});
+export type StepLogsQuery = z.input<typeof StepLogsQuery>;
+
 export const StepLogsResponse = z.object({
   device_deployment: DeviceDeployment,
   job_id: z.number().int(),
   logs: z.array(StepLog),
+  pagination: Pagination,
 });
 export type StepLogsResponse = z.infer<typeof StepLogsResponse>;
 

@@ -34,3 +34,37 @@ export function formatBytes(bytes: number): string {
   const shown = unit === 0 || Number.isInteger(value) ? String(value) : value.toFixed(1);
   return `${shown} ${units[unit]}`;
 }
+
+/**
+ * GET /customer/files/usage: what the organisation's uploads take and its quota (SECURITY.md
+ * R2-14). An upload that does not fit in what is left is refused with 413.
+ */
+export const StorageUsage = z.object({
+  used_bytes: z.number().int(),
+  quota_bytes: z.number().int(),
+  file_count: z.number().int(),
+});
+export type StorageUsage = z.infer<typeof StorageUsage>;
+
+/** How much of the quota is used, 0–100 (a quota of 0 with nothing stored is 0% used). */
+export function storageUsedPercent(usage: Pick<StorageUsage, 'used_bytes' | 'quota_bytes'>): number {
+  if (usage.quota_bytes <= 0) {
+    return usage.used_bytes > 0 ? 100 : 0;
+  }
+  return Math.min(100, Math.round((usage.used_bytes / usage.quota_bytes) * 100));
+}
+
+// File names come from whoever uploaded the file. Bidirectional control characters in them
+// (U+202A–U+202E embeddings and overrides, U+2066–U+2069 isolates, U+200E/U+200F marks) would
+// reorder what people read: "setup\u202Egpj.exe" shows as "setupexe.jpg". Wherever a file name is
+// shown (the web app, the server's messages and audit details) they are written out as visible
+// escapes instead (SECURITY.md "Bidi control characters in file names").
+const BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** The name with every bidi control character shown as `\uXXXX`. */
+export function showFileName(name: string): string {
+  return name.replace(
+    BIDI_CONTROLS,
+    (c) => `\\u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
+  );
+}

@@ -53,3 +53,14 @@ export const STORAGE_KEYS = {
   darkMode: 'outpost.darkMode',
   sidebarMinimized: 'outpost.sidebarMinimized',
 } as const;
+
+// Step logs (SECURITY.md R2-13): each stream (stdout, stderr) of one step attempt keeps at most
+// this many characters, its first and last halves; what lies between is cut and the log says how
+// many bytes. The logs endpoint answers a device's attempts a page at a time.
+export const STEP_LOG_MAX_CHARS = 256 * 1024;
+export const STEP_LOG_PAGE_SIZE = 10;
+export const STEP_LOG_MAX_PAGE_SIZE = 20;
+
+// Storage quota per organisation (SECURITY.md R2-14): the default when the operator set none for
+// the tenant (the server's TENANT_STORAGE_QUOTA_BYTES overrides it for the whole instance).
+export const DEFAULT_TENANT_STORAGE_QUOTA_BYTES = 10 * 1024 ** 3;

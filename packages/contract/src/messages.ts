@@ -24,9 +24,11 @@ export const messages = {
   googleEmailUnverified: 'Your Google e-mail address is not verified',
   notInvited:
     'This e-mail address has not been invited to any organization. Ask your administrator for an invitation.',
-  devLoginDisabled: 'Development sign-in is disabled on this server',
+  devLoginDisabled:
+    'Development sign-in is disabled on this server. The operator can turn it on for a local trial with OUTPOST_ALLOW_DEV_LOGIN=1.',
   devLoginLocalOnly:
-    'Development sign-in is only available from the machine Outpost runs on. Sign in with Google, or set OUTPOST_ALLOW_DEV_LOGIN=1 to allow it from other addresses.',
+    'Development sign-in is only available to a browser on the machine Outpost runs on, with no proxy in between. Sign in with Google instead.',
+  signInLinkInvalid: 'This sign-in link is invalid, has expired or was already used. Ask for a new one.',
   googleLoginDisabled: 'Google sign-in is not configured on this server',
   tenantNotFound: 'Organization not found',
   adminOnly: 'Administrators only',
@@ -96,6 +98,9 @@ export const packageMessages = {
   fileTooLarge: (limit: string) => `The file is larger than the upload limit of ${limit}.`,
   fileMissing: 'Choose a file to upload (multipart field "file").',
   fileEmptyName: 'The uploaded file has no name.',
+  storageQuotaExceeded: (remaining: string, quota: string) =>
+    `The file does not fit in this organization's storage quota: ${remaining} of ${quota} is left. Delete files that are no longer used, or ask the Outpost operator to raise the quota.`,
+  storageUsageLoad: 'Failed to load storage usage',
   stepFileUnknown: (label: string) => `The file chosen for ${label} no longer exists. Upload it again.`,
   reorderMismatch: 'The new order must list every step of the package exactly once.',
   targetOsWindowsOnly: 'Only Windows packages can be created; macOS support is coming in a future release.',
@@ -107,6 +112,9 @@ export const packageMessages = {
   stepFieldOption: (label: string, values: string[]) => `${label} must be one of: ${values.join(', ')}`,
   stepFieldFile: (label: string) => `${label} must be an uploaded file`,
   stepFieldUrl: (label: string) => `${label} must be a valid http:// or https:// URL`,
+  stepHttpNeedsSha256:
+    'An http:// Download URL needs the Expected SHA-256 of the file (or use an https:// URL), so the agent runs only the file you meant',
+  stepSha256Format: 'Expected SHA-256 must be 64 hexadecimal characters',
   stepExitCodes: 'Success Exit Codes must be whole numbers separated by commas, such as 0,3010,1641',
   stepScriptFileType: 'Script File must be a .ps1 file',
   stepPermissionsLine: (line: number) =>
@@ -179,6 +187,12 @@ export const deploymentMessages = {
   detailLoad: 'Failed to load deployment details',
   notFound: 'Deployment not found',
   stepLogsLoad: 'Failed to load step logs',
+  stepLogsMore: (shown: number, total: number) => `Showing ${shown} of ${total} attempts`,
+  /** where a step log's middle was cut to keep its head and tail (SECURITY.md R2-13) */
+  stepLogCut: (bytes: number) => `\n[… ${bytes.toLocaleString('en-US')} bytes of output cut here …]\n`,
+  progressUnknownStep: (order: number) => `step ${order} is not a step of this deployment`,
+  progressUnknownAttempt: (order: number, attempt: number, attempts: number) =>
+    `attempt ${attempt} of step ${order} is beyond its ${attempts} allowed attempt${attempts === 1 ? '' : 's'}`,
   cancelFailed: 'Failed to cancel deployment',
   // Server-side
   deviceDeploymentNotFound: 'Device deployment not found',
@@ -202,11 +216,13 @@ export const deploymentMessages = {
 // Input rules every request and message obeys (input.ts).
 export const inputMessages = {
   nulCharacter: 'must not contain a NUL character (\\u0000)',
+  illFormedText: 'must be valid Unicode text (it contains an unpaired surrogate such as \\ud800)',
   idInvalid: 'must be a whole number from 1 to 2147483647',
   pageInvalid: 'Page must be a whole number from 1 to 2147483647',
   tooDeep: (depth: number) => `is nested too deeply (at most ${depth} levels)`,
   uploadIncomplete: 'The upload ended before the file was complete. Please try again.',
   uploadMalformed: (reason: string) => `The upload is not a valid multipart form: ${reason}`,
+  uploadUnreadable: 'The upload is not a valid multipart form',
   // Refused by the HTTP layer before any route runs (plugins/errors.ts)
   urlInvalid: 'The URL is not valid',
   paramTooLong: 'A path parameter is too long',
@@ -274,6 +290,10 @@ export const adminMessages = {
     'You are the only administrator of this organization and cannot change your own role. Make another user an administrator first.',
   lastAdminRemoved:
     'This would leave the organization without an administrator. Make another user an administrator first.',
+  lastAllSitesAdmin:
+    'This would leave the organization without an administrator who has access to all sites, and nobody could grant all-site access again. Give another administrator access to all sites first.',
+  emailBound:
+    'This user has signed in, so their e-mail address can no longer be changed. To give access to another address, remove this user and invite the new address.',
   siteAccessBeyondOwn:
     'You have access to specific sites only, so you can only manage users whose access lies within your sites, and give them only your sites.',
   siteNotFound: 'Site not found',

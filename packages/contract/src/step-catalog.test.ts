@@ -21,10 +21,16 @@ const VALID: Record<StepType, Record<string, unknown>[]> = {
   EXE: [
     { source_type: 'upload', file: file('setup.exe'), arguments: '/S' },
     { source_type: 'url', url: 'https://example.com/setup.exe', working_directory: 'C:\\Temp' },
+    { source_type: 'url', url: 'https://example.com/setup.exe', sha256: 'AB'.repeat(32) },
   ],
   MSI: [
     { source_type: 'upload', file: file('7z.msi'), properties: 'ALLUSERS=1', ui_level: 'none' },
-    { source_type: 'url', url: 'http://intranet.example/app.msi', ui_level: 'basic' },
+    {
+      source_type: 'url',
+      url: 'http://intranet.example/app.msi',
+      ui_level: 'basic',
+      sha256: 'ab'.repeat(32),
+    },
   ],
   CUSTOM_ZIP: [{ zip_file: file('tools.zip'), main_executable: 'install.exe', cleanup: false }],
   REGISTRY: [
@@ -57,6 +63,7 @@ describe('the step catalogue', () => {
       'source_type',
       'file',
       'url',
+      'sha256',
       'arguments',
       'working_directory',
       'success_exit_codes',
@@ -65,6 +72,7 @@ describe('the step catalogue', () => {
       'source_type',
       'file',
       'url',
+      'sha256',
       'properties',
       'ui_level',
       'success_exit_codes',
@@ -201,6 +209,19 @@ describe('field rules beyond presence', () => {
       'EXE',
       { source_type: 'url', url: 'https://e.com/a', success_exit_codes: '0;3010' },
       packageMessages.stepExitCodes,
+    ],
+    // an http:// download runs only with the hash of the file it must be
+    ['EXE', { source_type: 'url', url: 'http://e.com/setup.exe' }, packageMessages.stepHttpNeedsSha256],
+    [
+      'MSI',
+      { source_type: 'url', url: 'HTTP://e.com/a.msi', sha256: ' ' },
+      packageMessages.stepHttpNeedsSha256,
+    ],
+    ['EXE', { source_type: 'url', url: 'https://e.com/a', sha256: 'abc' }, packageMessages.stepSha256Format],
+    [
+      'MSI',
+      { source_type: 'url', url: 'http://e.com/a.msi', sha256: 'g'.repeat(64) },
+      packageMessages.stepSha256Format,
     ],
     ['POWERSHELL', { script_type: 'file', script_file: file('a.txt') }, packageMessages.stepScriptFileType],
     [

@@ -64,6 +64,21 @@ const SOURCE_OPTIONS: FieldOption[] = [
 const UPLOAD: FieldCondition = { field: 'source_type', equals: 'upload' };
 const FROM_URL: FieldCondition = { field: 'source_type', equals: 'url' };
 
+/**
+ * The hash a URL download must have. An http:// download can be changed by anyone on the path,
+ * so it runs only with this; an https:// one may give it too (SECURITY.md "Download from URL").
+ */
+const downloadSha256: StepField = {
+  key: 'sha256',
+  label: 'Expected SHA-256',
+  type: 'text',
+  required: false,
+  showWhen: FROM_URL,
+  placeholder: '64 hexadecimal characters',
+  helpText:
+    'Required for an http:// URL, recommended for https://: the agent runs the download only if its SHA-256 matches.',
+};
+
 const successExitCodes: StepField = {
   key: 'success_exit_codes',
   label: 'Success Exit Codes',
@@ -141,6 +156,7 @@ export const STEP_CATALOG: Record<StepType, StepTypeDefinition> = {
         showWhen: FROM_URL,
         placeholder: 'https://example.com/setup.exe',
       },
+      downloadSha256,
       {
         key: 'arguments',
         label: 'Arguments',
@@ -183,6 +199,7 @@ export const STEP_CATALOG: Record<StepType, StepTypeDefinition> = {
         showWhen: FROM_URL,
         placeholder: 'https://example.com/product.msi',
       },
+      downloadSha256,
       {
         key: 'properties',
         label: 'MSI Properties',
@@ -448,6 +465,7 @@ export function referencedFileIds(type: StepType, details: Record<string, unknow
 // ---- Zod schemas derived from the catalogue ----
 
 const EXIT_CODES_RE = /^\s*-?\d+(\s*,\s*-?\d+)*\s*$/;
+const SHA256_RE = /^[0-9a-fA-F]{64}$/;
 const PERMISSION_LINE_RE = /^[^:]+:\s*\S.*$/;
 const HEX_BYTES_RE = /^([0-9a-fA-F]{2}([\s,]+|$))*$/;
 
@@ -488,6 +506,9 @@ function checkFieldRules(type: StepType, details: Record<string, unknown>, ctx: 
     if (field.type === 'url' && typeof value === 'string' && !isHttpUrl(value.trim())) {
       ctx.addIssue({ code: 'custom', path: [field.key], message: messages.stepFieldUrl(field.label) });
     }
+    if (field.key === 'sha256' && typeof value === 'string' && !SHA256_RE.test(value.trim())) {
+      ctx.addIssue({ code: 'custom', path: [field.key], message: messages.stepSha256Format });
+    }
     if (field.key === 'success_exit_codes' && typeof value === 'string' && !EXIT_CODES_RE.test(value)) {
       ctx.addIssue({ code: 'custom', path: [field.key], message: messages.stepExitCodes });
     }
@@ -507,6 +528,18 @@ function checkFieldRules(type: StepType, details: Record<string, unknown>, ctx: 
   }
   if (type === 'REGISTRY') {
     checkRegistryData(details, ctx);
+  }
+  checkDownloadIntegrity(details, ctx);
+}
+
+/** A URL source that is not https:// must say which bytes it expects (SECURITY.md "Download from URL"). */
+function checkDownloadIntegrity(details: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  if (details.source_type !== 'url' || typeof details.url !== 'string') {
+    return;
+  }
+  const url = details.url.trim();
+  if (isHttpUrl(url) && !url.toLowerCase().startsWith('https://') && isEmpty(details.sha256)) {
+    ctx.addIssue({ code: 'custom', path: ['sha256'], message: messages.stepHttpNeedsSha256 });
   }
 }
 

@@ -98,8 +98,20 @@ describe('SystemExecutor commands (recorded, never run)', () => {
     expect(isValidServiceName('darwin', 'a'.repeat(256))).toBe(false);
   });
 
+  it('limits the agent’s work folder to SYSTEM and Administrators on Windows, by SID, and does nothing elsewhere', async () => {
+    const win = recorder();
+    await new SystemExecutor('win32', win.runner).secureFolder('C:\\ProgramData\\Outpost\\state\\work');
+    expect(win.calls).toEqual([
+      'icacls.exe C:\\ProgramData\\Outpost\\state\\work /inheritance:r /grant:r *S-1-5-18:(OI)(CI)F *S-1-5-32-544:(OI)(CI)F /setowner *S-1-5-32-544',
+    ]);
+    const linux = recorder();
+    await new SystemExecutor('linux', linux.runner).secureFolder('/var/lib/outpost-agent/work');
+    expect(linux.calls).toEqual([]);
+  });
+
   it('refuses to touch this machine under the test runner', async () => {
     await expect(new SystemExecutor().deviceAction('shutdown')).rejects.toThrow('dry run');
     await expect(new SystemExecutor().serviceControl('ssh', 'stop')).rejects.toThrow('dry run');
+    await expect(new SystemExecutor('win32').secureFolder('C:\\x')).rejects.toThrow('dry run');
   });
 });

@@ -9,11 +9,17 @@ export type Executor = {
   deviceAction(action: DeviceActionType): Promise<void>;
   /** returns the service's status afterwards */
   serviceControl(serviceName: string, action: ServiceAction): Promise<{ status: string }>;
+  /**
+   * Windows: limits a folder of the agent's own to SYSTEM and Administrators (icacls, inheritance
+   * removed); elsewhere nothing (the folder is 0700). SECURITY.md "The agent's file-handling rules".
+   */
+  secureFolder(dir: string): Promise<void>;
 };
 
 export type RecordedCall =
   | { kind: 'device_action'; action: DeviceActionType }
-  | { kind: 'service_control'; serviceName: string; action: ServiceAction };
+  | { kind: 'service_control'; serviceName: string; action: ServiceAction }
+  | { kind: 'secure_folder'; dir: string };
 
 /** Records calls; optionally applies service changes to a state the simulator keeps. */
 export class RecordingExecutor implements Executor {
@@ -30,6 +36,19 @@ export class RecordingExecutor implements Executor {
     const status = this.onService?.(serviceName, action) ?? (action === 'stop' ? 'Stopped' : 'Running');
     return Promise.resolve({ status });
   }
+
+  secureFolder(dir: string) {
+    this.calls.push({ kind: 'secure_folder', dir });
+    return Promise.resolve();
+  }
+}
+
+/** SYSTEM and BUILTIN\Administrators by SID, so the grant works in every display language. */
+export const WINDOWS_FOLDER_GRANTS = ['*S-1-5-18:(OI)(CI)F', '*S-1-5-32-544:(OI)(CI)F'] as const;
+
+/** icacls arguments that leave only SYSTEM and Administrators on a folder and what it holds. */
+export function secureFolderArgs(dir: string): string[] {
+  return [dir, '/inheritance:r', '/grant:r', ...WINDOWS_FOLDER_GRANTS, '/setowner', '*S-1-5-32-544'];
 }
 
 /**
@@ -98,6 +117,14 @@ export class SystemExecutor implements Executor {
     } else {
       await this.run('shutdown', [reboot ? '-r' : '-h', '+1', 'Outpost: requested by an administrator']);
     }
+  }
+
+  async secureFolder(dir: string) {
+    if (this.platform !== 'win32') {
+      return;
+    }
+    this.guard();
+    await this.run('icacls.exe', secureFolderArgs(dir));
   }
 
   async serviceControl(serviceName: string, action: ServiceAction) {

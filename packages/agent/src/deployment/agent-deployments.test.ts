@@ -10,7 +10,7 @@ import { command, step, tempDir } from '../steps/test-support';
 import { createMemoryJournal } from './journal';
 import type { RunJournal } from './journal';
 import { createStepsRunner } from './steps-runner';
-import { DEVICE, sha256, startFakeServer } from './test-support';
+import { DEVICE, DOWNLOADED_TOOL, sha256, startFakeServer } from './test-support';
 import type { FakeServer } from './test-support';
 
 // The agent's command handling for run_deployment and cancel, against a stand-in server over a
@@ -302,14 +302,15 @@ describe('deployment files on the real agent', () => {
 
   it('downloads a URL source following redirects, and fails clearly on an error status', async () => {
     await startAgent();
+    const hash = sha256(DOWNLOADED_TOOL);
     fake.command(
       'f3',
       command([
-        step(1, 'EXE', { source_type: 'url', url: `${fake.url}/moved/tool.sh` }),
+        step(1, 'EXE', { source_type: 'url', url: `${fake.url}/moved/tool.sh`, sha256: hash }),
         step(
           2,
           'EXE',
-          { source_type: 'url', url: `${fake.url}/missing/tool.sh` },
+          { source_type: 'url', url: `${fake.url}/missing/tool.sh`, sha256: hash },
           { failDeploymentOnError: false },
         ),
       ]),
@@ -321,7 +322,10 @@ describe('deployment files on the real agent', () => {
         .filter((m) => m.stepOrder === 1)
         .map((m) => m.stdout ?? '')
         .join(''),
-    ).toBe('downloaded tool ran\n');
+    ).toBe(
+      `Downloaded ${fake.url}/moved/tool.sh: ${DOWNLOADED_TOOL.length} bytes, sha256 ${hash} (matches the Expected SHA-256)\n` +
+        'downloaded tool ran\n',
+    );
     expect(progress.find((m) => m.stepOrder === 2 && m.status === 'failed')?.errorMessage).toBe(
       `Could not download ${fake.url}/missing/tool.sh: HTTP 404 Not Found`,
     );

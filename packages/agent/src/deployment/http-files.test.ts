@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localFileName } from './http-files';
+import { localFileName } from '../steps/sources';
 
 describe('local file names of downloaded files', () => {
   it('keep the name and extension, without folders or unsafe characters', () => {

@@ -14,6 +14,9 @@ import type {
 // acks, commands), GET /api/agent/files/{id} with the device's credentials, and a few URLs to
 // download. Every message the agent sends is checked against the protocol and kept.
 
+/** What the stand-in server answers for /downloads/tool.sh (and /moved/tool.sh after its redirect). */
+export const DOWNLOADED_TOOL = '#!/bin/sh\necho downloaded tool ran\n';
+
 export const DEVICE = { deviceGuid: 'device-1', agentSecret: 'secret-1' };
 
 export type FakeServer = {
@@ -69,7 +72,7 @@ export async function startFakeServer(): Promise<FakeServer> {
     }
     if (url === '/downloads/tool.sh') {
       res.writeHead(200);
-      res.end('#!/bin/sh\necho downloaded tool ran\n');
+      res.end(DOWNLOADED_TOOL);
       return;
     }
     res.writeHead(404);

@@ -1,7 +1,3 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { FileRef } from '@outpost/contract/step-catalog';
 import type { ProcessRequest, ProcessRunner } from './process-runner';
@@ -20,12 +16,24 @@ export const AgentFileRef = FileRef.extend({
 export type AgentFileRef = z.infer<typeof AgentFileRef>;
 
 /**
- * Fetches an uploaded file from the server into `dir` (the attempt's scratch folder, removed
- * afterwards); resolves to the local path it was written to. The caller checks its sha256.
+ * The bytes of a file as they arrive. The step library writes them itself, into the attempt's
+ * private scratch folder (SECURITY.md "The agent's file-handling rules"); a source never
+ * chooses where a file lands.
  */
-export type FetchFile = (file: AgentFileRef, signal: AbortSignal, dir: string) => Promise<string>;
-/** Downloads a URL (EXE/MSI source_type url) to `dest`. */
-export type Download = (url: string, dest: string, signal: AbortSignal) => Promise<void>;
+export type FileSource = {
+  body: AsyncIterable<Uint8Array>;
+  /** what the source says the bytes hash to (the server's X-Content-SHA256), if it says */
+  sha256?: string;
+  /** where the bytes came from after redirects (URL downloads) */
+  finalUrl?: string;
+  /** stops the transfer when the bytes are not wanted after all */
+  cancel?: () => Promise<void>;
+};
+
+/** Opens an uploaded file from the server. */
+export type FetchFile = (file: AgentFileRef, signal: AbortSignal) => Promise<FileSource>;
+/** Opens a URL (EXE/MSI source_type url). */
+export type Download = (url: string, signal: AbortSignal) => Promise<FileSource>;
 
 export type ZipLimits = { maxEntries: number; maxUncompressedBytes: number };
 export const DEFAULT_ZIP_LIMITS: ZipLimits = {
@@ -53,7 +61,10 @@ export type StepContext = {
   platform: NodeJS.Platform;
   /** the package working directory (spec: a product-named folder in the temp folder) */
   workDir: string;
-  /** a folder of this step's own, for downloads and scripts; removed by the caller */
+  /**
+   * a private folder of this attempt's own (created and checked by the caller before the handler
+   * runs, removed afterwards), for downloads and scripts
+   */
   scratchDir: string;
   runner: ProcessRunner;
   timeoutMs: number;
@@ -136,76 +147,6 @@ export function parseExitCodes(text: unknown, fallback: string): number[] {
     .split(',')
     .map((s) => Number.parseInt(s.trim(), 10))
     .filter((n) => Number.isInteger(n));
-}
-
-export async function sha256File(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) {
-    hash.update(chunk as Buffer);
-  }
-  return hash.digest('hex');
-}
-
-/** The local path of a step's uploaded file, its hash checked before anything uses it. */
-export async function fetchVerified(ctx: StepContext, raw: unknown, label: string): Promise<string> {
-  const parsed = AgentFileRef.safeParse(raw);
-  if (!parsed.success) {
-    throw new StepError(`${label}: no uploaded file`, false);
-  }
-  const ref = parsed.data;
-  let local: string;
-  try {
-    await mkdir(ctx.scratchDir, { recursive: true });
-    local = await ctx.fetchFile(ref, ctx.signal, ctx.scratchDir);
-  } catch (err) {
-    throw new StepError(`Could not download ${ref.originalFilename}: ${errorText(err)}`);
-  }
-  if (ref.sha256 !== undefined) {
-    const actual = await sha256File(local);
-    if (actual !== ref.sha256.toLowerCase()) {
-      throw new StepError(`${ref.originalFilename} failed its integrity check (sha256 mismatch); not used`);
-    }
-  }
-  return local;
-}
-
-/** An EXE or MSI source: the uploaded file or a download from its URL. */
-export async function resolveSource(
-  ctx: StepContext,
-  details: Record<string, unknown>,
-  label: string,
-  defaultName: string,
-): Promise<string> {
-  if (details.source_type === 'url') {
-    const url = typeof details.url === 'string' ? details.url : '';
-    const dest = path.join(ctx.scratchDir, fileNameFromUrl(url, defaultName));
-    await mkdir(ctx.scratchDir, { recursive: true });
-    try {
-      await ctx.download(url, dest, ctx.signal);
-    } catch (err) {
-      throw new StepError(`Could not download ${url}: ${errorText(err)}`);
-    }
-    return dest;
-  }
-  return fetchVerified(ctx, details.file, label);
-}
-
-/** The last path segment of a URL, reduced to safe characters. */
-export function fileNameFromUrl(url: string, fallback: string): string {
-  let name: string;
-  try {
-    name = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
-  } catch {
-    name = '';
-  }
-  name = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
-  return name === '' ? fallback : name;
-}
-
-export async function makeExecutable(ctx: StepContext, file: string): Promise<void> {
-  if (!isWindows(ctx)) {
-    await chmod(file, 0o755);
-  }
 }
 
 /**

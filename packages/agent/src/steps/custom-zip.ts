@@ -1,15 +1,8 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { StepHandler } from './context';
-import {
-  StepError,
-  errorText,
-  fetchVerified,
-  isWindows,
-  makeExecutable,
-  runProgram,
-  splitArguments,
-} from './context';
+import { StepError, errorText, isWindows, runProgram, splitArguments } from './context';
+import { fetchVerified } from './sources';
 import { entryTarget, extractZip } from './zip';
 
 // spec: operations §2.3 CUSTOM_ZIP — extract the archive (into extract_path, or a folder of the
@@ -26,17 +19,16 @@ export const runCustomZipStep: StepHandler = async (details, ctx) => {
   const before = hadRoot ? new Set(await readdir(root)) : new Set<string>();
   const written = new Set<string>();
   try {
-    await extractZip(zipFile, root, ctx.zipLimits, written);
     const main = typeof details.main_executable === 'string' ? details.main_executable.trim() : '';
     const program = entryTarget(root, main.replace(/\\/g, '/'));
-    const isFile = await stat(program).then(
-      (s) => s.isFile(),
-      () => false,
-    );
-    if (!isFile) {
+    const { hasExecutable } = await extractZip(zipFile, root, ctx.zipLimits, {
+      written,
+      executablePath: program,
+      platform: ctx.platform,
+    });
+    if (!hasExecutable) {
       throw new StepError(`Main executable ${main} is not in the ZIP archive`, false);
     }
-    await makeExecutable(ctx, program);
     const raw = typeof details.arguments === 'string' ? details.arguments.trim() : '';
     return isWindows(ctx)
       ? await runProgram(ctx, {

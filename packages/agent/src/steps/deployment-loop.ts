@@ -1,6 +1,3 @@
-import { mkdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type {
   DeploymentStep,
   RunDeploymentCommand,
@@ -15,6 +12,8 @@ import { CappedOutput, DEFAULT_OUTPUT_LIMITS } from './output';
 import type { OutputLimits } from './output';
 import type { ProcessRunner } from './process-runner';
 import { spawnRunner } from './process-runner';
+import { openWorkFolders } from './work-folders';
+import type { WorkFolders } from './work-folders';
 
 // spec: ARCHITECTURE §5 — a device's deployment: the steps in step_order, each with its timeout,
 // retries and fail-on-error rule, every attempt reported as it starts, while it prints and when
@@ -31,8 +30,14 @@ export type DeploymentDeps = {
   signal?: AbortSignal;
   runner?: ProcessRunner;
   platform?: NodeJS.Platform;
-  /** the package working directory; defaultWorkDir(platform) when absent */
+  /**
+   * The agent's private work folder (the real agent: `<stateDir>/work`, agent-work-dir.ts). When
+   * absent, a folder with a random name is created in the temp folder for the deployment and
+   * removed after it. SECURITY.md "The agent's file-handling rules".
+   */
   workDir?: string;
+  /** Windows: limits the work folder to SYSTEM and Administrators (the executor's icacls) */
+  secureFolder?: (dir: string) => Promise<void>;
   outputLimits?: Partial<OutputLimits>;
   zipLimits?: Partial<ZipLimits>;
   now?: () => Date;
@@ -79,24 +84,13 @@ export type DeploymentResult = {
 
 const FILE_FIELDS = ['file', 'zip_file', 'script_file'] as const;
 
-/**
- * spec: operations §2.3 — "a product-named subfolder of the Windows temp folder"; elsewhere a
- * product-named folder in the OS temp folder.
- */
-export function defaultWorkDir(platform: NodeJS.Platform, env: NodeJS.ProcessEnv = process.env): string {
-  if (platform === 'win32') {
-    return path.win32.join(env.SystemRoot ?? env.windir ?? 'C:\\Windows', 'Temp', 'Outpost');
-  }
-  return path.join(os.tmpdir(), 'outpost');
-}
-
 type Settings = {
   command: z.infer<typeof RunDeploymentCommand>;
   deps: DeploymentDeps;
   signal: AbortSignal;
   runner: ProcessRunner;
   platform: NodeJS.Platform;
-  workDir: string;
+  folders: WorkFolders;
   outputLimits: OutputLimits;
   zipLimits: ZipLimits;
   now: () => Date;
@@ -107,17 +101,35 @@ export async function runDeployment(
   deps: DeploymentDeps,
 ): Promise<DeploymentResult> {
   const platform = deps.platform ?? process.platform;
-  const settings: Settings = {
-    command,
-    deps,
-    signal: deps.signal ?? new AbortController().signal,
-    runner: deps.runner ?? spawnRunner,
+  const folders = await openWorkFolders({
+    workDir: deps.workDir,
+    deviceDeploymentId: command.deviceDeploymentId,
     platform,
-    workDir: deps.workDir ?? defaultWorkDir(platform),
-    outputLimits: { ...DEFAULT_OUTPUT_LIMITS, ...deps.outputLimits },
-    zipLimits: { ...DEFAULT_ZIP_LIMITS, ...deps.zipLimits },
-    now: deps.now ?? (() => new Date()),
-  };
+    usesDisk: deps.usesDisk !== false,
+    secureFolder: deps.secureFolder,
+  });
+  try {
+    return await runSteps(command, deps, {
+      command,
+      deps,
+      signal: deps.signal ?? new AbortController().signal,
+      runner: deps.runner ?? spawnRunner,
+      platform,
+      folders,
+      outputLimits: { ...DEFAULT_OUTPUT_LIMITS, ...deps.outputLimits },
+      zipLimits: { ...DEFAULT_ZIP_LIMITS, ...deps.zipLimits },
+      now: deps.now ?? (() => new Date()),
+    });
+  } finally {
+    await folders.close();
+  }
+}
+
+async function runSteps(
+  command: z.infer<typeof RunDeploymentCommand>,
+  deps: DeploymentDeps,
+  settings: Settings,
+): Promise<DeploymentResult> {
   const steps = [...command.steps].sort((a, b) => a.stepOrder - b.stepOrder);
   const results: StepResult[] = [];
   let status: StepStatus = 'completed';
@@ -196,7 +208,7 @@ async function runAttempt(
   attempt: number,
   settings: Settings,
 ): Promise<{ result: AttemptResult; isRetryable: boolean }> {
-  const { deps, command, now } = settings;
+  const { deps, folders, now } = settings;
   const stepOrder = step.stepOrder;
   const startedAt = now().toISOString();
   deps.report({ stepOrder, status: 'running', attempt, startedAt });
@@ -206,15 +218,11 @@ async function runAttempt(
   const stderr = new CappedOutput(settings.outputLimits, (chunk) =>
     deps.report({ stepOrder, status: 'running', attempt, stderr: chunk }),
   );
-  const scratchDir = path.join(
-    settings.workDir,
-    `deployment-${command.deviceDeploymentId}`,
-    `step-${stepOrder}-attempt-${attempt}`,
-  );
-  const ctx: StepContext = {
+  let scratchDir: string | null = null;
+  const ctx = (scratch: string): StepContext => ({
     platform: settings.platform,
-    workDir: settings.workDir,
-    scratchDir,
+    workDir: folders.workDir,
+    scratchDir: scratch,
     runner: settings.runner,
     timeoutMs: step.timeoutSeconds * 1000,
     signal: settings.signal,
@@ -223,23 +231,21 @@ async function runAttempt(
     zipLimits: settings.zipLimits,
     stdout: (text) => stdout.push(text),
     stderr: (text) => stderr.push(text),
-  };
+  });
   let outcome: StepOutcome;
   let isRetryable = true;
   try {
     const { handler, details } = prepare(step, deps.handlers);
-    if (deps.usesDisk !== false) {
-      await mkdir(settings.workDir, { recursive: true });
-    }
-    outcome = await handler(details, ctx);
+    scratchDir = await folders.prepareScratch(stepOrder, attempt);
+    outcome = await handler(details, ctx(scratchDir));
   } catch (err) {
     isRetryable = !(err instanceof StepError) || err.isRetryable;
     outcome = settings.signal.aborted
       ? { status: 'cancelled', exitCode: null }
       : { status: 'failed', exitCode: null, errorMessage: errorText(err) };
   } finally {
-    if (deps.usesDisk !== false) {
-      await rm(scratchDir, { recursive: true, force: true }).catch(() => undefined);
+    if (scratchDir !== null) {
+      await folders.removeScratch(scratchDir);
     }
   }
   if (outcome.status === 'completed' && outcome.rebootRequired) {

@@ -1,8 +1,8 @@
-import { copyFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDeployment } from './run-deployment';
-import { command, noDownload, recordingRunner, reports, step, useTempFiles } from './test-support';
+import { command, noDownload, recordingRunner, reports, serve, step, useTempFiles } from './test-support';
 
 const temp = useTempFiles();
 
@@ -56,8 +56,6 @@ describe('EXE steps', () => {
 
   it('downloads a URL source through the injected download and runs it', async () => {
     const r = reports();
-    const source = path.join(temp.dir, 'served.sh');
-    await writeFile(source, SCRIPT);
     const urls: string[] = [];
     const result = await runDeployment(
       command([
@@ -70,15 +68,17 @@ describe('EXE steps', () => {
       {
         report: r.report,
         fetchFile: temp.files.fetchFile,
-        download: async (url, dest) => {
-          urls.push(`${url} -> ${path.basename(dest)}`);
-          await copyFile(source, dest);
+        download: (url, signal) => {
+          urls.push(url);
+          return serve(SCRIPT)(url, signal);
         },
         workDir: path.join(temp.dir, 'work'),
       },
     );
     expect(result.status).toBe('completed');
-    expect(urls).toEqual(['https://example.com/dl/tool%20setup.sh?x=1 -> tool_setup.sh']);
+    expect(urls).toEqual(['https://example.com/dl/tool%20setup.sh?x=1']);
+    // the hash of the bytes it wrote (and ran) is in the step log
+    expect(r.output(1)).toContain(`sha256 ${createHash('sha256').update(SCRIPT).digest('hex')}`);
   });
 
   it('passes Windows arguments to the program as typed', async () => {
@@ -99,5 +99,49 @@ describe('EXE steps', () => {
     expect(rec.calls).toHaveLength(1);
     expect(rec.calls[0]).toMatchObject({ args: ['/S /v"/qn REBOOT=0"'], windowsVerbatimArguments: true });
     expect(rec.calls[0]?.file.endsWith('setup.exe')).toBe(true);
+  });
+  it('runs a download without an Expected SHA-256 only from https://, also after redirects', async () => {
+    const r = reports();
+    const rec = recordingRunner(0);
+    const result = await runDeployment(
+      command([step(1, 'EXE', { source_type: 'url', url: 'https://example.com/setup.sh' })]),
+      {
+        report: r.report,
+        fetchFile: temp.files.fetchFile,
+        download: serve(SCRIPT, 'http://mirror.example/setup.sh'),
+        runner: rec.runner,
+        workDir: path.join(temp.dir, 'work'),
+      },
+    );
+    expect(result.status).toBe('failed');
+    expect(result.steps[0]?.attempts).toHaveLength(1);
+    expect(result.steps[0]?.attempts[0]?.errorMessage).toBe(
+      'Could not download https://example.com/setup.sh: it came from http://mirror.example/setup.sh, not an https:// address, and the step gives no Expected SHA-256 to check it against; not run',
+    );
+    expect(rec.calls).toEqual([]);
+  });
+
+  it('checks a download against its Expected SHA-256: a mismatch runs nothing and logs the hash seen', async () => {
+    const r = reports();
+    const rec = recordingRunner(0);
+    const wanted = createHash('sha256').update('something else').digest('hex');
+    const seen = createHash('sha256').update(SCRIPT).digest('hex');
+    const result = await runDeployment(
+      command([
+        step(1, 'EXE', { source_type: 'url', url: 'http://intranet.example/setup.sh', sha256: wanted }),
+      ]),
+      {
+        report: r.report,
+        fetchFile: temp.files.fetchFile,
+        download: serve(SCRIPT),
+        runner: rec.runner,
+        workDir: path.join(temp.dir, 'work'),
+      },
+    );
+    expect(result.status).toBe('failed');
+    expect(result.steps[0]?.attempts[0]?.errorMessage).toBe(
+      `The download from http://intranet.example/setup.sh failed its integrity check: its sha256 is ${seen}, the step expects ${wanted}; not run`,
+    );
+    expect(rec.calls).toEqual([]);
   });
 });

@@ -1,20 +1,20 @@
 import { mkdir } from 'node:fs/promises';
 import { DEFAULT_SUCCESS_EXIT_CODES } from '@outpost/contract/step-catalog';
 import type { StepHandler } from './context';
-import {
-  isWindows,
-  makeExecutable,
-  parseExitCodes,
-  resolveSource,
-  runProgram,
-  splitArguments,
-  stepWorkingDirectory,
-} from './context';
+import { isWindows, parseExitCodes, runProgram, splitArguments, stepWorkingDirectory } from './context';
+import { resolveSource } from './sources';
 
-// spec: operations §2.3 EXE — the uploaded file or a URL download, run with its arguments.
+// spec: operations §2.3 EXE — the uploaded file or a URL download, run with its arguments. The
+// program is written, verified and made executable through one descriptor in the attempt's
+// private folder, and run from there (SECURITY.md "The agent's file-handling rules").
 export const runExeStep: StepHandler = async (details, ctx) => {
-  const program = await resolveSource(ctx, details, 'Installer File', isWindows(ctx) ? 'setup.exe' : 'setup');
-  await makeExecutable(ctx, program);
+  const program = await resolveSource(
+    ctx,
+    details,
+    'Installer File',
+    isWindows(ctx) ? 'setup.exe' : 'setup',
+    !isWindows(ctx),
+  );
   const cwd = stepWorkingDirectory(ctx, details);
   await mkdir(cwd, { recursive: true });
   const successCodes = parseExitCodes(details.success_exit_codes, DEFAULT_SUCCESS_EXIT_CODES);

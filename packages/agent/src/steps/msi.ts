@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { DEFAULT_SUCCESS_EXIT_CODES } from '@outpost/contract/step-catalog';
 import type { StepHandler } from './context';
-import { isWindows, parseExitCodes, resolveSource, runProgram, windowsOnly } from './context';
+import { isWindows, parseExitCodes, runProgram, windowsOnly } from './context';
+import { resolveSource } from './sources';
 
 const UI_FLAGS: Record<string, string> = { none: '/qn', basic: '/qb', reduced: '/qr', full: '/qf' };
 

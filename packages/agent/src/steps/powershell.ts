@@ -1,7 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import type { StepHandler } from './context';
-import { fetchVerified, isWindows, runProgram, stepWorkingDirectory } from './context';
+import { isWindows, runProgram, stepWorkingDirectory } from './context';
+import { fetchVerified, writeScript } from './sources';
 
 // spec: operations §2.3 POWERSHELL — an inline script (written to a .ps1 in the step's scratch
 // folder) or an uploaded .ps1, run with the chosen execution policy: powershell.exe on Windows,
@@ -13,11 +13,9 @@ export const runPowerShellStep: StepHandler = async (details, ctx) => {
   if (details.script_type === 'file') {
     script = await fetchVerified(ctx, details.script_file, 'Script File');
   } else {
-    await mkdir(ctx.scratchDir, { recursive: true });
-    script = path.join(ctx.scratchDir, 'script.ps1');
     // the BOM makes Windows PowerShell 5.1 read the script as UTF-8 rather than the ANSI code page
     const content = typeof details.script_content === 'string' ? details.script_content : '';
-    await writeFile(script, `\uFEFF${content}`, 'utf8');
+    script = await writeScript(ctx, 'script.ps1', `\uFEFF${content}`);
   }
   const policy = typeof details.execution_policy === 'string' ? details.execution_policy : 'Bypass';
   return runProgram(ctx, {

@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultWorkDir, runDeployment } from './run-deployment';
+import { runDeployment } from './run-deployment';
 import type { DeploymentDeps } from './run-deployment';
-import { command, noDownload, recordingRunner, reports, step, tempDir } from './test-support';
+import { command, noDownload, recordingRunner, reports, serve, step, tempDir } from './test-support';
 
 // The real runner here starts only /bin/sh with echo, exit and sleep, inside a temp folder.
 
@@ -74,11 +74,6 @@ describe('runDeployment', () => {
     expect(result.status).toBe('completed');
     expect((await stat(work)).isDirectory()).toBe(true);
     expect(r.output(1).trim()).toBe(work);
-  });
-
-  it('uses a product-named folder of the Windows temp folder, and of the OS temp folder elsewhere', () => {
-    expect(defaultWorkDir('win32', { SystemRoot: 'C:\\Windows' })).toBe('C:\\Windows\\Temp\\Outpost');
-    expect(path.basename(defaultWorkDir('linux'))).toBe('outpost');
   });
 
   it('re-runs a failing step retry_count times and reports every attempt', async () => {
@@ -167,7 +162,7 @@ describe('runDeployment', () => {
     const { runner } = recordingRunner(3010);
     const result = await runDeployment(
       command([step(1, 'MSI', { source_type: 'url', url: 'https://example.com/a.msi' })]),
-      deps(r, { runner, platform: 'win32', download: () => Promise.resolve() }),
+      deps(r, { runner, platform: 'win32', download: serve('MSI') }),
     );
     expect(result).toMatchObject({ status: 'completed', rebootRequired: true });
     expect(r.output(1)).toContain('[Outpost: reboot required (exit code 3010)]');
@@ -180,7 +175,7 @@ describe('runDeployment', () => {
       command([
         step(1, 'MSI', { source_type: 'url', url: 'https://example.com/a.msi', success_exit_codes: '1, 2' }),
       ]),
-      deps(r, { runner, platform: 'win32', download: () => Promise.resolve() }),
+      deps(r, { runner, platform: 'win32', download: serve('MSI') }),
     );
     expect(result.status).toBe('failed');
     expect(r.list.at(-1)).toMatchObject({ status: 'failed', exitCode: 0, errorMessage: 'Exit code 0' });

@@ -22,7 +22,6 @@ export type {
   StepResult,
   StepStatus,
 } from './deployment-loop';
-export { defaultWorkDir } from './deployment-loop';
 
 export const STEP_HANDLERS: Record<StepType, StepHandler> = {
   CMD: runCmdStep,

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import yazl from 'yazl';
 import type { DeploymentStep } from '@outpost/contract/agent-protocol';
-import type { AgentFileRef, FetchFile } from './context';
+import type { AgentFileRef, Download, FetchFile, FileSource } from './context';
 import type { ProcessRequest, ProcessRunner } from './process-runner';
 import type { StepProgress } from './run-deployment';
 
@@ -82,10 +83,30 @@ export class FileServer {
     return { id, originalFilename: name, sha256 };
   }
 
+  /** its bytes as the server would send them (the step library writes them where it wants) */
   readonly fetchFile: FetchFile = (ref) => {
     const file = this.files.get(ref.id);
-    return file ? Promise.resolve(file) : Promise.reject(new Error(`no file ${ref.id}`));
+    return file
+      ? Promise.resolve({ body: createReadStream(file) })
+      : Promise.reject(new Error(`no file ${ref.id}`));
   };
+}
+
+/** Where the step library puts a file of step `order`'s first attempt (`command()`'s deployment). */
+export function stagedPath(workDir: string, name: string, order = 1, attempt = 1): string {
+  return path.join(workDir, 'deployment-7', `step-${order}-attempt-${attempt}`, name);
+}
+
+/** A download that serves `content` for any URL, as from `finalUrl` (the URL itself by default). */
+export function serve(content: string | Buffer, finalUrl?: string): Download {
+  return (url): Promise<FileSource> =>
+    Promise.resolve({
+      body: (async function* () {
+        await Promise.resolve(); // bytes arrive asynchronously, as from the network
+        yield Buffer.from(content);
+      })(),
+      finalUrl: finalUrl ?? url,
+    });
 }
 
 export type ZipEntry = { name: string; data?: string; mode?: number };

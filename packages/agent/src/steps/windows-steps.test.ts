@@ -3,7 +3,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDeployment } from './run-deployment';
 import type { DeploymentDeps } from './run-deployment';
-import { command, noDownload, recordingRunner, reports, step, useTempFiles } from './test-support';
+import {
+  command,
+  noDownload,
+  recordingRunner,
+  reports,
+  stagedPath,
+  step,
+  useTempFiles,
+} from './test-support';
 
 // Windows commands are recorded on a fake win32 platform, never run.
 
@@ -39,7 +47,7 @@ describe('Windows-only steps', () => {
       deps,
     );
     expect(result.status).toBe('completed');
-    const local = await temp.files.fetchFile(file, new AbortController().signal, temp.dir);
+    const local = stagedPath(path.join(temp.dir, 'work'), file.originalFilename);
     expect(rec.lines()).toEqual([
       `msiexec.exe /i "${local}" /qb /norestart ALLUSERS=1 INSTALLDIR="C:\\Program Files\\App"`,
     ]);
@@ -173,7 +181,7 @@ describe('Windows-only steps', () => {
     const { rec, deps } = setup('linux');
     const script_file = await temp.files.add('fix.ps1', 'Write-Output hi');
     await runDeployment(command([step(1, 'POWERSHELL', { script_type: 'file', script_file })]), deps);
-    const local = await temp.files.fetchFile(script_file, new AbortController().signal, temp.dir);
+    const local = stagedPath(path.join(temp.dir, 'work'), 'fix.ps1');
     expect(rec.lines()).toEqual([`pwsh -NoProfile -NonInteractive -ExecutionPolicy Bypass -File ${local}`]);
   });
 });

@@ -1,5 +1,5 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
@@ -9,7 +9,13 @@ import { StepError, errorText } from './context';
 // Safe extraction of a CUSTOM_ZIP archive. yauzl reads the central directory, so entry count and
 // declared sizes are known before any byte is written, and it checks that each entry inflates to
 // exactly its declared size. We add: no entry outside the extract path (`../`, absolute paths,
-// drive letters), no symbolic links, and limits on entries and total uncompressed size.
+// drive letters), no symbolic links, and limits on entries and total uncompressed size. Files
+// are opened without following a link planted where one lands, and the main executable gets its
+// execute bit through the descriptor it was written with.
+
+/** Create or replace, never through a symbolic link at the entry's own name. */
+const EXTRACT_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
 
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
@@ -49,17 +55,28 @@ function translate(err: unknown): unknown {
   return new StepError(`The ZIP archive could not be extracted: ${message}`, false);
 }
 
+export type ExtractOptions = {
+  /** Adds the top-level names it writes as it goes (also when it stops half-way) */
+  written?: Set<string>;
+  /** the extracted file (an absolute path inside root) made executable as it is written */
+  executablePath?: string;
+  platform?: NodeJS.Platform;
+};
+
 /**
- * Extracts `zipFile` into `root` (created if missing). Adds the top-level names it writes to
- * `written` as it goes (also when it stops half-way), so a cleanup can remove exactly those from
- * a folder that held other files before.
+ * Extracts `zipFile` into `root` (created if missing). The top-level names written go to
+ * `options.written`, so a cleanup can remove exactly those from a folder that held other files
+ * before. Resolves to whether `options.executablePath` was among the files written.
  */
 export async function extractZip(
   zipFile: string,
   root: string,
   limits: ZipLimits,
-  written: Set<string> = new Set(),
-): Promise<void> {
+  options: ExtractOptions = {},
+): Promise<{ hasExecutable: boolean }> {
+  const written = options.written ?? new Set<string>();
+  const isPosix = (options.platform ?? process.platform) !== 'win32';
+  let hasExecutable = false;
   const absRoot = path.resolve(root);
   let zip: yauzl.ZipFile;
   try {
@@ -98,9 +115,20 @@ export async function extractZip(
         continue;
       }
       await mkdir(path.dirname(target), { recursive: true });
+      const isExecutable = target === options.executablePath;
       const stream = await zip.openReadStreamPromise(entry);
-      await pipeline(stream, createWriteStream(target));
+      const handle = await open(target, EXTRACT_FLAGS, 0o644);
+      if (isExecutable && isPosix) {
+        await handle.chmod(0o755).catch(async (err: unknown) => {
+          await handle.close();
+          throw err;
+        });
+      }
+      // the write stream closes the descriptor when it ends or fails
+      await pipeline(stream, handle.createWriteStream());
+      hasExecutable ||= isExecutable;
     }
+    return { hasExecutable };
   } catch (err) {
     throw translate(err);
   } finally {

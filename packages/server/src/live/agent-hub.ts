@@ -273,7 +273,10 @@ export function createAgentHub(deps: {
       case 'progress_run':
         // a run of step_progress is written in one batch and acknowledged together
         presence.touch(conn.device.id);
-        await commands.stepProgress({ device: conn.device, messages: m.messages });
+        for (const r of await commands.stepProgress({ device: conn.device, messages: m.messages })) {
+          conn.sendError('invalid_message', `${messages.agentInvalidMessage}: ${r.reason}`, r.messageId);
+        }
+        // refused messages too: sending them again would be refused again (SECURITY.md R2-13)
         conn.ack(m.messages.map((p) => p.messageId));
         return;
     }

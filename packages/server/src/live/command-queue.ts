@@ -47,6 +47,12 @@ export type CommandResultEvent = {
 
 /** Step progress of one device, in the order it was sent (one message, or a run of them). */
 export type StepProgressEvent = { device: DeviceRef; messages: StepProgressMessage[] };
+/**
+ * A step_progress message a handler refused (a step or attempt its job does not have): the agent
+ * is told why (`invalid_message` with the message's id) and the message is acknowledged, so it is
+ * not sent again (SECURITY.md R2-13).
+ */
+export type ProgressRefusal = { messageId: string; reason: string };
 
 /** What the queue needs of a connected agent to offer it commands. */
 export type CommandTarget = {
@@ -72,7 +78,9 @@ export type CommandQueue = {
   waitForResult(commandId: string, timeoutMs: number): Promise<CommandOutcome>;
   /** Later modules react to results and step progress (deployments, device actions). */
   onCommandResult(handler: (event: CommandResultEvent) => Promise<void> | void): void;
-  onStepProgress(handler: (event: StepProgressEvent) => Promise<void> | void): void;
+  onStepProgress(
+    handler: (event: StepProgressEvent) => Promise<ProgressRefusal[] | void> | ProgressRefusal[] | void,
+  ): void;
   /**
    * Ends an unfinished command in the caller's transaction without running it (a cancelled or
    * expired deployment): it is no longer offered. Result handlers are not called.
@@ -99,9 +107,9 @@ export type CommandDelivery = {
   /**
    * Hands step progress to its handlers; rejects when one could not store it (the database is
    * away), so the message is not acknowledged and the agent resends it (progress carries a seq:
-   * a message applied twice counts once).
+   * a message applied twice counts once). Answers the messages refused.
    */
-  stepProgress(event: StepProgressEvent): Promise<void>;
+  stepProgress(event: StepProgressEvent): Promise<ProgressRefusal[]>;
   /** Of these devices, those with commands never offered (for the poll behind the doorbell). */
   pendingFor(deviceIds: number[]): Promise<number[]>;
   close(): void;
@@ -121,7 +129,9 @@ export function createCommandQueue(deps: {
   const { db, bus, log } = deps;
   const waiters = new Map<string, Set<(o: CommandOutcome) => void>>();
   const resultHandlers: ((e: CommandResultEvent) => Promise<void> | void)[] = [];
-  const stepHandlers: ((e: StepProgressEvent) => Promise<void> | void)[] = [];
+  const stepHandlers: ((
+    e: StepProgressEvent,
+  ) => Promise<ProgressRefusal[] | void> | ProgressRefusal[] | void)[] = [];
 
   const unsubscribe = bus.subscribe('agent.result', (m) => {
     const set = waiters.get(m.commandId);
@@ -242,11 +252,12 @@ export function createCommandQueue(deps: {
     return 'recorded';
   }
 
-  async function stepProgress(event: StepProgressEvent) {
+  async function stepProgress(event: StepProgressEvent): Promise<ProgressRefusal[]> {
     const failures: unknown[] = [];
+    const refused: ProgressRefusal[] = [];
     for (const handler of stepHandlers) {
       try {
-        await handler(event);
+        refused.push(...((await handler(event)) ?? []));
       } catch (err) {
         failures.push(err);
       }
@@ -257,6 +268,7 @@ export function createCommandQueue(deps: {
         ? failures[0]
         : new Error('step progress handler failed', { cause: failures[0] });
     }
+    return refused;
   }
 
   function waitForResult(commandId: string, timeoutMs: number) {

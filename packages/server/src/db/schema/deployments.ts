@@ -127,6 +127,9 @@ export const deploymentStepLogs = pgTable(
     durationMs: integer('duration_ms'),
     stdoutLog: text('stdout_log').notNull().default(''),
     stderrLog: text('stderr_log').notNull().default(''),
+    /** UTF-8 bytes cut from the middle of each stream to keep it within its limit (SECURITY.md R2-13) */
+    stdoutCutBytes: bigint('stdout_cut_bytes', { mode: 'number' }).notNull().default(0),
+    stderrCutBytes: bigint('stderr_cut_bytes', { mode: 'number' }).notNull().default(0),
     output: text(),
     errorMessage: text('error_message'),
   },

@@ -1,13 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { StepProgressMessage } from '@outpost/contract/agent-protocol';
-import { RunDeploymentResult, STEP_LOG_MAX_CHARS } from '@outpost/contract/deployments';
+import { RunDeploymentResult } from '@outpost/contract/deployments';
 import { INT4_MAX } from '@outpost/contract/input';
 import { deploymentKey } from '@outpost/contract/live';
 import type { DeploymentUpdatePayload, JobStatus } from '@outpost/contract/live';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import type { Executor } from '../../lib/db';
-import type { CommandQueue, CommandResultEvent, StepProgressEvent } from '../../live/command-queue';
+import type {
+  CommandQueue,
+  CommandResultEvent,
+  ProgressRefusal,
+  StepProgressEvent,
+} from '../../live/command-queue';
 import type { DeviceRef } from '../../live/device-state';
 import type { PortalHub } from '../../live/portal-socket';
 import { createGroupCommit } from '../../lib/group-commit';
@@ -39,6 +44,7 @@ import type {
   ProgressWrite,
   WrittenStepLog,
 } from './deployments.queries';
+import { checkProgress, keepHeadAndTail } from './step-log-rules';
 
 // The deployment engine (ARCHITECTURE §5), one per server instance:
 //  - the scheduler claims due jobs with FOR UPDATE SKIP LOCKED, so several instances never
@@ -160,7 +166,10 @@ function mergeProgress(a: StepProgressMessage, b: StepProgressMessage): StepProg
 }
 
 /** What a deployment_update tells of a device row. */
-export type DeviceRowUpdate = Pick<DeviceDeploymentRow, 'id' | 'deviceGuid' | 'status' | 'errorMessage'>;
+export type DeviceRowUpdate = Pick<
+  DeviceDeploymentRow,
+  'id' | 'deviceGuid' | 'siteId' | 'status' | 'errorMessage'
+>;
 
 /** The deployment_update payload of a job, and of one of its device rows when given. */
 export function jobUpdate(job: JobRow, device?: DeviceRowUpdate): DeploymentUpdatePayload {
@@ -200,7 +209,14 @@ export function createDeploymentEngine(deps: {
   let isStopped = false;
 
   async function publishJob(job: JobRow, device?: DeviceRowUpdate) {
-    await hub.send(job.tenantId, deploymentKey(job.id), 'deployment_update', jobUpdate(job, device));
+    // An update about one device goes only to those who may see its site (SECURITY.md R2-3).
+    await hub.send(
+      job.tenantId,
+      deploymentKey(job.id),
+      'deployment_update',
+      jobUpdate(job, device),
+      device ? device.siteId : undefined,
+    );
   }
 
   // Jobs whose device rows agent messages changed since their last settle, each with the changed
@@ -536,14 +552,14 @@ export function createDeploymentEngine(deps: {
     maxBatch: AGENT_BATCH,
     lanes: AGENT_BATCH_LANES,
     apply: async (events) => {
-      await applyProgress(events);
-      return events.map(() => undefined);
+      const refused = await applyProgress(events);
+      return events.map((e) => refused.get(e.device.id) ?? []);
     },
   });
 
-  function onProgress(event: StepProgressEvent): Promise<void> {
+  function onProgress(event: StepProgressEvent): Promise<ProgressRefusal[]> {
     const messages = event.messages.filter((m) => isUuid(m.commandId)); // others are not commands of ours
-    return messages.length === 0 ? Promise.resolve() : writeProgress({ device: event.device, messages });
+    return messages.length === 0 ? Promise.resolve([]) : writeProgress({ device: event.device, messages });
   }
 
   /** A device's messages for one of its commands (one device row), in the order they were sent. */
@@ -564,13 +580,15 @@ export function createDeploymentEngine(deps: {
    * meanwhile, an agent that started a command over) goes through a second pass in a transaction
    * with the rows locked.
    */
-  async function applyProgress(events: StepProgressEvent[]) {
-    const first = await progressPass(db, events.flatMap(byCommand), false);
+  async function applyProgress(events: StepProgressEvent[]): Promise<Map<number, ProgressRefusal[]>> {
+    const refused = new Map<number, ProgressRefusal[]>();
+    const first = await progressPass(db, events.flatMap(byCommand), false, refused);
     await publishProgress(first.applied);
     if (first.left.length > 0) {
-      const second = await db.transaction((tx) => progressPass(tx, first.left, true));
+      const second = await db.transaction((tx) => progressPass(tx, first.left, true, refused));
       await publishProgress(second.applied);
     }
+    return refused;
   }
 
   /** A device's messages per command (one device row each), in order. */
@@ -591,6 +609,7 @@ export function createDeploymentEngine(deps: {
     ex: Executor,
     items: RowProgress[],
     lock: boolean,
+    refusedByDevice: Map<number, ProgressRefusal[]>,
   ): Promise<{ applied: AppliedProgress[]; left: RowProgress[] }> {
     const pairs = items.map((e) => ({ deviceId: e.device.id, commandId: e.commandId }));
     const rows = new Map<string, DeviceDeploymentState>();
@@ -603,11 +622,19 @@ export function createDeploymentEngine(deps: {
     const planned = new Map<string, Omit<AppliedProgress, 'log'>>();
     const restarted: number[] = [];
     const left: RowProgress[] = [];
-    for (const item of items) {
-      const dd = rows.get(`${item.device.id}:${item.commandId}`);
+    for (const sent of items) {
+      const dd = rows.get(`${sent.device.id}:${sent.commandId}`);
       if (!dd) {
         continue;
       }
+      const job = jobCache.get(dd.jobId) ?? (await jobOf(ex, dd.jobId));
+      // only the job's steps and attempts are written; the others are refused, once: a second
+      // pass sees only what the first accepted
+      const { accepted, refused } = checkProgress(job.steps, sent.messages);
+      if (refused.length > 0) {
+        refusedByDevice.set(sent.device.id, [...(refusedByDevice.get(sent.device.id) ?? []), ...refused]);
+      }
+      const item = { ...sent, messages: accepted };
       const { fresh, isRestart } = unapplied(dd.progressSeq, item.messages);
       const last = fresh.at(-1);
       if (!last) {
@@ -633,7 +660,6 @@ export function createDeploymentEngine(deps: {
         }
         restarted.push(dd.id);
       }
-      const job = jobCache.get(dd.jobId) ?? (await jobOf(ex, dd.jobId));
       const isStart = dd.status === 'pending';
       const logs = attemptsOf(fresh).map((m) => ({ m, log: stepLogOf(m, job, now) }));
       writes.push({
@@ -648,7 +674,7 @@ export function createDeploymentEngine(deps: {
       }
     }
     await deleteStepLogs(ex, restarted);
-    const written = await writeStepProgress(ex, writes, STEP_LOG_MAX_CHARS, REBOOT_CODES);
+    const written = await writeStepProgress(ex, writes, REBOOT_CODES);
     if (!lock) {
       for (const w of writes) {
         const item = itemOf.get(w.id);
@@ -671,14 +697,18 @@ export function createDeploymentEngine(deps: {
     const isFinal = m.status !== 'running';
     const startedAt = parseTime(m.startedAt, now);
     const completedAt = parseTime(m.completedAt, now);
+    const stdout = keepHeadAndTail(m.stdout ?? '');
+    const stderr = keepHeadAndTail(m.stderr ?? '');
     return {
       stepOrder: m.stepOrder,
       stepName: step?.stepName ?? `Step ${m.stepOrder}`,
       attempt,
       status: m.status,
       startedAt,
-      stdoutLog: (m.stdout ?? '').slice(0, STEP_LOG_MAX_CHARS),
-      stderrLog: (m.stderr ?? '').slice(0, STEP_LOG_MAX_CHARS),
+      stdoutLog: stdout.text,
+      stdoutCutBytes: stdout.cutBytes,
+      stderrLog: stderr.text,
+      stderrCutBytes: stderr.cutBytes,
       ...(isFinal && {
         exitCode: m.exitCode ?? null,
         completedAt,
@@ -707,22 +737,29 @@ export function createDeploymentEngine(deps: {
       if (isStart) {
         markUnsettled(job.id, dd);
       }
-      await hub.send(job.tenantId, deploymentKey(job.id), 'step_update', {
-        deploymentId: job.id,
-        deviceDeploymentId: dd.id,
-        ...(dd.deviceGuid && { deviceId: dd.deviceGuid }),
-        stepOrder: m.stepOrder,
-        stepName: log.stepName,
-        status: log.status,
-        attempt: log.attempt,
-        exitCode: log.exitCode,
-        errorMessage: log.errorMessage,
-        durationMs: log.durationMs,
-        startedAt: log.startedAt?.toISOString() ?? null,
-        completedAt: log.completedAt?.toISOString() ?? null,
-        ...(m.stdout && { stdout: m.stdout }),
-        ...(m.stderr && { stderr: m.stderr }),
-      });
+      await hub.send(
+        job.tenantId,
+        deploymentKey(job.id),
+        'step_update',
+        {
+          deploymentId: job.id,
+          deviceDeploymentId: dd.id,
+          ...(dd.deviceGuid && { deviceId: dd.deviceGuid }),
+          stepOrder: m.stepOrder,
+          stepName: log.stepName,
+          status: log.status,
+          attempt: log.attempt,
+          exitCode: log.exitCode,
+          errorMessage: log.errorMessage,
+          durationMs: log.durationMs,
+          startedAt: log.startedAt?.toISOString() ?? null,
+          completedAt: log.completedAt?.toISOString() ?? null,
+          ...(m.stdout && { stdout: m.stdout }),
+          ...(m.stderr && { stderr: m.stderr }),
+          // the device's site: a site-limited subscriber gets only their sites' steps (R2-3)
+        },
+        dd.siteId,
+      );
     }
   }
 

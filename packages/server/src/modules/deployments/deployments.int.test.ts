@@ -678,9 +678,9 @@ describe('deployments: API and engine', () => {
         logs: [{ stepOrder: 1, stepName: 'step', attempt: 1, status: 'running', stdoutLog: stdout }],
       });
       // read at seq 0, but the row is at seq 1 now: nothing is written
-      const stale = await writeStepProgress(db, [write(0, 2, 'stale\n')], 1000, [3010]);
+      const stale = await writeStepProgress(db, [write(0, 2, 'stale\n')], [3010]);
       expect(stale).toEqual({ rows: new Set(), logs: [] });
-      const fresh = await writeStepProgress(db, [write(1, 2, 'fresh\n')], 1000, [3010]);
+      const fresh = await writeStepProgress(db, [write(1, 2, 'fresh\n')], [3010]);
       expect([...fresh.rows]).toEqual([row!.id]);
       expect(fresh.logs).toMatchObject([
         { deviceDeploymentId: row!.id, stepOrder: 1, attempt: 1, status: 'running' },

@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, exists, ilike, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AnyColumn, SQL } from 'drizzle-orm';
-import type { DeploymentJob, DeviceDeployment, StepLog } from '@outpost/contract/deployments';
+import type { DeploymentJob, DeviceDeployment } from '@outpost/contract/deployments';
 import type { JobStatus } from '@outpost/contract/live';
 import { INT4_MAX } from '@outpost/contract/input';
+import { STEP_LOG_MAX_CHARS } from '@outpost/contract/limits';
 import {
   deploymentJobFiles,
   deploymentJobs,
@@ -21,6 +22,7 @@ import {
   scopeValues,
 } from '../../lib/scope';
 import type { Scope, TenantScope } from '../../lib/scope';
+import { STEP_LOG_HEAD_CHARS, STEP_LOG_TAIL_CHARS } from './step-log-rules';
 
 // Deployments (ARCHITECTURE §5). A job belongs to the tenant; a site-limited caller sees a job
 // when one of its devices is in their sites, and of its devices only those (ARCHITECTURE §3).
@@ -32,7 +34,10 @@ export type NewJob = typeof deploymentJobs.$inferInsert;
 export type NewDeviceDeployment = typeof deviceDeployments.$inferInsert;
 export type NewStepLog = typeof deploymentStepLogs.$inferInsert;
 /** A step log as written by a batch of progress, without its output. */
-export type WrittenStepLog = Omit<StepLogRow, 'stdoutLog' | 'stderrLog' | 'output'>;
+export type WrittenStepLog = Omit<
+  StepLogRow,
+  'stdoutLog' | 'stderrLog' | 'stdoutCutBytes' | 'stderrCutBytes' | 'output'
+>;
 
 export const ACTIVE: JobStatus[] = ['pending', 'running'];
 
@@ -221,14 +226,6 @@ export async function findDeviceDeployment(
     .where(and(eq(deviceDeployments.id, id), inScope(deviceDeployments, scope)))
     .limit(1);
   return row ?? null;
-}
-
-export async function listStepLogs(db: Executor, deviceDeploymentId: number): Promise<StepLogRow[]> {
-  return db
-    .select()
-    .from(deploymentStepLogs)
-    .where(eq(deploymentStepLogs.deviceDeploymentId, deviceDeploymentId))
-    .orderBy(asc(deploymentStepLogs.stepOrder), asc(deploymentStepLogs.attempt));
 }
 
 export async function countJobs(db: Executor, scope: TenantScope): Promise<number> {
@@ -431,13 +428,22 @@ export async function startJobs(db: Executor, jobIds: number[]): Promise<void> {
 /** What applying an agent's message needs of its device row. */
 export type DeviceDeploymentState = Pick<
   DeviceDeploymentRow,
-  'id' | 'jobId' | 'deviceId' | 'commandId' | 'deviceGuid' | 'status' | 'progressSeq' | 'errorMessage'
+  | 'id'
+  | 'jobId'
+  | 'deviceId'
+  | 'siteId'
+  | 'commandId'
+  | 'deviceGuid'
+  | 'status'
+  | 'progressSeq'
+  | 'errorMessage'
 >;
 
 type StateRow = {
   id: number;
   job_id: number;
   device_id: number | null;
+  site_id: number | null;
   command_id: string | null;
   device_guid: string | null;
   status: JobStatus;
@@ -449,6 +455,7 @@ const toState = (r: StateRow): DeviceDeploymentState => ({
   id: Number(r.id),
   jobId: Number(r.job_id),
   deviceId: r.device_id === null ? null : Number(r.device_id),
+  siteId: r.site_id === null ? null : Number(r.site_id),
   commandId: r.command_id,
   deviceGuid: r.device_guid,
   status: r.status,
@@ -469,7 +476,7 @@ export async function deviceDeploymentsOfCommands(
     return [];
   }
   const result = await db.execute(sql`
-    select id, job_id, device_id, command_id, device_guid, status, progress_seq, error_message
+    select id, job_id, device_id, site_id, command_id, device_guid, status, progress_seq, error_message
     from ${deviceDeployments} d
     where ${isCommandOfDevice(sql`d.command_id`, sql`d.device_id`, pairs)}
     ${opts.lock ? sql`order by id for update` : sql``}`);
@@ -590,16 +597,32 @@ export type ProgressWrite = {
  * read (progress seq and status; the update re-checks them under its row lock, so a row another
  * writer changed meanwhile is left alone) get their seq, step, start and reboot flag, and their
  * attempts' logs are written: a new attempt inserted as given; an existing one gets the output
- * appended (each stream capped at `cap` characters) and, while it is still running, the final
+ * appended (each stream kept to its head and tail, `keptLog`) and, while it is still running, the final
  * fields of a final message (status, exit code, end, error, notes, and its duration from its own
  * start). A step asks for a reboot when its attempt ends completed with one of `rebootCodes` (an
  * attempt already final keeps its own status and code). Answers the rows written (a row left
  * alone is not among them) and the logs as written, without their output text.
  */
+// An attempt's stream with a chunk appended, kept within STEP_LOG_MAX_CHARS: its head and its
+// tail (step-log-rules.ts keepHeadAndTail, the same rule; both sides hold it, so a cut is always
+// right after the head), and the bytes cut so far.
+// the limits are the contract's constants, written into the statement as numbers
+const MAX = sql.raw(String(STEP_LOG_MAX_CHARS));
+const HEAD = sql.raw(String(STEP_LOG_HEAD_CHARS));
+const TAIL = sql.raw(String(STEP_LOG_TAIL_CHARS));
+const appended = (column: string) => sql`(l.${sql.identifier(column)} || excluded.${sql.identifier(column)})`;
+const keptLog = (column: string) => sql`case when char_length(${appended(column)}) <= ${MAX}
+    then ${appended(column)}
+    else left(${appended(column)}, ${HEAD}) || right(${appended(column)}, ${TAIL}) end`;
+const cutBytesAfter = (column: string, cutColumn: string) => sql`l.${sql.identifier(cutColumn)}
+    + excluded.${sql.identifier(cutColumn)}
+    + case when char_length(${appended(column)}) <= ${MAX} then 0
+      else octet_length(substr(${appended(column)}, ${HEAD} + 1,
+        char_length(${appended(column)}) - ${MAX})) end`;
+
 export async function writeStepProgress(
   db: Executor,
   writes: ProgressWrite[],
-  cap: number,
   rebootCodes: number[],
 ): Promise<{ rows: Set<number>; logs: WrittenStepLog[] }> {
   if (writes.length === 0) {
@@ -648,10 +671,12 @@ export async function writeStepProgress(
         ${logColumn((l) => l.durationMs ?? null, 'int')},
         ${logColumn((l) => l.stdoutLog ?? '', 'text')},
         ${logColumn((l) => l.stderrLog ?? '', 'text')},
+        ${logColumn((l) => l.stdoutCutBytes ?? 0, 'bigint')},
+        ${logColumn((l) => l.stderrCutBytes ?? 0, 'bigint')},
         ${logColumn((l) => l.output ?? null, 'text')},
         ${logColumn((l) => l.errorMessage ?? null, 'text')}
       ) as v(id, step_order, step_name, attempt, status, exit_code, started_at, completed_at, duration_ms,
-             stdout_log, stderr_log, output, error_message)
+             stdout_log, stderr_log, stdout_cut_bytes, stderr_cut_bytes, output, error_message)
     ),
     dev as (
       update ${deviceDeployments} d set
@@ -673,13 +698,16 @@ export async function writeStepProgress(
     ),
     logs as (
       insert into ${deploymentStepLogs} as l (device_deployment_id, step_order, step_name, attempt, status,
-        exit_code, started_at, completed_at, duration_ms, stdout_log, stderr_log, output, error_message)
+        exit_code, started_at, completed_at, duration_ms, stdout_log, stderr_log, stdout_cut_bytes,
+        stderr_cut_bytes, output, error_message)
       select v.id, v.step_order, v.step_name, v.attempt, v.status, v.exit_code, v.started_at, v.completed_at,
-        v.duration_ms, v.stdout_log, v.stderr_log, v.output, v.error_message
+        v.duration_ms, v.stdout_log, v.stderr_log, v.stdout_cut_bytes, v.stderr_cut_bytes, v.output, v.error_message
       from v join dev on dev.id = v.id
       on conflict (device_deployment_id, step_order, attempt) do update set
-        stdout_log = left(l.stdout_log || excluded.stdout_log, ${cap}),
-        stderr_log = left(l.stderr_log || excluded.stderr_log, ${cap}),
+        stdout_log = ${keptLog('stdout_log')},
+        stdout_cut_bytes = ${cutBytesAfter('stdout_log', 'stdout_cut_bytes')},
+        stderr_log = ${keptLog('stderr_log')},
+        stderr_cut_bytes = ${cutBytesAfter('stderr_log', 'stderr_cut_bytes')},
         status = ${whenFinal('status')},
         exit_code = ${whenFinal('exit_code')},
         completed_at = ${whenFinal('completed_at')},
@@ -834,7 +862,7 @@ export async function endDeviceDeploymentsOfCommands(
         started_at = coalesce(d.started_at, now())
       from v
       where d.command_id = v.command_id and d.device_id = v.device_id and d.status in ('pending', 'running')
-      returning d.id, d.job_id, d.device_id, d.command_id, d.device_guid, d.status, d.progress_seq, d.error_message
+      returning d.id, d.job_id, d.device_id, d.site_id, d.command_id, d.device_guid, d.status, d.progress_seq, d.error_message
     ),
     closed as (
       ${closeRunningLogs(sql`(select id, ${attemptStatus(sql`status`)}, error_message from ended)`)}
@@ -880,23 +908,5 @@ export function toDeviceDeployment(row: DeviceDeploymentRow, stepName: string | 
     reboot_required: row.rebootRequired,
     current_step_order: row.currentStepOrder,
     current_step_name: stepName,
-  };
-}
-
-export function toStepLog(row: StepLogRow): StepLog {
-  return {
-    id: row.id,
-    step_order: row.stepOrder,
-    step_name: row.stepName,
-    attempt: row.attempt,
-    status: row.status,
-    duration_ms: row.durationMs,
-    exit_code: row.exitCode,
-    started_at: iso(row.startedAt),
-    completed_at: iso(row.completedAt),
-    stdout_log: row.stdoutLog,
-    output: row.output,
-    stderr_log: row.stderrLog,
-    error_message: row.errorMessage,
   };
 }

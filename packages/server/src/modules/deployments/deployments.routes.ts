@@ -8,6 +8,7 @@ import {
   DeploymentJobDetail,
   DeploymentListQuery,
   DeploymentListResponse,
+  StepLogsQuery,
   StepLogsResponse,
 } from '@outpost/contract/deployments';
 import { apiSuccess } from '@outpost/contract/envelope';
@@ -74,9 +75,14 @@ export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsS
     '/deployments/device-deployment/:id/logs',
     {
       config: { access: 'member' },
-      schema: { tags, params: DeploymentIdParams, response: { 200: apiSuccess(StepLogsResponse) } },
+      schema: {
+        tags,
+        params: DeploymentIdParams,
+        querystring: StepLogsQuery,
+        response: { 200: apiSuccess(StepLogsResponse) },
+      },
     },
-    async (request) => ok(await service.stepLogs(request.ctx, request.params.id)),
+    async (request) => ok(await service.stepLogs(request.ctx, request.params.id, request.query)),
   );
   done();
 };

@@ -42,14 +42,13 @@ import {
   insertJobFiles,
   listDeviceDeployments,
   listJobs,
-  listStepLogs,
   toDeviceDeployment,
   toJob,
-  toStepLog,
   updateDeviceDeployment,
   updateJob,
 } from './deployments.queries';
 import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
+import { listStepLogsPage, toStepLog } from './step-logs.queries';
 
 export type DeploymentsServiceDeps = {
   db: Db;
@@ -224,17 +223,27 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
       };
     },
 
-    async stepLogs(ctx: RequestContext, deviceDeploymentId: number): Promise<StepLogsResponse> {
+    // a page at a time: a device's attempts are bounded by its job, each stream by
+    // STEP_LOG_MAX_CHARS, and a page by StepLogsQuery (SECURITY.md R2-13)
+    async stepLogs(
+      ctx: RequestContext,
+      deviceDeploymentId: number,
+      query: { page: number; limit: number },
+    ): Promise<StepLogsResponse> {
       const dd = await findDeviceDeployment(db, ctx, deviceDeploymentId);
       const job = dd ? await findJob(db, ctx, dd.jobId) : null;
       if (!dd || !job) {
         throw notFound(messages.deviceDeploymentNotFound, 'DEVICE_DEPLOYMENT_NOT_FOUND');
       }
-      const logs = await listStepLogs(db, dd.id);
+      const { rows, total } = await listStepLogsPage(db, dd.id, {
+        limit: query.limit,
+        offset: (query.page - 1) * query.limit,
+      });
       return {
         device_deployment: toDeviceDeployment(dd, stepNameOf(job, dd.currentStepOrder)),
         job_id: job.id,
-        logs: logs.map(toStepLog),
+        logs: rows.map(toStepLog),
+        pagination: paginate(query.page, query.limit, total),
       };
     },
 

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { UploadedFile } from '@outpost/contract/files';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { files } from '../../db/schema/index';
+import { auditLogs, files } from '../../db/schema/index';
 
 // Hostile upload names: `../`, Windows paths, control characters, CR/LF meant to inject
 // a response header, quotes meant to end the Content-Disposition parameter. The name is kept as a
@@ -101,5 +101,18 @@ describe('upload names with paths and control characters', () => {
       expect(up.body).toMatchObject({ success: false, code: 'FILE_MISSING' });
     }
     expect(await server.database.db.select().from(files)).toHaveLength(before.length);
+  });
+
+  it('keeps a bidi override in the name, and writes the audit entry with it escaped', async () => {
+    const res = await rawUpload(server, token, 'invoice\u202Egpj.exe');
+    expect(res.status).toBe(200);
+    // the exact name is kept (the download's Content-Disposition and the API carry it); what is
+    // shown to people escapes it (SECURITY.md "Bidi control characters in file names")
+    expect(res.body.data.originalFilename).toBe('invoice\u202Egpj.exe');
+    const [entry] = await server.database.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.resourceType, 'file'), eq(auditLogs.resourceId, String(res.body.data.id))));
+    expect(entry!.details).toBe('Uploaded invoice\\u202Egpj.exe (7 bytes)');
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { UploadedFile } from '@outpost/contract/files';
 import { deploymentPackages, files, packageStepFiles, packageSteps } from '../../db/schema/index';
 import { firstOrThrow } from '../../lib/db';
@@ -82,4 +82,16 @@ export function toUploadedFile(row: FileRow): UploadedFile {
     created_at: row.createdAt.toISOString(),
     uploaded_by_name: row.uploadedByName,
   };
+}
+
+/** The bytes and the number of files the tenant keeps (its storage usage, SECURITY.md R2-14). */
+export async function storageUsed(
+  db: Executor,
+  scope: TenantScope,
+): Promise<{ bytes: number; files: number }> {
+  const [row] = await db
+    .select({ bytes: sql<string>`coalesce(sum(${files.sizeBytes}), 0)`, files: count() })
+    .from(files)
+    .where(inTenant(files, scope));
+  return { bytes: Number(row?.bytes ?? 0), files: row?.files ?? 0 };
 }

@@ -1,13 +1,15 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiSuccess, MessageOnly } from '@outpost/contract/envelope';
-import { FILE_FIELD, FileIdParams, UploadedFile } from '@outpost/contract/files';
+import { FILE_FIELD, FileIdParams, StorageUsage, UploadedFile } from '@outpost/contract/files';
 import { packageMessages as messages } from '@outpost/contract/messages';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { badRequest } from '../../lib/errors';
 import type { BlobStore } from './blob-store';
 import { createFilesService } from './files.service';
+import { checkPartHeaders, firstPart, withPartErrors } from './upload-part';
+import { createStorageQuota, MULTIPART_ALLOWANCE_BYTES, quotaExceeded } from './storage-quota';
 
 export type FilesRoutesOptions = { db: Db; config: Config; blobStore: BlobStore };
 
@@ -29,7 +31,8 @@ export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app
   await app.register(multipart, {
     limits: { fileSize: maxUploadBytes, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
   });
-  const service = createFilesService(opts.db, opts.blobStore, { maxUploadBytes });
+  const quota = createStorageQuota(opts.db, opts.config.tenantStorageQuotaBytes);
+  const service = createFilesService(opts.db, opts.blobStore, { maxUploadBytes, quota });
 
   app.post(
     '/files',
@@ -46,19 +49,39 @@ export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app
       if (!request.isMultipart()) {
         throw badRequest(messages.fileMissing, 'FILE_MISSING');
       }
-      const part = await request.file();
+      // the quota (SECURITY.md R2-14): a declared length that cannot fit is refused before a
+      // byte is read; otherwise the file's stream stops where the room left ends
+      const room = await service.room(request.ctx);
+      const declared = Number(request.headers['content-length'] ?? 0);
+      if (declared - MULTIPART_ALLOWANCE_BYTES > room.remaining) {
+        throw quotaExceeded(room.remaining, room.quota);
+      }
+      const part = await firstPart(request, { fileSize: Math.min(maxUploadBytes, room.remaining) });
       if (!part || part.fieldname !== FILE_FIELD) {
         part?.file.resume();
         throw badRequest(messages.fileMissing, 'FILE_MISSING');
       }
-      const data = await service.upload(request.ctx, {
-        filename: part.filename,
-        mimetype: part.mimetype || null,
-        stream: part.file,
-        isTruncated: () => part.file.truncated,
-      });
+      checkPartHeaders(part);
+      const data = await withPartErrors(part, () =>
+        service.upload(request.ctx, {
+          filename: part.filename,
+          mimetype: part.mimetype || null,
+          stream: part.file,
+          isTruncated: () => part.file.truncated,
+          room,
+        }),
+      );
       return { success: true as const, data };
     },
+  );
+
+  app.get(
+    '/files/usage',
+    {
+      config: { access: 'member' },
+      schema: { tags: ['files'], response: { 200: apiSuccess(StorageUsage) } },
+    },
+    async (request) => ({ success: true as const, data: await service.usage(request.ctx) }),
   );
 
   app.get(

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { formatBytes } from '@outpost/contract/files';
+import { formatBytes, showFileName } from '@outpost/contract/files';
 import type { UploadedFile } from '@outpost/contract/files';
 import { packageMessages as messages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
@@ -11,6 +11,8 @@ import type { TenantScope } from '../../lib/scope';
 import type { RequestContext } from '../../plugins/auth';
 import { newStorageKey } from './blob-store';
 import type { BlobStore } from './blob-store';
+import { quotaExceeded } from './storage-quota';
+import type { StorageQuota, UploadRoom } from './storage-quota';
 import {
   deleteFile,
   findFile,
@@ -30,6 +32,8 @@ export type IncomingFile = {
   stream: Readable;
   /** True when the stream was cut at the size limit (the multipart parser stops it there). */
   isTruncated(): boolean;
+  /** the room the tenant's quota left when the upload began; the stream was limited to it */
+  room: UploadRoom;
 };
 
 const MAX_NAME_LENGTH = 255;
@@ -66,8 +70,16 @@ export const fileLookup = {
 
 // Any signed-in member may upload and manage files: they are inputs to packages, which every
 // member may build (ARCHITECTURE §3). Everything is scoped to the caller's tenant.
-export function createFilesService(db: Db, store: BlobStore, opts: { maxUploadBytes: number }) {
+export function createFilesService(
+  db: Db,
+  store: BlobStore,
+  opts: { maxUploadBytes: number; quota: StorageQuota },
+) {
   return {
+    /** What the caller's tenant may still upload (read before the upload's body is). */
+    room: (ctx: RequestContext) => opts.quota.room(ctx),
+    usage: (ctx: RequestContext) => opts.quota.usage(ctx),
+
     async upload(ctx: RequestContext, incoming: IncomingFile): Promise<UploadedFile> {
       const originalFilename = displayName(incoming.filename);
       if (!originalFilename) {
@@ -75,8 +87,12 @@ export function createFilesService(db: Db, store: BlobStore, opts: { maxUploadBy
         throw badRequest(messages.fileEmptyName, 'FILE_NAME_MISSING');
       }
       const key = newStorageKey();
+      // the stream was cut at the smaller of the two limits: the one it met is the one to name
+      const { room } = incoming;
       const tooLarge = () =>
-        new HttpError(413, messages.fileTooLarge(formatBytes(opts.maxUploadBytes)), 'FILE_TOO_LARGE');
+        room.remaining < opts.maxUploadBytes
+          ? quotaExceeded(room.remaining, room.quota)
+          : new HttpError(413, messages.fileTooLarge(formatBytes(opts.maxUploadBytes)), 'FILE_TOO_LARGE');
       let stored;
       try {
         stored = await store.put(key, incoming.stream);
@@ -89,6 +105,7 @@ export function createFilesService(db: Db, store: BlobStore, opts: { maxUploadBy
       }
       try {
         const row = await db.transaction(async (tx) => {
+          await opts.quota.claim(tx, ctx, stored.size);
           const inserted = await insertFile(tx, {
             tenantId: ctx.tenantId,
             storageKey: key,
@@ -103,7 +120,7 @@ export function createFilesService(db: Db, store: BlobStore, opts: { maxUploadBy
             action: 'Upload File',
             resourceType: 'file',
             resourceId: inserted.id,
-            details: `Uploaded ${originalFilename} (${formatBytes(stored.size)})`,
+            details: `Uploaded ${showFileName(originalFilename)} (${formatBytes(stored.size)})`,
             newValues: { originalFilename, size: stored.size, sha256: stored.sha256 },
           });
           return inserted;
@@ -147,7 +164,7 @@ export function createFilesService(db: Db, store: BlobStore, opts: { maxUploadBy
           action: 'Delete File',
           resourceType: 'file',
           resourceId: id,
-          details: `Deleted ${existing.originalFilename}`,
+          details: `Deleted ${showFileName(existing.originalFilename)}`,
           oldValues: {
             originalFilename: existing.originalFilename,
             size: existing.sizeBytes,

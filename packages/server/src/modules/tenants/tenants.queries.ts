@@ -76,3 +76,32 @@ export async function insertUserSites(tx: Executor, userId: number, siteIds: num
     await tx.insert(userSites).values(unique.map((siteId) => ({ userId, siteId })));
   }
 }
+
+/**
+ * The tenant's own storage quota (null: the instance default), or undefined when there is no
+ * such tenant. With `lock` the tenant row is held until the transaction ends, so uploads of one
+ * tenant check their quota one at a time (SECURITY.md R2-14).
+ */
+export async function readStorageQuota(
+  db: Executor,
+  tenantId: number,
+  opts: { lock?: boolean } = {},
+): Promise<number | null | undefined> {
+  const query = db
+    .select({ quota: tenants.storageQuotaBytes })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .limit(1);
+  const [row] = opts.lock ? await query.for('update') : await query;
+  return row === undefined ? undefined : row.quota;
+}
+
+/** Sets the tenant's own quota (null: back to the instance default); false when no such tenant. */
+export async function updateStorageQuota(db: Executor, tenantId: number, quota: number | null) {
+  const rows = await db
+    .update(tenants)
+    .set({ storageQuotaBytes: quota })
+    .where(eq(tenants.id, tenantId))
+    .returning({ id: tenants.id });
+  return rows.length > 0;
+}

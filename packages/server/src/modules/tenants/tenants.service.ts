@@ -10,7 +10,10 @@ import {
   insertTenant,
   insertUserSites,
   listTenantsWithUserCounts,
+  readStorageQuota,
+  updateStorageQuota,
 } from './tenants.queries';
+import type { Executor } from '../../lib/db';
 
 // Tenant provisioning, used by the admin CLI and the embedded demo; not exposed over HTTP.
 
@@ -98,6 +101,47 @@ export async function listTenantsWithCounts(db: Db) {
 export async function countTenants(db: Db): Promise<number> {
   return countAllTenants(db);
 }
+
+const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+
+/** A size as an operator writes it: bytes, or a number with K, M, G or T (1024-based; "GiB" too). */
+export function parseByteSize(text: string): number | null {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(text);
+  if (!match) {
+    return null;
+  }
+  const bytes = Math.round(Number(match[1]) * SIZE_UNITS[match[2]!.toLowerCase()]!);
+  return Number.isSafeInteger(bytes) ? bytes : null;
+}
+
+/**
+ * Sets an organisation's storage quota (the admin CLI's `tenant:quota`; SECURITY.md R2-14):
+ * "default" (or null) returns it to the instance's TENANT_STORAGE_QUOTA_BYTES.
+ */
+export async function setStorageQuota(db: Db, input: { tenantId: string; quota: string }) {
+  const tenantId = Number(input.tenantId);
+  if (!Number.isInteger(tenantId) || tenantId <= 0) {
+    throw new HttpError(400, '--tenant must be a tenant id');
+  }
+  const isDefault = input.quota.trim().toLowerCase() === 'default';
+  const quota = isDefault ? null : parseByteSize(input.quota);
+  if (!isDefault && quota === null) {
+    throw new HttpError(400, '--quota must be a size such as 20GiB or 500MiB, or "default"');
+  }
+  if (!(await updateStorageQuota(db, tenantId, quota))) {
+    throw new HttpError(404, `Tenant ${tenantId} not found`);
+  }
+  return { tenantId, quota };
+}
+
+/**
+ * Lookups other modules make inside their own transaction (an upload checks its tenant's quota
+ * with the tenant row locked). They take the caller's transaction; they decide nothing.
+ */
+export const tenantLookup = {
+  storageQuota: (tx: Executor, tenantId: number, opts: { lock?: boolean } = {}) =>
+    readStorageQuota(tx, tenantId, opts),
+};
 
 // The same operations for other modules, bound to one database (a module uses another module
 // through its service). Callers pass their own tenant id: no caller reads another tenant.

@@ -1,4 +1,11 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type {
   DeploymentCreateBody,
   DeploymentJob,
@@ -7,6 +14,7 @@ import type {
   JobStatus,
   StepLogsResponse,
 } from '@outpost/contract/deployments';
+import { STEP_LOG_MAX_PAGE_SIZE } from '@outpost/contract/limits';
 import { api } from '../api-client';
 import { useUser } from '../auth';
 
@@ -28,7 +36,7 @@ export const deploymentListKey = (tenantId: number, params: DeploymentListParams
 export const deploymentDetailKey = (tenantId: number, id: number) =>
   [...deploymentsKey(tenantId), 'detail', id] as const;
 export const stepLogsKey = (tenantId: number, deviceDeploymentId: number) =>
-  [...deploymentsKey(tenantId), 'logs', deviceDeploymentId] as const;
+  [...deploymentsKey(tenantId), 'logs', deviceDeploymentId, STEP_LOG_MAX_PAGE_SIZE] as const;
 
 export const getDeployments = (params: DeploymentListParams, signal?: AbortSignal) =>
   api.get<DeploymentListResponse>('/customer/deployments', params, signal);
@@ -62,18 +70,26 @@ export function useDeployment(id: number) {
   });
 }
 
-export const getStepLogs = (deviceDeploymentId: number, signal?: AbortSignal) =>
+export const getStepLogs = (deviceDeploymentId: number, page: number, signal?: AbortSignal) =>
   api.get<StepLogsResponse>(
     `/customer/deployments/device-deployment/${deviceDeploymentId}/logs`,
-    undefined,
+    { page, limit: STEP_LOG_MAX_PAGE_SIZE },
     signal,
   );
 
+/**
+ * A device deployment's attempts, a page at a time (the server pages them, SECURITY.md R2-13):
+ * the dialog shows every page loaded so far and loads the next on request. A refetch reloads
+ * the pages already shown.
+ */
 export function useStepLogs(deviceDeploymentId: number | null) {
   const user = useUser();
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: stepLogsKey(user.tenant_id, deviceDeploymentId ?? 0),
-    queryFn: ({ signal }) => getStepLogs(deviceDeploymentId!, signal),
+    queryFn: ({ signal, pageParam }) => getStepLogs(deviceDeploymentId!, pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last) =>
+      last.pagination.page < last.pagination.totalPages ? last.pagination.page + 1 : undefined,
     enabled: deviceDeploymentId !== null,
   });
 }

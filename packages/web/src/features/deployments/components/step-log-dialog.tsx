@@ -42,7 +42,9 @@ export function StepLogDialog({
   const query = useStepLogs(id);
   // What live updates have shown beyond the last fetch; the dialog shows the two merged.
   const [live, setLive] = useState<StepLog[]>([]);
-  const fetched = query.data?.logs;
+  const fetched = useMemo(() => query.data?.pages.flatMap((p) => p.logs), [query.data]);
+  const firstPage = query.data?.pages[0];
+  const total = query.data?.pages.at(-1)?.pagination.total ?? 0;
   const logs = useMemo(() => mergeFetchedLogs(fetched ?? [], live), [fetched, live]);
   const refetchTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
@@ -62,7 +64,7 @@ export function StepLogDialog({
     }
   });
 
-  const dd = query.data?.device_deployment ?? deviceDeployment;
+  const dd = firstPage?.device_deployment ?? deviceDeployment;
   const status: JobStatus | undefined = deviceDeployment?.status ?? dd?.status;
   const stepOrders = [...new Set([...steps.map((s) => s.step_order), ...logs.map((l) => l.step_order)])].sort(
     (a, b) => a - b,
@@ -127,9 +129,18 @@ export function StepLogDialog({
               step={steps.find((s) => s.step_order === order)}
               attempts={logs.filter((l) => l.step_order === order)}
               isDeviceFinished={status !== undefined && status !== 'pending' && status !== 'running'}
+              isOnLaterPage={query.hasNextPage && order > (fetched?.at(-1)?.step_order ?? 0)}
             />
           ))}
         </ol>
+      )}
+      {query.hasNextPage && (
+        <div className="mt-4 flex items-center justify-center gap-3 text-sm text-slate-500 dark:text-slate-400">
+          <span>{messages.stepLogsMore(fetched?.length ?? 0, total)}</span>
+          <Button onClick={() => void query.fetchNextPage()} isLoading={query.isFetchingNextPage}>
+            Load more
+          </Button>
+        </div>
       )}
     </Dialog>
   );
@@ -140,12 +151,15 @@ function StepSection({
   step,
   attempts,
   isDeviceFinished,
+  isOnLaterPage,
 }: {
   order: number;
   step: DeploymentStepSummary | undefined;
   attempts: StepLog[];
   /** the device's deployment has ended: a step without attempts was never run */
   isDeviceFinished: boolean;
+  /** its attempts come after the pages loaded so far */
+  isOnLaterPage: boolean;
 }) {
   const latest = attempts[attempts.length - 1];
   const name = step?.step_name ?? latest?.step_name ?? `Step ${order}`;
@@ -167,7 +181,7 @@ function StepSection({
           )}
           {latest ? (
             <StatusBadge status={latest.status} />
-          ) : isDeviceFinished ? (
+          ) : isOnLaterPage ? null : isDeviceFinished ? (
             <Badge tone="gray">Not run</Badge>
           ) : (
             <StatusBadge status="pending" />
@@ -176,7 +190,11 @@ function StepSection({
       </div>
       {attempts.length === 0 ? (
         <p className="px-4 py-3 text-sm text-slate-500 dark:text-slate-400">
-          {isDeviceFinished ? 'This step did not run on this device.' : 'Not started yet.'}
+          {isOnLaterPage
+            ? 'Its attempts are on a later page: Load more.'
+            : isDeviceFinished
+              ? 'This step did not run on this device.'
+              : 'Not started yet.'}
         </p>
       ) : (
         <div className="divide-y divide-slate-100 dark:divide-slate-800">

@@ -1,12 +1,14 @@
 import { useId, useRef, useState } from 'react';
 import { FileCheck2, Upload, X } from 'lucide-react';
-import { formatBytes } from '@outpost/contract/files';
+import { formatBytes, showFileName } from '@outpost/contract/files';
 import { packageMessages as messages } from '@outpost/contract/messages';
 import type { FileRef } from '@outpost/contract/step-catalog';
 import { Button } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
+import { useInvalidateStorageUsage } from '../api/get-storage-usage';
 import { uploadFile } from '../api/upload-file';
+import { StorageUsageLabel } from './storage-usage';
 import type { UploadProgress } from '../api/upload-file';
 
 // spec: operations §2.3 — a file field uploads the file as soon as it is chosen; the result holds
@@ -36,6 +38,7 @@ export function FileUploadField({
   const inputRef = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const invalidateUsage = useInvalidateStorageUsage();
 
   async function onChoose(file: File | undefined) {
     if (!file) {
@@ -53,6 +56,7 @@ export function FileUploadField({
     } finally {
       setProgress(null);
       onUploadingChange(false);
+      void invalidateUsage();
       if (inputRef.current) {
         inputRef.current.value = '';
       }
@@ -70,14 +74,14 @@ export function FileUploadField({
             className="min-w-0 flex-1 truncate text-sm font-medium text-slate-800 dark:text-slate-100"
             data-testid="uploaded-file-name"
           >
-            {value.originalFilename}
+            {showFileName(value.originalFilename)}
           </span>
           <Button size="sm" variant="ghost" onClick={() => inputRef.current?.click()}>
             Replace
           </Button>
           <button
             type="button"
-            aria-label={`Remove ${value.originalFilename}`}
+            aria-label={`Remove ${showFileName(value.originalFilename)}`}
             onClick={() => onChange(null)}
             className="rounded p-1 text-slate-400 hover:bg-slate-200/60 hover:text-slate-600 dark:hover:bg-slate-700"
           >
@@ -139,6 +143,7 @@ export function FileUploadField({
         className="sr-only"
         onChange={(e) => void onChoose(e.target.files?.[0])}
       />
+      <StorageUsageLabel />
       {error && (
         <p role="alert" className="text-xs text-red-600 dark:text-red-400">
           {error}

@@ -1,8 +1,9 @@
 import { FileRef } from '@outpost/contract/step-catalog';
 import type { StepType } from '@outpost/contract/step-catalog';
+import { showFileName } from '@outpost/contract/files';
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
-const fileName = (v: unknown) => FileRef.safeParse(v).data?.originalFilename ?? '';
+const fileName = (v: unknown) => showFileName(FileRef.safeParse(v).data?.originalFilename ?? '');
 const firstLine = (v: unknown) => text(v).split(/\r?\n/)[0] ?? '';
 
 /** One line that tells steps of a package apart in the list (what runs, or what changes). */

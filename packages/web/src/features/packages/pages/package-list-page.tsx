@@ -17,6 +17,7 @@ import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
+import { StorageUsageLabel } from '../components/storage-usage';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { Checkbox } from '../../../components/ui/form';
 import { BulkActionBar } from '../../../components/ui/bulk-action-bar';
@@ -142,7 +143,14 @@ export default function PackageListPage() {
     <>
       <PageHeader
         title="Deployment Packages"
-        description="Software and configuration packages built from ordered installation steps."
+        description={
+          <>
+            Software and configuration packages built from ordered installation steps.
+            <span className="mt-1.5 block">
+              <StorageUsageLabel />
+            </span>
+          </>
+        }
         actions={
           <>
             <input
