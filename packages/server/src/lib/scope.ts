@@ -81,7 +81,7 @@ export function canSeeSite(scope: Pick<Scope, 'siteAccessType' | 'siteIds'>, sit
  */
 export function aboutOnlyScopeSites(table: TenantOwned & { siteIds: AnyColumn }, scope: Scope): SQL {
   const tenant = inTenant(table, scope);
-  if (!isSiteLimited(scope) ) {
+  if (!isSiteLimited(scope)) {
     return tenant;
   }
   if (scope.siteIds.length === 0) {
