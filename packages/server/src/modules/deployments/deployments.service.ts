@@ -50,6 +50,7 @@ import {
   updateJob,
 } from './deployments.queries';
 import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
+import { jobSiteIds } from './job-sites.queries';
 
 export type DeploymentsServiceDeps = {
   db: Db;
@@ -192,6 +193,7 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
             job_description: row.description,
             scheduled_at: scheduledAt?.toISOString() ?? null,
           },
+          siteIds: targets.map((t) => t.siteId),
         });
         return row;
       });
@@ -287,6 +289,7 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
           details: `Cancelled ${job.name} (${ended.length} unfinished device${ended.length === 1 ? '' : 's'})`,
           oldValues: { status: job.status },
           newValues: { status: after.status },
+          siteIds: await jobSiteIds(tx, id),
         });
         return { job: after, ended };
       });
