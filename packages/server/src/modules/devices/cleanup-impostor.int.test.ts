@@ -27,7 +27,7 @@ describe('duplicate cleanup and an impostor enrolled with a stolen token', () =>
   });
   afterAll(async () => {
     for (const socket of beats.keys()) {
-      hangUp(socket);
+      await hangUp(socket);
     }
     await server?.close();
   });
@@ -46,9 +46,9 @@ describe('duplicate cleanup and an impostor enrolled with a stolen token', () =>
     );
     return socket;
   };
-  const hangUp = (socket: AgentSocket) => {
+  const hangUp = async (socket: AgentSocket) => {
     clearInterval(beats.get(socket));
-    socket.close();
+    await socket.close();
   };
   const statusOf = async (id: number) =>
     (await request<Device>('GET', `/api/customer/devices/${id}`)).body.data;
@@ -88,7 +88,7 @@ describe('duplicate cleanup and an impostor enrolled with a stolen token', () =>
 
     // The real machine is switched off for the weekend; the impostor keeps heartbeating, so it is
     // the most recently seen. The real device is still kept.
-    hangUp(victim);
+    await hangUp(victim);
     await waitStatus(victimId, 'offline');
     const weekend = await preview();
     expect(weekend.devices).toEqual([]);
@@ -103,7 +103,7 @@ describe('duplicate cleanup and an impostor enrolled with a stolen token', () =>
     expect((await statusOf(victimId)).id).toBe(victimId);
 
     // The impostor goes away and the real machine connects again: now the impostor goes.
-    hangUp(impostor);
+    await hangUp(impostor);
     await waitStatus(impostorId, 'offline');
     await connect(victimCreds, victimFacts.hostname);
     await waitStatus(victimId, 'online');
@@ -118,7 +118,7 @@ describe('duplicate cleanup and an impostor enrolled with a stolen token', () =>
       device_ids: [impostorId],
     });
     expect(spared.body.data.removed).toBe(0);
-    hangUp(again);
+    await hangUp(again);
     await waitStatus(impostorId, 'offline');
     // it proved its secret after the real device last did; once the real one is heard from again
     // (its heartbeats are written in batches), the impostor is removable again

@@ -16,7 +16,6 @@ import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { auditLogs, deviceCommands, devices, deviceSoftware } from '../../db/schema/index';
 import { insertDevice } from './test-devices';
-import { addMember } from '../tenants/tenants.service';
 import { createEnrollmentToken, eventually } from '../../live/test-support';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };

@@ -18,7 +18,7 @@ import { paginate } from '@outpost/contract/envelope';
 import { accessMessages, deviceMessages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
-import { HttpError, badRequest, conflict, notFound } from '../../lib/errors';
+import { HttpError, conflict, notFound } from '../../lib/errors';
 import type { CommandQueue } from '../../live/command-queue';
 import type { Bus } from '../../live/bus';
 import { requireAdmin } from '../../plugins/auth';
@@ -33,7 +33,6 @@ import {
   toDevice,
 } from './devices.queries';
 import {
-  deleteDevices,
   findScopedDevice,
   findScopedDevicesByIds,
   listDeviceSoftware,

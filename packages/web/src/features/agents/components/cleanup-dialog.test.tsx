@@ -70,7 +70,7 @@ function stubServer() {
 const posted = (fetch: ReturnType<typeof stubServer>, path: string) =>
   fetch.mock.calls
     .filter(([url]) => url === `/api/customer/devices/${path}`)
-    .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as unknown);
+    .map(([, init]) => JSON.parse((init as RequestInit).body as string) as unknown);
 
 describe('Cleanup dialog: what will be removed, and which record of a duplicate set is kept and why', () => {
   afterEach(() => {
