@@ -60,7 +60,7 @@ function stubServer() {
     devices: plan.devices,
     review_sets: plan.duplicate_sets.filter((s) => s.needs_review),
   };
-  const fetch = vi.fn((url: string) =>
+  const fetch = vi.fn((url: string, _init?: RequestInit) =>
     Promise.resolve(ok(url.endsWith('/cleanup/preview') ? plan : url.endsWith('/cleanup') ? result : [])),
   );
   vi.stubGlobal('fetch', fetch);
@@ -70,7 +70,7 @@ function stubServer() {
 const posted = (fetch: ReturnType<typeof stubServer>, path: string) =>
   fetch.mock.calls
     .filter(([url]) => url === `/api/customer/devices/${path}`)
-    .map(([, init]) => JSON.parse((init as RequestInit).body as string) as unknown);
+    .map(([, init]) => JSON.parse(init?.body as string) as unknown);
 
 describe('Cleanup dialog: what will be removed, and which record of a duplicate set is kept and why', () => {
   afterEach(() => {
