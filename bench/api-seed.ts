@@ -15,7 +15,7 @@ import type pg from 'pg';
 export type Sql = { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> };
 
 export type SeedPlan = { devices: number; total: number; others: number };
-export type Seeded = { tenantId: number; userId: number; siteIds: number[]; seconds: number };
+export type Seeded = { tenantId: number; userId: number; email: string; siteIds: number[]; seconds: number };
 
 const CHUNK = 50_000;
 
@@ -40,7 +40,7 @@ async function seedTenant(
   devices: number,
   software: number,
   siteCount: number,
-): Promise<{ tenantId: number; userId: number; siteIds: number[] }> {
+): Promise<{ tenantId: number; userId: number; email: string; siteIds: number[] }> {
   const tenant = await client.query(
     `insert into tenants (tenant_name, plan) values ($1, 'Enterprise') returning id`,
     [`Bench tenant ${index}`],
@@ -89,7 +89,12 @@ async function seedTenant(
       [tenantId, software],
     );
   }
-  return { tenantId, userId: (user.rows[0] as { id: number }).id, siteIds };
+  return {
+    tenantId,
+    userId: (user.rows[0] as { id: number }).id,
+    email: `admin${index}@bench.example.com`,
+    siteIds,
+  };
 }
 
 async function seedActivity(client: Sql, tenantId: number): Promise<void> {

@@ -36,6 +36,7 @@ import { apiSuccess } from '../packages/contract/src/envelope';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import { openDatabase } from '../packages/server/src/db/client';
+import { openToolSession } from '../packages/server/src/modules/auth/auth.service';
 import { createSessionTokens } from '../packages/server/src/modules/auth/session-token';
 import { createThrowawayDatabase } from '../packages/server/test/harness';
 import type { FloorPlan, FloorQuery } from './api-floor';
@@ -171,11 +172,7 @@ try {
     PORT: '0',
     OUTPOST_DEMO: '0',
   });
-  const token = await createSessionTokens(config.sessionSecret).issue({
-    userId: seeded.userId,
-    tenantId: seeded.tenantId,
-    role: 'tenant_admin',
-  });
+  const token = await openToolSession(database.db, createSessionTokens(config.sessionSecret), seeded.email);
   const auth = { authorization: `Bearer ${token}` };
   const plan: FloorPlan = {};
   const responseBytes: Record<string, number> = {};
@@ -431,18 +428,27 @@ try {
         LOG_LEVEL: 'warn',
         OUTPOST_DEMO: '0',
         AGENT_PRESENCE_GRACE_MS: '3600000',
+        OUTPOST_ALLOW_DEV_LOGIN: '1',
       },
       /Outpost is ready at/,
       300_000,
     );
     children.push(liteServer);
+    // Sessions live in the database: this one signs in to the PGlite server's own.
+    const signedIn = await fetch(`http://127.0.0.1:${serverPort}/api/customer/auth/dev`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: seeded.email }),
+    });
+    const liteToken = ((await signedIn.json()) as { data: { token: string } }).data.token;
+    const liteAuth = { authorization: `Bearer ${liteToken}` };
     const liteCases = [];
     for (const c of cases.filter(
       (x) => x.path.startsWith('/api/customer/devices?') || x.path === '/api/customer/devices',
     )) {
       const url = `http://127.0.0.1:${serverPort}${c.path}`;
-      await load(url, { connections, seconds: warmupSeconds, headers: auth });
-      const r = await load(url, { connections, seconds, headers: auth });
+      await load(url, { connections, seconds: warmupSeconds, headers: liteAuth });
+      const r = await load(url, { connections, seconds, headers: liteAuth });
       const postgresRps = results.find((x) => x.path === c.path)!.rps;
       liteCases.push({
         name: c.name,

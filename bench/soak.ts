@@ -25,6 +25,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { openDatabase } from '../packages/server/src/db/client';
+import { openToolSession } from '../packages/server/src/modules/auth/auth.service';
 import { createSessionTokens } from '../packages/server/src/modules/auth/session-token';
 import { createTenant } from '../packages/server/src/modules/tenants/tenants.service';
 import { createThrowawayDatabase } from '../packages/server/test/harness';
@@ -79,12 +80,9 @@ try {
     adminEmail: 'admin@soak.example',
     adminName: 'Soak Admin',
   });
+  const tokens = createSessionTokens(new TextEncoder().encode(SESSION_SECRET));
+  const token = await openToolSession(database.db, tokens, admin.email);
   await database.close();
-  const token = await createSessionTokens(new TextEncoder().encode(SESSION_SECRET)).issue({
-    userId: admin.id,
-    tenantId: tenant.id,
-    role: 'tenant_admin',
-  });
   const auth = { authorization: `Bearer ${token}` };
 
   // ---- the server, its log read line by line

@@ -16,7 +16,7 @@
 //   LOG_LEVEL      warn (the instances' JSON logs; info shows every request)
 // Any other server variable (GOOGLE_CLIENT_ID, METRICS_TOKEN, …) is passed to both instances;
 // METRICS_PORT is given to instance 1 and METRICS_PORT+1 to instance 2.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -152,6 +152,27 @@ async function stopAll(code) {
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
 
+/** A one-time sign-in link for the demo's administrator, made by the admin CLI on the shared database. */
+function demoSignInLink() {
+  const run = spawnSync(
+    process.execPath,
+    [
+      path.join(root, 'packages/server/dist/cli.js'),
+      'sign-in-link',
+      '--email',
+      'admin@acme.example',
+      '--url',
+      url,
+    ],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...env, DATABASE_URL: databaseUrl, DATA_DIR: path.join(dir, 'instance-1') },
+    },
+  );
+  return run.status === 0 ? run.stdout.split('\n')[0] : `(no link: ${run.stderr.trim()})`;
+}
+
 function startInstance(index, extraEnv) {
   const label = `[${index}]`;
   const instanceDir = path.join(dir, `instance-${index}`);
@@ -254,6 +275,11 @@ await waitHealthy(1, first);
 const second = startInstance(2, { OUTPOST_DEMO: demo, OUTPOST_DEMO_FLEET_URL: url });
 await waitHealthy(2, second);
 
+// Dev sign-in is never offered behind nginx (SECURITY.md R2-7): without an identity provider the
+// demo's administrator gets a one-time sign-in link instead.
+const signIn =
+  demo === '1' && !env.GOOGLE_CLIENT_ID ? `    Sign in as admin@acme.example: ${demoSignInLink()}\n` : '';
+
 console.log(`
   Outpost cluster is ready at ${url}
 
@@ -263,6 +289,6 @@ console.log(`
     PostgreSQL ${shown(databaseUrl)}
     Redis      ${shown(redisUrl)}
     Data       ${dir.startsWith(root + path.sep) ? path.relative(root, dir) : dir} (instance-1/, instance-2/, blobs/ shared, nginx-access.log)
-${demo === '1' ? `\n    The demo: its simulated devices connect through nginx.${env.GOOGLE_CLIENT_ID ? '' : ' Sign in as admin@acme.example (dev sign-in).'}\n` : ''}
+${demo === '1' ? `\n    The demo: its simulated devices connect through nginx.\n${signIn}` : ''}
   Ctrl+C stops everything.
 `);

@@ -4,4 +4,8 @@
 import { buildIfStale, runCompiled, targets } from './build-state.mjs';
 
 buildIfStale(['web', 'server']);
+// The demo signs in without an identity provider: dev sign-in is turned on here, and only here
+// (`npm run serve`, the service unit and `npm run cluster` never offer it unless the operator sets
+// OUTPOST_ALLOW_DEV_LOGIN=1 themselves). The server's banner says it is on. SECURITY.md R2-7.
+process.env.OUTPOST_ALLOW_DEV_LOGIN ??= '1';
 await runCompiled(targets.server.output);

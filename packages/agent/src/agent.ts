@@ -132,6 +132,7 @@ export function createAgent(options: AgentOptions): Agent {
       };
     },
     onAck: (messageId) => ledger.acknowledged(messageId),
+    onRefused: (messageId) => ledger.refused(messageId),
     onConnected: (welcome) => {
       ledger.welcomed(welcome.inventoryCurrent);
       void selfUpdate

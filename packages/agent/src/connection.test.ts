@@ -68,7 +68,8 @@ async function setUp() {
   connection.start();
   await waitFor(() => connection.state === 'connected');
   const ack = (m: object) => socket!.send(JSON.stringify({ type: 'ack', ...m }));
-  return { connection, outbox, hellos, received, ack };
+  const error = (m: object) => socket!.send(JSON.stringify({ type: 'error', message: 'refused', ...m }));
+  return { connection, outbox, hellos, received, ack, error };
 }
 
 async function waitFor(check: () => boolean) {
@@ -107,5 +108,22 @@ describe('agent acknowledgements', () => {
     t.ack({ messageId: 'm-2', messageIds: ['m-4'] });
     await waitFor(() => t.outbox.list().length === 1);
     expect(t.outbox.list().map((m) => m.messageId)).toEqual(['m-3']);
+  });
+
+  it('drops a message the server refused as invalid (resending the same bytes cannot help), and only that one', async () => {
+    const t = await setUp();
+    for (const [i, id] of ['m-1', 'm-2', 'm-3'].entries()) {
+      t.connection.sendReliable(progress(id, i + 1));
+    }
+    await waitFor(() => t.received.length === 3);
+    // no ack follows: an agent must not rely on one
+    t.error({ code: 'invalid_message', messageId: 'm-2' });
+    await waitFor(() => t.outbox.list().length === 2);
+    // other errors (a transient internal error, an error without an id) keep the message for a resend
+    t.error({ code: 'internal_error', messageId: 'm-1' });
+    t.error({ code: 'invalid_message' });
+    t.ack({ messageId: 'm-3' });
+    await waitFor(() => t.outbox.list().length === 1);
+    expect(t.outbox.list().map((m) => m.messageId)).toEqual(['m-1']);
   });
 });

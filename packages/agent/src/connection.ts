@@ -38,6 +38,8 @@ export type ConnectionOptions = {
   onConnected?: (welcome: WelcomeMessage) => void;
   /** the server acknowledged a message (it is already out of the outbox) */
   onAck?: (messageId: string) => void;
+  /** the server refused a message as invalid (it is already out of the outbox: resending cannot help) */
+  onRefused?: (messageId: string) => void;
   log?: Logger;
   backoff?: { baseMs: number; capMs: number };
   random?: () => number;
@@ -276,6 +278,11 @@ export class AgentConnection {
         return;
       case 'error':
         this.log.warn(`server error: ${message.code}: ${message.message}`);
+        // The same bytes would be refused again after every reconnect (SECURITY.md R2-11).
+        if (message.code === 'invalid_message' && message.messageId) {
+          this.options.outbox.remove(message.messageId);
+          this.options.onRefused?.(message.messageId);
+        }
         return;
     }
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INT4_MAX, refineInput } from './input';
+import { INT4_MAX, refineInput, textProblem } from './input';
 import {
   DeviceActionType,
   HardwareInfo,
@@ -381,6 +381,23 @@ export const AckMessage = z.object({
     .optional(),
 });
 export type AckMessage = z.infer<typeof AckMessage>;
+
+/**
+ * The messageId of a frame the server refused (not a valid message), when it carries one the agent
+ * can recognise: the server answers `invalid_message` with that id and acknowledges it, so the
+ * agent drops the message from its outbox rather than resending it after every reconnect
+ * (SECURITY.md R2-11). Resending cannot help: the same bytes are refused again.
+ */
+export function refusedMessageId(frame: unknown): string | null {
+  if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) {
+    return null;
+  }
+  const messageId: unknown = (frame as { messageId?: unknown }).messageId;
+  if (typeof messageId !== 'string' || !id.safeParse(messageId).success || textProblem(messageId)) {
+    return null;
+  }
+  return messageId;
+}
 
 export const AGENT_ERROR_CODES = [
   'invalid_message',

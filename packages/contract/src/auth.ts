@@ -51,6 +51,10 @@ export type GoogleSignInBody = z.infer<typeof GoogleSignInBody>;
 export const DevSignInBody = z.object({ email: z.email('email must be an e-mail address') });
 export type DevSignInBody = z.infer<typeof DevSignInBody>;
 
+/** POST /auth/link: the secret of a one-time sign-in link (`#link=` on the login page). */
+export const LinkSignInBody = z.object({ token: z.string().min(1, 'token is required').max(200) });
+export type LinkSignInBody = z.infer<typeof LinkSignInBody>;
+
 export const SignInResult = z.object({ token: z.string(), user: SessionUser });
 export type SignInResult = z.infer<typeof SignInResult>;
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AgentMessage } from './agent-protocol';
+import { AgentMessage, refusedMessageId } from './agent-protocol';
 import { EnrollmentTokenIdParams, CreateEnrollmentTokenBody } from './agents';
 import { DeviceActionBody } from './device-actions';
 import { BulkDeleteDevicesBody, DeviceListQuery } from './devices';
 import { FileIdParams } from './files';
-import { INT4_MAX, Id, IdParam, MAX_INPUT_DEPTH, findInputProblem } from './input';
+import { INT4_MAX, Id, IdParam, MAX_INPUT_DEPTH, findInputProblem, textProblem } from './input';
 import { PortalClientMessage } from './live';
 import { inputMessages } from './messages';
 import { PackageIdParams, StepBody, StepIdParams, StepReorderBody } from './packages';
@@ -56,6 +56,34 @@ describe('findInputProblem', () => {
     });
     expect(findInputProblem('\u0000')).toEqual({ path: '', message: inputMessages.nulCharacter });
     expect(findInputProblem({ a: 'fine', b: [1, true, null], c: '\\u0000 as text is fine' })).toBeNull();
+  });
+
+  it('finds an unpaired UTF-16 surrogate in any string or key; pairs (emoji) are text', () => {
+    const ill = inputMessages.illFormedText;
+    for (const text of ['\ud800', 'a\udbffb', '\udc00', 'x\udfff', '\ude00\ud83d', 'ok\ud83d']) {
+      expect({ text, problem: textProblem(text) }).toEqual({ text, problem: ill });
+    }
+    for (const text of ['', 'plain', '\ud83d\ude80', 'caf\u00e9 \u202e \uffff', '\\ud800 as text']) {
+      expect({ text, problem: textProblem(text) }).toEqual({ text, problem: null });
+    }
+    expect(findInputProblem({ a: [{ b: 'x\ud800' }] })).toEqual({ path: 'a.0.b', message: ill });
+    expect(findInputProblem({ data: { ['k\udc00']: 'v' } })).toEqual({ path: 'data.k\udc00', message: ill });
+  });
+
+  it('names the messageId of a refused agent frame only when the agent can recognise it', () => {
+    expect(refusedMessageId({ type: 'activity', messageId: 'm-1', events: 'garbage' })).toBe('m-1');
+    for (const frame of [
+      null,
+      [],
+      'm-1',
+      { messageId: 7 },
+      { messageId: '' },
+      { messageId: 'x'.repeat(129) },
+    ]) {
+      expect(refusedMessageId(frame)).toBeNull();
+    }
+    expect(refusedMessageId({ messageId: 'm\ud800' })).toBeNull();
+    expect(refusedMessageId({ messageId: 'm\u0000' })).toBeNull();
   });
 
   it(`allows ${MAX_INPUT_DEPTH} levels of nesting and refuses more, without recursion`, () => {

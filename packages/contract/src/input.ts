@@ -3,8 +3,10 @@ import { inputMessages } from './messages';
 
 // Rules every input obeys, whatever the route or message (ARCHITECTURE: validation at the edge).
 // They exist because PostgreSQL refuses what JavaScript accepts: a text value cannot hold a NUL
-// character, an integer column holds at most 2³¹−1, and a deeply nested document overflows the
-// stack of whoever walks it. Checked here, such input is a 400 with a message, not a 500.
+// character, a jsonb value cannot hold an unpaired UTF-16 surrogate ("\ud800", which JSON text
+// can carry but no Unicode text contains), an integer column holds at most 2³¹−1, and a deeply
+// nested document overflows the stack of whoever walks it. Checked here, such input is a 400 with
+// a message, not a 500 (SECURITY.md, findings 9 and R2-11).
 
 /** The largest PostgreSQL `integer` (int4): every id and counter column. */
 export const INT4_MAX = 2_147_483_647;
@@ -39,9 +41,24 @@ export const isIdText = (value: string) =>
 
 export type InputProblem = { path: string; message: string };
 
+// A high surrogate not followed by a low one, or a low surrogate not preceded by a high one (code
+// units, so no `u` flag). String.prototype.isWellFormed says the same but is ES2024.
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why a string (a value or a key) is not acceptable text, or null. */
+export function textProblem(text: string): string | null {
+  if (text.includes('\u0000')) {
+    return inputMessages.nulCharacter;
+  }
+  if (UNPAIRED_SURROGATE.test(text)) {
+    return inputMessages.illFormedText;
+  }
+  return null;
+}
+
 /**
  * The first reason `value` is not acceptable input, or null: a string or key holding a NUL
- * character, or nesting deeper than MAX_INPUT_DEPTH. Walks without recursion, so a hostile
+ * character or an unpaired surrogate, or nesting deeper than MAX_INPUT_DEPTH. Walks without recursion, so a hostile
  * 50,000-deep document costs a loop, not the stack.
  */
 export function findInputProblem(value: unknown, maxDepth = MAX_INPUT_DEPTH): InputProblem | null {
@@ -49,8 +66,9 @@ export function findInputProblem(value: unknown, maxDepth = MAX_INPUT_DEPTH): In
   for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
     const { value: current, path, depth } = item;
     if (typeof current === 'string') {
-      if (current.includes('\u0000')) {
-        return { path, message: inputMessages.nulCharacter };
+      const message = textProblem(current);
+      if (message) {
+        return { path, message };
       }
       continue;
     }
@@ -65,8 +83,9 @@ export function findInputProblem(value: unknown, maxDepth = MAX_INPUT_DEPTH): In
       : Object.entries(current);
     for (const [key, child] of entries) {
       const childPath = path ? `${path}.${key}` : key;
-      if (key.includes('\u0000')) {
-        return { path: childPath, message: inputMessages.nulCharacter };
+      const keyMessage = textProblem(key);
+      if (keyMessage) {
+        return { path: childPath, message: keyMessage };
       }
       pending.push({ value: child, path: childPath, depth: depth + 1 });
     }

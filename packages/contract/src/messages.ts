@@ -24,9 +24,11 @@ export const messages = {
   googleEmailUnverified: 'Your Google e-mail address is not verified',
   notInvited:
     'This e-mail address has not been invited to any organization. Ask your administrator for an invitation.',
-  devLoginDisabled: 'Development sign-in is disabled on this server',
+  devLoginDisabled:
+    'Development sign-in is disabled on this server. The operator can turn it on for a local trial with OUTPOST_ALLOW_DEV_LOGIN=1.',
   devLoginLocalOnly:
-    'Development sign-in is only available from the machine Outpost runs on. Sign in with Google, or set OUTPOST_ALLOW_DEV_LOGIN=1 to allow it from other addresses.',
+    'Development sign-in is only available to a browser on the machine Outpost runs on, with no proxy in between. Sign in with Google instead.',
+  signInLinkInvalid: 'This sign-in link is invalid, has expired or was already used. Ask for a new one.',
   googleLoginDisabled: 'Google sign-in is not configured on this server',
   tenantNotFound: 'Organization not found',
   adminOnly: 'Administrators only',
@@ -206,11 +208,13 @@ export const deploymentMessages = {
 // Input rules every request and message obeys (input.ts).
 export const inputMessages = {
   nulCharacter: 'must not contain a NUL character (\\u0000)',
+  illFormedText: 'must be valid Unicode text (it contains an unpaired surrogate such as \\ud800)',
   idInvalid: 'must be a whole number from 1 to 2147483647',
   pageInvalid: 'Page must be a whole number from 1 to 2147483647',
   tooDeep: (depth: number) => `is nested too deeply (at most ${depth} levels)`,
   uploadIncomplete: 'The upload ended before the file was complete. Please try again.',
   uploadMalformed: (reason: string) => `The upload is not a valid multipart form: ${reason}`,
+  uploadUnreadable: 'The upload is not a valid multipart form',
   // Refused by the HTTP layer before any route runs (plugins/errors.ts)
   urlInvalid: 'The URL is not valid',
   paramTooLong: 'A path parameter is too long',
@@ -278,6 +282,10 @@ export const adminMessages = {
     'You are the only administrator of this organization and cannot change your own role. Make another user an administrator first.',
   lastAdminRemoved:
     'This would leave the organization without an administrator. Make another user an administrator first.',
+  lastAllSitesAdmin:
+    'This would leave the organization without an administrator who has access to all sites, and nobody could grant all-site access again. Give another administrator access to all sites first.',
+  emailBound:
+    'This user has signed in, so their e-mail address can no longer be changed. To give access to another address, remove this user and invite the new address.',
   siteAccessBeyondOwn:
     'You have access to specific sites only, so you can only manage users whose access lies within your sites, and give them only your sites.',
   siteNotFound: 'Site not found',

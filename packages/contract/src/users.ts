@@ -24,6 +24,8 @@ export const User = z.object({
   email: z.string(),
   name: z.string().nullable(),
   role: Role,
+  /** invited until the person first signs in with this e-mail verified; the e-mail is fixed then */
+  status: z.enum(['invited', 'active']),
   site_access_type: ReadSiteAccessType,
   assigned_site_ids: z.string(),
   created_at: z.string(),

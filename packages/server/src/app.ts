@@ -42,6 +42,7 @@ import { agentFilesRoutes, deploymentsRoutes } from './modules/deployments/deplo
 import { createDeploymentsService, deploymentLookup } from './modules/deployments/deployments.service';
 import { createDevicesService } from './modules/devices/devices.service';
 import { usersRoutes } from './modules/users/users.routes';
+import { createSessionControl } from './modules/auth/sessions.service';
 import { sitesRoutes } from './modules/sites/sites.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
@@ -98,6 +99,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : null;
 
   await app.register(errorsPlugin);
+  // helmet's headers, computed once, on every response (also those the access backstop below
+  // refuses); HSTS over HTTPS only; no-store on /api (plugins/security-headers.ts)
+  await app.register(securityHeadersPlugin, {
+    contentSecurityPolicy: {
+      directives: {
+        // The Google Identity Services script and its iframe/button (spec: core §7).
+        'script-src': ["'self'", 'https://accounts.google.com/gsi/client'],
+        'frame-src': ["'self'", 'https://accounts.google.com/gsi/'],
+        // the portal's own origin ('self' covers its ws:/wss: socket) and Google's sign-in
+        'connect-src': ["'self'", 'https://accounts.google.com/gsi/'],
+        'style-src': ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
+        'img-src': ["'self'", 'data:', 'https://*.googleusercontent.com'],
+        // Plain-HTTP deployments on a LAN must keep working; TLS is the proxy's business.
+        'upgrade-insecure-requests': null,
+      },
+    },
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    noStorePrefix: '/api',
+  });
   // The authorisation backstop (plugins/access.ts): every /api route declares config.access,
   // enforced by one hook. First, so it sees every route; the API docs are public.
   await app.register(accessPlugin, { publicPrefixes: ['/api/docs'] });
@@ -108,22 +128,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       bindCallerToLog(request, request.ctx);
     }
     done();
-  });
-  // helmet's headers, computed once (plugins/security-headers.ts)
-  await app.register(securityHeadersPlugin, {
-    contentSecurityPolicy: {
-      directives: {
-        // The Google Identity Services script and its iframe/button (spec: core §7).
-        'script-src': ["'self'", 'https://accounts.google.com/gsi/client'],
-        'frame-src': ["'self'", 'https://accounts.google.com/gsi/'],
-        'connect-src': ["'self'", 'ws:', 'wss:', 'https://accounts.google.com/gsi/'],
-        'style-src': ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
-        'img-src': ["'self'", 'data:', 'https://*.googleusercontent.com'],
-        // Plain-HTTP deployments on a LAN must keep working; TLS is the proxy's business.
-        'upgrade-insecure-requests': null,
-      },
-    },
-    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   });
   // Rate limits key on the client address; with REDIS_URL they live in Redis, so N instances
   // enforce one limit (ARCHITECTURE §8).
@@ -225,7 +229,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           await customer.register(dashboardRoutes, { db: database.db, deployments });
           await customer.register(deviceActionsRoutes, { db: database.db });
           await customer.register(deploymentsRoutes, { service: deployments });
-          await customer.register(usersRoutes, { db: database.db });
+          await customer.register(usersRoutes, {
+            db: database.db,
+            // SECURITY.md R2-1 "Sessions": ended sessions close their portal sockets on every instance.
+            sessions: createSessionControl((userIds) => app.bus.publish('portal.sessions', { userIds })),
+          });
           await customer.register(sitesRoutes, { db: database.db });
           await customer.register(auditRoutes, { db: database.db });
           await customer.register(activityRoutes, { db: database.db });

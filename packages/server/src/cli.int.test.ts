@@ -44,6 +44,22 @@ describe('admin CLI', () => {
     expect(list.out).toMatch(/Initech\s+Standard\s+max agents 50\s+users 2/);
   }, 60_000);
 
+  it('prints a one-time sign-in link (SECURITY.md R2-7)', async () => {
+    const link = await outpost(
+      'sign-in-link',
+      '--email',
+      'Bill@Initech.example',
+      '--url',
+      'https://outpost.example/',
+    );
+    expect(link.code).toBe(0);
+    expect(link.out).toMatch(/^https:\/\/outpost\.example\/login#link=[A-Za-z0-9_-]{43}\n/);
+    expect(link.out).toContain('for bill@initech.example');
+    const bad = await outpost('sign-in-link', '--email', 'nope');
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain('--email must be an e-mail address');
+  }, 60_000);
+
   it('explains bad arguments and exits non-zero', async () => {
     const missing = await outpost('tenant:create', '--admin-email', 'not-an-email');
     expect(missing.code).toBe(1);

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ZodError } from 'zod';
+import { z, ZodError } from 'zod';
 import { ConfigError, loadConfig } from './config';
 import { preparePrivateDirs } from './lib/private-dir';
 import { DatabaseInUseError, openDatabase } from './db/client';
 import { HttpError } from './lib/errors';
 import { addMember, createTenant, listTenantsWithCounts } from './modules/tenants/tenants.service';
+import { createSignInLink } from './modules/auth/auth.service';
 
 // The admin CLI: `npm run outpost -- <command> [options]` (README "Administration").
 
@@ -19,6 +20,9 @@ Commands:
       Invites a person into an organisation.
   tenant:list
       Lists the organisations with their user counts.
+  sign-in-link --email EMAIL [--url BASE_URL]
+      Prints a one-time sign-in link for an invited person (15 minutes), for an installation
+      without an identity provider and without dev sign-in. BASE_URL defaults to http://localhost:PORT.
 
 The database is the server's: DATABASE_URL, or the embedded one under DATA_DIR (default ./data).`;
 
@@ -32,6 +36,7 @@ const options = {
   tenant: { type: 'string' },
   email: { type: 'string' },
   role: { type: 'string' },
+  url: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -49,7 +54,7 @@ async function run(argv: string[]): Promise<string> {
   if (values.help || !command) {
     return USAGE;
   }
-  if (!['tenant:create', 'user:add', 'tenant:list'].includes(command)) {
+  if (!['tenant:create', 'user:add', 'tenant:list', 'sign-in-link'].includes(command)) {
     throw new UsageError(`Unknown command "${command}".`);
   }
   const config = loadConfig();
@@ -79,6 +84,12 @@ async function run(argv: string[]): Promise<string> {
           role: (values.role as 'user' | 'tenant_admin' | undefined) ?? 'user',
         });
         return `Added ${user.email} (${user.role}) to tenant ${user.tenantId}.`;
+      }
+      case 'sign-in-link': {
+        const email = z.email('--email must be an e-mail address').parse(values.email ?? '');
+        const secret = await createSignInLink(database.db, email);
+        const base = (values.url ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
+        return `${base}/login#link=${secret}\n(works once, for 15 minutes, for ${email.toLowerCase()})`;
       }
       default: {
         const rows = await listTenantsWithCounts(database.db);

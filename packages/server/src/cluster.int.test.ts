@@ -29,6 +29,7 @@ import {
 import type { RunningNginx } from '../../../scripts/nginx.mjs';
 import { startTestServer } from '../test/harness';
 import type { TestServer } from '../test/harness';
+import { startOidcFixture } from '../test/oidc-fixture';
 import { devices } from './db/schema/index';
 import {
   connectPortalSocket,
@@ -87,13 +88,22 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
   const closed = new Set<TestServer>();
   /** the load-balanced listener, and the ones pinned to instance A and to instance B */
   const urls = { main: '', a: '', b: '' };
+  let idp: Awaited<ReturnType<typeof startOidcFixture>>;
+  const googleSignIn = async (headers: Record<string, string> = {}) =>
+    client(urls.main)<Envelope<SignInResult>>('POST', '/api/customer/auth/google', {
+      body: { token: await idp.mint({ email: 'admin@acme.example' }) },
+      headers,
+    });
 
   beforeAll(async () => {
     if (!nginxBinary) {
       throw new Error('nginx is not installed: `apt-get install nginx` (npm test installs it)');
     }
     db = await throwawayDatabase();
+    // People sign in through the identity provider: dev sign-in is never offered behind a proxy.
+    idp = await startOidcFixture();
     const env = {
+      ...idp.env,
       REDIS_URL,
       REDIS_CHANNEL_PREFIX: `outpost-test-${crypto.randomBytes(4).toString('hex')}:`,
       TRUST_PROXY: '1',
@@ -131,6 +141,7 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
     }
   });
   afterAll(async () => {
+    await idp?.close();
     await agent?.stop();
     await nginx?.stop();
     for (const server of [a, b]) {
@@ -186,12 +197,9 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
     const viaA = client(urls.a);
     const viaB = client(urls.b);
 
-    // Dev sign-in is for callers on this machine: behind nginx with TRUST_PROXY=1 the caller is
-    // the address nginx appended, not one the client wrote into X-Forwarded-For itself.
-    const signIn = await main<Envelope<SignInResult>>('POST', '/api/customer/auth/dev', {
-      body: { email: 'admin@acme.example' },
-      headers: { 'x-forwarded-for': '203.0.113.7' },
-    });
+    // Behind nginx with TRUST_PROXY=1 the caller is the address nginx appended, not one the client
+    // wrote into X-Forwarded-For itself.
+    const signIn = await googleSignIn({ 'x-forwarded-for': '203.0.113.7' });
     expect(signIn.status).toBe(200);
     const admin = signIn.body.data;
     const token = admin.token;
@@ -342,11 +350,7 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
 
   it('an instance stops (a rolling restart): nginx sends requests and the agent’s new socket to the other one', async () => {
     const main = client(urls.main);
-    const { token } = (
-      await main<Envelope<SignInResult>>('POST', '/api/customer/auth/dev', {
-        body: { email: 'admin@acme.example' },
-      })
-    ).body.data;
+    const { token } = (await googleSignIn()).body.data;
     const enrolment = await main<Envelope<CreatedEnrollmentToken>>(
       'POST',
       '/api/customer/agents/enrollment-tokens',

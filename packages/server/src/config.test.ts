@@ -104,6 +104,45 @@ describe('TRUST_PROXY', () => {
     }
   });
 
+  it('accepts a hop count only while listening on loopback, and names the fix otherwise', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', '[::1]', 'localhost', 'LOCALHOST']) {
+      expect(loadConfig({ DATA_DIR: tmp(), HOST: host, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    }
+    for (const host of ['0.0.0.0', '::', '192.0.2.10', 'fd00::2', 'outpost.internal']) {
+      const load = () => loadConfig({ DATA_DIR: tmp(), HOST: host, TRUST_PROXY: '1' });
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow(
+        `TRUST_PROXY: 1 is a hop count, which trusts X-Forwarded-For from whoever connects`,
+      );
+      expect(load).toThrow(`HOST=${host} lets clients connect directly`);
+      expect(load).toThrow('Name the proxies instead (TRUST_PROXY=10.0.0.5');
+      expect(load).toThrow('(HOST=127.0.0.1)');
+    }
+    // Named proxies, or no proxy at all, are fine on every address.
+    expect(loadConfig({ DATA_DIR: tmp(), HOST: '0.0.0.0', TRUST_PROXY: '10.0.0.5' }).trustProxy).toEqual([
+      '10.0.0.5',
+    ]);
+    expect(loadConfig({ DATA_DIR: tmp(), HOST: '0.0.0.0' }).trustProxy).toBe(false);
+  });
+
+  it('never lets a hop count trust a peer that is not on this machine', () => {
+    const twoHops = fastifyTrustProxy(2);
+    if (typeof twoHops !== 'function') {
+      throw new Error('a hop count is a trust function');
+    }
+    // the socket's peer (hop 0) must be loopback; the hop behind it is trusted by count
+    expect([twoHops('127.0.0.1', 0), twoHops('::ffff:127.0.0.1', 0), twoHops('203.0.113.9', 1)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect([twoHops('203.0.113.9', 0), twoHops('192.0.2.2', 0), twoHops('10.0.0.1', 2)]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+
   it('takes a comma-separated list of proxy addresses and CIDR ranges', () => {
     expect(parseTrustProxy('10.0.0.5, 192.168.1.0/24,fd00::/8,::1,loopback')).toEqual([
       '10.0.0.5',

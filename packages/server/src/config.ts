@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@outpost/contract/files';
+import { ConfigError } from './lib/config-error';
+import { checkReleasesDir } from './lib/dir-trust';
 import { InsecureDirError, ensurePrivateDir } from './lib/private-dir';
+import { checkTrustProxyHost, fastifyTrustProxy, parseTrustProxy } from './lib/trust-proxy';
+import type { TrustProxy } from './lib/trust-proxy';
 
 const booleanFlag = z
   .enum(['0', '1', 'true', 'false', 'yes', 'no', ''])
@@ -109,9 +112,8 @@ export type Config = {
   google: { clientId: string | null; jwksUrl: string; issuers: string[] };
   sessionSecret: Uint8Array;
   /** dev sign-in is configured (no Google client id); each request is still checked (devSignInAllowed) */
+  /** OUTPOST_ALLOW_DEV_LOGIN=1: password-less dev sign-in, from this machine only */
   devLogin: boolean;
-  /** OUTPOST_ALLOW_DEV_LOGIN=1: dev sign-in from any address, not only from this machine */
-  devLoginFromAnyAddress: boolean;
   demo: boolean;
   logLevel: string;
   webDistDir: string | null;
@@ -190,67 +192,14 @@ export type Config = {
 /** The repository root: config.ts (and the built entry) sit two folders below packages/server. */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export class ConfigError extends Error {}
+export { ConfigError, fastifyTrustProxy, parseTrustProxy };
+export type { TrustProxy };
 
-export type TrustProxy = false | number | string[];
-
-// proxy-addr's names for address ranges, accepted in a TRUST_PROXY list as Fastify accepts them.
-const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-const TRUST_PROXY_FORMAT =
-  "TRUST_PROXY must be a hop count (1 for one reverse proxy in front of Outpost) or a comma-separated list of the proxies' addresses or CIDR ranges (e.g. 10.0.0.5,192.168.1.0/24)";
-
-function isAddressOrCidr(entry: string): boolean {
-  if (PROXY_RANGE_NAMES.has(entry)) {
-    return true;
-  }
-  const [address = '', prefix, ...rest] = entry.split('/');
-  const family = net.isIP(address);
-  if (family === 0 || rest.length > 0) {
-    return false;
-  }
-  if (prefix === undefined) {
-    return true;
-  }
-  const bits = Number(prefix);
-  return /^\d{1,3}$/.test(prefix) && bits >= 0 && bits <= (family === 4 ? 32 : 128);
-}
-
-/**
- * TRUST_PROXY as Fastify's trustProxy. A number is how many proxies in front of Outpost to trust
- * (the client address is then the entry that many hops from the right of X-Forwarded-For, so a
- * client cannot choose it by sending its own header); a list names the proxies. "true" (trust
- * every hop) is refused: any client could then write its own address.
- */
-export function parseTrustProxy(raw: string | undefined): TrustProxy {
-  const value = raw?.trim() ?? '';
-  if (value === '' || value === '0' || value === 'false' || value === 'no') {
-    return false;
-  }
-  if (/^\d+$/.test(value)) {
-    const hops = Number(value);
-    if (hops > 0 && hops <= 32) {
-      return hops;
-    }
-    throw new ConfigError(
-      `Invalid configuration:\n  TRUST_PROXY: ${TRUST_PROXY_FORMAT} (a hop count is 1 to 32)`,
-    );
-  }
-  const entries = value
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  const invalid = entries.filter((e) => !isAddressOrCidr(e));
-  if (entries.length === 0 || invalid.length > 0) {
-    const shown = invalid.length > 0 ? ` ("${invalid.join('", "')}" is not one)` : '';
-    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${TRUST_PROXY_FORMAT}${shown}`);
-  }
-  return entries;
-}
-
-function checkPrivateDirs(dataDir: string, blobDir: string) {
+function checkTrustedDirs(dataDir: string, blobDir: string, releasesDir: string) {
   try {
     ensurePrivateDir(dataDir, 'DATA_DIR');
     ensurePrivateDir(blobDir, 'BLOB_DIR');
+    checkReleasesDir(releasesDir);
   } catch (err) {
     throw err instanceof InsecureDirError ? new ConfigError(err.message) : err;
   }
@@ -271,21 +220,6 @@ function loadSessionSecret(dataDir: string, given?: string): Uint8Array {
   return new Uint8Array(key);
 }
 
-/**
- * The value for Fastify's trustProxy option. Fastify trusts a hop count at run time but its types
- * omit numbers, so a count becomes proxy-addr's function form (trust the first N hops), which is
- * what Fastify does with a number itself.
- */
-export function fastifyTrustProxy(
-  trustProxy: TrustProxy,
-): boolean | string[] | ((address: string, hop: number) => boolean) {
-  if (typeof trustProxy === 'number') {
-    const hops = trustProxy;
-    return (_address, hop) => hop < hops;
-  }
-  return trustProxy;
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -300,8 +234,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const blobDir = env.BLOB_DIR?.trim()
     ? path.resolve(baseDir, env.BLOB_DIR.trim())
     : path.join(dataDir, 'blobs');
-  // Before anything is written there (the session key): refuse folders other accounts can write to.
-  checkPrivateDirs(dataDir, blobDir);
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  checkTrustProxyHost(trustProxy, e.HOST);
+  const agentReleasesDir = e.AGENT_RELEASES_DIR?.trim()
+    ? path.resolve(baseDir, e.AGENT_RELEASES_DIR.trim())
+    : path.join(repoRoot, 'packages/agent/dist-exe');
+  // Before anything is written there (the session key): refuse folders other accounts can change.
+  checkTrustedDirs(dataDir, blobDir, agentReleasesDir);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -317,14 +256,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
     },
     sessionSecret: loadSessionSecret(dataDir, e.SESSION_SECRET),
-    // Dev sign-in only without a Google client id; each request must also come from this machine
-    // (its own address, after proxy resolution) unless OUTPOST_ALLOW_DEV_LOGIN is set.
-    devLogin: clientId === null,
-    devLoginFromAnyAddress: e.OUTPOST_ALLOW_DEV_LOGIN,
+    // Dev sign-in is an explicit opt-in (SECURITY.md R2-7): `npm start` (the demo) sets it, nothing
+    // else does. Each request must also come from this machine, with no proxy in between.
+    devLogin: e.OUTPOST_ALLOW_DEV_LOGIN,
     demo: e.OUTPOST_DEMO === '1',
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR ?? null,
-    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    trustProxy,
     agents: {
       heartbeatIntervalMs: e.AGENT_HEARTBEAT_INTERVAL_MS,
       presenceGraceMs: e.AGENT_PRESENCE_GRACE_MS,
@@ -356,8 +294,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     blobDir,
     metrics: { token: e.METRICS_TOKEN ?? null, port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
-    agentReleasesDir: e.AGENT_RELEASES_DIR?.trim()
-      ? path.resolve(baseDir, e.AGENT_RELEASES_DIR.trim())
-      : path.join(repoRoot, 'packages/agent/dist-exe'),
+    agentReleasesDir,
   };
 }

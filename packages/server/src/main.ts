@@ -46,7 +46,7 @@ async function main() {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const db = database.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL';
   console.log(
-    `\n  Outpost is ready at ${urlOf(isWildcard ? 'localhost' : config.host, port)}  (database: ${db}${config.devLogin ? ', dev sign-in enabled' : ''})\n`,
+    `\n  Outpost is ready at ${urlOf(isWildcard ? 'localhost' : config.host, port)}  (database: ${db})\n${signInBanner(config)}`,
   );
   // The demo's simulated devices talk to this server over its own port, or through the load
   // balancer in front of several instances (OUTPOST_DEMO_FLEET_URL, set by `npm run cluster`).
@@ -65,3 +65,14 @@ main().catch((err: unknown) => {
   }
   process.exit(1);
 });
+
+/** How people sign in to this instance, said at start (SECURITY.md R2-7). */
+function signInBanner(config: { devLogin: boolean; google: { clientId: string | null } }): string {
+  if (config.devLogin) {
+    return '  Dev sign-in is ON (OUTPOST_ALLOW_DEV_LOGIN=1): anyone on this machine can sign in as any user, without a password. Never use it in production.\n';
+  }
+  if (!config.google.clientId) {
+    return '  No sign-in method is configured: set GOOGLE_CLIENT_ID (README "Sign-in"), or OUTPOST_ALLOW_DEV_LOGIN=1 for a local trial.\n';
+  }
+  return '';
+}

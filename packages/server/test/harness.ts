@@ -71,6 +71,8 @@ export async function startTestServer(
     SESSION_SECRET: 'integration-tests-session-secret-0123456789',
     LOG_LEVEL: 'silent',
     PORT: '0',
+    // The tests sign in with dev sign-in from loopback, like the demo (SECURITY.md R2-7).
+    OUTPOST_ALLOW_DEV_LOGIN: '1',
     ...overrides.env,
   });
   const database = await openDatabase({ databaseUrl });

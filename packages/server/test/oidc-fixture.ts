@@ -28,7 +28,8 @@ export async function startOidcFixture() {
       .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
       .setIssuer(opts.iss ?? issuer)
       .setAudience(opts.aud ?? clientId)
-      .setSubject('1234567890')
+      // One subject per person, as a provider has: the e-mail's unless the test names one.
+      .setSubject(typeof claims.sub === 'string' ? claims.sub : `sub-${String(claims.email).toLowerCase()}`)
       .setIssuedAt()
       .setExpirationTime(opts.expiresIn ?? '1h')
       .sign(opts.key ?? privateKey);

@@ -74,6 +74,11 @@ export class InventoryLedger {
     }
   }
 
+  /** The server refused the message: it holds none of it (its ack, if one follows, confirms nothing). */
+  refused(messageId: string) {
+    this.unacked.delete(messageId);
+  }
+
   private isPending(kind: InventoryKind): boolean {
     for (const d of this.unacked.values()) {
       if (d[kind] !== undefined) {

@@ -1,30 +1,35 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { InsecureDirError, checkAncestors, checkOwner, serviceUid } from './dir-trust';
 
 // The embedded database and the blob store hold every tenant's data, roles and package files:
 // they belong to the service user alone. Folders are 0700 and files 0600 whatever the process
-// umask was, and a data folder that other accounts can write to stops the server at start (a
-// local account could otherwise rewrite roles or swap a package's installer).
+// umask was, and a data folder that other accounts can write to, own or replace stops the server
+// at start (a local account could otherwise rewrite roles, swap a package's installer or plant
+// the session key).
 
 /** Files and folders the process creates from now on are private (rw for the owner only). */
 export const PRIVATE_UMASK = 0o077;
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
-export class InsecureDirError extends Error {}
+export { InsecureDirError };
 
 const octal = (mode: number) => (mode & 0o777).toString(8).padStart(3, '0');
 
 /**
- * Creates `dir` (0700) when it is missing; refuses (InsecureDirError) when it exists and is not a
- * folder or is writable by the group or others; otherwise makes it 0700.
+ * Creates `dir` (0700) when it is missing; refuses (InsecureDirError) when a folder above it lets
+ * other accounts replace it, or when it exists and is not a folder, belongs to another account or
+ * is writable by the group or others (dir-trust.ts); otherwise makes it 0700.
  */
-export function ensurePrivateDir(dir: string, label = 'DATA_DIR'): void {
+export function ensurePrivateDir(dir: string, label = 'DATA_DIR', uid: number | null = serviceUid()): void {
+  checkAncestors(dir, label, uid);
   fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const stat = fs.statSync(dir);
   if (!stat.isDirectory()) {
     throw new InsecureDirError(`${label} ${dir} is not a folder.`);
   }
+  checkOwner(dir, stat, label, uid);
   if ((stat.mode & 0o022) !== 0) {
     throw new InsecureDirError(
       `${label} ${dir} is writable by other accounts (mode ${octal(stat.mode)}): any local user could ` +

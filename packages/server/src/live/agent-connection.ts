@@ -5,6 +5,7 @@ import {
   AGENT_CLOSE,
   AgentMessage,
   MAX_ACK_LIST,
+  refusedMessageId,
 } from '@outpost/contract/agent-protocol';
 import type {
   AgentErrorMessage,
@@ -212,7 +213,8 @@ export class AgentConnection {
     const parsed = AgentMessage.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      this.rejectInvalid(issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid');
+      const detail = issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid';
+      this.rejectInvalid(detail, refusedMessageId(json));
       return;
     }
     if (parsed.data.type === 'hello') {
@@ -344,9 +346,16 @@ export class AgentConnection {
     })();
   }
 
-  private rejectInvalid(detail: string) {
+  /**
+   * A frame that is not a valid message. One carrying a messageId is also acknowledged: the agent
+   * would otherwise keep it in its outbox and resend it after every reconnect, refused each time.
+   */
+  private rejectInvalid(detail: string, messageId: string | null = null) {
     this.invalidCount += 1;
-    this.sendError('invalid_message', `${messages.agentInvalidMessage}: ${detail}`);
+    this.sendError('invalid_message', `${messages.agentInvalidMessage}: ${detail}`, messageId ?? undefined);
+    if (messageId !== null) {
+      this.send({ type: 'ack', messageId });
+    }
     if (this.invalidCount >= MAX_INVALID_MESSAGES) {
       this.close(AGENT_CLOSE.protocolError, 'Too many invalid messages');
     }

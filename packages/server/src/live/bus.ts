@@ -15,6 +15,8 @@ export type BusTopics = {
     key: SubscriptionKey;
     event: PortalEvent;
   };
+  /** these members' sessions ended (sign-out elsewhere, removal, role or site change): re-check */
+  'portal.sessions': { userIds: number[] };
   /** these devices have unfinished commands: the instances holding their sockets send them */
   'agent.doorbell': { deviceIds: number[] };
   /** a command reached its end: waiters on any instance resolve */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import type { SignInResult } from '@outpost/contract/auth';
 import { PORTAL_CLOSE } from '@outpost/contract/live';
 import { messages } from '@outpost/contract/messages';
@@ -212,7 +212,9 @@ describe('portal socket /api/ws: token expiry', () => {
 
   it('closes with 4401 when the token expires, without the client sending anything', async () => {
     const admin = await server.devSignIn('admin@acme.example');
-    const shortLived = await new SignJWT({ tid: admin.user.tenant_id, role: admin.user.role })
+    // the same live session, in a token that expires in two seconds
+    const { sid, idn } = decodeJwt(admin.token);
+    const shortLived = await new SignJWT({ tid: admin.user.tenant_id, role: admin.user.role, sid, idn })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(admin.user.id))
       .setIssuer('outpost')

@@ -123,6 +123,17 @@ export function createPortalHub(deps: {
     }
   });
 
+  // SECURITY.md R2-1, R2-3: a member whose sessions ended (removed, role or sites changed) is
+  // re-checked at once, so their sockets close (4401) instead of delivering until the next check.
+  const unsubscribeSessions = bus.subscribe('portal.sessions', ({ userIds }) => {
+    const ended = new Set(userIds);
+    for (const client of clients) {
+      if (ended.has(client.ctx.userId)) {
+        recheck(client).catch((err: unknown) => log.error({ err }, 'portal session check failed'));
+      }
+    }
+  });
+
   // ws-level pings keep proxies from idling the socket out and find dead peers (core §9: 30 s).
   const pinger = setInterval(() => {
     for (const client of clients) {
@@ -424,6 +435,7 @@ export function createPortalHub(deps: {
     },
     close() {
       unsubscribe();
+      unsubscribeSessions();
       clearInterval(pinger);
       clearInterval(sessionChecker);
       for (const client of clients) {

@@ -7,6 +7,7 @@ import {
   AGENT_PROTOCOL_VERSION,
   AgentMessage,
   SUPPORTED_AGENT_PROTOCOL_VERSIONS,
+  refusedMessageId,
 } from '@outpost/contract/agent-protocol';
 import type { EnrollResult } from '@outpost/contract/agent-protocol';
 import type { SignInResult } from '@outpost/contract/auth';
@@ -216,11 +217,12 @@ type AgentExpectation = {
 
 /**
  * What the protocol says an agent socket does with these frames. Frames that are not a message
- * (binary, not JSON, failing the schema) are answered with `invalid_message` as they arrive, and
- * the tenth closes with 4400; a frame over the payload limit is closed with 1009 by the ws
- * library as it arrives. Messages are handled in order after that: anything but a hello before the
- * hello gets `hello_required` and 4400; a hello with an unsupported version 4426. When an eager
- * close (on arrival) and a queued one are both possible, either may win the race, so both count.
+ * (binary, not JSON, failing the schema) are answered with `invalid_message` as they arrive (and
+ * acknowledged when they carry a recognisable messageId), and the tenth closes with 4400; a frame
+ * over the payload limit is closed with 1009 by the ws library as it arrives. Messages are handled
+ * in order after that: anything but a hello before the hello gets `hello_required` and 4400; a
+ * hello with an unsupported version 4426. When an eager close (on arrival) and a queued one are
+ * both possible, either may win the race, so both count.
  */
 function expectAgent(frames: Frame[]): AgentExpectation {
   let invalid = 0;
@@ -242,6 +244,10 @@ function expectAgent(frames: Frame[]): AgentExpectation {
     if (!parsed?.success) {
       invalid += 1;
       error('invalid_message');
+      // one carrying a recognisable messageId is acknowledged too, so the agent drops it
+      if (f.kind === 'text' && isJson(f.data) && refusedMessageId(JSON.parse(f.data)) !== null) {
+        acks += 1;
+      }
       if (invalid >= MAX_INVALID_MESSAGES) {
         eager = AGENT_CLOSE.protocolError;
         break;

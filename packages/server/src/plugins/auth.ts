@@ -9,6 +9,10 @@ import type { SessionTokens } from '../modules/auth/session-token';
 
 // The caller, as every service sees it first (STYLE.md: `list(ctx, query)`).
 export type RequestContext = {
+  /** the server-side session behind the token (null for contexts no session made) */
+  sessionId: string | null;
+  /** the signed-in person (SECURITY.md R2-1); null for contexts no sign-in made */
+  identityId: number | null;
   userId: number;
   tenantId: number;
   tenantName: string;
@@ -39,9 +43,9 @@ function bearerToken(request: FastifyRequest): string | null {
 }
 
 /**
- * Resolves a session token to a live membership row. The row is read on every request, so a
- * deleted user (or a changed role) takes effect at once, on every instance. It is one indexed
- * primary-key join.
+ * Resolves a session token to a live session and its membership row. Both are read on every
+ * request, so a sign-out, a deleted user or a changed role takes effect at once, on every
+ * instance. It is one indexed primary-key join.
  */
 export async function resolveSession(
   db: Db,
@@ -53,7 +57,7 @@ export async function resolveSession(
   if (!claims) {
     return null;
   }
-  const row = await findSessionMember(db, claims.userId, claims.tenantId);
+  const row = await findSessionMember(db, claims);
   if (!row) {
     return null;
   }

@@ -33,12 +33,14 @@ describe('security headers', () => {
     app.get('/boom', () => {
       throw new Error('boom');
     });
-    const expected = helmetHeaders(options).set;
+    const expected = helmetHeaders(options).set.filter((h) => h.name !== 'Strict-Transport-Security');
     for (const url of ['/ok', '/boom', '/missing']) {
       const res = await app.inject({ method: 'GET', url });
       for (const header of expected) {
         expect(res.headers[header.name.toLowerCase()], `${url} ${header.name}`).toBe(header.value);
       }
+      // plain HTTP: no HSTS (plugins/security-headers.ts)
+      expect(res.headers['strict-transport-security']).toBeUndefined();
     }
     expect((await app.inject({ method: 'GET', url: '/own' })).headers['x-frame-options']).toBe('DENY');
     await app.close();

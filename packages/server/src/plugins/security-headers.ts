@@ -31,13 +31,37 @@ export function helmetHeaders(options: HelmetOptions): { set: SecurityHeader[]; 
   return { set, removed };
 }
 
+export type SecurityHeadersOptions = HelmetOptions & {
+  /** API responses under this path get `Cache-Control: no-store` unless the route sets its own */
+  noStorePrefix?: string;
+};
+
+const isHsts = (header: SecurityHeader) => header.name.toLowerCase() === 'strict-transport-security';
+
 export const securityHeadersPlugin = fp(
-  (app, options: HelmetOptions, done) => {
+  (app, { noStorePrefix, ...options }: SecurityHeadersOptions, done) => {
     const { set, removed } = helmetHeaders(options);
-    app.addHook('onRequest', (_request, reply, next) => {
+    const always = set.filter((h) => !isHsts(h));
+    const hsts = set.filter(isHsts);
+    const isNoStore = (url: string) =>
+      noStorePrefix !== undefined &&
+      (url === noStorePrefix || url.startsWith(`${noStorePrefix}/`) || url.startsWith(`${noStorePrefix}?`));
+    app.addHook('onRequest', (request, reply, next) => {
       // on the raw response, as helmet does: a route's own reply.header() still wins
-      for (const header of set) {
+      for (const header of always) {
         reply.raw.setHeader(header.name, header.value);
+      }
+      // HSTS only over HTTPS: TLS on this socket, or X-Forwarded-Proto from a proxy TRUST_PROXY
+      // trusts (Fastify's request.protocol). Over plain HTTP it means nothing to a browser, and a
+      // LAN installation without TLS must not announce it (SECURITY.md, response headers).
+      if (request.protocol === 'https') {
+        for (const header of hsts) {
+          reply.raw.setHeader(header.name, header.value);
+        }
+      }
+      // API answers carry tenant data and are never worth keeping in a shared or browser cache.
+      if (isNoStore(request.url)) {
+        reply.raw.setHeader('Cache-Control', 'no-store');
       }
       for (const name of removed) {
         reply.raw.removeHeader(name);

@@ -2,11 +2,13 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState } 
 import type { ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionUser, SignInResult } from '@outpost/contract/auth';
-import { api, UNAUTHORIZED_EVENT } from './api-client';
+import { api, API_BASE, UNAUTHORIZED_EVENT } from './api-client';
 import { tokenStore } from './storage';
 
 // spec: core §4 Session — no token means signed out; with a token the profile is fetched; on
-// success the user is set, on failure the token is removed. Sign-out makes no server call.
+// success the user is set, on failure the token is removed. Sign-out removes the token at once and,
+// as a deliberate addition to the spec (docs/decisions/2026-11-26-server-side-sessions.md), also
+// asks the server to end the session, without waiting for or depending on the answer.
 
 export type AuthStatus = 'loading' | 'authenticated' | 'anonymous';
 
@@ -27,11 +29,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(() => tokenStore.get());
 
-  const signOut = useCallback(() => {
+  /** Forgets the token here (a refused token, or after a sign-out). */
+  const forget = useCallback(() => {
     tokenStore.clear();
     setToken(null);
     queryClient.clear();
   }, [queryClient]);
+
+  const signOut = useCallback(() => {
+    const current = tokenStore.get();
+    if (current) {
+      endServerSession(current);
+    }
+    forget();
+  }, [forget]);
 
   const profile = useQuery({
     queryKey: profileQueryKey(token),
@@ -51,9 +62,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   });
 
   useEffect(() => {
-    window.addEventListener(UNAUTHORIZED_EVENT, signOut);
-    return () => window.removeEventListener(UNAUTHORIZED_EVENT, signOut);
-  }, [signOut]);
+    window.addEventListener(UNAUTHORIZED_EVENT, forget);
+    return () => window.removeEventListener(UNAUTHORIZED_EVENT, forget);
+  }, [forget]);
 
   const signIn = useCallback(
     async (result: SignInResult) => {
@@ -71,6 +82,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [status, user, token, signIn, signOut],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+/** POST /auth/logout for this token; keepalive lets it finish while the page moves on. */
+function endServerSession(token: string): void {
+  fetch(`${API_BASE}/customer/auth/logout`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    keepalive: true,
+  }).catch(() => {
+    // The token is gone from this browser either way; the session expires on its own.
+  });
 }
 
 export function useAuth(): AuthValue {

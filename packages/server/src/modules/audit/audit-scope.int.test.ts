@@ -186,7 +186,7 @@ describe('audit log scoped to the caller’s sites', () => {
       { tenantId, action: 'Login', resourceType: 'user', resourceId: String(lonAdminId) },
     ]);
     await db.update(auditLogs).set({ siteIds: null }).where(eq(auditLogs.tenantId, tenantId));
-    const file = path.join(import.meta.dirname, '../../db/migrations/0012_audit_site_scope.sql');
+    const file = path.join(import.meta.dirname, '../../db/migrations/0013_audit_site_scope.sql');
     const statements = fs.readFileSync(file, 'utf8').split('--> statement-breakpoint').slice(1);
     for (const statement of statements) {
       await db.execute(sql.raw(statement));

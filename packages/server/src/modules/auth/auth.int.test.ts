@@ -15,7 +15,8 @@ describe('Google sign-in (real verifier against a local JWKS)', () => {
 
   beforeAll(async () => {
     idp = await startOidcFixture();
-    server = await startTestServer({ env: idp.env });
+    // Google only: dev sign-in stays off unless OUTPOST_ALLOW_DEV_LOGIN turns it on (R2-7).
+    server = await startTestServer({ env: { ...idp.env, OUTPOST_ALLOW_DEV_LOGIN: '0' } });
     await server.seedDemo();
   });
   afterAll(async () => {
@@ -89,7 +90,7 @@ describe('Google sign-in (real verifier against a local JWKS)', () => {
     expect(notJson.status).toBe(400);
   });
 
-  it('refuses dev sign-in when Google is configured', async () => {
+  it('refuses dev sign-in unless OUTPOST_ALLOW_DEV_LOGIN turns it on', async () => {
     const res = await server.request<Envelope<null>>('POST', '/api/customer/auth/dev', {
       body: { email: 'admin@acme.example' },
     });
@@ -212,7 +213,7 @@ describe('sessions, profile and tenants', () => {
     expect(res.body.error).toBe(messages.tokenInvalid);
   });
 
-  it('offers dev sign-in to loopback callers whatever the bind address, and anywhere only when forced', async () => {
+  it('offers dev sign-in to loopback callers only when OUTPOST_ALLOW_DEV_LOGIN turns it on', async () => {
     const res = await server.request<Envelope<{ devLogin: boolean; devUsers: { email: string }[] }>>(
       'GET',
       '/api/config',
@@ -221,15 +222,10 @@ describe('sessions, profile and tenants', () => {
     expect(res.body.data.devUsers.map((u) => u.email)).toContain('admin@acme.example');
     const { loadConfig } = await import('../../config');
     const base = { DATA_DIR: '/tmp/outpost-cfg', SESSION_SECRET: 'x'.repeat(40) };
-    // The bind address decides nothing (each caller's own address does: trust-proxy.int.test.ts).
-    expect(loadConfig({ ...base, HOST: '0.0.0.0' })).toMatchObject({
-      devLogin: true,
-      devLoginFromAnyAddress: false,
-    });
-    expect(
-      loadConfig({ ...base, HOST: '0.0.0.0', OUTPOST_ALLOW_DEV_LOGIN: '1' }).devLoginFromAnyAddress,
-    ).toBe(true);
+    // Never inferred (SECURITY.md R2-7): without the flag it is off, with or without Google.
+    expect(loadConfig({ ...base, HOST: '127.0.0.1' }).devLogin).toBe(false);
     expect(loadConfig({ ...base, GOOGLE_CLIENT_ID: 'abc' }).devLogin).toBe(false);
+    expect(loadConfig({ ...base, HOST: '0.0.0.0', OUTPOST_ALLOW_DEV_LOGIN: '1' }).devLogin).toBe(true);
   });
 
   it('answers unknown /api routes with a 404 envelope and checks the database in /api/health', async () => {

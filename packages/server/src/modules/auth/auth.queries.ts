@@ -1,8 +1,8 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { DEFAULT_NOTIFICATION_PREFS } from '@outpost/contract/auth';
 import type { SessionUser } from '@outpost/contract/auth';
 import type { Db } from '../../db/client';
-import { tenants, users, userSites } from '../../db/schema/index';
+import { sessions, tenants, users, userSites } from '../../db/schema/index';
 import { statementCache } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
 import { inTenant, inTenantPlaceholders, tenantOnly } from '../../lib/scope';
@@ -31,12 +31,13 @@ function toMembership(row: MembershipRow): Membership {
   return { ...row, notification_prefs: row.notification_prefs ?? DEFAULT_NOTIFICATION_PREFS };
 }
 
-export async function findMembershipsByEmail(db: Db, email: string): Promise<Membership[]> {
+/** A person's memberships: those bound to their identity (SECURITY.md R2-1), never by e-mail. */
+export async function findMembershipsOf(db: Executor, identityId: number): Promise<Membership[]> {
   const rows = await db
     .select(membershipColumns)
     .from(users)
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(eq(users.email, email.toLowerCase()))
+    .where(eq(users.identityId, identityId))
     .orderBy(asc(tenants.id));
   return rows.map(toMembership);
 }
@@ -87,6 +88,8 @@ export async function listDevLoginUsers(db: Db, limit = 50) {
 const sessionMemberStatement = statementCache((db) =>
   db
     .select({
+      sessionId: sessions.id,
+      identityId: sessions.identityId,
       userId: users.id,
       tenantId: users.tenantId,
       email: users.email,
@@ -95,15 +98,30 @@ const sessionMemberStatement = statementCache((db) =>
       siteAccessType: users.siteAccessType,
       tenantName: tenants.tenantName,
     })
-    .from(users)
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(and(inTenantPlaceholders(users), eq(users.id, sql.placeholder('userId'))))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+        // the session's identity still owns the membership (it is never rebound, but say so)
+        eq(users.identityId, sessions.identityId),
+        inTenantPlaceholders(users),
+        eq(users.id, sql.placeholder('userId')),
+      ),
+    )
     .limit(1)
-    .prepare('outpost_session_member'),
+    .prepare('outpost_session_member_v2'),
 );
 
-export async function findSessionMember(db: Reader, userId: number, tenantId: number) {
-  const [row] = await sessionMemberStatement(db, 'member').execute({ userId, tenantId });
+/** The membership behind a live (not revoked, not expired) session, or null. */
+export async function findSessionMember(
+  db: Reader,
+  claims: { userId: number; tenantId: number; sessionId: string },
+) {
+  const [row] = await sessionMemberStatement(db, 'member').execute(claims);
   return row ?? null;
 }
 

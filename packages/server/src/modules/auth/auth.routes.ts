@@ -3,6 +3,7 @@ import {
   AppConfig,
   DevSignInBody,
   GoogleSignInBody,
+  LinkSignInBody,
   ProfileUpdateBody,
   SessionUser,
   SignInResult,
@@ -17,6 +18,7 @@ import { forbidden } from '../../lib/errors';
 import type { Config } from '../../config';
 import { createAuthService, devSignInAllowed } from './auth.service';
 import { listDevLoginUsers } from './auth.queries';
+import { DEV_ISSUER } from './identities.queries';
 import type { OidcVerifier } from './oidc-verifier';
 import type { SessionTokens } from './session-token';
 
@@ -49,7 +51,7 @@ export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opt
         throw forbidden(messages.googleLoginDisabled, 'GOOGLE_DISABLED');
       }
       const identity = await opts.googleVerifier(request.body.token);
-      const data = await service.signIn(identity.email, identity.name, meta(request), 'Google');
+      const data = await service.signIn(identity, meta(request), 'Google');
       return { success: true as const, data };
     },
   );
@@ -68,8 +70,37 @@ export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opt
         request.log.warn({ ip: request.ip }, 'dev sign-in refused: the caller is not on this machine');
         throw forbidden(messages.devLoginLocalOnly, 'DEV_LOGIN_LOCAL_ONLY');
       }
-      const data = await service.signIn(request.body.email.toLowerCase(), null, meta(request), 'dev sign-in');
+      const email = request.body.email.toLowerCase();
+      const who = { issuer: DEV_ISSUER, subject: email, email, name: null };
+      const data = await service.signIn(who, meta(request), 'dev sign-in');
       return { success: true as const, data };
+    },
+  );
+
+  // A one-time link from `npm run outpost -- sign-in-link` (SECURITY.md R2-7): works once, 15 minutes.
+  app.post(
+    '/auth/link',
+    {
+      config: { access: 'public', rateLimit: { max: opts.config.signInPerMinute, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], body: LinkSignInBody, response: { 200: apiSuccess(SignInResult) } },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await service.signInWithLink(request.body.token, meta(request)),
+    }),
+  );
+
+  // Sign-out ends the session on the server too (docs/decisions/2026-11-26-server-side-sessions.md);
+  // the client removes its token at once whether or not this call succeeds.
+  app.post(
+    '/auth/logout',
+    {
+      config: { access: 'member' },
+      schema: { tags: ['auth'], response: { 200: apiSuccess(z.object({ signed_out: z.literal(true) })) } },
+    },
+    async (request) => {
+      await service.signOut(request.ctx);
+      return { success: true as const, data: { signed_out: true as const } };
     },
   );
 

@@ -4,20 +4,30 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import { notFound, unauthorized } from '../../lib/errors';
+import { isLoopbackAddress } from '../../lib/trust-proxy';
 import type { RequestContext } from '../../plugins/auth';
+import { SESSION_TOKEN_TTL_SECONDS } from '@outpost/contract/limits';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Executor } from '../../lib/db';
 import {
   findMembership,
-  findMembershipsByEmail,
+  findMembershipsOf,
   setMemberName,
   toSessionUser,
   updateMemberProfile,
 } from './auth.queries';
 import type { Membership } from './auth.queries';
+import { bindInvitations, DEV_ISSUER, upsertIdentity } from './identities.queries';
+import type { AssertedIdentity } from './identities.queries';
+import { deleteDeadSessions, insertSession, revokeSession } from './sessions.queries';
+import { consumeSignInLink, insertSignInLink } from './sign-in-links.queries';
 import type { SessionTokens } from './session-token';
 
 type Meta = { ip: string; userAgent: string | null };
 
-const contextOf = (m: Membership, meta: Meta): RequestContext => ({
+const contextOf = (m: Membership, identityId: number, meta: Meta): RequestContext => ({
+  sessionId: null,
+  identityId,
   userId: m.id,
   tenantId: m.tenant_id,
   tenantName: m.tenant_name,
@@ -31,41 +41,83 @@ const contextOf = (m: Membership, meta: Meta): RequestContext => ({
 });
 
 export function createAuthService(db: Db, tokens: SessionTokens) {
-  async function issueFor(m: Membership): Promise<SignInResult> {
-    const token = await tokens.issue({ userId: m.id, tenantId: m.tenant_id, role: m.role });
+  /** A new server-side session for this membership, and its token. */
+  async function issueFor(tx: Executor, m: Membership, identityId: number): Promise<SignInResult> {
+    const sessionId = randomUUID();
+    await insertSession(tx, {
+      id: sessionId,
+      identityId,
+      userId: m.id,
+      tenantId: m.tenant_id,
+      ttlSeconds: SESSION_TOKEN_TTL_SECONDS,
+    });
+    const token = await tokens.issue({
+      userId: m.id,
+      tenantId: m.tenant_id,
+      role: m.role,
+      sessionId,
+      identityId,
+    });
     return { token, user: toSessionUser(m) };
   }
 
   return {
     /**
-     * Sign-in for an identity already verified (Google ID token or dev sign-in). The person lands in
-     * their first organisation; the switcher offers the others.
+     * Sign-in for an identity already verified (an OpenID Connect ID token or dev sign-in). Open
+     * invitations for its verified e-mail are bound to it first (SECURITY.md R2-1); then the person
+     * lands in their first organisation and the switcher offers the others.
      */
-    async signIn(
-      email: string,
-      nameFromProvider: string | null,
-      meta: Meta,
-      method: string,
-    ): Promise<SignInResult> {
-      const memberships = await findMembershipsByEmail(db, email);
-      const first = memberships[0];
-      if (!first) {
-        // No tenant to write an audit entry into: the server log keeps the refusal.
-        throw unauthorized(messages.notInvited, 'NOT_INVITED');
-      }
-      await db.transaction(async (tx) => {
-        if (!first.name && nameFromProvider) {
-          await setMemberName(tx, first.id, nameFromProvider);
-          first.name = nameFromProvider;
+    async signIn(who: AssertedIdentity, meta: Meta, method: string): Promise<SignInResult> {
+      return db.transaction(async (tx) => {
+        const identityId = await upsertIdentity(tx, who);
+        await bindInvitations(tx, identityId, who.email);
+        const [first] = await findMembershipsOf(tx, identityId);
+        if (!first) {
+          // No tenant to write an audit entry into: the server log keeps the refusal.
+          throw unauthorized(messages.notInvited, 'NOT_INVITED');
         }
-        await writeAudit(tx, contextOf(first, meta), {
+        await deleteDeadSessions(tx, identityId);
+        if (!first.name && who.name) {
+          await setMemberName(tx, first.id, who.name);
+          first.name = who.name;
+        }
+        await writeAudit(tx, contextOf(first, identityId, meta), {
           action: 'Login',
           resourceType: 'user',
           resourceId: first.id,
           details: `Signed in with ${method}`,
         });
+        return issueFor(tx, first, identityId);
       });
-      return issueFor(first);
+    },
+
+    /**
+     * A one-time link's sign-in (made by `npm run outpost -- sign-in-link`): the operator of this
+     * machine vouched for the e-mail, as dev sign-in does, so it signs in through the same provider.
+     */
+    async signInWithLink(secret: string, meta: Meta): Promise<SignInResult> {
+      const email = await consumeSignInLink(db, sha256(secret));
+      if (!email) {
+        throw unauthorized(messages.signInLinkInvalid, 'SIGN_IN_LINK_INVALID');
+      }
+      return this.signIn({ issuer: DEV_ISSUER, subject: email, email, name: null }, meta, 'a sign-in link');
+    },
+
+    /** Sign-out (a deliberate addition to the spec's client-only rule): the session ends here too. */
+    async signOut(ctx: RequestContext): Promise<void> {
+      const sessionId = ctx.sessionId;
+      if (!sessionId) {
+        return;
+      }
+      await db.transaction(async (tx) => {
+        await revokeSession(tx, sessionId);
+        await writeAudit(tx, ctx, {
+          action: 'Logout',
+          resourceType: 'user',
+          resourceId: ctx.userId,
+          details: 'Signed out',
+        });
+      });
     },
 
     // Any signed-in user may read and change their own profile: it is scoped to their own row.
@@ -101,9 +153,9 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
       return this.getProfile(ctx);
     },
 
-    // The caller's own memberships, by their e-mail: nothing of other people is listed.
+    // The caller's own memberships, by their identity: no field a tenant can edit decides them.
     async listTenants(ctx: RequestContext): Promise<TenantOption[]> {
-      const memberships = await findMembershipsByEmail(db, ctx.email);
+      const memberships = ctx.identityId === null ? [] : await findMembershipsOf(db, ctx.identityId);
       return memberships.map((m) => ({
         id: m.tenant_id,
         tenant_name: m.tenant_name,
@@ -113,50 +165,81 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
       }));
     },
 
-    // Only a tenant where the caller's e-mail has a membership row; any other id is 404.
+    // Only a tenant where the caller's identity has a membership; any other id is 404. The session
+    // moves: the old one is revoked, a new one is made for the target membership.
     async switchTenant(ctx: RequestContext, tenantId: number): Promise<SignInResult> {
-      const target = (await findMembershipsByEmail(db, ctx.email)).find((m) => m.tenant_id === tenantId);
-      if (!target) {
+      const identityId = ctx.identityId;
+      const target =
+        identityId === null
+          ? undefined
+          : (await findMembershipsOf(db, identityId)).find((m) => m.tenant_id === tenantId);
+      if (!target || identityId === null) {
         throw notFound(messages.tenantNotFound, 'TENANT_NOT_FOUND');
       }
-      await writeAudit(db, contextOf(target, ctx), {
-        action: 'Switch Organization',
-        resourceType: 'user',
-        resourceId: target.id,
-        details: `Switched from ${ctx.tenantName}`,
+      return db.transaction(async (tx) => {
+        await writeAudit(tx, contextOf(target, identityId, ctx), {
+          action: 'Switch Organization',
+          resourceType: 'user',
+          resourceId: target.id,
+          details: `Switched from ${ctx.tenantName}`,
+        });
+        if (ctx.sessionId) {
+          await revokeSession(tx, ctx.sessionId);
+        }
+        return issueFor(tx, target, identityId);
       });
-      return issueFor(target);
     },
   };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
-/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 addresses (::ffff:127.0.0.1). */
-export function isLoopbackAddress(ip: string): boolean {
-  const v4 = ip.toLowerCase().startsWith('::ffff:') ? ip.slice(7) : ip;
-  return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
-
 const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const;
 
 export type DevSignInCaller = { ip: string; headers: Record<string, unknown> };
-export type DevSignInPolicy = Pick<Config, 'devLogin' | 'devLoginFromAnyAddress' | 'trustProxy'>;
+export type DevSignInPolicy = Pick<Config, 'devLogin' | 'trustProxy'>;
 
 /**
- * Whether this caller may use password-less dev sign-in. It is judged on the caller's own address
- * (request.ip, after TRUST_PROXY resolution), never on the address the server is bound to: behind
- * a reverse proxy on the same machine every request arrives from loopback. So without TRUST_PROXY
- * a request that carries forwarding headers came through a proxy and is not local either.
+ * Whether this caller may use password-less dev sign-in (SECURITY.md R2-7). A server cannot tell a
+ * proxy on its own machine that adds no header from a local browser, so addresses alone never
+ * turn it on: it must be enabled (OUTPOST_ALLOW_DEV_LOGIN=1, which `npm start` sets), and it stays
+ * refused behind any proxy Outpost knows of (TRUST_PROXY) or that announces itself (a forwarding
+ * header), and to any caller whose own address is not loopback.
  */
 export function devSignInAllowed(policy: DevSignInPolicy, caller: DevSignInCaller): boolean {
-  if (!policy.devLogin) {
+  if (!policy.devLogin || policy.trustProxy !== false) {
     return false;
   }
-  if (policy.devLoginFromAnyAddress) {
-    return true;
-  }
-  const isProxiedUnresolved =
-    policy.trustProxy === false && FORWARDING_HEADERS.some((h) => caller.headers[h] !== undefined);
-  return isLoopbackAddress(caller.ip) && !isProxiedUnresolved;
+  const isProxied = FORWARDING_HEADERS.some((h) => caller.headers[h] !== undefined);
+  return isLoopbackAddress(caller.ip) && !isProxied;
+}
+
+/** Link secrets last this long. */
+export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Makes a one-time sign-in link's secret for this e-mail (the CLI prints the link). */
+export async function createSignInLink(db: Db, email: string): Promise<string> {
+  const secret = randomBytes(32).toString('base64url');
+  await insertSignInLink(db, {
+    tokenHash: sha256(secret),
+    email: email.toLowerCase(),
+    ttlSeconds: SIGN_IN_LINK_TTL_SECONDS,
+  });
+  return secret;
+}
+
+/**
+ * A signed-in session for a member, for tools that sign in without a browser (the benchmarks): the
+ * member's e-mail signs in through the dev identity provider, as `POST /auth/dev` would.
+ */
+export async function openToolSession(db: Db, tokens: SessionTokens, email: string): Promise<string> {
+  const who = { issuer: DEV_ISSUER, subject: email.toLowerCase(), email: email.toLowerCase(), name: null };
+  const result = await createAuthService(db, tokens).signIn(
+    who,
+    { ip: '127.0.0.1', userAgent: null },
+    'a tool',
+  );
+  return result.token;
 }

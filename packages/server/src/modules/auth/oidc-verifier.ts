@@ -3,7 +3,8 @@ import type { JWTVerifyGetKey } from 'jose';
 import { messages } from '@outpost/contract/messages';
 import { unauthorized } from '../../lib/errors';
 
-export type VerifiedIdentity = { email: string; name: string | null; subject: string };
+/** `issuer` is the provider's first configured issuer: one person, whichever alias signed the token. */
+export type VerifiedIdentity = { issuer: string; subject: string; email: string; name: string | null };
 
 export type OidcVerifierOptions = {
   jwksUrl: string;
@@ -37,10 +38,14 @@ export function createOidcVerifier(options: OidcVerifierOptions): OidcVerifier {
     if (payload.email_verified !== true && payload.email_verified !== 'true') {
       throw unauthorized(messages.googleEmailUnverified, 'EMAIL_UNVERIFIED');
     }
+    if (typeof payload.sub !== 'string' || payload.sub === '') {
+      throw unauthorized(messages.googleTokenInvalid, 'INVALID_ID_TOKEN');
+    }
     return {
+      issuer: options.issuers[0] ?? String(payload.iss),
+      subject: payload.sub,
       email: payload.email.toLowerCase(),
       name: typeof payload.name === 'string' ? payload.name : null,
-      subject: String(payload.sub ?? ''),
     };
   };
 }

@@ -2,7 +2,14 @@ import { jwtVerify, SignJWT } from 'jose';
 import { SESSION_TOKEN_TTL_SECONDS } from '@outpost/contract/limits';
 import type { Role } from '@outpost/contract/auth';
 
-export type SessionClaims = { userId: number; tenantId: number; role: Role };
+/** `sessionId` names the server-side session row (sessions.queries); `identityId` the person. */
+export type SessionClaims = {
+  userId: number;
+  tenantId: number;
+  role: Role;
+  sessionId: string;
+  identityId: number;
+};
 
 const ISSUER = 'outpost';
 
@@ -14,8 +21,8 @@ const VERIFIED_TOKENS_KEPT = 10_000;
 // A verified token is remembered until it expires: the same string under the same key verifies
 // the same way until then, and checking a signature (WebCrypto HMAC) is a tenth of a cheap API
 // request's CPU. Only the token's claims are kept; who the member is and whether they still
-// exist is read from the database on every request (plugins/auth.ts), so this changes nothing
-// about a deleted user or a changed role.
+// exist, and whether the session was revoked, is read from the database on every request
+// (plugins/auth.ts), so this changes nothing about a deleted user, a changed role or a sign-out.
 export function createSessionTokens(secret: Uint8Array, clock: { now(): number } = Date) {
   const verified = new Map<string, { claims: SessionClaims; expiresAt: number }>();
   function remember(token: string, claims: SessionClaims, exp: number | undefined): void {
@@ -29,7 +36,12 @@ export function createSessionTokens(secret: Uint8Array, clock: { now(): number }
   }
   return {
     async issue(claims: SessionClaims): Promise<string> {
-      return new SignJWT({ tid: claims.tenantId, role: claims.role })
+      return new SignJWT({
+        tid: claims.tenantId,
+        role: claims.role,
+        sid: claims.sessionId,
+        idn: claims.identityId,
+      })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(claims.userId))
         .setIssuer(ISSUER)
@@ -55,13 +67,22 @@ export function createSessionTokens(secret: Uint8Array, clock: { now(): number }
         });
         const userId = Number(payload.sub);
         const tenantId = Number(payload.tid);
-        if (!Number.isInteger(userId) || !Number.isInteger(tenantId)) {
+        const { sid, idn } = payload;
+        if (
+          !Number.isInteger(userId) ||
+          !Number.isInteger(tenantId) ||
+          typeof sid !== 'string' ||
+          typeof idn !== 'number' ||
+          !Number.isInteger(idn)
+        ) {
           return null;
         }
         const claims: SessionClaims = {
           userId,
           tenantId,
           role: payload.role === 'tenant_admin' ? 'tenant_admin' : 'user',
+          sessionId: sid,
+          identityId: idn,
         };
         remember(token, claims, payload.exp);
         return claims;

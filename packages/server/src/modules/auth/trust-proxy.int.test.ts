@@ -4,6 +4,7 @@ import type { AppConfig, SignInResult } from '@outpost/contract/auth';
 import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
+import { startOidcFixture } from '../../../test/oidc-fixture';
 import { auditLogs } from '../../db/schema/index';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
@@ -15,19 +16,27 @@ const REAL_CLIENT = '203.0.113.7';
 
 describe('TRUST_PROXY=1 trusts one hop only', () => {
   let server: TestServer;
+  let idp: Awaited<ReturnType<typeof startOidcFixture>>;
 
   beforeAll(async () => {
-    // OUTPOST_ALLOW_DEV_LOGIN lets remote callers sign in, so the audit entry shows the address.
-    server = await startTestServer({ env: { TRUST_PROXY: '1', OUTPOST_ALLOW_DEV_LOGIN: '1' } });
+    // Remote people sign in through the identity provider (dev sign-in is never offered here).
+    idp = await startOidcFixture();
+    server = await startTestServer({ env: { TRUST_PROXY: '1', ...idp.env } });
     await server.seedDemo();
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await idp.close();
+  });
+
+  const signIn = async (email: string, chain: string) =>
+    server.request<Envelope<SignInResult>>('POST', '/api/customer/auth/google', {
+      body: { token: await idp.mint({ email }) },
+      headers: forwarded(chain),
+    });
 
   it('records the address the proxy saw, not a spoofed leftmost X-Forwarded-For', async () => {
-    const res = await server.request<Envelope<SignInResult>>('POST', '/api/customer/auth/dev', {
-      body: { email: 'admin@acme.example' },
-      headers: forwarded(`198.51.100.99, ${REAL_CLIENT}`),
-    });
+    const res = await signIn('admin@acme.example', `198.51.100.99, ${REAL_CLIENT}`);
     expect(res.status).toBe(200);
     const [entry] = await server.database.db
       .select({ ip: auditLogs.ipAddress })
@@ -41,11 +50,7 @@ describe('TRUST_PROXY=1 trusts one hop only', () => {
   it('rate-limits sign-in by that address however the leftmost entry changes', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 32; i++) {
-      const res = await server.request('POST', '/api/customer/auth/dev', {
-        body: { email: 'nobody@nowhere.example' },
-        headers: forwarded(`10.9.${i}.1, 192.0.2.44`),
-      });
-      statuses.push(res.status);
+      statuses.push((await signIn('nobody@nowhere.example', `10.9.${i}.1, 192.0.2.44`)).status);
     }
     // 30 a minute per client address (the first test used another address).
     expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
@@ -53,19 +58,24 @@ describe('TRUST_PROXY=1 trusts one hop only', () => {
   });
 });
 
-describe('dev sign-in is judged by the caller’s own address', () => {
+// SECURITY.md R2-7: dev sign-in is an explicit opt-in, never inferred from addresses alone.
+describe('dev sign-in is refused behind any proxy, and off unless turned on', () => {
   let proxied: TestServer;
   let direct: TestServer;
+  let off: TestServer;
 
   beforeAll(async () => {
-    proxied = await startTestServer({ env: { TRUST_PROXY: '1' } });
+    proxied = await startTestServer({ env: { TRUST_PROXY: '1', OUTPOST_ALLOW_DEV_LOGIN: '1' } });
     await proxied.seedDemo();
-    direct = await startTestServer({ env: { HOST: '0.0.0.0' } });
+    direct = await startTestServer({ env: { HOST: '0.0.0.0', OUTPOST_ALLOW_DEV_LOGIN: '1' } });
     await direct.seedDemo();
+    off = await startTestServer({ env: { OUTPOST_ALLOW_DEV_LOGIN: '0' } });
+    await off.seedDemo();
   });
   afterAll(async () => {
     await proxied.close();
     await direct.close();
+    await off.close();
   });
 
   const signIn = (server: TestServer, headers: Record<string, string> = {}) =>
@@ -76,30 +86,31 @@ describe('dev sign-in is judged by the caller’s own address', () => {
   const config = async (server: TestServer, headers: Record<string, string> = {}) =>
     (await server.request<Envelope<AppConfig>>('GET', '/api/config', { headers })).body.data;
 
-  it('refuses a remote client behind the proxy, even one that claims to be 127.0.0.1', async () => {
-    for (const chain of [REAL_CLIENT, `127.0.0.1, ${REAL_CLIENT}`]) {
-      const res = await signIn(proxied, forwarded(chain));
+  it('is never offered with TRUST_PROXY set, whatever the client claims or sends', async () => {
+    for (const headers of [{}, forwarded('127.0.0.1'), forwarded(REAL_CLIENT)]) {
+      const res = await signIn(proxied, headers);
       expect(res.status).toBe(403);
       expect(res.body.error).toBe(messages.devLoginLocalOnly);
-      expect(await config(proxied, forwarded(chain))).toMatchObject({ devLogin: false, devUsers: [] });
+      expect(await config(proxied, headers)).toMatchObject({ devLogin: false, devUsers: [] });
     }
   });
 
-  it('accepts a client on this machine, directly or through the proxy', async () => {
-    expect((await signIn(proxied)).status).toBe(200);
-    expect((await signIn(proxied, forwarded('127.0.0.1'))).status).toBe(200);
-    const offered = await config(proxied);
-    expect(offered.devLogin).toBe(true);
-    expect(offered.devUsers.map((u) => u.email)).toContain('admin@acme.example');
+  it('is offered to a loopback caller with no forwarding header, whatever the bind address', async () => {
+    expect((await signIn(direct)).status).toBe(200);
+    expect((await config(direct)).devLogin).toBe(true);
+    // A proxy Outpost was not told about announces itself with a forwarding header: not local.
+    for (const headers of [forwarded(REAL_CLIENT), forwarded('127.0.0.1'), { forwarded: 'for=127.0.0.1' }]) {
+      const relayed = await signIn(direct, headers);
+      expect(relayed.status).toBe(403);
+      expect(relayed.body.error).toBe(messages.devLoginLocalOnly);
+      expect((await config(direct, headers)).devLogin).toBe(false);
+    }
   });
 
-  it('does not open up because the server is bound to every address, nor trust unconfigured proxies', async () => {
-    // Bound to 0.0.0.0, a loopback caller may sign in …
-    expect((await signIn(direct)).status).toBe(200);
-    // … but a request relayed by a proxy Outpost was not told about (TRUST_PROXY unset) is not local.
-    const relayed = await signIn(direct, forwarded(REAL_CLIENT));
-    expect(relayed.status).toBe(403);
-    expect(relayed.body.error).toBe(messages.devLoginLocalOnly);
-    expect((await config(direct, forwarded(REAL_CLIENT))).devLogin).toBe(false);
+  it('is off, even from loopback, unless OUTPOST_ALLOW_DEV_LOGIN=1 (a same-machine proxy looks local)', async () => {
+    const res = await signIn(off);
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe(messages.devLoginDisabled);
+    expect(await config(off)).toMatchObject({ devLogin: false, devUsers: [] });
   });
 });

@@ -27,6 +27,8 @@ describe('dashboard: recently discovered software per scope', () => {
       now: () => clock,
     });
   const ctx = (over: Partial<RequestContext> = {}): RequestContext => ({
+    sessionId: null,
+    identityId: null,
     userId: 1,
     tenantId: acme,
     tenantName: 'Acme Corp',

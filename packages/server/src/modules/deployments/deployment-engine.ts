@@ -160,7 +160,10 @@ function mergeProgress(a: StepProgressMessage, b: StepProgressMessage): StepProg
 }
 
 /** What a deployment_update tells of a device row. */
-export type DeviceRowUpdate = Pick<DeviceDeploymentRow, 'id' | 'deviceGuid' | 'status' | 'errorMessage'>;
+export type DeviceRowUpdate = Pick<
+  DeviceDeploymentRow,
+  'id' | 'deviceGuid' | 'siteId' | 'status' | 'errorMessage'
+>;
 
 /** The deployment_update payload of a job, and of one of its device rows when given. */
 export function jobUpdate(job: JobRow, device?: DeviceRowUpdate): DeploymentUpdatePayload {
@@ -200,7 +203,14 @@ export function createDeploymentEngine(deps: {
   let isStopped = false;
 
   async function publishJob(job: JobRow, device?: DeviceRowUpdate) {
-    await hub.send(job.tenantId, deploymentKey(job.id), 'deployment_update', jobUpdate(job, device));
+    // An update about one device goes only to those who may see its site (SECURITY.md R2-3).
+    await hub.send(
+      job.tenantId,
+      deploymentKey(job.id),
+      'deployment_update',
+      jobUpdate(job, device),
+      device ? device.siteId : undefined,
+    );
   }
 
   // Jobs whose device rows agent messages changed since their last settle, each with the changed
@@ -707,22 +717,29 @@ export function createDeploymentEngine(deps: {
       if (isStart) {
         markUnsettled(job.id, dd);
       }
-      await hub.send(job.tenantId, deploymentKey(job.id), 'step_update', {
-        deploymentId: job.id,
-        deviceDeploymentId: dd.id,
-        ...(dd.deviceGuid && { deviceId: dd.deviceGuid }),
-        stepOrder: m.stepOrder,
-        stepName: log.stepName,
-        status: log.status,
-        attempt: log.attempt,
-        exitCode: log.exitCode,
-        errorMessage: log.errorMessage,
-        durationMs: log.durationMs,
-        startedAt: log.startedAt?.toISOString() ?? null,
-        completedAt: log.completedAt?.toISOString() ?? null,
-        ...(m.stdout && { stdout: m.stdout }),
-        ...(m.stderr && { stderr: m.stderr }),
-      });
+      await hub.send(
+        job.tenantId,
+        deploymentKey(job.id),
+        'step_update',
+        {
+          deploymentId: job.id,
+          deviceDeploymentId: dd.id,
+          ...(dd.deviceGuid && { deviceId: dd.deviceGuid }),
+          stepOrder: m.stepOrder,
+          stepName: log.stepName,
+          status: log.status,
+          attempt: log.attempt,
+          exitCode: log.exitCode,
+          errorMessage: log.errorMessage,
+          durationMs: log.durationMs,
+          startedAt: log.startedAt?.toISOString() ?? null,
+          completedAt: log.completedAt?.toISOString() ?? null,
+          ...(m.stdout && { stdout: m.stdout }),
+          ...(m.stderr && { stderr: m.stderr }),
+          // the device's site: a site-limited subscriber gets only their sites' steps (R2-3)
+        },
+        dd.siteId,
+      );
     }
   }
 

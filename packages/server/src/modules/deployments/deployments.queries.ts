@@ -427,13 +427,22 @@ export async function startJobs(db: Executor, jobIds: number[]): Promise<void> {
 /** What applying an agent's message needs of its device row. */
 export type DeviceDeploymentState = Pick<
   DeviceDeploymentRow,
-  'id' | 'jobId' | 'deviceId' | 'commandId' | 'deviceGuid' | 'status' | 'progressSeq' | 'errorMessage'
+  | 'id'
+  | 'jobId'
+  | 'deviceId'
+  | 'siteId'
+  | 'commandId'
+  | 'deviceGuid'
+  | 'status'
+  | 'progressSeq'
+  | 'errorMessage'
 >;
 
 type StateRow = {
   id: number;
   job_id: number;
   device_id: number | null;
+  site_id: number | null;
   command_id: string | null;
   device_guid: string | null;
   status: JobStatus;
@@ -445,6 +454,7 @@ const toState = (r: StateRow): DeviceDeploymentState => ({
   id: Number(r.id),
   jobId: Number(r.job_id),
   deviceId: r.device_id === null ? null : Number(r.device_id),
+  siteId: r.site_id === null ? null : Number(r.site_id),
   commandId: r.command_id,
   deviceGuid: r.device_guid,
   status: r.status,
@@ -465,7 +475,7 @@ export async function deviceDeploymentsOfCommands(
     return [];
   }
   const result = await db.execute(sql`
-    select id, job_id, device_id, command_id, device_guid, status, progress_seq, error_message
+    select id, job_id, device_id, site_id, command_id, device_guid, status, progress_seq, error_message
     from ${deviceDeployments} d
     where ${isCommandOfDevice(sql`d.command_id`, sql`d.device_id`, pairs)}
     ${opts.lock ? sql`order by id for update` : sql``}`);
@@ -830,7 +840,7 @@ export async function endDeviceDeploymentsOfCommands(
         started_at = coalesce(d.started_at, now())
       from v
       where d.command_id = v.command_id and d.device_id = v.device_id and d.status in ('pending', 'running')
-      returning d.id, d.job_id, d.device_id, d.command_id, d.device_guid, d.status, d.progress_seq, d.error_message
+      returning d.id, d.job_id, d.device_id, d.site_id, d.command_id, d.device_guid, d.status, d.progress_seq, d.error_message
     ),
     closed as (
       ${closeRunningLogs(sql`(select id, ${attemptStatus(sql`status`)}, error_message from ended)`)}

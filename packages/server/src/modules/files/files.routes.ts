@@ -8,6 +8,7 @@ import type { Db } from '../../db/client';
 import { badRequest } from '../../lib/errors';
 import type { BlobStore } from './blob-store';
 import { createFilesService } from './files.service';
+import { checkPartHeaders, firstPart, withPartErrors } from './upload-part';
 
 export type FilesRoutesOptions = { db: Db; config: Config; blobStore: BlobStore };
 
@@ -46,17 +47,20 @@ export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app
       if (!request.isMultipart()) {
         throw badRequest(messages.fileMissing, 'FILE_MISSING');
       }
-      const part = await request.file();
+      const part = await firstPart(request);
       if (!part || part.fieldname !== FILE_FIELD) {
         part?.file.resume();
         throw badRequest(messages.fileMissing, 'FILE_MISSING');
       }
-      const data = await service.upload(request.ctx, {
-        filename: part.filename,
-        mimetype: part.mimetype || null,
-        stream: part.file,
-        isTruncated: () => part.file.truncated,
-      });
+      checkPartHeaders(part);
+      const data = await withPartErrors(part, () =>
+        service.upload(request.ctx, {
+          filename: part.filename,
+          mimetype: part.mimetype || null,
+          stream: part.file,
+          isTruncated: () => part.file.truncated,
+        }),
+      );
       return { success: true as const, data };
     },
   );

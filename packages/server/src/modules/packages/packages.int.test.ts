@@ -451,6 +451,8 @@ describe('package delete while deployments use it', () => {
       ],
     });
     const ctx = {
+      sessionId: null,
+      identityId: null,
       userId: 1,
       tenantId: 1,
       tenantName: 'Acme Corp',

@@ -160,7 +160,7 @@ describe('users API (issue 11)', () => {
     expect(tenants.body.data).toHaveLength(2);
   });
 
-  it('updates a user, records old and new values, and the change applies to their session at once', async () => {
+  it('updates a user, records old and new values, and ends their sessions so the change applies at once', async () => {
     const created = await call<User>('POST', '/api/customer/users', {
       email: 'eli@acme.example',
       name: 'Eli',
@@ -168,6 +168,10 @@ describe('users API (issue 11)', () => {
     const id = created.body.data.id;
     const eli = await server.devSignIn('eli@acme.example');
     expect((await call('GET', '/api/customer/users', undefined, eli.token)).status).toBe(403);
+    const unchanged = await call('PUT', `/api/customer/users/${id}`, { name: 'Eli' });
+    expect(unchanged.status).toBe(200);
+    // A change that touches neither role nor sites leaves the session alone.
+    expect((await call('GET', '/api/customer/auth/profile', undefined, eli.token)).status).toBe(200);
 
     const updated = await call<User>('PUT', `/api/customer/users/${id}`, {
       email: 'eli@acme.example',
@@ -198,7 +202,10 @@ describe('users API (issue 11)', () => {
       site_access_type: 'specific',
       site_ids: [siteIds[2]],
     });
-    expect((await call('GET', '/api/customer/users', undefined, eli.token)).status).toBe(200);
+    // SECURITY.md R2-1 "Sessions": the role and site change ended Eli's session; a new one has both.
+    expect((await call('GET', '/api/customer/auth/profile', undefined, eli.token)).status).toBe(401);
+    const eliAgain = await server.devSignIn('eli@acme.example');
+    expect((await call('GET', '/api/customer/users', undefined, eliAgain.token)).status).toBe(200);
 
     // 'specific' without sites is refused on update too; 'all' drops the assignments.
     const noSites = await call('PUT', `/api/customer/users/${id}`, {
@@ -214,27 +221,39 @@ describe('users API (issue 11)', () => {
       site_access_type: 'specific',
       site_ids: [siteIds[2]],
     });
-    const grantAll = await call('POST', '/api/customer/users', { email: 'x1@acme.example' }, eli.token);
+    const limited = (await server.devSignIn('eli@acme.example')).token;
+    const grantAll = await call('POST', '/api/customer/users', { email: 'x1@acme.example' }, limited);
     expect(grantAll.status).toBe(403);
     expect(grantAll.body.error).toBe(adminMessages.siteAccessBeyondOwn);
     const grantOther = await call(
       'POST',
       '/api/customer/users',
       { email: 'x2@acme.example', site_access_type: 'specific', site_ids: [siteIds[0]] },
-      eli.token,
+      limited,
     );
     expect(grantOther.status).toBe(400);
-    const editAdmin = await call('PUT', `/api/customer/users/${adminId}`, { name: 'Nope' }, eli.token);
-    expect(editAdmin.status).toBe(403);
+    // SECURITY.md R2-9: members beyond the caller's sites are not found (like another site's device).
+    const editAdmin = await call('PUT', `/api/customer/users/${adminId}`, { name: 'Nope' }, limited);
+    expect(editAdmin.status).toBe(404);
 
     const missing = await call('PUT', '/api/customer/users/999999', { name: 'Nobody' });
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe(adminMessages.userNotFound);
   });
 
-  it('an e-mail change to a taken address is refused', async () => {
+  it('an e-mail change to a taken address is refused; a signed-in member keeps their address', async () => {
     const list = await call<UserListResponse>('GET', '/api/customer/users?search=eli%40');
-    const id = list.body.data.data[0]!.id;
+    const eli = list.body.data.data[0]!;
+    expect(eli.status).toBe('active');
+    const bound = await call('PUT', `/api/customer/users/${eli.id}`, { email: 'eli.new@acme.example' });
+    expect(bound.status).toBe(409);
+    expect(bound.body.error).toBe(adminMessages.emailBound);
+
+    const invited = await call<User>('POST', '/api/customer/users', { email: 'typo@acme.exmaple' });
+    expect(invited.body.data.status).toBe('invited');
+    const id = invited.body.data.id;
+    const fixed = await call<User>('PUT', `/api/customer/users/${id}`, { email: 'typo@acme.example' });
+    expect(fixed.status).toBe(200);
     const res = await call('PUT', `/api/customer/users/${id}`, { email: DEMO.techEmail });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe(adminMessages.emailTaken(DEMO.techEmail));
@@ -315,18 +334,19 @@ describe('users API (issue 11)', () => {
       email: 'q@race.example',
       role: 'tenant_admin',
     });
-    const p = await server.devSignIn('p@race.example');
-    const qToken = (await server.devSignIn('q@race.example')).token;
     for (let round = 0; round < 3; round += 1) {
+      // a demotion ends the member's sessions (R2-1): both sign in afresh each round
+      const p = await server.devSignIn('p@race.example');
+      const qToken = (await server.devSignIn('q@race.example')).token;
       const [a, b] = await Promise.all([
         call('PUT', `/api/customer/users/${q.id}`, { role: 'user' }, p.token),
         call('PUT', `/api/customer/users/${p.user.id}`, { role: 'user' }, qToken),
       ]);
       const statuses = [a.status, b.status].sort();
       expect(statuses[0]).toBe(200);
-      // the loser is refused as the last-admin rule (409) or, if its session was read after the
-      // winner's change, as no longer an administrator (403)
-      expect([403, 409]).toContain(statuses[1]);
+      // the loser is refused as the last-admin rule (409), or, if its session was read after the
+      // winner's change, as no longer an administrator (403) or with its session ended (401)
+      expect([401, 403, 409]).toContain(statuses[1]);
       const admins = await server.database.db
         .select({ id: users.id })
         .from(users)

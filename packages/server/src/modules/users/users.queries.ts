@@ -2,8 +2,9 @@ import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm'
 import type { SQL } from 'drizzle-orm';
 import type { User, UserListFilters } from '@outpost/contract/users';
 import { sites, users, userSites } from '../../db/schema/index';
+import { arrayParam } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
-import { inTenant, sitesInScope } from '../../lib/scope';
+import { inTenant, isSiteLimited, sitesInScope } from '../../lib/scope';
 import type { Scope, TenantScope } from '../../lib/scope';
 
 // Memberships of the caller's tenant (a users row is one e-mail's membership of one tenant) and
@@ -19,6 +20,7 @@ const assignedSiteIds = sql<string>`coalesce((select string_agg(${userSites.site
 const userColumns = {
   id: users.id,
   email: users.email,
+  identityId: users.identityId,
   name: users.name,
   role: users.role,
   siteAccessType: users.siteAccessType,
@@ -30,6 +32,8 @@ const userColumns = {
 export type UserRow = {
   id: number;
   email: string;
+  /** null while the invitation is open (SECURITY.md R2-1) */
+  identityId: number | null;
   name: string | null;
   role: User['role'];
   siteAccessType: string;
@@ -45,6 +49,7 @@ export function toUser(row: UserRow): User {
     email: row.email,
     name: row.name,
     role: row.role,
+    status: row.identityId === null ? 'invited' : 'active',
     site_access_type: access === 'all' || access === 'specific' ? access : 'none',
     assigned_site_ids: row.assignedSiteIds,
     created_at: row.createdAt.toISOString(),
@@ -52,8 +57,23 @@ export function toUser(row: UserRow): User {
   };
 }
 
-function listWhere(scope: TenantScope, f: UserListFilters): SQL {
-  const conditions: (SQL | undefined)[] = [inTenant(users, scope)];
+/**
+ * The members a caller may see (SECURITY.md R2-9): the whole tenant, or for a site-limited caller
+ * the members whose access lies within the caller's sites (the ones they could manage). Others,
+ * all-sites members included, are not found, like a device of another site.
+ */
+export function membersInScope(scope: Scope): SQL {
+  const tenant = inTenant(users, scope);
+  if (!isSiteLimited(scope)) {
+    return tenant;
+  }
+  const own = arrayParam(scope.siteIds, 'int4');
+  const outside = sql`exists (select 1 from ${userSites} where ${userSites.userId} = ${users.id} and not (${userSites.siteId} = any(${own})))`;
+  return and(tenant, eq(users.siteAccessType, 'specific'), sql`not ${outside}`) ?? tenant;
+}
+
+function listWhere(scope: Scope, f: UserListFilters): SQL {
+  const conditions: (SQL | undefined)[] = [membersInScope(scope)];
   if (f.search) {
     const pattern = likePattern(f.search);
     conditions.push(or(ilike(users.name, pattern), ilike(users.email, pattern)));
@@ -66,7 +86,7 @@ function listWhere(scope: TenantScope, f: UserListFilters): SQL {
 
 export async function listUsers(
   db: Reader,
-  scope: TenantScope,
+  scope: Scope,
   f: UserListFilters,
 ): Promise<{ rows: UserRow[]; total: number }> {
   const where = listWhere(scope, f);
@@ -84,7 +104,7 @@ export async function listUsers(
 /** Users of the tenant with these ids; `lock` holds their rows until the transaction ends. */
 export async function findUsers(
   db: Executor,
-  scope: TenantScope,
+  scope: Scope,
   ids: number[],
   opts: { lock?: boolean } = {},
 ): Promise<UserRow[]> {
@@ -94,7 +114,7 @@ export async function findUsers(
   const query = db
     .select(userColumns)
     .from(users)
-    .where(and(inTenant(users, scope), inArray(users.id, ids)))
+    .where(and(membersInScope(scope), inArray(users.id, ids)))
     .orderBy(asc(users.id));
   return opts.lock ? query.for('update', { of: users }) : query;
 }
@@ -117,14 +137,16 @@ export async function findUserIdByEmail(
  * The tenant's administrators, their rows locked until the transaction ends: two requests that
  * each remove an administrator take turns, and the second sees the first's change.
  */
-export async function lockAdminIds(tx: Executor, scope: TenantScope): Promise<number[]> {
-  const rows = await tx
-    .select({ id: users.id })
+export async function lockAdmins(
+  tx: Executor,
+  scope: TenantScope,
+): Promise<{ id: number; siteAccessType: string }[]> {
+  return tx
+    .select({ id: users.id, siteAccessType: users.siteAccessType })
     .from(users)
     .where(and(inTenant(users, scope), eq(users.role, 'tenant_admin')))
     .orderBy(asc(users.id))
     .for('update');
-  return rows.map((r) => r.id);
 }
 
 /** Which of these site ids are sites the caller may see (their tenant, and their sites if limited). */

@@ -13,12 +13,17 @@ import {
 import type { Db } from '../../db/client';
 import { useSpecValidationMessages } from '../../plugins/spec-messages';
 import { createUsersService } from './users.service';
+import type { SessionControl } from '../auth/sessions.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 // spec: operations §7 Users (issue 11). Administrators only.
-export const usersRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
-  const service = createUsersService(opts.db);
+export const usersRoutes: FastifyPluginCallbackZod<{ db: Db; sessions: SessionControl }> = (
+  app,
+  opts,
+  done,
+) => {
+  const service = createUsersService(opts.db, opts.sessions);
   const tags = ['users'];
   const config = { access: 'admin' as const };
   useSpecValidationMessages(app);

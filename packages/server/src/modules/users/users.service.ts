@@ -25,12 +25,14 @@ import {
   findUsers,
   insertUser,
   listUsers,
-  lockAdminIds,
+  lockAdmins,
   replaceUserSites,
   toUser,
   updateUser,
 } from './users.queries';
 import type { UserRow } from './users.queries';
+import { requireAdminRemains } from './users.rules';
+import type { SessionControl } from '../auth/sessions.service';
 
 // Users of the caller's organization (issue 11; spec: operations §2.6, §5, §7 Users). A user
 // row is a membership: the same e-mail may belong to several organizations, each with its own
@@ -60,7 +62,7 @@ const rowValues = (row: UserRow) => auditValues({ ...row, siteIds: siteIdsOf(row
 
 const who = (u: { name: string | null; email: string }) => (u.name ? `${u.name} (${u.email})` : u.email);
 
-export function createUsersService(db: Db) {
+export function createUsersService(db: Db, sessions: SessionControl) {
   /** A site-limited administrator manages only users whose access is within their own sites. */
   function requireManageable(ctx: RequestContext, row: UserRow): void {
     if (!isSiteLimited(ctx)) {
@@ -106,27 +108,6 @@ export function createUsersService(db: Db) {
     }
   }
 
-  /**
-   * Refuses a change that leaves the tenant without an administrator. `admins` were read with
-   * lockAdminIds at the start of the transaction: every change to users locks the administrator
-   * rows first, in one order, so two administrators removing each other take turns (the second
-   * sees the first's change) instead of both succeeding or deadlocking.
-   */
-  function requireAdminRemains(
-    ctx: RequestContext,
-    admins: number[],
-    losing: number[],
-    kind: 'delete' | 'demote',
-  ) {
-    const remaining = admins.filter((id) => !losing.includes(id));
-    if (admins.length > 0 && remaining.length === 0) {
-      if (losing.includes(ctx.userId)) {
-        throw conflict(kind === 'delete' ? messages.lastAdminDelete : messages.lastAdminDemote, 'LAST_ADMIN');
-      }
-      throw conflict(messages.lastAdminRemoved, 'LAST_ADMIN');
-    }
-  }
-
   async function loadOne(ex: Executor, ctx: RequestContext, id: number, lock = false): Promise<UserRow> {
     const [row] = await findUsers(ex, ctx, [id], { lock });
     if (!row) {
@@ -138,8 +119,8 @@ export function createUsersService(db: Db) {
   async function remove(ctx: RequestContext, requested: number[]): Promise<DeleteUsersResponse> {
     requireAdmin(ctx);
     const ids = [...new Set(requested)];
-    return db.transaction(async (tx) => {
-      const admins = await lockAdminIds(tx, ctx);
+    const result = await db.transaction(async (tx) => {
+      const admins = await lockAdmins(tx, ctx);
       const rows = await findUsers(tx, ctx, ids, { lock: true });
       const found = new Set(rows.map((r) => r.id));
       const missing = ids.filter((id) => !found.has(id));
@@ -152,7 +133,7 @@ export function createUsersService(db: Db) {
       rows.forEach((row) => requireManageable(ctx, row));
       const losingAdmins = rows.filter((r) => r.role === 'tenant_admin').map((r) => r.id);
       if (losingAdmins.length > 0) {
-        requireAdminRemains(ctx, admins, losingAdmins, 'delete');
+        requireAdminRemains(ctx, admins, { losing: losingAdmins, losingAllSites: [], kind: 'delete' });
       }
       const deleted = await deleteUsers(tx, ctx, ids);
       for (const row of rows) {
@@ -169,6 +150,9 @@ export function createUsersService(db: Db) {
       }
       return { deleted: deleted.length, user_ids: deleted, message: messages.usersDeleted(deleted.length) };
     });
+    // Their sessions went with their rows; open sockets close now rather than at the next check.
+    await sessions.announceEnded(result.user_ids);
+    return result;
   }
 
   return {
@@ -219,8 +203,8 @@ export function createUsersService(db: Db) {
 
     async update(ctx: RequestContext, id: number, body: UserUpdateInput): Promise<User> {
       requireAdmin(ctx);
-      await db.transaction(async (tx) => {
-        const admins = await lockAdminIds(tx, ctx);
+      const hasAccessChanged = await db.transaction(async (tx) => {
+        const admins = await lockAdmins(tx, ctx);
         const before = await loadOne(tx, ctx, id, true);
         requireManageable(ctx, before);
         const beforeSites = siteIdsOf(before);
@@ -240,10 +224,18 @@ export function createUsersService(db: Db) {
           siteIds,
         };
         if (next.email !== before.email) {
+          // SECURITY.md R2-1: a membership bound to a person's identity keeps its address.
+          if (before.identityId !== null) {
+            throw conflict(messages.emailBound, 'EMAIL_BOUND');
+          }
           await requireEmailFree(tx, ctx, next.email, id);
         }
-        if (before.role === 'tenant_admin' && next.role !== 'tenant_admin') {
-          requireAdminRemains(ctx, admins, [id], 'demote');
+        if (before.role === 'tenant_admin') {
+          requireAdminRemains(ctx, admins, {
+            losing: next.role === 'tenant_admin' ? [] : [id],
+            losingAllSites: next.siteAccessType === 'all' ? [] : [id],
+            kind: 'demote',
+          });
         }
         const updated = await updateUser(tx, ctx, id, {
           email: next.email,
@@ -263,7 +255,19 @@ export function createUsersService(db: Db) {
           oldValues: rowValues(before),
           newValues: auditValues(next),
         });
+        // SECURITY.md R2-1 "Sessions": a changed role or site access ends the member's sessions.
+        const isAccessChanged =
+          next.role !== before.role ||
+          next.siteAccessType !== before.siteAccessType ||
+          siteIds.join(',') !== beforeSites.join(',');
+        if (isAccessChanged) {
+          await sessions.revokeMembers(tx, [id]);
+        }
+        return isAccessChanged;
       });
+      if (hasAccessChanged) {
+        await sessions.announceEnded([id]);
+      }
       return toUser(await loadOne(db, ctx, id));
     },
 

@@ -11,6 +11,7 @@ const user = (id: number, email: string, name: string | null): User => ({
   email,
   name,
   role: 'user',
+  status: 'active' as const,
   site_access_type: 'all',
   assigned_site_ids: '',
   created_at: '2026-01-01T00:00:00Z',

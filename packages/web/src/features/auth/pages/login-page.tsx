@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ArrowRight, HelpCircle, Monitor, Rocket, ShieldCheck, Terminal } from 'lucide-react';
 import { roleLabel } from '@outpost/contract/auth';
 import { messages } from '@outpost/contract/messages';
@@ -7,7 +7,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { useDarkMode } from '../../../lib/theme';
-import { useAppConfig, useSignIn } from '../api/sign-in';
+import { takeLinkFromAddress, useAppConfig, useSignIn } from '../api/sign-in';
 import type { SignInRequest } from '../api/sign-in';
 import { GoogleButton } from '../components/google-button';
 
@@ -60,6 +60,28 @@ export default function LoginPage() {
       onSettled: () => setPendingEmail(null),
     });
   };
+
+  // A one-time sign-in link signs in as soon as the page opens (once, even under StrictMode).
+  const linkTaken = useRef(false);
+  useEffect(() => {
+    if (linkTaken.current) {
+      return;
+    }
+    linkTaken.current = true;
+    const token = takeLinkFromAddress();
+    if (token) {
+      signIn.mutate(
+        { kind: 'link', token },
+        {
+          onError: (err) =>
+            setNotice({
+              tone: 'error',
+              text: err instanceof ApiError ? messages.loginFailed(err.message) : messages.loginNetworkError,
+            }),
+        },
+      );
+    }
+  }, [signIn]);
 
   return (
     <div className="flex min-h-screen">

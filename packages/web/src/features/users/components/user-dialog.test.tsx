@@ -17,14 +17,14 @@ const sites = [
 
 function renderDialog(user: User | null = null) {
   const onClose = vi.fn();
-  render(
+  const { unmount } = render(
     <QueryClientProvider client={new QueryClient()}>
       <ToastProvider>
         <UserDialog user={user} sites={sites} isLoadingSites={false} onClose={onClose} />
       </ToastProvider>
     </QueryClientProvider>,
   );
-  return { onClose, events: userEvent.setup() };
+  return { onClose, unmount, events: userEvent.setup() };
 }
 
 const okFetch = () =>
@@ -115,6 +115,7 @@ describe('Add User and Edit User dialogs (spec: operations §5 User)', () => {
       email: 'admin@acme.example',
       name: 'Alex Morgan',
       role: 'tenant_admin',
+      status: 'active' as const,
       site_access_type: 'specific',
       assigned_site_ids: '11',
       created_at: '2026-01-01T00:00:00Z',
@@ -127,5 +128,25 @@ describe('Add User and Edit User dialogs (spec: operations §5 User)', () => {
     await events.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('cannot change your own role');
     expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('keeps the e-mail of a member who has signed in read-only, and lets an invitation be corrected', () => {
+    const member = {
+      id: 2,
+      email: 'sam@acme.example',
+      name: 'Sam Rivera',
+      role: 'user' as const,
+      site_access_type: 'all' as const,
+      assigned_site_ids: '',
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+    };
+    const { unmount } = renderDialog({ ...member, status: 'active' });
+    expect(screen.getByLabelText(/Email/)).toHaveAttribute('readonly');
+    expect(screen.getByText(/Fixed since this person signed in/)).toBeVisible();
+    unmount();
+    renderDialog({ ...member, status: 'invited' });
+    expect(screen.getByLabelText(/Email/)).not.toHaveAttribute('readonly');
+    expect(screen.queryByText(/Fixed since this person signed in/)).toBeNull();
   });
 });

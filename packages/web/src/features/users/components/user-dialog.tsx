@@ -35,6 +35,8 @@ export function UserDialog({
   const [error, setError] = useState<string | null>(null);
   const ids = { email: useId(), name: useId(), role: useId() };
   const isEdit = user !== null;
+  // Once the person has signed in, the membership belongs to their identity (SECURITY.md R2-1).
+  const isEmailFixed = user?.status === 'active';
 
   const set = <K extends keyof UserForm>(key: K, value: UserForm[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
@@ -97,13 +99,27 @@ export function UserDialog({
         }}
       >
         {error && <Alert>{error}</Alert>}
-        <Field label="Email" htmlFor={ids.email} required>
+        <Field
+          label="Email"
+          htmlFor={ids.email}
+          required
+          hint={
+            isEmailFixed
+              ? 'Fixed since this person signed in. To give access to another address, remove this user and invite that address.'
+              : undefined
+          }
+        >
           <Input
             id={ids.email}
             type="email"
             autoComplete="off"
             placeholder="name@company.com"
             value={form.email}
+            readOnly={isEmailFixed}
+            aria-readonly={isEmailFixed || undefined}
+            className={
+              isEmailFixed ? 'bg-slate-50 text-slate-600 dark:bg-slate-800/60 dark:text-slate-300' : undefined
+            }
             onChange={(e) => set('email', e.target.value)}
           />
         </Field>

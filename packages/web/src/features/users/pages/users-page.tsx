@@ -210,6 +210,7 @@ function UsersAdmin() {
                         <div className="flex items-center gap-2 font-medium text-slate-900 dark:text-white">
                           {u.name || u.email}
                           {u.id === me.id && <Badge tone="indigo">You</Badge>}
+                          {u.status === 'invited' && <Badge tone="yellow">Invited</Badge>}
                         </div>
                         <div className="text-xs text-slate-500 dark:text-slate-400">{u.email}</div>
                       </div>

@@ -1,0 +1,76 @@
+import { and, eq, isNull, notInArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../lib/db';
+import { firstOrThrow } from '../../lib/db';
+import { identities, users } from '../../db/schema/index';
+
+// Identities and the binding of invitations to them (SECURITY.md R2-1). A person is the identity
+// provider's issuer and subject; the e-mail a tenant typed is only an invitation, bound to the
+// first identity that signs in with that e-mail verified, and never moved to another after that.
+
+/** Identities migrated from e-mail memberships, until their person's next sign-in re-keys them. */
+export const EMAIL_ISSUER = 'urn:outpost:email';
+/** Password-less dev sign-in is an identity provider like any other: its subject is the e-mail. */
+export const DEV_ISSUER = 'urn:outpost:dev';
+
+/** What an identity provider asserted; `email` is verified and lower-case. */
+export type AssertedIdentity = { issuer: string; subject: string; email: string; name: string | null };
+
+/**
+ * The identity for a provider's issuer and subject, created on first sign-in. A migrated identity
+ * keyed by the same verified e-mail is taken over instead (its memberships follow), once.
+ */
+export async function upsertIdentity(tx: Executor, who: AssertedIdentity): Promise<number> {
+  const now = sql`now()`;
+  const [known] = await tx
+    .update(identities)
+    .set({ email: who.email, lastSignInAt: now, ...(who.name && { name: who.name }) })
+    .where(and(eq(identities.issuer, who.issuer), eq(identities.subject, who.subject)))
+    .returning({ id: identities.id });
+  if (known) {
+    return known.id;
+  }
+  const [migrated] = await tx
+    .update(identities)
+    .set({
+      issuer: who.issuer,
+      subject: who.subject,
+      email: who.email,
+      lastSignInAt: now,
+      ...(who.name && { name: who.name }),
+    })
+    .where(and(eq(identities.issuer, EMAIL_ISSUER), eq(identities.subject, who.email)))
+    .returning({ id: identities.id });
+  if (migrated) {
+    return migrated.id;
+  }
+  const inserted = await tx
+    .insert(identities)
+    .values({ ...who, lastSignInAt: now })
+    .onConflictDoUpdate({
+      target: [identities.issuer, identities.subject],
+      set: { email: who.email, lastSignInAt: now },
+    })
+    .returning({ id: identities.id });
+  return firstOrThrow(inserted, 'insert identity').id;
+}
+
+/**
+ * Binds the open invitations for this verified e-mail to the identity: one per tenant (a tenant
+ * where the identity already has a membership keeps that one). Bound rows are never unbound.
+ */
+export async function bindInvitations(tx: Executor, identityId: number, email: string): Promise<void> {
+  const memberOf = tx
+    .select({ tenantId: users.tenantId })
+    .from(users)
+    .where(eq(users.identityId, identityId));
+  await tx
+    .update(users)
+    .set({ identityId, updatedAt: sql`now()` })
+    .where(
+      and(
+        isNull(users.identityId),
+        eq(users.email, email.toLowerCase()),
+        notInArray(users.tenantId, memberOf),
+      ),
+    );
+}
