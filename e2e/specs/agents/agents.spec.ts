@@ -15,7 +15,7 @@ async function dismissToasts(page: Page) {
   }
 }
 
-test('agents list, No Selection, cleanup with its real result', async ({ page }) => {
+test('agents list, No Selection, cleanup previewed with its real result', async ({ page }) => {
   await signInAs(page, DEMO_ADMIN);
   await page.goto('/agents');
   // the serial number is shown under the hostname, so the table fits its card from 1280 px
@@ -32,13 +32,16 @@ test('agents list, No Selection, cleanup with its real result', async ({ page })
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByLabel('Days offline')).toHaveValue('30');
   await dialog.getByLabel('Remove agents offline for longer than').uncheck();
-  await dialog.getByRole('button', { name: 'Run Cleanup' }).click();
+  await dialog.getByRole('button', { name: 'Preview' }).click();
   await expect(dialog.getByText('No Options Selected')).toBeVisible();
   await dialog.getByLabel('Remove duplicate registrations').check();
-  await dialog.getByRole('button', { name: 'Run Cleanup' }).click();
-  // the simulated fleet has no duplicates: the real answer is that nothing matched
+  await dialog.getByRole('button', { name: 'Preview' }).click();
+  // the simulated fleet has no duplicates: the real answer is that nothing matched, and there is
+  // nothing to confirm (SECURITY.md R2-4: the preview comes before any removal)
   await expect(dialog.getByText('Nothing to remove: no agent matched.')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog.getByRole('button', { name: 'Remove 0 agents' })).toBeDisabled();
+  await dialog.getByRole('button', { name: 'Back' }).click();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
 });
 
 test('Install Agent creates a token and shows the one-line install for Windows, macOS and Linux', async ({

@@ -283,37 +283,5 @@ export const DeleteDevicesResponse = z.object({
 });
 export type DeleteDevicesResponse = z.infer<typeof DeleteDevicesResponse>;
 
-/** spec: operations §5, §9 — threshold 1 to 365 days (default 30), and/or remove duplicates. */
-export const CLEANUP_DEFAULT_DAYS = 30;
-export const CLEANUP_MIN_DAYS = 1;
-export const CLEANUP_MAX_DAYS = 365;
-export const CleanupBody = z.object({
-  offline_days: z.coerce
-    .number()
-    .int()
-    .min(CLEANUP_MIN_DAYS, 'offline_days must be between 1 and 365')
-    .max(CLEANUP_MAX_DAYS, 'offline_days must be between 1 and 365')
-    .nullable()
-    .optional(),
-  remove_duplicates: z.boolean().optional(),
-});
-export type CleanupBody = z.infer<typeof CleanupBody>;
-
-export const CLEANUP_REASONS = ['stale', 'duplicate'] as const;
-export const CleanupResult = z.object({
-  removed: z.number().int(),
-  devices: z.array(
-    z.object({
-      id: z.number().int(),
-      device_guid: z.string(),
-      hostname: z.string().nullable(),
-      reason: z.enum(CLEANUP_REASONS),
-      /** for a duplicate: the device that was kept */
-      kept_device_id: z.number().int().nullable(),
-    }),
-  ),
-});
-export type CleanupResult = z.infer<typeof CleanupResult>;
-
 /** How long the API waits for the agent's answer to service control and refresh. */
 export const AGENT_ANSWER_WAIT_MS = 15_000;

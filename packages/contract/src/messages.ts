@@ -172,6 +172,24 @@ export const deviceMessages = {
   devicesNotFound: (ids: number[]) => `Device${ids.length === 1 ? '' : 's'} not found: ${ids.join(', ')}`,
 } as const;
 
+// Agent cleanup's duplicate rules (SECURITY.md R2-4): each record's outcome, in the preview and
+// the result.
+export const cleanupMessages = {
+  reason: {
+    first_proven: 'Kept: enrolled first among the records whose agent has connected',
+    first_enrolled: 'Kept: enrolled first; no record of this machine has connected yet',
+    duplicate: 'Removed: offline, and its agent has not connected since the kept record last did',
+    online: 'Not removed: online now. Check which record is the real machine and delete the other by hand.',
+    proved_later: 'Not removed: its agent connected more recently than the kept record. Check it by hand.',
+    set_in_review: 'Not removed: another record of this machine needs review',
+  },
+  previewFailed: 'Failed to preview the cleanup',
+  tooManyConfirmed: (max: number) =>
+    `A cleanup can name at most ${max} devices; narrow it down and run it again.`,
+  needsReview: (sets: number) =>
+    `${sets} duplicate set${sets === 1 ? ' needs' : 's need'} review: nothing of ${sets === 1 ? 'it' : 'them'} is removed.`,
+} as const;
+
 // Deployments (core §5 and §8, operations §8, word for word), plus the server's own messages.
 export const deploymentMessages = {
   selectPackage: 'Please select at least one package to deploy',

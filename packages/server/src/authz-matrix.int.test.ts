@@ -239,6 +239,7 @@ describe('authorisation matrix over every registered /api route', () => {
       'DELETE /api/customer/devices/:id',
       'DELETE /api/customer/devices',
       'POST /api/customer/devices/cleanup',
+      'POST /api/customer/devices/cleanup/preview',
       'GET /api/customer/agents/enrollment-tokens',
       'POST /api/customer/agents/enrollment-tokens',
       'DELETE /api/customer/agents/enrollment-tokens/:id',

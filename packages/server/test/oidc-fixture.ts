@@ -24,15 +24,17 @@ export async function startOidcFixture() {
     claims: JWTPayload,
     opts: { aud?: string; iss?: string; expiresIn?: string | number; key?: CryptoKey } = {},
   ) {
-    return new SignJWT({ email_verified: true, ...claims })
-      .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
-      .setIssuer(opts.iss ?? issuer)
-      .setAudience(opts.aud ?? clientId)
-      // One subject per person, as a provider has: the e-mail's unless the test names one.
-      .setSubject(typeof claims.sub === 'string' ? claims.sub : `sub-${String(claims.email).toLowerCase()}`)
-      .setIssuedAt()
-      .setExpirationTime(opts.expiresIn ?? '1h')
-      .sign(opts.key ?? privateKey);
+    return (
+      new SignJWT({ email_verified: true, ...claims })
+        .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
+        .setIssuer(opts.iss ?? issuer)
+        .setAudience(opts.aud ?? clientId)
+        // One subject per person, as a provider has: the e-mail's unless the test names one.
+        .setSubject(typeof claims.sub === 'string' ? claims.sub : `sub-${String(claims.email).toLowerCase()}`)
+        .setIssuedAt()
+        .setExpirationTime(opts.expiresIn ?? '1h')
+        .sign(opts.key ?? privateKey)
+    );
   }
 
   return {

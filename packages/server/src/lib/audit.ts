@@ -9,6 +9,12 @@ export type AuditEntry = {
   details?: string | null;
   oldValues?: unknown;
   newValues?: unknown;
+  /**
+   * The sites the entry is about (a device's, a site's own id, a user's sites). Who may read the
+   * entry follows from it (SECURITY.md R2-9): omitted, empty or holding a null (a device without a
+   * site), the entry is tenant-wide and only administrators of all sites read it.
+   */
+  siteIds?: readonly (number | null)[] | null;
 };
 
 /** Who did it: a signed-in person (their request context) or the system on a device's behalf. */
@@ -39,6 +45,22 @@ export function systemActor(input: {
   };
 }
 
+/** The sites of a user an entry is about: none for a user of all sites (tenant-wide). */
+export function userAuditSites(user: Pick<RequestContext, 'siteAccessType' | 'siteIds'>): number[] | null {
+  return user.siteAccessType === 'specific' ? [...user.siteIds] : null;
+}
+
+/** An action bounded by the caller's own sites (a site-limited cleanup): the caller's sites. */
+export const callerAuditSites = userAuditSites;
+
+/** Stored form of siteIds: sorted distinct ids, or null for a tenant-wide entry. */
+export function auditSiteIds(siteIds: AuditEntry['siteIds']): number[] | null {
+  if (!siteIds || siteIds.length === 0 || siteIds.some((id) => id === null)) {
+    return null;
+  }
+  return [...new Set(siteIds as readonly number[])].sort((a, b) => a - b);
+}
+
 type Writer = Pick<Db, 'insert'>;
 
 const asText = (v: unknown) =>
@@ -56,6 +78,7 @@ export async function writeAudit(tx: Writer, actor: AuditActor, entry: AuditEntr
     resourceType: entry.resourceType ?? null,
     resourceId: entry.resourceId == null ? null : String(entry.resourceId),
     details: entry.details ?? null,
+    siteIds: auditSiteIds(entry.siteIds),
     oldValues: asText(entry.oldValues),
     newValues: asText(entry.newValues),
     ipAddress: actor.ip || null,

@@ -87,3 +87,25 @@ export function sitesInScope(table: { tenantId: AnyColumn; id: AnyColumn }, scop
 export function canSeeSite(scope: Pick<Scope, 'siteAccessType' | 'siteIds'>, siteId: number | null): boolean {
   return !isSiteLimited(scope) || (siteId !== null && scope.siteIds.includes(siteId));
 }
+
+/**
+ * Records that name the sites they are about in an int[] column (audit entries): every one for a
+ * caller of all sites; for a site-limited caller only those about their sites alone. Null (about
+ * the whole tenant) or naming any other site is hidden, as a row without a site is in inScope.
+ */
+export function aboutOnlyScopeSites(table: TenantOwned & { siteIds: AnyColumn }, scope: Scope): SQL {
+  const tenant = inTenant(table, scope);
+  if (!isSiteLimited(scope)) {
+    return tenant;
+  }
+  if (scope.siteIds.length === 0) {
+    return and(tenant, never) ?? never;
+  }
+  return (
+    and(
+      tenant,
+      sql`${table.siteIds} is not null`,
+      sql`${table.siteIds} <@ ${sql.param(scope.siteIds)}::int[]`,
+    ) ?? never
+  );
+}

@@ -32,6 +32,7 @@ async function findTargets(db: Reader, ctx: Scope, ids: number[]) {
       id: devices.id,
       deviceGuid: devices.deviceGuid,
       hostname: devices.hostname,
+      siteId: devices.siteId,
       status: devices.status,
       osType: devices.osType,
       agentVersion: devices.agentVersion,
@@ -126,6 +127,7 @@ export function createAgentUpdateService({ db, releases, gateway }: AgentUpdateD
             details: `Agent update to ${to} requested for ${device.hostname ?? device.deviceGuid} (running ${device.agentVersion ?? 'an unknown version'})`,
             oldValues: { agent_version: device.agentVersion },
             newValues: { agent_version: to, command_id: commandId },
+            siteIds: [device.siteId],
           });
           out.push({ device_id: device.id, command_id: commandId, from: device.agentVersion, to });
         }

@@ -110,6 +110,7 @@ export function createAgentsService(db: Db, bus: Bus) {
           resourceType: 'enrollment_token',
           resourceId: tokenId,
           newValues: { name: body.name ?? null, site_id: siteId, expires_at: body.expires_at ?? null },
+          siteIds: [siteId],
         });
         return tokenId;
       });
@@ -142,6 +143,7 @@ export function createAgentsService(db: Db, bus: Bus) {
             resourceId: id,
             oldValues: { state: before.state },
             newValues: { state: 'revoked' },
+            siteIds: [before.site_id],
           });
         });
       }
@@ -226,6 +228,7 @@ export function createAgentsService(db: Db, bus: Bus) {
           resourceId: device.id,
           details: `${facts.hostname} ${proven ? 're-enrolled' : 'enrolled'} with token ${token.tokenPrefix}…`,
           newValues: { ...facts, site_id: token.siteId, device_guid: device.deviceGuid },
+          siteIds: [proven ? (token.siteId ?? proven.siteId) : token.siteId],
         });
         // Last: the token row stays locked (its use count) only until the commit that follows.
         await markTokenUsed(tx, token.id);

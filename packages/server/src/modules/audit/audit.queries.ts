@@ -3,11 +3,13 @@ import type { SQL } from 'drizzle-orm';
 import type { AuditListFilters, AuditLogEntry, AuditStats } from '@outpost/contract/audit';
 import { auditLogs } from '../../db/schema/index';
 import type { Reader } from '../../lib/db';
-import { inTenant } from '../../lib/scope';
-import type { TenantScope } from '../../lib/scope';
+import { aboutOnlyScopeSites } from '../../lib/scope';
+import type { Scope } from '../../lib/scope';
 
 // Reading the caller's tenant's audit log. Entries are written by lib/audit.ts in each change's
-// own transaction; nothing here (or anywhere in the API) updates or deletes them.
+// own transaction; nothing here (or anywhere in the API) updates or deletes them. A site-limited
+// administrator reads only the entries about their own sites (SECURITY.md R2-9): every query
+// here, the list, its count and the stats, starts from the same aboutOnlyScopeSites condition.
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -23,8 +25,8 @@ export const startOf = (v: string) => new Date(isDay(v) ? `${v}T00:00:00.000Z` :
 export const endBefore = (v: string) =>
   isDay(v) ? new Date(Date.parse(`${v}T00:00:00.000Z`) + DAY_MS) : new Date(Date.parse(v) + 1);
 
-function listWhere(scope: TenantScope, f: AuditListFilters): SQL {
-  const conditions: (SQL | undefined)[] = [inTenant(auditLogs, scope)];
+function listWhere(scope: Scope, f: AuditListFilters): SQL {
+  const conditions: (SQL | undefined)[] = [aboutOnlyScopeSites(auditLogs, scope)];
   if (f.search) {
     const pattern = likePattern(f.search);
     conditions.push(
@@ -58,7 +60,7 @@ function listWhere(scope: TenantScope, f: AuditListFilters): SQL {
 
 export async function listAuditLogs(
   db: Reader,
-  scope: TenantScope,
+  scope: Scope,
   f: AuditListFilters,
 ): Promise<{ rows: AuditLogEntry[]; total: number }> {
   const where = listWhere(scope, f);
@@ -94,11 +96,11 @@ export async function listAuditLogs(
 /** Entries of the tenant since `since`, summarised as the stats card, days and top users. */
 export async function auditStats(
   db: Reader,
-  scope: TenantScope,
+  scope: Scope,
   since: Date,
   topUsers: number,
 ): Promise<Omit<AuditStats, 'period_days'>> {
-  const where = and(inTenant(auditLogs, scope), gte(auditLogs.createdAt, since));
+  const where = and(aboutOnlyScopeSites(auditLogs, scope), gte(auditLogs.createdAt, since));
   const [summary] = await db
     .select({
       total_actions: sql<number>`count(*)::int`,

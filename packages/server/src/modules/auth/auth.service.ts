@@ -2,7 +2,7 @@ import type { ProfileUpdateBody, SessionUser, SignInResult, TenantOption } from 
 import { messages } from '@outpost/contract/messages';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { writeAudit } from '../../lib/audit';
+import { userAuditSites, writeAudit } from '../../lib/audit';
 import { notFound, unauthorized } from '../../lib/errors';
 import { isLoopbackAddress } from '../../lib/trust-proxy';
 import type { RequestContext } from '../../plugins/auth';
@@ -12,6 +12,7 @@ import type { Executor } from '../../lib/db';
 import {
   findMembership,
   findMembershipsOf,
+  listUserSiteIds,
   setMemberName,
   toSessionUser,
   updateMemberProfile,
@@ -39,6 +40,11 @@ const contextOf = (m: Membership, identityId: number, meta: Meta): RequestContex
   ip: meta.ip,
   userAgent: meta.userAgent,
 });
+
+/** The member's sites, so their own entries are read by the administrators of those sites (R2-9). */
+async function withSites(tx: Executor, ctx: RequestContext): Promise<RequestContext> {
+  return ctx.siteAccessType === 'specific' ? { ...ctx, siteIds: await listUserSiteIds(tx, ctx.userId) } : ctx;
+}
 
 export function createAuthService(db: Db, tokens: SessionTokens) {
   /** A new server-side session for this membership, and its token. */
@@ -81,8 +87,10 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
           await setMemberName(tx, first.id, who.name);
           first.name = who.name;
         }
-        await writeAudit(tx, contextOf(first, identityId, meta), {
+        const actor = await withSites(tx, contextOf(first, identityId, meta));
+        await writeAudit(tx, actor, {
           action: 'Login',
+          siteIds: userAuditSites(actor),
           resourceType: 'user',
           resourceId: first.id,
           details: `Signed in with ${method}`,
@@ -113,6 +121,7 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
         await revokeSession(tx, sessionId);
         await writeAudit(tx, ctx, {
           action: 'Logout',
+          siteIds: userAuditSites(ctx),
           resourceType: 'user',
           resourceId: ctx.userId,
           details: 'Signed out',
@@ -140,6 +149,7 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
         await updateMemberProfile(tx, ctx, patch);
         await writeAudit(tx, ctx, {
           action: 'Update Profile',
+          siteIds: userAuditSites(ctx),
           resourceType: 'user',
           resourceId: ctx.userId,
           oldValues: {
@@ -177,8 +187,10 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
         throw notFound(messages.tenantNotFound, 'TENANT_NOT_FOUND');
       }
       return db.transaction(async (tx) => {
-        await writeAudit(tx, contextOf(target, identityId, ctx), {
+        const actor = await withSites(tx, contextOf(target, identityId, ctx));
+        await writeAudit(tx, actor, {
           action: 'Switch Organization',
+          siteIds: userAuditSites(actor),
           resourceType: 'user',
           resourceId: target.id,
           details: `Switched from ${ctx.tenantName}`,

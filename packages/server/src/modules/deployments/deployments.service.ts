@@ -49,6 +49,7 @@ import {
 } from './deployments.queries';
 import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
 import { listStepLogsPage, toStepLog } from './step-logs.queries';
+import { jobSiteIds } from './job-sites.queries';
 
 export type DeploymentsServiceDeps = {
   db: Db;
@@ -194,6 +195,7 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
             job_description: row.description,
             scheduled_at: scheduledAt?.toISOString() ?? null,
           },
+          siteIds: targets.map((t) => t.siteId),
         });
         return row;
       });
@@ -299,6 +301,7 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
           details: `Cancelled ${job.name} (${ended.length} unfinished device${ended.length === 1 ? '' : 's'})`,
           oldValues: { status: job.status },
           newValues: { status: after.status },
+          siteIds: await jobSiteIds(tx, id),
         });
         return { job: after, ended };
       });

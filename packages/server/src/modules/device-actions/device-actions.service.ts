@@ -84,6 +84,7 @@ export function createDeviceActionsService({ db, gateway, devices }: DeviceActio
               action_type: body.action_type,
               action_data: body.action_data ?? null,
             },
+            siteIds: [device.siteId],
           });
           out.push(id);
         }

@@ -410,46 +410,6 @@ export async function recentDevices(db: Reader, ctx: Scope, limit: number): Prom
   return rows.map(toListItem);
 }
 
-// ---------- agents cleanup ----------
-
-/** Offline devices not seen for `days` (never seen: created that long ago). */
-export async function staleDevices(db: Reader, ctx: Scope, days: number) {
-  return db
-    .select({ id: devices.id, deviceGuid: devices.deviceGuid, hostname: devices.hostname })
-    .from(devices)
-    .where(
-      and(
-        inScope(devices, ctx),
-        eq(devices.status, 'offline'),
-        sql`coalesce(${devices.lastSeen}, ${devices.createdAt}) < now() - make_interval(days => ${days})`,
-      ),
-    )
-    .orderBy(asc(devices.id));
-}
-
-/**
- * What duplicate detection needs: serial, hostname and the interfaces' MAC addresses, of the
- * devices in the caller's scope only (a site-limited administrator's cleanup stays in their sites).
- */
-export async function duplicateCandidates(db: Reader, ctx: Scope) {
-  return db
-    .select({
-      id: devices.id,
-      deviceGuid: devices.deviceGuid,
-      hostname: devices.hostname,
-      serialNumber: devices.serialNumber,
-      lastSeen: devices.lastSeen,
-      createdAt: devices.createdAt,
-      macs: sql<string[] | null>`(
-        select array_agg(distinct lower(i->>'macAddress'))
-        from jsonb_array_elements(coalesce(${devices.networkInfo}->'interfaces', '[]'::jsonb)) as i
-        where coalesce(i->>'macAddress', '') not in ('', '00:00:00:00:00:00')
-      )`,
-    })
-    .from(devices)
-    .where(inScope(devices, ctx));
-}
-
 /** Deletes these devices, within the caller's scope; returns the ids really deleted. */
 export async function deleteDevices(tx: Executor, ctx: Scope, ids: number[]): Promise<number[]> {
   if (ids.length === 0) {

@@ -1,12 +1,9 @@
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type {
-  CleanupResult,
   DashboardStats,
   Device,
   DeviceListResponse,
-  NetworkInfo,
   Service,
   SiteOption,
   SoftwareListResponse,
@@ -18,48 +15,12 @@ import type { Fleet } from '@outpost/agent/sim/fleet';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { auditLogs, deviceCommands, devices, deviceSoftware } from '../../db/schema/index';
-import { hashSecret } from '../agents/agent-secrets';
-import { addMember } from '../tenants/tenants.service';
+import { insertDevice } from './test-devices';
 import { createEnrollmentToken, eventually } from '../../live/test-support';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 
-const DAY = 86_400_000;
-
-function iface(mac: string): NetworkInfo['interfaces'][number] {
-  return {
-    name: 'Ethernet',
-    description: 'NIC',
-    type: 'wired',
-    speed: 1000,
-    status: 'Up',
-    macAddress: mac,
-    gateway: null,
-    dhcpEnabled: true,
-    ipv4Addresses: [],
-    ipv6Addresses: [],
-    bytesReceived: 0,
-    bytesSent: 0,
-  };
-}
-
-type Seed = Partial<typeof devices.$inferInsert> & { tenantId: number; hostname: string };
-
-async function insertDevice(server: TestServer, seed: Seed) {
-  const [row] = await server.database.db
-    .insert(devices)
-    .values({
-      deviceGuid: crypto.randomUUID(),
-      secretHash: hashSecret(crypto.randomBytes(16).toString('hex')),
-      status: 'offline',
-      osType: 'windows',
-      ...seed,
-    })
-    .returning({ id: devices.id, deviceGuid: devices.deviceGuid });
-  return row!;
-}
-
-describe('devices API: list, detail, software, scope, cleanup', () => {
+describe('devices API: list, detail, software, scope', () => {
   let server: TestServer;
   let admin: string;
   let tech: string;
@@ -448,213 +409,6 @@ describe('devices API: list, detail, software, scope, cleanup', () => {
     // each device of the bulk delete is found by the audit's 'Delete Device' filter too
     expect(logs).toContainEqual({ action: 'Delete Device', details: 'Deleted DEL-2 (Bulk Delete Devices)' });
     expect(logs).toContainEqual({ action: 'Delete Device', details: 'Deleted DEL-3 (Bulk Delete Devices)' });
-  });
-});
-
-describe('agent cleanup', () => {
-  let server: TestServer;
-  let admin: string;
-  let tenantId: number;
-  let siteIds: number[];
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    const demo = (await server.seedDemo())!;
-    tenantId = demo.acmeTenantId;
-    siteIds = demo.siteIds;
-    admin = (await server.devSignIn('admin@acme.example')).token;
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-
-  const cleanup = (body: unknown, token = admin) =>
-    server.request<Envelope<CleanupResult>>('POST', '/api/customer/devices/cleanup', { token, body });
-
-  it('needs an option: No Options Selected; range 1–365; administrators only', async () => {
-    const none = await cleanup({ remove_duplicates: false });
-    expect(none.status).toBe(400);
-    expect(none.body.error).toBe('No Options Selected');
-    expect((await cleanup({ offline_days: 0 })).status).toBe(400);
-    expect((await cleanup({ offline_days: 366 })).status).toBe(400);
-    const tech = (await server.devSignIn('tech@acme.example')).token;
-    expect((await cleanup({ offline_days: 30 }, tech)).status).toBe(403);
-  });
-
-  it('removes exactly the stale and the duplicate agents, keeping the most recently seen', async () => {
-    const now = Date.now();
-    const d = (hostname: string, extra: Partial<Seed> = {}) =>
-      insertDevice(server, { tenantId, hostname, ...extra });
-    const stale = await d('STALE-40D', { lastSeen: new Date(now - 40 * DAY) });
-    const neverSeen = await d('NEVER-SEEN', { createdAt: new Date(now - 45 * DAY) });
-    const recentOffline = await d('OFFLINE-10D', { lastSeen: new Date(now - 10 * DAY) });
-    // an online device not heard from for a long time is not "offline longer than the threshold"
-    const onlineOld = await d('ONLINE-OLD', { status: 'online', lastSeen: new Date(now - 50 * DAY) });
-    // same serial: keep the most recently seen
-    const serialOld = await d('PC-A', { serialNumber: 'SER-1', lastSeen: new Date(now - 5 * DAY) });
-    const serialNew = await d('PC-A-REIMAGED', {
-      serialNumber: 'SER-1',
-      status: 'online',
-      lastSeen: new Date(now),
-    });
-    // same hostname and MAC
-    const macOld = await d('LAPTOP-7', {
-      lastSeen: new Date(now - 3 * DAY),
-      networkInfo: { externalIp: null, dnsServers: [], interfaces: [iface('3C:AA:BB:CC:DD:01')] },
-    });
-    const macNew = await d('laptop-7', {
-      lastSeen: new Date(now - DAY),
-      networkInfo: { externalIp: null, dnsServers: [], interfaces: [iface('3c:aa:bb:cc:dd:01')] },
-    });
-    // same hostname, different MAC; generic serials: not duplicates
-    const sameNameOtherMac = await d('LAPTOP-7', {
-      lastSeen: new Date(now - 2 * DAY),
-      networkInfo: { externalIp: null, dnsServers: [], interfaces: [iface('3c:aa:bb:cc:dd:99')] },
-    });
-    const generic1 = await d('VM-1', { serialNumber: 'To be filled by O.E.M.', lastSeen: new Date(now) });
-    const generic2 = await d('VM-2', { serialNumber: 'To be filled by O.E.M.', lastSeen: new Date(now) });
-
-    const staleOnly = await cleanup({ offline_days: 30 });
-    expect(staleOnly.status).toBe(200);
-    expect(staleOnly.body.data.removed).toBe(2);
-    expect(staleOnly.body.data.devices.map((x) => [x.id, x.reason])).toEqual([
-      [stale.id, 'stale'],
-      [neverSeen.id, 'stale'],
-    ]);
-
-    const dups = await cleanup({ remove_duplicates: true });
-    expect(dups.body.data.removed).toBe(2);
-    expect(dups.body.data.devices.map((x) => [x.id, x.reason, x.kept_device_id])).toEqual([
-      [serialOld.id, 'duplicate', serialNew.id],
-      [macOld.id, 'duplicate', macNew.id],
-    ]);
-
-    const remaining = await server.database.db
-      .select({ id: devices.id })
-      .from(devices)
-      .where(eq(devices.tenantId, tenantId));
-    expect(remaining.map((r) => r.id).sort((a, b) => a - b)).toEqual(
-      [recentOffline, onlineOld, serialNew, macNew, sameNameOtherMac, generic1, generic2]
-        .map((x) => x.id)
-        .sort((a, b) => a - b),
-    );
-    const again = await cleanup({ offline_days: 30, remove_duplicates: true });
-    expect(again.body.data).toEqual({ removed: 0, devices: [] });
-    const logs = await server.database.db
-      .select({ details: auditLogs.details })
-      .from(auditLogs)
-      .where(and(eq(auditLogs.tenantId, tenantId), eq(auditLogs.action, 'Agent Cleanup')));
-    expect(logs.map((l) => l.details)).toEqual([
-      'Removed 2 agents (offline_days: 30, remove_duplicates: false)',
-      'Removed 2 agents (offline_days: off, remove_duplicates: true)',
-      'Removed 0 agents (offline_days: 30, remove_duplicates: true)',
-    ]);
-  });
-
-  it('a site-limited administrator cleans up, bulk-deletes and acts only within their sites', async () => {
-    const [hq, lon] = siteIds as [number, number];
-    await addMember(server.database.db, {
-      tenantId,
-      email: 'lon-admin@acme.example',
-      role: 'tenant_admin',
-      siteIds: [lon],
-    });
-    const lonAdmin = (await server.devSignIn('lon-admin@acme.example')).token;
-    const old = new Date(Date.now() - 60 * DAY);
-    const hqStale = await insertDevice(server, { tenantId, hostname: 'HQ-STALE', siteId: hq, lastSeen: old });
-    const noSiteStale = await insertDevice(server, { tenantId, hostname: 'NOSITE-STALE', lastSeen: old });
-    const lonStale = await insertDevice(server, {
-      tenantId,
-      hostname: 'LON-STALE',
-      siteId: lon,
-      lastSeen: old,
-    });
-    const hqDupOld = await insertDevice(server, {
-      tenantId,
-      hostname: 'HQ-DUP',
-      serialNumber: 'SER-HQ',
-      siteId: hq,
-      lastSeen: new Date(Date.now() - DAY),
-    });
-    const hqDupNew = await insertDevice(server, {
-      tenantId,
-      hostname: 'HQ-DUP',
-      serialNumber: 'SER-HQ',
-      siteId: hq,
-      lastSeen: new Date(),
-    });
-    const lonDupOld = await insertDevice(server, {
-      tenantId,
-      hostname: 'LON-DUP',
-      serialNumber: 'SER-LON',
-      siteId: lon,
-      lastSeen: new Date(Date.now() - DAY),
-    });
-    const lonDupNew = await insertDevice(server, {
-      tenantId,
-      hostname: 'LON-DUP',
-      serialNumber: 'SER-LON',
-      siteId: lon,
-      lastSeen: new Date(),
-    });
-    // a London device whose twin is at HQ: the twin is not theirs to weigh or to remove
-    const crossLon = await insertDevice(server, {
-      tenantId,
-      hostname: 'CROSS',
-      serialNumber: 'SER-X',
-      siteId: lon,
-      lastSeen: new Date(),
-    });
-    const crossHq = await insertDevice(server, {
-      tenantId,
-      hostname: 'CROSS',
-      serialNumber: 'SER-X',
-      siteId: hq,
-      lastSeen: new Date(Date.now() - DAY),
-    });
-
-    const res = await cleanup({ offline_days: 30, remove_duplicates: true }, lonAdmin);
-    expect(res.status).toBe(200);
-    expect(res.body.data.devices.map((d) => [d.id, d.reason])).toEqual([
-      [lonStale.id, 'stale'],
-      [lonDupOld.id, 'duplicate'],
-    ]);
-    const left = new Set(
-      (
-        await server.database.db
-          .select({ id: devices.id })
-          .from(devices)
-          .where(eq(devices.tenantId, tenantId))
-      ).map((r) => r.id),
-    );
-    for (const kept of [hqStale, noSiteStale, hqDupOld, hqDupNew, lonDupNew, crossLon, crossHq]) {
-      expect(left.has(kept.id)).toBe(true);
-    }
-
-    const bulk = await server.request<Envelope<unknown>>('DELETE', '/api/customer/devices', {
-      token: lonAdmin,
-      body: { device_ids: [lonDupNew.id, hqDupNew.id] },
-    });
-    expect(bulk.status).toBe(404);
-    expect(bulk.body.error).toBe(deviceMessages.devicesNotFound([hqDupNew.id]));
-    const action = await server.request<Envelope<unknown>>(
-      'POST',
-      '/api/customer/deployments/device-actions',
-      {
-        token: lonAdmin,
-        body: { device_ids: [hqDupNew.id], action_type: 'restart' },
-      },
-    );
-    expect(action.status).toBe(404);
-    expect(left.has(hqDupNew.id) && left.has(lonDupNew.id)).toBe(true);
-    const still = await server.database.db
-      .select({ id: devices.id })
-      .from(devices)
-      .where(eq(devices.id, lonDupNew.id));
-    expect(still).toHaveLength(1);
-    // the tenant-wide administrator's cleanup still sees everything
-    const all = await cleanup({ offline_days: 30 });
-    expect(all.body.data.devices.map((d) => d.id)).toEqual([hqStale.id, noSiteStale.id]);
   });
 });
 

@@ -1,9 +1,8 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { CleanupBody, CleanupPlan, CleanupResult } from '@outpost/contract/device-cleanup';
 import {
   BulkDeleteDevicesBody,
-  CleanupBody,
-  CleanupResult,
   DeleteDevicesResponse,
   Device,
   DeviceIdParams,
@@ -66,6 +65,16 @@ export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (ap
     '/devices/sites/list',
     { config: { access: 'member' }, schema: { tags, response: { 200: apiSuccess(z.array(SiteOption)) } } },
     async (request) => ok(await service.sites(request.ctx)),
+  );
+
+  // The preview changes nothing; a POST because it takes the cleanup's own body (SECURITY.md R2-4).
+  app.post(
+    '/devices/cleanup/preview',
+    {
+      config: { access: 'admin' },
+      schema: { tags, body: CleanupBody, response: { 200: apiSuccess(CleanupPlan) } },
+    },
+    async (request) => ok(await service.previewCleanup(request.ctx, request.body)),
   );
 
   app.post(

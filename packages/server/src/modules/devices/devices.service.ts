@@ -1,7 +1,5 @@
 import type {
   BulkDeleteDevicesBody,
-  CleanupBody,
-  CleanupResult,
   Device,
   DeviceListItem,
   DeviceListFilters,
@@ -20,7 +18,7 @@ import { paginate } from '@outpost/contract/envelope';
 import { accessMessages, deviceMessages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
-import { HttpError, badRequest, conflict, notFound } from '../../lib/errors';
+import { HttpError, conflict, notFound } from '../../lib/errors';
 import type { CommandQueue } from '../../live/command-queue';
 import type { Bus } from '../../live/bus';
 import { requireAdmin } from '../../plugins/auth';
@@ -35,20 +33,18 @@ import {
   toDevice,
 } from './devices.queries';
 import {
-  deleteDevices,
-  duplicateCandidates,
   findScopedDevice,
   findScopedDevicesByIds,
   listDeviceSoftware,
   listDevices,
   listSiteOptions,
   recentDevices,
-  staleDevices,
   statusCounts,
   compactDeviceCounts,
 } from './devices-list.queries';
 import type { ScopedDevice } from './devices-list.queries';
-import { findDuplicates } from './duplicates';
+import { createCleanupService } from './cleanup.service';
+import { createDeviceRemoval } from './device-removal';
 import { createSearchTotals } from './search-totals';
 
 export type DevicesServiceDeps = {
@@ -127,6 +123,7 @@ export function createDevicesService({
         resourceId: device.id,
         details: audit.details,
         newValues: { ...audit.newValues, command_id: id },
+        siteIds: [device.siteId],
       });
       return id;
     });
@@ -145,43 +142,11 @@ export function createDevicesService({
     return outcome.result ?? {};
   }
 
-  async function removeDevices(
-    ctx: RequestContext,
-    rows: { id: number; hostname: string | null; deviceGuid: string }[],
-    audit: { action: string; details: string },
-  ) {
-    const ids = rows.map((r) => r.id);
-    searchTotals.forgetTenant(ctx.tenantId);
-    if (ids.length > 0) {
-      await db.transaction(async (tx) => {
-        await deleteDevices(tx, ctx, ids);
-        await writeAudit(tx, ctx, {
-          action: audit.action,
-          resourceType: 'device',
-          resourceId: ids.length === 1 ? ids[0] : null,
-          details: audit.details,
-          oldValues: rows.map((r) => ({ id: r.id, hostname: r.hostname, device_guid: r.deviceGuid })),
-        });
-        // A bulk delete or a cleanup also records each device as deleted, so the audit's
-        // 'Delete Device' filter (operations §2.10) finds every removed device.
-        if (audit.action !== 'Delete Device') {
-          for (const r of rows) {
-            await writeAudit(tx, ctx, {
-              action: 'Delete Device',
-              resourceType: 'device',
-              resourceId: r.id,
-              details: `Deleted ${r.hostname ?? r.deviceGuid} (${audit.action})`,
-              oldValues: { id: r.id, hostname: r.hostname, device_guid: r.deviceGuid },
-            });
-          }
-        }
-      });
-    }
-    // Whoever holds a removed agent's socket closes it (its secret no longer matches anything).
-    for (const id of ids) {
-      await bus.publish('agent.disconnect', { deviceId: id, reason: 'Device removed' });
-    }
-  }
+  const removeDevices = createDeviceRemoval({
+    db,
+    bus,
+    onRemove: (tenantId) => searchTotals.forgetTenant(tenantId),
+  });
 
   return {
     async list(ctx: RequestContext, f: DeviceListFilters): Promise<DeviceListResponse> {
@@ -295,10 +260,15 @@ export function createDevicesService({
     async remove(ctx: RequestContext, idOrGuid: string) {
       requireAdmin(ctx);
       const device = await requireDevice(ctx, idOrGuid);
-      const row = { id: device.id, hostname: device.hostname, deviceGuid: device.deviceGuid };
+      const row = {
+        id: device.id,
+        hostname: device.hostname,
+        deviceGuid: device.deviceGuid,
+        siteId: device.siteId,
+      };
       await removeDevices(ctx, [row], {
         action: 'Delete Device',
-        details: `Deleted ${device.hostname ?? device.deviceGuid}`,
+        details: () => `Deleted ${device.hostname ?? device.deviceGuid}`,
       });
       return { deleted: 1, device_ids: [device.id] };
     },
@@ -314,66 +284,13 @@ export function createDevicesService({
       }
       await removeDevices(ctx, rows, {
         action: 'Bulk Delete Devices',
-        details: `Deleted ${rows.length} device${rows.length === 1 ? '' : 's'}: ${rows.map((r) => r.hostname ?? r.deviceGuid).join(', ')}`,
+        details: (done) =>
+          `Deleted ${done.length} device${done.length === 1 ? '' : 's'}: ${done.map((r) => r.hostname ?? r.deviceGuid).join(', ')}`,
       });
       return { deleted: rows.length, device_ids: rows.map((r) => r.id) };
     },
 
-    /** Real agent cleanup (beyond operations §4, where the dialog only showed a toast). */
-    async cleanup(ctx: RequestContext, body: CleanupBody): Promise<CleanupResult> {
-      requireAdmin(ctx);
-      const days = body.offline_days ?? null;
-      if (days === null && !body.remove_duplicates) {
-        throw badRequest(deviceMessages.noOptionsSelected, 'NO_OPTIONS_SELECTED');
-      }
-      const removed = new Map<number, CleanupResult['devices'][number]>();
-      if (days !== null) {
-        for (const d of await staleDevices(db, ctx, days)) {
-          removed.set(d.id, {
-            id: d.id,
-            device_guid: d.deviceGuid,
-            hostname: d.hostname,
-            reason: 'stale',
-            kept_device_id: null,
-          });
-        }
-      }
-      if (body.remove_duplicates) {
-        const candidates = await duplicateCandidates(db, ctx);
-        const byId = new Map(candidates.map((c) => [c.id, c]));
-        for (const dup of findDuplicates(candidates)) {
-          const d = byId.get(dup.id)!;
-          if (!removed.has(d.id)) {
-            removed.set(d.id, {
-              id: d.id,
-              device_guid: d.deviceGuid,
-              hostname: d.hostname,
-              reason: 'duplicate',
-              kept_device_id: dup.keptId,
-            });
-          }
-        }
-      }
-      const list = [...removed.values()].sort((a, b) => a.id - b.id);
-      if (list.length > 0) {
-        await removeDevices(
-          ctx,
-          list.map((d) => ({ id: d.id, hostname: d.hostname, deviceGuid: d.device_guid })),
-          {
-            action: 'Agent Cleanup',
-            details: `Removed ${list.length} agent${list.length === 1 ? '' : 's'} (offline_days: ${days ?? 'off'}, remove_duplicates: ${Boolean(body.remove_duplicates)})`,
-          },
-        );
-      } else {
-        // Nothing to remove is still an administrator's action worth recording.
-        await writeAudit(db, ctx, {
-          action: 'Agent Cleanup',
-          resourceType: 'device',
-          details: `Removed 0 agents (offline_days: ${days ?? 'off'}, remove_duplicates: ${Boolean(body.remove_duplicates)})`,
-        });
-      }
-      return { removed: list.length, devices: list };
-    },
+    ...createCleanupService({ db, removeDevices }),
   };
 }
 

@@ -102,6 +102,7 @@ export function createSitesService(db: Db) {
               : '') +
             (rows.length > 1 ? ` (bulk delete of ${rows.length} sites)` : ''),
           oldValues: { ...auditValues(row), device_count: row.deviceCount },
+          siteIds: [row.id],
         });
       }
       return {
@@ -148,6 +149,7 @@ export function createSitesService(db: Db) {
           resourceId: siteId,
           details: `Created site ${values.siteName} (${values.siteCode})`,
           newValues: auditValues(values),
+          siteIds: [siteId],
         });
         return siteId;
       });
@@ -177,6 +179,7 @@ export function createSitesService(db: Db) {
           details: `Updated site ${patch.siteName ?? before.siteName} (${patch.siteCode ?? before.siteCode})`,
           oldValues: auditValues(before),
           newValues: auditValues({ ...before, ...patch }),
+          siteIds: [id],
         });
       });
       return toSite(await loadOne(db, ctx, id));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages } from '@outpost/contract/messages';
+import type { AuditListResponse } from '@outpost/contract/audit';
 import type { User, UserListResponse } from '@outpost/contract/users';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
@@ -72,6 +73,11 @@ describe('members a site-limited administrator sees, and the last all-sites admi
       (await call('DELETE', '/api/customer/users', limited, { user_ids: [lonUser.id, both.id] })).status,
     ).toBe(404);
     expect((await call('GET', `/api/customer/users/${lonUser.id}`, limited)).status).toBe(200);
+    // R2-9 (audit): the member's own sign-in is about their sites; the all-sites admin's is not
+    const audit = await call<AuditListResponse>('GET', '/api/customer/audit?limit=100', limited);
+    const logins = audit.body.data.data.filter((e) => e.action === 'Login').map((e) => e.user_email);
+    expect(logins).toContain('lon-admin@scope.example');
+    expect(logins).not.toContain('all@scope.example');
     // the all-sites administrator sees everyone
     const full = await call<UserListResponse>('GET', '/api/customer/users?limit=100', all.token);
     expect(full.body.data.pagination.total).toBe(4);

@@ -60,6 +60,9 @@ const auditValues = (u: {
 
 const rowValues = (row: UserRow) => auditValues({ ...row, siteIds: siteIdsOf(row) });
 
+/** The sites an entry about a member concerns: none (tenant-wide) for a member of all sites. */
+const accessSites = (access: string, siteIds: number[]) => (access === 'specific' ? siteIds : null);
+
 const who = (u: { name: string | null; email: string }) => (u.name ? `${u.name} (${u.email})` : u.email);
 
 export function createUsersService(db: Db, sessions: SessionControl) {
@@ -139,6 +142,7 @@ export function createUsersService(db: Db, sessions: SessionControl) {
       for (const row of rows) {
         await writeAudit(tx, ctx, {
           action: 'Delete User',
+          siteIds: accessSites(row.siteAccessType, siteIdsOf(row)),
           resourceType: 'user',
           resourceId: row.id,
           details:
@@ -185,6 +189,7 @@ export function createUsersService(db: Db, sessions: SessionControl) {
         await replaceUserSites(tx, userId, siteIds);
         await writeAudit(tx, ctx, {
           action: 'Create User',
+          siteIds: accessSites(body.site_access_type, siteIds),
           resourceType: 'user',
           resourceId: userId,
           details: `Created user ${who({ name: body.name ?? null, email: body.email })}`,
@@ -249,6 +254,11 @@ export function createUsersService(db: Db, sessions: SessionControl) {
         await replaceUserSites(tx, id, siteIds);
         await writeAudit(tx, ctx, {
           action: 'Update User',
+          // about the sites before and after: both sides' administrators read it (R2-9)
+          siteIds:
+            before.siteAccessType === 'all' || next.siteAccessType === 'all'
+              ? null
+              : [...beforeSites, ...siteIds],
           resourceType: 'user',
           resourceId: id,
           details: `Updated user ${who(next)}`,

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { CheckCircle2 } from 'lucide-react';
-import type { CleanupResult } from '@outpost/contract/devices';
-import { CLEANUP_DEFAULT_DAYS, CLEANUP_MAX_DAYS, CLEANUP_MIN_DAYS } from '@outpost/contract/devices';
-import { deviceMessages } from '@outpost/contract/messages';
+import type { CleanupBody, CleanupPlan, CleanupResult } from '@outpost/contract/device-cleanup';
+import { CLEANUP_DEFAULT_DAYS, CLEANUP_MAX_DAYS, CLEANUP_MIN_DAYS } from '@outpost/contract/device-cleanup';
+import { cleanupMessages, deviceMessages } from '@outpost/contract/messages';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -10,13 +10,18 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Checkbox, Field, Input } from '../../../components/ui/form';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
-import { useCleanupAgents } from '../api/cleanup-agents';
+import { useCleanupAgents, useCleanupPreview } from '../api/cleanup-agents';
+import { CleanupPlanView } from './cleanup-plan-view';
 
 // spec: operations §2.7, §5 (1 to 365 days, default 30, and/or duplicates; neither → 'No Options
-// Selected'), §9. Beyond the spec, the cleanup is real and its result is shown.
+// Selected'), §9. Beyond the spec, the cleanup is real: the administrator first sees what it will
+// remove and, for duplicates, which record is kept and why (SECURITY.md R2-4), then confirms
+// exactly those agents; the result is shown.
 export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
   const toast = useToast();
   const cleanup = useCleanupAgents();
+  const preview = useCleanupPreview();
+  const [plan, setPlan] = useState<{ body: CleanupBody; plan: CleanupPlan } | null>(null);
   const [useDays, setUseDays] = useState(true);
   const [days, setDays] = useState(String(CLEANUP_DEFAULT_DAYS));
   const [duplicates, setDuplicates] = useState(false);
@@ -26,11 +31,13 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
   const close = () => {
     setError(null);
     setResult(null);
+    setPlan(null);
     cleanup.reset();
+    preview.reset();
     onClose();
   };
 
-  const submit = () => {
+  const showPreview = () => {
     setError(null);
     if (!useDays && !duplicates) {
       setError(deviceMessages.noOptionsSelected);
@@ -41,8 +48,20 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
       setError('Enter a whole number of days from 1 to 365.');
       return;
     }
+    const body = { offline_days: useDays ? n : null, remove_duplicates: duplicates };
+    preview.mutate(body, {
+      onSuccess: (res) => setPlan({ body, plan: res }),
+      onError: (err) => setError(errorMessage(err, cleanupMessages.previewFailed)),
+    });
+  };
+
+  const confirm = () => {
+    if (!plan) {
+      return;
+    }
+    setError(null);
     cleanup.mutate(
-      { offline_days: useDays ? n : null, remove_duplicates: duplicates },
+      { ...plan.body, device_ids: plan.plan.devices.map((d) => d.id) },
       {
         onSuccess: (res) => {
           setResult(res);
@@ -57,25 +76,42 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
     );
   };
 
+  const toRemove = plan?.plan.devices.length ?? 0;
+  const isBusy = cleanup.isPending || preview.isPending;
+
   return (
     <Dialog
       isOpen={isOpen}
       onClose={close}
       title="Clean up agents"
       description="Remove agents that stopped reporting and duplicate registrations of the same machine."
-      isDismissDisabled={cleanup.isPending}
+      isDismissDisabled={isBusy}
       footer={
         result ? (
           <Button variant="primary" onClick={close}>
             Done
           </Button>
+        ) : plan ? (
+          <>
+            <Button onClick={() => setPlan(null)} disabled={isBusy}>
+              Back
+            </Button>
+            <Button
+              variant="danger"
+              onClick={confirm}
+              isLoading={cleanup.isPending}
+              disabled={toRemove === 0}
+            >
+              {`Remove ${toRemove} agent${toRemove === 1 ? '' : 's'}`}
+            </Button>
+          </>
         ) : (
           <>
-            <Button onClick={close} disabled={cleanup.isPending}>
+            <Button onClick={close} disabled={isBusy}>
               Cancel
             </Button>
-            <Button variant="danger" onClick={submit} isLoading={cleanup.isPending}>
-              Run Cleanup
+            <Button variant="primary" onClick={showPreview} isLoading={preview.isPending}>
+              Preview
             </Button>
           </>
         )
@@ -91,6 +127,9 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
                 : `Removed ${result.removed} agent${result.removed === 1 ? '' : 's'}.`}
             </p>
           </div>
+          {result.review_sets.length > 0 && (
+            <Alert tone="warning">{cleanupMessages.needsReview(result.review_sets.length)}</Alert>
+          )}
           {result.devices.length > 0 && (
             <ul className="max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-lg ring-1 ring-slate-200 dark:divide-slate-800 dark:ring-slate-800">
               {result.devices.map((d) => (
@@ -105,6 +144,11 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
               ))}
             </ul>
           )}
+        </div>
+      ) : plan ? (
+        <div className="space-y-3">
+          {error && <Alert>{error}</Alert>}
+          <CleanupPlanView devices={plan.plan.devices} sets={plan.plan.duplicate_sets} />
         </div>
       ) : (
         <div className="space-y-5">
@@ -136,8 +180,9 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
               onChange={(e) => setDuplicates(e.target.checked)}
             />
             <p className="mt-1.5 pl-6 text-xs text-slate-500 dark:text-slate-400">
-              Same serial number, or same hostname and MAC address. The most recently seen registration is
-              kept.
+              Same serial number, or same hostname and MAC address. The registration enrolled first among
+              those whose agent has connected is kept; an online record, or one that connected more recently,
+              is never removed. You see what will happen before anything is removed.
             </p>
           </div>
         </div>
