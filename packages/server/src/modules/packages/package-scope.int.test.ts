@@ -235,6 +235,13 @@ describe('package owner scope (R2-5)', () => {
       .limit(1);
     expect(JSON.parse(entry!.newValues ?? '{}')).toMatchObject({ site_id: lon });
     expect(JSON.parse(entry!.oldValues ?? '{}')).toMatchObject({ site_id: lon });
+    expect(entry!.siteIds).toEqual([lon]);
+    const [step] = await server.database.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.action, 'Add Package Step'), eq(auditLogs.resourceId, String(pkg.id))))
+      .limit(1);
+    expect(step!.siteIds).toEqual([lon]);
   });
 
   it("a site's package deploys only to that site's devices; a deploy shows who changed it since", async () => {
