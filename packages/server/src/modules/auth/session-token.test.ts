@@ -59,27 +59,10 @@ describe('session tokens: a verified token is remembered until it expires', () =
   it('answers the same claims again, and null once the token has expired', async () => {
     let now = Date.now();
     const tokens = createSessionTokens(secret, { now: () => now });
-    const token = await tokens.issue({
-      userId: 5,
-      tenantId: 2,
-      role: 'user',
-      sessionId: 's-2',
-      identityId: 2,
-    });
-    expect(await tokens.verify(token)).toEqual({
-      userId: 5,
-      tenantId: 2,
-      role: 'user',
-      sessionId: 's-2',
-      identityId: 2,
-    });
-    expect(await tokens.verify(token)).toEqual({
-      userId: 5,
-      tenantId: 2,
-      role: 'user',
-      sessionId: 's-2',
-      identityId: 2,
-    });
+    const claims = { userId: 5, tenantId: 2, role: 'user', sessionId: 's-2', identityId: 2 } as const;
+    const token = await tokens.issue(claims);
+    expect(await tokens.verify(token)).toEqual(claims);
+    expect(await tokens.verify(token)).toEqual(claims);
     now += (SESSION_TOKEN_TTL_SECONDS + 1) * 1000;
     expect(await tokens.verify(token)).toBeNull();
     expect(await tokens.verify(token)).toBeNull();
