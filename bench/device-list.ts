@@ -74,6 +74,7 @@ const config = loadConfig({
   HOST: '127.0.0.1',
   PORT: '0',
   OUTPOST_DEMO: '0',
+  OUTPOST_ALLOW_DEV_LOGIN: '1',
 });
 const app = await buildApp({ config, database, logger: false });
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -39,6 +39,8 @@ export function fleetServerEnv(
     PORT: String(port),
     LOG_LEVEL: 'warn',
     OUTPOST_DEMO: '0',
+    // the benchmark signs in with dev sign-in from loopback (SECURITY.md R2-7)
+    OUTPOST_ALLOW_DEV_LOGIN: '1',
     // ten thousand machines behind one address with one token: the defaults (600 a minute) are
     // for the internet, not for a benchmark (README "Agents and live updates")
     ENROLL_PER_ADDRESS_PER_MINUTE: '1000000',

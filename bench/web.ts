@@ -183,6 +183,7 @@ if (!values['no-lighthouse']) {
     PORT: String(port),
     LOG_LEVEL: 'info',
     OUTPOST_DEMO: '1',
+    OUTPOST_ALLOW_DEV_LOGIN: '1',
     WEB_DIST_DIR: outDir,
   });
   const base = `http://127.0.0.1:${port}`;

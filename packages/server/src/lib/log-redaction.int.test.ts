@@ -55,6 +55,7 @@ describe('credentials never reach the log', () => {
       LOG_LEVEL: 'trace',
       DATABASE_URL: '',
       METRICS_TOKEN,
+      OUTPOST_ALLOW_DEV_LOGIN: '1',
     });
     database = await openDatabase({});
     app = await buildApp({ config, database, logStream: { write: (line) => void lines.push(line) } });
