@@ -116,8 +116,14 @@ export async function extractZip(
       }
       await mkdir(path.dirname(target), { recursive: true });
       const isExecutable = target === options.executablePath;
-      const stream = await zip.openReadStreamPromise(entry);
       const handle = await open(target, EXTRACT_FLAGS, 0o644);
+      const stream = await zip.openReadStreamPromise(entry).catch(async (err: unknown) => {
+        await handle.close();
+        throw err;
+      });
+      // pipeline reports the entry's first error; yauzl's inner streams may emit another after it
+      // gave up (a lying size header, on Node 24), which must not become an uncaught exception
+      stream.on('error', () => undefined);
       if (isExecutable && isPosix) {
         await handle.chmod(0o755).catch(async (err: unknown) => {
           await handle.close();
