@@ -44,7 +44,7 @@ import type {
   ProgressWrite,
   WrittenStepLog,
 } from './deployments.queries';
-import { checkProgress, keepHeadAndTail } from './step-log-rules';
+import { checkProgress, isNotRun, keepHeadAndTail } from './step-log-rules';
 
 // The deployment engine (ARCHITECTURE §5), one per server instance:
 //  - the scheduler claims due jobs with FOR UPDATE SKIP LOCKED, so several instances never
@@ -664,7 +664,8 @@ export function createDeploymentEngine(deps: {
       const logs = attemptsOf(fresh).map((m) => ({ m, log: stepLogOf(m, job, now) }));
       writes.push({
         ...asRead,
-        currentStepOrder: last.stepOrder,
+        // the step the device is at, or failed at: reports of steps that did not run do not move it
+        currentStepOrder: fresh.findLast((m) => !isNotRun(m))?.stepOrder ?? null,
         startedAt: isStart ? now : null,
         logs: logs.map((l) => l.log),
       });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeploymentJobDetail, StepLog } from '@outpost/contract/deployments';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
 import { deploySummary, scheduledAt, validateDeploy } from './deploy-form';
+import { currentStepOf } from './device-step';
 import { durationMinutes, formatStepDuration } from './durations';
 import { applyDetailUpdate, applyJobUpdate, applyStepToDevice } from './live-jobs';
 import { applyStepUpdate, mergeFetchedLogs } from './live-logs';
@@ -187,5 +188,18 @@ describe('live step logs (spec: operations §2.5)', () => {
       status: 'completed',
     });
     expect(mergeFetchedLogs([log({})], shown).map((l) => l.step_order)).toEqual([1, 2]);
+  });
+});
+
+describe("a device's current step (spec: operations §2.5)", () => {
+  const at = (status: DeploymentJobDetail['status'], order: number | null) =>
+    currentStepOf({ status, current_step_order: order, current_step_name: order ? `step ${order}` : null });
+  it('is the step it runs or ended at; a completed or pending device shows none', () => {
+    expect(at('running', 2)).toEqual({ order: 2, name: 'step 2' });
+    expect(at('failed', 2)).toEqual({ order: 2, name: 'step 2' });
+    expect(at('cancelled', 1)).toEqual({ order: 1, name: 'step 1' });
+    expect(at('completed', 3)).toBeNull();
+    expect(at('pending', 1)).toBeNull();
+    expect(at('failed', null)).toBeNull();
   });
 });

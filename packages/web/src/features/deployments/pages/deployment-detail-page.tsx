@@ -39,6 +39,7 @@ import { ConnectionIndicator } from '../components/connection-indicator';
 import { JobProgress } from '../components/job-progress';
 import { StepLogDialog } from '../components/step-log-dialog';
 import { durationMinutes, formatMinutes } from '../lib/durations';
+import { currentStepOf } from '../lib/device-step';
 import { applyDetailUpdate, applyStepToDevice } from '../lib/live-jobs';
 import { useTicker } from '../lib/use-ticker';
 
@@ -520,6 +521,7 @@ function DeviceTable({
       <TBody>
         {deployments.map((d) => {
           const name = d.hostname ?? `Device ${d.agent_id ?? d.id}`;
+          const step = currentStepOf(d);
           return (
             <Tr key={d.id} data-testid="device-deployment-row" data-device-deployment-id={d.id}>
               <Td sticky>
@@ -544,12 +546,10 @@ function DeviceTable({
                 </div>
               </Td>
               <Td className="max-w-48 min-w-36">
-                {d.current_step_order !== null ? (
+                {step ? (
                   <span className="line-clamp-2">
-                    <span className="text-slate-500 tabular-nums dark:text-slate-400">
-                      {d.current_step_order}.
-                    </span>{' '}
-                    {d.current_step_name ?? `Step ${d.current_step_order}`}
+                    <span className="text-slate-500 tabular-nums dark:text-slate-400">{step.order}.</span>{' '}
+                    {step.name}
                   </span>
                 ) : (
                   <span className="text-slate-500 dark:text-slate-400">—</span>
