@@ -660,12 +660,14 @@ export function createDeploymentEngine(deps: {
         }
         restarted.push(dd.id);
       }
-      const isStart = dd.status === 'pending';
-      const logs = attemptsOf(fresh).map((m) => ({ m, log: stepLogOf(m, job, now) }));
+      // a step reported as not run is no attempt: it writes no log, and alone starts nothing
+      const ran = fresh.filter((m) => !isNotRun(m));
+      const isStart = dd.status === 'pending' && ran.length > 0;
+      const logs = attemptsOf(ran).map((m) => ({ m, log: stepLogOf(m, job, now) }));
       writes.push({
         ...asRead,
         // the step the device is at, or failed at: reports of steps that did not run do not move it
-        currentStepOrder: fresh.findLast((m) => !isNotRun(m))?.stepOrder ?? null,
+        currentStepOrder: ran.at(-1)?.stepOrder ?? null,
         startedAt: isStart ? now : null,
         logs: logs.map((l) => l.log),
       });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { CommandMessage } from '@outpost/contract/agent-protocol';
-import type { DeploymentJob, DeploymentJobDetail } from '@outpost/contract/deployments';
+import type { DeploymentJob, DeploymentJobDetail, StepLogsResponse } from '@outpost/contract/deployments';
 import { deploymentMessages } from '@outpost/contract/messages';
 import type { PackageDetail } from '@outpost/contract/packages';
 import { startTestServer } from '../../../test/harness';
@@ -99,6 +99,40 @@ describe('deployment results: the step that ran', () => {
     const row = await deviceRow(jobId);
     expect(row.status).toBe('failed');
     expect([row.current_step_order, row.current_step_name]).toEqual([2, 'Install']);
+    await agent.close();
+  });
+
+  it('a step that never ran has no attempt: no log, so the dialog reads "Not run"', async () => {
+    const { agent, commandId, jobId } = await runningJob('pc-truth-not-run');
+    await failAtStepTwo(agent, commandId);
+    const row = await deviceRow(jobId);
+    const logs = (await call<Envelope<StepLogsResponse>>('GET', `${API}/device-deployment/${row.id}/logs`))
+      .body.data.logs;
+    expect(logs.map((l) => [l.step_order, l.attempt, l.status])).toEqual([
+      [1, 1, 'completed'],
+      [2, 1, 'failed'],
+    ]);
+    await agent.close();
+  });
+
+  it('a run cancelled before its first step does not start the device', async () => {
+    const { agent, commandId, jobId } = await runningJob('pc-truth-never');
+    for (const [seq, stepOrder] of [
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ] as const) {
+      await send(agent, {
+        type: 'step_progress',
+        commandId,
+        seq,
+        stepOrder,
+        status: 'cancelled',
+        errorMessage: 'Cancelled',
+      });
+    }
+    const row = await deviceRow(jobId);
+    expect(row).toMatchObject({ status: 'pending', started_at: null, current_step_order: null });
     await agent.close();
   });
 });
