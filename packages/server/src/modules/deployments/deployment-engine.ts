@@ -329,7 +329,9 @@ export function createDeploymentEngine(deps: {
       totalDevices: total,
       completedDevices: c.completed,
       failedDevices: c.failed,
-      ...(status !== 'pending' && !before.startedAt && { startedAt: now }),
+      // a job cancelled before any device started never started (a device's first progress
+      // starts a job, startJobs)
+      ...(status !== 'pending' && status !== 'cancelled' && !before.startedAt && { startedAt: now }),
       ...(isTerminal(status) && !before.completedAt && { completedAt: now }),
     });
     return { before, after };

@@ -34,8 +34,8 @@ describe('deployment results: the step that ran', () => {
   const call = <T>(method: string, path: string, body?: unknown) =>
     server.request<T>(method, path, { token: admin.token, body });
 
-  /** A device online and a job of three CMD steps sent to it. */
-  async function runningJob(hostname: string) {
+  /** A device online and a job of three CMD steps for it (now, or at `scheduledAt`). */
+  async function createJob(hostname: string, scheduledAt?: string) {
     const creds = (await enroll(server, enrollToken, facts({ hostname, machineId: `mid-${hostname}` }))).body
       .data;
     const agent = await onlineAgent(server.url, creds, { hostname });
@@ -58,10 +58,16 @@ describe('deployment results: the step that ran', () => {
       package_id: pkg.body.data.id,
       device_ids: [device!.id],
       job_name: `Step truth ${n}`,
+      ...(scheduledAt && { scheduled_at: scheduledAt }),
     });
     expect(job.status).toBe(200);
+    return { agent, jobId: job.body.data.id };
+  }
+
+  async function runningJob(hostname: string) {
+    const { agent, jobId } = await createJob(hostname);
     const cmd = await agent.waitFor('command', (m: CommandMessage) => m.command.kind === 'run_deployment');
-    return { agent, commandId: cmd.commandId, jobId: job.body.data.id };
+    return { agent, commandId: cmd.commandId, jobId };
   }
 
   let messageNo = 0;
@@ -133,6 +139,17 @@ describe('deployment results: the step that ran', () => {
     }
     const row = await deviceRow(jobId);
     expect(row).toMatchObject({ status: 'pending', started_at: null, current_step_order: null });
+    await agent.close();
+  });
+
+  it('a scheduled job cancelled before it ran never started', async () => {
+    const later = new Date(Date.now() + 3 * 3600_000).toISOString();
+    const { agent, jobId } = await createJob('pc-truth-scheduled', later);
+    expect((await call('PUT', `${API}/${jobId}/cancel`)).status).toBe(200);
+    const job = (await call<Envelope<DeploymentJobDetail>>('GET', `${API}/${jobId}`)).body.data;
+    expect(job).toMatchObject({ status: 'cancelled', started_at: null });
+    expect(job.completed_at).not.toBeNull();
+    expect(job.deployments.map((d) => [d.status, d.started_at])).toEqual([['cancelled', null]]);
     await agent.close();
   });
 });
