@@ -38,7 +38,7 @@ import { CancelDeploymentDialog } from '../components/cancel-deployment-dialog';
 import { ConnectionIndicator } from '../components/connection-indicator';
 import { JobProgress } from '../components/job-progress';
 import { StepLogDialog } from '../components/step-log-dialog';
-import { durationMinutes, formatMinutes } from '../lib/durations';
+import { formatJobDuration } from '../lib/durations';
 import { currentStepOf } from '../lib/device-step';
 import { applyDetailUpdate, applyStepToDevice } from '../lib/live-jobs';
 import { useTicker } from '../lib/use-ticker';
@@ -186,7 +186,7 @@ function Details({
   }, [job]);
 
   const canCancel = isJobActive(job.status);
-  const { percent, pending } = jobProgress(job);
+  const { percent, pending, cancelled } = jobProgress(job);
   const logsDevice = job.deployments.find((d) => d.id === logsFor) ?? null;
   // Stable, so live re-renders do not make the dialogs move focus.
   const closeLogs = useCallback(() => setLogsFor(null), []);
@@ -256,7 +256,7 @@ function Details({
                 <div className="text-right text-sm text-slate-500 dark:text-slate-400">
                   Duration{' '}
                   <span className="font-medium text-slate-800 dark:text-slate-100">
-                    {formatMinutes(durationMinutes(job.started_at, job.completed_at))}
+                    {formatJobDuration(job.started_at, job.completed_at)}
                   </span>
                 </div>
               </div>
@@ -265,7 +265,11 @@ function Details({
                 <Count label="Total" value={job.total_devices} />
                 <Count label="Completed" value={job.completed_devices} tone="green" />
                 <Count label="Failed" value={job.failed_devices} tone="red" />
-                <Count label="Pending" value={pending} tone="amber" />
+                {cancelled > 0 ? (
+                  <Count label="Cancelled" value={cancelled} />
+                ) : (
+                  <Count label="Pending" value={pending} tone="amber" />
+                )}
               </dl>
             </div>
           </Card>
@@ -557,7 +561,7 @@ function DeviceTable({
               </Td>
               <Td className="whitespace-nowrap">{formatDateTime(d.started_at)}</Td>
               <Td className="whitespace-nowrap tabular-nums">
-                {formatMinutes(durationMinutes(d.started_at, d.completed_at))}
+                {formatJobDuration(d.started_at, d.completed_at)}
               </Td>
               <Td className="max-w-64">
                 {d.error_message ? (
