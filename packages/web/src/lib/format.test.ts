@@ -23,6 +23,7 @@ describe('relativeTime (spec: core §9 bands)', () => {
     [ahead(20_000), 'in under a minute'],
     [ahead(30 * 60_000), 'in 30 minutes'],
     [ahead(3 * 3600_000), 'in 3 hours'],
+    [ahead(3 * 3600_000 - 5000), 'in 3 hours'], // created a moment ago for three hours ahead
     [ahead(3 * 86_400_000), 'in 3 days'],
   ])('a future %s → %s', (value, expected) => {
     expect(relativeTime(value, now)).toBe(expected);

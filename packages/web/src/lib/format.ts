@@ -27,7 +27,7 @@ export function relativeTime(value: string | Date | null | undefined, now = Date
   }
   const ms = now - d.getTime();
   if (ms < -CLOCK_SKEW_MS) {
-    return -ms < 60_000 ? 'in under a minute' : `in ${span(Math.floor(-ms / 60_000))}`;
+    return -ms < 60_000 ? 'in under a minute' : `in ${span(Math.round(-ms / 60_000))}`;
   }
   const minutes = Math.floor(Math.max(0, ms) / 60_000);
   return minutes < 1 ? 'Just now' : `${span(minutes)} ago`;
