@@ -299,7 +299,9 @@ export type CommandResultMessage = z.infer<typeof CommandResultMessage>;
  * Progress of one step of a run_deployment command: 'running' when an attempt starts, output
  * chunks (status 'running' with stdout/stderr: text printed since the previous message), then
  * the attempt's final status. `seq` counts the command's progress messages from 1, so a message
- * resent after a lost ack is recognised and applied once.
+ * resent after a lost ack is recognised and applied once. A step that did not run (an earlier
+ * step failed, or the deployment was cancelled first) is reported once as 'cancelled' with neither
+ * `attempt` nor `startedAt`: it is no attempt, so it has no log and is never the current step.
  */
 /**
  * A process's exit code: a signed 32-bit status, or a Windows DWORD as Node reports it (a crash

@@ -188,11 +188,15 @@ export function defaultJobName(packageNames: readonly string[]): string {
 export const jobNameFor = (jobName: string, packageName: string, packageCount: number) =>
   packageCount > 1 ? `${jobName} - ${packageName}` : jobName;
 
-/** spec: operations §9 — completed over total, rounded; pending is what is neither. */
+/**
+ * spec: operations §9 — completed over total, rounded; pending is what is neither. Once the job
+ * has ended nothing is pending: its devices that neither completed nor failed were cancelled.
+ */
 export function jobProgress(
-  job: Pick<DeploymentJob, 'total_devices' | 'completed_devices' | 'failed_devices'>,
+  job: Pick<DeploymentJob, 'status' | 'total_devices' | 'completed_devices' | 'failed_devices'>,
 ) {
   const percent = job.total_devices > 0 ? Math.round((job.completed_devices / job.total_devices) * 100) : 0;
-  const pending = Math.max(0, job.total_devices - job.completed_devices - job.failed_devices);
-  return { percent, pending };
+  const rest = Math.max(0, job.total_devices - job.completed_devices - job.failed_devices);
+  const hasEnded = !isJobActive(job.status);
+  return { percent, pending: hasEnded ? 0 : rest, cancelled: hasEnded ? rest : 0 };
 }

@@ -17,6 +17,18 @@ describe('relativeTime (spec: core §9 bands)', () => {
     expect(relativeTime(value, now)).toBe(expected);
   });
 
+  const ahead = (ms: number) => new Date(now + ms).toISOString();
+  it.each([
+    [ahead(1000), 'Just now'], // the clocks of server and browser differ a little
+    [ahead(20_000), 'in under a minute'],
+    [ahead(30 * 60_000), 'in 30 minutes'],
+    [ahead(3 * 3600_000), 'in 3 hours'],
+    [ahead(3 * 3600_000 - 5000), 'in 3 hours'], // created a moment ago for three hours ahead
+    [ahead(3 * 86_400_000), 'in 3 days'],
+  ])('a future %s → %s', (value, expected) => {
+    expect(relativeTime(value, now)).toBe(expected);
+  });
+
   it('treats a timestamp without a zone as UTC', () => {
     expect(relativeTime('2026-11-22T11:30:00', now)).toBe('30 minutes ago');
   });

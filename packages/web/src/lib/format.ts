@@ -13,25 +13,34 @@ function toDate(value: string | number | Date | null | undefined): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-/** spec: core §2 — 'Just now', N minutes, hours or days ago, or 'Never'. */
+/** A server time this little ahead of the browser's clock is "now" (the clocks differ slightly). */
+const CLOCK_SKEW_MS = 5000;
+
+/**
+ * spec: core §2 — 'Just now', N minutes, hours or days ago, or 'Never'; a time still to come
+ * (a scheduled job) reads 'in N minutes', 'in N hours' or 'in N days', never 'Just now'.
+ */
 export function relativeTime(value: string | Date | null | undefined, now = Date.now()): string {
   const d = toDate(value);
   if (!d) {
     return 'Never';
   }
-  const minutes = Math.floor((now - d.getTime()) / 60_000);
-  if (minutes < 1) {
-    return 'Just now';
+  const ms = now - d.getTime();
+  if (ms < -CLOCK_SKEW_MS) {
+    return -ms < 60_000 ? 'in under a minute' : `in ${span(Math.round(-ms / 60_000))}`;
   }
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  return minutes < 1 ? 'Just now' : `${span(minutes)} ago`;
+}
+
+/** Whole minutes as minutes, hours or days (the largest that fits), counted down. */
+function span(minutes: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
   if (minutes < 60) {
-    return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
+    return plural(minutes, 'minute');
   }
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) {
-    return `${hours} hour${hours === 1 ? '' : 's'} ago`;
-  }
-  const days = Math.floor(hours / 24);
-  return `${days} day${days === 1 ? '' : 's'} ago`;
+  return hours < 24 ? plural(hours, 'hour') : plural(Math.floor(hours / 24), 'day');
 }
 
 /** spec: operations §9 — users and sites lists: Today, Yesterday, days, weeks, months. */

@@ -44,7 +44,7 @@ import type {
   ProgressWrite,
   WrittenStepLog,
 } from './deployments.queries';
-import { checkProgress, keepHeadAndTail } from './step-log-rules';
+import { checkProgress, isNotRun, keepHeadAndTail } from './step-log-rules';
 
 // The deployment engine (ARCHITECTURE §5), one per server instance:
 //  - the scheduler claims due jobs with FOR UPDATE SKIP LOCKED, so several instances never
@@ -329,7 +329,9 @@ export function createDeploymentEngine(deps: {
       totalDevices: total,
       completedDevices: c.completed,
       failedDevices: c.failed,
-      ...(status !== 'pending' && !before.startedAt && { startedAt: now }),
+      // a job cancelled before any device started never started (a device's first progress
+      // starts a job, startJobs)
+      ...(status !== 'pending' && status !== 'cancelled' && !before.startedAt && { startedAt: now }),
       ...(isTerminal(status) && !before.completedAt && { completedAt: now }),
     });
     return { before, after };
@@ -660,11 +662,14 @@ export function createDeploymentEngine(deps: {
         }
         restarted.push(dd.id);
       }
-      const isStart = dd.status === 'pending';
-      const logs = attemptsOf(fresh).map((m) => ({ m, log: stepLogOf(m, job, now) }));
+      // a step reported as not run is no attempt: it writes no log, and alone starts nothing
+      const ran = fresh.filter((m) => !isNotRun(m));
+      const isStart = dd.status === 'pending' && ran.length > 0;
+      const logs = attemptsOf(ran).map((m) => ({ m, log: stepLogOf(m, job, now) }));
       writes.push({
         ...asRead,
-        currentStepOrder: last.stepOrder,
+        // the step the device is at, or failed at: reports of steps that did not run do not move it
+        currentStepOrder: ran.at(-1)?.stepOrder ?? null,
         startedAt: isStart ? now : null,
         logs: logs.map((l) => l.log),
       });

@@ -146,20 +146,7 @@ async function writePastJob(
         });
         at += duration;
         if (!ok) {
-          // as the agent reports them: the steps after a failing one did not run
-          for (const rest of pkg.steps.slice(s + 1)) {
-            await insertStepLog(tx, {
-              deviceDeploymentId: row.id,
-              stepOrder: rest.stepOrder,
-              stepName: rest.stepName,
-              attempt: 1,
-              status: 'cancelled',
-              startedAt: new Date(at),
-              completedAt: new Date(at),
-              durationMs: 0,
-              errorMessage: messages.notRunEarlierFailed,
-            });
-          }
+          // the steps after a failing one did not run: they have no attempt, so no log
           break;
         }
       }

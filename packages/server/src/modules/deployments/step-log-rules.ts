@@ -39,6 +39,15 @@ function refusalOf(steps: readonly JobStep[], m: StepProgressMessage): string | 
   return attempt > attempts ? messages.progressUnknownAttempt(m.stepOrder, attempt, attempts) : null;
 }
 
+/**
+ * A report of a step that did not run (an earlier step failed, or the deployment was cancelled
+ * before it): the agent sends a final status with neither an attempt nor a start
+ * (agent `deployment-loop.ts`). It is no attempt: it writes no log and is not the current step.
+ */
+export function isNotRun(m: Pick<StepProgressMessage, 'status' | 'attempt' | 'startedAt'>): boolean {
+  return m.status === 'cancelled' && m.attempt === undefined && m.startedAt === undefined;
+}
+
 /** Characters kept from the start of a cut stream; the rest of the limit is its end. */
 export const STEP_LOG_HEAD_CHARS = Math.floor(STEP_LOG_MAX_CHARS / 2);
 export const STEP_LOG_TAIL_CHARS = STEP_LOG_MAX_CHARS - STEP_LOG_HEAD_CHARS;

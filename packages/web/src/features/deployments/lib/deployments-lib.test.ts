@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { DeploymentJobDetail, StepLog } from '@outpost/contract/deployments';
+import { jobProgress } from '@outpost/contract/deployments';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
 import { deploySummary, scheduledAt, validateDeploy } from './deploy-form';
-import { durationMinutes, formatStepDuration } from './durations';
+import { currentStepOf } from './device-step';
+import { durationMinutes, formatJobDuration, formatStepDuration } from './durations';
 import { applyDetailUpdate, applyJobUpdate, applyStepToDevice } from './live-jobs';
 import { applyStepUpdate, mergeFetchedLogs } from './live-logs';
 
@@ -187,5 +189,36 @@ describe('live step logs (spec: operations §2.5)', () => {
       status: 'completed',
     });
     expect(mergeFetchedLogs([log({})], shown).map((l) => l.step_order)).toEqual([1, 2]);
+  });
+});
+
+describe("a device's current step (spec: operations §2.5)", () => {
+  const at = (status: DeploymentJobDetail['status'], order: number | null) =>
+    currentStepOf({ status, current_step_order: order, current_step_name: order ? `step ${order}` : null });
+  it('is the step it runs or ended at; a completed or pending device shows none', () => {
+    expect(at('running', 2)).toEqual({ order: 2, name: 'step 2' });
+    expect(at('failed', 2)).toEqual({ order: 2, name: 'step 2' });
+    expect(at('cancelled', 1)).toEqual({ order: 1, name: 'step 1' });
+    expect(at('completed', 3)).toBeNull();
+    expect(at('pending', 1)).toBeNull();
+    expect(at('failed', null)).toBeNull();
+  });
+});
+
+describe("a job's duration and counts (spec: operations §9)", () => {
+  it('gives a job that ran for seconds its seconds, not 0 min', () => {
+    expect(formatJobDuration('2026-11-23T10:00:00Z', '2026-11-23T10:00:42Z')).toBe('42 s');
+    expect(formatJobDuration('2026-11-23T10:00:00Z', '2026-11-23T10:02:40Z')).toBe('3 min');
+    expect(formatJobDuration('2026-11-23 10:00:00', null, Date.parse('2026-11-23T10:00:05Z'))).toBe('5 s');
+    expect(formatJobDuration(null, null)).toBe('—');
+  });
+
+  it('counts nothing pending once a job has ended: the rest were cancelled', () => {
+    const counts = { total_devices: 7, completed_devices: 0, failed_devices: 0 };
+    expect(jobProgress({ ...counts, status: 'cancelled' })).toEqual({ percent: 0, pending: 0, cancelled: 7 });
+    expect(jobProgress({ ...counts, status: 'pending' })).toEqual({ percent: 0, pending: 7, cancelled: 0 });
+    expect(
+      jobProgress({ status: 'failed', total_devices: 4, completed_devices: 2, failed_devices: 1 }),
+    ).toEqual({ percent: 50, pending: 0, cancelled: 1 });
   });
 });

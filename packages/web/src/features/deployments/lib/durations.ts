@@ -1,4 +1,5 @@
-// spec: operations §9 — job durations in whole minutes; step durations in seconds with one decimal.
+// spec: operations §9 — job durations in whole minutes (under a minute in whole seconds, so a job
+// that ran for seconds does not read '0 min'); step durations in seconds with one decimal.
 // Timestamps without a zone are UTC (core §9).
 
 const time = (value: string | null | undefined): number | null => {
@@ -22,6 +23,20 @@ export function durationMinutes(
   }
   const end = time(completedAt) ?? now;
   return Math.max(0, Math.round((end - start) / 60_000));
+}
+
+/** A job's or a device's duration: '42 s' under a minute, else whole minutes; '—' before it started. */
+export function formatJobDuration(
+  startedAt: string | null | undefined,
+  completedAt: string | null | undefined,
+  now = Date.now(),
+): string {
+  const start = time(startedAt);
+  if (start === null) {
+    return '—';
+  }
+  const seconds = Math.max(0, Math.round(((time(completedAt) ?? now) - start) / 1000));
+  return seconds < 60 ? `${seconds} s` : formatMinutes(durationMinutes(startedAt, completedAt, now));
 }
 
 export function formatMinutes(minutes: number | null): string {

@@ -38,7 +38,8 @@ import { CancelDeploymentDialog } from '../components/cancel-deployment-dialog';
 import { ConnectionIndicator } from '../components/connection-indicator';
 import { JobProgress } from '../components/job-progress';
 import { StepLogDialog } from '../components/step-log-dialog';
-import { durationMinutes, formatMinutes } from '../lib/durations';
+import { formatJobDuration } from '../lib/durations';
+import { currentStepOf } from '../lib/device-step';
 import { applyDetailUpdate, applyStepToDevice } from '../lib/live-jobs';
 import { useTicker } from '../lib/use-ticker';
 
@@ -185,7 +186,7 @@ function Details({
   }, [job]);
 
   const canCancel = isJobActive(job.status);
-  const { percent, pending } = jobProgress(job);
+  const { percent, pending, cancelled } = jobProgress(job);
   const logsDevice = job.deployments.find((d) => d.id === logsFor) ?? null;
   // Stable, so live re-renders do not make the dialogs move focus.
   const closeLogs = useCallback(() => setLogsFor(null), []);
@@ -255,7 +256,7 @@ function Details({
                 <div className="text-right text-sm text-slate-500 dark:text-slate-400">
                   Duration{' '}
                   <span className="font-medium text-slate-800 dark:text-slate-100">
-                    {formatMinutes(durationMinutes(job.started_at, job.completed_at))}
+                    {formatJobDuration(job.started_at, job.completed_at)}
                   </span>
                 </div>
               </div>
@@ -264,7 +265,11 @@ function Details({
                 <Count label="Total" value={job.total_devices} />
                 <Count label="Completed" value={job.completed_devices} tone="green" />
                 <Count label="Failed" value={job.failed_devices} tone="red" />
-                <Count label="Pending" value={pending} tone="amber" />
+                {cancelled > 0 ? (
+                  <Count label="Cancelled" value={cancelled} />
+                ) : (
+                  <Count label="Pending" value={pending} tone="amber" />
+                )}
               </dl>
             </div>
           </Card>
@@ -520,6 +525,7 @@ function DeviceTable({
       <TBody>
         {deployments.map((d) => {
           const name = d.hostname ?? `Device ${d.agent_id ?? d.id}`;
+          const step = currentStepOf(d);
           return (
             <Tr key={d.id} data-testid="device-deployment-row" data-device-deployment-id={d.id}>
               <Td sticky>
@@ -544,12 +550,10 @@ function DeviceTable({
                 </div>
               </Td>
               <Td className="max-w-48 min-w-36">
-                {d.current_step_order !== null ? (
+                {step ? (
                   <span className="line-clamp-2">
-                    <span className="text-slate-500 tabular-nums dark:text-slate-400">
-                      {d.current_step_order}.
-                    </span>{' '}
-                    {d.current_step_name ?? `Step ${d.current_step_order}`}
+                    <span className="text-slate-500 tabular-nums dark:text-slate-400">{step.order}.</span>{' '}
+                    {step.name}
                   </span>
                 ) : (
                   <span className="text-slate-500 dark:text-slate-400">—</span>
@@ -557,7 +561,7 @@ function DeviceTable({
               </Td>
               <Td className="whitespace-nowrap">{formatDateTime(d.started_at)}</Td>
               <Td className="whitespace-nowrap tabular-nums">
-                {formatMinutes(durationMinutes(d.started_at, d.completed_at))}
+                {formatJobDuration(d.started_at, d.completed_at)}
               </Td>
               <Td className="max-w-64">
                 {d.error_message ? (
