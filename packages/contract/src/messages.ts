@@ -8,6 +8,9 @@ export const messages = {
   microsoftSoon: 'Microsoft Sign-In will be available soon! Please use Google Sign-In for now.',
   switchFailed: (error: string) => `Failed to switch organization: ${error}`,
   profileSaved: 'Profile saved',
+  // A server error while checking the session on reload: the session is kept (issue: honest errors)
+  profileLoad: 'Could not load your profile',
+  sessionKept: 'Outpost could not reach the server or the server had a problem. You are still signed in.',
   // Dashboard and devices (core §8)
   dashboardLoad: 'Failed to load dashboard data',
   devicesLoad: 'Failed to load devices',

@@ -32,10 +32,13 @@ export function ErrorState({
   title,
   message,
   onRetry,
+  extraAction,
 }: {
   title: string;
   message?: string;
   onRetry?: () => void;
+  /** a second way out beside Try Again */
+  extraAction?: ReactNode;
 }) {
   return (
     <div role="alert" className="flex flex-col items-center justify-center px-6 py-14 text-center">
@@ -44,10 +47,15 @@ export function ErrorState({
       </div>
       <h3 className="text-sm font-semibold text-slate-900 dark:text-white">{title}</h3>
       {message && <p className="mt-1 max-w-md text-sm text-slate-500 dark:text-slate-400">{message}</p>}
-      {onRetry && (
-        <Button className="mt-4" onClick={onRetry} icon={<RefreshCw className="size-4" />}>
-          Try Again
-        </Button>
+      {(onRetry || extraAction) && (
+        <div className="mt-4 flex flex-wrap items-center justify-center gap-2">
+          {onRetry && (
+            <Button onClick={onRetry} icon={<RefreshCw className="size-4" />}>
+              Try Again
+            </Button>
+          )}
+          {extraAction}
+        </div>
       )}
     </div>
   );
