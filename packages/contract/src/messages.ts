@@ -166,6 +166,10 @@ export const deviceMessages = {
   deleteFailed: 'Delete Failed',
   bulkDeleteFailed: 'Bulk Delete Failed',
   noDevicesFound: 'No devices found',
+  noDevicesRegistered: 'No devices have been registered yet.',
+  // A user limited to some sites sees only their devices; the organization may have others.
+  noDevicesInYourSites:
+    'No devices in your sites. Devices at other sites of your organization are not shown to you.',
   // Server-side
   deviceOffline: (hostname: string | null) =>
     `${hostname ?? 'The device'} is offline. It must be connected to do this; try again when it is back online.`,

@@ -200,7 +200,9 @@ export default function DeviceListPage() {
             title: deviceMessages.noDevicesFound,
             message: list.hasActiveFilters
               ? 'Try adjusting your filters to see more devices.'
-              : 'No devices have been registered yet.',
+              : user.site_access_type === 'specific'
+                ? deviceMessages.noDevicesInYourSites
+                : deviceMessages.noDevicesRegistered,
           }}
         >
           <Table>
