@@ -17,6 +17,9 @@ export const messages = {
   deviceLoad: 'Failed to load device',
   deviceNotFound: 'Device not found',
   httpError: (status: number) => `HTTP error! status: ${status}`,
+  // A list whose load failed and is being retried (core §9: three retries before the error)
+  queryRetrying: 'Retrying…',
+  queryRetryDetail: (retry: number, of: number) => `Loading failed; trying again (${retry} of ${of}).`,
   // Server-side auth errors
   tokenMissing: 'Authentication required',
   tokenInvalid: 'Your session is invalid or has expired. Please sign in again.',

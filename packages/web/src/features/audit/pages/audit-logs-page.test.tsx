@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditListResponse, AuditLogEntry, AuditStats } from '@outpost/contract/audit';
-import { adminMessages } from '@outpost/contract/messages';
+import { adminMessages, messages } from '@outpost/contract/messages';
 import AuditLogsPage from './audit-logs-page';
 
 // spec: operations §2.10 and §8 — a failed load of the log is logged to the console ('Failed to load
@@ -16,7 +16,7 @@ import AuditLogsPage from './audit-logs-page';
 vi.mock('../../../lib/auth', () => ({ useUser: () => ({ tenant_id: 1, role: 'tenant_admin' }) }));
 
 type Reply = { status: number; body: unknown };
-let listReplies: Reply[] = [];
+let listReplies: (Reply | Promise<Reply>)[] = [];
 
 const entry: AuditLogEntry = {
   id: 1,
@@ -51,15 +51,15 @@ const ok = (data: unknown): Reply => ({ status: 200, body: { success: true, data
 beforeEach(() => {
   vi.stubGlobal(
     'fetch',
-    vi.fn((url: string) => {
+    vi.fn(async (url: string) => {
       const path = new URL(url, 'http://portal.test').pathname;
       const reply =
         path === '/api/customer/audit'
-          ? (listReplies.shift() ?? ok(list))
+          ? await (listReplies.shift() ?? ok(list))
           : path === '/api/customer/audit/stats'
             ? ok(stats)
             : ok(users);
-      return Promise.resolve(new Response(JSON.stringify(reply.body), { status: reply.status }));
+      return new Response(JSON.stringify(reply.body), { status: reply.status });
     }),
   );
 });
@@ -70,8 +70,8 @@ afterEach(() => {
   listReplies = [];
 });
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+function renderPage(retries = 0) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: retries, retryDelay: 0 } } });
   render(
     <QueryClientProvider client={client}>
       <MemoryRouter>
@@ -104,5 +104,23 @@ describe('the audit log when its list fails to load', () => {
     renderPage();
     expect(await screen.findByText(adminMessages.auditEmpty)).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('the audit log while a failed load is retried', () => {
+  it('says it is retrying, then loads the entries', async () => {
+    let sendSecond: (reply: Reply) => void = () => undefined;
+    listReplies = [
+      { status: 503, body: { success: false, error: 'Service unavailable' } },
+      new Promise<Reply>((resolve) => (sendSecond = resolve)),
+    ];
+    renderPage(1);
+    // the skeleton shown while loading is a status too: find the one that says it retries
+    const heading = await screen.findByRole('heading', { name: messages.queryRetrying });
+    expect(heading.closest('[role="status"]')).toHaveTextContent('Service unavailable');
+
+    sendSecond(ok(list));
+    expect(await screen.findByText('Updated site London Office')).toBeInTheDocument();
+    expect(screen.queryByText(messages.queryRetrying)).not.toBeInTheDocument();
   });
 });

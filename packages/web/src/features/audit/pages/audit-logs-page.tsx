@@ -5,7 +5,7 @@ import { adminMessages } from '@outpost/contract/messages';
 import { AdminListFooter, PageSizeSelect } from '../../../components/ui/admin-filter-bar';
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Card, PageHeader } from '../../../components/ui/card';
-import { EmptyState, ErrorState } from '../../../components/ui/states';
+import { EmptyState, ErrorState, RetryingState } from '../../../components/ui/states';
 import { useAuditLogs, useAuditStats } from '../../../lib/api/audit';
 import type { AuditFilters } from '../../../lib/api/audit';
 import { useUsers } from '../../../lib/api/users';
@@ -127,7 +127,11 @@ function AuditLogs() {
   return (
     <>
       <PageHeader title={TITLE} description={DESCRIPTION} />
-      {isInitialLoad ? (
+      {isInitialLoad && logs.failureCount > 0 ? (
+        <Card>
+          <RetryingState failures={logs} />
+        </Card>
+      ) : isInitialLoad ? (
         <AuditSkeleton />
       ) : (
         <>

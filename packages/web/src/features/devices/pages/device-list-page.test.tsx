@@ -5,12 +5,14 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SiteAccessType } from '@outpost/contract/auth';
-import { deviceMessages } from '@outpost/contract/messages';
+import { deviceMessages, messages } from '@outpost/contract/messages';
 import { ToastProvider } from '../../../components/ui/toast';
 import DeviceListPage from './device-list-page';
 
 // spec: core §2 Device list empty state. A user limited to some sites sees only their sites'
 // devices, so an empty list says so instead of claiming no device was ever registered.
+// spec: core §9 — a failed load is retried; meanwhile the list says it is retrying, and the final
+// failure shows the error with Try Again.
 
 let access: SiteAccessType = 'all';
 vi.mock('../../../lib/auth', () => ({
@@ -22,16 +24,22 @@ vi.mock('../../../lib/socket', () => ({
   useLiveMessages: () => undefined,
 }));
 
+/** Answers of the device list, in turn: a reply, or one the test sends later. */
+type Reply = { status: number; body: unknown };
+let listReplies: (Reply | Promise<Reply>)[] = [];
+const emptyList = { data: [], pagination: { page: 1, limit: 25, total: 0, totalPages: 0 } };
+const serverError: Reply = { status: 500, body: { success: false, error: 'Internal server error' } };
+
 beforeEach(() => {
   vi.stubGlobal(
     'fetch',
-    vi.fn((url: string) => {
+    vi.fn(async (url: string) => {
       const path = new URL(url, 'http://portal.test').pathname;
-      const data =
+      const reply =
         path === '/api/customer/devices'
-          ? { data: [], pagination: { page: 1, limit: 25, total: 0, totalPages: 0 } }
-          : [];
-      return Promise.resolve(new Response(JSON.stringify({ success: true, data }), { status: 200 }));
+          ? await (listReplies.shift() ?? { status: 200, body: { success: true, data: emptyList } })
+          : { status: 200, body: { success: true, data: [] } };
+      return new Response(JSON.stringify(reply.body), { status: reply.status });
     }),
   );
 });
@@ -39,10 +47,12 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   access = 'all';
+  listReplies = [];
 });
 
-function renderPage() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+/** `retries`: how often a failed load is tried again (the app's client: three times, with delays). */
+function renderPage(retries = 0) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: retries, retryDelay: 0 } } });
   render(
     <QueryClientProvider client={client}>
       <ToastProvider>
@@ -66,5 +76,23 @@ describe('an empty device list', () => {
     renderPage();
     expect(await screen.findByText(deviceMessages.noDevicesRegistered)).toBeInTheDocument();
     expect(screen.queryByText(deviceMessages.noDevicesInYourSites)).not.toBeInTheDocument();
+  });
+});
+
+describe('a device list that fails to load', () => {
+  it('says it is retrying while the load is tried again, then shows the error with Try Again', async () => {
+    let sendSecond: (reply: Reply) => void = () => undefined;
+    listReplies = [serverError, new Promise<Reply>((resolve) => (sendSecond = resolve))];
+    renderPage(1);
+
+    const heading = await screen.findByRole('heading', { name: messages.queryRetrying });
+    expect(heading.closest('[role="status"]')).toHaveTextContent('Internal server error');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    sendSecond(serverError);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Internal server error');
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+    expect(screen.queryByText(messages.queryRetrying)).not.toBeInTheDocument();
   });
 });

@@ -190,6 +190,7 @@ export default function DeviceListPage() {
         </BulkActionBar>
         <QueryState
           isPending={query.isPending}
+          failures={query}
           error={query.isError ? errorMessage(query.error, deviceMessages.devicesLoad) : null}
           errorTitle="Error loading devices"
           onRetry={() => void query.refetch()}
