@@ -92,6 +92,7 @@ describe('the audit log when its list fails to load', () => {
     expect(alert).toHaveTextContent('Internal server error');
     expect(screen.queryByText(adminMessages.auditEmpty)).not.toBeInTheDocument();
     expect(screen.queryByText(adminMessages.auditEmptyUnfiltered)).not.toBeInTheDocument();
+    expect(screen.queryByText('0 entries')).not.toBeInTheDocument();
     expect(consoleError).toHaveBeenCalledWith(adminMessages.auditLogsLoad, expect.anything());
 
     await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));

@@ -146,7 +146,8 @@ function AuditLogs() {
             />
             <div className="flex items-center justify-between gap-3 border-b border-slate-200 px-4 py-2.5 dark:border-slate-800">
               <p className="text-sm font-medium text-slate-700 dark:text-slate-200">
-                {total.toLocaleString()} {total === 1 ? 'entry' : 'entries'}
+                {/* a failed load has no count: not "0 entries" */}
+                {logs.isError ? '' : `${total.toLocaleString()} ${total === 1 ? 'entry' : 'entries'}`}
               </p>
               <PageSizeSelect value={pageSize} onChange={changePageSize} />
             </div>
