@@ -8,12 +8,18 @@ export const messages = {
   microsoftSoon: 'Microsoft Sign-In will be available soon! Please use Google Sign-In for now.',
   switchFailed: (error: string) => `Failed to switch organization: ${error}`,
   profileSaved: 'Profile saved',
+  // A server error while checking the session on reload: the session is kept (issue: honest errors)
+  profileLoad: 'Could not load your profile',
+  sessionKept: 'Outpost could not reach the server or the server had a problem. You are still signed in.',
   // Dashboard and devices (core §8)
   dashboardLoad: 'Failed to load dashboard data',
   devicesLoad: 'Failed to load devices',
   deviceLoad: 'Failed to load device',
   deviceNotFound: 'Device not found',
   httpError: (status: number) => `HTTP error! status: ${status}`,
+  // A list whose load failed and is being retried (core §9: three retries before the error)
+  queryRetrying: 'Retrying…',
+  queryRetryDetail: (retry: number, of: number) => `Loading failed; trying again (${retry} of ${of}).`,
   // Server-side auth errors
   tokenMissing: 'Authentication required',
   tokenInvalid: 'Your session is invalid or has expired. Please sign in again.',
@@ -163,6 +169,10 @@ export const deviceMessages = {
   deleteFailed: 'Delete Failed',
   bulkDeleteFailed: 'Bulk Delete Failed',
   noDevicesFound: 'No devices found',
+  noDevicesRegistered: 'No devices have been registered yet.',
+  // A user limited to some sites sees only their devices; the organization may have others.
+  noDevicesInYourSites:
+    'No devices in your sites. Devices at other sites of your organization are not shown to you.',
   // Server-side
   deviceOffline: (hostname: string | null) =>
     `${hostname ?? 'The device'} is offline. It must be connected to do this; try again when it is back online.`,

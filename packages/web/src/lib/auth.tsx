@@ -2,20 +2,26 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState } 
 import type { ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionUser, SignInResult } from '@outpost/contract/auth';
-import { api, API_BASE, UNAUTHORIZED_EVENT } from './api-client';
+import { api, API_BASE, ApiError, UNAUTHORIZED_EVENT } from './api-client';
 import { tokenStore } from './storage';
 
 // spec: core §4 Session — no token means signed out; with a token the profile is fetched; on
 // success the user is set, on failure the token is removed. Sign-out removes the token at once and,
 // as a deliberate addition to the spec (docs/decisions/2026-11-26-server-side-sessions.md), also
 // asks the server to end the session, without waiting for or depending on the answer.
+// "Failure" is the server refusing the token (a 4xx answer such as 401): a server error, a
+// timeout or no network says nothing about the token, so the session is kept and the gate
+// offers a retry ('unavailable') instead of signing the user out.
 
-export type AuthStatus = 'loading' | 'authenticated' | 'anonymous';
+export type AuthStatus = 'loading' | 'authenticated' | 'anonymous' | 'unavailable';
 
 type AuthValue = {
   status: AuthStatus;
   user: SessionUser | null;
   token: string | null;
+  /** Why the profile could not be loaded while the session is kept ('unavailable'). */
+  profileError: string | null;
+  retryProfile: () => void;
   signIn: (result: SignInResult) => Promise<void>;
   signOut: () => void;
 };
@@ -24,6 +30,14 @@ const AuthContext = createContext<AuthValue | null>(null);
 
 export const profileQueryKey = (token: string | null) => ['auth', 'profile', token] as const;
 export const fetchProfile = () => api.get<SessionUser>('/customer/auth/profile');
+
+/** The server answered that this token is not (or no longer) good; busy and failing servers did not. */
+export function isSessionRefused(err: unknown): boolean {
+  if (!(err instanceof ApiError)) {
+    return false;
+  }
+  return err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+}
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -50,9 +64,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       try {
         return await fetchProfile();
       } catch (err) {
-        // A failed profile check removes the token (spec: core §8).
-        tokenStore.clear();
-        setToken(null);
+        // A refused profile check removes the token (spec: core §8); a server error keeps it.
+        if (isSessionRefused(err)) {
+          tokenStore.clear();
+          setToken(null);
+        }
         throw err;
       }
     },
@@ -75,11 +91,22 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
+  const { refetch } = profile;
+  const retryProfile = useCallback(() => void refetch(), [refetch]);
+
   const user = token ? (profile.data ?? null) : null;
-  const status: AuthStatus = !token ? 'anonymous' : user ? 'authenticated' : 'loading';
+  const isUnavailable = profile.isError && !profile.isFetching;
+  const status: AuthStatus = !token
+    ? 'anonymous'
+    : user
+      ? 'authenticated'
+      : isUnavailable
+        ? 'unavailable'
+        : 'loading';
+  const profileError = status === 'unavailable' ? (profile.error?.message ?? null) : null;
   const value = useMemo(
-    () => ({ status, user, token, signIn, signOut }),
-    [status, user, token, signIn, signOut],
+    () => ({ status, user, token, profileError, retryProfile, signIn, signOut }),
+    [status, user, token, profileError, retryProfile, signIn, signOut],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

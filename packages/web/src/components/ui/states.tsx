@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { AlertCircle, Construction, Inbox, RefreshCw } from 'lucide-react';
+import { QUERY_RETRY_COUNT } from '@outpost/contract/limits';
+import { messages } from '@outpost/contract/messages';
 import { Button } from './button';
 import { Card } from './card';
 import { Spinner } from './spinner';
@@ -32,10 +34,13 @@ export function ErrorState({
   title,
   message,
   onRetry,
+  extraAction,
 }: {
   title: string;
   message?: string;
   onRetry?: () => void;
+  /** a second way out beside Try Again */
+  extraAction?: ReactNode;
 }) {
   return (
     <div role="alert" className="flex flex-col items-center justify-center px-6 py-14 text-center">
@@ -44,10 +49,15 @@ export function ErrorState({
       </div>
       <h3 className="text-sm font-semibold text-slate-900 dark:text-white">{title}</h3>
       {message && <p className="mt-1 max-w-md text-sm text-slate-500 dark:text-slate-400">{message}</p>}
-      {onRetry && (
-        <Button className="mt-4" onClick={onRetry} icon={<RefreshCw className="size-4" />}>
-          Try Again
-        </Button>
+      {(onRetry || extraAction) && (
+        <div className="mt-4 flex flex-wrap items-center justify-center gap-2">
+          {onRetry && (
+            <Button onClick={onRetry} icon={<RefreshCw className="size-4" />}>
+              Try Again
+            </Button>
+          )}
+          {extraAction}
+        </div>
       )}
     </div>
   );
@@ -73,13 +83,36 @@ export function ComingSoon({ feature, details }: { feature: string; details?: Re
   );
 }
 
+/** A query's failures so far while it is still pending (TanStack's failureCount and failureReason). */
+export type QueryFailures = { failureCount: number; failureReason: unknown };
+
 /**
- * The body of a list or panel that loads: a spinner while pending, the error with Try Again,
+ * A load that failed and is being tried again (spec: core §9, three retries with growing delays):
+ * said plainly, with the last failure, rather than a spinner that turns for many seconds.
+ */
+export function RetryingState({ failures }: { failures: QueryFailures }) {
+  const reason = failures.failureReason instanceof Error ? failures.failureReason.message : null;
+  return (
+    <div role="status" className="flex flex-col items-center justify-center gap-2 px-6 py-14 text-center">
+      <Spinner className="size-6 text-amber-600 dark:text-amber-400" label={messages.queryRetrying} />
+      <h3 className="text-sm font-semibold text-slate-900 dark:text-white">{messages.queryRetrying}</h3>
+      <p className="max-w-md text-sm text-slate-500 dark:text-slate-400">
+        {messages.queryRetryDetail(Math.min(failures.failureCount, QUERY_RETRY_COUNT), QUERY_RETRY_COUNT)}
+        {reason && <span className="block">{reason}</span>}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * The body of a list or panel that loads: a spinner while pending ("Retrying…" once a load has
+ * failed and is tried again), the error with Try Again,
  * the empty state when there is nothing, else the content. One component, so every screen
  * shows these three moments the same way.
  */
 export function QueryState({
   isPending,
+  failures,
   error,
   errorTitle,
   onRetry,
@@ -89,6 +122,8 @@ export function QueryState({
   children,
 }: {
   isPending: boolean;
+  /** the query itself, or its failure count and reason: shows "Retrying…" between retries */
+  failures?: QueryFailures;
   /** the failure's message, or null when the load did not fail */
   error: string | null;
   errorTitle: string;
@@ -98,6 +133,9 @@ export function QueryState({
   loadingLabel?: string;
   children: ReactNode;
 }) {
+  if (isPending && failures && failures.failureCount > 0) {
+    return <RetryingState failures={failures} />;
+  }
   if (isPending) {
     return (
       <div className="flex justify-center py-16">

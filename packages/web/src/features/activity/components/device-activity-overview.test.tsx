@@ -246,7 +246,13 @@ describe('filters and search', () => {
 
 describe('empty states', () => {
   const none = view([], {
-    summary: { ...view().summary, total_devices: 0, active_today: 0, inactive_today: 0 },
+    summary: {
+      ...view().summary,
+      total_devices: 0,
+      active_today: 0,
+      inactive_today: 0,
+      average_utilization: { utilization_7d: 0, utilization_14d: 0, utilization_30d: 0 },
+    },
   });
 
   it('without any data: No device activity data and the reporting hint', () => {
@@ -254,6 +260,16 @@ describe('empty states', () => {
     expect(screen.getByText(activityMessages.noActivityData)).toBeInTheDocument();
     expect(screen.getByText(activityMessages.noActivityHint)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Clear All Filters' })).not.toBeInTheDocument();
+  });
+
+  it('without devices, the utilisation trends read "–" (no data), not a red 0.0%', () => {
+    renderOverview(none);
+    for (const label of ['7 Days', '14 Days', '30 Days']) {
+      const trend = screen.getByTestId(`trend-${label}`);
+      expect(trend).toHaveTextContent('–');
+      expect(trend).not.toHaveTextContent('0.0%');
+      expect(trend).not.toHaveAttribute('data-band');
+    }
   });
 
   it('when searching: No matching devices, the filters hint and Clear All Filters', async () => {

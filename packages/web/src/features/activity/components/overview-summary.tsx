@@ -130,7 +130,9 @@ function TodayCard({ summary }: { summary: OverviewSummary }) {
   );
 }
 
+/** Averages over no devices are no data: shown as a neutral dash, not as a red 0.0 %. */
 function TrendsCard({ summary }: { summary: OverviewSummary }) {
+  const hasData = summary.total_devices > 0;
   const items = [
     { label: '7 Days', value: summary.average_utilization.utilization_7d },
     { label: '14 Days', value: summary.average_utilization.utilization_14d },
@@ -141,16 +143,19 @@ function TrendsCard({ summary }: { summary: OverviewSummary }) {
       <CardHeader title="Average Utilization Trends" />
       <dl className="divide-y divide-slate-100 px-5 dark:divide-slate-800">
         {items.map((item) => {
-          const band = utilizationBand(item.value);
+          const band = hasData ? utilizationBand(item.value) : undefined;
           return (
             <div key={item.label} className="flex items-center justify-between gap-4 py-3.5">
               <dt className="text-sm text-slate-500 dark:text-slate-400">{item.label}</dt>
               <dd
-                className={cn('text-xl font-semibold tabular-nums', BAND_STYLES[band].text)}
+                className={cn(
+                  'text-xl font-semibold tabular-nums',
+                  band ? BAND_STYLES[band].text : 'text-slate-400 dark:text-slate-500',
+                )}
                 data-band={band}
                 data-testid={`trend-${item.label}`}
               >
-                {formatUtilization(item.value)}
+                {band ? formatUtilization(item.value) : <span aria-label="No data">–</span>}
               </dd>
             </div>
           );

@@ -4,7 +4,7 @@ import { activityMessages } from '@outpost/contract/activity';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { ErrorState } from '../../../components/ui/states';
+import { ErrorState, RetryingState } from '../../../components/ui/states';
 import { activityErrorText, useActivityOverviewPage } from '../../../lib/api/activity';
 import { DeviceActivityOverview } from '../components/device-activity-overview';
 import { useOverviewState } from '../lib/use-overview-state';
@@ -41,7 +41,11 @@ export default function DeviceActivityPage() {
           </Button>
         }
       />
-      {query.isPending ? (
+      {query.isPending && query.failureCount > 0 ? (
+        <Card>
+          <RetryingState failures={query} />
+        </Card>
+      ) : query.isPending ? (
         <PageSpinner label={activityMessages.overviewLoadingText} />
       ) : query.isError ? (
         <Card>

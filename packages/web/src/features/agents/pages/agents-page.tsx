@@ -142,6 +142,7 @@ export default function AgentsPage() {
         />
         <QueryState
           isPending={query.isPending}
+          failures={query}
           error={query.isError ? errorMessage(query.error, deviceMessages.agentsLoad) : null}
           errorTitle={deviceMessages.agentsLoad}
           onRetry={() => void query.refetch()}

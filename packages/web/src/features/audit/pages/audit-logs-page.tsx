@@ -5,11 +5,12 @@ import { adminMessages } from '@outpost/contract/messages';
 import { AdminListFooter, PageSizeSelect } from '../../../components/ui/admin-filter-bar';
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Card, PageHeader } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/states';
+import { EmptyState, ErrorState, RetryingState } from '../../../components/ui/states';
 import { useAuditLogs, useAuditStats } from '../../../lib/api/audit';
 import type { AuditFilters } from '../../../lib/api/audit';
 import { useUsers } from '../../../lib/api/users';
 import { useUser } from '../../../lib/auth';
+import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { AuditFilterPanel } from '../components/audit-filter-panel';
 import { AuditPager } from '../components/audit-pager';
@@ -37,7 +38,7 @@ function toQuery(f: AuditFilterForm, page: number, limit: number): AuditFilters 
 }
 
 // spec: operations §2.10 Audit logs, §4 audit list, §5 go-to box, §8 (load failures are logged and
-// the screen stays usable), §9.
+// the screen stays usable: a failed list reads as a failure with Try Again, never as an empty log), §9.
 export default function AuditLogsPage() {
   const me = useUser();
   if (me.role !== 'tenant_admin') {
@@ -121,11 +122,16 @@ function AuditLogs() {
   const rows = logs.data?.data ?? [];
   const total = logs.data?.pagination.total ?? 0;
   const totalPages = logs.data?.pagination.totalPages ?? 0;
+  const hasRows = !logs.isError && rows.length > 0;
 
   return (
     <>
       <PageHeader title={TITLE} description={DESCRIPTION} />
-      {isInitialLoad ? (
+      {isInitialLoad && logs.failureCount > 0 ? (
+        <Card>
+          <RetryingState failures={logs} />
+        </Card>
+      ) : isInitialLoad ? (
         <AuditSkeleton />
       ) : (
         <>
@@ -140,7 +146,8 @@ function AuditLogs() {
             />
             <div className="flex items-center justify-between gap-3 border-b border-slate-200 px-4 py-2.5 dark:border-slate-800">
               <p className="text-sm font-medium text-slate-700 dark:text-slate-200">
-                {total.toLocaleString()} {total === 1 ? 'entry' : 'entries'}
+                {/* a failed load has no count: not "0 entries" */}
+                {logs.isError ? '' : `${total.toLocaleString()} ${total === 1 ? 'entry' : 'entries'}`}
               </p>
               <PageSizeSelect value={pageSize} onChange={changePageSize} />
             </div>
@@ -148,7 +155,13 @@ function AuditLogs() {
               aria-busy={logs.isFetching}
               className={cn('transition-opacity', logs.isPlaceholderData && 'opacity-60')}
             >
-              {rows.length === 0 ? (
+              {logs.isError ? (
+                <ErrorState
+                  title={adminMessages.auditLogsLoad}
+                  message={errorMessage(logs.error, adminMessages.auditLogsLoad)}
+                  onRetry={() => void logs.refetch()}
+                />
+              ) : rows.length === 0 ? (
                 <EmptyState
                   icon={<ScrollText className="size-6" />}
                   title={adminMessages.auditEmpty}
@@ -158,7 +171,7 @@ function AuditLogs() {
                 <AuditTable entries={rows} />
               )}
             </div>
-            {rows.length > 0 && (
+            {hasRows && (
               <AdminListFooter
                 page={page}
                 pageSize={pageSize}

@@ -133,6 +133,7 @@ export default function DeploymentListPage() {
         />
         <QueryState
           isPending={query.isPending}
+          failures={query}
           error={query.isError ? errorMessage(query.error, messages.listLoad) : null}
           errorTitle={messages.listLoad}
           onRetry={() => void query.refetch()}

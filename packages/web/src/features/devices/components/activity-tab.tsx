@@ -347,6 +347,7 @@ export function ActivityTab({ device }: { device: Device }) {
           />
           <QueryState
             isPending={chart.isPending}
+            failures={chart}
             error={loadError(chart.error)}
             errorTitle={activityMessages.deviceActivityLoad}
             onRetry={retry(chart)}
@@ -370,6 +371,7 @@ export function ActivityTab({ device }: { device: Device }) {
           />
           <QueryState
             isPending={weekly.isPending}
+            failures={weekly}
             error={loadError(weekly.error)}
             errorTitle={activityMessages.deviceActivityLoad}
             onRetry={retry(weekly)}
@@ -400,6 +402,7 @@ export function ActivityTab({ device }: { device: Device }) {
         />
         <QueryState
           isPending={log.isPending}
+          failures={log}
           error={loadError(log.error)}
           errorTitle={activityMessages.deviceActivityLoad}
           onRetry={retry(log)}

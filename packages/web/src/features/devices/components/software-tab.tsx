@@ -43,6 +43,7 @@ export function SoftwareTab({ device }: { device: Device }) {
       </div>
       <QueryState
         isPending={query.isPending}
+        failures={query}
         error={query.isError ? errorMessage(query.error, deviceMessages.softwareLoad) : null}
         errorTitle={deviceMessages.softwareLoad}
         onRetry={() => void query.refetch()}

@@ -100,7 +100,8 @@ export default function DeviceDetailPage() {
     </Link>
   );
 
-  if (query.isPending) {
+  // Also while Try Again reloads a device that failed to load.
+  if (query.isPending || (query.isFetching && !device)) {
     return (
       <>
         {back}
@@ -110,13 +111,17 @@ export default function DeviceDetailPage() {
       </>
     );
   }
-  if (query.isError || !device) {
-    const isMissing = query.error instanceof ApiError && query.error.status === 404;
+  // "Device not found" only when the server says so (a 404); a 5xx, a timeout or no network is a
+  // failure to load, with Try Again (spec: core §8 'Failed to load device').
+  const isMissing =
+    (query.isError && query.error instanceof ApiError && query.error.status === 404) ||
+    (query.isSuccess && !device);
+  if (isMissing || query.isError || !device) {
     return (
       <>
         {back}
         <Card>
-          {isMissing || !device ? (
+          {isMissing ? (
             <EmptyState
               icon={<Monitor className="size-6" />}
               title={deviceMessages.deviceNotFound}

@@ -190,6 +190,7 @@ export default function DeviceListPage() {
         </BulkActionBar>
         <QueryState
           isPending={query.isPending}
+          failures={query}
           error={query.isError ? errorMessage(query.error, deviceMessages.devicesLoad) : null}
           errorTitle="Error loading devices"
           onRetry={() => void query.refetch()}
@@ -200,7 +201,9 @@ export default function DeviceListPage() {
             title: deviceMessages.noDevicesFound,
             message: list.hasActiveFilters
               ? 'Try adjusting your filters to see more devices.'
-              : 'No devices have been registered yet.',
+              : user.site_access_type === 'specific'
+                ? deviceMessages.noDevicesInYourSites
+                : deviceMessages.noDevicesRegistered,
           }}
         >
           <Table>

@@ -239,6 +239,7 @@ export default function PackageListPage() {
 
         <QueryState
           isPending={list.isPending}
+          failures={list}
           error={list.isError ? errorMessage(list.error, messages.packagesLoad) : null}
           errorTitle={messages.packagesLoad}
           onRetry={() => void list.refetch()}

@@ -105,6 +105,7 @@ export default function SitesPage() {
         />
         <QueryState
           isPending={query.isPending}
+          failures={query}
           error={query.isError ? errorMessage(query.error, adminMessages.sitesLoad) : null}
           errorTitle={adminMessages.sitesLoad}
           onRetry={() => void query.refetch()}

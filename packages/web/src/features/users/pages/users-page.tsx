@@ -156,6 +156,7 @@ function UsersAdmin() {
         />
         <QueryState
           isPending={query.isPending}
+          failures={query}
           error={query.isError ? errorMessage(query.error, adminMessages.usersLoad) : null}
           errorTitle={adminMessages.usersLoad}
           onRetry={() => void query.refetch()}
