@@ -73,9 +73,9 @@ test('Install Agent creates a token and shows the one-line install for Windows, 
   const script = await page.request.get(`${origin}/api/agent/install.sh`);
   expect(script.status()).toBe(200);
   expect(await script.text()).toContain(`OUTPOST_SERVER='${origin}'`);
-  // running from source stays available, as the development route
-  await dialog.getByText('Run from source (development)').click();
-  await expect(dialog.locator('details pre')).toContainText('sudo npm run agent -- run');
+  // customers see no operator text: no build commands, no running from a source checkout (issue 24)
+  await expect(dialog).not.toContainText('npm ');
+  await expect(dialog).not.toContainText('from source');
 });
 
 test('Update Selected with nothing selected says No Selection', async ({ page }) => {
