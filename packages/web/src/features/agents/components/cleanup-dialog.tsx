@@ -37,6 +37,7 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
     onClose();
   };
 
+  // A message about the options is cleared as soon as an option changes (issue 24 item 15).
   const showPreview = () => {
     setError(null);
     if (!useDays && !duplicates) {
@@ -157,7 +158,10 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
             <Checkbox
               label="Remove agents offline for longer than"
               checked={useDays}
-              onChange={(e) => setUseDays(e.target.checked)}
+              onChange={(e) => {
+                setUseDays(e.target.checked);
+                setError(null);
+              }}
             />
             <Field label="Days offline" htmlFor="cleanup-days" hint="From 1 to 365 days (default 30).">
               <div className="w-32">
@@ -168,7 +172,10 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
                   max={CLEANUP_MAX_DAYS}
                   value={days}
                   disabled={!useDays}
-                  onChange={(e) => setDays(e.target.value)}
+                  onChange={(e) => {
+                    setDays(e.target.value);
+                    setError(null);
+                  }}
                 />
               </div>
             </Field>
@@ -177,7 +184,10 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
             <Checkbox
               label="Remove duplicate registrations"
               checked={duplicates}
-              onChange={(e) => setDuplicates(e.target.checked)}
+              onChange={(e) => {
+                setDuplicates(e.target.checked);
+                setError(null);
+              }}
             />
             <p className="mt-1.5 pl-6 text-xs text-slate-500 dark:text-slate-400">
               Same serial number, or same hostname and MAC address. The registration enrolled first among
