@@ -24,8 +24,12 @@ test('agents list, No Selection, cleanup previewed with its real result', async 
   }
   await expect(page.locator('tbody tr').first()).toBeVisible();
   await expect(page.locator('tbody tr').first()).toContainText(/S\/N \S+/);
-  await page.getByRole('button', { name: /Delete Selected/ }).click();
-  await expect(page.getByText('No Selection')).toBeVisible();
+  // bulk delete is offered only with a selection, in the selection bar (issue 24)
+  await expect(page.getByRole('button', { name: /Delete Selected/ })).toHaveCount(0);
+  await page.locator('tbody tr').first().getByRole('checkbox').check();
+  const bar = page.getByRole('region', { name: 'Bulk actions' });
+  await expect(bar.getByRole('button', { name: 'Delete Selected (1)' })).toBeVisible();
+  await bar.getByRole('button', { name: 'Clear selection' }).click();
 
   await dismissToasts(page);
   await page.getByRole('button', { name: 'Cleanup' }).click();

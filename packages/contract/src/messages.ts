@@ -309,6 +309,7 @@ export const adminMessages = {
     `Site${ids.length === 1 ? '' : 's'} not found in this organization: ${ids.join(', ')}`,
   lastAdminDelete:
     'You are the only administrator of this organization and cannot delete yourself. Make another user an administrator first.',
+  ownDelete: 'You cannot delete your own account here. Another administrator can remove you.',
   lastAdminDemote:
     'You are the only administrator of this organization and cannot change your own role. Make another user an administrator first.',
   lastAdminRemoved:
