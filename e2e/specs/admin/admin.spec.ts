@@ -207,7 +207,7 @@ test('a regular user sees the administrators-only state on the audit log and use
   await expect(page.getByRole('button', { name: 'Add User' })).toHaveCount(0);
 });
 
-test('bulk delete: No Selection without a selection, then the selected sites and users are deleted', async ({
+test('bulk delete is offered only with a selection, then the selected sites and users are deleted', async ({
   page,
 }) => {
   const admin = await signInAs(page, DEMO_ADMIN);
