@@ -140,4 +140,14 @@ describe('audit table cells (spec: operations §2.10)', () => {
       'Site IDs: (none) (changed)',
     ]);
   });
+
+  it('marks nothing as changed when only New Values exist (a creation)', async () => {
+    const user = userEvent.setup();
+    render(
+      <AuditTable entries={[entry({ id: 1, old_values: null, new_values: '{"site_name":"Leeds"}' })]} />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Show Details' }));
+    expect(document.querySelector('dl[aria-label="New Values"]')).toHaveTextContent('Site nameLeeds');
+    expect(screen.queryByText(/changed/)).not.toBeInTheDocument();
+  });
 });

@@ -62,10 +62,16 @@ export function auditFields(text: string): AuditField[] | null {
   }));
 }
 
-/** The keys whose value differs between the old and the new values (both shown, both marked). */
+/**
+ * The keys whose value differs between the old and the new values (both shown, both marked).
+ * A creation or a deletion has one side only: nothing is marked then.
+ */
 export function changedKeys(oldText: string | null, newText: string | null): Set<string> {
-  const before = new Map((oldText ? (auditFields(oldText) ?? []) : []).map((f) => [f.key, f.value]));
-  const after = new Map((newText ? (auditFields(newText) ?? []) : []).map((f) => [f.key, f.value]));
+  if (!oldText || !newText) {
+    return new Set();
+  }
+  const before = new Map((auditFields(oldText) ?? []).map((f) => [f.key, f.value]));
+  const after = new Map((auditFields(newText) ?? []).map((f) => [f.key, f.value]));
   const keys = new Set([...before.keys(), ...after.keys()]);
   return new Set([...keys].filter((k) => before.get(k) !== after.get(k)));
 }
