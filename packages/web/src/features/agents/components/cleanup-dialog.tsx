@@ -135,7 +135,10 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
             <ul className="max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-lg ring-1 ring-slate-200 dark:divide-slate-800 dark:ring-slate-800">
               {result.devices.map((d) => (
                 <li key={d.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
-                  <span className="truncate text-slate-800 dark:text-slate-200">
+                  <span
+                    title={d.hostname ?? `Device ${d.id}`}
+                    className="truncate text-slate-800 dark:text-slate-200"
+                  >
                     {d.hostname ?? `Device ${d.id}`}
                   </span>
                   <Badge tone={d.reason === 'stale' ? 'gray' : 'yellow'}>

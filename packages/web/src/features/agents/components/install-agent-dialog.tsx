@@ -275,7 +275,7 @@ export function InstallAgentDialog({ isOpen, onClose }: { isOpen: boolean; onClo
                       {t.token_prefix}…
                     </code>
                     <div className="min-w-0 flex-1">
-                      <p className="truncate text-slate-800 dark:text-slate-200">
+                      <p title={t.name ?? undefined} className="truncate text-slate-800 dark:text-slate-200">
                         {t.name ?? 'Unnamed token'}
                       </p>
                       <p className="text-xs text-slate-500 dark:text-slate-400">

@@ -150,4 +150,10 @@ describe('audit table cells (spec: operations §2.10)', () => {
     expect(document.querySelector('dl[aria-label="New Values"]')).toHaveTextContent('Site nameLeeds');
     expect(screen.queryByText(/changed/)).not.toBeInTheDocument();
   });
+
+  it('gives the one-line details text a tooltip with the whole text (issue 24)', () => {
+    const long = 'LON1-WS-020 enrolled with token opt_yvHMUi… into site London Office by the demo fleet';
+    render(<AuditTable entries={[entry({ id: 1, details: long })]} />);
+    expect(screen.getByText(long)).toHaveAttribute('title', long);
+  });
 });

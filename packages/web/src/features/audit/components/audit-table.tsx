@@ -173,7 +173,12 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                   {hasDetails(e) ? (
                     <div className="flex flex-col items-start gap-1">
                       {e.details && !isOpen && (
-                        <p className="line-clamp-1 text-sm text-slate-600 dark:text-slate-300">{e.details}</p>
+                        <p
+                          title={e.details}
+                          className="line-clamp-1 text-sm text-slate-600 dark:text-slate-300"
+                        >
+                          {e.details}
+                        </p>
                       )}
                       <button
                         type="button"
