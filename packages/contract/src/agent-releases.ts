@@ -167,10 +167,11 @@ export const UPDATE_AGENT_EXPIRY_MS = 60 * 60 * 1000;
 export const releaseMessages = {
   unknownPlatform: (platform: string) =>
     `Unknown agent platform "${platform}". Platforms: ${AGENT_PLATFORMS.join(', ')}`,
+  // Customers read these (issue 24): who can help and where it is explained, no build commands.
   notPublished: (platform: string) =>
-    `No agent executable is published for ${platform}. Build one into AGENT_RELEASES_DIR with: npm run build:agent-exe -- --platform ${platform}`,
+    `No agent executable is published for ${platform} on this server. Ask whoever administers your Outpost server to publish one (see “Publishing an agent release” in the Outpost documentation).`,
   noneForDevices:
-    'No agent executable is published for the selected agents. Build one into AGENT_RELEASES_DIR with: npm run build:agent-exe',
+    'No agent executable is published on this server for the selected agents. Ask whoever administers your Outpost server to publish one (see “Publishing an agent release” in the Outpost documentation).',
   nothingToUpdate: 'None of the selected agents can be updated now',
   skippedPending: 'An update is already on its way to this agent',
   skippedOffline: 'Offline: an agent updates only while it is connected',

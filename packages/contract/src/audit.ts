@@ -106,6 +106,18 @@ export type AuditListFilters = z.output<typeof AuditListQuery>;
 export const AuditListResponse = listOf(AuditLogEntry);
 export type AuditListResponse = z.infer<typeof AuditListResponse>;
 
+// ---------- actions (GET /customer/audit/actions) ----------
+
+/** At most this many distinct actions are offered in the Action filter. */
+export const AUDIT_ACTIONS_MAX = 500;
+
+/**
+ * Every distinct action the caller's log holds (issue 24 item 16), alphabetically: the Action
+ * filter offers them beside the spec's nine (sign-in, deployments, packages, cleanup, …).
+ */
+export const AuditActionsResponse = z.array(z.string());
+export type AuditActionsResponse = z.infer<typeof AuditActionsResponse>;
+
 // ---------- stats (GET /customer/audit/stats) ----------
 
 export const AuditStatsQuery = z.object({

@@ -180,6 +180,11 @@ export const deviceMessages = {
     `The device did not answer within ${seconds} seconds. It may be busy or its connection may be unstable.`,
   agentFailed: 'The agent could not complete the request',
   devicesNotFound: (ids: number[]) => `Device${ids.length === 1 ? '' : 's'} not found: ${ids.join(', ')}`,
+  // Install Agent dialog (issue 24 item 13): a customer's words, no build commands
+  agentNotPublished: (os: string) =>
+    `The Outpost agent for ${os} is not available from this server yet, so the command above cannot install it for now. Ask whoever administers your Outpost server to publish it.`,
+  agentNotPublishedDocs:
+    'How to publish it is explained in the Outpost documentation, under “Publishing an agent release”.',
 } as const;
 
 // Agent cleanup's duplicate rules (SECURITY.md R2-4): each record's outcome, in the preview and
@@ -314,6 +319,7 @@ export const adminMessages = {
     `Site${ids.length === 1 ? '' : 's'} not found in this organization: ${ids.join(', ')}`,
   lastAdminDelete:
     'You are the only administrator of this organization and cannot delete yourself. Make another user an administrator first.',
+  ownDelete: 'You cannot delete your own account here. Another administrator can remove you.',
   lastAdminDemote:
     'You are the only administrator of this organization and cannot change your own role. Make another user an administrator first.',
   lastAdminRemoved:

@@ -236,6 +236,7 @@ describe('authorisation matrix over every registered /api route', () => {
       'DELETE /api/customer/sites',
       'GET /api/customer/audit',
       'GET /api/customer/audit/stats',
+      'GET /api/customer/audit/actions',
       'DELETE /api/customer/devices/:id',
       'DELETE /api/customer/devices',
       'POST /api/customer/devices/cleanup',

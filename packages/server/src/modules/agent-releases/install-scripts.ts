@@ -95,7 +95,7 @@ case "$platform" in
 ${known}
     *) ;;
 esac
-[ -n "$expected_sha256" ] || fail "no agent executable for $platform is published on $OUTPOST_SERVER (an administrator builds one into AGENT_RELEASES_DIR: npm run build:agent-exe -- --platform $platform)"
+[ -n "$expected_sha256" ] || fail "no agent executable for $platform is published on $OUTPOST_SERVER yet. Ask whoever administers your Outpost server to publish one (see Publishing an agent release in the Outpost documentation)."
 
 work_dir="$install_dir"
 if [ -z "$install_dir" ]; then
@@ -183,7 +183,7 @@ if (-not $Token) {
   throw 'An enrolment token is required: -Token TOKEN (create one in the portal: Agents, Install Agent)'
 }
 if (-not $ExpectedSha256) {
-  throw "No agent executable for $Platform is published on $OutpostServer (an administrator builds one into AGENT_RELEASES_DIR: npm run build:agent-exe -- --platform $Platform)"
+  throw "No agent executable for $Platform is published on $OutpostServer yet. Ask whoever administers your Outpost server to publish one (see Publishing an agent release in the Outpost documentation)."
 }
 if (-not [Environment]::Is64BitOperatingSystem) {
   throw 'The Outpost agent needs 64-bit Windows'

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, ilike, lt, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { AuditListFilters, AuditLogEntry, AuditStats } from '@outpost/contract/audit';
+import { AUDIT_ACTIONS_MAX } from '@outpost/contract/audit';
 import { auditLogs } from '../../db/schema/index';
 import type { Reader } from '../../lib/db';
 import { aboutOnlyScopeSites } from '../../lib/scope';
@@ -143,4 +144,16 @@ export async function auditStats(
     activity_by_day: days,
     top_users: users,
   };
+}
+
+/** The distinct actions of the caller's log (their sites' entries only when site-limited). */
+export async function auditActions(db: Reader, scope: Scope): Promise<string[]> {
+  const rows = await db
+    .select({ action: auditLogs.action })
+    .from(auditLogs)
+    .where(aboutOnlyScopeSites(auditLogs, scope))
+    .groupBy(auditLogs.action)
+    .orderBy(auditLogs.action)
+    .limit(AUDIT_ACTIONS_MAX);
+  return rows.map((r) => r.action);
 }

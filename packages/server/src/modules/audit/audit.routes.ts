@@ -1,6 +1,12 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { apiSuccess } from '@outpost/contract/envelope';
-import { AuditListQuery, AuditListResponse, AuditStats, AuditStatsQuery } from '@outpost/contract/audit';
+import {
+  AuditActionsResponse,
+  AuditListQuery,
+  AuditListResponse,
+  AuditStats,
+  AuditStatsQuery,
+} from '@outpost/contract/audit';
 import type { Db } from '../../db/client';
 import { useSpecValidationMessages } from '../../plugins/spec-messages';
 import { createAuditService } from './audit.service';
@@ -28,6 +34,11 @@ export const auditRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, don
     '/audit/stats',
     { config, schema: { tags, querystring: AuditStatsQuery, response: { 200: apiSuccess(AuditStats) } } },
     async (request) => ok(await service.stats(request.ctx, request.query.days)),
+  );
+  app.get(
+    '/audit/actions',
+    { config, schema: { tags, response: { 200: apiSuccess(AuditActionsResponse) } } },
+    async (request) => ok(await service.actions(request.ctx)),
   );
   done();
 };

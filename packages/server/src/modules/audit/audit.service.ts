@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { badRequest } from '../../lib/errors';
 import { requireAdmin } from '../../plugins/auth';
 import type { RequestContext } from '../../plugins/auth';
-import { auditStats, endBefore, listAuditLogs, startOf } from './audit.queries';
+import { auditActions, auditStats, endBefore, listAuditLogs, startOf } from './audit.queries';
 
 // The audit log, read-only (issue 11; spec: operations §2.10, §7 Audit). Administrators only.
 
@@ -22,6 +22,12 @@ export function createAuditService(db: Db) {
       }
       const { rows, total } = await listAuditLogs(db, ctx, f);
       return { data: rows, pagination: paginate(f.page, f.limit, total) };
+    },
+
+    /** The distinct actions of the log, for the Action filter. */
+    async actions(ctx: RequestContext): Promise<string[]> {
+      requireAdmin(ctx);
+      return auditActions(db, ctx);
     },
 
     /** The last `days` days: now minus days × 24 hours. */

@@ -1,5 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AuditListQuery, AuditListResponse, AuditStats } from '@outpost/contract/audit';
+import type {
+  AuditActionsResponse,
+  AuditListQuery,
+  AuditListResponse,
+  AuditStats,
+} from '@outpost/contract/audit';
 import { AUDIT_STATS_DEFAULT_DAYS } from '@outpost/contract/limits';
 import { api } from '../api-client';
 import { useUser } from '../auth';
@@ -43,4 +48,20 @@ export const getAuditStatsQueryOptions = (tenantId: number, days: number) =>
 export function useAuditStats(days = AUDIT_STATS_DEFAULT_DAYS) {
   const user = useUser();
   return useQuery(getAuditStatsQueryOptions(user.tenant_id, days));
+}
+
+/** Every distinct action of the log, for the Action filter (issue 24 item 16). */
+export const getAuditActions = (signal?: AbortSignal) =>
+  api.get<AuditActionsResponse>('/customer/audit/actions', undefined, signal);
+
+export const getAuditActionsQueryOptions = (tenantId: number) =>
+  queryOptions({
+    queryKey: [...auditKey(tenantId), 'actions'] as const,
+    queryFn: ({ signal }) => getAuditActions(signal),
+    staleTime: 60_000,
+  });
+
+export function useAuditActions() {
+  const user = useUser();
+  return useQuery(getAuditActionsQueryOptions(user.tenant_id));
 }

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CleanupPlan, CleanupResult, DuplicateSetMember } from '@outpost/contract/device-cleanup';
-import { cleanupMessages } from '@outpost/contract/messages';
+import { cleanupMessages, deviceMessages } from '@outpost/contract/messages';
 import { ToastProvider } from '../../../components/ui/toast';
 import { CleanupDialog } from './cleanup-dialog';
 
@@ -117,5 +117,22 @@ describe('Cleanup dialog: what will be removed, and which record of a duplicate 
     ]);
     // the result still says a set is left for review
     expect(screen.getByText(cleanupMessages.needsReview(1))).toBeInTheDocument();
+  });
+
+  it('clears "No Options Selected" as soon as an option is chosen (issue 24)', async () => {
+    stubServer();
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <ToastProvider>
+          <CleanupDialog isOpen onClose={() => undefined} />
+        </ToastProvider>
+      </QueryClientProvider>,
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('checkbox', { name: 'Remove agents offline for longer than' }));
+    await user.click(screen.getByRole('button', { name: 'Preview' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(deviceMessages.noOptionsSelected);
+    await user.click(screen.getByRole('checkbox', { name: 'Remove duplicate registrations' }));
+    expect(screen.queryByText(deviceMessages.noOptionsSelected)).not.toBeInTheDocument();
   });
 });

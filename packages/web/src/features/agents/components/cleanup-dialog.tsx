@@ -37,6 +37,7 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
     onClose();
   };
 
+  // A message about the options is cleared as soon as an option changes (issue 24 item 15).
   const showPreview = () => {
     setError(null);
     if (!useDays && !duplicates) {
@@ -134,7 +135,10 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
             <ul className="max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-lg ring-1 ring-slate-200 dark:divide-slate-800 dark:ring-slate-800">
               {result.devices.map((d) => (
                 <li key={d.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
-                  <span className="truncate text-slate-800 dark:text-slate-200">
+                  <span
+                    title={d.hostname ?? `Device ${d.id}`}
+                    className="truncate text-slate-800 dark:text-slate-200"
+                  >
                     {d.hostname ?? `Device ${d.id}`}
                   </span>
                   <Badge tone={d.reason === 'stale' ? 'gray' : 'yellow'}>
@@ -157,7 +161,10 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
             <Checkbox
               label="Remove agents offline for longer than"
               checked={useDays}
-              onChange={(e) => setUseDays(e.target.checked)}
+              onChange={(e) => {
+                setUseDays(e.target.checked);
+                setError(null);
+              }}
             />
             <Field label="Days offline" htmlFor="cleanup-days" hint="From 1 to 365 days (default 30).">
               <div className="w-32">
@@ -168,7 +175,10 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
                   max={CLEANUP_MAX_DAYS}
                   value={days}
                   disabled={!useDays}
-                  onChange={(e) => setDays(e.target.value)}
+                  onChange={(e) => {
+                    setDays(e.target.value);
+                    setError(null);
+                  }}
                 />
               </div>
             </Field>
@@ -177,7 +187,10 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
             <Checkbox
               label="Remove duplicate registrations"
               checked={duplicates}
-              onChange={(e) => setDuplicates(e.target.checked)}
+              onChange={(e) => {
+                setDuplicates(e.target.checked);
+                setError(null);
+              }}
             />
             <p className="mt-1.5 pl-6 text-xs text-slate-500 dark:text-slate-400">
               Same serial number, or same hostname and MAC address. The registration enrolled first among

@@ -22,7 +22,7 @@ function MemberRow({ member }: { member: DuplicateSetMember }) {
   return (
     <li className="space-y-0.5 px-3 py-2 text-sm" data-testid={`cleanup-member-${member.id}`}>
       <div className="flex items-center justify-between gap-3">
-        <span className="truncate font-medium text-slate-800 dark:text-slate-200">
+        <span title={nameOf(member)} className="truncate font-medium text-slate-800 dark:text-slate-200">
           {nameOf(member)} <span className="text-xs font-normal text-slate-500">#{member.id}</span>
         </span>
         <Badge tone={badge.tone}>{badge.label}</Badge>
@@ -65,7 +65,9 @@ export function CleanupPlanView({ devices, sets }: { devices: CleanupDevice[]; s
           <ul className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200 dark:divide-slate-800 dark:ring-slate-800">
             {stale.map((d) => (
               <li key={d.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
-                <span className="truncate text-slate-800 dark:text-slate-200">{nameOf(d)}</span>
+                <span title={nameOf(d)} className="truncate text-slate-800 dark:text-slate-200">
+                  {nameOf(d)}
+                </span>
                 <Badge tone="red">Remove</Badge>
               </li>
             ))}

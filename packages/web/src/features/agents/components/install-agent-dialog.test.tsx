@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentRelease } from '@outpost/contract/agent-releases';
+import { deviceMessages } from '@outpost/contract/messages';
 import { ToastProvider } from '../../../components/ui/toast';
 import { InstallAgentDialog, installCommand } from './install-agent-dialog';
 
@@ -85,9 +86,9 @@ describe('Install Agent dialog (issue 15: install scripts and executables)', () 
     expect(installCommand('windows', origin(), TOKEN)).toBe(
       `& ([scriptblock]::Create((irm ${origin()}/api/agent/install.ps1))) -Token ${TOKEN}`,
     );
-    // nothing published for Windows: said honestly, with how to build it
-    expect(await screen.findByText(/No agent executable for Windows is published/)).toBeInTheDocument();
-    expect(screen.getByText('npm run build:agent-exe -- --platform win-x64')).toBeInTheDocument();
+    // nothing published for Windows: said in a customer's words, pointing administrators to the docs
+    expect(await screen.findByText(deviceMessages.agentNotPublished('Windows'))).toBeInTheDocument();
+    expect(screen.getByText(deviceMessages.agentNotPublishedDocs)).toBeInTheDocument();
   });
 
   it('on Linux, the curl | sudo sh command and the direct download with version and SHA-256', async () => {
@@ -103,23 +104,17 @@ describe('Install Agent dialog (issue 15: install scripts and executables)', () 
     expect(within(item).getByText('version 1.0.1')).toBeInTheDocument();
     expect(within(item).getByText('96.0 MB')).toBeInTheDocument();
     expect(within(item).getByText('c'.repeat(64))).toBeInTheDocument();
-    expect(screen.queryByText(/No agent executable for Linux/)).not.toBeInTheDocument();
+    expect(screen.queryByText(deviceMessages.agentNotPublished('Linux'))).not.toBeInTheDocument();
   });
 
-  it('keeps running from source as a secondary, development route', async () => {
+  it('never shows customers operator text: no build commands, no environment variables, no source checkout (issue 24)', async () => {
     stubServer([]);
     const user = await openWithToken();
-    await user.click(screen.getByRole('tab', { name: 'macOS' }));
-    const summary = screen.getByText('Run from source (development)');
-    await user.click(summary);
-    const details = summary.closest('details')!;
-    expect(details.querySelector('pre')?.textContent).toBe(
-      [
-        'npm ci',
-        `sudo npm run agent -- enroll --server ${origin()} --token ${TOKEN}`,
-        'sudo npm run agent -- run',
-      ].join('\n'),
-    );
-    expect(await screen.findByText(/No agent executable for macOS is published/)).toBeInTheDocument();
+    for (const os of ['Windows', 'macOS', 'Linux'] as const) {
+      await user.click(screen.getByRole('tab', { name: os }));
+      expect(await screen.findByText(deviceMessages.agentNotPublished(os))).toBeInTheDocument();
+      const text = screen.getByRole('dialog').textContent ?? '';
+      expect(text).not.toMatch(/npm |AGENT_RELEASES_DIR|build:agent-exe|from source/i);
+    }
   });
 });

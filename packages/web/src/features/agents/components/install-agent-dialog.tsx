@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Check, Copy, Download, KeyRound } from 'lucide-react';
 import type { CreatedEnrollmentToken } from '@outpost/contract/agents';
-import { AGENT_PLATFORMS, PLATFORM_OS_TYPE } from '@outpost/contract/agent-releases';
+import { deviceMessages } from '@outpost/contract/messages';
 import type { AgentRelease } from '@outpost/contract/agent-releases';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
@@ -47,53 +47,20 @@ const SERVICE_KIND: Record<Platform, string> = {
   linux: 'a systemd service',
 };
 
-/**
- * Running the agent from a checkout of Outpost (development): Node.js and the whole workspace on
- * the device, no service.
- */
-export function sourceCommands(
-  serverUrl: string,
-  token: string,
-): Record<Platform, { shell: string; lines: string[] }> {
-  const enroll = `npm run agent -- enroll --server ${serverUrl} --token ${token}`;
-  return {
-    windows: {
-      shell: 'PowerShell, run as Administrator, in the Outpost folder',
-      lines: ['npm ci', enroll, 'npm run agent -- run'],
-    },
-    macos: {
-      shell: 'Terminal, in the Outpost folder',
-      lines: ['npm ci', `sudo ${enroll}`, 'sudo npm run agent -- run'],
-    },
-    linux: {
-      shell: 'Shell, in the Outpost folder',
-      lines: ['npm ci', `sudo ${enroll}`, 'sudo npm run agent -- run'],
-    },
-  };
-}
-
 const formatSize = (bytes: number) =>
   bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
-/** Direct downloads of the published executables for one OS, or how to publish one. */
+/** Direct downloads of the published executables for one OS, or, when none is, who can publish one. */
 function Downloads({ platform, releases }: { platform: Platform; releases: AgentRelease[] | undefined }) {
   if (!releases) {
     return null;
   }
   const forOs = releases.filter((r) => r.os_type === platform);
-  const wanted = AGENT_PLATFORMS.filter((p) => PLATFORM_OS_TYPE[p] === platform);
   if (forOs.length === 0) {
     return (
       <Alert tone="info">
-        No agent executable for {PLATFORM_LABEL[platform]} is published on this server yet, so the command
-        above cannot install one. Whoever runs the server builds it into AGENT_RELEASES_DIR:{' '}
-        {wanted.map((p, i) => (
-          <span key={p}>
-            {i > 0 && ' or '}
-            <code className="font-mono text-xs">npm run build:agent-exe -- --platform {p}</code>
-          </span>
-        ))}
-        . Until then, run the agent from source (below).
+        <p>{deviceMessages.agentNotPublished(PLATFORM_LABEL[platform])}</p>
+        <p className="mt-1">{deviceMessages.agentNotPublishedDocs}</p>
       </Alert>
     );
   }
@@ -199,7 +166,6 @@ export function InstallAgentDialog({ isOpen, onClose }: { isOpen: boolean; onClo
   };
 
   const active = (tokens.data ?? []).filter((t) => t.state === 'active');
-  const fromSource = created ? sourceCommands(serverUrl, created.token) : null;
 
   return (
     <Dialog
@@ -228,7 +194,7 @@ export function InstallAgentDialog({ isOpen, onClose }: { isOpen: boolean; onClo
         )
       }
     >
-      {created && fromSource ? (
+      {created ? (
         <div className="space-y-4">
           <Alert tone="warning">
             Copy the token now: it is shown only once. Anyone with it can enrol devices into your organization
@@ -261,25 +227,6 @@ export function InstallAgentDialog({ isOpen, onClose }: { isOpen: boolean; onClo
           ) : (
             <Downloads platform={platform} releases={releases.data} />
           )}
-          <details className="group rounded-lg ring-1 ring-slate-200 dark:ring-slate-800">
-            <summary className="cursor-pointer px-3 py-2 text-sm font-medium text-slate-700 select-none dark:text-slate-200">
-              Run from source (development)
-            </summary>
-            <div className="space-y-2 px-3 pb-3">
-              <p className="text-sm text-slate-600 dark:text-slate-300">
-                Needs Node.js and a copy of Outpost on the device; the agent then runs in the foreground, not
-                as a service. {fromSource[platform].shell}:
-              </p>
-              <CopyBlock text={fromSource[platform].lines.join('\n')} />
-              <p className="text-xs text-slate-500 dark:text-slate-400">
-                Its identity is stored in{' '}
-                {platform === 'windows'
-                  ? '%ProgramData%\\Outpost\\agent.json'
-                  : '~/.config/outpost-agent/agent.json'}
-                .
-              </p>
-            </div>
-          </details>
         </div>
       ) : (
         <div className="space-y-5">
@@ -328,7 +275,7 @@ export function InstallAgentDialog({ isOpen, onClose }: { isOpen: boolean; onClo
                       {t.token_prefix}…
                     </code>
                     <div className="min-w-0 flex-1">
-                      <p className="truncate text-slate-800 dark:text-slate-200">
+                      <p title={t.name ?? undefined} className="truncate text-slate-800 dark:text-slate-200">
                         {t.name ?? 'Unnamed token'}
                       </p>
                       <p className="text-xs text-slate-500 dark:text-slate-400">

@@ -5,6 +5,7 @@ import { DEVICE_STATUS_FILTERS, osTypeLabel } from '@outpost/contract/devices';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Alert } from '../../../components/ui/alert';
 import { StatusBadge } from '../../../components/ui/badge';
+import { BulkActionBar } from '../../../components/ui/bulk-action-bar';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
@@ -120,26 +121,28 @@ export default function AgentsPage() {
           }
           actions={
             isAdmin && (
-              <>
-                <Button
-                  size="sm"
-                  icon={<ArrowUpCircle className="size-3.5" />}
-                  onClick={() => updating.ask(selectedRows)}
-                >
-                  Update Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
-                </Button>
-                <Button
-                  variant="danger"
-                  size="sm"
-                  icon={<Trash2 className="size-3.5" />}
-                  onClick={() => deletion.askBulk(selectedRows)}
-                >
-                  Delete Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
-                </Button>
-              </>
+              <Button
+                size="sm"
+                icon={<ArrowUpCircle className="size-3.5" />}
+                onClick={() => updating.ask(selectedRows)}
+              >
+                Update Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
+              </Button>
             )
           }
         />
+        {isAdmin && (
+          <BulkActionBar count={selectedRows.length} noun={['agent', 'agents']} onClear={list.clearSelection}>
+            <Button
+              variant="danger"
+              size="sm"
+              icon={<Trash2 className="size-3.5" />}
+              onClick={() => deletion.askBulk(selectedRows)}
+            >
+              Delete Selected ({selectedRows.length})
+            </Button>
+          </BulkActionBar>
+        )}
         <QueryState
           isPending={query.isPending}
           failures={query}

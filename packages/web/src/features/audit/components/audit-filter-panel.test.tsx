@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import '@testing-library/jest-dom/vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AUDIT_ACTION_OPTIONS } from '@outpost/contract/audit';
 import { emptyAuditFilters } from '../lib/audit-format';
 import { AuditFilterPanel } from './audit-filter-panel';
 
@@ -44,5 +45,30 @@ describe('audit filter panel (spec: operations §2.10)', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('The start date must not be after the end date');
     await events.click(screen.getByRole('button', { name: 'Apply Filters' }));
     expect(onApply).not.toHaveBeenCalled();
+  });
+
+  it("offers every action the log holds beside the spec's nine (issue 24)", () => {
+    render(
+      <AuditFilterPanel
+        value={emptyAuditFilters}
+        onChange={vi.fn()}
+        users={[]}
+        logActions={['Login', 'Create Deployment', 'Create User', 'Agent Cleanup']}
+        onApply={vi.fn()}
+        onClear={vi.fn()}
+      />,
+    );
+    const select = screen.getByRole('combobox', { name: 'Action' });
+    const labels = within(select)
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(labels).toEqual([
+      'All Actions',
+      ...AUDIT_ACTION_OPTIONS,
+      'Agent Cleanup',
+      'Create Deployment',
+      'Login',
+    ]);
+    expect(within(select).getByRole('group', { name: 'More actions in the log' })).toBeInTheDocument();
   });
 });

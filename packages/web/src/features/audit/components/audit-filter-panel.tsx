@@ -7,7 +7,12 @@ import { Field, Input, Select } from '../../../components/ui/form';
 import { SearchInput } from '../../../components/ui/list-toolbar';
 import type { TenantUser } from '../../../lib/api/users';
 import { UserFilterSelect } from './user-filter-select';
-import { AUDIT_ACTION_SELECT, AUDIT_RESOURCE_TYPE_SELECT, dateRangeError } from '../lib/audit-format';
+import {
+  AUDIT_ACTION_SELECT,
+  AUDIT_RESOURCE_TYPE_SELECT,
+  dateRangeError,
+  moreAuditActions,
+} from '../lib/audit-format';
 import type { AuditFilterForm } from '../lib/audit-format';
 
 // spec: operations §2.10 filter panel — search, Action, Resource Type, User, Start and End Date;
@@ -16,12 +21,15 @@ export function AuditFilterPanel({
   value,
   onChange,
   users,
+  logActions = [],
   onApply,
   onClear,
 }: {
   value: AuditFilterForm;
   onChange: (value: AuditFilterForm) => void;
   users: TenantUser[];
+  /** every distinct action of the log; those beyond the spec's nine are offered after them */
+  logActions?: readonly string[];
   onApply: () => void;
   onClear: () => void;
 }) {
@@ -29,6 +37,7 @@ export function AuditFilterPanel({
   const id = (name: string) => `${baseId}-${name}`;
   const set = (key: keyof AuditFilterForm, v: string) => onChange({ ...value, [key]: v });
   const dateError = dateRangeError(value);
+  const moreActions = moreAuditActions(logActions, value.action);
   return (
     <form
       className="space-y-4 border-b border-slate-200 p-4 dark:border-slate-800"
@@ -66,6 +75,15 @@ export function AuditFilterPanel({
                 {o.label}
               </option>
             ))}
+            {moreActions.length > 0 && (
+              <optgroup label="More actions in the log">
+                {moreActions.map((a) => (
+                  <option key={a} value={a}>
+                    {a}
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </Select>
         </Field>
         <Field label="Resource Type" htmlFor={id('type')}>

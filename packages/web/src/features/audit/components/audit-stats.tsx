@@ -122,7 +122,10 @@ export function AuditActivityPanels({ stats }: { stats: AuditStats }) {
                   {i === 0 ? <Trophy className="size-4" /> : initials(u.user_name, u.user_email)}
                 </span>
                 <div className="min-w-0 flex-1">
-                  <p className="truncate text-sm font-medium text-slate-900 dark:text-white">
+                  <p
+                    title={u.user_name ?? undefined}
+                    className="truncate text-sm font-medium text-slate-900 dark:text-white"
+                  >
                     {u.user_name || 'Unknown'}
                     {u.user_role && (
                       <span className="ml-2 text-xs font-normal text-slate-500 dark:text-slate-400">
@@ -130,7 +133,12 @@ export function AuditActivityPanels({ stats }: { stats: AuditStats }) {
                       </span>
                     )}
                   </p>
-                  <p className="truncate text-xs text-slate-500 dark:text-slate-400">{u.user_email}</p>
+                  <p
+                    title={u.user_email ?? undefined}
+                    className="truncate text-xs text-slate-500 dark:text-slate-400"
+                  >
+                    {u.user_email}
+                  </p>
                   <div className="mt-1.5 h-1 overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800">
                     <div
                       className="h-full rounded-full bg-violet-500"

@@ -95,7 +95,9 @@ describe('audit table cells (spec: operations §2.10)', () => {
     await user.click(show1!);
     expect(screen.getByText('Old Values')).toBeVisible();
     expect(screen.getByText('New Values')).toBeVisible();
-    expect(screen.getByText(/"city": "Manchester"/)).toBeVisible();
+    // a readable field list, not raw JSON (issue 24)
+    expect(document.querySelector('dl[aria-label="New Values"]')).not.toBeNull();
+    expect(screen.getByText('Manchester')).toBeVisible();
     expect(screen.getByText('Mozilla/5.0 Test')).toBeVisible();
     expect(screen.getByRole('button', { name: 'Hide Details' })).toHaveAttribute('aria-expanded', 'true');
     await user.click(show2!);
@@ -103,5 +105,55 @@ describe('audit table cells (spec: operations §2.10)', () => {
     await user.click(screen.getAllByRole('button', { name: 'Hide Details' })[0]!);
     expect(screen.getAllByText('Old Values')).toHaveLength(1);
     expect(screen.getAllByRole('button', { name: 'Hide Details' })).toHaveLength(1);
+  });
+
+  it('shows Old and New Values as a field list, the changed fields marked (issue 24)', async () => {
+    const user = userEvent.setup();
+    render(
+      <AuditTable
+        entries={[
+          entry({
+            id: 1,
+            old_values: '{"site_name":"London","ip_address":"10.0.0.1","is_active":true,"site_ids":[1,2]}',
+            new_values:
+              '{"site_name":"London Office","ip_address":"10.0.0.1","is_active":false,"site_ids":[]}',
+          }),
+        ]}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Show Details' }));
+    const before = document.querySelector('dl[aria-label="Old Values"]')!;
+    expect(document.body.textContent).not.toMatch(/[{}"]/);
+    const after = document.querySelector('dl[aria-label="New Values"]')!;
+    const pairs = (dl: Element) =>
+      [...dl.querySelectorAll('dt')].map((dt) => `${dt.textContent}: ${dt.nextElementSibling!.textContent}`);
+    expect(pairs(before)).toEqual([
+      'Site name: London (changed)',
+      'IP address: 10.0.0.1',
+      'Is active: Yes (changed)',
+      'Site IDs: 1, 2 (changed)',
+    ]);
+    expect(pairs(after)).toEqual([
+      'Site name: London Office (changed)',
+      'IP address: 10.0.0.1',
+      'Is active: No (changed)',
+      'Site IDs: (none) (changed)',
+    ]);
+  });
+
+  it('marks nothing as changed when only New Values exist (a creation)', async () => {
+    const user = userEvent.setup();
+    render(
+      <AuditTable entries={[entry({ id: 1, old_values: null, new_values: '{"site_name":"Leeds"}' })]} />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Show Details' }));
+    expect(document.querySelector('dl[aria-label="New Values"]')).toHaveTextContent('Site nameLeeds');
+    expect(screen.queryByText(/changed/)).not.toBeInTheDocument();
+  });
+
+  it('gives the one-line details text a tooltip with the whole text (issue 24)', () => {
+    const long = 'LON1-WS-020 enrolled with token opt_yvHMUi… into site London Office by the demo fleet';
+    render(<AuditTable entries={[entry({ id: 1, details: long })]} />);
+    expect(screen.getByText(long)).toHaveAttribute('title', long);
   });
 });

@@ -7,6 +7,7 @@ import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
 import type { AuditEntry } from '../../../lib/api/audit';
 import { cn } from '../../../lib/cn';
 import { ACTION_TONES, actionKind, prettyJson, shortAge } from '../lib/audit-format';
+import { auditFields, changedKeys } from '../lib/audit-values';
 import type { AuditActionKind } from '@outpost/contract/audit';
 import { adminMessages } from '@outpost/contract/messages';
 
@@ -34,34 +35,61 @@ const toDate = (value: string) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? 
 
 const hasDetails = (e: AuditEntry) => Boolean(e.details || e.old_values || e.new_values);
 
-function ValuesBlock({ title, text, tone }: { title: string; text: string; tone: 'old' | 'new' }) {
+function ValuesBlock({
+  title,
+  text,
+  tone,
+  changed,
+}: {
+  title: string;
+  text: string;
+  tone: 'old' | 'new';
+  changed: Set<string>;
+}) {
+  const fields = auditFields(text);
+  const box = cn(
+    'max-h-64 overflow-auto rounded-lg p-3 text-xs leading-relaxed ring-1 ring-inset',
+    tone === 'old'
+      ? 'bg-red-50/50 text-slate-800 ring-red-200/70 dark:bg-red-500/5 dark:text-slate-200 dark:ring-red-500/20'
+      : 'bg-emerald-50/50 text-slate-800 ring-emerald-200/70 dark:bg-emerald-500/5 dark:text-slate-200 dark:ring-emerald-500/20',
+  );
   return (
     <div className="min-w-0">
       <p className="mb-1.5 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
         {title}
       </p>
-      <pre
-        className={cn(
-          'max-h-64 overflow-auto rounded-lg p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap ring-1 ring-inset',
-          tone === 'old'
-            ? 'bg-red-50/50 text-slate-800 ring-red-200/70 dark:bg-red-500/5 dark:text-slate-200 dark:ring-red-500/20'
-            : 'bg-emerald-50/50 text-slate-800 ring-emerald-200/70 dark:bg-emerald-500/5 dark:text-slate-200 dark:ring-emerald-500/20',
-        )}
-      >
-        {prettyJson(text)}
-      </pre>
+      {fields ? (
+        <dl aria-label={title} className={cn(box, 'grid grid-cols-[minmax(6rem,auto)_1fr] gap-x-3 gap-y-1')}>
+          {fields.map((f) => (
+            <div key={f.key} className="contents">
+              <dt className="text-slate-500 dark:text-slate-400">{f.label}</dt>
+              <dd className={cn('break-words', changed.has(f.key) && 'font-semibold')}>
+                {f.value}
+                {changed.has(f.key) && <span className="sr-only"> (changed)</span>}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        <pre className={cn(box, 'font-mono whitespace-pre-wrap')}>{prettyJson(text)}</pre>
+      )}
     </div>
   );
 }
 
 function EntryDetails({ entry }: { entry: AuditEntry }) {
+  const changed = changedKeys(entry.old_values, entry.new_values);
   return (
     <div className="space-y-4">
       {entry.details && <p className="text-sm text-slate-700 dark:text-slate-200">{entry.details}</p>}
       {(entry.old_values || entry.new_values) && (
         <div className="grid gap-4 md:grid-cols-2">
-          {entry.old_values && <ValuesBlock title="Old Values" text={entry.old_values} tone="old" />}
-          {entry.new_values && <ValuesBlock title="New Values" text={entry.new_values} tone="new" />}
+          {entry.old_values && (
+            <ValuesBlock title="Old Values" text={entry.old_values} tone="old" changed={changed} />
+          )}
+          {entry.new_values && (
+            <ValuesBlock title="New Values" text={entry.new_values} tone="new" changed={changed} />
+          )}
         </div>
       )}
       {entry.user_agent && (
@@ -145,7 +173,12 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                   {hasDetails(e) ? (
                     <div className="flex flex-col items-start gap-1">
                       {e.details && !isOpen && (
-                        <p className="line-clamp-1 text-sm text-slate-600 dark:text-slate-300">{e.details}</p>
+                        <p
+                          title={e.details}
+                          className="line-clamp-1 text-sm text-slate-600 dark:text-slate-300"
+                        >
+                          {e.details}
+                        </p>
                       )}
                       <button
                         type="button"

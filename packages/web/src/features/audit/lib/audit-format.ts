@@ -11,6 +11,22 @@ export const AUDIT_ACTION_SELECT = [
   ...AUDIT_ACTION_OPTIONS.map((a) => ({ value: a, label: a })),
 ];
 
+/**
+ * The actions the log holds beyond the spec's nine (sign-in, deployments, packages, cleanup, …),
+ * alphabetically, offered after them (issue 24 item 16). A chosen action the list does not hold
+ * (typed in a link, or its entries since scrolled away) stays offered so the select shows it.
+ */
+export function moreAuditActions(logActions: readonly string[], chosen: string): string[] {
+  const spec = new Set<string>(AUDIT_ACTION_OPTIONS.map((a) => a.toLowerCase()));
+  const more = new Map<string, string>();
+  for (const a of chosen ? [...logActions, chosen] : logActions) {
+    if (!spec.has(a.toLowerCase()) && !more.has(a.toLowerCase())) {
+      more.set(a.toLowerCase(), a);
+    }
+  }
+  return [...more.values()].sort((a, b) => a.localeCompare(b));
+}
+
 export const AUDIT_RESOURCE_TYPE_SELECT = [
   { value: '', label: 'All Types' },
   ...AUDIT_RESOURCE_TYPES.map((t) => ({ value: t, label: t })),

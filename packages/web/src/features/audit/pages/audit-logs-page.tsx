@@ -6,7 +6,7 @@ import { AdminListFooter, PageSizeSelect } from '../../../components/ui/admin-fi
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { EmptyState, ErrorState, RetryingState } from '../../../components/ui/states';
-import { useAuditLogs, useAuditStats } from '../../../lib/api/audit';
+import { useAuditActions, useAuditLogs, useAuditStats } from '../../../lib/api/audit';
 import type { AuditFilters } from '../../../lib/api/audit';
 import { useUsers } from '../../../lib/api/users';
 import { useUser } from '../../../lib/auth';
@@ -62,6 +62,7 @@ function AuditLogs() {
 
   const logs = useAuditLogs(toQuery(applied, page, pageSize));
   const stats = useAuditStats();
+  const logActions = useAuditActions();
   const users = useUsers({ page: 1, limit: USER_FILTER_LIMIT });
 
   useEffect(() => {
@@ -141,6 +142,7 @@ function AuditLogs() {
               value={form}
               onChange={setForm}
               users={users.data?.data ?? []}
+              logActions={logActions.data}
               onApply={apply}
               onClear={clear}
             />

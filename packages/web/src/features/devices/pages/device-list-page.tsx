@@ -24,6 +24,7 @@ import { useListState } from '../../../lib/use-list-state';
 import { useCreateDeviceAction } from '../api/create-device-action';
 import { DeployPackageButton } from '../components/deploy-package-button';
 import { deviceHref, deviceName, osParts } from '../lib/device-format';
+import { UnavailableActions } from '../components/unavailable-actions';
 import { useLiveDeviceRows } from '../lib/use-live-devices';
 
 type PendingAction = { action: DeviceActionType; devices: DeviceListItem[] } | null;
@@ -287,9 +288,7 @@ export default function DeviceListPage() {
                           />
                         </div>
                       ) : (
-                        <span className="text-xs font-medium text-slate-500 dark:text-slate-400">
-                          Offline
-                        </span>
+                        <UnavailableActions status={d.status} />
                       )}
                     </Td>
                   </Tr>

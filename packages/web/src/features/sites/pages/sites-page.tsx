@@ -5,6 +5,7 @@ import { timezoneLabel } from '@outpost/contract/sites';
 import { AdminFilterBar, AdminListFooter } from '../../../components/ui/admin-filter-bar';
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Alert } from '../../../components/ui/alert';
+import { BulkActionBar } from '../../../components/ui/bulk-action-bar';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
@@ -90,19 +91,19 @@ export default function SitesPage() {
           pageSize={list.pageSize}
           onPageSizeChange={list.setPageSize}
           onClear={list.hasActiveFilters ? list.clearFilters : undefined}
-          actions={
-            isAdmin && (
-              <Button
-                variant="danger"
-                size="sm"
-                icon={<Trash2 className="size-3.5" />}
-                onClick={() => deletion.askBulk(selectedRows)}
-              >
-                Delete Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
-              </Button>
-            )
-          }
         />
+        {isAdmin && (
+          <BulkActionBar count={selectedRows.length} noun={['site', 'sites']} onClear={list.clearSelection}>
+            <Button
+              variant="danger"
+              size="sm"
+              icon={<Trash2 className="size-3.5" />}
+              onClick={() => deletion.askBulk(selectedRows)}
+            >
+              Delete Selected ({selectedRows.length})
+            </Button>
+          </BulkActionBar>
+        )}
         <QueryState
           isPending={query.isPending}
           failures={query}
@@ -161,7 +162,10 @@ export default function SitesPage() {
                       {s.site_name}
                     </div>
                     {s.description && (
-                      <div className="mt-0.5 max-w-72 truncate text-xs text-slate-500 dark:text-slate-400">
+                      <div
+                        title={s.description}
+                        className="mt-0.5 max-w-72 truncate text-xs text-slate-500 dark:text-slate-400"
+                      >
                         {s.description}
                       </div>
                     )}

@@ -6,6 +6,7 @@ import { adminMessages } from '@outpost/contract/messages';
 import { AdminFilterBar, AdminListFooter } from '../../../components/ui/admin-filter-bar';
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Badge } from '../../../components/ui/badge';
+import { BulkActionBar } from '../../../components/ui/bulk-action-bar';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
@@ -23,6 +24,7 @@ import { useUser } from '../../../lib/auth';
 import { formatDateTime, initials, relativeDay } from '../../../lib/format';
 import { useListState } from '../../../lib/use-list-state';
 import { UserDialog } from '../components/user-dialog';
+import { useOwnDeleteReason } from '../lib/own-account';
 import { parseSiteIds } from '../lib/user-form';
 
 const ROLE_OPTIONS: { value: Role | ''; label: string }[] = [
@@ -57,6 +59,7 @@ function UsersAdmin() {
     search: list.searchTerm || undefined,
     role: list.filters.role || undefined,
   });
+  const ownDeleteReason = useOwnDeleteReason();
   const siteOptions = useSiteOptions();
   const sites = siteOptions.data ?? [];
   const siteName = (id: number) => sites.find((s) => s.id === id);
@@ -76,8 +79,10 @@ function UsersAdmin() {
   });
 
   const rows = query.data?.data;
-  const selectedRows = (rows ?? []).filter((u) => list.isSelected(u.id));
-  const isAllSelected = Boolean(rows?.length) && selectedRows.length === rows?.length;
+  // Your own row cannot be selected or deleted here (see useOwnDeleteReason).
+  const selectable = (rows ?? []).filter((u) => u.id !== me.id);
+  const selectedRows = selectable.filter((u) => list.isSelected(u.id));
+  const isAllSelected = selectable.length > 0 && selectedRows.length === selectable.length;
 
   if (query.isError && isForbidden(query.error)) {
     return (
@@ -107,7 +112,7 @@ function UsersAdmin() {
           const site = siteName(id);
           return (
             <Badge key={id} tone="gray" className="font-normal">
-              <span title={site?.site_name}>{site ? site.site_code : `Site ${id}`}</span>
+              <span title={site?.site_code}>{site ? site.site_name : `Site ${id}`}</span>
             </Badge>
           );
         })}
@@ -143,17 +148,17 @@ function UsersAdmin() {
               className="sm:w-36"
             />
           }
-          actions={
-            <Button
-              variant="danger"
-              size="sm"
-              icon={<Trash2 className="size-3.5" />}
-              onClick={() => deletion.askBulk(selectedRows)}
-            >
-              Delete Selected{selectedRows.length > 0 ? ` (${selectedRows.length})` : ''}
-            </Button>
-          }
         />
+        <BulkActionBar count={selectedRows.length} noun={['user', 'users']} onClear={list.clearSelection}>
+          <Button
+            variant="danger"
+            size="sm"
+            icon={<Trash2 className="size-3.5" />}
+            onClick={() => deletion.askBulk(selectedRows)}
+          >
+            Delete Selected ({selectedRows.length})
+          </Button>
+        </BulkActionBar>
         <QueryState
           isPending={query.isPending}
           failures={query}
@@ -177,7 +182,7 @@ function UsersAdmin() {
                   <Checkbox
                     aria-label="Select all users"
                     checked={isAllSelected}
-                    onChange={() => list.toggleAll((rows ?? []).map((u) => u.id))}
+                    onChange={() => list.toggleAll(selectable.map((u) => u.id))}
                   />
                 </Th>
                 <Th sticky>User</Th>
@@ -195,7 +200,9 @@ function UsersAdmin() {
                   <Td>
                     <Checkbox
                       aria-label={`Select ${u.email}`}
-                      checked={list.isSelected(u.id)}
+                      checked={u.id !== me.id && list.isSelected(u.id)}
+                      disabled={u.id === me.id}
+                      title={u.id === me.id ? ownDeleteReason : undefined}
                       onChange={() => list.toggle(u.id)}
                     />
                   </Td>
@@ -240,6 +247,8 @@ function UsersAdmin() {
                       aria-label={`Delete ${u.email}`}
                       className="text-red-600 hover:text-red-700 dark:text-red-400"
                       icon={<Trash2 className="size-3.5" />}
+                      disabled={u.id === me.id}
+                      disabledReason={ownDeleteReason}
                       onClick={() => deletion.askOne(u)}
                     />
                   </Td>
