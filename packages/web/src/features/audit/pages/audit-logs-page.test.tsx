@@ -11,7 +11,7 @@ import AuditLogsPage from './audit-logs-page';
 
 // spec: operations §2.10 and §8 — a failed load of the log is logged to the console ('Failed to load
 // audit logs') and shown as a failure with Try Again, never as the empty log. The server is a stubbed
-// fetch: the list answers in turn, stats and users always answer.
+// fetch: the list answers in turn, stats, the actions in the log and users always answer.
 
 vi.mock('../../../lib/auth', () => ({ useUser: () => ({ tenant_id: 1, role: 'tenant_admin' }) }));
 
@@ -58,7 +58,9 @@ beforeEach(() => {
           ? await (listReplies.shift() ?? ok(list))
           : path === '/api/customer/audit/stats'
             ? ok(stats)
-            : ok(users);
+            : path === '/api/customer/audit/actions'
+              ? ok(['Create User', 'Login'])
+              : ok(users);
       return new Response(JSON.stringify(reply.body), { status: reply.status });
     }),
   );
