@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Trash2 } from 'lucide-react';
 import { Button } from './button';
 
 /** Shown above a list while rows are selected: how many, Clear selection, and the bulk actions. */
@@ -32,5 +33,14 @@ export function BulkActionBar({
       </Button>
       <div className="ml-auto flex flex-wrap gap-2">{children}</div>
     </div>
+  );
+}
+
+/** The bar's "Delete Selected (n)" (users, sites, agents): shown only with a selection. */
+export function DeleteSelectedButton({ count, onClick }: { count: number; onClick: () => void }) {
+  return (
+    <Button variant="danger" size="sm" icon={<Trash2 className="size-3.5" />} onClick={onClick}>
+      Delete Selected ({count})
+    </Button>
   );
 }

@@ -5,7 +5,7 @@ import { DEVICE_STATUS_FILTERS, osTypeLabel } from '@outpost/contract/devices';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Alert } from '../../../components/ui/alert';
 import { StatusBadge } from '../../../components/ui/badge';
-import { BulkActionBar } from '../../../components/ui/bulk-action-bar';
+import { BulkActionBar, DeleteSelectedButton } from '../../../components/ui/bulk-action-bar';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
@@ -133,14 +133,10 @@ export default function AgentsPage() {
         />
         {isAdmin && (
           <BulkActionBar count={selectedRows.length} noun={['agent', 'agents']} onClear={list.clearSelection}>
-            <Button
-              variant="danger"
-              size="sm"
-              icon={<Trash2 className="size-3.5" />}
+            <DeleteSelectedButton
+              count={selectedRows.length}
               onClick={() => deletion.askBulk(selectedRows)}
-            >
-              Delete Selected ({selectedRows.length})
-            </Button>
+            />
           </BulkActionBar>
         )}
         <QueryState

@@ -5,7 +5,7 @@ import { timezoneLabel } from '@outpost/contract/sites';
 import { AdminFilterBar, AdminListFooter } from '../../../components/ui/admin-filter-bar';
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Alert } from '../../../components/ui/alert';
-import { BulkActionBar } from '../../../components/ui/bulk-action-bar';
+import { BulkActionBar, DeleteSelectedButton } from '../../../components/ui/bulk-action-bar';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
@@ -94,14 +94,10 @@ export default function SitesPage() {
         />
         {isAdmin && (
           <BulkActionBar count={selectedRows.length} noun={['site', 'sites']} onClear={list.clearSelection}>
-            <Button
-              variant="danger"
-              size="sm"
-              icon={<Trash2 className="size-3.5" />}
+            <DeleteSelectedButton
+              count={selectedRows.length}
               onClick={() => deletion.askBulk(selectedRows)}
-            >
-              Delete Selected ({selectedRows.length})
-            </Button>
+            />
           </BulkActionBar>
         )}
         <QueryState

@@ -6,7 +6,7 @@ import { adminMessages } from '@outpost/contract/messages';
 import { AdminFilterBar, AdminListFooter } from '../../../components/ui/admin-filter-bar';
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Badge } from '../../../components/ui/badge';
-import { BulkActionBar } from '../../../components/ui/bulk-action-bar';
+import { BulkActionBar, DeleteSelectedButton } from '../../../components/ui/bulk-action-bar';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
@@ -150,14 +150,7 @@ function UsersAdmin() {
           }
         />
         <BulkActionBar count={selectedRows.length} noun={['user', 'users']} onClear={list.clearSelection}>
-          <Button
-            variant="danger"
-            size="sm"
-            icon={<Trash2 className="size-3.5" />}
-            onClick={() => deletion.askBulk(selectedRows)}
-          >
-            Delete Selected ({selectedRows.length})
-          </Button>
+          <DeleteSelectedButton count={selectedRows.length} onClick={() => deletion.askBulk(selectedRows)} />
         </BulkActionBar>
         <QueryState
           isPending={query.isPending}
