@@ -115,21 +115,15 @@ describe('agent gateway: presence, activity, inventory, commands', () => {
     const agent = await onlineAgent(server.url, creds);
     const dropped = await onlineAgent(server.url, control);
     const from = portal.received.length;
-    // closed together: the dropped one waits out its grace, the one saying goodbye does not
-    await Promise.all([agent.close(1000), dropped.close()]);
-    await portal.waitFor(
-      'device_update',
-      (m) => m.payload.deviceId === creds.device_guid && m.payload.status === 'offline',
-      5000,
-      from,
-    );
-    expect((await device(control.device_guid))?.status).toBe('online');
-    await portal.waitFor(
-      'device_update',
-      (m) => m.payload.deviceId === control.device_guid && m.payload.status === 'offline',
-      5000,
-      from,
-    );
+    // the dropped one closes first and waits out its grace; the one saying goodbye, closed after
+    // it, does not wait, so its offline update comes first (an order, not a measured time)
+    await dropped.close();
+    await agent.close(1000);
+    const offlineOf = (guid: string) => (m: { payload: { deviceId?: string; status?: string } }) =>
+      m.payload.deviceId === guid && m.payload.status === 'offline';
+    const droppedOffline = await portal.waitFor('device_update', offlineOf(control.device_guid), 5000, from);
+    const goodbyeOffline = await portal.waitFor('device_update', offlineOf(creds.device_guid), 5000, from);
+    expect(portal.received.indexOf(goodbyeOffline)).toBeLessThan(portal.received.indexOf(droppedOffline));
     expect((await device(creds.device_guid))?.status).toBe('offline');
     expect((await events(creds.device_guid)).map((e) => e.event_type)).toEqual(['online', 'offline']);
   });

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DashboardStats, DeviceListResponse } from '@outpost/contract/devices';
 import { startFleet } from '@outpost/agent/sim/fleet';
 import { startTestServer } from '../../../test/harness';
@@ -177,6 +177,12 @@ describe('device counters and pages', () => {
   });
 
   it('the list totals and the dashboard tiles equal a count of the rows, in every scope', async () => {
+    // the rows the test above set online have no socket: the presence sweeper would mark them
+    // offline between the count below and the reads; heard from "tomorrow", they stay as they are
+    await db()
+      .update(devices)
+      .set({ lastSeen: sql`now() + interval '1 day'` })
+      .where(ne(devices.status, 'offline'));
     const acmeRows = await db()
       .select({ status: devices.status, siteId: devices.siteId, osType: devices.osType })
       .from(devices)
