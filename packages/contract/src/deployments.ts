@@ -87,8 +87,21 @@ export const DeviceDeployment = z.object({
   /** the step running now (or last run), for the progress column */
   current_step_order: z.number().int().nullable(),
   current_step_name: z.string().nullable(),
+  /** set while the row waits for its device to come back online (docs/architecture.md, offline devices) */
+  offline_wait: z
+    .object({
+      /** when the device was last seen (it has been offline since) */
+      offline_since: z.string().nullable(),
+      /** when the row fails unless the device reconnects first */
+      expires_at: z.string().nullable(),
+      /** when the running step's timeout passed while the agent was away; null: not passed */
+      step_timeout_passed_at: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type DeviceDeployment = z.infer<typeof DeviceDeployment>;
+export type OfflineWait = NonNullable<DeviceDeployment['offline_wait']>;
 
 /** A step of the package as it was when the job was created (the job runs this snapshot). */
 export const DeploymentStepSummary = z.object({
@@ -104,8 +117,27 @@ export type DeploymentStepSummary = z.infer<typeof DeploymentStepSummary>;
 export const DeploymentJobDetail = DeploymentJob.extend({
   deployments: z.array(DeviceDeployment),
   steps: z.array(DeploymentStepSummary),
+  /** how many of the caller's device rows wait for an offline device (`offline_wait` set) */
+  waiting_offline_devices: z.number().int().optional(),
 });
 export type DeploymentJobDetail = z.infer<typeof DeploymentJobDetail>;
+
+// ---------- devices the job waits for (POST /customer/deployments/{id}/waiting-devices/end) ----------
+
+/** fail: the device's part failed; cancel: it was stopped (both end the row now). */
+export const WAITING_DEVICE_ACTIONS = ['fail', 'cancel'] as const;
+export const EndWaitingDevicesBody = z.object({
+  action: z.enum(WAITING_DEVICE_ACTIONS, { error: 'action must be fail or cancel' }),
+  /** the device deployments to end; omitted: every waiting one the caller may see */
+  device_deployment_ids: z.array(Id).min(1).max(MAX_DEVICES_PER_JOB).optional(),
+});
+export type EndWaitingDevicesBody = z.infer<typeof EndWaitingDevicesBody>;
+export const EndWaitingDevicesResponse = z.object({
+  job: DeploymentJob,
+  /** the device deployments ended */
+  ended: z.array(z.number().int()),
+});
+export type EndWaitingDevicesResponse = z.infer<typeof EndWaitingDevicesResponse>;
 
 // ---------- step logs (GET /customer/deployments/device-deployment/{id}/logs) ----------
 

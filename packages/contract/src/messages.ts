@@ -244,6 +244,15 @@ export const deploymentMessages = {
   cancelledOnDevice: 'Cancelled on the device',
   notRunEarlierFailed: 'Not run: an earlier step failed',
   agentCannotDeploy: 'The agent could not run the deployment',
+  // Devices the job waits for (docs/architecture.md, offline devices)
+  noWaitingDevices: 'No device of this deployment is waiting to come back online.',
+  deviceNotWaiting: (host: string) =>
+    `${host} is not waiting to come back online, so it cannot be ended here.`,
+  notWaitingJob: (status: string) =>
+    `This deployment is ${status}; only a pending or running one waits for devices.`,
+  failedWhileOffline: (name: string | null) => `Failed by ${name ?? 'a user'} while the device was offline`,
+  cancelledWhileOffline: (name: string | null) =>
+    `Cancelled by ${name ?? 'a user'} while the device was offline`,
 } as const;
 
 // Input rules every request and message obeys (input.ts).

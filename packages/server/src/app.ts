@@ -40,6 +40,8 @@ import { activityRoutes } from './modules/activity/activity.routes';
 import { createDeploymentEngine } from './modules/deployments/deployment-engine';
 import { agentFilesRoutes, deploymentsRoutes } from './modules/deployments/deployments.routes';
 import { createDeploymentsService, deploymentLookup } from './modules/deployments/deployments.service';
+import { offlineDevicesRoutes } from './modules/deployments/offline-devices.routes';
+import { createOfflineDevicesService } from './modules/deployments/offline-devices.service';
 import { createDevicesService } from './modules/devices/devices.service';
 import { usersRoutes } from './modules/users/users.routes';
 import { createSessionControl } from './modules/auth/sessions.service';
@@ -229,6 +231,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           await customer.register(dashboardRoutes, { db: database.db, deployments });
           await customer.register(deviceActionsRoutes, { db: database.db });
           await customer.register(deploymentsRoutes, { service: deployments });
+          await customer.register(offlineDevicesRoutes, {
+            service: createOfflineDevicesService({ db: database.db, engine, queue: app.commandQueue }),
+          });
           await customer.register(usersRoutes, {
             db: database.db,
             // SECURITY.md R2-1 "Sessions": ended sessions close their portal sockets on every instance.

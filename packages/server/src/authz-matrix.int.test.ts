@@ -43,8 +43,7 @@ describe('authorisation matrix over every registered /api route', () => {
   let routes: Route[];
   let admin: string;
   let tech: string;
-  let globexAdmin: string;
-  let limited: string;
+  let globexAdmin: string, limited: string;
   /** Acme records, by kind; the device and its deployment are in the site `limited` cannot see */
   const acme = {} as Record<
     | 'device'
@@ -112,6 +111,7 @@ describe('authorisation matrix over every registered /api route', () => {
       'POST /api/customer/agents/update': { device_ids: [acme.device] },
       'DELETE /api/customer/users': { user_ids: [acme.user] },
       'DELETE /api/customer/sites': { site_ids: [acme.site] },
+      'POST /api/customer/deployments/:id/waiting-devices/end': { action: 'cancel' },
     };
     return bodies[key] ?? (method === 'GET' || method === 'DELETE' ? undefined : {});
   }

@@ -50,6 +50,7 @@ import {
 import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
 import { listStepLogsPage, toStepLog } from './step-logs.queries';
 import { jobSiteIds } from './job-sites.queries';
+import { withOfflineWaits } from './offline-devices.service';
 
 export type DeploymentsServiceDeps = {
   db: Db;
@@ -211,9 +212,10 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
     async get(ctx: RequestContext, id: number): Promise<DeploymentJobDetail> {
       const job = await loadJob(ctx, id);
       const rows = await listDeviceDeployments(db, ctx, id);
+      const devicesOf = rows.map((d) => toDeviceDeployment(d, stepNameOf(job, d.currentStepOrder)));
       return {
         ...toJob(job),
-        deployments: rows.map((d) => toDeviceDeployment(d, stepNameOf(job, d.currentStepOrder))),
+        ...(await withOfflineWaits(db, ctx, job, devicesOf)),
         steps: job.steps.map((s) => ({
           step_order: s.stepOrder,
           step_name: s.stepName,

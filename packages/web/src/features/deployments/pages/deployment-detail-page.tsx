@@ -2,19 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  ArrowLeft,
-  CalendarClock,
-  CheckCircle2,
-  CircleDot,
-  Clock,
-  FileText,
-  PlayCircle,
-  RefreshCw,
-  Rocket,
-  X,
-  XCircle,
-} from 'lucide-react';
+import { ArrowLeft, FileText, RefreshCw, Rocket, X, XCircle } from 'lucide-react';
 import type { DeploymentJobDetail, DeviceDeployment, JobStatus } from '@outpost/contract/deployments';
 import { isJobActive, jobProgress } from '@outpost/contract/deployments';
 import { deploymentKey, deviceKey } from '@outpost/contract/live';
@@ -32,11 +20,13 @@ import { deploymentDetailKey, useDeployment } from '../../../lib/api/deployments
 import { useUser } from '../../../lib/auth';
 import { cn } from '../../../lib/cn';
 import { noteJobs } from '../../../lib/deployment-status';
-import { formatDateTime, relativeTime } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { useLiveMessages, useSubscriptions } from '../../../lib/socket';
 import { CancelDeploymentDialog } from '../components/cancel-deployment-dialog';
 import { ConnectionIndicator } from '../components/connection-indicator';
 import { JobProgress } from '../components/job-progress';
+import { JobTimeline } from '../components/job-timeline';
+import { OfflineWaitNote, WaitingDevicesSummary } from '../components/offline-waits';
 import { StepLogDialog } from '../components/step-log-dialog';
 import { formatJobDuration } from '../lib/durations';
 import { currentStepOf } from '../lib/device-step';
@@ -159,6 +149,12 @@ function useLiveDetail(job: DeploymentJobDetail, refetch: () => void) {
               : { ...d, hostname: u.hostname ?? d.hostname, ip_address: u.ipAddress ?? d.ip_address },
           ),
         }));
+        // a device went offline or came back: the server says what the job waits for now
+        const row = job.deployments.find((d) => d.device_guid === u.deviceId);
+        if (row && (u.status === 'offline') !== Boolean(row.offline_wait)) {
+          clearTimeout(timer.current);
+          timer.current = setTimeout(refetch, RECONCILE_AFTER_MS);
+        }
         return;
       }
       case 'connection_status':
@@ -238,6 +234,7 @@ function Details({
         </div>
       )}
 
+      <WaitingDevicesSummary job={job} onChanged={onRefresh} />
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
         <div className="xl:col-span-2">
           <Card className="h-full">
@@ -277,7 +274,7 @@ function Details({
         <div>
           <Card className="h-full">
             <CardHeader title="Timeline" />
-            <Timeline job={job} />
+            <JobTimeline job={job} />
           </Card>
         </div>
         <div className="xl:col-span-3">
@@ -286,7 +283,7 @@ function Details({
               title="Devices"
               description={`${job.deployments.length} device${job.deployments.length === 1 ? '' : 's'} in this deployment`}
             />
-            <DeviceTable deployments={job.deployments} onLogs={setLogsFor} />
+            <DeviceTable jobId={job.id} deployments={job.deployments} onLogs={setLogsFor} />
           </Card>
         </div>
         <div className="xl:col-span-2">
@@ -397,112 +394,12 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-type TimelineEvent = {
-  key: string;
-  label: string;
-  at: string | null;
-  icon: ReactNode;
-  tone: string;
-  isDone: boolean;
-};
-
-function Timeline({ job }: { job: DeploymentJobDetail }) {
-  const end: Partial<Record<JobStatus, { label: string; icon: ReactNode; tone: string }>> = {
-    completed: {
-      label: 'Completed',
-      icon: <CheckCircle2 className="size-4" />,
-      tone: 'bg-emerald-500 text-white',
-    },
-    failed: { label: 'Failed', icon: <XCircle className="size-4" />, tone: 'bg-red-500 text-white' },
-    cancelled: { label: 'Cancelled', icon: <XCircle className="size-4" />, tone: 'bg-slate-500 text-white' },
-  };
-  const finished = end[job.status];
-  const events: TimelineEvent[] = [
-    {
-      key: 'created',
-      label: `Created by ${job.created_by_name ?? 'Unknown'}`,
-      at: job.created_at,
-      icon: <FileText className="size-4" />,
-      tone: 'bg-indigo-500 text-white',
-      isDone: true,
-    },
-    ...(job.scheduled_at
-      ? [
-          {
-            key: 'scheduled',
-            label: 'Scheduled',
-            at: job.scheduled_at,
-            icon: <CalendarClock className="size-4" />,
-            tone: 'bg-violet-500 text-white',
-            isDone: true,
-          },
-        ]
-      : []),
-    {
-      key: 'started',
-      label: job.started_at ? 'Started' : job.status === 'pending' ? 'Waiting to start' : 'Not started',
-      at: job.started_at,
-      icon: <PlayCircle className="size-4" />,
-      tone: job.started_at ? 'bg-sky-500 text-white' : '',
-      isDone: Boolean(job.started_at),
-    },
-    finished
-      ? { key: 'end', ...finished, at: job.completed_at, isDone: true }
-      : {
-          key: 'end',
-          label: job.status === 'running' ? 'Running' : 'Finishes',
-          at: null,
-          icon: job.status === 'running' ? <CircleDot className="size-4" /> : <Clock className="size-4" />,
-          tone:
-            job.status === 'running' ? 'bg-sky-100 text-sky-600 dark:bg-sky-500/20 dark:text-sky-300' : '',
-          isDone: false,
-        },
-  ];
-  return (
-    <ol className="px-5 py-4" aria-label="Timeline">
-      {events.map((e, i) => (
-        <li key={e.key} className="relative flex gap-3 pb-5 last:pb-0">
-          {i < events.length - 1 && (
-            <span
-              className="absolute top-8 bottom-0 left-[13px] w-px bg-slate-200 dark:bg-slate-700"
-              aria-hidden
-            />
-          )}
-          <span
-            className={cn(
-              'relative flex size-7 shrink-0 items-center justify-center rounded-full',
-              e.tone ||
-                'bg-slate-100 text-slate-400 ring-1 ring-slate-200 dark:bg-slate-800 dark:text-slate-500 dark:ring-slate-700',
-            )}
-            aria-hidden
-          >
-            {e.icon}
-          </span>
-          <div className="min-w-0 pt-0.5">
-            <p
-              className={cn(
-                'text-sm font-medium',
-                e.isDone ? 'text-slate-900 dark:text-white' : 'text-slate-500 dark:text-slate-400',
-              )}
-            >
-              {e.label}
-            </p>
-            {e.at && (
-              <p className="text-xs text-slate-500 dark:text-slate-400" title={formatDateTime(e.at)}>
-                {formatDateTime(e.at)} · {relativeTime(e.at)}
-              </p>
-            )}
-          </div>
-        </li>
-      ))}
-    </ol>
-  );
-}
-
 function DeviceTable({
+  jobId,
   deployments,
   onLogs,
 }: {
+  jobId: number;
   deployments: DeviceDeployment[];
   onLogs: (id: number) => void;
 }) {
@@ -547,6 +444,7 @@ function DeviceTable({
                 <div className="flex flex-col items-start gap-1">
                   <StatusBadge status={d.status} />
                   {d.reboot_required && <Badge tone="yellow">Reboot required</Badge>}
+                  <OfflineWaitNote jobId={jobId} deployment={d} />
                 </div>
               </Td>
               <Td className="max-w-48 min-w-36">

@@ -1,0 +1,171 @@
+import type {
+  DeploymentJobDetail,
+  DeviceDeployment,
+  EndWaitingDevicesBody,
+  EndWaitingDevicesResponse,
+} from '@outpost/contract/deployments';
+import { deploymentMessages as messages } from '@outpost/contract/messages';
+import type { Db } from '../../db/client';
+import { writeAudit } from '../../lib/audit';
+import type { Executor } from '../../lib/db';
+import { conflict, notFound } from '../../lib/errors';
+import type { CommandQueue } from '../../live/command-queue';
+import type { RequestContext } from '../../plugins/auth';
+import type { DeploymentEngine } from './deployment-engine';
+import { isTerminal } from './deployment-engine';
+import {
+  closeRunningStepLogs,
+  findJob,
+  listDeviceDeployments,
+  toJob,
+  updateDeviceDeployment,
+} from './deployments.queries';
+import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
+import { offlineWaitOf } from './offline-wait';
+import { offlineWaitsOf } from './offline-waits.queries';
+import type { OfflineWaitRow } from './offline-waits.queries';
+
+// Devices a job waits for (docs/architecture.md, "Devices a job waits for";
+// docs/decisions/2026-11-26-offline-devices-in-a-job.md): the details say since when a device is
+// offline and when its part expires, and an administrator ends those parts now (fail or cancel)
+// instead of waiting up to the offline expiry.
+
+/** How long the stop order waits for the device (it ran the work when it went away). */
+const CANCEL_COMMAND_EXPIRY_MS = 24 * 60 * 60 * 1000;
+
+export type OfflineDevicesDeps = {
+  db: Db;
+  engine: Pick<DeploymentEngine, 'publishJob' | 'settleJob'>;
+  queue: Pick<CommandQueue, 'queueCommand' | 'dispatch' | 'finishCommand'>;
+};
+
+/** The details' device rows with their waits, and how many wait (the caller's rows only). */
+export async function withOfflineWaits(
+  db: Executor,
+  ctx: RequestContext,
+  job: JobRow,
+  deployments: DeviceDeployment[],
+): Promise<Pick<DeploymentJobDetail, 'deployments' | 'waiting_offline_devices'>> {
+  const now = new Date();
+  // a finished job waits for nobody (its rows have all ended)
+  const rows = isTerminal(job.status) ? [] : await offlineWaitsOf(db, ctx, job.id);
+  const waits = new Map(rows.map((w) => [w.id, offlineWaitOf(w, job.steps, now)]));
+  return {
+    deployments: deployments.map((d) => ({ ...d, offline_wait: waits.get(d.id) ?? null })),
+    waiting_offline_devices: waits.size,
+  };
+}
+
+export function createOfflineDevicesService({ db, engine, queue }: OfflineDevicesDeps) {
+  /** The rows the body names (each must be the caller's and waiting), or all waiting ones. */
+  async function chosenRows(
+    tx: Executor,
+    ctx: RequestContext,
+    jobId: number,
+    ids: number[] | undefined,
+  ): Promise<OfflineWaitRow[]> {
+    const waiting = await offlineWaitsOf(tx, ctx, jobId, { lock: true });
+    if (!ids) {
+      if (waiting.length === 0) {
+        throw conflict(messages.noWaitingDevices, 'NO_WAITING_DEVICES');
+      }
+      return waiting;
+    }
+    const byId = new Map(waiting.map((w) => [w.id, w]));
+    const visible = new Map((await listDeviceDeployments(tx, ctx, jobId)).map((d) => [d.id, d]));
+    return [...new Set(ids)].map((id) => {
+      const row = byId.get(id);
+      if (row) {
+        return row;
+      }
+      const dd = visible.get(id);
+      // another site's row (or another job's) reads as one that does not exist
+      if (!dd) {
+        throw notFound(messages.deviceDeploymentNotFound, 'DEVICE_DEPLOYMENT_NOT_FOUND');
+      }
+      throw conflict(messages.deviceNotWaiting(dd.hostname ?? `Device ${dd.id}`), 'DEVICE_NOT_WAITING');
+    });
+  }
+
+  /** Ends one waiting row; true when its device still holds the work (it is told to stop). */
+  async function endRow(tx: Executor, ctx: RequestContext, w: OfflineWaitRow, body: EndWaitingDevicesBody) {
+    const status = body.action === 'fail' ? 'failed' : 'cancelled';
+    const reason =
+      body.action === 'fail'
+        ? messages.failedWhileOffline(ctx.name)
+        : messages.cancelledWhileOffline(ctx.name);
+    const row = await updateDeviceDeployment(tx, w.id, {
+      status,
+      errorMessage: reason,
+      completedAt: new Date(),
+    });
+    await closeRunningStepLogs(tx, w.id, status, reason);
+    // the command is not offered again at reconnect; a device that had taken it is told to stop
+    const wasUnfinished = await queue.finishCommand(tx, w.deviceId, w.commandId, {
+      status: 'failed',
+      error: reason,
+    });
+    const mustStop = wasUnfinished && w.status === 'running';
+    if (mustStop) {
+      await queue.queueCommand(tx, {
+        tenantId: ctx.tenantId,
+        deviceId: w.deviceId,
+        command: { kind: 'cancel', targetCommandId: w.commandId },
+        createdBy: ctx.userId,
+        expiresInMs: CANCEL_COMMAND_EXPIRY_MS,
+      });
+    }
+    return { row, mustStop };
+  }
+
+  return {
+    // Administrators only (the route's access), in their tenant (404 otherwise) and their sites
+    // (another site's row is not found; "all" means all the caller sees).
+    async end(
+      ctx: RequestContext,
+      jobId: number,
+      body: EndWaitingDevicesBody,
+    ): Promise<EndWaitingDevicesResponse> {
+      const out = await db.transaction(async (tx) => {
+        const job = await findJob(tx, ctx, jobId, { lock: true });
+        if (!job) {
+          throw notFound(messages.notFound, 'DEPLOYMENT_NOT_FOUND');
+        }
+        if (isTerminal(job.status)) {
+          throw conflict(messages.notWaitingJob(job.status), 'DEPLOYMENT_NOT_ACTIVE');
+        }
+        const rows = await chosenRows(tx, ctx, jobId, body.device_deployment_ids);
+        const ended: DeviceDeploymentRow[] = [];
+        const toStop: number[] = [];
+        for (const w of rows) {
+          const { row, mustStop } = await endRow(tx, ctx, w, body);
+          ended.push(row);
+          if (mustStop) {
+            toStop.push(w.deviceId);
+          }
+        }
+        const { after } = await engine.settleJob(tx, jobId);
+        const verb = body.action === 'fail' ? 'Failed' : 'Cancelled';
+        const names = rows.map((w) => w.hostname ?? `Device ${w.deviceId}`);
+        await writeAudit(tx, ctx, {
+          action: body.action === 'fail' ? 'Fail Offline Devices' : 'Cancel Offline Devices',
+          resourceType: 'deployment',
+          resourceId: jobId,
+          details: `${verb} ${rows.length} offline device${rows.length === 1 ? '' : 's'} of ${job.name}: ${names.join(', ')}`,
+          oldValues: { status: job.status, device_deployment_ids: rows.map((w) => w.id) },
+          newValues: { status: after.status, device_status: ended[0]?.status ?? null },
+          siteIds: ended.map((d) => d.siteId),
+        });
+        return { job: after, ended, toStop };
+      });
+      await queue.dispatch(out.toStop);
+      await engine.publishJob(out.job);
+      for (const dd of out.ended) {
+        await engine.publishJob(out.job, dd);
+      }
+      return { job: toJob(out.job), ended: out.ended.map((d) => d.id) };
+    },
+  };
+}
+
+export type OfflineDevicesService = ReturnType<typeof createOfflineDevicesService>;
