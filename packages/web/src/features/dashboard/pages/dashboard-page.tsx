@@ -1,4 +1,4 @@
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { ArrowRight, Box, ChevronRight, Loader, Monitor, Package, Wifi } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { DashboardStats } from '@outpost/contract/devices';
@@ -94,15 +94,9 @@ function LicensePanel({ tenant, total }: { tenant: DashboardStats['tenant']; tot
 
 function RecentSoftwarePanel({ stats }: { stats: DashboardStats }) {
   const toast = useToast();
-  const navigate = useNavigate();
-  const latest = stats.recentSoftware[0];
-  const viewAll = () => {
-    if (latest) {
-      void navigate(`/devices/${latest.latest_device_guid}?tab=software`);
-    } else {
-      toast.show({ type: 'info', title: deviceMessages.softwareSoon });
-    }
-  };
+  // The fleet-wide software page does not exist yet: say so rather than open one device's tab
+  // (docs/decisions/2026-11-26-discovered-software.md).
+  const viewAll = () => toast.show({ type: 'info', title: deviceMessages.softwareSoon });
   return (
     <Card>
       <CardHeader
