@@ -41,7 +41,7 @@ export default function AppLayout() {
               onToggleSidebar={toggleMinimized}
               onOpenMobileMenu={() => setIsMobileOpen(true)}
             />
-            <main className="mx-auto w-full max-w-[1600px] flex-1 px-4 py-6 sm:px-6 lg:px-8">
+            <main className="mx-auto w-full max-w-[1600px] min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8">
               <Suspense key={location.pathname} fallback={<PageSpinner />}>
                 <Outlet />
               </Suspense>
