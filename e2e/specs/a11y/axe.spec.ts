@@ -1,78 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { STORAGE_KEYS } from '@outpost/contract/limits';
-import type { DeploymentJob } from '@outpost/contract/deployments';
-import type { ListData } from '@outpost/contract/envelope';
-import type { PackageSummary } from '@outpost/contract/packages';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
-import { apiGet, listDevices } from '../devices/api';
+import { routes, useTheme } from './routes';
 
 // Accessibility: axe-core over every route of the portal, in light and in dark mode; no serious
-// or critical violation is allowed. A new screen adds one line to the route table.
-
-type Ctx = { request: APIRequestContext; token: string };
-type Route = {
-  name: string;
-  /** the path, or how to find it from the demo data */
-  path: string | ((ctx: Ctx) => Promise<string>);
-  /** visited signed out (the sign-in screen) */
-  isPublic?: boolean;
-};
-
-const firstDevice = async ({ request, token }: Ctx) => {
-  const [device] = await listDevices(request, token);
-  if (!device) {
-    throw new Error('the demo has devices');
-  }
-  return device.device_guid;
-};
-const firstPackage = async ({ request, token }: Ctx) => {
-  const list = await apiGet<ListData<PackageSummary>>(request, token, '/api/customer/deployment-packages');
-  const [pkg] = list.data;
-  if (!pkg) {
-    throw new Error('the demo has packages');
-  }
-  return pkg.id;
-};
-
-const firstDeployment = async ({ request, token }: Ctx) => {
-  const list = await apiGet<ListData<DeploymentJob>>(request, token, '/api/customer/deployments?limit=1');
-  const [job] = list.data;
-  if (!job) {
-    throw new Error('the demo has deployments');
-  }
-  return job.id;
-};
-
-const routes: Route[] = [
-  { name: 'sign-in', path: '/login', isPublic: true },
-  { name: 'dashboard', path: '/dashboard' },
-  { name: 'devices', path: '/devices' },
-  ...['overview', 'activity', 'networking', 'software', 'services'].map((tab) => ({
-    name: `device detail: ${tab}`,
-    path: async (ctx: Ctx) => `/devices/${await firstDevice(ctx)}?tab=${tab}`,
-  })),
-  { name: 'agents', path: '/agents' },
-  { name: 'packages', path: '/packages' },
-  { name: 'package builder: new', path: '/packages/builder' },
-  { name: 'package builder: edit', path: async (ctx) => `/packages/${await firstPackage(ctx)}/edit` },
-  { name: 'profile', path: '/profile' },
-  { name: 'deployments', path: '/deployments' },
-  { name: 'deployment details', path: async (ctx) => `/deployments/${await firstDeployment(ctx)}` },
-  { name: 'users', path: '/users' },
-  { name: 'sites', path: '/sites' },
-  { name: 'audit logs', path: '/audit-logs' },
-  { name: 'device activity', path: '/device-activity' },
-];
-
-async function useTheme(page: Page, theme: 'light' | 'dark') {
-  await page.addInitScript(([key, isDark]) => localStorage.setItem(key, String(isDark)), [
-    STORAGE_KEYS.darkMode,
-    theme === 'dark',
-  ] as const);
-}
+// or critical violation is allowed. The routes are in routes.ts.
 
 for (const theme of ['light', 'dark'] as const) {
   for (const route of routes) {

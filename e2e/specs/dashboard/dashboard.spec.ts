@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { DashboardStats } from '@outpost/contract/devices';
+import { deviceMessages } from '@outpost/contract/messages';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 
@@ -22,11 +23,35 @@ test('tiles, recent device activity, licence and recently discovered software', 
   // the five most recently seen devices, each a link to its page (the order changes live)
   await expect(page.locator('main a[href^="/devices/"]')).toHaveCount(Math.min(5, stats.deviceCounts.total));
   await expect(page.getByText('Recently Discovered Software')).toBeVisible();
-  await expect(page.getByText(stats.recentSoftware[0]!.name, { exact: true })).toBeVisible();
-  await page.getByRole('button', { name: 'View All Software' }).click();
-  await expect(page).toHaveURL(/\/devices\/[0-9a-f-]+\?tab=software/);
-  await expect(page.getByRole('tab', { name: 'Software', selected: true })).toBeVisible();
-  await page.goto('/dashboard');
   await page.getByRole('button', { name: 'View All Devices' }).click();
   await expect(page).toHaveURL(/\/devices$/);
+});
+
+// Issue 24 item 14: there is no fleet-wide software page yet, so "View All Software" says so and
+// stays on the dashboard instead of opening one device's Software tab. The panel is given a title
+// (the simulated fleet's software all came with its first inventories, which are not discoveries).
+test('View All Software says the fleet software page is coming soon', async ({ page }) => {
+  await signInAs(page, DEMO_ADMIN);
+  await page.route('**/api/customer/devices/stats/dashboard', async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as { data: DashboardStats };
+    const [device] = body.data.recentDevices;
+    body.data.recentSoftware = [
+      {
+        name: 'Installed Later',
+        publisher: 'Vendor',
+        version: '1.0',
+        device_count: 1,
+        first_seen_at: new Date().toISOString(),
+        latest_device_guid: device!.device_guid,
+        latest_device_hostname: device!.hostname,
+      },
+    ];
+    await route.fulfill({ response: res, json: body });
+  });
+  await page.goto('/dashboard');
+  await expect(page.getByText('Installed Later', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'View All Software' }).click();
+  await expect(page.getByText(deviceMessages.softwareSoon)).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/);
 });

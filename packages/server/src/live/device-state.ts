@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type {
   ActivityMessage,
@@ -13,7 +13,9 @@ import { INVENTORY_KINDS } from '@outpost/contract/devices';
 import type { DeviceStatus, InventoryKind } from '@outpost/contract/devices';
 import type { DeviceUpdatePayload } from '@outpost/contract/live';
 import type { Db } from '../db/client';
-import { devices, deviceSoftware } from '../db/schema/index';
+import { devices } from '../db/schema/index';
+import { replaceSoftware } from './device-software';
+import type { Tx } from './device-software';
 import {
   recordConnected,
   recordDisconnected,
@@ -27,8 +29,6 @@ import {
 export type DeviceRef = { id: number; tenantId: number; siteId: number | null; deviceGuid: string };
 
 export type DeviceChange = { ref: DeviceRef; update: DeviceUpdatePayload; statusChanged: boolean };
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const returning = {
   id: devices.id,
@@ -312,59 +312,6 @@ export async function applyActivity(
   });
 }
 
-const CHUNK = 500;
-
-function dedupeSoftware(items: NonNullable<InventoryMessage['software']>) {
-  const byKey = new Map<string, (typeof items)[number] & { version: string }>();
-  for (const s of items) {
-    const version = s.version ?? '';
-    byKey.set(`${s.name}\u0000${version}`, { ...s, version });
-  }
-  return [...byKey.values()];
-}
-
-async function replaceSoftware(
-  tx: Tx,
-  tenantId: number,
-  deviceId: number,
-  items: NonNullable<InventoryMessage['software']>,
-) {
-  const list = dedupeSoftware(items);
-  const existing = await tx
-    .select({ id: deviceSoftware.id, name: deviceSoftware.name, version: deviceSoftware.version })
-    .from(deviceSoftware)
-    .where(eq(deviceSoftware.deviceId, deviceId));
-  const keep = new Set(list.map((s) => `${s.name}\u0000${s.version}`));
-  const gone = existing.filter((e) => !keep.has(`${e.name}\u0000${e.version}`)).map((e) => e.id);
-  for (let i = 0; i < gone.length; i += CHUNK) {
-    await tx.delete(deviceSoftware).where(inArray(deviceSoftware.id, gone.slice(i, i + CHUNK)));
-  }
-  for (let i = 0; i < list.length; i += CHUNK) {
-    await tx
-      .insert(deviceSoftware)
-      .values(
-        list.slice(i, i + CHUNK).map((s) => ({
-          tenantId,
-          deviceId,
-          name: s.name,
-          displayName: s.displayName,
-          publisher: s.publisher,
-          version: s.version,
-          installDate: s.installDate,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [deviceSoftware.deviceId, deviceSoftware.name, deviceSoftware.version],
-        set: {
-          displayName: sql`excluded.display_name`,
-          publisher: sql`excluded.publisher`,
-          installDate: sql`excluded.install_date`,
-          lastSeenAt: sql`now()`,
-        },
-      });
-  }
-}
-
 /** The server's digest of a part an agent sent without one (agents before digests). */
 export function inventoryPartDigest(part: unknown): string {
   return crypto.createHash('sha256').update(JSON.stringify(part)).digest('base64url');
@@ -411,6 +358,7 @@ function inventoryPatch(inv: InventoryMessage, changed: readonly InventoryKind[]
   }
   if (inv.software) {
     patch.softwareUpdatedAt = sql`now()`;
+    patch.softwareBaselineAt = sql`coalesce(${devices.softwareBaselineAt}, now())`;
   }
   return patch;
 }

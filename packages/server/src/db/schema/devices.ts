@@ -47,6 +47,12 @@ export const devices = pgTable(
     services: jsonb().$type<Service[]>(),
     servicesUpdatedAt: timestamp('services_updated_at', { withTimezone: true }),
     softwareUpdatedAt: timestamp('software_updated_at', { withTimezone: true }),
+    /**
+     * When the device's first software inventory was stored: the titles first seen then are what
+     * it came with, not software discovered on it (docs/architecture.md §3, the dashboard's
+     * recently discovered software).
+     */
+    softwareBaselineAt: timestamp('software_baseline_at', { withTimezone: true }),
     lastInventoryUpdate: timestamp('last_inventory_update', { withTimezone: true }),
     /** the digest of each inventory part stored above, as the agent gave it (or the server's own) */
     inventoryDigests: jsonb('inventory_digests').$type<InventoryDigests>(),

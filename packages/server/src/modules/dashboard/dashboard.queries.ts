@@ -27,7 +27,9 @@ export async function countPackages(db: Reader, ctx: TenantScope): Promise<numbe
 
 /**
  * Titles first seen on the tenant's (visible) devices within the window, newest first, with how
- * many devices have them and the device where one was seen last.
+ * many devices have them and the device where one was seen last. What a device reported in its
+ * first software inventory (first seen at its software_baseline_at) is what it came with, not
+ * discovered software (docs/decisions/2026-11-26-discovered-software.md).
  *
  * One pass over the window's software rows (materialised once): the newest titles by a hash
  * aggregate, then the details (publisher, latest version, device count, latest device) of those
@@ -48,8 +50,10 @@ export async function recentSoftware(
       select coalesce(nullif(s.display_name, ''), s.name) as title, s.first_seen_at, s.id, s.device_id,
              s.publisher, s.version
       from ${deviceSoftware} s
+      join ${devices} dev on dev.id = s.device_id
       where s.tenant_id = ${ctx.tenantId}
         and s.first_seen_at > now() - make_interval(days => ${RECENT_SOFTWARE_DAYS}) ${visible}
+        and (dev.software_baseline_at is null or s.first_seen_at > dev.software_baseline_at)
     ), top as (
       select title, max(first_seen_at) as first_seen_at from recent group by title
       order by 2 desc, 1 limit ${limit}

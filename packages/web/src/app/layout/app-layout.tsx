@@ -9,6 +9,7 @@ import { DeployDialogHost } from '../deploy-dialog-host';
 import { LiveNotifications } from '../live-notifications';
 import { Header } from './header';
 import { MobileSidebar, Sidebar } from './sidebar';
+import { MAIN_CONTENT_ID, SkipLink } from './skip-link';
 
 // The signed-in shell: sidebar, header, the live socket and its notifications. It is its own
 // lazily loaded chunk, so the sign-in screen does not download any of it (nor zod, which the
@@ -24,6 +25,7 @@ export default function AppLayout() {
     <LiveSocketProvider tenantId={user.tenant_id} userId={user.id} token={token}>
       <DeployDialogHost>
         <div className="min-h-screen">
+          <SkipLink />
           <LiveNotifications />
           <Sidebar user={user} isMinimized={isMinimized} />
           <MobileSidebar user={user} isOpen={isMobileOpen} onClose={() => setIsMobileOpen(false)} />
@@ -41,7 +43,11 @@ export default function AppLayout() {
               onToggleSidebar={toggleMinimized}
               onOpenMobileMenu={() => setIsMobileOpen(true)}
             />
-            <main className="mx-auto w-full max-w-[1600px] flex-1 px-4 py-6 sm:px-6 lg:px-8">
+            <main
+              id={MAIN_CONTENT_ID}
+              tabIndex={-1}
+              className="mx-auto w-full max-w-[1600px] min-w-0 flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8"
+            >
               <Suspense key={location.pathname} fallback={<PageSpinner />}>
                 <Outlet />
               </Suspense>

@@ -12,10 +12,16 @@ const stickyCell = cn(
   'dark:group-data-[selected=true]:bg-[color-mix(in_oklab,var(--color-indigo-500)_10%,var(--color-slate-900))]',
 );
 
-export function Table({ className, ...rest }: HTMLAttributes<HTMLTableElement>) {
+/**
+ * `cards`: on phones each row is a card (index.css); give its cells a `data-label` (the column's
+ * title) to caption them, and the actions cell `data-label="Actions"`.
+ * The scroller is `relative` so that visually hidden labels in far cells stay inside it.
+ */
+export function Table({ className, cards, ...rest }: HTMLAttributes<HTMLTableElement> & { cards?: boolean }) {
   return (
-    <div className="overflow-x-auto overscroll-x-contain">
+    <div className="relative overflow-x-auto overscroll-x-contain">
       <table
+        data-cards={cards || undefined}
         className={cn('min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800', className)}
         {...rest}
       />

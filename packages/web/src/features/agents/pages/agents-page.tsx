@@ -155,7 +155,7 @@ export default function AgentsPage() {
               : 'Install the agent on a device to see it here.',
           }}
         >
-          <Table>
+          <Table cards>
             <THead>
               <tr>
                 {isAdmin && (
@@ -204,21 +204,31 @@ export default function AgentsPage() {
                       <span className="font-mono">{d.serial_number || 'Unknown'}</span>
                     </div>
                   </Td>
-                  <Td className="whitespace-nowrap tabular-nums">
+                  <Td className="whitespace-nowrap tabular-nums" data-label="Agent Version">
                     {d.agent_version || '1.0.0'}
                     <OutdatedBadge device={d} releases={releases.data} />
                   </Td>
-                  <Td className="whitespace-nowrap">{osTypeLabel(d.os_type)}</Td>
+                  <Td className="whitespace-nowrap" data-label="OS">
+                    {osTypeLabel(d.os_type)}
+                  </Td>
                   <Td>
                     <StatusBadge status={d.status} />
                   </Td>
-                  <Td className="whitespace-nowrap">{d.site_name || 'Unassigned'}</Td>
-                  <Td className="whitespace-nowrap" title={formatDateTime(d.last_seen)}>
+                  <Td className="whitespace-nowrap" data-label="Site">
+                    {d.site_name || 'Unassigned'}
+                  </Td>
+                  <Td
+                    className="whitespace-nowrap"
+                    title={formatDateTime(d.last_seen)}
+                    data-label="Last Check-in"
+                  >
                     {relativeTime(d.last_seen)}
                   </Td>
-                  <Td className="whitespace-nowrap">{formatDate(d.created_at || d.updated_at)}</Td>
+                  <Td className="whitespace-nowrap" data-label="First Seen">
+                    {formatDate(d.created_at || d.updated_at)}
+                  </Td>
                   {isAdmin && (
-                    <Td className="text-right">
+                    <Td className="text-right" data-label="Actions">
                       <Button
                         size="sm"
                         variant="ghost"

@@ -117,7 +117,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
       return next;
     });
   return (
-    <Table>
+    <Table cards>
       <THead>
         <tr>
           <Th>Action</Th>
@@ -137,7 +137,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                 <Td className="whitespace-nowrap">
                   <ActionBadge action={e.action} />
                 </Td>
-                <Td className="whitespace-nowrap">
+                <Td className="whitespace-nowrap" data-label="User">
                   <div className="font-medium text-slate-900 dark:text-white">
                     {e.user_name || adminMessages.unknownUser}
                   </div>
@@ -152,7 +152,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                     </div>
                   )}
                 </Td>
-                <Td className="whitespace-nowrap">
+                <Td className="whitespace-nowrap" data-label="Resource">
                   <div className="text-slate-900 dark:text-white">{e.resource_type || 'N/A'}</div>
                   {e.resource_id !== null && e.resource_id !== undefined && e.resource_id !== '' && (
                     <div className="font-mono text-xs text-slate-500 dark:text-slate-400">
@@ -160,7 +160,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                     </div>
                   )}
                 </Td>
-                <Td className="whitespace-nowrap">
+                <Td className="whitespace-nowrap" data-label="Timestamp">
                   <div className="text-slate-900 dark:text-white">{at.toLocaleDateString()}</div>
                   <div className="text-xs text-slate-500 dark:text-slate-400">
                     {at.toLocaleTimeString()} · {shortAge(at)}
@@ -169,7 +169,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
                     <div className="font-mono text-xs text-slate-500 dark:text-slate-400">{e.ip_address}</div>
                   )}
                 </Td>
-                <Td className="max-w-md">
+                <Td className="max-w-md" data-full>
                   {hasDetails(e) ? (
                     <div className="flex flex-col items-start gap-1">
                       {e.details && !isOpen && (

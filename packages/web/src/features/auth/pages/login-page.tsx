@@ -116,8 +116,8 @@ export default function LoginPage() {
         <p className="relative text-xs text-indigo-200">© {new Date().getFullYear()} Outpost</p>
       </div>
 
-      <div className="flex flex-1 items-center justify-center px-4 py-12 sm:px-8">
-        <div className="w-full max-w-sm">
+      <div className="flex min-w-0 flex-1 items-center justify-center px-4 py-12 sm:px-8">
+        <div className="w-full max-w-sm min-w-0">
           <div className="mb-8 flex items-center gap-3 lg:hidden">
             <img src="/favicon.svg" alt="" className="size-10" />
             <span className="text-xl font-bold tracking-tight">Outpost</span>

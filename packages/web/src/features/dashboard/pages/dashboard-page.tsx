@@ -1,4 +1,4 @@
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { ArrowRight, Box, ChevronRight, Loader, Monitor, Package, Wifi } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { DashboardStats } from '@outpost/contract/devices';
@@ -94,15 +94,9 @@ function LicensePanel({ tenant, total }: { tenant: DashboardStats['tenant']; tot
 
 function RecentSoftwarePanel({ stats }: { stats: DashboardStats }) {
   const toast = useToast();
-  const navigate = useNavigate();
-  const latest = stats.recentSoftware[0];
-  const viewAll = () => {
-    if (latest) {
-      void navigate(`/devices/${latest.latest_device_guid}?tab=software`);
-    } else {
-      toast.show({ type: 'info', title: deviceMessages.softwareSoon });
-    }
-  };
+  // The fleet-wide software page does not exist yet: say so rather than open one device's tab
+  // (docs/decisions/2026-11-26-discovered-software.md).
+  const viewAll = () => toast.show({ type: 'info', title: deviceMessages.softwareSoon });
   return (
     <Card>
       <CardHeader
@@ -180,7 +174,7 @@ export default function DashboardPage() {
   return (
     <>
       {header}
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <Tile
           label="Total Devices"
           value={total}
@@ -210,8 +204,8 @@ export default function DashboardPage() {
           accent="bg-violet-50 text-violet-600 dark:bg-violet-500/10 dark:text-violet-400"
         />
       </div>
-      <div className="mt-6 grid gap-6 lg:grid-cols-3">
-        <Card className="self-start lg:col-span-2">
+      <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-3">
+        <Card className="min-w-0 self-start lg:col-span-2">
           <CardHeader
             title="Recent Device Activity"
             actions={
@@ -251,7 +245,7 @@ export default function DashboardPage() {
             </ul>
           )}
         </Card>
-        <div className="space-y-6">
+        <div className="min-w-0 space-y-6">
           <LicensePanel tenant={s.tenant} total={total} />
           <RecentSoftwarePanel stats={s} />
         </div>

@@ -407,7 +407,7 @@ function DeviceTable({
     return <EmptyState title="No devices" message="This job has no device deployments." />;
   }
   return (
-    <Table>
+    <Table cards>
       <THead>
         <tr>
           <Th sticky>Device</Th>
@@ -447,7 +447,7 @@ function DeviceTable({
                   <OfflineWaitNote jobId={jobId} deployment={d} />
                 </div>
               </Td>
-              <Td className="max-w-48 min-w-36">
+              <Td className="max-w-48 min-w-36" data-label="Current Step">
                 {step ? (
                   <span className="line-clamp-2">
                     <span className="text-slate-500 tabular-nums dark:text-slate-400">{step.order}.</span>{' '}
@@ -457,11 +457,11 @@ function DeviceTable({
                   <span className="text-slate-500 dark:text-slate-400">—</span>
                 )}
               </Td>
-              <Td className="whitespace-nowrap">{formatDateTime(d.started_at)}</Td>
-              <Td className="whitespace-nowrap tabular-nums">
+              <Td data-label="Started">{formatDateTime(d.started_at)}</Td>
+              <Td className="whitespace-nowrap tabular-nums" data-label="Duration">
                 {formatJobDuration(d.started_at, d.completed_at)}
               </Td>
-              <Td className="max-w-64">
+              <Td className="max-w-64" data-label="Error">
                 {d.error_message ? (
                   <span className="line-clamp-2 text-red-600 dark:text-red-400" title={d.error_message}>
                     {d.error_message}
@@ -470,7 +470,7 @@ function DeviceTable({
                   <span className="text-slate-500 dark:text-slate-400">—</span>
                 )}
               </Td>
-              <Td className="text-right">
+              <Td className="text-right" data-label="Actions">
                 <Button
                   size="sm"
                   icon={<FileText className="size-3.5" />}

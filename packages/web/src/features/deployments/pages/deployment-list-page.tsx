@@ -156,7 +156,7 @@ export default function DeploymentListPage() {
             ),
           }}
         >
-          <Table>
+          <Table cards>
             <THead>
               <tr>
                 <Th sticky>Job Details</Th>
@@ -187,7 +187,7 @@ export default function DeploymentListPage() {
                         #{job.id} · {job.total_devices} device{job.total_devices === 1 ? '' : 's'}
                       </p>
                     </Td>
-                    <Td className="min-w-64">
+                    <Td className="min-w-64" data-full>
                       <div className="mb-1.5 flex items-center gap-2">
                         <StatusBadge status={job.status} />
                         {job.status === 'pending' && job.scheduled_at && (
@@ -202,16 +202,16 @@ export default function DeploymentListPage() {
                       </div>
                       <JobProgress job={job} />
                     </Td>
-                    <Td className="max-w-56">
+                    <Td className="max-w-56" data-label="Package">
                       <span className="line-clamp-2">{job.package_name}</span>
                     </Td>
-                    <Td className="whitespace-nowrap">
+                    <Td className="whitespace-nowrap" data-label="Created">
                       <div title={formatDateTime(job.created_at)}>{relativeTime(job.created_at)}</div>
                       <div className="text-xs text-slate-500 dark:text-slate-400">
                         by {job.created_by_name ?? 'Unknown'}
                       </div>
                     </Td>
-                    <Td>
+                    <Td data-label="Actions">
                       <div className="flex items-center justify-end gap-1.5">
                         {canCancel && (
                           <Button

@@ -207,7 +207,7 @@ export default function DeviceListPage() {
                 : deviceMessages.noDevicesRegistered,
           }}
         >
-          <Table>
+          <Table cards>
             <THead>
               <tr>
                 <Th className="w-10">
@@ -255,17 +255,23 @@ export default function DeviceListPage() {
                     <Td>
                       <StatusBadge status={d.status} />
                     </Td>
-                    <Td className="min-w-36">
+                    <Td className="min-w-36" data-label="OS">
                       <div>{osParts(d).name}</div>
                       {osParts(d).build && (
                         <div className="text-xs text-slate-500 dark:text-slate-400">{osParts(d).build}</div>
                       )}
                     </Td>
-                    <Td className="whitespace-nowrap">{d.site_name ?? 'No site'}</Td>
-                    <Td className="whitespace-nowrap" title={formatDateTime(d.last_seen)}>
+                    <Td className="whitespace-nowrap" data-label="Site">
+                      {d.site_name ?? 'No site'}
+                    </Td>
+                    <Td
+                      className="whitespace-nowrap"
+                      title={formatDateTime(d.last_seen)}
+                      data-label="Last Seen"
+                    >
                       {relativeTime(d.last_seen)}
                     </Td>
-                    <Td className="text-right">
+                    <Td className="text-right" data-label="Actions">
                       {canAct ? (
                         <div className="flex justify-end gap-0.5">
                           <DeployPackageButton devices={[d]} onNothingSelected={setActionError} iconOnly />

@@ -1,0 +1,89 @@
+import { expect } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { STORAGE_KEYS } from '@outpost/contract/limits';
+import type { DeploymentJob } from '@outpost/contract/deployments';
+import type { ListData } from '@outpost/contract/envelope';
+import type { PackageSummary } from '@outpost/contract/packages';
+import { signInAs } from '../../fixtures/auth';
+import { DEMO_ADMIN } from '../../fixtures/env';
+import { apiGet, listDevices } from '../devices/api';
+
+// Every route of the portal, for the checks that walk them all (axe, phone widths, focus order).
+// A new screen adds one line here.
+
+export type Ctx = { request: APIRequestContext; token: string };
+export type Route = {
+  name: string;
+  /** the path, or how to find it from the demo data */
+  path: string | ((ctx: Ctx) => Promise<string>);
+  /** visited signed out (the sign-in screen) */
+  isPublic?: boolean;
+};
+
+const firstDevice = async ({ request, token }: Ctx) => {
+  const [device] = await listDevices(request, token);
+  if (!device) {
+    throw new Error('the demo has devices');
+  }
+  return device.device_guid;
+};
+const firstPackage = async ({ request, token }: Ctx) => {
+  const list = await apiGet<ListData<PackageSummary>>(request, token, '/api/customer/deployment-packages');
+  const [pkg] = list.data;
+  if (!pkg) {
+    throw new Error('the demo has packages');
+  }
+  return pkg.id;
+};
+
+const firstDeployment = async ({ request, token }: Ctx) => {
+  const list = await apiGet<ListData<DeploymentJob>>(request, token, '/api/customer/deployments?limit=1');
+  const [job] = list.data;
+  if (!job) {
+    throw new Error('the demo has deployments');
+  }
+  return job.id;
+};
+
+export const routes: Route[] = [
+  { name: 'sign-in', path: '/login', isPublic: true },
+  { name: 'dashboard', path: '/dashboard' },
+  { name: 'devices', path: '/devices' },
+  ...['overview', 'activity', 'networking', 'software', 'services'].map((tab) => ({
+    name: `device detail: ${tab}`,
+    path: async (ctx: Ctx) => `/devices/${await firstDevice(ctx)}?tab=${tab}`,
+  })),
+  { name: 'agents', path: '/agents' },
+  { name: 'packages', path: '/packages' },
+  { name: 'package builder: new', path: '/packages/builder' },
+  { name: 'package builder: edit', path: async (ctx) => `/packages/${await firstPackage(ctx)}/edit` },
+  { name: 'profile', path: '/profile' },
+  { name: 'deployments', path: '/deployments' },
+  { name: 'deployment details', path: async (ctx) => `/deployments/${await firstDeployment(ctx)}` },
+  { name: 'users', path: '/users' },
+  { name: 'sites', path: '/sites' },
+  { name: 'audit logs', path: '/audit-logs' },
+  { name: 'device activity', path: '/device-activity' },
+];
+
+export async function useTheme(page: Page, theme: 'light' | 'dark') {
+  await page.addInitScript(([key, isDark]) => localStorage.setItem(key, String(isDark)), [
+    STORAGE_KEYS.darkMode,
+    theme === 'dark',
+  ] as const);
+}
+
+/** Signs in (unless the route is public), opens the route and waits until it has loaded. */
+export async function openRoute(page: Page, route: Route) {
+  let path = typeof route.path === 'string' ? route.path : '';
+  if (!route.isPublic) {
+    const session = await signInAs(page, DEMO_ADMIN);
+    if (typeof route.path === 'function') {
+      path = await route.path({ request: page.request, token: session.token });
+    }
+  }
+  await page.goto(path);
+  await expect(page.locator('h1').first()).toBeVisible({ timeout: 30_000 });
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByLabel(/^Loading/)).toHaveCount(0);
+}

@@ -1,0 +1,63 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { InventoryMessage } from '@outpost/contract/agent-protocol';
+import { deviceSoftware } from '../db/schema/index';
+import type { Db } from '../db/client';
+
+// A device's software rows, replaced from its inventory (split from device-state.ts). A row keeps
+// the time it was first seen; the rows of the device's first software inventory share the time
+// stored as the device's software_baseline_at (docs/architecture.md §3).
+
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+const CHUNK = 500;
+
+function dedupeSoftware(items: NonNullable<InventoryMessage['software']>) {
+  const byKey = new Map<string, (typeof items)[number] & { version: string }>();
+  for (const s of items) {
+    const version = s.version ?? '';
+    byKey.set(`${s.name}\u0000${version}`, { ...s, version });
+  }
+  return [...byKey.values()];
+}
+
+export async function replaceSoftware(
+  tx: Tx,
+  tenantId: number,
+  deviceId: number,
+  items: NonNullable<InventoryMessage['software']>,
+) {
+  const list = dedupeSoftware(items);
+  const existing = await tx
+    .select({ id: deviceSoftware.id, name: deviceSoftware.name, version: deviceSoftware.version })
+    .from(deviceSoftware)
+    .where(eq(deviceSoftware.deviceId, deviceId));
+  const keep = new Set(list.map((s) => `${s.name}\u0000${s.version}`));
+  const gone = existing.filter((e) => !keep.has(`${e.name}\u0000${e.version}`)).map((e) => e.id);
+  for (let i = 0; i < gone.length; i += CHUNK) {
+    await tx.delete(deviceSoftware).where(inArray(deviceSoftware.id, gone.slice(i, i + CHUNK)));
+  }
+  for (let i = 0; i < list.length; i += CHUNK) {
+    await tx
+      .insert(deviceSoftware)
+      .values(
+        list.slice(i, i + CHUNK).map((s) => ({
+          tenantId,
+          deviceId,
+          name: s.name,
+          displayName: s.displayName,
+          publisher: s.publisher,
+          version: s.version,
+          installDate: s.installDate,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [deviceSoftware.deviceId, deviceSoftware.name, deviceSoftware.version],
+        set: {
+          displayName: sql`excluded.display_name`,
+          publisher: sql`excluded.publisher`,
+          installDate: sql`excluded.install_date`,
+          lastSeenAt: sql`now()`,
+        },
+      });
+  }
+}
