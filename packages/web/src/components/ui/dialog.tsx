@@ -4,6 +4,7 @@ import { createPortal } from 'react-dom';
 import { X } from 'lucide-react';
 import { cn } from '../../lib/cn';
 import { Button } from './button';
+import { registerOpenDialog } from './open-dialogs';
 
 type DialogProps = {
   isOpen: boolean;
@@ -49,12 +50,14 @@ export function Dialog({
       }
     };
     document.addEventListener('keydown', onKey);
+    const unregister = panelRef.current ? registerOpenDialog(panelRef.current) : () => undefined;
     const first = panelRef.current?.querySelector<HTMLElement>(
       'input, select, textarea, button:not([data-close])',
     );
     (first ?? panelRef.current)?.focus();
     return () => {
       document.removeEventListener('keydown', onKey);
+      unregister();
       previous?.focus?.();
     };
   }, [isOpen]);
