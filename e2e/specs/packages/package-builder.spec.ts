@@ -259,35 +259,70 @@ test('edit mode: a missing package shows the spec’s load error', async ({ page
   await expect(page.getByText(packageMessages.packageNotFound)).toBeVisible();
 });
 
-test('deleting a saved step removes it on the server at once and renumbers the rest', async ({ page }) => {
-  const session = await signInAs(page, DEMO_ADMIN);
-  const headers = { authorization: `Bearer ${session.token}` };
+async function packageWithSteps(page: Page, token: string, names: string[]) {
+  const headers = { authorization: `Bearer ${token}` };
   const created = await page.request.post('/api/customer/deployment-packages', {
     headers,
     data: { name: unique('E2E step delete') },
   });
   const id = ((await created.json()) as { data: { id: number } }).data.id;
-  for (const name of ['one', 'two', 'three']) {
+  for (const name of names) {
     await page.request.post(`/api/customer/deployment-packages/${id}/steps`, {
       headers,
       data: { step_name: name, step_type: 'CMD', step_details: JSON.stringify({ command: `echo ${name}` }) },
     });
   }
+  const savedSteps = async () => {
+    const detail = await page.request.get(`/api/customer/deployment-packages/${id}`, { headers });
+    const body = (await detail.json()) as { data: { steps: { step_order: number; step_name: string }[] } };
+    return body.data.steps.map((s) => [s.step_order, s.step_name]);
+  };
+  return { id, savedSteps };
+}
+
+test('a deleted saved step is gone on the server only once the package is saved', async ({ page }) => {
+  const session = await signInAs(page, DEMO_ADMIN);
+  const { id, savedSteps } = await packageWithSteps(page, session.token, ['one', 'two', 'three']);
   await page.goto(`/packages/${id}/edit`);
   await expect.poll(() => rowNames(page)).toEqual(['one', 'two', 'three']);
   await page.getByRole('button', { name: 'Delete step 1' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete Step' }).click();
   await expect.poll(() => rowNames(page)).toEqual(['two', 'three']);
   await expect(stepRows(page).nth(0).getByLabel('Step 1', { exact: true })).toBeVisible();
+  // not yet on the server
+  expect(await savedSteps()).toEqual([
+    [1, 'one'],
+    [2, 'two'],
+    [3, 'three'],
+  ]);
 
-  const detail = await page.request.get(`/api/customer/deployment-packages/${id}`, { headers });
-  const steps = ((await detail.json()) as { data: { steps: { step_order: number; step_name: string }[] } })
-    .data.steps;
-  expect(steps.map((s) => [s.step_order, s.step_name])).toEqual([
+  await page.getByRole('button', { name: 'Save Package' }).click();
+  await expect(page).toHaveURL(/\/packages$/);
+  expect(await savedSteps()).toEqual([
     [1, 'two'],
     [2, 'three'],
   ]);
-  // Nothing else changed, so leaving does not ask.
+});
+
+test('leaving without saving keeps a deleted saved step', async ({ page }) => {
+  const session = await signInAs(page, DEMO_ADMIN);
+  const { id, savedSteps } = await packageWithSteps(page, session.token, ['one', 'two']);
+  await page.goto(`/packages/${id}/edit`);
+  await expect.poll(() => rowNames(page)).toEqual(['one', 'two']);
+  await page.getByRole('button', { name: 'Delete step 2' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete Step' }).click();
+  await expect.poll(() => rowNames(page)).toEqual(['one']);
+
   await page.getByRole('link', { name: 'Back to packages' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Leave without saving?' });
+  await confirm.getByRole('button', { name: 'Leave' }).click();
   await expect(page).toHaveURL(/\/packages$/);
+
+  await page.goto(`/packages/${id}/edit`);
+  await page.reload();
+  await expect.poll(() => rowNames(page)).toEqual(['one', 'two']);
+  expect(await savedSteps()).toEqual([
+    [1, 'one'],
+    [2, 'two'],
+  ]);
 });

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { JobStatus } from '@outpost/contract/deployments';
 import type { DeviceStatus } from '@outpost/contract/devices';
 import type { PortalEvent } from '@outpost/contract/live';
-import { notificationFor } from './live-notifications';
+import { notificationFor, viewDeploymentAction } from './live-notifications';
 
 const device = (status: DeviceStatus, extra: object = {}): PortalEvent => ({
   type: 'device_update',
@@ -131,5 +131,18 @@ describe('live notification rules (spec: core §4)', () => {
         payload: { status: 'connected', serverTime: '2026-11-23T00:00:00Z', userId: 1, tenantId: 1 },
       }),
     ).toBeNull();
+  });
+});
+
+describe("the 'View deployment' action (issue 24 item 7)", () => {
+  it('is offered elsewhere, and not on the deployment’s own page', () => {
+    const navigate = vi.fn();
+    const action = viewDeploymentAction(42, '/deployments', navigate);
+    expect(action?.label).toBe('View deployment');
+    action?.onClick();
+    expect(navigate).toHaveBeenCalledWith('/deployments/42');
+    expect(viewDeploymentAction(42, '/deployments/42', navigate)).toBeUndefined();
+    expect(viewDeploymentAction(42, '/deployments/42/', navigate)).toBeUndefined();
+    expect(viewDeploymentAction(42, '/deployments/421', navigate)?.label).toBe('View deployment');
   });
 });

@@ -2,8 +2,8 @@ import type { JobStatus } from '@outpost/contract/deployments';
 import type { DeviceStatus } from '@outpost/contract/devices';
 import { LIVE_NOTIFICATION_EXPIRY_MS } from '@outpost/contract/limits';
 import type { PortalEvent } from '@outpost/contract/live';
-import { useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { useLayoutEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { useToast } from '../components/ui/toast';
 import type { ToastInput } from '../components/ui/toast';
 import { jobNameOf, noteJobName, swapJobStatus } from '../lib/deployment-status';
@@ -97,9 +97,30 @@ export function notificationFor(
   }
 }
 
+/**
+ * A toast about a deployment offers 'View deployment', except on that deployment's own page: it
+ * is already on screen (issue 24 item 7).
+ */
+export function viewDeploymentAction(
+  deploymentId: number,
+  pathname: string,
+  navigate: (to: string) => void,
+): ToastInput['action'] {
+  const to = `/deployments/${deploymentId}`;
+  return pathname.replace(/\/+$/, '') === to
+    ? undefined
+    : { label: 'View deployment', onClick: () => navigate(to) };
+}
+
 export function LiveNotifications() {
   const toast = useToast();
   const navigate = useNavigate();
+  const location = useLocation();
+  // read when an event arrives, not a reason to subscribe again
+  const pathname = useRef(location.pathname);
+  useLayoutEffect(() => {
+    pathname.current = location.pathname;
+  });
   // One 'Deployment Step Failed' toast per job, counting: a step failing on many devices (errors
   // stay until dismissed) would otherwise fill the stack and cover the page.
   const stepFailures = useRef(new Map<number, { toastId: number; count: number }>());
@@ -130,7 +151,7 @@ export function LiveNotifications() {
       return;
     }
     const id = event.payload.deploymentId;
-    notification.action = { label: 'View deployment', onClick: () => void navigate(`/deployments/${id}`) };
+    notification.action = viewDeploymentAction(id, pathname.current, (to) => void navigate(to));
     if (event.type === 'step_update') {
       const before = stepFailures.current.get(id);
       const count = (before?.count ?? 0) + 1;

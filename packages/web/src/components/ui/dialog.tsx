@@ -4,6 +4,7 @@ import { createPortal } from 'react-dom';
 import { X } from 'lucide-react';
 import { cn } from '../../lib/cn';
 import { Button } from './button';
+import { registerOpenDialog } from './open-dialogs';
 
 type DialogProps = {
   isOpen: boolean;
@@ -49,12 +50,14 @@ export function Dialog({
       }
     };
     document.addEventListener('keydown', onKey);
+    const unregister = panelRef.current ? registerOpenDialog(panelRef.current) : () => undefined;
     const first = panelRef.current?.querySelector<HTMLElement>(
       'input, select, textarea, button:not([data-close])',
     );
     (first ?? panelRef.current)?.focus();
     return () => {
       document.removeEventListener('keydown', onKey);
+      unregister();
       previous?.focus?.();
     };
   }, [isOpen]);
@@ -98,7 +101,9 @@ export function Dialog({
             <X className="size-5" />
           </button>
         </div>
-        <div className="overflow-y-auto px-5 py-4">{children}</div>
+        <div data-testid="dialog-body" className="overflow-y-auto px-5 py-4">
+          {children}
+        </div>
         {footer && (
           <div className="flex flex-wrap items-center justify-end gap-2 border-t border-slate-200 bg-slate-50/60 px-5 py-3 dark:border-slate-800 dark:bg-slate-900/60">
             {footer}

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { AlertTriangle, CheckCircle2, Info, X, XCircle } from 'lucide-react';
 import { LIVE_NOTIFICATIONS_KEPT, TOAST_DURATION_MS, TOAST_EXIT_MS } from '@outpost/contract/limits';
 import { cn } from '../../lib/cn';
+import { useToastPlacement } from './open-dialogs';
 
 // spec: core §3 Toast — type, title, message, duration, optional action; fading out over 300 ms
 // (core §4). How long a toast stays unless it says otherwise depends on its type (operations §9):
@@ -51,12 +52,22 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   );
 
   const api = useMemo(() => ({ show, dismiss }), [show, dismiss]);
+  // Toasts never cover an open dialog: beside it when there is room, else behind its backdrop
+  // (docs/decisions/2026-11-26-toasts-clear-of-dialogs.md).
+  const placement = useToastPlacement();
   return (
     <ToastContext.Provider value={api}>
       {children}
       <div
         aria-live="polite"
-        className="pointer-events-none fixed inset-x-0 top-0 z-[60] flex flex-col items-center gap-2 p-4 sm:items-end sm:pt-20"
+        data-testid="toast-region"
+        data-placement={placement.kind}
+        style={placement.kind === 'beside' ? { left: placement.left } : undefined}
+        className={cn(
+          'pointer-events-none fixed inset-x-0 top-0 flex flex-col items-center gap-2 p-4 sm:items-end sm:pt-20',
+          placement.kind === 'behind' ? 'z-40' : 'z-[60]',
+          placement.kind === 'beside' && 'pl-0',
+        )}
       >
         {toasts.map((t) => (
           <ToastView key={t.id} toast={t} onDismiss={() => dismiss(t.id)} />

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useForm, useWatch } from 'react-hook-form';
 import { CalendarClock, Rocket } from 'lucide-react';
 import type { DeploymentJob } from '@outpost/contract/deployments';
-import { defaultJobName, JOB_DESCRIPTION_MAX, JOB_NAME_MAX } from '@outpost/contract/deployments';
+import { defaultJobName } from '@outpost/contract/deployments';
 import type { DeviceStatus } from '@outpost/contract/devices';
 import { isDeviceActionable } from '@outpost/contract/devices';
 import { DEPLOY_DIALOG_LOAD_LIMIT } from '@outpost/contract/limits';
@@ -12,15 +12,14 @@ import { Alert } from '../../../components/ui/alert';
 import { StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { Field, Input, Textarea } from '../../../components/ui/form';
 import { useToast } from '../../../components/ui/toast';
 import { createDeployment } from '../../../lib/api/deployments';
-import { cn } from '../../../lib/cn';
 import type { DeployDeviceChoice, DeployPackageChoice } from '../../../lib/deploy-dialog';
 import { useLiveMessages } from '../../../lib/socket';
 import { useDeployOptions } from '../api/get-deploy-options';
-import { createJobs, deploySummary, scheduledAt, todayInput, validateDeploy } from '../lib/deploy-form';
-import type { DeployFormValues } from '../lib/deploy-form';
+import { createJobs, deployProblems, deploySummary, scheduledAt } from '../lib/deploy-form';
+import type { DeployField, DeployFormValues } from '../lib/deploy-form';
+import { DeployFields } from './deploy-fields';
 import { ChangedPackagesNote, changedSinceDeploy } from './changed-packages-note';
 import type { PackageChangeFacts } from './changed-packages-note';
 import { PickList } from './pick-list';
@@ -64,6 +63,9 @@ export default function DeployDialog({
   const [liveStatus, setLiveStatus] = useState<ReadonlyMap<number, DeviceStatus>>(new Map());
   const [isCreating, setIsCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [showRules, setShowRules] = useState(false);
+  const [touched, setTouched] = useState<ReadonlySet<DeployField>>(new Set());
+  const touch = (field: DeployField) => setTouched((t) => new Set(t).add(field));
 
   const packages = useMemo(() => {
     const map = new Map<number, DeployPackageChoice & { detail?: string } & PackageChangeFacts>();
@@ -130,14 +132,30 @@ export default function DeployDialog({
     }
   }, [packageNames, form]);
 
-  const blocker = validateDeploy({
+  const problems = deployProblems({
     packageCount: packageIds.length,
     devices: selectedDevices,
     jobName: values.jobName ?? '',
+    schedule: values,
   });
-  // spec: core §5 — submit is disabled while creating, with no package, no device or no name.
-  const isSubmitDisabled =
-    isCreating || packageIds.length === 0 || deviceIds.length === 0 || (values.jobName ?? '').trim() === '';
+  const blocker = problems[0]?.message ?? null;
+  // spec: core §5 — submit is disabled while creating, with no package, no device or no name;
+  // also with a schedule in the past (issue 24 item 6). Offline devices are said on sending.
+  const isSubmitDisabled = isCreating || problems.some((p) => p.message !== messages.devicesOffline);
+  // A rule's message shows next to its field once the user has worked on that field or tried
+  // to send; a past schedule and offline devices are said at once.
+  const jobNameState = form.getFieldState('jobName', form.formState);
+  const isJobNameTouched = jobNameState.isDirty || jobNameState.isTouched;
+  const shownError = (field: DeployField) => {
+    const problem = problems.find((p) => p.field === field);
+    const isShown =
+      showRules ||
+      touched.has(field) ||
+      field === 'schedule' ||
+      problem?.message === messages.devicesOffline ||
+      (field === 'jobName' && isJobNameTouched);
+    return problem && isShown ? problem.message : undefined;
+  };
   const isLater = values.timing === 'later';
   const submitLabel = isLater ? 'Schedule Deployment' : 'Deploy Now';
 
@@ -154,13 +172,15 @@ export default function DeployDialog({
 
   const submit = form.handleSubmit(async (v) => {
     setError(null);
-    const rule = validateDeploy({
+    const [rule] = deployProblems({
       packageCount: packageIds.length,
       devices: selectedDevices,
       jobName: v.jobName,
+      schedule: v,
     });
     if (rule) {
-      setError(rule);
+      // the rules show next to their fields (and the first on the button)
+      setShowRules(true);
       return;
     }
     setIsCreating(true);
@@ -218,7 +238,6 @@ export default function DeployDialog({
   }));
 
   const loadFailed = options.isError;
-  const today = todayInput();
 
   return (
     <Dialog
@@ -243,6 +262,7 @@ export default function DeployDialog({
             isLoading={isCreating}
             disabled={isSubmitDisabled}
             disabledReason={isCreating ? undefined : (blocker ?? undefined)}
+            onClickCapture={() => setShowRules(true)}
             icon={isLater ? <CalendarClock className="size-4" /> : <Rocket className="size-4" />}
           >
             {submitLabel}
@@ -250,7 +270,7 @@ export default function DeployDialog({
         </>
       }
     >
-      <form id={formId} noValidate onSubmit={(e) => void submit(e)} className="space-y-6">
+      <form id={formId} noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
         {loadFailed && <Alert>{messages.dialogLoad}</Alert>}
         {error && <Alert>{error}</Alert>}
         <ChangedPackagesNote changes={changedSinceDeploy(packageIds, packages)} />
@@ -259,7 +279,11 @@ export default function DeployDialog({
           noun={['package', 'packages']}
           items={packageItems}
           selectedIds={packageIds}
-          onChange={setPackageIds}
+          onChange={(ids) => {
+            setPackageIds(ids);
+            touch('packages');
+          }}
+          error={shownError('packages')}
           searchPlaceholder="Search packages..."
           isLoading={options.isPending && isOpen}
           isDisabled={isCreating}
@@ -270,90 +294,25 @@ export default function DeployDialog({
           noun={['device', 'devices']}
           items={deviceItems}
           selectedIds={deviceIds}
-          onChange={setDeviceIds}
+          onChange={(ids) => {
+            setDeviceIds(ids);
+            touch('devices');
+          }}
+          error={shownError('devices')}
           searchPlaceholder="Search hostname or IP..."
           isLoading={options.isPending && isOpen}
           isDisabled={isCreating}
           hint="Only devices that are online or logged in are offered."
         />
 
-        <div className="grid grid-cols-1 gap-4 border-t border-slate-200 pt-5 md:grid-cols-2 dark:border-slate-800">
-          <Field label="Job Name" htmlFor={`${formId}-name`} required>
-            <Input
-              id={`${formId}-name`}
-              maxLength={JOB_NAME_MAX}
-              disabled={isCreating}
-              placeholder="Deploy ..."
-              {...form.register('jobName')}
-            />
-          </Field>
-          <fieldset className="space-y-1.5">
-            <legend className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-200">
-              Schedule
-            </legend>
-            <div className="grid grid-cols-2 gap-2">
-              {(
-                [
-                  ['now', 'Deploy Now', 'Starts right away'],
-                  ['later', 'Schedule for Later', 'Pick a date and time'],
-                ] as const
-              ).map(([value, label, hint]) => (
-                <label
-                  key={value}
-                  className={cn(
-                    'flex cursor-pointer items-start gap-2.5 rounded-lg px-3 py-2 ring-1 ring-slate-200 ring-inset dark:ring-slate-700',
-                    values.timing === value &&
-                      'bg-indigo-50/70 ring-2 ring-indigo-600 dark:bg-indigo-500/10 dark:ring-indigo-500',
-                  )}
-                >
-                  <input
-                    type="radio"
-                    value={value}
-                    disabled={isCreating}
-                    className="mt-0.5 size-4 accent-indigo-600"
-                    {...form.register('timing')}
-                  />
-                  <span>
-                    <span className="block text-sm font-medium text-slate-900 dark:text-white">{label}</span>
-                    <span className="block text-xs text-slate-600 dark:text-slate-400">{hint}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
-          {isLater && (
-            <>
-              <Field
-                label="Date"
-                htmlFor={`${formId}-date`}
-                hint="Without both a date and a time the job starts now."
-              >
-                <Input
-                  id={`${formId}-date`}
-                  type="date"
-                  min={today}
-                  disabled={isCreating}
-                  {...form.register('date')}
-                />
-              </Field>
-              <Field label="Time" htmlFor={`${formId}-time`} hint="In your time zone.">
-                <Input id={`${formId}-time`} type="time" disabled={isCreating} {...form.register('time')} />
-              </Field>
-            </>
-          )}
-          <div className="md:col-span-2">
-            <Field label="Description" htmlFor={`${formId}-description`} hint="Optional">
-              <Textarea
-                id={`${formId}-description`}
-                rows={2}
-                maxLength={JOB_DESCRIPTION_MAX}
-                disabled={isCreating}
-                placeholder="Why this deployment, change ticket, notes..."
-                {...form.register('description')}
-              />
-            </Field>
-          </div>
-        </div>
+        <DeployFields
+          form={form}
+          values={values}
+          formId={formId}
+          isDisabled={isCreating}
+          jobNameError={shownError('jobName')}
+          scheduleError={shownError('schedule')}
+        />
       </form>
     </Dialog>
   );

@@ -7,7 +7,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 
 // spec: core §2 Deploy dialog — a pick list with Available and Selected columns, search, and
-// Add, Add All, Remove, Clear All; the lists scroll at about 48 height units.
+// Add, Add All, Remove, Clear All; the lists scroll at about 48 height units
+// (32 on windows under 1000 px tall).
 
 export type PickItem = {
   id: number;
@@ -31,7 +32,12 @@ export type PickListProps = {
   isDisabled?: boolean;
   /** shown under the title (e.g. 'Only online devices are offered') */
   hint?: ReactNode;
+  /** the rule this group breaks, shown under its title (issue 24 item 6) */
+  error?: string;
 };
+
+// The lists are shorter on short windows so the job fields below stay in sight (issue 24 item 6).
+const LIST_HEIGHT = 'h-32 [@media(min-height:1000px)]:h-48';
 
 /** Matches the search against the label and the detail, case-insensitively. */
 export function matchesSearch(item: PickItem, search: string): boolean {
@@ -53,6 +59,7 @@ export function PickList({
   isLoading,
   isDisabled,
   hint,
+  error,
 }: PickListProps) {
   const titleId = useId();
   const [search, setSearch] = useState('');
@@ -83,6 +90,11 @@ export function PickList({
             {title}
           </h3>
           {hint && <p className="text-xs text-slate-500 dark:text-slate-400">{hint}</p>}
+          {error && (
+            <p className="text-xs font-medium text-red-600 dark:text-red-400" data-testid="pick-list-error">
+              {error}
+            </p>
+          )}
         </div>
         <SearchInput
           value={search}
@@ -196,20 +208,25 @@ function Column({
         {heading}
       </div>
       {isLoading ? (
-        <div className="flex h-48 items-center justify-center">
+        <div className={cn('flex items-center justify-center', LIST_HEIGHT)}>
           <Spinner
             className="size-5 text-indigo-600 dark:text-indigo-400"
             label={`Loading ${label.toLowerCase()}`}
           />
         </div>
       ) : items.length === 0 ? (
-        <p className="flex h-48 items-center justify-center px-4 text-center text-sm text-slate-500 dark:text-slate-400">
+        <p
+          className={cn(
+            'flex items-center justify-center px-4 text-center text-sm text-slate-500 dark:text-slate-400',
+            LIST_HEIGHT,
+          )}
+        >
           {empty}
         </p>
       ) : (
         <ul
           aria-label={label}
-          className="h-48 max-h-48 divide-y divide-slate-100 overflow-y-auto dark:divide-slate-800"
+          className={cn('divide-y divide-slate-100 overflow-y-auto dark:divide-slate-800', LIST_HEIGHT)}
         >
           {items.map((item) => (
             <li key={item.id}>

@@ -18,25 +18,65 @@ export type DeployFormValues = {
   description: string;
 };
 
-/** spec: core §5 — the dialog's rules, checked in this order; null when the form may be sent. */
-export function validateDeploy(form: {
-  packageCount: number;
-  devices: readonly { status: string }[];
-  jobName: string;
-}): string | null {
+/** The part of the dialog a rule concerns: its message is shown next to it (issue 24 item 6). */
+export type DeployField = 'packages' | 'devices' | 'jobName' | 'schedule';
+export type DeployProblem = { field: DeployField; message: string };
+
+/**
+ * spec: core §5 — every rule the form breaks, in the spec's order, then a schedule in the past
+ * (the server refuses one; the dialog says so before sending). Empty when the form may be sent.
+ */
+export function deployProblems(
+  form: {
+    packageCount: number;
+    devices: readonly { status: string }[];
+    jobName: string;
+    schedule?: Pick<DeployFormValues, 'timing' | 'date' | 'time'>;
+  },
+  now = new Date(),
+): DeployProblem[] {
+  const problems: DeployProblem[] = [];
   if (form.packageCount === 0) {
-    return messages.selectPackage;
+    problems.push({ field: 'packages', message: messages.selectPackage });
   }
   if (form.devices.length === 0) {
-    return messages.selectDevice;
+    problems.push({ field: 'devices', message: messages.selectDevice });
   }
   if (form.jobName.trim() === '') {
-    return messages.jobNameRequired;
+    problems.push({ field: 'jobName', message: messages.jobNameRequired });
   }
   if (!form.devices.every((d) => isDeviceActionable(d.status))) {
-    return messages.devicesOffline;
+    problems.push({ field: 'devices', message: messages.devicesOffline });
   }
-  return null;
+  if (form.schedule && isScheduleInPast(form.schedule, now)) {
+    problems.push({ field: 'schedule', message: messages.scheduledInPast });
+  }
+  return problems;
+}
+
+/** spec: core §5 — the first rule the form breaks; null when the form may be sent. */
+export function validateDeploy(form: Parameters<typeof deployProblems>[0], now = new Date()): string | null {
+  return deployProblems(form, now)[0]?.message ?? null;
+}
+
+/**
+ * A schedule for later is in the past when its date is before today (typed over the date
+ * picker's minimum), or when its date and time are before the current minute.
+ */
+export function isScheduleInPast(
+  values: Pick<DeployFormValues, 'timing' | 'date' | 'time'>,
+  now = new Date(),
+): boolean {
+  if (values.timing !== 'later') {
+    return false;
+  }
+  if (values.date && values.date < todayInput(now)) {
+    return true;
+  }
+  const at = scheduledAt(values);
+  const minute = new Date(now);
+  minute.setSeconds(0, 0);
+  return at !== null && at.getTime() < minute.getTime();
 }
 
 /**

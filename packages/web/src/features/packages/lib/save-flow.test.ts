@@ -3,10 +3,11 @@ import { packageMessages } from '@outpost/contract/messages';
 import type { PackageDetail, PackageStep } from '@outpost/contract/packages';
 import { EMPTY_INFO, moveStep, newStepDraft, packageBlockers, validateStepDraft } from './builder-state';
 import type { StepDraft } from './builder-state';
+import { ApiError } from '../../../lib/api-client';
 import { savePackage } from './save-flow';
 import type { SaveDeps } from './save-flow';
 
-function fakeServer(failOn?: string) {
+function fakeServer(failOn?: string, deleteError?: Error) {
   const calls: string[] = [];
   let nextId = 100;
   const deps: SaveDeps = {
@@ -28,6 +29,10 @@ function fakeServer(failOn?: string) {
     updateStep: (_p, id, step) => {
       calls.push(`put ${id} ${step.step_name}`);
       return Promise.resolve({ id } as PackageStep);
+    },
+    deleteStep: (_p, id) => {
+      calls.push(`delete ${id}`);
+      return deleteError ? Promise.reject(deleteError) : Promise.resolve({});
     },
     reorderSteps: (_p, ids) => {
       calls.push(`reorder ${ids.join(',')}`);
@@ -87,6 +92,46 @@ describe('the save flow (spec §4)', () => {
       [null, true],
     ]);
     expect(calls).toEqual(['create', 'add a', 'add b']);
+  });
+});
+
+describe('removed steps are deleted on save, not before (issue 24 item 19)', () => {
+  it('deletes the removed saved steps first, then saves and orders the rest', async () => {
+    const { deps, calls } = fakeServer();
+    const result = await savePackage(deps, {
+      packageId: 7,
+      info: { ...EMPTY_INFO, name: 'App' },
+      steps: [step('kept', { id: 5, isDirty: false }), step('new')],
+      deletedStepIds: [4, 6],
+    });
+    expect(result).toEqual({ ok: true, packageId: 7 });
+    expect(calls).toEqual(['update 7', 'delete 4', 'delete 6', 'add new', 'reorder 5,100']);
+  });
+
+  it('counts a step already gone as deleted, and keeps the others to delete after a failure', async () => {
+    const gone = fakeServer(undefined, new ApiError('Step not found', 404));
+    expect(
+      await savePackage(gone.deps, {
+        packageId: 7,
+        info: { ...EMPTY_INFO, name: 'App' },
+        steps: [step('kept', { id: 5, isDirty: false })],
+        deletedStepIds: [4],
+      }),
+    ).toEqual({ ok: true, packageId: 7 });
+
+    const failing = fakeServer(undefined, new ApiError('boom', 500));
+    const result = await savePackage(failing.deps, {
+      packageId: 7,
+      info: { ...EMPTY_INFO, name: 'App' },
+      steps: [step('kept', { id: 5, isDirty: false })],
+      deletedStepIds: [4, 6],
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      deletedStepIds: [4, 6],
+      error: `${packageMessages.stepDeleteFailed}: boom`,
+    });
+    expect(failing.calls).toEqual(['update 7', 'delete 4']);
   });
 });
 

@@ -56,7 +56,7 @@ const PackageInfoSchema = z.object({
   site_id: z.string(),
 });
 
-const SAVE_DEPS = { createPackage, updatePackage, addStep, updateStep, reorderSteps };
+const SAVE_DEPS = { createPackage, updatePackage, addStep, updateStep, deleteStep, reorderSteps };
 
 type Editing = { index: number; draft: StepDraft; isNew: boolean };
 
@@ -127,7 +127,9 @@ function Builder({
   const [steps, setSteps] = useState<StepDraft[]>(initialSteps);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [pendingDelete, setPendingDelete] = useState<number | null>(null);
-  const [isDeleting, setIsDeleting] = useState(false);
+  // Saved steps removed here, deleted on the server only when the package is saved
+  // (docs/decisions/2026-11-26-step-delete-on-save.md).
+  const [deletedStepIds, setDeletedStepIds] = useState<number[]>([]);
   const [isSaving, setIsSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
 
@@ -154,10 +156,11 @@ function Builder({
 
   // Leaving with unsaved changes asks first (in-app navigation and closing the tab).
   const [isSaved, setIsSaved] = useState(false);
-  const [savedOrder, setSavedOrder] = useState(() => initialSteps.map((s) => s.key).join(','));
+  const [savedOrder] = useState(() => initialSteps.map((s) => s.key).join(','));
   const hasChanges =
     !isSaved &&
     (form.formState.isDirty ||
+      deletedStepIds.length > 0 ||
       steps.some((s) => s.isDirty) ||
       steps.map((s) => s.key).join(',') !== savedOrder);
   const blocker = useBlocker(
@@ -196,40 +199,13 @@ function Builder({
     setEditing(null);
   }
 
-  async function confirmDelete() {
-    if (pendingDelete === null) {
-      return;
-    }
-    const step = steps[pendingDelete];
-    // spec §4: only a step that was already saved is deleted on the server.
-    if (step?.id != null && packageId !== null) {
-      setIsDeleting(true);
-      try {
-        await deleteStep(packageId, step.id);
-        void invalidate();
-      } catch (err) {
-        toast.show({
-          type: 'error',
-          title: messages.stepDeleteFailed,
-          message: errorMessage(err, 'Please try again.'),
-          duration: 6000,
-        });
-        setIsDeleting(false);
-        setPendingDelete(null);
-        return;
-      }
-      setIsDeleting(false);
+  function confirmDelete() {
+    const step = pendingDelete === null ? undefined : steps[pendingDelete];
+    if (step?.id != null) {
+      const id = step.id;
+      setDeletedStepIds((ids) => [...ids, id]);
     }
     setSteps((list) => list.filter((_, i) => i !== pendingDelete));
-    if (step?.id != null) {
-      // Already gone on the server: not an unsaved change.
-      setSavedOrder((order) =>
-        order
-          .split(',')
-          .filter((k) => k !== step.key)
-          .join(','),
-      );
-    }
     setPendingDelete(null);
   }
 
@@ -247,7 +223,7 @@ function Builder({
     }
     setIsSaving(true);
     setSaveError(null);
-    const result = await savePackage(SAVE_DEPS, { packageId, info, steps });
+    const result = await savePackage(SAVE_DEPS, { packageId, info, steps, deletedStepIds });
     void invalidate();
     if (result.ok) {
       toast.show({
@@ -260,6 +236,7 @@ function Builder({
     }
     setPackageId(result.packageId);
     setSteps(result.steps);
+    setDeletedStepIds(result.deletedStepIds);
     setSaveError(result.error);
     setIsSaving(false);
   });
@@ -370,10 +347,9 @@ function Builder({
       <ConfirmDialog
         isOpen={pendingDelete !== null}
         title="Delete step"
-        message={`Delete step ${(pendingDelete ?? 0) + 1} "${steps[pendingDelete ?? 0]?.step_name ?? ''}"? It is removed from the saved package at once.`}
+        message={`Delete step ${(pendingDelete ?? 0) + 1} "${steps[pendingDelete ?? 0]?.step_name ?? ''}"? It is removed from the package when you save it.`}
         confirmLabel="Delete Step"
-        isBusy={isDeleting}
-        onConfirm={() => void confirmDelete()}
+        onConfirm={confirmDelete}
         onCancel={() => setPendingDelete(null)}
       />
     </div>
