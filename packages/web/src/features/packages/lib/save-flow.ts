@@ -8,7 +8,7 @@ import type { PackageBody, PackageInfo, StepDraft } from './builder-state';
 // changed ones one at a time, then put them in the builder's order; §8 names each failure.
 
 export type SaveDeps = {
-  createPackage: (body: PackageBody & { target_os: 'windows' }) => Promise<PackageDetail>;
+  createPackage: (body: PackageBody) => Promise<PackageDetail>;
   updatePackage: (id: number, body: PackageBody) => Promise<PackageDetail>;
   addStep: (packageId: number, step: StepPayload) => Promise<PackageStep>;
   updateStep: (packageId: number, stepId: number, step: StepPayload) => Promise<PackageStep>;
@@ -40,7 +40,7 @@ export async function savePackage(
   const steps = input.steps.map((s) => ({ ...s }));
   try {
     if (packageId === null) {
-      packageId = (await deps.createPackage({ ...info, target_os: 'windows' })).id;
+      packageId = (await deps.createPackage(info)).id;
     } else {
       await deps.updatePackage(packageId, info);
     }
