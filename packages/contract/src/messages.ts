@@ -253,8 +253,12 @@ export const deploymentMessages = {
     `Not run: this package targets ${target} and this device runs ${device}`,
   stepForOtherOs: (step: string, device: string) =>
     `Not run: ${step} steps run on Windows only and this device runs ${device}`,
-  dialogDevicesLeftOut: (count: number, oses: string[], target: string) =>
-    `${count} device${count === 1 ? '' : 's'} left out: ${oses.join(', ')}, this package targets ${target}`,
+  dialogDevicesLeftOut: (count: number, oses: string[], targets: string[], packageCount: number) =>
+    `${count} device${count === 1 ? '' : 's'} left out: ${oses.join(', ')}, ${
+      targets.length > 1
+        ? `the chosen packages target ${targets.join(' and ')} (deploy them separately)`
+        : `${packageCount === 1 ? 'this package targets' : 'the chosen packages target'} ${targets[0]}`
+    }`,
   agentCannotDeploy: 'The agent could not run the deployment',
 } as const;
 

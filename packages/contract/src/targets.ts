@@ -46,20 +46,3 @@ export function deviceTargetOs(osType: string | null | undefined): TargetOs | nu
 /** Does a device that reports this os_type run packages built for `target`? */
 export const deviceRunsTarget = (osType: string | null | undefined, target: TargetOs): boolean =>
   deviceTargetOs(osType) === target;
-
-/**
- * The devices a package is offered to, and those left out grouped by their OS, so the deploy
- * dialog can say "12 devices left out: macOS, this package targets Windows".
- */
-export function splitByTarget<T extends { os_type: string | null }>(
-  devices: readonly T[],
-  target: TargetOs,
-): { matching: T[]; leftOut: T[]; leftOutOses: string[] } {
-  const matching: T[] = [];
-  const leftOut: T[] = [];
-  for (const d of devices) {
-    (deviceRunsTarget(d.os_type, target) ? matching : leftOut).push(d);
-  }
-  const leftOutOses = [...new Set(leftOut.map((d) => osTypeLabel(d.os_type)))].sort();
-  return { matching, leftOut, leftOutOses };
-}
