@@ -26,7 +26,8 @@ const registryStep = {
     value_data: 'fast',
   },
 };
-const cmdStep = { step_name: 'Hello', step_type: 'CMD', step_details: { command: 'echo hello' } };
+type StepBody = { step_name: string; step_type: string; step_details: Record<string, unknown> };
+const cmdStep: StepBody = { step_name: 'Hello', step_type: 'CMD', step_details: { command: 'echo hello' } };
 
 describe('package targets', () => {
   let server: TestServer;
@@ -53,7 +54,7 @@ describe('package targets', () => {
   const call = <T>(method: string, path: string, body?: unknown) =>
     server.request<T>(method, path, { token, body });
 
-  async function newPackage(target: 'windows' | 'linux' | undefined, steps = [cmdStep]) {
+  async function newPackage(target: 'windows' | 'linux' | undefined, steps: StepBody[] = [cmdStep]) {
     const res = await call<Envelope<PackageDetail>>('POST', PACKAGES, {
       name: `Target test ${++seq}`,
       ...(target && { target_os: target }),

@@ -128,10 +128,13 @@ export default function DeployDialog({
     selectedPackages.map((p) => p.target_os),
   );
   const leftOutKey = byTarget.leftOutIds.join(',');
-  useEffect(() => {
-    const leftOut = new Set(leftOutKey.split(',').map(Number));
+  const [prunedFor, setPrunedFor] = useState('');
+  if (prunedFor !== leftOutKey) {
+    // adjusting state while rendering (react.dev "You might not need an effect")
+    const leftOut = new Set(byTarget.leftOutIds);
+    setPrunedFor(leftOutKey);
     setDeviceIds((ids) => (ids.some((id) => leftOut.has(id)) ? ids.filter((id) => !leftOut.has(id)) : ids));
-  }, [leftOutKey]);
+  }
   const selectedDevices = deviceIds.map(
     (id) => devices.get(id) ?? { id, hostname: null, status: 'offline' as const },
   );
