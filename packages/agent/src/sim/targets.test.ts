@@ -15,7 +15,10 @@ const FAST: Partial<SimDeploymentOptions> = {
 
 const folderStep = step(1, 'FOLDER', { folder_path: 'C:\\Tools' });
 
-async function run(platform: SimDeploymentOptions['platform'], cmd: ReturnType<typeof command>) {
+async function run(
+  platform: SimDeploymentOptions['platform'],
+  cmd: ReturnType<typeof command> & { targetOs?: string },
+) {
   const r = reports();
   const runner = createSimulatedRunner({ ...FAST, platform }, createRng(7));
   const result = await runner(cmd, { report: r.report, signal: new AbortController().signal });
