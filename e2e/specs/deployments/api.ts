@@ -20,10 +20,11 @@ export async function createCmdPackage(
   token: string,
   name: string,
   steps: CmdStep[],
+  targetOs: 'windows' | 'linux' = 'windows',
 ) {
   const res = await request.post('/api/customer/deployment-packages', {
     headers: headers(token),
-    data: { name },
+    data: { name, target_os: targetOs },
   });
   if (!res.ok()) {
     throw new Error(`create package: ${res.status()} ${await res.text()}`);
@@ -70,8 +71,9 @@ export async function getJob(
 }
 
 /**
- * Connected demo devices for a test to deploy to: from the end of the list (the device-list tests
- * restart the first ones), `offset` apart so tests do not share devices.
+ * Connected demo Windows devices for a test to deploy to (createCmdPackage makes Windows packages,
+ * which reach only Windows devices): from the end of the list (the device-list tests restart the
+ * first ones), `offset` apart so tests do not share devices.
  */
 export async function pickDevices(
   request: APIRequestContext,
@@ -80,7 +82,7 @@ export async function pickDevices(
   offset = 0,
 ): Promise<DeviceListItem[]> {
   const online = (await onlineDevices(request, token)).filter(
-    (d) => d.status === 'online' || d.status === 'loggedin',
+    (d) => (d.status === 'online' || d.status === 'loggedin') && d.os_type === 'windows',
   );
   const end = online.length - offset;
   const picked = online.slice(Math.max(0, end - count), end);

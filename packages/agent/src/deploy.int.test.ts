@@ -105,7 +105,10 @@ describe('the real agent runs a deployment', () => {
     );
     const script = await upload('installer.sh', '#!/bin/sh\necho "exe ran with $1"\nexit 0\n');
     const pkg = (
-      await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Real agent' })
+      await call<PackageDetail>('POST', '/api/customer/deployment-packages', {
+        name: 'Real agent',
+        target_os: 'linux',
+      })
     ).body.data;
     const steps = [
       { step_name: 'Say hello', step_type: 'CMD', step_details: { command: 'echo hello-from-cmd' } },
@@ -192,8 +195,12 @@ describe('the real agent runs a deployment', () => {
   }, 90_000);
 
   it('cancel reaches the running agent, which kills the step’s process', async () => {
-    const pkg = (await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Long one' }))
-      .body.data;
+    const pkg = (
+      await call<PackageDetail>('POST', '/api/customer/deployment-packages', {
+        name: 'Long one',
+        target_os: 'linux',
+      })
+    ).body.data;
     await call('POST', `/api/customer/deployment-packages/${pkg.id}/steps`, {
       step_name: 'Wait a while',
       step_type: 'CMD',

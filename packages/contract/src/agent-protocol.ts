@@ -138,6 +138,8 @@ export const RunDeploymentCommand = z.object({
   jobId: z.number().int(),
   deviceDeploymentId: z.number().int(),
   packageName: z.string(),
+  /** the package's target OS; an agent on another OS runs none of the steps (docs/architecture.md) */
+  targetOs: z.string().max(16).optional(),
   steps: z.array(DeploymentStep),
 });
 export const CancelCommand = z.object({
@@ -303,10 +305,7 @@ export type CommandResultMessage = z.infer<typeof CommandResultMessage>;
  * step failed, or the deployment was cancelled first) is reported once as 'cancelled' with neither
  * `attempt` nor `startedAt`: it is no attempt, so it has no log and is never the current step.
  */
-/**
- * A process's exit code: a signed 32-bit status, or a Windows DWORD as Node reports it (a crash
- * is 3221225477, 0xC0000005).
- */
+/** A process's exit code: a signed 32-bit status, or a Windows DWORD as Node reports it (0xC0000005). */
 export const ExitCode = z.number().int().min(-2_147_483_648).max(4_294_967_295);
 
 export const StepProgressMessage = z.object({

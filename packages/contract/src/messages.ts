@@ -109,7 +109,13 @@ export const packageMessages = {
   storageUsageLoad: 'Failed to load storage usage',
   stepFileUnknown: (label: string) => `The file chosen for ${label} no longer exists. Upload it again.`,
   reorderMismatch: 'The new order must list every step of the package exactly once.',
-  targetOsWindowsOnly: 'Only Windows packages can be created; macOS support is coming in a future release.',
+  targetOsWindowsOnly: 'A package targets Windows or Linux; macOS support is coming in a future release.',
+  stepNotForTarget: (stepLabel: string, target: string) =>
+    `A ${target} package cannot contain ${stepLabel} steps: they run on Windows only.`,
+  targetHasWindowsOnlySteps: (target: string, steps: string[]) =>
+    `The package cannot target ${target} while it has steps that run on Windows only: ${steps.join(', ')}.`,
+  deployWrongOs: (target: string, hostnames: string[]) =>
+    `This package targets ${target} and cannot be deployed to devices of another operating system: ${hostnames.join(', ')}.`,
   stepDetailsJson: 'Step details must be a JSON object',
   stepDetailsInvalid: 'Step details are invalid',
   stepFieldText: (label: string) => `${label} must be text`,
@@ -243,6 +249,16 @@ export const deploymentMessages = {
   deviceRemoved: 'The device was removed before the deployment finished',
   cancelledOnDevice: 'Cancelled on the device',
   notRunEarlierFailed: 'Not run: an earlier step failed',
+  packageForOtherOs: (target: string, device: string) =>
+    `Not run: this package targets ${target} and this device runs ${device}`,
+  stepForOtherOs: (step: string, device: string) =>
+    `Not run: ${step} steps run on Windows only and this device runs ${device}`,
+  dialogDevicesLeftOut: (count: number, oses: string[], targets: string[], packageCount: number) =>
+    `${count} device${count === 1 ? '' : 's'} left out: ${oses.join(', ')}, ${
+      targets.length > 1
+        ? `the chosen packages target ${targets.join(' and ')} (deploy them separately)`
+        : `${packageCount === 1 ? 'this package targets' : 'the chosen packages target'} ${targets[0]}`
+    }`,
   agentCannotDeploy: 'The agent could not run the deployment',
   // Devices the job waits for (docs/architecture.md, offline devices)
   noWaitingDevices: 'No device of this deployment is waiting to come back online.',

@@ -4,12 +4,11 @@ import { listOf } from './envelope';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_STEPS_PER_PACKAGE } from './limits';
 import { packageMessages as messages } from './messages';
 import { FileRef, StepType, parseStepDetails } from './step-catalog';
+import { AVAILABLE_TARGET_OSES, TargetOs, stepRunsOn, targetOsLabel } from './targets';
 
 // spec: operations §2.2, §2.3, §3 (package, step), §5, §7 Packages, §9.
 
-export const TARGET_OSES = ['windows', 'macos'] as const;
-export const TargetOs = z.enum(TARGET_OSES);
-export type TargetOs = z.infer<typeof TargetOs>;
+export { TARGET_OSES, TargetOs } from './targets';
 
 export const ARCHITECTURES = ['x64', 'x86', 'arm64'] as const;
 export const Architecture = z.enum(ARCHITECTURES);
@@ -65,11 +64,14 @@ const siteScope = Id.nullable().optional();
 
 const tooManySteps = messages.tooManySteps(MAX_STEPS_PER_PACKAGE);
 
+const availableTarget = z.enum(AVAILABLE_TARGET_OSES, { error: messages.targetOsWindowsOnly });
+
 // spec §7: POST body name, description, target_os, os_version_requirement, architecture,
-// package_version. The target OS is always windows on creation (§2.3); is_template is ours.
+// package_version. The target OS is Windows (the default) or Linux; macOS is future
+// (docs/decisions/2026-11-26-package-targets.md); is_template is ours.
 export const PackageCreateBody = z.object({
   ...packageFields,
-  target_os: z.literal('windows', { error: messages.targetOsWindowsOnly }).default('windows'),
+  target_os: availableTarget.default(PACKAGE_DEFAULTS.target_os),
   architecture: Architecture.default(PACKAGE_DEFAULTS.architecture),
   package_version: packageFields.package_version.default(PACKAGE_DEFAULTS.package_version),
   is_template: z.boolean().default(false),
@@ -78,9 +80,11 @@ export const PackageCreateBody = z.object({
 export type PackageCreateBody = z.input<typeof PackageCreateBody>;
 export type PackageCreateInput = z.output<typeof PackageCreateBody>;
 
-// spec §7: PUT takes the same body without target_os; an omitted field stays as it is.
+// spec §7: PUT takes the same body; an omitted field stays as it is. A new target_os is checked
+// against the package's steps by the server (a Linux package holds no Windows-only step).
 export const PackageUpdateBody = z.object({
   name: packageName,
+  target_os: availableTarget.optional(),
   description: packageFields.description,
   os_version_requirement: packageFields.os_version_requirement,
   architecture: Architecture.optional(),
@@ -252,26 +256,39 @@ export const PACKAGE_EXPORT_VERSION = 1;
 
 export const ExportedFileRef = FileRef.extend({ sha256: z.string().optional() });
 
-export const PackageExport = z.object({
-  format: z.literal(PACKAGE_EXPORT_FORMAT, { error: messages.importInvalid }),
-  version: z.literal(PACKAGE_EXPORT_VERSION, { error: messages.importInvalid }),
-  exported_at: z.string().optional(),
-  package: z.object({
-    name: packageName,
-    description: packageFields.description,
-    target_os: z.literal('windows', { error: messages.targetOsWindowsOnly }).default('windows'),
-    os_version_requirement: packageFields.os_version_requirement,
-    architecture: Architecture.default(PACKAGE_DEFAULTS.architecture),
-    package_version: packageFields.package_version.default(PACKAGE_DEFAULTS.package_version),
-    is_template: z.boolean().default(false),
-  }),
-  steps: z
-    .array(z.object(stepFields).transform(withCheckedDetails))
-    .min(1, messages.importNoSteps)
-    .max(MAX_STEPS_PER_PACKAGE, tooManySteps),
-  /** The files the steps refer to, with their hashes, so an import elsewhere can match them. */
-  files: z.array(ExportedFileRef).max(MAX_STEPS_PER_PACKAGE, tooManySteps).default([]),
-});
+export const PackageExport = z
+  .object({
+    format: z.literal(PACKAGE_EXPORT_FORMAT, { error: messages.importInvalid }),
+    version: z.literal(PACKAGE_EXPORT_VERSION, { error: messages.importInvalid }),
+    exported_at: z.string().optional(),
+    package: z.object({
+      name: packageName,
+      description: packageFields.description,
+      target_os: availableTarget.default(PACKAGE_DEFAULTS.target_os),
+      os_version_requirement: packageFields.os_version_requirement,
+      architecture: Architecture.default(PACKAGE_DEFAULTS.architecture),
+      package_version: packageFields.package_version.default(PACKAGE_DEFAULTS.package_version),
+      is_template: z.boolean().default(false),
+    }),
+    steps: z
+      .array(z.object(stepFields).transform(withCheckedDetails))
+      .min(1, messages.importNoSteps)
+      .max(MAX_STEPS_PER_PACKAGE, tooManySteps),
+    /** The files the steps refer to, with their hashes, so an import elsewhere can match them. */
+    files: z.array(ExportedFileRef).max(MAX_STEPS_PER_PACKAGE, tooManySteps).default([]),
+  })
+  .superRefine((doc, ctx) => {
+    // a Linux package holds no Windows-only step (docs/decisions/2026-11-26-package-targets.md)
+    const target = doc.package.target_os;
+    const wrong = doc.steps.filter((s) => !stepRunsOn(s.step_type, target)).map((s) => s.step_name);
+    if (wrong.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['steps'],
+        message: messages.targetHasWindowsOnlySteps(targetOsLabel(target), wrong),
+      });
+    }
+  });
 export type PackageExport = z.input<typeof PackageExport>;
 export type PackageImportInput = z.output<typeof PackageExport>;
 

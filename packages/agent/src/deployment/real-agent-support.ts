@@ -116,6 +116,7 @@ export async function startRealAgentRig(): Promise<RealAgentRig> {
       const pkg = (
         await call<PackageDetail>('POST', '/api/customer/deployment-packages', {
           name: `File rules ${packages}`,
+          target_os: 'linux',
         })
       ).body.data;
       for (const s of steps) {

@@ -71,8 +71,12 @@ describe('the agent outbox across a lost connection', () => {
 
     const call = <T>(method: string, url: string, body?: unknown) =>
       server.request<Envelope<T>>(method, url, { token: admin.token, body });
-    const pkg = (await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Offline' }))
-      .body.data;
+    const pkg = (
+      await call<PackageDetail>('POST', '/api/customer/deployment-packages', {
+        name: 'Offline',
+        target_os: 'linux',
+      })
+    ).body.data;
     for (const [name, command] of [
       ['Before', 'echo before-the-cut'],
       ['Long', 'sleep 2'],

@@ -86,7 +86,7 @@ describe('SIGKILL of the server while a deployment runs', () => {
     const pkg = (
       await call<PackageDetail>(url, 'POST', '/api/customer/deployment-packages', {
         token: admin.token,
-        body: { name: 'Survives a crash' },
+        body: { name: 'Survives a crash', target_os: 'linux' },
       })
     ).body.data;
     for (const step of STEPS) {

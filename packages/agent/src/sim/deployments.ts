@@ -24,12 +24,18 @@ export type SimDeploymentOptions = {
   stepDurationMs: { min: number; max: number };
   /** real milliseconds per simulated millisecond (tests run at 0.05: a 2 s step in 100 ms) */
   timeScale: number;
+  /**
+   * The simulated machine's OS: a package for another OS, or a Windows-only step on a Mac, fails
+   * without pretending to run (the step loop's check, docs/architecture.md "Package targets").
+   */
+  platform: 'win32' | 'darwin' | 'linux';
 };
 
 export const DEFAULT_SIM_DEPLOYMENTS: SimDeploymentOptions = {
   failureRate: 0.05,
   stepDurationMs: { min: 1000, max: 4000 },
   timeScale: 1,
+  platform: 'win32',
 };
 
 /** Typical failure exit codes per step type (MSI 1603: "a fatal error during installation"). */
@@ -229,8 +235,8 @@ export function createSimulatedRunner(options: Partial<SimDeploymentOptions>, rn
       signal: io.signal,
       handlers,
       usesDisk: false,
-      platform: 'win32',
-      workDir: 'C:\\Windows\\Temp\\Outpost',
+      platform: settings.platform,
+      workDir: settings.platform === 'win32' ? 'C:\\Windows\\Temp\\Outpost' : '/var/tmp/outpost',
       fetchFile: () => Promise.reject(new Error('a simulated machine fetches no files')),
       download: () => Promise.reject(new Error('a simulated machine downloads nothing')),
       // the output of a simulated step is a few lines: send it as it comes, every 500 ms at most

@@ -130,6 +130,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         failureRate: options.failureRate ?? DEFAULT_SIM_DEPLOYMENTS.failureRate,
         stepDurationMs: options.stepDurationMs ?? DEFAULT_SIM_DEPLOYMENTS.stepDurationMs,
         timeScale: options.timeScale ?? DEFAULT_SIM_DEPLOYMENTS.timeScale,
+        platform: device.facts.osType === 'macos' ? 'darwin' : 'win32',
       },
       createRng((seed * 31 + i) ^ 0xde910),
     );

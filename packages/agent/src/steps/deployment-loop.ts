@@ -4,7 +4,9 @@ import type {
   StepProgressMessage,
 } from '@outpost/contract/agent-protocol';
 import { deploymentMessages } from '@outpost/contract/messages';
-import { StepType, parseStepDetails } from '@outpost/contract/step-catalog';
+import { STEP_CATALOG, StepType, parseStepDetails } from '@outpost/contract/step-catalog';
+import { deviceTargetOs, stepRunsOn, targetOsLabel } from '@outpost/contract/targets';
+import type { TargetOs } from '@outpost/contract/targets';
 import type { z } from 'zod';
 import type { Download, FetchFile, StepContext, StepHandler, StepOutcome, ZipLimits } from './context';
 import { CANCELLED_MESSAGE, DEFAULT_ZIP_LIMITS, StepError, errorText } from './context';
@@ -163,12 +165,13 @@ async function runSteps(
 /** The step's type and checked details; file references keep the sha256 the catalogue drops. */
 function prepare(
   step: DeploymentStep,
-  handlers: DeploymentDeps['handlers'],
+  settings: Settings,
 ): { handler: StepHandler; details: Record<string, unknown> } {
   const type = StepType.safeParse(step.stepType);
   if (!type.success) {
     throw new StepError(`Unknown step type: ${step.stepType}`, false);
   }
+  assertRunsHere(type.data, settings);
   const parsed = parseStepDetails(type.data, step.stepDetails);
   if (!parsed.success) {
     throw new StepError(parsed.error, false);
@@ -179,8 +182,33 @@ function prepare(
       details[key] = step.stepDetails[key];
     }
   }
-  return { handler: handlers[type.data], details };
+  return { handler: settings.deps.handlers[type.data], details };
 }
+
+/**
+ * A package for another OS, or a step this OS cannot run, fails without running anything, on a
+ * real machine and a simulated one alike (docs/architecture.md "Package targets").
+ */
+function assertRunsHere(type: StepType, settings: Settings): void {
+  const here = platformTargetOs(settings.platform);
+  const target = settings.command.targetOs === undefined ? null : deviceTargetOs(settings.command.targetOs);
+  if (target !== null && target !== here) {
+    throw new StepError(
+      deploymentMessages.packageForOtherOs(targetOsLabel(target), targetOsLabel(here)),
+      false,
+    );
+  }
+  if (!stepRunsOn(type, here)) {
+    throw new StepError(
+      deploymentMessages.stepForOtherOs(STEP_CATALOG[type].label, targetOsLabel(here)),
+      false,
+    );
+  }
+}
+
+/** The target OS a Node platform runs. */
+export const platformTargetOs = (platform: NodeJS.Platform): TargetOs =>
+  platform === 'win32' ? 'windows' : platform === 'darwin' ? 'macos' : 'linux';
 
 async function runStep(step: DeploymentStep, settings: Settings): Promise<StepResult> {
   const attempts: AttemptResult[] = [];
@@ -235,7 +263,7 @@ async function runAttempt(
   let outcome: StepOutcome;
   let isRetryable = true;
   try {
-    const { handler, details } = prepare(step, deps.handlers);
+    const { handler, details } = prepare(step, settings);
     scratchDir = await folders.prepareScratch(stepOrder, attempt);
     outcome = await handler(details, ctx(scratchDir));
   } catch (err) {

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { deploymentMessages } from '@outpost/contract/messages';
 import { runDeployment } from './run-deployment';
 import type { DeploymentDeps } from './run-deployment';
 import {
@@ -101,8 +102,8 @@ describe('Windows-only steps', () => {
       deps,
     );
     expect(result.steps.map((s) => s.attempts.map((a) => a.errorMessage))).toEqual([
-      ['An MSI step runs only on Windows'],
-      ['A registry step runs only on Windows'],
+      [deploymentMessages.stepForOtherOs('Install MSI', 'Linux')],
+      [deploymentMessages.stepForOtherOs('Registry', 'Linux')],
       ['Setting folder permissions runs only on Windows'],
     ]);
     expect(rec.calls).toEqual([]);

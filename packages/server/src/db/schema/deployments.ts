@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { DeploymentStep } from '@outpost/contract/agent-protocol';
 import type { JobStatus } from '@outpost/contract/live';
+import type { TargetOs } from '@outpost/contract/targets';
 import { tenants } from './tenants';
 import { users } from './users';
 import { devices } from './devices';
@@ -40,6 +41,8 @@ export const deploymentJobs = pgTable(
     /** the package's version and last change when the job took its copy (SECURITY.md R2-5) */
     packageVersion: text('package_version'),
     packageUpdatedAt: timestamp('package_updated_at', { withTimezone: true }),
+    /** the package's target OS when the job took its copy; sent to the agents (docs/architecture.md) */
+    targetOs: text('target_os').$type<TargetOs>().notNull().default('windows'),
     name: text().notNull(),
     description: text(),
     status: text().$type<JobStatus>().notNull().default('pending'),

@@ -62,6 +62,7 @@ export function listOnlineDevices(db: Db, tenantId: number, limit: number) {
       hostname: devices.hostname,
       ipAddress: devices.ipAddress,
       siteId: devices.siteId,
+      osType: devices.osType,
     })
     .from(devices)
     .where(and(eq(devices.tenantId, tenantId), inArray(devices.status, ['online', 'loggedin'])))

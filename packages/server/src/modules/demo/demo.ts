@@ -31,7 +31,7 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
       seedDemoDeployments(database.db, {
         tenantId,
         packageIds: await listPackageIds(database.db, tenantId),
-        devices: await listOnlineDevices(database.db, tenantId, 12),
+        devices: await listOnlineDevices(database.db, tenantId, 24),
       }),
     );
     if (made) {

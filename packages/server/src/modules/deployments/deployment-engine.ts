@@ -45,6 +45,7 @@ import type {
   WrittenStepLog,
 } from './deployments.queries';
 import { checkProgress, isNotRun, keepHeadAndTail } from './step-log-rules';
+import { runDeploymentOf } from './job-command';
 
 // The deployment engine (ARCHITECTURE §5), one per server instance:
 //  - the scheduler claims due jobs with FOR UPDATE SKIP LOCKED, so several instances never
@@ -357,8 +358,7 @@ export function createDeploymentEngine(deps: {
               kind: 'run_deployment',
               jobId: job.id,
               deviceDeploymentId: dd.id,
-              packageName: job.packageName,
-              steps: job.steps,
+              ...runDeploymentOf(job),
             },
             createdBy: job.createdBy,
             expiresInMs: options.offlineExpiryMs,

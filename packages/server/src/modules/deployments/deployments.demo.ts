@@ -1,5 +1,7 @@
 import type { DeploymentStep } from '@outpost/contract/agent-protocol';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
+import { deviceRunsTarget } from '@outpost/contract/targets';
+import type { TargetOs } from '@outpost/contract/targets';
 import type { Db } from '../../db/client';
 import { tenantOnly } from '../../lib/scope';
 import { packageLookup } from '../packages/packages.service';
@@ -22,10 +24,21 @@ export type DemoDevice = {
   hostname: string | null;
   ipAddress: string | null;
   siteId: number | null;
+  osType: string | null;
 };
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
+
+type DemoPackage = {
+  id: number;
+  name: string;
+  targetOs: TargetOs;
+  createdByName: string | null;
+  steps: DeploymentStep[];
+  /** the demo devices of the package's OS (docs/architecture.md "Package targets") */
+  devices: DemoDevice[];
+};
 
 type PastPlan = { daysAgo: number; devices: number; failOn?: number; name: string };
 
@@ -76,7 +89,7 @@ function failureOf(step: DeploymentStep | undefined): string {
 async function writePastJob(
   db: Db,
   tenantId: number,
-  pkg: { id: number; name: string; createdByName: string | null; steps: DeploymentStep[] },
+  pkg: DemoPackage,
   targets: DemoDevice[],
   plan: PastPlan,
   now: number,
@@ -89,6 +102,7 @@ async function writePastJob(
       tenantId,
       packageId: pkg.id,
       packageName: pkg.name,
+      targetOs: pkg.targetOs,
       name: `${plan.name}: ${pkg.name}`,
       description: null,
       status: failedCount > 0 ? 'failed' : 'completed',
@@ -163,15 +177,18 @@ export async function seedDemoDeployments(
   if (devices.length === 0 || (await countJobs(db, tenantOnly(tenantId))) > 0) {
     return false;
   }
-  const packages = [];
+  const packages: DemoPackage[] = [];
   for (const id of input.packageIds) {
     const pkg = await db.transaction((tx) =>
       packageLookup.lockWithSteps(tx, { tenantId, siteAccessType: 'all', siteIds: [] }, id),
     );
-    if (pkg && pkg.steps.length > 0) {
+    const fit = devices.filter((d) => pkg && deviceRunsTarget(d.osType, pkg.target_os));
+    if (pkg && pkg.steps.length > 0 && fit.length > 0) {
       packages.push({
         id: pkg.id,
         name: pkg.name,
+        targetOs: pkg.target_os,
+        devices: fit,
         createdByName: pkg.created_by_name,
         steps: pkg.steps.map((s): DeploymentStep => ({
           stepOrder: s.step_order,
@@ -190,8 +207,8 @@ export async function seedDemoDeployments(
   }
   for (const [i, plan] of PAST.entries()) {
     const pkg = packages[i % packages.length]!;
-    const start = (i * 3) % devices.length;
-    const targets = [...devices.slice(start), ...devices.slice(0, start)].slice(0, plan.devices);
+    const start = (i * 3) % pkg.devices.length;
+    const targets = [...pkg.devices.slice(start), ...pkg.devices.slice(0, start)].slice(0, plan.devices);
     await writePastJob(db, tenantId, pkg, targets, plan, now);
   }
   // Real jobs for the engine: one due now (the simulated devices run it), one this evening.
@@ -201,12 +218,13 @@ export async function seedDemoDeployments(
     [`Deploy ${first.name}`, first, null, 3],
     [`Evening window: ${last.name}`, last, new Date(now + 3 * HOUR), 5],
   ] as const) {
-    const targets = devices.slice(0, count);
+    const targets = pkg.devices.slice(0, count);
     await db.transaction(async (tx) => {
       const job = await insertJob(tx, {
         tenantId,
         packageId: pkg.id,
         packageName: pkg.name,
+        targetOs: pkg.targetOs,
         name,
         steps: pkg.steps,
         scheduledAt: at,

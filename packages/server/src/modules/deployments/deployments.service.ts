@@ -160,6 +160,7 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
           packageId: snapshot.pkg.id,
           packageName: snapshot.pkg.name,
           packageVersion: snapshot.pkg.package_version,
+          targetOs: snapshot.pkg.target_os,
           packageUpdatedAt: packageLookup.updatedAtOf(snapshot.pkg.id),
           name,
           description: body.job_description?.trim() || null,

@@ -333,18 +333,12 @@ export async function findScopedDevicesByIds(db: Reader, ctx: Scope, ids: number
   if (ids.length === 0) {
     return [];
   }
+  const { id, deviceGuid, hostname, ipAddress, status, siteId, osType } = devices;
   const rows = await db
-    .select({
-      id: devices.id,
-      deviceGuid: devices.deviceGuid,
-      hostname: devices.hostname,
-      ipAddress: devices.ipAddress,
-      status: devices.status,
-      siteId: devices.siteId,
-    })
+    .select({ id, deviceGuid, hostname, ipAddress, status, siteId, osType })
     .from(devices)
     .where(and(inScope(devices, ctx), inArray(devices.id, ids)));
-  const position = new Map(ids.map((id, i) => [id, i] as const));
+  const position = new Map(ids.map((deviceId, i) => [deviceId, i] as const));
   return rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
 }
 

@@ -4,6 +4,8 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { canSeeSite, isSiteLimited } from '../../lib/scope';
 import type { TenantScope } from '../../lib/scope';
 import type { RequestContext } from '../../plugins/auth';
+import type { TargetOs } from '@outpost/contract/targets';
+import { assertDevicesRunTarget } from './package-targets';
 import { findSiteName } from './packages.queries';
 import type { Editor, PackageRow } from './packages.queries';
 
@@ -93,17 +95,19 @@ async function checkedSite(ex: Executor, ctx: RequestContext, siteId: number | n
 export const auditSiteOf = (...siteIds: (number | null)[]) => ({ siteIds });
 
 /**
- * A package owned by a site is deployed only to that site's devices (R2-5): a job naming any
+ * A package owned by a site is deployed only to that site's devices (R2-5), and any package only
+ * to devices of its target OS (docs/decisions/2026-11-26-package-targets.md): a job naming any
  * other device is refused with 409 and the hostnames, whoever creates it.
  */
 export async function assertDeployableTo(
   ex: Executor,
   scope: TenantScope,
-  pkg: { site_id: number | null },
-  targets: { siteId: number | null; hostname: string | null; id: number }[],
+  pkg: { site_id: number | null; target_os: TargetOs },
+  targets: { siteId: number | null; osType: string | null; hostname: string | null; id: number }[],
 ): Promise<void> {
   const siteId = pkg.site_id;
   if (siteId === null) {
+    assertDevicesRunTarget(pkg, targets);
     return;
   }
   const outside = targets.filter((t) => t.siteId !== siteId);
@@ -117,4 +121,5 @@ export async function assertDeployableTo(
       'PACKAGE_SITE_MISMATCH',
     );
   }
+  assertDevicesRunTarget(pkg, targets);
 }

@@ -39,7 +39,6 @@ import {
   deleteStep,
   findPackage,
   findStep,
-  insertPackage as insertPackageRow,
   lastDeployment,
   updatePackage,
   updateStep as updateStepRow,
@@ -53,7 +52,9 @@ import {
   touchPackage,
   writeStepOrder,
 } from './packages.queries';
-import type { PackageRow, StepRow } from './packages.queries';
+import type { PackageRow } from './packages.queries';
+import { fromRow, insertPackage } from './package-insert';
+import { assertStepFitsTarget, assertTargetFitsSteps } from './package-targets';
 
 /**
  * How many pending or running deployments use a package. The deployments area provides it
@@ -116,32 +117,6 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     return { ...toSummary(row, steps.length, await lastDeployment(ex, row.id)), steps: steps.map(toStep) };
   }
 
-  async function insertPackage(
-    tx: Executor,
-    ctx: RequestContext,
-    body: Omit<PackageCreateInput, 'target_os' | 'site_id'> & {
-      target_os?: 'windows';
-      siteId: number | null;
-    },
-  ): Promise<PackageRow> {
-    const editor = editorOf(ctx);
-    return insertPackageRow(tx, {
-      tenantId: ctx.tenantId,
-      name: body.name,
-      description: body.description,
-      targetOs: body.target_os ?? 'windows',
-      osVersionRequirement: body.os_version_requirement,
-      architecture: body.architecture,
-      packageVersion: body.package_version,
-      isTemplate: body.is_template,
-      siteId: body.siteId,
-      createdBy: editor.userId,
-      createdByName: editor.name,
-      updatedBy: editor.userId,
-      updatedByName: editor.name,
-    });
-  }
-
   return {
     async list(ctx: RequestContext, query: PackageListFilters): Promise<ListData<PackageSummary>> {
       const { rows, total } = await listPackages(db, ctx, query);
@@ -174,6 +149,9 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     async update(ctx: RequestContext, id: number, body: PackageUpdateInput): Promise<PackageDetail> {
       return db.transaction(async (tx) => {
         const before = await loadForChange(tx, ctx, id);
+        if (body.target_os !== undefined && body.target_os !== before.targetOs) {
+          await assertTargetFitsSteps(tx, id, body.target_os);
+        }
         const siteId = await siteForUpdate(tx, ctx, before, body.site_id);
         const editor = editorOf(ctx);
         const row = await updatePackage(tx, id, {
@@ -185,6 +163,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
           ...(body.os_version_requirement !== undefined && {
             osVersionRequirement: body.os_version_requirement,
           }),
+          ...(body.target_os !== undefined && { targetOs: body.target_os }),
           ...(body.architecture !== undefined && { architecture: body.architecture }),
           ...(body.package_version !== undefined && { packageVersion: body.package_version }),
           ...(body.is_template !== undefined && { isTemplate: body.is_template }),
@@ -228,6 +207,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     async addStep(ctx: RequestContext, packageId: number, input: StepInput): Promise<PackageStep> {
       return db.transaction(async (tx) => {
         const pkg = await loadForChange(tx, ctx, packageId);
+        assertStepFitsTarget(pkg.targetOs, input.step_type);
         if ((await countSteps(tx, packageId)) >= MAX_STEPS_PER_PACKAGE) {
           throw badRequest(messages.stepLimitReached(MAX_STEPS_PER_PACKAGE), 'TOO_MANY_STEPS');
         }
@@ -254,6 +234,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
     ): Promise<PackageStep> {
       return db.transaction(async (tx) => {
         const pkg = await loadForChange(tx, ctx, packageId);
+        assertStepFitsTarget(pkg.targetOs, input.step_type);
         const before = await findStep(tx, packageId, stepId);
         if (!before) {
           throw notFound(messages.stepNotFound, 'STEP_NOT_FOUND');
@@ -349,6 +330,7 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
         const row = await insertPackage(tx, ctx, {
           name,
           description: source.description,
+          target_os: source.targetOs === 'macos' ? undefined : source.targetOs,
           os_version_requirement: source.osVersionRequirement,
           architecture: source.architecture,
           package_version: source.packageVersion,
@@ -397,17 +379,6 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
         return detailOf(tx, row);
       });
     },
-  };
-}
-
-function fromRow(step: StepRow): StepInput {
-  return {
-    step_name: step.stepName,
-    step_type: step.stepType,
-    step_details: step.stepDetails,
-    fail_deployment_on_error: step.failDeploymentOnError,
-    timeout_seconds: step.timeoutSeconds,
-    retry_count: step.retryCount,
   };
 }
 

@@ -19,6 +19,7 @@ import { useLiveMessages } from '../../../lib/socket';
 import { useDeployOptions } from '../api/get-deploy-options';
 import { createJobs, deployProblems, deploySummary, scheduledAt } from '../lib/deploy-form';
 import type { DeployField, DeployFormValues } from '../lib/deploy-form';
+import { devicesForPackages } from '../lib/device-targets';
 import { DeployFields } from './deploy-fields';
 import { ChangedPackagesNote, changedSinceDeploy } from './changed-packages-note';
 import type { PackageChangeFacts } from './changed-packages-note';
@@ -76,6 +77,7 @@ export default function DeployDialog({
       map.set(p.id, {
         id: p.id,
         name: p.name,
+        target_os: p.target_os,
         updated_at: p.updated_at,
         updated_by_name: p.updated_by_name,
         is_changed_since_deploy: p.is_changed_since_deploy,
@@ -93,7 +95,8 @@ export default function DeployDialog({
     // spec: core §5 — only devices online or logged in are offered.
     for (const d of options.data?.devices ?? []) {
       if (isDeviceActionable(d.status)) {
-        map.set(d.id, { id: d.id, hostname: d.hostname, ip_address: d.ip_address, status: d.status });
+        const { id, hostname, ip_address, status, os_type } = d;
+        map.set(id, { id, hostname, ip_address, status, os_type });
       }
     }
     for (const [id, status] of liveStatus) {
@@ -120,6 +123,20 @@ export default function DeployDialog({
   const values = useWatch({ control: form.control }) as DeployFormValues;
 
   const selectedPackages = packageIds.map((id) => packages.get(id) ?? { id, name: `Package ${id}` });
+  // docs/architecture.md "Package targets": only devices of the chosen packages' OS are offered;
+  // a chosen device of another OS is dropped from the selection (the note says how many and why).
+  const byTarget = devicesForPackages(
+    [...devices.values()],
+    selectedPackages.map((p) => p.target_os),
+  );
+  const leftOutKey = byTarget.leftOutIds.join(',');
+  const [prunedFor, setPrunedFor] = useState('');
+  if (prunedFor !== leftOutKey) {
+    // adjusting state while rendering (react.dev "You might not need an effect")
+    const leftOut = new Set(byTarget.leftOutIds);
+    setPrunedFor(leftOutKey);
+    setDeviceIds((ids) => (ids.some((id) => leftOut.has(id)) ? ids.filter((id) => !leftOut.has(id)) : ids));
+  }
   const selectedDevices = deviceIds.map(
     (id) => devices.get(id) ?? { id, hostname: null, status: 'offline' as const },
   );
@@ -230,7 +247,7 @@ export default function DeployDialog({
     label: p.name,
     detail: 'detail' in p ? p.detail : undefined,
   }));
-  const deviceItems: PickItem[] = [...devices.values()].map((d) => ({
+  const deviceItems: PickItem[] = byTarget.offered.map((d) => ({
     id: d.id,
     label: d.hostname ?? `Device ${d.id}`,
     detail: d.ip_address ?? undefined,
@@ -302,7 +319,19 @@ export default function DeployDialog({
           searchPlaceholder="Search hostname or IP..."
           isLoading={options.isPending && isOpen}
           isDisabled={isCreating}
-          hint="Only devices that are online or logged in are offered."
+          hint={
+            <>
+              Only devices that are online or logged in are offered.
+              {byTarget.note && (
+                <span
+                  className="mt-1 block font-medium text-amber-700 dark:text-amber-300"
+                  data-testid="devices-left-out"
+                >
+                  {byTarget.note}
+                </span>
+              )}
+            </>
+          }
         />
 
         <DeployFields

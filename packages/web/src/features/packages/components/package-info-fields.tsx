@@ -6,13 +6,15 @@ import { Checkbox, Field, Input, Select, Textarea } from '../../../components/ui
 import type { PackageInfo } from '../lib/builder-state';
 
 // spec: operations §2.3 — name, description, os_version_requirement (optional free text),
-// architecture (x64, x86 or arm64, default x64), package_version (default 1.0.0); target OS windows.
+// architecture (x64, x86 or arm64, default x64), package_version (default 1.0.0). The target OS is
+// Windows (the default) or Linux; macOS is listed as future (docs/architecture.md "Package targets").
 
 export function PackageInfoFields({
   form,
   isDisabled,
   sites,
   isSiteLimited,
+  windowsOnlySteps,
 }: {
   form: UseFormReturn<PackageInfo>;
   isDisabled?: boolean;
@@ -20,6 +22,8 @@ export function PackageInfoFields({
   sites: SiteOption[];
   /** a site-limited member's package belongs to one of their sites, never to all */
   isSiteLimited: boolean;
+  /** steps that run on Windows only: while there are any, Linux cannot be chosen */
+  windowsOnlySteps: string[];
 }) {
   const { register, formState } = form;
   return (
@@ -45,8 +49,24 @@ export function PackageInfoFields({
           />
         </Field>
       </div>
-      <Field label="Target OS" htmlFor="package-os" hint="macOS support is coming in a future release.">
-        <Input id="package-os" value="Windows" readOnly disabled />
+      <Field
+        label="Target OS"
+        htmlFor="package-os"
+        hint={
+          windowsOnlySteps.length > 0
+            ? `Linux is unavailable while the package has Windows-only steps (${windowsOnlySteps.join(', ')}). macOS support is coming in a future release.`
+            : 'The package is offered only to devices of this OS. macOS support is coming in a future release.'
+        }
+      >
+        <Select id="package-os" {...register('target_os')}>
+          <option value="windows">Windows</option>
+          <option value="linux" disabled={windowsOnlySteps.length > 0}>
+            Linux
+          </option>
+          <option value="macos" disabled>
+            macOS (coming soon)
+          </option>
+        </Select>
       </Field>
       <Field
         label="OS Version Requirement"

@@ -27,6 +27,7 @@ describe('step editor: Download from URL', () => {
       <QueryClientProvider client={new QueryClient()}>
         <StepEditorDialog
           draft={{ ...newStepDraft('EXE'), step_name: 'Install' }}
+          targetOs="windows"
           stepNumber={1}
           isNew
           onSave={onSave}
@@ -52,5 +53,32 @@ describe('step editor: Download from URL', () => {
     expect(onSave.mock.calls[0]?.[0]).toMatchObject({
       step_details: { source_type: 'url', url: 'http://intranet.example/setup.exe', sha256: 'ab'.repeat(32) },
     });
+  });
+});
+
+// docs/architecture.md "Package targets": a Linux package holds no Windows-only step.
+describe('step editor: package targets', () => {
+  afterEach(cleanup);
+
+  it('offers a Linux package no Windows-only step type', async () => {
+    const user = userEvent.setup();
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <StepEditorDialog
+          draft={{ ...newStepDraft('CMD'), step_name: 'Hello' }}
+          targetOs="linux"
+          stepNumber={1}
+          isNew
+          onSave={vi.fn()}
+          onCancel={vi.fn()}
+        />
+      </QueryClientProvider>,
+    );
+    const types = screen.getByRole('radiogroup', { name: 'Step Type' });
+    expect(within(types).getByRole('radio', { name: /Install MSI/ })).toBeDisabled();
+    expect(within(types).getByRole('radio', { name: /Registry/ })).toBeDisabled();
+    expect(within(types).getByRole('radio', { name: /^Command/ })).toBeEnabled();
+    await user.click(within(types).getByRole('radio', { name: /Registry/ }));
+    expect(within(types).getByRole('radio', { name: /Registry/ })).not.toBeChecked();
   });
 });

@@ -12,6 +12,8 @@ import {
   missingRequiredFields,
 } from '@outpost/contract/step-catalog';
 import type { StepType as StepTypeValue } from '@outpost/contract/step-catalog';
+import { stepRunsOn, targetOsLabel } from '@outpost/contract/targets';
+import type { AvailableTargetOs } from '@outpost/contract/targets';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -52,13 +54,15 @@ const StepFormSchema = z
 
 type Props = {
   draft: StepDraft;
+  /** the package's target: step types it cannot run are shown but not offered */
+  targetOs: AvailableTargetOs;
   stepNumber: number;
   isNew: boolean;
   onSave: (draft: StepDraft) => void;
   onCancel: () => void;
 };
 
-export function StepEditorDialog({ draft, stepNumber, isNew, onSave, onCancel }: Props) {
+export function StepEditorDialog({ draft, targetOs, stepNumber, isNew, onSave, onCancel }: Props) {
   const form = useForm<StepForm>({
     defaultValues: {
       step_name: draft.step_name,
@@ -153,15 +157,20 @@ export function StepEditorDialog({ draft, stepNumber, isNew, onSave, onCancel }:
           <div role="radiogroup" aria-label="Step Type" className="grid grid-cols-2 gap-2 sm:grid-cols-4">
             {STEP_TYPES.map((type) => {
               const isChosen = type === stepType;
+              // docs/architecture.md "Package targets": a Linux package holds no Windows-only step
+              const isOffered = stepRunsOn(type, targetOs);
               return (
                 <button
                   key={type}
                   type="button"
                   role="radio"
                   aria-checked={isChosen}
+                  disabled={!isOffered && !isChosen}
+                  title={isOffered ? undefined : `Runs on Windows only, not on ${targetOsLabel(targetOs)}`}
                   onClick={() => chooseType(type)}
                   className={cn(
                     'flex items-center gap-2.5 rounded-lg border px-2.5 py-2 text-left text-sm transition-colors',
+                    'disabled:cursor-not-allowed disabled:opacity-50',
                     'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
                     isChosen
                       ? 'border-indigo-500 bg-indigo-50 ring-1 ring-indigo-500 dark:border-indigo-400 dark:bg-indigo-500/10 dark:ring-indigo-400'
@@ -171,6 +180,11 @@ export function StepEditorDialog({ draft, stepNumber, isNew, onSave, onCancel }:
                   <StepTypeIcon type={type} className="size-7" />
                   <span className="font-medium text-slate-800 dark:text-slate-100">
                     {STEP_CATALOG[type].label}
+                    {!isOffered && (
+                      <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">
+                        Windows only
+                      </span>
+                    )}
                   </span>
                 </button>
               );

@@ -4,12 +4,16 @@ import { PACKAGE_DEFAULTS, STEP_DEFAULTS, STEP_LIMITS } from '@outpost/contract/
 import { MAX_STEPS_PER_PACKAGE } from '@outpost/contract/limits';
 import { defaultStepDetails, parseStepDetails } from '@outpost/contract/step-catalog';
 import type { StepType } from '@outpost/contract/step-catalog';
+import { stepRunsOn } from '@outpost/contract/targets';
+import type { AvailableTargetOs } from '@outpost/contract/targets';
 
 // The builder's working copy of a package (spec: operations §2.3, §3, §4 package save, §5).
 
 export type PackageInfo = {
   name: string;
   description: string;
+  /** Windows (the default) or Linux; macOS is future (docs/architecture.md "Package targets") */
+  target_os: AvailableTargetOs;
   os_version_requirement: string;
   architecture: Architecture;
   package_version: string;
@@ -45,6 +49,7 @@ export type StepDraft = {
 export const EMPTY_INFO: PackageInfo = {
   name: '',
   description: '',
+  target_os: PACKAGE_DEFAULTS.target_os,
   os_version_requirement: '',
   architecture: PACKAGE_DEFAULTS.architecture,
   package_version: PACKAGE_DEFAULTS.package_version,
@@ -59,6 +64,7 @@ export function infoFromPackage(p: PackageDetail): PackageInfo {
   return {
     name: p.name,
     description: p.description ?? '',
+    target_os: p.target_os === 'macos' ? PACKAGE_DEFAULTS.target_os : p.target_os,
     os_version_requirement: p.os_version_requirement ?? '',
     architecture: p.architecture,
     package_version: p.package_version,
@@ -162,3 +168,10 @@ export function moveStep(steps: StepDraft[], from: number, to: number): StepDraf
   next.splice(to, 0, moved!);
   return next;
 }
+
+/**
+ * The steps that keep a package on Windows ("2. Set ring"): a Linux package holds none of them
+ * (docs/architecture.md "Package targets").
+ */
+export const windowsOnlySteps = (steps: StepDraft[]): string[] =>
+  steps.flatMap((s, i) => (stepRunsOn(s.step_type, 'linux') ? [] : [`${i + 1}. ${s.step_name}`]));

@@ -11,7 +11,7 @@ import type { PackageBody, PackageInfo, StepDraft } from './builder-state';
 // saving keeps them (docs/decisions/2026-11-26-step-delete-on-save.md).
 
 export type SaveDeps = {
-  createPackage: (body: PackageBody & { target_os: 'windows' }) => Promise<PackageDetail>;
+  createPackage: (body: PackageBody) => Promise<PackageDetail>;
   updatePackage: (id: number, body: PackageBody) => Promise<PackageDetail>;
   addStep: (packageId: number, step: StepPayload) => Promise<PackageStep>;
   updateStep: (packageId: number, stepId: number, step: StepPayload) => Promise<PackageStep>;
@@ -53,7 +53,7 @@ export async function savePackage(
   const failure = (error: string): SaveResult => ({ ok: false, packageId, steps, deletedStepIds, error });
   try {
     if (packageId === null) {
-      packageId = (await deps.createPackage({ ...info, target_os: 'windows' })).id;
+      packageId = (await deps.createPackage(info)).id;
     } else {
       await deps.updatePackage(packageId, info);
     }

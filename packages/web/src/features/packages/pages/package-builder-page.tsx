@@ -5,7 +5,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { ArrowLeft, Save } from 'lucide-react';
 import { packageMessages as messages } from '@outpost/contract/messages';
-import { Architecture, PACKAGE_NAME_MAX } from '@outpost/contract/packages';
+import { Architecture, PACKAGE_DEFAULTS, PACKAGE_NAME_MAX } from '@outpost/contract/packages';
+import { AVAILABLE_TARGET_OSES } from '@outpost/contract/targets';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -37,6 +38,7 @@ import {
   moveStep,
   newStepDraft,
   packageBlockers,
+  windowsOnlySteps,
 } from '../lib/builder-state';
 import type { PackageInfo, StepDraft } from '../lib/builder-state';
 import { usePackageAccess } from '../lib/package-access';
@@ -49,6 +51,7 @@ import { savePackage } from '../lib/save-flow';
 const PackageInfoSchema = z.object({
   name: z.string().trim().min(1, messages.packageNameRequired).max(PACKAGE_NAME_MAX),
   description: z.string(),
+  target_os: z.enum(AVAILABLE_TARGET_OSES),
   os_version_requirement: z.string().max(100, 'OS version requirement must be 100 characters or less'),
   architecture: Architecture,
   package_version: z.string().trim().min(1, 'Package version is required').max(50),
@@ -140,6 +143,7 @@ function Builder({
   });
   const name = useWatch({ control: form.control, name: 'name' }) ?? '';
   const siteId = useWatch({ control: form.control, name: 'site_id' }) ?? '';
+  const targetOs = useWatch({ control: form.control, name: 'target_os' }) ?? PACKAGE_DEFAULTS.target_os;
   const blockers = packageBlockers({ name, site_id: siteId }, steps, {
     mustChooseSite: access.isSiteLimited,
   });
@@ -311,6 +315,7 @@ function Builder({
                 isDisabled={isLocked}
                 sites={access.sites}
                 isSiteLimited={access.isSiteLimited}
+                windowsOnlySteps={windowsOnlySteps(steps)}
               />
             </form>
           </div>
@@ -330,6 +335,7 @@ function Builder({
       {editing && (
         <StepEditorDialog
           draft={editing.draft}
+          targetOs={targetOs}
           stepNumber={editing.index + 1}
           isNew={editing.isNew}
           onSave={saveStep}

@@ -1,0 +1,1 @@
+ALTER TABLE "deployment_jobs" ADD COLUMN "target_os" text DEFAULT 'windows' NOT NULL;
