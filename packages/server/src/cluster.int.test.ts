@@ -270,7 +270,7 @@ describe('two instances behind nginx (deploy/nginx.conf)', () => {
     const pkg = (
       await main<Envelope<PackageDetail>>('POST', '/api/customer/deployment-packages', {
         token,
-        body: { name: 'Through nginx' },
+        body: { name: 'Through nginx', target_os: 'linux' },
       })
     ).body.data;
     for (const step of [
