@@ -185,9 +185,9 @@ try {
   const enrolSeconds = (Date.now() - enrolStarted) / 1000;
   log(`${agents} agents enrolled and online in ${enrolSeconds.toFixed(0)} s`);
 
-  const deviceList: { id: number; device_guid: string }[] = [];
+  const deviceList: { id: number; device_guid: string; os_type: string | null }[] = [];
   for (let page = 1; deviceList.length < agents; page++) {
-    const got = await must<{ data: { id: number; device_guid: string }[] }>(
+    const got = await must<{ data: { id: number; device_guid: string; os_type: string | null }[] }>(
       'GET',
       `/api/customer/devices?limit=100&page=${page}`,
     );
@@ -197,7 +197,8 @@ try {
     deviceList.push(...got.data);
   }
   const restartPool = deviceList.slice(0, RESTART_POOL);
-  const deployPool = deviceList.slice(RESTART_POOL);
+  // the package targets Windows: the server refuses the fleet's Macs (docs/architecture.md, package targets)
+  const deployPool = deviceList.slice(RESTART_POOL).filter((d) => d.os_type === 'windows');
 
   // a package of two CMD steps (the simulator runs them in 0.3–1.5 s each)
   const pkg = await must<{ id: number }>('POST', '/api/customer/deployment-packages', {
