@@ -124,7 +124,12 @@ export async function startTestServer(
     },
     seedDemo: () => seedDemo(database.db, { blobStore: createLocalBlobStore(config.blobDir) }),
     async close() {
+      // Node 20 does not count a keep-alive connection whose last answer was a streamed file as
+      // idle, so a graceful close would wait out the keep-alive timeout (72 s); the server's own
+      // shutdown is bounded at 10 s (main.ts), the tests' at 2 s, then open connections are cut
+      const cut = setTimeout(() => app.server.closeAllConnections(), 2_000).unref();
       await app.close();
+      clearTimeout(cut);
       await database.close();
       await throwaway?.drop();
     },
