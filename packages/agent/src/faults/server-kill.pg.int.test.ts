@@ -79,29 +79,42 @@ describe('SIGKILL of the server while a deployment runs', () => {
       backoff: { baseMs: 200, capMs: 2000 },
     });
     const deviceRows = await until(async () => {
-      const rows = await query<{ id: number; status: string }>(db.url, 'select id, status from devices');
+      const rows = await query<{ id: number; status: string; os_type: string }>(
+        db.url,
+        'select id, status, os_type from devices',
+      );
       return rows.length === 6 && rows.every((r) => r.status === 'online') ? rows : null;
     }, 20_000);
 
-    const pkg = (
-      await call<PackageDetail>(url, 'POST', '/api/customer/deployment-packages', {
+    // a package reaches only devices of its OS: one for the real (Linux) agents, one for the
+    // simulated Windows devices (the simulated Macs sit this one out)
+    const jobIds: number[] = [];
+    for (const target of ['linux', 'windows'] as const) {
+      const pkg = (
+        await call<PackageDetail>(url, 'POST', '/api/customer/deployment-packages', {
+          token: admin.token,
+          body: { name: `Survives a crash (${target})`, target_os: target },
+        })
+      ).body.data;
+      for (const step of STEPS) {
+        const res = await call(url, 'POST', `/api/customer/deployment-packages/${pkg.id}/steps`, {
+          token: admin.token,
+          body: step,
+        });
+        expect(res.status).toBe(200);
+      }
+      const job = await call<DeploymentJob>(url, 'POST', '/api/customer/deployments', {
         token: admin.token,
-        body: { name: 'Survives a crash', target_os: 'linux' },
-      })
-    ).body.data;
-    for (const step of STEPS) {
-      const res = await call(url, 'POST', `/api/customer/deployment-packages/${pkg.id}/steps`, {
-        token: admin.token,
-        body: step,
+        body: {
+          package_id: pkg.id,
+          device_ids: deviceRows.filter((r) => r.os_type === target).map((r) => r.id),
+          job_name: `Crash test (${target})`,
+        },
       });
-      expect(res.status).toBe(200);
+      expect(job.status).toBe(200);
+      jobIds.push(job.body.data.id);
     }
-    const job = await call<DeploymentJob>(url, 'POST', '/api/customer/deployments', {
-      token: admin.token,
-      body: { package_id: pkg.id, device_ids: deviceRows.map((r) => r.id), job_name: 'Crash test' },
-    });
-    expect(job.status).toBe(200);
-    const jobId = job.body.data.id;
+    const deviceCount = deviceRows.filter((r) => r.os_type !== 'macos').length;
 
     // Kill the server once some device finished its first step and none has finished everything.
     await until(
@@ -115,25 +128,25 @@ describe('SIGKILL of the server while a deployment runs', () => {
     const killedAt = Date.now();
     const before = await query<{ n: number }>(
       db.url,
-      "select count(*)::int as n from device_deployments where job_id = $1 and status = 'completed'",
-      [jobId],
+      "select count(*)::int as n from device_deployments where job_id = any($1) and status = 'completed'",
+      [jobIds],
     );
     await sleep(1500);
     server = await startServerProcess(port, env());
     const restartedAt = Date.now();
 
-    const final = await until(async () => {
-      const [row] = await query<{
+    const finals = await until(async () => {
+      const jobs = await query<{
         status: string;
         total_devices: number;
         completed_devices: number;
         failed_devices: number;
       }>(
         db.url,
-        'select status, total_devices, completed_devices, failed_devices from deployment_jobs where id = $1',
-        [jobId],
+        'select status, total_devices, completed_devices, failed_devices from deployment_jobs where id = any($1)',
+        [jobIds],
       );
-      return row && ['completed', 'failed'].includes(row.status) ? row : null;
+      return jobs.length === 2 && jobs.every((j) => ['completed', 'failed'].includes(j.status)) ? jobs : null;
     }, 40_000);
     const finishedAt = Date.now();
 
@@ -142,17 +155,18 @@ describe('SIGKILL of the server while a deployment runs', () => {
       status: string;
       error_message: string | null;
       command_id: string;
-    }>(db.url, 'select id, status, error_message, command_id from device_deployments where job_id = $1', [
-      jobId,
-    ]);
-    expect(rows).toHaveLength(6);
+    }>(
+      db.url,
+      'select id, status, error_message, command_id from device_deployments where job_id = any($1)',
+      [jobIds],
+    );
+    expect(rows).toHaveLength(deviceCount);
     expect(rows.map((r) => [r.status, r.error_message])).toEqual(rows.map(() => ['completed', null]));
-    expect(final).toEqual({
-      status: 'completed',
-      total_devices: rows.length,
-      completed_devices: rows.filter((r) => r.status === 'completed').length,
-      failed_devices: rows.filter((r) => r.status === 'failed').length,
-    });
+    for (const final of finals) {
+      expect(final).toMatchObject({ status: 'completed', failed_devices: 0 });
+      expect(final.completed_devices).toBe(final.total_devices);
+    }
+    expect(finals.reduce((n, j) => n + j.total_devices, 0)).toBe(rows.length);
 
     // Every step once per device, first attempt, completed; the echo's line once.
     const logs = await query<{
@@ -187,7 +201,7 @@ describe('SIGKILL of the server while a deployment runs', () => {
     expect(commands.every((c) => c.status === 'completed')).toBe(true);
 
     console.log(
-      `[faults] server SIGKILL: ${before[0]!.n}/6 devices had finished when killed; restarted ${restartedAt - killedAt} ms after the kill; job final ${finishedAt - restartedAt} ms after the restart`,
+      `[faults] server SIGKILL: ${before[0]!.n}/${deviceCount} devices had finished when killed; restarted ${restartedAt - killedAt} ms after the kill; job final ${finishedAt - restartedAt} ms after the restart`,
     );
   }, 90_000);
 });
