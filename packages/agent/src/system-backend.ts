@@ -14,6 +14,7 @@ export function createSystemBackend(options: { externalIpUrl: string | null }): 
         hostname: facts.hostname,
         osType: facts.osType,
         osVersion: facts.osVersion,
+        architecture: facts.architecture,
         ipAddress: facts.ipAddress,
         sessions: await collectSessions(),
       };
@@ -26,6 +27,7 @@ export function createSystemBackend(options: { externalIpUrl: string | null }): 
           hostname: f.hostname,
           osType: f.osType,
           osVersion: f.osVersion,
+          architecture: f.architecture,
           serialNumber: f.serialNumber,
           manufacturer: f.manufacturer,
           model: f.model,

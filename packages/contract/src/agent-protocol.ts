@@ -10,6 +10,7 @@ import {
   SoftwareItem,
 } from './devices';
 import { AgentPlatform } from './agent-releases';
+import { architectureField } from './targets';
 
 // The agent protocol (ARCHITECTURE §4). Agents enrol over HTTP (POST /api/agent/enroll) and then
 // hold one websocket (WS /api/agent/ws) authenticated with their device guid and secret:
@@ -52,6 +53,7 @@ export const EnrollFacts = z.object({
   hostname: z.string().min(1).max(255),
   osType: z.string().max(64),
   osVersion: z.string().max(255),
+  architecture: architectureField,
   agentVersion: z.string().max(64),
   serialNumber: z.string().max(255).nullable().optional(),
   /** a stable machine id (/etc/machine-id, MachineGuid, IOPlatformUUID); recorded, never trusted as identity */
@@ -148,22 +150,18 @@ export const CancelCommand = z.object({
   targetCommandId: id,
 });
 
+/** `url` of a build: a path on the agent's own server (never another origin: it sends its credentials) */
+const serverPath = /^\/api\/[A-Za-z0-9/_.-]+$/;
 /**
- * Update the agent to a published executable (issue 15). The server does not know a device's
- * architecture, so it names the build of every platform of the device's OS and the agent takes
- * its own; `url` is relative to the server. The agent answers after the new version has
- * connected (or with the reason it was refused or rolled back).
+ * Update the agent (issue 15): a published build per platform of the device's OS (older agents report no
+ * architecture); the agent takes its own and answers once it connected, or why it refused or rolled back.
  */
 export const AgentBuild = z.object({
   platform: AgentPlatform,
   version: z.string().max(64),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   size: z.number().int().positive(),
-  /** a path on the agent's own server (never another origin: the agent sends its credentials) */
-  url: z
-    .string()
-    .max(512)
-    .regex(/^\/api\/[A-Za-z0-9/_.-]+$/),
+  url: z.string().max(512).regex(serverPath),
 });
 export type AgentBuild = z.infer<typeof AgentBuild>;
 export const UpdateAgentCommand = z.object({
@@ -226,6 +224,7 @@ export const HelloMessage = z.object({
   hostname: z.string().min(1).max(255),
   osType: z.string().max(64),
   osVersion: z.string().max(255),
+  architecture: architectureField,
   ipAddress: z.string().max(64).nullable().optional(),
   /**
    * user sessions open right now: the server sets loggedin from them, records a login for any it
@@ -256,6 +255,7 @@ export const InventoryMessage = z.object({
       hostname: z.string().min(1).max(255).optional(),
       osType: z.string().max(64).optional(),
       osVersion: z.string().max(255).optional(),
+      architecture: architectureField,
       serialNumber: z.string().max(255).nullable().optional(),
       manufacturer: z.string().max(255).nullable().optional(),
       model: z.string().max(255).nullable().optional(),

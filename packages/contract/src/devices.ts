@@ -130,6 +130,8 @@ export const Device = z.object({
   ip_address: z.string().nullable(),
   os_type: z.string().nullable(),
   os_version: z.string().nullable(),
+  /** the CPU architecture the agent reports (x64, x86, arm64); null for an older agent */
+  architecture: z.string().nullable(),
   status: DeviceStatus,
   last_seen: z.string().nullable(),
   agent_version: z.string().nullable(),

@@ -116,6 +116,8 @@ export const packageMessages = {
     `The package cannot target ${target} while it has steps that run on Windows only: ${steps.join(', ')}.`,
   deployWrongOs: (target: string, hostnames: string[]) =>
     `This package targets ${target} and cannot be deployed to devices of another operating system: ${hostnames.join(', ')}.`,
+  deployWrongArch: (arch: string, devices: string[]) =>
+    `This package is built for ${arch} and cannot run on the architecture of these devices: ${devices.join(', ')}.`,
   stepDetailsJson: 'Step details must be a JSON object',
   stepDetailsInvalid: 'Step details are invalid',
   stepFieldText: (label: string) => `${label} must be text`,
@@ -259,6 +261,10 @@ export const deploymentMessages = {
         ? `the chosen packages target ${targets.join(' and ')} (deploy them separately)`
         : `${packageCount === 1 ? 'this package targets' : 'the chosen packages target'} ${targets[0]}`
     }`,
+  dialogDevicesLeftOutArch: (count: number, archs: string[], built: string[], packageCount: number) =>
+    `${count} device${count === 1 ? '' : 's'} left out: ${archs.join(', ')}, ${
+      packageCount === 1 ? 'this package is' : 'the chosen packages are'
+    } built for ${built.join(' and ')}`,
   agentCannotDeploy: 'The agent could not run the deployment',
   // Devices the job waits for (docs/architecture.md, offline devices)
   noWaitingDevices: 'No device of this deployment is waiting to come back online.',

@@ -4,15 +4,11 @@ import { listOf } from './envelope';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_STEPS_PER_PACKAGE } from './limits';
 import { packageMessages as messages } from './messages';
 import { FileRef, StepType, parseStepDetails } from './step-catalog';
-import { AVAILABLE_TARGET_OSES, TargetOs, stepRunsOn, targetOsLabel } from './targets';
+import { AVAILABLE_TARGET_OSES, Architecture, TargetOs, stepRunsOn, targetOsLabel } from './targets';
 
 // spec: operations §2.2, §2.3, §3 (package, step), §5, §7 Packages, §9.
 
-export { TARGET_OSES, TargetOs } from './targets';
-
-export const ARCHITECTURES = ['x64', 'x86', 'arm64'] as const;
-export const Architecture = z.enum(ARCHITECTURES);
-export type Architecture = z.infer<typeof Architecture>;
+export { TARGET_OSES, TargetOs, ARCHITECTURES, Architecture } from './targets';
 
 export const PACKAGE_DEFAULTS = {
   package_version: '1.0.0',

@@ -15,6 +15,14 @@ export type TargetOs = z.infer<typeof TargetOs>;
 export const AVAILABLE_TARGET_OSES = ['windows', 'linux'] as const satisfies readonly TargetOs[];
 export type AvailableTargetOs = (typeof AVAILABLE_TARGET_OSES)[number];
 
+/** The CPU architectures a package is built for and a device reports (packages.ts re-exports them). */
+export const ARCHITECTURES = ['x64', 'x86', 'arm64'] as const;
+export const Architecture = z.enum(ARCHITECTURES);
+export type Architecture = z.infer<typeof Architecture>;
+
+/** The agent's reported architecture (enrol, hello, inventory facts); older agents send none. */
+export const architectureField = z.string().max(16).nullable().optional();
+
 /**
  * The targets each step type runs on (docs/architecture.md "Package targets"). MSI and REGISTRY
  * need Windows (msiexec, the registry). CMD runs cmd.exe on Windows and /bin/sh elsewhere;
@@ -46,3 +54,37 @@ export function deviceTargetOs(osType: string | null | undefined): TargetOs | nu
 /** Does a device that reports this os_type run packages built for `target`? */
 export const deviceRunsTarget = (osType: string | null | undefined, target: TargetOs): boolean =>
   deviceTargetOs(osType) === target;
+
+/** The architecture a device reported, or null when it reported none Outpost knows. */
+export function deviceArchitecture(reported: string | null | undefined): Architecture | null {
+  const arch = reported?.trim().toLowerCase();
+  return ARCHITECTURES.find((a) => a === arch) ?? null;
+}
+
+/**
+ * The architectures a device of this OS and architecture runs (docs/architecture.md "Package
+ * targets"): Windows runs x86 builds on x64 (WoW64), and Windows on ARM emulates x86 and x64;
+ * Linux runs its own architecture and x86 builds on x64. Anything else runs only its own.
+ */
+const RUNS: Partial<Record<TargetOs, Record<Architecture, readonly Architecture[]>>> = {
+  windows: { x86: ['x86'], x64: ['x64', 'x86'], arm64: ['arm64', 'x64', 'x86'] },
+  linux: { x86: ['x86'], x64: ['x64', 'x86'], arm64: ['arm64'] },
+};
+
+/**
+ * Does a device run a package built for `packageArch`? A device that reports no architecture Outpost
+ * knows (an agent older than the report) matches: it cannot be told apart, and its OS still decides.
+ */
+export function deviceRunsArchitecture(
+  osType: string | null | undefined,
+  reported: string | null | undefined,
+  packageArch: Architecture,
+): boolean {
+  const arch = deviceArchitecture(reported);
+  if (arch === null) {
+    return true;
+  }
+  const os = deviceTargetOs(osType);
+  const runs = (os && RUNS[os]?.[arch]) ?? [arch];
+  return runs.includes(packageArch);
+}

@@ -4,6 +4,7 @@ import os from 'node:os';
 import si from 'systeminformation';
 import type { UserSession } from '@outpost/contract/agent-protocol';
 import type { HardwareInfo, NetworkInfo, NetworkInterface } from '@outpost/contract/devices';
+import type { Architecture } from '@outpost/contract/targets';
 import { tryExec } from './exec';
 
 // This machine's facts, hardware and network through systeminformation (spec: core §3 shapes).
@@ -14,6 +15,19 @@ const clean = (v: string | null | undefined) => (v && v.trim() && v.trim() !== '
 export function osTypeOf(platform: NodeJS.Platform = process.platform): string {
   return platform === 'win32' ? 'windows' : platform === 'darwin' ? 'macos' : 'linux';
 }
+
+/**
+ * The CPU architecture the agent reports (docs/architecture.md "Package targets"): Node's
+ * `os.arch()` as Outpost names it, or null for one no package can be built for.
+ */
+export function architectureOf(arch: string = os.arch()): Architecture | null {
+  return ARCH_NAMES.get(arch) ?? null;
+}
+const ARCH_NAMES = new Map<string, Architecture>([
+  ['x64', 'x64'],
+  ['ia32', 'x86'],
+  ['arm64', 'arm64'],
+]);
 
 export async function collectFacts() {
   const [osInfo, system, uuid, defaultIface] = await Promise.all([
@@ -28,6 +42,7 @@ export async function collectFacts() {
   return {
     hostname: os.hostname(),
     osType: osTypeOf(),
+    architecture: architectureOf(),
     osVersion: [osInfo.distro, osInfo.release].filter(Boolean).join(' ') || os.release(),
     serialNumber: clean(system.serial),
     machineId: clean(uuid.os) ?? readMachineId(),

@@ -29,6 +29,10 @@ describe('simulated devices', () => {
     expect(devices.some((d) => d.facts.osVersion.includes('Windows 10'))).toBe(true);
     expect(devices.some((d) => d.facts.osVersion.includes('Windows 11'))).toBe(true);
     expect(devices.filter((d) => d.facts.osType === 'macos').length).toBeGreaterThan(10);
+    // Macs are Apple silicon, Windows machines x64 (docs/architecture.md "Package targets")
+    for (const d of devices) {
+      expect(d.facts.architecture).toBe(d.facts.osType === 'macos' ? 'arm64' : 'x64');
+    }
     const usage = devices.map(
       (d) => 1 - d.hardware.storageDevices[0]!.freeSpace / d.hardware.storageDevices[0]!.totalSize,
     );

@@ -119,6 +119,8 @@ export function createVirtualDevice(
       hostname,
       osType: isMac ? 'macos' : 'windows',
       osVersion: isMac ? rng.pick(MAC_VERSIONS) : rng.pick(WINDOWS_VERSIONS),
+      // deterministic: simulated Macs are Apple silicon, Windows machines x64
+      architecture: isMac ? 'arm64' : 'x64',
       agentVersion: AGENT_VERSION,
       serialNumber: serial,
       machineId,
@@ -188,6 +190,7 @@ export function virtualBackend(device: VirtualDevice): DeviceBackend {
         hostname: device.facts.hostname,
         osType: device.facts.osType,
         osVersion: device.facts.osVersion,
+        architecture: device.facts.architecture,
         ipAddress: device.facts.ipAddress,
         sessions: device.sessions,
       });
@@ -201,9 +204,10 @@ export function virtualBackend(device: VirtualDevice): DeviceBackend {
           i.bytesSent += Math.round(Math.random() * 1e6);
         }
       }
-      const { hostname, osType, osVersion, serialNumber, manufacturer, model, ipAddress } = device.facts;
+      const { hostname, osType, osVersion, architecture, serialNumber, manufacturer, model, ipAddress } =
+        device.facts;
       return Promise.resolve({
-        facts: { hostname, osType, osVersion, serialNumber, manufacturer, model, ipAddress },
+        facts: { hostname, osType, osVersion, architecture, serialNumber, manufacturer, model, ipAddress },
         ...((all || kind === 'hardware') && { hardware: device.hardware }),
         ...((all || kind === 'network') && { network: device.network }),
         ...((all || kind === 'software') && { software: device.software }),

@@ -12,6 +12,7 @@ import type {
 import { INVENTORY_KINDS } from '@outpost/contract/devices';
 import type { DeviceStatus, InventoryKind } from '@outpost/contract/devices';
 import type { DeviceUpdatePayload } from '@outpost/contract/live';
+import { deviceArchitecture } from '@outpost/contract/targets';
 import type { Db } from '../db/client';
 import { devices } from '../db/schema/index';
 import { replaceSoftware } from './device-software';
@@ -64,10 +65,7 @@ function changeOf(r: Returned, previous: DeviceStatus | null, extra: Partial<Dev
 
 /** spec: core §3 — error while a fault is open, loggedin while a session is open, else online. */
 export function presenceStatus(hasFault: boolean, sessions: readonly UserSession[]): DeviceStatus {
-  if (hasFault) {
-    return 'error';
-  }
-  return sessions.length > 0 ? 'loggedin' : 'online';
+  return hasFault ? 'error' : sessions.length > 0 ? 'loggedin' : 'online';
 }
 
 /** The row an UPDATE of a device locked just before returned; it cannot be missing. */
@@ -130,6 +128,7 @@ export async function markConnected(
         hostname: hello.hostname,
         osType: hello.osType,
         osVersion: hello.osVersion,
+        architecture: deviceArchitecture(hello.architecture),
         agentVersion: hello.agentVersion,
         ipAddress: hello.ipAddress || ip,
         updatedAt: sql`now()`,
@@ -336,6 +335,7 @@ function inventoryPatch(inv: InventoryMessage, changed: readonly InventoryKind[]
     ...(f.hostname !== undefined && { hostname: f.hostname }),
     ...(f.osType !== undefined && { osType: f.osType }),
     ...(f.osVersion !== undefined && { osVersion: f.osVersion }),
+    ...(f.architecture !== undefined && { architecture: deviceArchitecture(f.architecture) }),
     ...(f.serialNumber !== undefined && { serialNumber: f.serialNumber }),
     ...(f.manufacturer !== undefined && { manufacturer: f.manufacturer }),
     ...(f.model !== undefined && { model: f.model }),

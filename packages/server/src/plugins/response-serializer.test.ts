@@ -15,6 +15,7 @@ const device = {
   ip_address: null,
   os_type: 'windows',
   os_version: null,
+  architecture: null,
   status: 'online' as const,
   last_seen: '2026-11-23T10:00:00.000Z',
   agent_version: '1.2.3',

@@ -1,13 +1,18 @@
 import { createContext, useContext } from 'react';
 import type { DeploymentJob } from '@outpost/contract/deployments';
 import type { DeviceStatus } from '@outpost/contract/devices';
-import type { TargetOs } from '@outpost/contract/targets';
+import type { Architecture, TargetOs } from '@outpost/contract/targets';
 
 // The deploy dialog is opened from the device list, the package list and the builder (spec: core §2
 // Deploy dialog, operations §2.2). Features never import each other, so the shell hosts the one
 // dialog (app/deploy-dialog-host.tsx) and every screen asks for it through this context.
 
-export type DeployPackageChoice = { id: number; name: string; target_os?: TargetOs };
+export type DeployPackageChoice = {
+  id: number;
+  name: string;
+  target_os?: TargetOs;
+  architecture?: Architecture;
+};
 export type DeployDeviceChoice = {
   id: number;
   hostname: string | null;
@@ -15,6 +20,8 @@ export type DeployDeviceChoice = {
   status: DeviceStatus;
   /** the device's OS; a package is offered only to devices of its target (docs/architecture.md) */
   os_type?: string | null;
+  /** the CPU architecture the agent reports (null: an older agent, matches any package) */
+  architecture?: string | null;
 };
 
 export type DeployDialogRequest = {

@@ -26,6 +26,8 @@ export const devices = pgTable(
     ipAddress: text('ip_address'),
     osType: text('os_type'),
     osVersion: text('os_version'),
+    /** the CPU architecture the agent reports (x64, x86, arm64); null when unknown (older agents) */
+    architecture: text(),
     status: text().$type<DeviceStatus>().notNull().default('offline'),
     faultMessage: text('fault_message'),
     lastSeen: timestamp('last_seen', { withTimezone: true }),

@@ -6,6 +6,7 @@ import type {
 } from '@outpost/contract/agents';
 import type { EnrollBody, EnrollResult } from '@outpost/contract/agent-protocol';
 import { accessMessages, messages } from '@outpost/contract/messages';
+import { deviceArchitecture } from '@outpost/contract/targets';
 import type { Db } from '../../db/client';
 import { systemActor, writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
@@ -169,6 +170,7 @@ export function createAgentsService(db: Db, bus: Bus) {
         hostname: f.hostname,
         osType: f.osType,
         osVersion: f.osVersion,
+        architecture: deviceArchitecture(f.architecture),
         agentVersion: f.agentVersion,
         serialNumber: isUsableSerial(f.serialNumber) ? f.serialNumber.trim() : null,
         machineId: f.machineId || null,

@@ -333,9 +333,9 @@ export async function findScopedDevicesByIds(db: Reader, ctx: Scope, ids: number
   if (ids.length === 0) {
     return [];
   }
-  const { id, deviceGuid, hostname, ipAddress, status, siteId, osType } = devices;
+  const { id, deviceGuid, hostname, ipAddress, status, siteId, osType, architecture } = devices;
   const rows = await db
-    .select({ id, deviceGuid, hostname, ipAddress, status, siteId, osType })
+    .select({ id, deviceGuid, hostname, ipAddress, status, siteId, osType, architecture })
     .from(devices)
     .where(and(inScope(devices, ctx), inArray(devices.id, ids)));
   const position = new Map(ids.map((deviceId, i) => [deviceId, i] as const));

@@ -4,8 +4,9 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { canSeeSite, isSiteLimited } from '../../lib/scope';
 import type { TenantScope } from '../../lib/scope';
 import type { RequestContext } from '../../plugins/auth';
-import type { TargetOs } from '@outpost/contract/targets';
+import type { Architecture, TargetOs } from '@outpost/contract/targets';
 import { assertDevicesRunTarget } from './package-targets';
+import type { DeployTarget } from './package-targets';
 import { findSiteName } from './packages.queries';
 import type { Editor, PackageRow } from './packages.queries';
 
@@ -102,8 +103,8 @@ export const auditSiteOf = (...siteIds: (number | null)[]) => ({ siteIds });
 export async function assertDeployableTo(
   ex: Executor,
   scope: TenantScope,
-  pkg: { site_id: number | null; target_os: TargetOs },
-  targets: { siteId: number | null; osType: string | null; hostname: string | null; id: number }[],
+  pkg: { site_id: number | null; target_os: TargetOs; architecture: Architecture },
+  targets: (DeployTarget & { siteId: number | null })[],
 ): Promise<void> {
   const siteId = pkg.site_id;
   if (siteId === null) {

@@ -1,8 +1,13 @@
 import { packageMessages as messages } from '@outpost/contract/messages';
 import { STEP_CATALOG } from '@outpost/contract/step-catalog';
 import type { StepType } from '@outpost/contract/step-catalog';
-import { deviceRunsTarget, stepRunsOn, targetOsLabel } from '@outpost/contract/targets';
-import type { TargetOs } from '@outpost/contract/targets';
+import {
+  deviceRunsArchitecture,
+  deviceRunsTarget,
+  stepRunsOn,
+  targetOsLabel,
+} from '@outpost/contract/targets';
+import type { Architecture, TargetOs } from '@outpost/contract/targets';
 import type { Executor } from '../../lib/db';
 import { conflict } from '../../lib/errors';
 import { listSteps } from './packages.queries';
@@ -38,10 +43,20 @@ export async function assertTargetFitsSteps(
   }
 }
 
-/** A job reaches only devices that report the package's OS; any other is named in a 409. */
+export type DeployTarget = {
+  osType: string | null;
+  architecture: string | null;
+  hostname: string | null;
+  id: number;
+};
+
+/**
+ * A job reaches only devices that report the package's OS and run its architecture (a device that
+ * reports none, an older agent, is let through); any other is named in a 409.
+ */
 export function assertDevicesRunTarget(
-  pkg: { target_os: TargetOs },
-  targets: { osType: string | null; hostname: string | null; id: number }[],
+  pkg: { target_os: TargetOs; architecture: Architecture },
+  targets: DeployTarget[],
 ): void {
   const wrong = targets.filter((t) => !deviceRunsTarget(t.osType, pkg.target_os));
   if (wrong.length > 0) {
@@ -51,6 +66,18 @@ export function assertDevicesRunTarget(
         wrong.map((t) => t.hostname ?? `device ${t.id}`),
       ),
       'DEVICE_OS_MISMATCH',
+    );
+  }
+  const otherArch = targets.filter(
+    (t) => !deviceRunsArchitecture(t.osType, t.architecture, pkg.architecture),
+  );
+  if (otherArch.length > 0) {
+    throw conflict(
+      messages.deployWrongArch(
+        pkg.architecture,
+        otherArch.map((t) => `${t.hostname ?? `device ${t.id}`} (${t.architecture})`),
+      ),
+      'DEVICE_ARCH_MISMATCH',
     );
   }
 }

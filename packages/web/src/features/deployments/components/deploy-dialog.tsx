@@ -78,6 +78,7 @@ export default function DeployDialog({
         id: p.id,
         name: p.name,
         target_os: p.target_os,
+        architecture: p.architecture,
         updated_at: p.updated_at,
         updated_by_name: p.updated_by_name,
         is_changed_since_deploy: p.is_changed_since_deploy,
@@ -95,8 +96,8 @@ export default function DeployDialog({
     // spec: core §5 — only devices online or logged in are offered.
     for (const d of options.data?.devices ?? []) {
       if (isDeviceActionable(d.status)) {
-        const { id, hostname, ip_address, status, os_type } = d;
-        map.set(id, { id, hostname, ip_address, status, os_type });
+        const { id, hostname, ip_address, status, os_type, architecture } = d;
+        map.set(id, { id, hostname, ip_address, status, os_type, architecture });
       }
     }
     for (const [id, status] of liveStatus) {
@@ -123,11 +124,12 @@ export default function DeployDialog({
   const values = useWatch({ control: form.control }) as DeployFormValues;
 
   const selectedPackages = packageIds.map((id) => packages.get(id) ?? { id, name: `Package ${id}` });
-  // docs/architecture.md "Package targets": only devices of the chosen packages' OS are offered;
-  // a chosen device of another OS is dropped from the selection (the note says how many and why).
+  // docs/architecture.md "Package targets": only devices of the chosen packages' OS and
+  // architecture are offered; a chosen device of another is dropped (the note says how many and why).
   const byTarget = devicesForPackages(
     [...devices.values()],
     selectedPackages.map((p) => p.target_os),
+    selectedPackages.map((p) => p.architecture),
   );
   const leftOutKey = byTarget.leftOutIds.join(',');
   const [prunedFor, setPrunedFor] = useState('');

@@ -39,4 +39,35 @@ describe('the deploy dialog and package targets', () => {
       '5 devices left out: Linux, macOS, Unknown, Windows, the chosen packages target Windows and Linux (deploy them separately)',
     );
   });
+
+  it('leaves out devices that cannot run the package architecture and says why', () => {
+    const devices = [
+      { id: 1, os_type: 'linux', architecture: 'x64' },
+      { id: 2, os_type: 'linux', architecture: 'arm64' },
+      { id: 3, os_type: 'linux', architecture: 'arm64' },
+      { id: 4, os_type: 'linux', architecture: null },
+      { id: 5, os_type: 'linux' },
+      { id: 6, os_type: 'windows', architecture: 'arm64' },
+    ];
+    const r = devicesForPackages(devices, ['linux'], ['x64']);
+    // an older agent (null) and a device the dialog has not loaded are kept; the server checks
+    expect(r.offered.map((d) => d.id)).toEqual([1, 4, 5]);
+    expect(r.leftOutIds).toEqual([6, 2, 3]);
+    expect(r.note).toBe(
+      '1 device left out: Windows, this package targets Linux; 2 devices left out: arm64, this package is built for x64',
+    );
+  });
+
+  it('offers x86 and x64 Windows packages to Windows on ARM, and arm64 ones to arm64 only', () => {
+    const devices = [
+      { id: 1, os_type: 'windows', architecture: 'x86' },
+      { id: 2, os_type: 'windows', architecture: 'x64' },
+      { id: 3, os_type: 'windows', architecture: 'arm64' },
+    ];
+    expect(devicesForPackages(devices, ['windows'], ['x86']).note).toBeNull();
+    expect(devicesForPackages(devices, ['windows'], ['x64']).offered.map((d) => d.id)).toEqual([2, 3]);
+    const arm = devicesForPackages(devices, ['windows', 'windows'], ['arm64', 'arm64']);
+    expect(arm.offered.map((d) => d.id)).toEqual([3]);
+    expect(arm.note).toBe('2 devices left out: x64, x86, the chosen packages are built for arm64');
+  });
 });

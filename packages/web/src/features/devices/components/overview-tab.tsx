@@ -24,6 +24,7 @@ export function OverviewTab({ device, onReload }: { device: Device; onReload: ()
             ['Hostname', device.hostname ?? '—'],
             ['Serial Number', device.serial_number ?? 'Unknown'],
             ['Operating System', osLabel(device)],
+            ['Architecture', device.architecture ?? 'Unknown'],
             ['Site', device.site_name ?? 'No site'],
             ['Agent Version', device.agent_version ?? 'Unknown'],
             [

@@ -31,6 +31,7 @@ const device: Device = {
   ip_address: '10.0.0.7',
   os_type: 'Windows',
   os_version: '11',
+  architecture: 'arm64',
   status: 'online',
   last_seen: '2026-11-26T08:00:00.000Z',
   agent_version: '1.0.0',
@@ -106,5 +107,13 @@ describe('a device that does not load', () => {
     expect(await screen.findByRole('heading', { name: deviceMessages.deviceNotFound })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Try Again' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the overview', () => {
+  it('shows the CPU architecture the agent reports next to the operating system', async () => {
+    renderPage();
+    const label = await screen.findByText('Architecture');
+    expect(label.nextElementSibling ?? label.parentElement).toHaveTextContent('arm64');
   });
 });
