@@ -182,8 +182,9 @@ describe('the agent against a hostile or absent server', () => {
     );
     agent.start();
 
-    // Every hostile behaviour twice over.
-    await eventually(() => Promise.resolve(upgrades >= HOSTILE_BEHAVIOURS.length * 2), 30_000).catch(
+    // Every hostile behaviour twice over (two rounds of welcome and upgrade timeouts: a bound that a
+    // loaded machine also meets, never a measured time).
+    await eventually(() => Promise.resolve(upgrades >= HOSTILE_BEHAVIOURS.length * 2), 60_000).catch(
       (err: unknown) => {
         throw new Error(
           `${String(err)}: saw ${JSON.stringify(seen)}, state ${agent!.connection.state}, log ${JSON.stringify(lines.slice(-10))}`,
@@ -229,5 +230,5 @@ describe('the agent against a hostile or absent server', () => {
     console.log(
       `[faults] hostile server: ${upgrades} hostile upgrades, ${reconnects} reconnects in all, then connected to the real server`,
     );
-  }, 60_000);
+  }, 120_000);
 });
