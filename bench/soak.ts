@@ -197,8 +197,7 @@ try {
     deviceList.push(...got.data);
   }
   const restartPool = deviceList.slice(0, RESTART_POOL);
-  // the package targets Windows: the server refuses the fleet's Macs (docs/architecture.md, package targets)
-  const deployPool = deviceList.slice(RESTART_POOL).filter((d) => d.os_type === 'windows');
+  const deployPool = deviceList.slice(RESTART_POOL).filter((d) => d.os_type === 'windows'); // a Windows package: the server refuses Macs
 
   // a package of two CMD steps (the simulator runs them in 0.3–1.5 s each)
   const pkg = await must<{ id: number }>('POST', '/api/customer/deployment-packages', {
