@@ -107,6 +107,19 @@ async function markupAgent(request: APIRequestContext, token: string, siteId: nu
       events: [{ eventType: 'login', userName: names.login, sessionId: `s-${tag}`, timestamp: now }],
     }),
   );
+  // a first, empty software inventory: what a device comes with is not "discovered" (the
+  // dashboard lists software first seen after it), so the markup title arrives after the ack
+  const baselineId = `xss-base-${tag}`;
+  const baselineAcked = new Promise<void>((resolve) => {
+    ws.on('message', (d: Buffer) => {
+      const m = JSON.parse(d.toString()) as { type: string; messageId?: string; messageIds?: string[] };
+      if (m.type === 'ack' && (m.messageId === baselineId || m.messageIds?.includes(baselineId))) {
+        resolve();
+      }
+    });
+  });
+  ws.send(JSON.stringify({ type: 'inventory', messageId: baselineId, collectedAt: now, software: [] }));
+  await baselineAcked;
   ws.send(
     JSON.stringify({
       type: 'inventory',
