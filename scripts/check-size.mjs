@@ -43,8 +43,14 @@ function functionName(node, source) {
   return '(anonymous)';
 }
 
-/** Every file and function of `text` over its limit, as `{ kind, name, line, lines }`. */
+/**
+ * Every file and function of `text` over its limit.
+ * @param {string} fileName
+ * @param {string} text
+ * @returns {{ kind: 'file' | 'function', name: string, line: number, lines: number }[]}
+ */
 export function oversized(fileName, text) {
+  /** @type {{ kind: 'file' | 'function', name: string, line: number, lines: number }[]} */
   const found = [];
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
   const lineOf = (pos) => source.getLineAndCharacterOfPosition(pos).line + 1;
