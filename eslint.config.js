@@ -100,6 +100,43 @@ export default tseslint.config(
     },
     rules: { 'boundaries/dependencies': ['error', { default: 'allow', policies: boundaryPolicies }] },
   },
+  // One owner per table: SQL is written in a module's *.queries.ts (or db/, which defines the
+  // schema and the connection), so every statement on a table is found beside the module that
+  // owns it. Services, routes and live/ reach the database only through those queries.
+  {
+    files: ['packages/server/src/**/*.ts'],
+    ignores: [
+      '**/*.queries.ts',
+      'packages/server/src/db/**',
+      // Tests set up and inspect rows directly; test-devices.ts is their device fixture.
+      '**/*.test.ts',
+      'packages/server/src/modules/devices/test-devices.ts',
+      // lib/db.ts: the typed helpers every queries file builds on (Executor, arrayParam, ...).
+      'packages/server/src/lib/db.ts',
+      // lib/scope.ts: the one tenant and site WHERE clause every queries file uses.
+      'packages/server/src/lib/scope.ts',
+      // lib/audit.ts: the audit trail, written inside the transaction of the change it records by
+      // every module; in lib/ because a module never imports another module's queries.
+      'packages/server/src/lib/audit.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['drizzle-orm', 'drizzle-orm/*'],
+              message: 'SQL lives in a *.queries.ts of the module that owns the table.',
+            },
+            {
+              regex: '(^|/)db/schema(/|$)',
+              message: 'SQL lives in a *.queries.ts of the module that owns the table.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['packages/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

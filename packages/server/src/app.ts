@@ -43,6 +43,7 @@ import { createDeploymentsService, deploymentLookup } from './modules/deployment
 import { offlineDevicesRoutes } from './modules/deployments/offline-devices.routes';
 import { createOfflineDevicesService } from './modules/deployments/offline-devices.service';
 import { createDevicesService } from './modules/devices/devices.service';
+import { createDeviceStateService } from './modules/devices/device-state.service';
 import { usersRoutes } from './modules/users/users.routes';
 import { createSessionControl } from './modules/auth/sessions.service';
 import { sitesRoutes } from './modules/sites/sites.routes';
@@ -159,7 +160,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Metrics (plugins/metrics.ts): the bus and the engine report to it from the start.
   const metrics = createMetrics();
   // Live updates and agents (ARCHITECTURE §4): the bus, the socket hubs and the command queue.
-  await app.register(livePlugin, { db: database.db, config, tokens, busObserver: metrics.bus });
+  await app.register(livePlugin, {
+    db: database.db,
+    config,
+    tokens,
+    deviceState: createDeviceStateService(database.db),
+    busObserver: metrics.bus,
+  });
   await app.register(metricsPlugin, { metrics, config, database });
 
   const routeOptions = { db: database.db, config, tokens, googleVerifier, version: VERSION };

@@ -9,6 +9,7 @@ import type { Bus, BusObserver } from './bus';
 import { createRedisBus } from './bus-redis';
 import { createCommandQueue } from './command-queue';
 import type { CommandQueue } from './command-queue';
+import type { DeviceState } from './device-state';
 import { createPortalHub } from './portal-socket';
 import type { PortalHub } from './portal-socket';
 
@@ -25,6 +26,8 @@ export const livePlugin = fp(
       db: Db;
       config: Config;
       tokens: SessionTokens;
+      /** the device rows the agent sockets change (modules/devices/device-state.service.ts) */
+      deviceState: DeviceState;
       pingIntervalMs?: number;
       /** counts bus traffic for the metrics (plugins/metrics.ts) */
       busObserver?: BusObserver;
@@ -45,7 +48,7 @@ export const livePlugin = fp(
     });
     const commandQueue = createCommandQueue({ db: opts.db, bus, log: app.log });
     const agentHub = createAgentHub({
-      db: opts.db,
+      deviceState: opts.deviceState,
       bus,
       portalHub,
       commands: commandQueue,
