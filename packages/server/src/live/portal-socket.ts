@@ -21,8 +21,8 @@ import type {
 } from '@outpost/contract/live';
 import { messages } from '@outpost/contract/messages';
 import type { Db } from '../db/client';
-import { resolveSession } from '../plugins/auth';
-import type { RequestContext } from '../plugins/auth';
+import { resolveSession } from '../modules/auth/sessions.service';
+import type { RequestContext } from '../lib/context';
 import type { SessionTokens } from '../modules/auth/session-token';
 import { canFollowDevice, canSeeDeviceSite } from '../modules/devices/devices.service';
 import type { Bus, BusTopics } from './bus';

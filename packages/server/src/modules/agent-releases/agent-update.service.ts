@@ -12,8 +12,8 @@ import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import { conflict, notFound } from '../../lib/errors';
 import type { CommandQueue } from '../../live/command-queue';
-import { requireAdmin } from '../../plugins/auth';
-import type { RequestContext } from '../../plugins/auth';
+import { requireAdmin } from '../../lib/context';
+import type { RequestContext } from '../../lib/context';
 import { findTargets, pendingUpdates } from './agent-update.queries';
 import type { ReleaseStore } from './release-store';
 

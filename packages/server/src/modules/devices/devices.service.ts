@@ -21,8 +21,8 @@ import { writeAudit } from '../../lib/audit';
 import { HttpError, conflict, notFound } from '../../lib/errors';
 import type { CommandQueue } from '../../live/command-queue';
 import type { Bus } from '../../live/bus';
-import { requireAdmin } from '../../plugins/auth';
-import type { RequestContext } from '../../plugins/auth';
+import { requireAdmin } from '../../lib/context';
+import type { RequestContext } from '../../lib/context';
 import type { Scope } from '../../lib/scope';
 import { canSeeSite } from '../../lib/scope';
 import {
