@@ -5,6 +5,7 @@ import type { WebSocket } from 'ws';
 import { AGENT_DEVICE_HEADER } from '@outpost/contract/agent-protocol';
 import { messages } from '@outpost/contract/messages';
 import type { Db } from '../db/client';
+import { bearerToken } from '../lib/bearer';
 import { authenticateAgent } from '../modules/agents/agent-auth';
 import type { DeviceRef } from './device-state';
 import { createGate } from './gate';
@@ -72,8 +73,7 @@ export const agentSocketRoutes: FastifyPluginCallback<{
         .send({ success: false, error: messages.agentTooManyFailures, code: 'TOO_MANY_FAILURES' });
     }
     const guid = request.headers[AGENT_DEVICE_HEADER];
-    const auth = request.headers.authorization;
-    const secret = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+    const secret = bearerToken(request.headers.authorization);
     if (typeof guid !== 'string' || !secret) {
       await failures.hit(request.ip);
       return reply

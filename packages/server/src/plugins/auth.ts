@@ -2,20 +2,13 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { messages } from '@outpost/contract/messages';
 import type { Db } from '../db/client';
+import { bearerToken } from '../lib/bearer';
 import type { RequestContext } from '../lib/context';
 import { unauthorized } from '../lib/errors';
 import type { SessionTokens } from '../modules/auth/session-token';
 import { resolveSession } from '../modules/auth/sessions.service';
 
 // Puts the signed-in caller (lib/context.ts) on the request; the auth module resolves the session.
-
-function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (header?.startsWith('Bearer ')) {
-    return header.slice('Bearer '.length).trim() || null;
-  }
-  return null;
-}
 
 const SESSION = Symbol('session');
 type WithSession = FastifyRequest & { [SESSION]?: RequestContext };
@@ -35,7 +28,7 @@ export const authPlugin = fp(
       },
     });
     app.decorate('requireSession', async (request: FastifyRequest) => {
-      const token = bearerToken(request);
+      const token = bearerToken(request.headers.authorization);
       if (!token) {
         throw unauthorized(messages.tokenMissing, 'NO_TOKEN');
       }
