@@ -74,4 +74,20 @@ describe('lint import boundaries', { timeout: 30_000 }, () => {
     );
     expect(errors).toEqual([]);
   });
+
+  it('refuses live/ importing a module, its services included', async () => {
+    const errors = await boundaryErrors(
+      'packages/server/src/live/probe.ts',
+      "import { createDevicesService } from '../modules/devices/devices.service';\nexport const probe = createDevicesService;\n",
+    );
+    expect(errors).toEqual([expect.stringContaining('live/ sits below the modules')]);
+  });
+
+  it('allows a live/ test to set up through a module', async () => {
+    const errors = await boundaryErrors(
+      'packages/server/src/live/probe.int.test.ts',
+      "import { createDevicesService } from '../modules/devices/devices.service';\nexport const probe = createDevicesService;\n",
+    );
+    expect(errors).toEqual([]);
+  });
 });

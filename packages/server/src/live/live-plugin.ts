@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import type { SessionTokens } from '../modules/auth/session-token';
 import { createAgentHub } from './agent-hub';
 import type { AgentHub } from './agent-hub';
 import { createMemoryBus, observedBus } from './bus';
@@ -11,7 +10,7 @@ import { createCommandQueue } from './command-queue';
 import type { CommandQueue } from './command-queue';
 import type { DeviceState } from './device-state';
 import { createPortalHub } from './portal-socket';
-import type { PortalHub } from './portal-socket';
+import type { PortalAccess, PortalHub } from './portal-socket';
 
 // The live layer (ARCHITECTURE §4), put on the instance for the modules and the socket routes
 // (registered in app.ts like every other route):
@@ -25,7 +24,8 @@ export const livePlugin = fp(
     opts: {
       db: Db;
       config: Config;
-      tokens: SessionTokens;
+      /** the portal socket's session and subscription checks (modules/auth, modules/devices) */
+      portalAccess: PortalAccess;
       /** the device rows the agent sockets change (modules/devices/device-state.service.ts) */
       deviceState: DeviceState;
       pingIntervalMs?: number;
@@ -39,9 +39,8 @@ export const livePlugin = fp(
       : createMemoryBus();
     const bus = opts.busObserver ? observedBus(rawBus, opts.busObserver) : rawBus;
     const portalHub = createPortalHub({
-      db: opts.db,
+      access: opts.portalAccess,
       bus,
-      tokens: opts.tokens,
       log: app.log,
       pingIntervalMs: opts.pingIntervalMs,
       sessionCheckIntervalMs: config.portalSessionCheckMs,

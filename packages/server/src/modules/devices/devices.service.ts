@@ -314,9 +314,6 @@ export function createDeviceDirectory(db: Db) {
 
 export type DeviceDirectory = ReturnType<typeof createDeviceDirectory>;
 
-/** May this caller see live events of a device of that site? The same rule as the device list. */
-export const canSeeDeviceSite = canSeeSite;
-
 /** The portal socket's subscription check (spec: core §7): may this caller follow this device? */
 export async function canFollowDevice(
   db: Db,
