@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '..');
 const eslint = new ESLint({
   cwd: root,
-  // Only the boundary rule: type information is not needed to judge an import path.
-  ruleFilter: ({ ruleId }) => ruleId === 'boundaries/dependencies',
+  // Only the import rules: type information is not needed to judge an import path.
+  ruleFilter: ({ ruleId }) => ['boundaries/dependencies', 'no-restricted-imports'].includes(ruleId),
   overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
 });
 
@@ -49,5 +49,45 @@ describe('lint import boundaries', { timeout: 30_000 }, () => {
       "import * as probe from '../devices/devices.queries';\nexport { probe };\n",
     );
     expect(errors).toEqual([expect.stringContaining('through its service')]);
+  });
+
+  it('refuses drizzle outside a queries file', async () => {
+    const errors = await boundaryErrors(
+      'packages/server/src/modules/devices/probe.service.ts',
+      "import { eq } from 'drizzle-orm';\nexport const probe = eq;\n",
+    );
+    expect(errors).toEqual([expect.stringContaining('*.queries.ts of the module that owns the table')]);
+  });
+
+  it('refuses the schema outside a queries file, live/ included', async () => {
+    const errors = await boundaryErrors(
+      'packages/server/src/live/probe.ts',
+      "import { devices } from '../db/schema/index';\nexport const probe = devices;\n",
+    );
+    expect(errors).toEqual([expect.stringContaining('*.queries.ts of the module that owns the table')]);
+  });
+
+  it('allows drizzle and the schema in a queries file', async () => {
+    const errors = await boundaryErrors(
+      'packages/server/src/modules/devices/probe.queries.ts',
+      "import { eq } from 'drizzle-orm';\nimport { devices } from '../../db/schema/index';\nexport const probe = [eq, devices];\n",
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('refuses live/ importing a module, its services included', async () => {
+    const errors = await boundaryErrors(
+      'packages/server/src/live/probe.ts',
+      "import { createDevicesService } from '../modules/devices/devices.service';\nexport const probe = createDevicesService;\n",
+    );
+    expect(errors).toEqual([expect.stringContaining('live/ sits below the modules')]);
+  });
+
+  it('allows a live/ test to set up through a module', async () => {
+    const errors = await boundaryErrors(
+      'packages/server/src/live/probe.int.test.ts',
+      "import { createDevicesService } from '../modules/devices/devices.service';\nexport const probe = createDevicesService;\n",
+    );
+    expect(errors).toEqual([]);
   });
 });

@@ -29,6 +29,7 @@ import { connectRedis } from './live/bus-redis';
 import { livePlugin } from './live/live-plugin';
 import { portalSocketRoutes } from './live/portal-socket.routes';
 import { createEnrollGuard } from './live/rate-limit';
+import { authenticateAgent } from './modules/agents/agent-auth';
 import { agentEnrollRoutes, enrollmentTokenRoutes } from './modules/agents/agents.routes';
 import { createLocalBlobStore } from './modules/files/blob-store';
 import { filesRoutes } from './modules/files/files.routes';
@@ -42,9 +43,10 @@ import { agentFilesRoutes, deploymentsRoutes } from './modules/deployments/deplo
 import { createDeploymentsService, deploymentLookup } from './modules/deployments/deployments.service';
 import { offlineDevicesRoutes } from './modules/deployments/offline-devices.routes';
 import { createOfflineDevicesService } from './modules/deployments/offline-devices.service';
-import { createDevicesService } from './modules/devices/devices.service';
+import { canFollowDevice, createDevicesService } from './modules/devices/devices.service';
+import { createDeviceStateService } from './modules/devices/device-state.service';
 import { usersRoutes } from './modules/users/users.routes';
-import { createSessionControl } from './modules/auth/sessions.service';
+import { createSessionControl, resolveSession } from './modules/auth/sessions.service';
 import { sitesRoutes } from './modules/sites/sites.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
@@ -159,7 +161,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Metrics (plugins/metrics.ts): the bus and the engine report to it from the start.
   const metrics = createMetrics();
   // Live updates and agents (ARCHITECTURE §4): the bus, the socket hubs and the command queue.
-  await app.register(livePlugin, { db: database.db, config, tokens, busObserver: metrics.bus });
+  await app.register(livePlugin, {
+    db: database.db,
+    config,
+    deviceState: createDeviceStateService(database.db),
+    portalAccess: {
+      resolveSession: (token, meta) => resolveSession(database.db, tokens, token, meta),
+      canFollowDevice: (ctx, deviceGuid) => canFollowDevice(database.db, ctx, deviceGuid),
+    },
+    busObserver: metrics.bus,
+  });
   await app.register(metricsPlugin, { metrics, config, database });
 
   const routeOptions = { db: database.db, config, tokens, googleVerifier, version: VERSION };
@@ -199,7 +210,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Live sockets (ARCHITECTURE §4): WS /api/ws for the portal, WS /api/agent/ws for agents.
       await api.register(portalSocketRoutes);
       await api.register(agentSocketRoutes, {
-        db: database.db,
+        authenticate: (deviceGuid, secret) => authenticateAgent(database.db, deviceGuid, secret),
         limits: config.agents,
         redis,
         redisPrefix: rateLimitPrefix,

@@ -1,4 +1,3 @@
-import type { RecordingExecutor } from '../actions/executor';
 import { createAgent } from '../agent';
 import type { Agent } from '../agent';
 import type { Logger } from '../connection';
@@ -7,15 +6,14 @@ import { enrollDevice } from '../enroll';
 import { enrollWithRetry } from './enroll-retry';
 import type { AgentIdentity } from '../enroll';
 import { createMemoryOutbox } from '../outbox';
-import type { Outbox } from '../outbox';
 import { DEFAULT_SIM_DEPLOYMENTS, createSimulatedRunner } from './deployments';
 import type { SimDeploymentOptions } from './deployments';
 import { DEFAULT_POWER, SimulatedExecutor, createPowerCycle } from './power';
-import type { PowerCycle, PowerOptions } from './power';
+import type { PowerOptions } from './power';
 import { createRng } from './rng';
+import type { SimulatedAgent } from './simulated-agent';
 import { applyDemoVariety, shapeDemoDevice } from './variety';
 import { controlVirtualService, createVirtualDevice, virtualBackend } from './virtual-device';
-import type { VirtualDevice } from './virtual-device';
 import { plannedSessionAt, simSessionId } from './workday';
 import type { WorkdayDevice } from './workday';
 
@@ -66,21 +64,6 @@ export type FleetOptions = {
   enrollConcurrency?: number;
   /** called as each agent is enrolled and started (progress, connection events) */
   onAgent?: (agent: SimulatedAgent) => void;
-};
-
-export type SimulatedAgent = {
-  device: VirtualDevice;
-  agent: Agent;
-  executor: RecordingExecutor;
-  /** messages waiting for the server's ack */
-  outbox: Outbox;
-  deviceGuid: string;
-  /** the secret this run was given; keep it (with deviceGuid) to pass as an identity next run */
-  agentSecret: string;
-  /** restart and shutdown take the machine away and bring it back (a fresh agent) */
-  power?: PowerCycle;
-  /** the IANA time zone of its site (UTC when not given) */
-  timeZone: string;
 };
 
 /** A simulated machine as the working-day plan sees it. */

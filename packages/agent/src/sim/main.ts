@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Logger } from '../connection';
 import { startFleet } from './fleet';
-import type { SimulatedAgent } from './fleet';
+import type { SimulatedAgent } from './simulated-agent';
 
 // npm run sim -- --server URL --token T --devices N [--seed S] [--tick-ms MS]
 //   [--failure-rate 0.05] [--step-ms 1000-4000] [--login-chance 0.3] [--disconnect-chance 0.01]

@@ -1,4 +1,4 @@
-import type { SimulatedAgent } from './fleet';
+import type { SimulatedAgent } from './simulated-agent';
 import type { VirtualDevice } from './virtual-device';
 import type { Logger } from '../connection';
 import { simSessionId } from './workday';

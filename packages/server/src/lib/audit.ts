@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import { auditLogs } from '../db/schema/index';
-import type { RequestContext } from '../plugins/auth';
+import type { RequestContext } from './context';
 
 export type AuditEntry = {
   action: string;

@@ -8,15 +8,13 @@ import {
 import type { AgentMessage, CommandResultMessage } from '@outpost/contract/agent-protocol';
 import { deviceKey } from '@outpost/contract/live';
 import { messages } from '@outpost/contract/messages';
-import type { Db } from '../db/client';
 import { AgentConnection } from './agent-connection';
 import type { HandledMessage, MessageLimits } from './agent-connection';
 import type { Bus } from './bus';
 import type { CommandDelivery } from './command-queue';
 import { createGate } from './gate';
 import { TokenBucket } from './rate-limit';
-import { applyActivity, applyFault, applyInventory, markConnected } from './device-state';
-import type { DeviceChange, DeviceRef } from './device-state';
+import type { DeviceChange, DeviceRef, DeviceState } from './device-state';
 import { rawText } from './portal-socket';
 import type { PortalHub } from './portal-socket';
 import { createPresence } from './presence';
@@ -59,14 +57,14 @@ export type AgentHub = {
 };
 
 export function createAgentHub(deps: {
-  db: Db;
+  deviceState: DeviceState;
   bus: Bus;
   portalHub: PortalHub;
   commands: CommandDelivery;
   log: FastifyBaseLogger;
   options: AgentHubOptions;
 }): AgentHub {
-  const { db, bus, portalHub, commands, log, options } = deps;
+  const { deviceState, bus, portalHub, commands, log, options } = deps;
   const local = new Map<number, AgentConnection>();
   const helloTimeoutMs = options.helloTimeoutMs ?? Math.max(10_000, options.heartbeatIntervalMs);
   let isClosing = false;
@@ -110,7 +108,13 @@ export function createAgentHub(deps: {
     });
   };
 
-  const presence = createPresence({ db, log, options, connections: () => local.values(), publishChange });
+  const presence = createPresence({
+    deviceState,
+    log,
+    options,
+    connections: () => local.values(),
+    publishChange,
+  });
 
   // The doorbell travels on the bus; with Redis away it is lost. The database is the queue, so
   // every instance also polls it for the agents it holds and offers what is still pending (issue
@@ -209,7 +213,7 @@ export function createAgentHub(deps: {
     if (conn.hasHello || !isCurrent(conn)) {
       return;
     }
-    const change = await markConnected(db, conn.device.id, conn.connectionId, m, conn.ip);
+    const change = await deviceState.markConnected(conn.device.id, conn.connectionId, m, conn.ip);
     if (!change) {
       conn.close(AGENT_CLOSE.deviceRemoved, 'Device removed');
       return;
@@ -245,14 +249,14 @@ export function createAgentHub(deps: {
         presence.touch(conn.device.id);
         return;
       case 'inventory': {
-        const change = await applyInventory(db, conn.device, m);
+        const change = await deviceState.applyInventory(conn.device, m);
         conn.send({ type: 'ack', messageId: m.messageId });
         conn.leftGate();
         await publishChange(change);
         return;
       }
       case 'activity': {
-        const change = await applyActivity(db, conn.device.id, m);
+        const change = await deviceState.applyActivity(conn.device.id, m);
         conn.send({ type: 'ack', messageId: m.messageId });
         if (change?.statusChanged) {
           await publishChange(change);
@@ -260,7 +264,7 @@ export function createAgentHub(deps: {
         return;
       }
       case 'fault': {
-        const change = await applyFault(db, conn.device.id, m);
+        const change = await deviceState.applyFault(conn.device.id, m);
         if (change?.statusChanged) {
           await publishChange(change);
         }

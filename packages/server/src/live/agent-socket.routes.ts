@@ -4,8 +4,7 @@ import type { Redis } from 'ioredis';
 import type { WebSocket } from 'ws';
 import { AGENT_DEVICE_HEADER } from '@outpost/contract/agent-protocol';
 import { messages } from '@outpost/contract/messages';
-import type { Db } from '../db/client';
-import { authenticateAgent } from '../modules/agents/agent-auth';
+import { bearerToken } from '../lib/bearer';
 import type { DeviceRef } from './device-state';
 import { createGate } from './gate';
 import { createMemoryBucket, createRedisBucket, createWindowCounter } from './rate-limit';
@@ -34,12 +33,13 @@ export type AgentSocketLimits = {
 };
 
 export const agentSocketRoutes: FastifyPluginCallback<{
-  db: Db;
+  /** the device whose guid and secret these are, or null (modules/agents/agent-auth.ts, wired in app.ts) */
+  authenticate: (deviceGuid: string, secret: string) => Promise<DeviceRef | null>;
   limits: AgentSocketLimits;
   redis: Redis | null;
   redisPrefix: string;
 }> = (app, opts, done) => {
-  const { db, limits, redis } = opts;
+  const { limits, redis } = opts;
   const budget = redis
     ? createRedisBucket(
         redis,
@@ -72,8 +72,7 @@ export const agentSocketRoutes: FastifyPluginCallback<{
         .send({ success: false, error: messages.agentTooManyFailures, code: 'TOO_MANY_FAILURES' });
     }
     const guid = request.headers[AGENT_DEVICE_HEADER];
-    const auth = request.headers.authorization;
-    const secret = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+    const secret = bearerToken(request.headers.authorization);
     if (typeof guid !== 'string' || !secret) {
       await failures.hit(request.ip);
       return reply
@@ -81,7 +80,7 @@ export const agentSocketRoutes: FastifyPluginCallback<{
         .send({ success: false, error: messages.agentAuthMissing, code: 'AGENT_AUTH_MISSING' });
     }
     const leave = await lookups.enter();
-    const device = await authenticateAgent(db, guid, secret).finally(leave);
+    const device = await opts.authenticate(guid, secret).finally(leave);
     if (!device) {
       await failures.hit(request.ip);
       request.log.info({ guid }, 'agent authentication failed');

@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import type { SessionTokens } from '../modules/auth/session-token';
 import { createAgentHub } from './agent-hub';
 import type { AgentHub } from './agent-hub';
 import { createMemoryBus, observedBus } from './bus';
@@ -9,8 +8,9 @@ import type { Bus, BusObserver } from './bus';
 import { createRedisBus } from './bus-redis';
 import { createCommandQueue } from './command-queue';
 import type { CommandQueue } from './command-queue';
+import type { DeviceState } from './device-state';
 import { createPortalHub } from './portal-socket';
-import type { PortalHub } from './portal-socket';
+import type { PortalAccess, PortalHub } from './portal-socket';
 
 // The live layer (ARCHITECTURE §4), put on the instance for the modules and the socket routes
 // (registered in app.ts like every other route):
@@ -24,7 +24,10 @@ export const livePlugin = fp(
     opts: {
       db: Db;
       config: Config;
-      tokens: SessionTokens;
+      /** the portal socket's session and subscription checks (modules/auth, modules/devices) */
+      portalAccess: PortalAccess;
+      /** the device rows the agent sockets change (modules/devices/device-state.service.ts) */
+      deviceState: DeviceState;
       pingIntervalMs?: number;
       /** counts bus traffic for the metrics (plugins/metrics.ts) */
       busObserver?: BusObserver;
@@ -36,16 +39,15 @@ export const livePlugin = fp(
       : createMemoryBus();
     const bus = opts.busObserver ? observedBus(rawBus, opts.busObserver) : rawBus;
     const portalHub = createPortalHub({
-      db: opts.db,
+      access: opts.portalAccess,
       bus,
-      tokens: opts.tokens,
       log: app.log,
       pingIntervalMs: opts.pingIntervalMs,
       sessionCheckIntervalMs: config.portalSessionCheckMs,
     });
     const commandQueue = createCommandQueue({ db: opts.db, bus, log: app.log });
     const agentHub = createAgentHub({
-      db: opts.db,
+      deviceState: opts.deviceState,
       bus,
       portalHub,
       commands: commandQueue,

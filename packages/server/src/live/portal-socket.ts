@@ -20,11 +20,8 @@ import type {
   SubscriptionKey,
 } from '@outpost/contract/live';
 import { messages } from '@outpost/contract/messages';
-import type { Db } from '../db/client';
-import { resolveSession } from '../plugins/auth';
-import type { RequestContext } from '../plugins/auth';
-import type { SessionTokens } from '../modules/auth/session-token';
-import { canFollowDevice, canSeeDeviceSite } from '../modules/devices/devices.service';
+import type { RequestContext } from '../lib/context';
+import { canSeeSite } from '../lib/scope';
 import type { Bus, BusTopics } from './bus';
 
 // WS /api/ws?tenantId&userId&token (spec: core §4, §7 Websocket; ARCHITECTURE §4). The token is
@@ -78,16 +75,28 @@ type Client = {
   expiryTimer: NodeJS.Timeout | null;
 };
 
+/**
+ * What the portal socket asks of the modules, wired in app.ts so live/ imports none: who a token
+ * belongs to (modules/auth/sessions.service.ts) and whether they may follow a device
+ * (modules/devices/devices.service.ts).
+ */
+export type PortalAccess = {
+  resolveSession(
+    token: string,
+    meta: { ip: string; userAgent: string | null },
+  ): Promise<RequestContext | null>;
+  canFollowDevice(ctx: RequestContext, deviceGuid: string): Promise<boolean>;
+};
+
 export function createPortalHub(deps: {
-  db: Db;
+  access: PortalAccess;
   bus: Bus;
-  tokens: SessionTokens;
   log: FastifyBaseLogger;
   pingIntervalMs?: number;
   /** how often every open socket's session is re-read (default 30 s) */
   sessionCheckIntervalMs?: number;
 }): PortalHub & { close(): void } {
-  const { db, bus, tokens, log } = deps;
+  const { access, bus, log } = deps;
   const byKey = new Map<string, Set<Client>>();
   const clients = new Set<Client>();
   let deploymentAuthorizer: SubscriptionAuthorizer | null = null;
@@ -116,7 +125,7 @@ export function createPortalHub(deps: {
     const text = JSON.stringify(m.event); // once for every subscriber
     for (const client of set) {
       // Belt and braces: the key was authorised at subscribe time; tenant and site are re-checked.
-      const isSiteVisible = m.siteId === undefined || canSeeDeviceSite(client.ctx, m.siteId);
+      const isSiteVisible = m.siteId === undefined || canSeeSite(client.ctx, m.siteId);
       if (client.ctx.tenantId === m.tenantId && isSiteVisible) {
         sendText(client, text);
       }
@@ -149,7 +158,7 @@ export function createPortalHub(deps: {
 
   /** Re-reads the session; a deleted user, a removed membership or an expired token closes with 4401. */
   async function recheck(client: Client): Promise<boolean> {
-    const fresh = await resolveSession(db, tokens, client.token, {
+    const fresh = await access.resolveSession(client.token, {
       ip: client.ctx.ip,
       userAgent: client.ctx.userAgent,
     });
@@ -214,15 +223,13 @@ export function createPortalHub(deps: {
       return 'invalid';
     }
     if (parsed.kind === 'device') {
-      return (await canFollowDevice(db, ctx, parsed.deviceGuid)) ? {} : 'denied';
+      return (await access.canFollowDevice(ctx, parsed.deviceGuid)) ? {} : 'denied';
     }
     if (!deploymentAuthorizer) {
       return 'denied';
     }
     const deployment = await deploymentAuthorizer(ctx, parsed.id);
-    return deployment && canSeeDeviceSite(ctx, deployment.siteId)
-      ? { snapshot: deployment.snapshot }
-      : 'denied';
+    return deployment && canSeeSite(ctx, deployment.siteId) ? { snapshot: deployment.snapshot } : 'denied';
   }
 
   async function handle(client: Client, raw: string) {
@@ -309,7 +316,7 @@ export function createPortalHub(deps: {
         socket.close(PORTAL_CLOSE.missingParameters, messages.wsMissingParameters);
         return null;
       }
-      const ctx = await resolveSession(db, tokens, q.data.token, {
+      const ctx = await access.resolveSession(q.data.token, {
         ip: request.ip,
         userAgent: request.headers['user-agent'] ?? null,
       });

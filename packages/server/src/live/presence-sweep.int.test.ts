@@ -6,7 +6,7 @@ import type { TestServer } from '../../test/harness';
 import { activityEvents, devices } from '../db/schema/index';
 import { recordConnected } from '../modules/activity/activity-recorder';
 import { hashSecret } from '../modules/agents/agent-secrets';
-import { sweepStale } from './device-state';
+import { sweepStale } from '../modules/devices/device-state.service';
 import type { DeviceChange } from './device-state';
 
 // Devices no instance hears from any more (every instance died with their sockets) are swept

@@ -1,7 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client';
-import { markDisconnected, sweepStale, touchLastSeen } from './device-state';
-import type { DeviceChange } from './device-state';
+import type { DeviceChange, DeviceState } from './device-state';
 
 // Presence timers (ARCHITECTURE §4 Presence): heartbeats are written in batches, a silent socket
 // is closed past its heartbeats and grace, a closed one goes offline after the grace period, and
@@ -29,13 +27,13 @@ export type Presence = {
 };
 
 export function createPresence(deps: {
-  db: Db;
+  deviceState: Pick<DeviceState, 'markDisconnected' | 'sweepStale' | 'touchLastSeen'>;
   log: FastifyBaseLogger;
   options: PresenceOptions;
   connections: () => Iterable<PresenceConnection>;
   publishChange: (change: DeviceChange | null) => Promise<void>;
 }): Presence {
-  const { db, log, options, publishChange } = deps;
+  const { deviceState, log, options, publishChange } = deps;
   const touched = new Set<number>();
   const graceTimers = new Map<string, NodeJS.Timeout>();
   const silentLimitMs = options.heartbeatIntervalMs * 2 + options.presenceGraceMs;
@@ -44,7 +42,7 @@ export function createPresence(deps: {
   const flushTimer = setInterval(() => {
     const ids = [...touched];
     touched.clear();
-    touchLastSeen(db, ids).catch((err: unknown) => log.error({ err }, 'could not record heartbeats'));
+    deviceState.touchLastSeen(ids).catch((err: unknown) => log.error({ err }, 'could not record heartbeats'));
   }, flushEvery);
   const watchdog = setInterval(
     () => {
@@ -69,11 +67,12 @@ export function createPresence(deps: {
         return;
       }
       isSweeping = true;
-      sweepStale(db, staleAfterMs, async (changes) => {
-        for (const change of changes) {
-          await publishChange(change);
-        }
-      })
+      deviceState
+        .sweepStale(staleAfterMs, async (changes) => {
+          for (const change of changes) {
+            await publishChange(change);
+          }
+        })
         .catch((err: unknown) => log.error({ err }, 'presence sweep failed'))
         .finally(() => {
           isSweeping = false;
@@ -100,7 +99,7 @@ export function createPresence(deps: {
         graceTimers.delete(conn.connectionId);
         conn.enqueue(async () => {
           try {
-            await publishChange(await markDisconnected(db, conn.device.id, conn.connectionId));
+            await publishChange(await deviceState.markDisconnected(conn.device.id, conn.connectionId));
           } catch (err) {
             log.error({ err, deviceId: conn.device.id }, 'could not mark the device offline');
           }

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest, FastifySchema } from 'fastify';
 import { adminMessages } from '@outpost/contract/messages';
 import { HttpError } from '../lib/errors';
-import { requireAdmin } from './auth';
+import { requireAdmin } from '../lib/context';
 
 // The authorisation backstop (issue 11, ARCHITECTURE §3). Every /api route declares who may call
 // it in `config.access`, and this one hook enforces the declaration before the route's handler

@@ -1,69 +1,14 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { messages } from '@outpost/contract/messages';
-import type { Role, SiteAccessType } from '@outpost/contract/auth';
 import type { Db } from '../db/client';
-import { forbidden, unauthorized } from '../lib/errors';
-import { findSessionMember, listUserSiteIds } from '../modules/auth/auth.queries';
+import { bearerToken } from '../lib/bearer';
+import type { RequestContext } from '../lib/context';
+import { unauthorized } from '../lib/errors';
 import type { SessionTokens } from '../modules/auth/session-token';
+import { resolveSession } from '../modules/auth/sessions.service';
 
-// The caller, as every service sees it first (STYLE.md: `list(ctx, query)`).
-export type RequestContext = {
-  /** the server-side session behind the token (null for contexts no session made) */
-  sessionId: string | null;
-  /** the signed-in person (SECURITY.md R2-1); null for contexts no sign-in made */
-  identityId: number | null;
-  userId: number;
-  tenantId: number;
-  tenantName: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  siteAccessType: SiteAccessType;
-  /** Sites the user may see when siteAccessType is 'specific'. */
-  siteIds: number[];
-  ip: string;
-  userAgent: string | null;
-};
-
-export const isAdmin = (ctx: RequestContext) => ctx.role === 'tenant_admin';
-
-export function requireAdmin(ctx: RequestContext): void {
-  if (!isAdmin(ctx)) {
-    throw forbidden(messages.adminOnly, 'ADMIN_ONLY');
-  }
-}
-
-function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (header?.startsWith('Bearer ')) {
-    return header.slice('Bearer '.length).trim() || null;
-  }
-  return null;
-}
-
-/**
- * Resolves a session token to a live session and its membership row. Both are read on every
- * request, so a sign-out, a deleted user or a changed role takes effect at once, on every
- * instance. It is one indexed primary-key join.
- */
-export async function resolveSession(
-  db: Db,
-  tokens: SessionTokens,
-  token: string,
-  meta: { ip: string; userAgent: string | null },
-): Promise<RequestContext | null> {
-  const claims = await tokens.verify(token);
-  if (!claims) {
-    return null;
-  }
-  const row = await findSessionMember(db, claims);
-  if (!row) {
-    return null;
-  }
-  const siteIds = row.siteAccessType === 'specific' ? await listUserSiteIds(db, row.userId) : [];
-  return { ...row, siteIds, ip: meta.ip, userAgent: meta.userAgent };
-}
+// Puts the signed-in caller (lib/context.ts) on the request; the auth module resolves the session.
 
 const SESSION = Symbol('session');
 type WithSession = FastifyRequest & { [SESSION]?: RequestContext };
@@ -83,7 +28,7 @@ export const authPlugin = fp(
       },
     });
     app.decorate('requireSession', async (request: FastifyRequest) => {
-      const token = bearerToken(request);
+      const token = bearerToken(request.headers.authorization);
       if (!token) {
         throw unauthorized(messages.tokenMissing, 'NO_TOKEN');
       }

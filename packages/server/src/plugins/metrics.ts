@@ -6,6 +6,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { JOB_STATUSES } from '@outpost/contract/live';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import { bearerToken } from '../lib/bearer';
 import type { BusObserver, BusTopic } from '../live/bus';
 import { deviceDeploymentsByStatus, jobsByStatus } from './metrics.queries';
 import type { StatusCount } from './metrics.queries';
@@ -66,7 +67,7 @@ export function createMetrics(): Metrics {
 
 /** Whether `header` is `Bearer <token>`, compared in constant time (digests of equal length). */
 export function bearerMatches(header: string | undefined, token: string): boolean {
-  const given = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
+  const given = bearerToken(header);
   const digest = (text: string) => crypto.createHash('sha256').update(text).digest();
   return crypto.timingSafeEqual(digest(given), digest(token)) && given.length > 0;
 }

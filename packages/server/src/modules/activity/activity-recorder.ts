@@ -6,7 +6,7 @@ import type { EventRow } from './activity.queries';
 import { applyEvent, effectiveTime, emptyState } from './activity-accounting';
 import type { AccountingState } from './activity-accounting';
 
-// Records device activity inside the agent gateway's device transaction (live/device-state.ts):
+// Records device activity inside the agent gateway's device transaction (modules/devices/device-state.service.ts):
 // each accepted event is written to the log and its closed time added to the day rollups, and the
 // open intervals are kept in device_activity_state, all in the caller's transaction. An event the
 // accounting does not accept (a login already open, a logout of a session not open, a resend) is

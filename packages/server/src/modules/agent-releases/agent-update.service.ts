@@ -1,4 +1,3 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import type { UpdateAgentsBody, UpdateAgentsResponse } from '@outpost/contract/agent-releases';
 import {
   UPDATE_AGENT_EXPIRY_MS,
@@ -10,51 +9,18 @@ import type { AgentBuild } from '@outpost/contract/agent-protocol';
 import { isDeviceActionable, osTypeLabel } from '@outpost/contract/devices';
 import { deviceMessages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
-import { deviceCommands, devices } from '../../db/schema/index';
 import { writeAudit } from '../../lib/audit';
-import type { Reader } from '../../lib/db';
 import { conflict, notFound } from '../../lib/errors';
-import { inScope } from '../../lib/scope';
-import type { Scope } from '../../lib/scope';
 import type { CommandQueue } from '../../live/command-queue';
-import { requireAdmin } from '../../plugins/auth';
-import type { RequestContext } from '../../plugins/auth';
+import { requireAdmin } from '../../lib/context';
+import type { RequestContext } from '../../lib/context';
+import { findTargets, pendingUpdates } from './agent-update.queries';
 import type { ReleaseStore } from './release-store';
 
 // Agent upgrades (issue 15): an administrator asks connected agents to update themselves to the
 // published executable of their OS. Each becomes an update_agent command (the database is the
 // queue, ARCHITECTURE §4) with an audit entry; the agent downloads, verifies and swaps, and
 // answers once the new version has connected (or why it did not).
-
-async function findTargets(db: Reader, ctx: Scope, ids: number[]) {
-  return db
-    .select({
-      id: devices.id,
-      deviceGuid: devices.deviceGuid,
-      hostname: devices.hostname,
-      siteId: devices.siteId,
-      status: devices.status,
-      osType: devices.osType,
-      agentVersion: devices.agentVersion,
-    })
-    .from(devices)
-    .where(and(inScope(devices, ctx), inArray(devices.id, ids)));
-}
-
-/** Devices among these with an update_agent command not finished yet. */
-async function pendingUpdates(db: Reader, ids: number[]): Promise<Set<number>> {
-  const rows = await db
-    .select({ deviceId: deviceCommands.deviceId })
-    .from(deviceCommands)
-    .where(
-      and(
-        inArray(deviceCommands.deviceId, ids),
-        eq(deviceCommands.kind, 'update_agent'),
-        inArray(deviceCommands.status, ['pending', 'sent']),
-      ),
-    );
-  return new Set(rows.map((r) => r.deviceId));
-}
 
 export type AgentUpdateDeps = {
   db: Db;

@@ -13,8 +13,8 @@ import type { Executor } from '../../lib/db';
 import { HttpError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { canSeeSite, isSiteLimited, tenantOnly } from '../../lib/scope';
 import { isUsableSerial } from '../../lib/device-identity';
-import { requireAdmin } from '../../plugins/auth';
-import type { RequestContext } from '../../plugins/auth';
+import { requireAdmin } from '../../lib/context';
+import type { RequestContext } from '../../lib/context';
 import type { Bus } from '../../live/bus';
 import {
   countEnrolledDevices,

@@ -3,8 +3,8 @@ import { adminMessages as messages } from '@outpost/contract/messages';
 import type { AuditListFilters, AuditListResponse, AuditStats } from '@outpost/contract/audit';
 import type { Db } from '../../db/client';
 import { badRequest } from '../../lib/errors';
-import { requireAdmin } from '../../plugins/auth';
-import type { RequestContext } from '../../plugins/auth';
+import { requireAdmin } from '../../lib/context';
+import type { RequestContext } from '../../lib/context';
 import { auditActions, auditStats, endBefore, listAuditLogs, startOf } from './audit.queries';
 
 // The audit log, read-only (issue 11; spec: operations §2.10, §7 Audit). Administrators only.

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { userAuditSites, writeAudit } from '../../lib/audit';
 import { notFound, unauthorized } from '../../lib/errors';
 import { isLoopbackAddress } from '../../lib/trust-proxy';
-import type { RequestContext } from '../../plugins/auth';
+import type { RequestContext } from '../../lib/context';
 import { SESSION_TOKEN_TTL_SECONDS } from '@outpost/contract/limits';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Executor } from '../../lib/db';

@@ -3,7 +3,7 @@ import type { Executor } from '../../lib/db';
 import { sessions } from '../../db/schema/index';
 
 // Server-side sessions (SECURITY.md R2-1 "Sessions"): a session token is accepted only while its
-// row exists, is not revoked and has not expired. plugins/auth.ts reads it in the same statement
+// row exists, is not revoked and has not expired. sessions.service.ts reads it in the same statement
 // as the membership (auth.queries findSessionMember).
 
 export async function insertSession(

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { devices, deviceSoftware } from '../../db/schema/index';
-import type { RequestContext } from '../../plugins/auth';
+import type { RequestContext } from '../../lib/context';
 import { hashSecret } from '../agents/agent-secrets';
 import { createDashboardService, RECENT_SOFTWARE_TTL_MS } from './dashboard.service';
 

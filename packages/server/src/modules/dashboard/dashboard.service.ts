@@ -1,6 +1,6 @@
 import type { DashboardStats, RecentSoftware } from '@outpost/contract/devices';
 import type { Db } from '../../db/client';
-import type { RequestContext } from '../../plugins/auth';
+import type { RequestContext } from '../../lib/context';
 import { isSiteLimited } from '../../lib/scope';
 import type { DeploymentsService } from '../deployments/deployments.service';
 import type { DevicesService } from '../devices/devices.service';

@@ -78,3 +78,8 @@ export async function listPackageIds(db: Db, tenantId: number): Promise<number[]
     .orderBy(asc(deploymentPackages.id));
   return rows.map((r) => r.id);
 }
+
+/** The demo tenant's sites, in the order given. */
+export function insertDemoSites(db: Db, values: (typeof sites.$inferInsert)[]) {
+  return db.insert(sites).values(values).returning({ id: sites.id });
+}

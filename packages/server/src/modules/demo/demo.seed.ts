@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { sites } from '../../db/schema/index';
+import { insertDemoSites } from './demo.queries';
 import { addMember, countTenants, createTenant } from '../tenants/tenants.service';
 import type { BlobStore } from '../files/blob-store';
 import { seedDemoPackages } from '../packages/packages.seed';
@@ -45,35 +45,32 @@ export async function seedDemo(
     adminName: 'Hank Scorpio',
   });
   await addMember(db, { tenantId: globex.id, email: DEMO.adminEmail, name: 'Alex Morgan', role: 'user' });
-  const created = await db
-    .insert(sites)
-    .values([
-      {
-        tenantId: acme.id,
-        siteName: 'Headquarters',
-        siteCode: 'HQ',
-        city: 'New York',
-        country: 'United States',
-        timezone: 'America/New_York',
-      },
-      {
-        tenantId: acme.id,
-        siteName: 'London Office',
-        siteCode: 'LON1',
-        city: 'London',
-        country: 'United Kingdom',
-        timezone: 'Europe/London',
-      },
-      {
-        tenantId: acme.id,
-        siteName: 'Distribution Center',
-        siteCode: 'DC1',
-        city: 'Chicago',
-        country: 'United States',
-        timezone: 'America/Chicago',
-      },
-    ])
-    .returning({ id: sites.id });
+  const created = await insertDemoSites(db, [
+    {
+      tenantId: acme.id,
+      siteName: 'Headquarters',
+      siteCode: 'HQ',
+      city: 'New York',
+      country: 'United States',
+      timezone: 'America/New_York',
+    },
+    {
+      tenantId: acme.id,
+      siteName: 'London Office',
+      siteCode: 'LON1',
+      city: 'London',
+      country: 'United Kingdom',
+      timezone: 'Europe/London',
+    },
+    {
+      tenantId: acme.id,
+      siteName: 'Distribution Center',
+      siteCode: 'DC1',
+      city: 'Chicago',
+      country: 'United States',
+      timezone: 'America/Chicago',
+    },
+  ]);
   await seedDemoPackages(db, {
     tenantId: acme.id,
     userId: acmeAdmin.id,

@@ -15,6 +15,7 @@ import { apiSuccess } from '@outpost/contract/envelope';
 import { IdParam } from '@outpost/contract/input';
 import { messages, packageMessages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
+import { bearerToken } from '../../lib/bearer';
 import { notFound, unauthorized } from '../../lib/errors';
 import { authenticateAgent } from '../agents/agent-auth';
 import type { BlobStore } from '../files/blob-store';
@@ -104,8 +105,7 @@ export const agentFilesRoutes: FastifyPluginCallbackZod<{
     },
     async (request, reply) => {
       const guid = request.headers[AGENT_DEVICE_HEADER];
-      const auth = request.headers.authorization;
-      const secret = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+      const secret = bearerToken(request.headers.authorization);
       if (typeof guid !== 'string' || !secret) {
         throw unauthorized(messages.agentAuthMissing, 'AGENT_AUTH_REQUIRED');
       }

@@ -21,7 +21,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { canSeeSite, tenantOnly } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
 import type { CommandQueue } from '../../live/command-queue';
-import type { RequestContext } from '../../plugins/auth';
+import type { RequestContext } from '../../lib/context';
 import type { DevicesService } from '../devices/devices.service';
 import { fileLookup } from '../files/files.service';
 import type { BlobStore } from '../files/blob-store';

@@ -10,7 +10,7 @@ import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { conflict, notFound } from '../../lib/errors';
 import type { CommandQueue } from '../../live/command-queue';
-import type { RequestContext } from '../../plugins/auth';
+import type { RequestContext } from '../../lib/context';
 import type { DeploymentEngine } from './deployment-engine';
 import { isTerminal } from './deployment-engine';
 import {

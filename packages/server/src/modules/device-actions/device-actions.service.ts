@@ -12,7 +12,7 @@ import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import { conflict, notFound } from '../../lib/errors';
 import type { CommandQueue } from '../../live/command-queue';
-import type { RequestContext } from '../../plugins/auth';
+import type { RequestContext } from '../../lib/context';
 import type { DevicesService } from '../devices/devices.service';
 import { requireActionable } from '../devices/devices.service';
 import { findDeviceActions, listDeviceActions } from './device-actions.queries';

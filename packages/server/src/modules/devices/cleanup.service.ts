@@ -3,8 +3,8 @@ import { deviceMessages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import { callerAuditSites, writeAudit } from '../../lib/audit';
 import { badRequest } from '../../lib/errors';
-import { requireAdmin } from '../../plugins/auth';
-import type { RequestContext } from '../../plugins/auth';
+import { requireAdmin } from '../../lib/context';
+import type { RequestContext } from '../../lib/context';
 import { loadCleanupPlan } from './cleanup-plan';
 import type { RemoveDevices } from './device-removal';
 

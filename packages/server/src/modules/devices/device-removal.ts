@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Bus } from '../../live/bus';
-import type { RequestContext } from '../../plugins/auth';
+import type { RequestContext } from '../../lib/context';
 import { deleteIdleDevices } from './cleanup.queries';
 import { deleteDevices } from './devices-list.queries';
 

@@ -21,8 +21,8 @@ import { writeAudit } from '../../lib/audit';
 import { HttpError, conflict, notFound } from '../../lib/errors';
 import type { CommandQueue } from '../../live/command-queue';
 import type { Bus } from '../../live/bus';
-import { requireAdmin } from '../../plugins/auth';
-import type { RequestContext } from '../../plugins/auth';
+import { requireAdmin } from '../../lib/context';
+import type { RequestContext } from '../../lib/context';
 import type { Scope } from '../../lib/scope';
 import { canSeeSite } from '../../lib/scope';
 import {
@@ -313,9 +313,6 @@ export function createDeviceDirectory(db: Db) {
 }
 
 export type DeviceDirectory = ReturnType<typeof createDeviceDirectory>;
-
-/** May this caller see live events of a device of that site? The same rule as the device list. */
-export const canSeeDeviceSite = canSeeSite;
 
 /** The portal socket's subscription check (spec: core §7): may this caller follow this device? */
 export async function canFollowDevice(

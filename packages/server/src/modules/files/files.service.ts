@@ -8,7 +8,7 @@ import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/errors';
 import type { TenantScope } from '../../lib/scope';
-import type { RequestContext } from '../../plugins/auth';
+import type { RequestContext } from '../../lib/context';
 import { newStorageKey } from './blob-store';
 import type { BlobStore } from './blob-store';
 import { quotaExceeded } from './storage-quota';

@@ -3,7 +3,7 @@ import type { Executor } from '../../lib/db';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { canSeeSite, isSiteLimited } from '../../lib/scope';
 import type { TenantScope } from '../../lib/scope';
-import type { RequestContext } from '../../plugins/auth';
+import type { RequestContext } from '../../lib/context';
 import type { Architecture, TargetOs } from '@outpost/contract/targets';
 import { assertDevicesRunTarget } from './package-targets';
 import type { DeployTarget } from './package-targets';

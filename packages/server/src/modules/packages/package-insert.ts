@@ -1,6 +1,6 @@
 import type { PackageCreateInput, StepInput } from '@outpost/contract/packages';
 import type { Executor } from '../../lib/db';
-import type { RequestContext } from '../../plugins/auth';
+import type { RequestContext } from '../../lib/context';
 import { editorOf } from './package-access';
 import { insertPackage as insertPackageRow } from './packages.queries';
 import type { PackageRow, StepRow } from './packages.queries';

@@ -20,7 +20,7 @@ import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { badRequest, conflict, notFound } from '../../lib/errors';
-import type { RequestContext } from '../../plugins/auth';
+import type { RequestContext } from '../../lib/context';
 import type { Scope } from '../../lib/scope';
 import { fileLookup } from '../files/files.service';
 import {

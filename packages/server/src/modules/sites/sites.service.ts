@@ -13,8 +13,8 @@ import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { conflict, notFound } from '../../lib/errors';
-import { requireAdmin } from '../../plugins/auth';
-import type { RequestContext } from '../../plugins/auth';
+import { requireAdmin } from '../../lib/context';
+import type { RequestContext } from '../../lib/context';
 import {
   deleteSites,
   findSiteIdByCode,

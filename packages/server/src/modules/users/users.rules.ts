@@ -1,6 +1,6 @@
 import { adminMessages as messages } from '@outpost/contract/messages';
 import { conflict } from '../../lib/errors';
-import type { RequestContext } from '../../plugins/auth';
+import type { RequestContext } from '../../lib/context';
 
 // The rules that keep an organization administrable (docs/product/administration.md). `admins`
 // are read with lockAdmins at the start of the transaction: every change to users locks the

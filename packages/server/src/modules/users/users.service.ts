@@ -16,8 +16,8 @@ import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { isSiteLimited } from '../../lib/scope';
-import { requireAdmin } from '../../plugins/auth';
-import type { RequestContext } from '../../plugins/auth';
+import { requireAdmin } from '../../lib/context';
+import type { RequestContext } from '../../lib/context';
 import {
   deleteUsers,
   findSiteIdsInScope,

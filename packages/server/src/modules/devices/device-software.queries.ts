@@ -1,13 +1,11 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { InventoryMessage } from '@outpost/contract/agent-protocol';
-import { deviceSoftware } from '../db/schema/index';
-import type { Db } from '../db/client';
+import { deviceSoftware } from '../../db/schema/index';
+import type { Executor } from '../../lib/db';
 
-// A device's software rows, replaced from its inventory (split from device-state.ts). A row keeps
+// A device's software rows, replaced from its inventory (device-state.service.ts). A row keeps
 // the time it was first seen; the rows of the device's first software inventory share the time
 // stored as the device's software_baseline_at (docs/architecture.md §3).
-
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const CHUNK = 500;
 
@@ -21,7 +19,7 @@ function dedupeSoftware(items: NonNullable<InventoryMessage['software']>) {
 }
 
 export async function replaceSoftware(
-  tx: Tx,
+  tx: Executor,
   tenantId: number,
   deviceId: number,
   items: NonNullable<InventoryMessage['software']>,
