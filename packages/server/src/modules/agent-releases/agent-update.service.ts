@@ -59,10 +59,10 @@ async function pendingUpdates(db: Reader, ids: number[]): Promise<Set<number>> {
 export type AgentUpdateDeps = {
   db: Db;
   releases: ReleaseStore;
-  gateway: Pick<CommandQueue, 'queueCommand' | 'dispatch'>;
+  commandQueue: Pick<CommandQueue, 'queueCommand' | 'dispatch'>;
 };
 
-export function createAgentUpdateService({ db, releases, gateway }: AgentUpdateDeps) {
+export function createAgentUpdateService({ db, releases, commandQueue }: AgentUpdateDeps) {
   return {
     async update(ctx: RequestContext, body: UpdateAgentsBody): Promise<UpdateAgentsResponse> {
       requireAdmin(ctx);
@@ -113,7 +113,7 @@ export function createAgentUpdateService({ db, releases, gateway }: AgentUpdateD
       const updates = await db.transaction(async (tx) => {
         const out: UpdateAgentsResponse['updates'] = [];
         for (const { device, to, builds } of chosen) {
-          const commandId = await gateway.queueCommand(tx, {
+          const commandId = await commandQueue.queueCommand(tx, {
             tenantId: ctx.tenantId,
             deviceId: device.id,
             command: { kind: 'update_agent', version: to, builds },
@@ -133,7 +133,7 @@ export function createAgentUpdateService({ db, releases, gateway }: AgentUpdateD
         }
         return out;
       });
-      await gateway.dispatch(updates.map((u) => u.device_id));
+      await commandQueue.dispatch(updates.map((u) => u.device_id));
       return { queued: updates.length, updates, skipped };
     },
   };
