@@ -26,6 +26,7 @@ import { createSessionTokens } from './modules/auth/session-token';
 import { healthRoutes } from './modules/health/health.routes';
 import { agentSocketRoutes } from './live/agent-socket.routes';
 import { connectRedis } from './live/bus-redis';
+import type { AgentReports } from './live/agent-reports';
 import { livePlugin } from './live/live-plugin';
 import { portalSocketRoutes } from './live/portal-socket.routes';
 import { createEnrollGuard } from './live/rate-limit';
@@ -38,7 +39,8 @@ import { devicesRoutes } from './modules/devices/devices.routes';
 import { deviceActionsRoutes } from './modules/device-actions/device-actions.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { activityRoutes } from './modules/activity/activity.routes';
-import { createDeploymentEngine } from './modules/deployments/deployment-engine';
+import { deploymentSubscriptions } from './modules/deployments/deployment-subscriptions';
+import { createDeploymentEngine } from './modules/deployments/engine/deployment-engine';
 import { agentFilesRoutes, deploymentsRoutes } from './modules/deployments/deployments.routes';
 import { createDeploymentsService, deploymentLookup } from './modules/deployments/deployments.service';
 import { offlineDevicesRoutes } from './modules/deployments/offline-devices.routes';
@@ -161,6 +163,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Metrics (plugins/metrics.ts): the bus and the engine report to it from the start.
   const metrics = createMetrics();
   // Live updates and agents (ARCHITECTURE §4): the bus, the socket hubs and the command queue.
+  // Agents' reports go from the command queue to the deployment engine (live/agent-reports.ts);
+  // the engine is built below, on the command queue, so this port forwards to it.
+  const agentReports: AgentReports = {
+    commandResult: (event) => engine.commandResult(event),
+    stepProgress: (event) => engine.stepProgress(event),
+  };
   await app.register(livePlugin, {
     db: database.db,
     config,
@@ -170,6 +178,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       canFollowDevice: (ctx, deviceGuid) => canFollowDevice(database.db, ctx, deviceGuid),
     },
     busObserver: metrics.bus,
+    agentReports,
+    authorizeDeployment: deploymentSubscriptions(database.db),
   });
   await app.register(metricsPlugin, { metrics, config, database });
 
@@ -181,8 +191,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Deployments (ARCHITECTURE §5): one engine per instance, its scheduler started once listening.
   const engine = createDeploymentEngine({
     db: database.db,
-    queue: app.commandQueue,
-    hub: app.portalHub,
+    commandQueue: app.commandQueue,
+    portalHub: app.portalHub,
     log: app.log,
     options: config.deployments,
     onDispatched: metrics.schedulerDispatched,
@@ -190,10 +200,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const deployments = createDeploymentsService({
     db: database.db,
     engine,
-    queue: app.commandQueue,
-    devices: createDevicesService({ db: database.db, gateway: app.commandQueue, bus: app.bus }),
+    commandQueue: app.commandQueue,
+    devices: createDevicesService({ db: database.db, commandQueue: app.commandQueue, bus: app.bus }),
   });
-  app.portalHub.registerDeploymentAuthorizer((ctx, id) => deployments.authorize(ctx, id));
   app.addHook('onReady', (done) => {
     engine.start();
     done();
@@ -243,7 +252,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           await customer.register(deviceActionsRoutes, { db: database.db });
           await customer.register(deploymentsRoutes, { service: deployments });
           await customer.register(offlineDevicesRoutes, {
-            service: createOfflineDevicesService({ db: database.db, engine, queue: app.commandQueue }),
+            service: createOfflineDevicesService({ db: database.db, engine, commandQueue: app.commandQueue }),
           });
           await customer.register(usersRoutes, {
             db: database.db,

@@ -3,7 +3,7 @@ import type { StepType } from '@outpost/contract/step-catalog';
 import type { DeploymentRunner } from '../deployment/runner';
 import { exitCodeMessage, timeoutMessage } from '../steps/context';
 import type { StepContext, StepHandler, StepOutcome } from '../steps/context';
-import { runDeployment } from '../steps/deployment-loop';
+import { runStepLoop } from '../steps/deployment-loop';
 import type { Rng } from './rng';
 
 // Deployments on a simulated machine: the step library's own loop (step order, retries as
@@ -230,7 +230,7 @@ export function createSimulatedRunner(options: Partial<SimDeploymentOptions>, rn
     STEP_TYPES.map((type) => [type, simulatedHandler(type, settings, rng)]),
   ) as Record<StepType, StepHandler>;
   return (command, io) =>
-    runDeployment(command, {
+    runStepLoop(command, {
       report: io.report,
       signal: io.signal,
       handlers,

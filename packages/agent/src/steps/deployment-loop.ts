@@ -98,7 +98,7 @@ type Settings = {
   now: () => Date;
 };
 
-export async function runDeployment(
+export async function runStepLoop(
   command: z.infer<typeof RunDeploymentCommand>,
   deps: DeploymentDeps,
 ): Promise<DeploymentResult> {

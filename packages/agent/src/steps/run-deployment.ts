@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { runCmdStep } from './cmd';
 import type { StepHandler } from './context';
 import { runCustomZipStep } from './custom-zip';
-import { runDeployment as runLoop } from './deployment-loop';
+import { runStepLoop } from './deployment-loop';
 import type { DeploymentDeps as LoopDeps, DeploymentResult } from './deployment-loop';
 import { runExeStep } from './exe';
 import { runFolderStep } from './folder';
@@ -42,5 +42,5 @@ export function runDeployment(
   command: z.infer<typeof RunDeploymentCommand>,
   deps: DeploymentDeps,
 ): Promise<DeploymentResult> {
-  return runLoop(command, { ...deps, handlers: { ...STEP_HANDLERS, ...deps.handlers } });
+  return runStepLoop(command, { ...deps, handlers: { ...STEP_HANDLERS, ...deps.handlers } });
 }

@@ -60,11 +60,11 @@ export function createAgentHub(deps: {
   deviceState: DeviceState;
   bus: Bus;
   portalHub: PortalHub;
-  commands: CommandDelivery;
+  commandQueue: CommandDelivery;
   log: FastifyBaseLogger;
   options: AgentHubOptions;
 }): AgentHub {
-  const { deviceState, bus, portalHub, commands, log, options } = deps;
+  const { deviceState, bus, portalHub, commandQueue, log, options } = deps;
   const local = new Map<number, AgentConnection>();
   const helloTimeoutMs = options.helloTimeoutMs ?? Math.max(10_000, options.heartbeatIntervalMs);
   let isClosing = false;
@@ -124,10 +124,10 @@ export function createAgentHub(deps: {
   const pollCommands = async () => {
     const held = [...local.values()].filter((c) => c.hasHello).map((c) => c.device.id);
     for (let i = 0; i < held.length; i += COMMAND_POLL_BATCH) {
-      for (const id of await commands.pendingFor(held.slice(i, i + COMMAND_POLL_BATCH))) {
+      for (const id of await commandQueue.pendingFor(held.slice(i, i + COMMAND_POLL_BATCH))) {
         const conn = local.get(id);
         if (conn?.hasHello) {
-          conn.enqueue(() => commands.offer(conn));
+          conn.enqueue(() => commandQueue.offer(conn));
         }
       }
     }
@@ -145,7 +145,7 @@ export function createAgentHub(deps: {
       for (const deviceId of deviceIds) {
         const conn = local.get(deviceId);
         if (conn?.hasHello) {
-          conn.enqueue(() => commands.offer(conn));
+          conn.enqueue(() => commandQueue.offer(conn));
         }
       }
     }),
@@ -163,7 +163,7 @@ export function createAgentHub(deps: {
 
   async function handleResult(conn: AgentConnection, m: CommandResultMessage) {
     const outcome = { status: m.status, result: m.result ?? null, error: m.error ?? null };
-    const verdict = await commands.complete(conn.device, m.commandId, outcome);
+    const verdict = await commandQueue.complete(conn.device, m.commandId, outcome);
     if (verdict === 'unknown') {
       conn.sendError('unknown_command', messages.agentUnknownCommand, m.messageId);
     }
@@ -232,7 +232,7 @@ export function createAgentHub(deps: {
       inventoryCurrent: change.inventoryCurrent,
     });
     await publishChange(change);
-    await commands.offer(conn);
+    await commandQueue.offer(conn);
   }
 
   async function handleMessage(conn: AgentConnection, m: HandledMessage) {
@@ -277,7 +277,7 @@ export function createAgentHub(deps: {
       case 'progress_run':
         // a run of step_progress is written in one batch and acknowledged together
         presence.touch(conn.device.id);
-        for (const r of await commands.stepProgress({ device: conn.device, messages: m.messages })) {
+        for (const r of await commandQueue.stepProgress({ device: conn.device, messages: m.messages })) {
           conn.sendError('invalid_message', `${messages.agentInvalidMessage}: ${r.reason}`, r.messageId);
         }
         // refused messages too: sending them again would be refused again (SECURITY.md R2-13)

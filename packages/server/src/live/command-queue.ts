@@ -1,13 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type {
-  AgentCommandKind,
-  ServerToAgentMessage,
-  StepProgressMessage,
-} from '@outpost/contract/agent-protocol';
+import type { ServerToAgentMessage } from '@outpost/contract/agent-protocol';
 import type { Db } from '../db/client';
 import type { Executor } from '../lib/db';
 import { createGroupCommit } from '../lib/group-commit';
 import { isUuid } from '../lib/uuid';
+import type { AgentReports, CommandResultEvent, ProgressRefusal, StepProgressEvent } from './agent-reports';
 import type { Bus } from './bus';
 import {
   completeCommand,
@@ -36,24 +33,6 @@ export type CommandOutcome = {
   error: string | null;
 };
 
-export type CommandResultEvent = {
-  device: DeviceRef;
-  commandId: string;
-  kind: AgentCommandKind;
-  status: 'completed' | 'failed';
-  result: Record<string, unknown> | null;
-  error: string | null;
-};
-
-/** Step progress of one device, in the order it was sent (one message, or a run of them). */
-export type StepProgressEvent = { device: DeviceRef; messages: StepProgressMessage[] };
-/**
- * A step_progress message a handler refused (a step or attempt its job does not have): the agent
- * is told why (`invalid_message` with the message's id) and the message is acknowledged, so it is
- * not sent again (SECURITY.md R2-13).
- */
-export type ProgressRefusal = { messageId: string; reason: string };
-
 /** What the queue needs of a connected agent to offer it commands. */
 export type CommandTarget = {
   readonly device: DeviceRef;
@@ -76,14 +55,9 @@ export type CommandQueue = {
   dispatch(deviceIds: readonly number[]): Promise<void>;
   /** Resolves when the command's result arrives on any instance, or with 'timeout'. */
   waitForResult(commandId: string, timeoutMs: number): Promise<CommandOutcome>;
-  /** Later modules react to results and step progress (deployments, device actions). */
-  onCommandResult(handler: (event: CommandResultEvent) => Promise<void> | void): void;
-  onStepProgress(
-    handler: (event: StepProgressEvent) => Promise<ProgressRefusal[] | void> | ProgressRefusal[] | void,
-  ): void;
   /**
    * Ends an unfinished command in the caller's transaction without running it (a cancelled or
-   * expired deployment): it is no longer offered. Result handlers are not called.
+   * expired deployment): it is no longer offered. The reports are not told.
    */
   finishCommand(
     tx: Executor,
@@ -105,7 +79,7 @@ export type CommandDelivery = {
     outcome: Pick<CommandResultEvent, 'status' | 'result' | 'error'>,
   ): Promise<'recorded' | 'duplicate' | 'unknown'>;
   /**
-   * Hands step progress to its handlers; rejects when one could not store it (the database is
+   * Hands step progress to the reports; rejects when they could not store it (the database is
    * away), so the message is not acknowledged and the agent resends it (progress carries a seq:
    * a message applied twice counts once). Answers the messages refused.
    */
@@ -125,13 +99,11 @@ export function createCommandQueue(deps: {
   db: Db;
   bus: Bus;
   log: FastifyBaseLogger;
+  /** where agents' results and step progress go (the deployment engine) */
+  reports: AgentReports;
 }): CommandQueue & CommandDelivery {
-  const { db, bus, log } = deps;
+  const { db, bus, log, reports } = deps;
   const waiters = new Map<string, Set<(o: CommandOutcome) => void>>();
-  const resultHandlers: ((e: CommandResultEvent) => Promise<void> | void)[] = [];
-  const stepHandlers: ((
-    e: StepProgressEvent,
-  ) => Promise<ProgressRefusal[] | void> | ProgressRefusal[] | void)[] = [];
 
   const unsubscribe = bus.subscribe('agent.result', (m) => {
     const set = waiters.get(m.commandId);
@@ -242,33 +214,21 @@ export function createCommandQueue(deps: {
       return existing?.deviceId === device.id ? 'duplicate' : 'unknown';
     }
     await bus.publish('agent.result', { commandId: row.id, deviceId: device.id, kind: row.kind, ...outcome });
-    for (const handler of resultHandlers) {
-      try {
-        await handler({ device, commandId: row.id, kind: row.kind, ...outcome });
-      } catch (err) {
-        log.error({ err, commandId: row.id }, 'command result handler failed');
-      }
+    try {
+      await reports.commandResult({ device, commandId: row.id, kind: row.kind, ...outcome });
+    } catch (err) {
+      log.error({ err, commandId: row.id }, 'command result handler failed');
     }
     return 'recorded';
   }
 
   async function stepProgress(event: StepProgressEvent): Promise<ProgressRefusal[]> {
-    const failures: unknown[] = [];
-    const refused: ProgressRefusal[] = [];
-    for (const handler of stepHandlers) {
-      try {
-        refused.push(...((await handler(event)) ?? []));
-      } catch (err) {
-        failures.push(err);
-      }
-    }
-    if (failures.length > 0) {
+    try {
+      return await reports.stepProgress(event);
+    } catch (err) {
       // not acknowledged: the agent sends it again after its next reconnect
-      throw failures[0] instanceof Error
-        ? failures[0]
-        : new Error('step progress handler failed', { cause: failures[0] });
+      throw err instanceof Error ? err : new Error('step progress handler failed', { cause: err });
     }
-    return refused;
   }
 
   function waitForResult(commandId: string, timeoutMs: number) {
@@ -327,12 +287,6 @@ export function createCommandQueue(deps: {
     queueCommands: (tx, inputs) => insertCommands(tx, inputs),
     dispatch,
     waitForResult,
-    onCommandResult(handler) {
-      resultHandlers.push(handler);
-    },
-    onStepProgress(handler) {
-      stepHandlers.push(handler);
-    },
     async finishCommand(tx, deviceId, commandId, outcome) {
       const row = await completeCommand(tx, { deviceId, commandId, ...outcome, result: null });
       return row !== null;

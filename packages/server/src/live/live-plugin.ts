@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import type { AgentReports } from './agent-reports';
 import { createAgentHub } from './agent-hub';
 import type { AgentHub } from './agent-hub';
 import { createMemoryBus, observedBus } from './bus';
@@ -10,7 +11,7 @@ import { createCommandQueue } from './command-queue';
 import type { CommandQueue } from './command-queue';
 import type { DeviceState } from './device-state';
 import { createPortalHub } from './portal-socket';
-import type { PortalAccess, PortalHub } from './portal-socket';
+import type { PortalAccess, PortalHub, SubscriptionAuthorizer } from './portal-socket';
 
 // The live layer (ARCHITECTURE §4), put on the instance for the modules and the socket routes
 // (registered in app.ts like every other route):
@@ -31,6 +32,10 @@ export const livePlugin = fp(
       pingIntervalMs?: number;
       /** counts bus traffic for the metrics (plugins/metrics.ts) */
       busObserver?: BusObserver;
+      /** where the command queue hands agents' results and step progress (the deployment engine) */
+      agentReports: AgentReports;
+      /** who may follow `deployment:{id}` on the portal socket (the deployments module) */
+      authorizeDeployment: SubscriptionAuthorizer;
     },
   ) => {
     const { config } = opts;
@@ -44,13 +49,14 @@ export const livePlugin = fp(
       log: app.log,
       pingIntervalMs: opts.pingIntervalMs,
       sessionCheckIntervalMs: config.portalSessionCheckMs,
+      authorizeDeployment: opts.authorizeDeployment,
     });
-    const commandQueue = createCommandQueue({ db: opts.db, bus, log: app.log });
+    const commandQueue = createCommandQueue({ db: opts.db, bus, log: app.log, reports: opts.agentReports });
     const agentHub = createAgentHub({
       deviceState: opts.deviceState,
       bus,
       portalHub,
-      commands: commandQueue,
+      commandQueue,
       log: app.log,
       options: config.agents,
     });

@@ -7,7 +7,7 @@ import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
 import { addMember } from '../modules/tenants/tenants.service';
-import { sites, users, userSites } from '../db/schema/index';
+import { deploymentJobs, sites, users, userSites } from '../db/schema/index';
 import {
   connectPortalSocket,
   createEnrollmentToken,
@@ -174,28 +174,41 @@ describe('portal socket /api/ws', () => {
   });
 
   it('lets a module publish typed events through the hub to subscribers only', async () => {
-    server.app.portalHub.registerDeploymentAuthorizer((ctx, id) =>
-      Promise.resolve(ctx.tenantId === acme.user.tenant_id && id === 42 ? { siteId: null } : null),
-    );
+    // a finished job of acme's with no devices: the deployments module lets acme follow it
+    const [job] = await server.database.db
+      .insert(deploymentJobs)
+      .values({
+        tenantId: acme.user.tenant_id,
+        packageName: 'Hub events',
+        name: 'Hub events',
+        steps: [],
+        status: 'completed',
+        dispatchedAt: new Date(),
+      })
+      .returning();
+    const id = job!.id;
     const socket = connectPortalSocket(server.url, portalAuth(acme));
     await socket.waitFor('connection_status');
-    socket.send({ type: 'subscribe', payload: { subscriptionKey: 'deployment:42' } });
+    socket.send({ type: 'subscribe', payload: { subscriptionKey: `deployment:${id}` } });
     await socket.waitFor('subscribed');
-    await server.app.portalHub.send(acme.user.tenant_id, 'deployment:42', 'deployment_update', {
-      deploymentId: 42,
+    // the job as it is now follows the subscription
+    await socket.waitFor('deployment_update');
+    const from = socket.ofType('deployment_update').length;
+    await server.app.portalHub.send(acme.user.tenant_id, `deployment:${id}`, 'deployment_update', {
+      deploymentId: id,
       status: 'completed',
     });
-    await server.app.portalHub.send(acme.user.tenant_id, 'deployment:43', 'deployment_update', {
-      deploymentId: 43,
+    await server.app.portalHub.send(acme.user.tenant_id, `deployment:${id + 1}`, 'deployment_update', {
+      deploymentId: id + 1,
       status: 'failed',
     });
     // a second event on the subscribed key marks the end: the one in between was not for us
-    await server.app.portalHub.send(acme.user.tenant_id, 'deployment:42', 'deployment_update', {
-      deploymentId: 42,
+    await server.app.portalHub.send(acme.user.tenant_id, `deployment:${id}`, 'deployment_update', {
+      deploymentId: id,
       status: 'completed',
     });
-    await socket.waitFor('deployment_update', () => socket.ofType('deployment_update').length === 2);
-    expect(socket.ofType('deployment_update').map((m) => m.payload.deploymentId)).toEqual([42, 42]);
+    await socket.waitFor('deployment_update', () => socket.ofType('deployment_update').length === from + 2);
+    expect(socket.ofType('deployment_update').slice(from).map((m) => m.payload.deploymentId)).toEqual([id, id]);
     await socket.close();
   });
 });

@@ -30,7 +30,7 @@ import type { Bus, BusTopics } from './bus';
 // a server-side timer (every 30 s by default) and when the token expires, so a deleted user or an
 // expired token stops receiving events without the client sending anything (closed with 4401).
 
-/** Decides whether a caller may subscribe to `deployment:{id}` (registered by the deployments module). */
+/** Decides whether a caller may subscribe to `deployment:{id}` (the deployments module's, given by app.ts). */
 export type SubscriptionAuthorizer = (
   ctx: RequestContext,
   id: number,
@@ -48,7 +48,6 @@ export type PortalHub = {
     /** the device's site when the event is about one device; omitted means not site-bound */
     siteId?: number | null,
   ): Promise<void>;
-  registerDeploymentAuthorizer(authorizer: SubscriptionAuthorizer): void;
   /** A portal socket was upgraded on WS /api/ws; it authenticates from the query string. */
   accept(socket: WebSocket, request: FastifyRequest): void;
   readonly socketCount: number;
@@ -95,11 +94,12 @@ export function createPortalHub(deps: {
   pingIntervalMs?: number;
   /** how often every open socket's session is re-read (default 30 s) */
   sessionCheckIntervalMs?: number;
+  /** who may follow `deployment:{id}` */
+  authorizeDeployment: SubscriptionAuthorizer;
 }): PortalHub & { close(): void } {
   const { access, bus, log } = deps;
   const byKey = new Map<string, Set<Client>>();
   const clients = new Set<Client>();
-  let deploymentAuthorizer: SubscriptionAuthorizer | null = null;
 
   function send(client: Client, message: PortalServerMessage) {
     sendText(client, JSON.stringify(message));
@@ -225,10 +225,7 @@ export function createPortalHub(deps: {
     if (parsed.kind === 'device') {
       return (await access.canFollowDevice(ctx, parsed.deviceGuid)) ? {} : 'denied';
     }
-    if (!deploymentAuthorizer) {
-      return 'denied';
-    }
-    const deployment = await deploymentAuthorizer(ctx, parsed.id);
+    const deployment = await deps.authorizeDeployment(ctx, parsed.id);
     return deployment && canSeeSite(ctx, deployment.siteId) ? { snapshot: deployment.snapshot } : 'denied';
   }
 
@@ -432,9 +429,6 @@ export function createPortalHub(deps: {
       if (!isUnheard(key)) {
         await bus.publish('portal', { tenantId, siteId, key, event: { type, payload } as PortalEvent });
       }
-    },
-    registerDeploymentAuthorizer(authorizer) {
-      deploymentAuthorizer = authorizer;
     },
     accept: onSocket,
     get socketCount() {

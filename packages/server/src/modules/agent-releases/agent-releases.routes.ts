@@ -115,7 +115,7 @@ export const agentUpdateRoutes: FastifyPluginCallbackZod<{ db: Db; releases: Rel
   const service = createAgentUpdateService({
     db: opts.db,
     releases: opts.releases,
-    gateway: app.commandQueue,
+    commandQueue: app.commandQueue,
   });
   app.post(
     '/agents/update',

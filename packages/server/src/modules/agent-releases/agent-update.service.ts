@@ -25,10 +25,10 @@ import type { ReleaseStore } from './release-store';
 export type AgentUpdateDeps = {
   db: Db;
   releases: ReleaseStore;
-  gateway: Pick<CommandQueue, 'queueCommand' | 'dispatch'>;
+  commandQueue: Pick<CommandQueue, 'queueCommand' | 'dispatch'>;
 };
 
-export function createAgentUpdateService({ db, releases, gateway }: AgentUpdateDeps) {
+export function createAgentUpdateService({ db, releases, commandQueue }: AgentUpdateDeps) {
   return {
     async update(ctx: RequestContext, body: UpdateAgentsBody): Promise<UpdateAgentsResponse> {
       requireAdmin(ctx);
@@ -79,7 +79,7 @@ export function createAgentUpdateService({ db, releases, gateway }: AgentUpdateD
       const updates = await db.transaction(async (tx) => {
         const out: UpdateAgentsResponse['updates'] = [];
         for (const { device, to, builds } of chosen) {
-          const commandId = await gateway.queueCommand(tx, {
+          const commandId = await commandQueue.queueCommand(tx, {
             tenantId: ctx.tenantId,
             deviceId: device.id,
             command: { kind: 'update_agent', version: to, builds },
@@ -99,7 +99,7 @@ export function createAgentUpdateService({ db, releases, gateway }: AgentUpdateD
         }
         return out;
       });
-      await gateway.dispatch(updates.map((u) => u.device_id));
+      await commandQueue.dispatch(updates.map((u) => u.device_id));
       return { queued: updates.length, updates, skipped };
     },
   };

@@ -15,7 +15,7 @@ export const dashboardRoutes: FastifyPluginCallbackZod<{
 }> = (app, opts, done) => {
   const service = createDashboardService({
     db: opts.db,
-    devices: createDevicesService({ db: opts.db, gateway: app.commandQueue, bus: app.bus }),
+    devices: createDevicesService({ db: opts.db, commandQueue: app.commandQueue, bus: app.bus }),
     tenants: createTenantsService(opts.db),
     deployments: opts.deployments,
   });

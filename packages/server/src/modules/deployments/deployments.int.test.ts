@@ -9,8 +9,8 @@ import type { PackageDetail } from '@outpost/contract/packages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { devices, sites, userSites, users } from '../../db/schema/index';
-import { deviceDeploymentsOfCommands, writeStepProgress } from './deployments.queries';
-import type { ProgressWrite } from './deployments.queries';
+import { deviceDeploymentsOfCommands, writeStepProgress } from './engine/agent-progress.queries';
+import type { ProgressWrite } from './engine/agent-progress.queries';
 import {
   connectPortalSocket,
   createEnrollmentToken,

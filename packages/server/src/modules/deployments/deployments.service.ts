@@ -9,7 +9,6 @@ import type {
 } from '@outpost/contract/deployments';
 import { SCHEDULE_PAST_TOLERANCE_MS } from '@outpost/contract/deployments';
 import { isDeviceActionable } from '@outpost/contract/devices';
-import type { DeploymentUpdatePayload } from '@outpost/contract/live';
 import { paginate } from '@outpost/contract/envelope';
 import type { ListData } from '@outpost/contract/envelope';
 import { deploymentMessages as messages, packageMessages } from '@outpost/contract/messages';
@@ -18,7 +17,7 @@ import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { canSeeSite, tenantOnly } from '../../lib/scope';
+import { tenantOnly } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
 import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../lib/context';
@@ -26,11 +25,10 @@ import type { DevicesService } from '../devices/devices.service';
 import { fileLookup } from '../files/files.service';
 import type { BlobStore } from '../files/blob-store';
 import { packageLookup } from '../packages/packages.service';
-import type { DeploymentEngine } from './deployment-engine';
-import { isTerminal, jobUpdate } from './deployment-engine';
+import type { DeploymentEngine } from './engine/deployment-engine';
+import { isTerminal } from './engine/job-updates';
 import {
   activeDeviceDeploymentsOf,
-  closeRunningStepLogs,
   countActiveJobsForPackage,
   countDeviceDeploymentsOutside,
   countRunningJobs,
@@ -48,14 +46,14 @@ import {
   updateJob,
 } from './deployments.queries';
 import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
-import { listStepLogsPage, toStepLog } from './step-logs.queries';
+import { closeRunningStepLogs, listStepLogsPage, toStepLog } from './step-logs.queries';
 import { jobSiteIds } from './job-sites.queries';
 import { withOfflineWaits } from './offline-devices.service';
 
 export type DeploymentsServiceDeps = {
   db: Db;
   engine: Pick<DeploymentEngine, 'kick' | 'publishJob' | 'settleJob'>;
-  queue: Pick<CommandQueue, 'queueCommand' | 'dispatch' | 'finishCommand'>;
+  commandQueue: Pick<CommandQueue, 'queueCommand' | 'dispatch' | 'finishCommand'>;
   devices: Pick<DevicesService, 'findManyInScope'>;
 };
 
@@ -111,7 +109,7 @@ export const deploymentLookup = {
 // Deployments (ARCHITECTURE §3, §5): any member deploys to and follows the devices in their
 // scope; a job with devices outside a site-limited caller's sites is visible to them (their
 // devices only) but cancelled only by someone who sees all of its devices.
-export function createDeploymentsService({ db, engine, queue, devices }: DeploymentsServiceDeps) {
+export function createDeploymentsService({ db, engine, commandQueue, devices }: DeploymentsServiceDeps) {
   async function loadJob(ctx: RequestContext, id: number): Promise<JobRow> {
     const job = await findJob(db, ctx, id);
     if (!job) {
@@ -279,12 +277,12 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
           );
           await closeRunningStepLogs(tx, dd.id, 'cancelled', reason);
           if (dd.commandId && dd.deviceId !== null) {
-            const wasUnfinished = await queue.finishCommand(tx, dd.deviceId, dd.commandId, {
+            const wasUnfinished = await commandQueue.finishCommand(tx, dd.deviceId, dd.commandId, {
               status: 'failed',
               error: reason,
             });
             if (wasUnfinished) {
-              await queue.queueCommand(tx, {
+              await commandQueue.queueCommand(tx, {
                 tenantId: ctx.tenantId,
                 deviceId: dd.deviceId,
                 command: { kind: 'cancel', targetCommandId: dd.commandId },
@@ -308,26 +306,12 @@ export function createDeploymentsService({ db, engine, queue, devices }: Deploym
         });
         return { job: after, ended };
       });
-      await queue.dispatch(cancelCommands.map((c) => c.deviceId));
+      await commandQueue.dispatch(cancelCommands.map((c) => c.deviceId));
       await engine.publishJob(out.job);
       for (const dd of out.ended) {
         await engine.publishJob(out.job, dd);
       }
       return toJob(out.job);
-    },
-
-    /** portal socket: may this caller follow `deployment:{id}`? (their site, for the hub's check) */
-    async authorize(
-      ctx: RequestContext,
-      id: number,
-    ): Promise<{ siteId: number | null; snapshot: DeploymentUpdatePayload } | null> {
-      const job = await findJob(db, ctx, id);
-      if (!job) {
-        return null;
-      }
-      const mine = await listDeviceDeployments(db, ctx, id);
-      const site = mine.find((d) => canSeeSite(ctx, d.siteId))?.siteId ?? null;
-      return { siteId: site, snapshot: jobUpdate(job) };
     },
 
     async countRunning(ctx: RequestContext): Promise<number> {

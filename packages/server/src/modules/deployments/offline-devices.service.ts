@@ -11,16 +11,16 @@ import type { Executor } from '../../lib/db';
 import { conflict, notFound } from '../../lib/errors';
 import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../lib/context';
-import type { DeploymentEngine } from './deployment-engine';
-import { isTerminal } from './deployment-engine';
+import type { DeploymentEngine } from './engine/deployment-engine';
+import { isTerminal } from './engine/job-updates';
 import {
-  closeRunningStepLogs,
   findJob,
   listDeviceDeployments,
   toJob,
   updateDeviceDeployment,
 } from './deployments.queries';
 import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
+import { closeRunningStepLogs } from './step-logs.queries';
 import { offlineWaitOf } from './offline-wait';
 import { offlineWaitsOf } from './offline-waits.queries';
 import type { OfflineWaitRow } from './offline-waits.queries';
@@ -36,7 +36,7 @@ const CANCEL_COMMAND_EXPIRY_MS = 24 * 60 * 60 * 1000;
 export type OfflineDevicesDeps = {
   db: Db;
   engine: Pick<DeploymentEngine, 'publishJob' | 'settleJob'>;
-  queue: Pick<CommandQueue, 'queueCommand' | 'dispatch' | 'finishCommand'>;
+  commandQueue: Pick<CommandQueue, 'queueCommand' | 'dispatch' | 'finishCommand'>;
 };
 
 /** The details' device rows with their waits, and how many wait (the caller's rows only). */
@@ -56,7 +56,7 @@ export async function withOfflineWaits(
   };
 }
 
-export function createOfflineDevicesService({ db, engine, queue }: OfflineDevicesDeps) {
+export function createOfflineDevicesService({ db, engine, commandQueue }: OfflineDevicesDeps) {
   /** The rows the body names (each must be the caller's and waiting), or all waiting ones. */
   async function chosenRows(
     tx: Executor,
@@ -101,13 +101,13 @@ export function createOfflineDevicesService({ db, engine, queue }: OfflineDevice
     });
     await closeRunningStepLogs(tx, w.id, status, reason);
     // the command is not offered again at reconnect; a device that had taken it is told to stop
-    const wasUnfinished = await queue.finishCommand(tx, w.deviceId, w.commandId, {
+    const wasUnfinished = await commandQueue.finishCommand(tx, w.deviceId, w.commandId, {
       status: 'failed',
       error: reason,
     });
     const mustStop = wasUnfinished && w.status === 'running';
     if (mustStop) {
-      await queue.queueCommand(tx, {
+      await commandQueue.queueCommand(tx, {
         tenantId: ctx.tenantId,
         deviceId: w.deviceId,
         command: { kind: 'cancel', targetCommandId: w.commandId },
@@ -158,7 +158,7 @@ export function createOfflineDevicesService({ db, engine, queue }: OfflineDevice
         });
         return { job: after, ended, toStop };
       });
-      await queue.dispatch(out.toStop);
+      await commandQueue.dispatch(out.toStop);
       await engine.publishJob(out.job);
       for (const dd of out.ended) {
         await engine.publishJob(out.job, dd);

@@ -1,4 +1,7 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import { INT4_MAX } from '@outpost/contract/input';
+import type { JobStatus } from '@outpost/contract/live';
 import type { StepLog } from '@outpost/contract/deployments';
 import { deploymentStepLogs } from '../../db/schema/index';
 import type { Executor } from '../../lib/db';
@@ -6,7 +9,7 @@ import type { StepLogRow } from './deployments.queries';
 import { withCutMarker } from './step-log-rules';
 
 // Reading a device deployment's step logs, a page at a time (SECURITY.md R2-13). They are
-// written by the engine's progress statement (deployments.queries.ts writeStepProgress).
+// written by the engine's progress statement (engine/agent-progress.queries.ts writeStepProgress).
 
 /** One page of a device deployment's attempts, in step order then attempt, and how many it has. */
 export async function listStepLogsPage(
@@ -48,3 +51,42 @@ export function toStepLog(row: StepLogRow): StepLog {
     error_message: row.errorMessage,
   };
 }
+
+// ---------- closing attempts when their device row ends ----------
+
+/**
+ * Milliseconds from `start` to `end` as an attempt's duration: at least 0 and at most the int4
+ * column's limit (the times are the agent's clock; one set years off must not fail its batch).
+ */
+export const durationSince = (start: SQL, end: SQL) =>
+  sql`least(${INT4_MAX}, greatest(0, extract(epoch from (${end} - ${start})) * 1000))::int`;
+
+/**
+ * Closes the attempts still shown running of the device rows in `ended`, a relation of
+ * (id, status, error_message): with that status, the row's error when the attempt has none, and
+ * the time since the attempt started.
+ */
+export const closeRunningLogs = (ended: SQL) => sql`
+  update ${deploymentStepLogs} l set
+    status = e.status,
+    completed_at = now(),
+    error_message = coalesce(l.error_message, e.error_message),
+    duration_ms = ${durationSince(sql`l.started_at`, sql`now()`)}
+  from ${ended} as e(id, status, error_message)
+  where l.device_deployment_id = e.id and l.status = 'running'`;
+
+/** Attempts still shown running when their device deployment ends are closed with it. */
+export async function closeRunningStepLogs(
+  tx: Executor,
+  deviceDeploymentId: number,
+  status: JobStatus,
+  errorMessage: string | null,
+) {
+  await tx.execute(
+    closeRunningLogs(sql`(values (${deviceDeploymentId}::int, ${status}::text, ${errorMessage}::text))`),
+  );
+}
+
+/** A device row's attempts close cancelled when the row completed, else with the row's status. */
+export const attemptStatus = (rowStatus: SQL) =>
+  sql`case when ${rowStatus} = 'completed' then 'cancelled' else ${rowStatus} end`;

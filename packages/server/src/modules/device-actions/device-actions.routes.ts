@@ -16,8 +16,8 @@ const ok = <T>(data: T) => ({ success: true as const, data });
 export const deviceActionsRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
   const service = createDeviceActionsService({
     db: opts.db,
-    gateway: app.commandQueue,
-    devices: createDevicesService({ db: opts.db, gateway: app.commandQueue, bus: app.bus }),
+    commandQueue: app.commandQueue,
+    devices: createDevicesService({ db: opts.db, commandQueue: app.commandQueue, bus: app.bus }),
   });
   const tags = ['device-actions'];
 

@@ -22,7 +22,7 @@ const actionLabel = { restart: 'Device Restart', shutdown: 'Device Shutdown' } a
 
 export type DeviceActionsServiceDeps = {
   db: Db;
-  gateway: Pick<CommandQueue, 'queueCommand' | 'dispatch'>;
+  commandQueue: Pick<CommandQueue, 'queueCommand' | 'dispatch'>;
   devices: Pick<DevicesService, 'findManyInScope'>;
 };
 
@@ -50,7 +50,7 @@ function requireAllActionable(targets: Target[]): void {
 
 // spec: core §3 Device action, §7 POST /customer/deployments/device-actions. Any user may act on
 // the devices in their scope (core §6 leaves roles open; ARCHITECTURE §3 decides).
-export function createDeviceActionsService({ db, gateway, devices }: DeviceActionsServiceDeps) {
+export function createDeviceActionsService({ db, commandQueue, devices }: DeviceActionsServiceDeps) {
   return {
     async create(ctx: RequestContext, body: DeviceActionBody): Promise<CreateDeviceActionsResponse> {
       const requested = body.device_ids?.length ? body.device_ids : body.device_id ? [body.device_id] : [];
@@ -67,7 +67,7 @@ export function createDeviceActionsService({ db, gateway, devices }: DeviceActio
       const commandIds = await db.transaction(async (tx) => {
         const out: string[] = [];
         for (const device of targets) {
-          const id = await gateway.queueCommand(tx, {
+          const id = await commandQueue.queueCommand(tx, {
             tenantId: ctx.tenantId,
             deviceId: device.id,
             command: { kind: 'device_action', action: body.action_type, data: body.action_data ?? null },
@@ -90,7 +90,7 @@ export function createDeviceActionsService({ db, gateway, devices }: DeviceActio
         }
         return out;
       });
-      await gateway.dispatch(targets.map((device) => device.id));
+      await commandQueue.dispatch(targets.map((device) => device.id));
       const actions = await findDeviceActions(db, ctx, commandIds);
       return { created: actions.length, actions };
     },

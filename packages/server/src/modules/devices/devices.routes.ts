@@ -33,7 +33,7 @@ const COUNTS_COMPACTION_MS = 5_000;
 export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (app, opts, done) => {
   const service = createDevicesService({
     db: opts.db,
-    gateway: app.commandQueue,
+    commandQueue: app.commandQueue,
     bus: app.bus,
     answerWaitMs: opts.answerWaitMs,
   });

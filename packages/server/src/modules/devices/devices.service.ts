@@ -49,7 +49,7 @@ import { createSearchTotals } from './search-totals';
 
 export type DevicesServiceDeps = {
   db: Db;
-  gateway: CommandQueue;
+  commandQueue: CommandQueue;
   bus: Bus;
   /** how long to wait for the agent's answer (tests shorten it) */
   answerWaitMs?: number;
@@ -84,7 +84,7 @@ function requireReportedService(device: ScopedDevice, serviceName: string): void
 // Device actions never touch the host running the server: they are commands for the agent.
 export function createDevicesService({
   db,
-  gateway,
+  commandQueue,
   bus,
   answerWaitMs = AGENT_ANSWER_WAIT_MS,
 }: DevicesServiceDeps) {
@@ -109,7 +109,7 @@ export function createDevicesService({
     audit: { action: string; details: string; newValues: Record<string, unknown> },
   ) {
     const commandId = await db.transaction(async (tx) => {
-      const id = await gateway.queueCommand(tx, {
+      const id = await commandQueue.queueCommand(tx, {
         tenantId: ctx.tenantId,
         deviceId: device.id,
         command,
@@ -127,8 +127,8 @@ export function createDevicesService({
       });
       return id;
     });
-    await gateway.dispatch([device.id]);
-    const outcome = await gateway.waitForResult(commandId, answerWaitMs);
+    await commandQueue.dispatch([device.id]);
+    const outcome = await commandQueue.waitForResult(commandId, answerWaitMs);
     if (outcome.status === 'timeout') {
       throw new HttpError(
         504,
@@ -298,7 +298,7 @@ export type DevicesService = ReturnType<typeof createDevicesService>;
 
 /**
  * What the live layer needs from devices (the portal socket authorising a subscription, tests and
- * tools finding a device), without the agent gateway the full service depends on: live/ uses
+ * tools finding a device), without the command queue the full service depends on: live/ uses
  * devices through this instead of devices.queries. The caller decides what the answer allows,
  * with lib/scope's canSeeSite.
  */

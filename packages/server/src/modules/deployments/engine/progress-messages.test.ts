@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StepProgressMessage } from '@outpost/contract/agent-protocol';
-import { attemptsOf, unapplied } from './deployment-engine';
+import { attemptsOf, unapplied } from './progress-messages';
 
 // How a device's run of step_progress messages (several applied in one batch) becomes its row's
 // writes: the messages not applied yet, one log per attempt.

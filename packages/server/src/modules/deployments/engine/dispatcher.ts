@@ -1,0 +1,99 @@
+import type { Db } from '../../../db/client';
+import type { CommandQueue } from '../../../live/command-queue';
+import { runDeploymentOf } from '../job-command';
+import type { Clock } from './clock';
+import {
+  claimDueJobs,
+  markJobDispatched,
+  pendingDeviceDeploymentsOf,
+  setDeviceDeploymentCommands,
+} from './dispatcher.queries';
+
+// The dispatcher claims due jobs with FOR UPDATE SKIP LOCKED, so several instances never
+// dispatch a job twice, and queues one run_deployment command per device (the database is the
+// queue: an offline device gets it when it reconnects), then rings the devices' doorbells.
+
+/**
+ * Due jobs claimed per transaction: one, so each job's doorbell rings as soon as its commands are
+ * committed and its devices' offers overlap the next job's dispatch (ten jobs posted at once were
+ * one transaction, and the first device heard of its work when the tenth job was written).
+ */
+export const CLAIM_BATCH = 1;
+
+export type DispatcherQueries = {
+  claimDueJobs: typeof claimDueJobs;
+  pendingDeviceDeploymentsOf: typeof pendingDeviceDeploymentsOf;
+  setDeviceDeploymentCommands: typeof setDeviceDeploymentCommands;
+  markJobDispatched: typeof markJobDispatched;
+};
+
+export type Dispatcher = {
+  /** dispatches up to CLAIM_BATCH due jobs; answers how many it claimed */
+  dispatchDue(): Promise<number>;
+};
+
+export function createDispatcher(deps: {
+  db: Db;
+  commandQueue: Pick<CommandQueue, 'queueCommands' | 'dispatch'>;
+  offlineExpiryMs: number;
+  clock: Clock;
+  /** told, per dispatched job, how long after it became due it was dispatched (the metrics) */
+  onDispatched?: (lagSeconds: number) => void;
+  queries?: DispatcherQueries;
+}): Dispatcher {
+  const { db, commandQueue, offlineExpiryMs, clock } = deps;
+  const queries = deps.queries ?? {
+    claimDueJobs,
+    pendingDeviceDeploymentsOf,
+    setDeviceDeploymentCommands,
+    markJobDispatched,
+  };
+
+  async function dispatchDue(): Promise<number> {
+    const woken = new Set<number>();
+    const jobs = await db.transaction(async (tx) => {
+      const due = await queries.claimDueJobs(tx, CLAIM_BATCH);
+      for (const job of due) {
+        // removed devices are left out; the sweep fails their rows
+        const rows = (await queries.pendingDeviceDeploymentsOf(tx, job.id)).flatMap((dd) =>
+          dd.deviceId === null ? [] : [{ dd, deviceId: dd.deviceId }],
+        );
+        const commandIds = await commandQueue.queueCommands(
+          tx,
+          rows.map(({ dd, deviceId }) => ({
+            tenantId: job.tenantId,
+            deviceId,
+            command: {
+              kind: 'run_deployment',
+              jobId: job.id,
+              deviceDeploymentId: dd.id,
+              ...runDeploymentOf(job),
+            },
+            createdBy: job.createdBy,
+            expiresInMs: offlineExpiryMs,
+          })),
+        );
+        await queries.setDeviceDeploymentCommands(
+          tx,
+          rows.map(({ dd }, i) => ({ id: dd.id, commandId: commandIds[i]! })),
+          new Date(clock.now() + offlineExpiryMs),
+        );
+        for (const { deviceId } of rows) {
+          woken.add(deviceId);
+        }
+        await queries.markJobDispatched(tx, job.id);
+      }
+      return due;
+    });
+    const now = clock.now();
+    for (const job of jobs) {
+      // due at its schedule, or at creation when it has none (database clock vs this instance's)
+      const dueAt = (job.scheduledAt ?? job.createdAt).getTime();
+      deps.onDispatched?.(Math.max(0, now - dueAt) / 1000);
+    }
+    await commandQueue.dispatch([...woken]);
+    return jobs.length;
+  }
+
+  return { dispatchDue };
+}
