@@ -7,10 +7,10 @@ import type {
 import type { InventoryKind } from '@outpost/contract/devices';
 import type { DeviceUpdatePayload } from '@outpost/contract/live';
 
-// What the agent sockets need of the device rows (ARCHITECTURE §4 Presence), as a port: the
-// devices module owns the table and implements it (modules/devices/device-state.service.ts),
-// wired in app.ts, so live/ stays transport and never imports a module. Each change is handed
-// back for the hub to publish as a device_update.
+// What the agent sockets need of the device rows (docs/architecture.md §6 "Presence"), as a
+// port: the devices module owns the table and implements it (modules/devices/
+// device-state.service.ts), wired in app.ts, so live/ stays transport and never imports a
+// module. Each change is handed back for the hub to publish as a device_update.
 
 export type DeviceRef = { id: number; tenantId: number; siteId: number | null; deviceGuid: string };
 

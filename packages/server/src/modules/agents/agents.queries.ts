@@ -173,25 +173,6 @@ export async function findClaimedDevice(tx: Reader, scope: TenantScope, deviceGu
   return row ?? null;
 }
 
-export async function insertEnrolledDevice(tx: Executor, values: typeof devices.$inferInsert) {
-  const rows = await tx
-    .insert(devices)
-    .values(values)
-    .returning({ id: devices.id, deviceGuid: devices.deviceGuid });
-  return firstOrThrow(rows, 'insert device');
-}
-
-export async function updateReEnrolledDevice(
-  tx: Executor,
-  id: number,
-  values: Partial<typeof devices.$inferInsert>,
-): Promise<void> {
-  await tx
-    .update(devices)
-    .set({ ...values, updatedAt: sql`now()` })
-    .where(eq(devices.id, id));
-}
-
 /** What an agent's socket upgrade is checked against: the device of a guid and its secret's hash. */
 export async function findAgentCredentials(db: Reader, deviceGuid: string) {
   const [row] = await db

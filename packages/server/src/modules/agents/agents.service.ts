@@ -22,7 +22,6 @@ import {
   findEnrollmentToken,
   findTenantSite,
   findTokenByHash,
-  insertEnrolledDevice,
   insertEnrollmentToken,
   listEnrollmentTokens,
   findTenantForEnrolment,
@@ -30,10 +29,10 @@ import {
   markTokenUsed,
   revokeEnrollmentToken,
   tokenState,
-  updateReEnrolledDevice,
 } from './agents.queries';
 import { isUuid } from '../../lib/uuid';
 import { shellInstallCommand } from '../agent-releases/install-scripts';
+import { createEnrolledDevice, refreshReEnrolledDevice } from '../devices/device-enrolment.service';
 import {
   hashSecret,
   newAgentSecret,
@@ -188,7 +187,7 @@ export function createAgentsService(db: Db, bus: Bus) {
         if (proven) {
           // The same agent again: same record, new secret; the old secret stops working. The
           // token's site applies when it names one.
-          await updateReEnrolledDevice(tx, proven.id, {
+          await refreshReEnrolledDevice(tx, proven.id, {
             ...facts,
             siteId: token.siteId ?? proven.siteId,
             secretHash: hashSecret(secret),
@@ -205,7 +204,7 @@ export function createAgentsService(db: Db, bus: Bus) {
               throw new HttpError(403, messages.maxAgentsReached(locked.maxAgents), 'MAX_AGENTS_REACHED');
             }
           }
-          device = await insertEnrolledDevice(tx, {
+          device = await createEnrolledDevice(tx, {
             ...facts,
             tenantId: tenant.id,
             siteId: token.siteId,

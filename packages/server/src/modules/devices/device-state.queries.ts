@@ -140,7 +140,8 @@ export async function setFault(
       .where(and(eq(devices.id, deviceId), ne(devices.status, 'offline')))
       .for('update'),
   );
-  // spec: core §3, as presenceStatus: error while a fault is open, loggedin while a session is
+  // as presenceStatus (device-state.service.ts): error while a fault is open, loggedin while a
+  // session is, else online
   const status = faultMessage
     ? sql<DeviceStatus>`'error'`
     : sql<DeviceStatus>`case when jsonb_array_length(${devices.sessions}) > 0 then 'loggedin' else 'online' end`;

@@ -29,8 +29,8 @@ import {
 } from './device-state.queries';
 import type { DeviceStateRow } from './device-state.queries';
 
-// Device state written from the agent's connection (ARCHITECTURE §4 Presence), the port
-// live/device-state.ts names. Each change updates the row and records its activity (events, day
+// Device state written from the agent's connection (docs/architecture.md §6 "Presence"), the
+// port live/device-state.ts names. Each change updates the row and records its activity (events, day
 // rollups, open intervals: modules/activity) in one transaction; the agent hub publishes the
 // device_update. Not authorised per call: the agent socket authenticated the device before the
 // upgrade, and every change concerns that device only.
@@ -57,7 +57,10 @@ function changeOf(
   } satisfies DeviceChange;
 }
 
-/** spec: core §3 — error while a fault is open, loggedin while a session is open, else online. */
+/**
+ * docs/architecture.md §6 "Presence": error while a fault is open, loggedin while a session is
+ * open, else online.
+ */
 export function presenceStatus(hasFault: boolean, sessions: readonly UserSession[]): DeviceStatus {
   return hasFault ? 'error' : sessions.length > 0 ? 'loggedin' : 'online';
 }
@@ -168,7 +171,7 @@ export async function touchLastSeen(db: Db, deviceIds: number[]): Promise<void> 
 
 /**
  * A fault report, or its end: one statement (no transaction), so a status change reaches the
- * portal as soon as it can (ARCHITECTURE §13 "Fleet scale").
+ * portal as soon as it can (docs/architecture.md §13 "Fleet scale").
  */
 export async function applyFault(
   db: Db,
@@ -236,8 +239,9 @@ function digestsOf(inv: InventoryMessage): InventoryDigests {
 /**
  * Any inventory part present replaces what the device row (and its software rows) held, unless
  * the server already holds it: a part whose digest equals the stored one is not written again
- * (ARCHITECTURE §13 "Fleet scale"). Without software to replace this is one read and one update,
- * outside a transaction (only this device's connection writes its inventory, one message at a time).
+ * (docs/architecture.md §13 "Fleet scale"). Without software to replace this is one read and one
+ * update, outside a transaction (only this device's connection writes its inventory, one message
+ * at a time).
  */
 export async function applyInventory(
   db: Db,
