@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { DeploymentJobDetail } from '@outpost/contract/deployments';
 import { isJobActive } from '@outpost/contract/deployments';
 import { deploymentKey, deviceKey } from '@outpost/contract/live';
-import { deploymentDetailKey } from '../../../lib/api/deployments';
+import { deploymentDetailKey } from '../api/get-deployment';
 import { useUser } from '../../../lib/auth';
 import { useLiveMessages, useSubscriptions } from '../../../lib/socket';
 import { applyDetailUpdate, applyStepToDevice } from './live-jobs';

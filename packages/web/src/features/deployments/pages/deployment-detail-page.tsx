@@ -11,7 +11,7 @@ import { Card, CardHeader, PageHeader } from '../../../components/ui/card';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../../components/ui/states';
 import { ApiError, errorMessage } from '../../../lib/api-client';
-import { useDeployment } from '../../../lib/api/deployments';
+import { useDeployment } from '../api/get-deployment';
 import { noteJobs } from '../../../lib/deployment-status';
 import { CancelDeploymentDialog } from '../components/cancel-deployment-dialog';
 import { ConnectionIndicator } from '../components/connection-indicator';
