@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import { AlertCircle, AlertTriangle, CheckCircle2, Info } from 'lucide-react';
+import { AlertCircle, AlertTriangle, CheckCircle2, Info, X } from 'lucide-react';
 import { cn } from '../../lib/cn';
+import { Button } from './button';
 
 const styles = {
   error: {
@@ -39,6 +40,21 @@ export function Alert({
     >
       <Icon className="mt-0.5 size-4 shrink-0" aria-hidden />
       <div className="min-w-0">{children}</div>
+    </div>
+  );
+}
+
+/** An error above a page's content with a Dismiss button beside it; nothing while `message` is null. */
+export function DismissibleAlert({ message, onDismiss }: { message: string | null; onDismiss: () => void }) {
+  if (!message) {
+    return null;
+  }
+  return (
+    <div className="mb-4 flex items-start gap-2">
+      <Alert className="flex-1">{message}</Alert>
+      <Button variant="ghost" size="sm" aria-label="Dismiss" onClick={onDismiss}>
+        <X className="size-4" />
+      </Button>
     </div>
   );
 }

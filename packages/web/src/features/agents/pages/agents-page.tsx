@@ -1,30 +1,26 @@
 import { useState } from 'react';
-import { ArrowUpCircle, Download, Eraser, ServerCog, ShieldAlert, Trash2 } from 'lucide-react';
+import { ArrowUpCircle, Download, Eraser, ServerCog, ShieldAlert } from 'lucide-react';
 import type { DeviceListItem, DeviceStatusFilter } from '@outpost/contract/devices';
-import { DEVICE_STATUS_FILTERS, osTypeLabel } from '@outpost/contract/devices';
+import { DEVICE_STATUS_FILTERS } from '@outpost/contract/devices';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Alert } from '../../../components/ui/alert';
-import { StatusBadge } from '../../../components/ui/badge';
 import { BulkActionBar, DeleteSelectedButton } from '../../../components/ui/bulk-action-bar';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
-import { ConfirmDialog } from '../../../components/ui/dialog';
-import { Checkbox } from '../../../components/ui/form';
-import { FilterSelect, ListFooter, ListToolbar, osTypeOptions } from '../../../components/ui/list-toolbar';
-import { QueryState } from '../../../components/ui/states';
-import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
-import { errorMessage } from '../../../lib/api-client';
+import { DataList } from '../../../components/ui/data-list';
+import { DeleteRowsDialog } from '../../../components/ui/delete-rows-dialog';
+import { FilterSelect, ListToolbar, osTypeOptions } from '../../../components/ui/list-toolbar';
 import { useDeleteFlow } from '../../../lib/use-delete-flow';
 import { useUser } from '../../../lib/auth';
-import { formatDate, formatDateTime, relativeTime } from '../../../lib/format';
 import { useDevices } from '../../../lib/api/devices';
 import type { DeviceFilters } from '../../../lib/api/devices';
 import { useListState } from '../../../lib/use-list-state';
 import { useDeleteAgents } from '../api/delete-agents';
+import { useAgentReleases } from '../api/agent-releases';
+import { agentColumns } from '../components/agent-columns';
 import { CleanupDialog } from '../components/cleanup-dialog';
 import { InstallAgentDialog } from '../components/install-agent-dialog';
-import { useAgentReleases } from '../api/agent-releases';
-import { OutdatedBadge, UpdateAgentsDialog, useUpdateFlow } from '../components/update-agents';
+import { UpdateAgentsDialog, useUpdateFlow } from '../components/update-agents';
 
 // spec: operations §2.7 Agents, §2.9 filter bar, §4 agent cleanup, §5, §8.
 export default function AgentsPage() {
@@ -33,8 +29,6 @@ export default function AgentsPage() {
   const list = useListState<{ status: DeviceStatusFilter; osType: string }>({
     filters: { status: '', osType: '' },
   });
-  const [isCleanupOpen, setIsCleanupOpen] = useState(false);
-  const [isInstallOpen, setIsInstallOpen] = useState(false);
 
   // spec: operations §7 Agents — the agents list is the devices list, administered.
   const filters: DeviceFilters = {
@@ -60,38 +54,10 @@ export default function AgentsPage() {
   const updating = useUpdateFlow(list.clearSelection);
   const rows = query.data?.data;
   const selectedRows = (rows ?? []).filter((d) => list.isSelected(d.id));
-  const isAllSelected = Boolean(rows?.length) && selectedRows.length === rows?.length;
 
   return (
     <>
-      <PageHeader
-        title="Agents"
-        description="The Outpost agent on each enrolled device: versions, check-ins and registrations."
-        actions={
-          isAdmin && (
-            <>
-              <Button icon={<Eraser className="size-4" />} onClick={() => setIsCleanupOpen(true)}>
-                Cleanup
-              </Button>
-              <Button
-                variant="primary"
-                icon={<Download className="size-4" />}
-                onClick={() => setIsInstallOpen(true)}
-              >
-                Install Agent
-              </Button>
-            </>
-          )
-        }
-      />
-      {!isAdmin && (
-        <Alert tone="info" className="mb-4">
-          <span className="inline-flex items-center gap-1.5">
-            <ShieldAlert className="size-4" /> Administrators only: you can see the agents, but only an
-            administrator can install, delete or clean them up.
-          </span>
-        </Alert>
-      )}
+      <AgentsHeader isAdmin={isAdmin} />
       <Card>
         <ListToolbar
           search={list.search}
@@ -139,13 +105,12 @@ export default function AgentsPage() {
             />
           </BulkActionBar>
         )}
-        <QueryState
-          isPending={query.isPending}
-          failures={query}
-          error={query.isError ? errorMessage(query.error, deviceMessages.agentsLoad) : null}
+        <DataList
+          query={query}
+          paging={list}
+          footer="list"
+          errorFallback={deviceMessages.agentsLoad}
           errorTitle={deviceMessages.agentsLoad}
-          onRetry={() => void query.refetch()}
-          isEmpty={rows?.length === 0}
           loadingLabel="Loading agents"
           empty={{
             icon: <ServerCog className="size-6" />,
@@ -154,131 +119,70 @@ export default function AgentsPage() {
               ? 'Try adjusting your filters.'
               : 'Install the agent on a device to see it here.',
           }}
-        >
-          <Table cards>
-            <THead>
-              <tr>
-                {isAdmin && (
-                  <Th className="w-10">
-                    <Checkbox
-                      aria-label="Select all agents"
-                      checked={isAllSelected}
-                      onChange={() => list.toggleAll((rows ?? []).map((d) => d.id))}
-                    />
-                  </Th>
-                )}
-                <Th sticky>Hostname</Th>
-                <Th>Agent Version</Th>
-                <Th>OS</Th>
-                <Th>Status</Th>
-                <Th>Site</Th>
-                <Th>Last Check-in</Th>
-                <Th>First Seen</Th>
-                {isAdmin && (
-                  <Th className="text-right">
-                    <span className="sr-only">Actions</span>
-                  </Th>
-                )}
-              </tr>
-            </THead>
-            <TBody>
-              {rows?.map((d) => (
-                <Tr key={d.id} isSelected={list.isSelected(d.id)}>
-                  {isAdmin && (
-                    <Td>
-                      <Checkbox
-                        aria-label={`Select ${d.hostname ?? d.id}`}
-                        checked={list.isSelected(d.id)}
-                        onChange={() => list.toggle(d.id)}
-                      />
-                    </Td>
-                  )}
-                  <Td sticky className="whitespace-nowrap">
-                    <div className="font-medium text-slate-900 dark:text-white">
-                      {d.hostname ?? `Device ${d.id}`}
-                    </div>
-                    <div className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
-                      <abbr title="Serial number" className="no-underline">
-                        S/N
-                      </abbr>{' '}
-                      <span className="font-mono">{d.serial_number || 'Unknown'}</span>
-                    </div>
-                  </Td>
-                  <Td className="whitespace-nowrap tabular-nums" data-label="Agent Version">
-                    {d.agent_version || '1.0.0'}
-                    <OutdatedBadge device={d} releases={releases.data} />
-                  </Td>
-                  <Td className="whitespace-nowrap" data-label="OS">
-                    {osTypeLabel(d.os_type)}
-                  </Td>
-                  <Td>
-                    <StatusBadge status={d.status} />
-                  </Td>
-                  <Td className="whitespace-nowrap" data-label="Site">
-                    {d.site_name || 'Unassigned'}
-                  </Td>
-                  <Td
-                    className="whitespace-nowrap"
-                    title={formatDateTime(d.last_seen)}
-                    data-label="Last Check-in"
-                  >
-                    {relativeTime(d.last_seen)}
-                  </Td>
-                  <Td className="whitespace-nowrap" data-label="First Seen">
-                    {formatDate(d.created_at || d.updated_at)}
-                  </Td>
-                  {isAdmin && (
-                    <Td className="text-right" data-label="Actions">
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        aria-label={`Delete ${d.hostname ?? d.id}`}
-                        className="text-red-600 hover:text-red-700 dark:text-red-400"
-                        icon={<Trash2 className="size-3.5" />}
-                        onClick={() => deletion.askOne(d)}
-                      />
-                    </Td>
-                  )}
-                </Tr>
-              ))}
-            </TBody>
-          </Table>
-        </QueryState>
-        {rows && rows.length > 0 && (
-          <ListFooter
-            shown={rows.length}
-            total={query.data?.pagination.total ?? 0}
-            page={list.page}
-            totalPages={query.data?.pagination.totalPages ?? 1}
-            pageSize={list.pageSize}
-            onPageChange={list.setPage}
-            onPageSizeChange={list.setPageSize}
-          />
-        )}
+          cards
+          columns={agentColumns({ isAdmin, releases: releases.data, onDelete: deletion.askOne })}
+          selection={
+            isAdmin
+              ? {
+                  allLabel: 'Select all agents',
+                  rowLabel: (d) => `Select ${d.hostname ?? d.id}`,
+                  state: list,
+                }
+              : undefined
+          }
+        />
       </Card>
-      <ConfirmDialog
-        isOpen={deletion.toDelete !== null}
-        title={
-          deletion.toDelete && deletion.toDelete.length > 1
-            ? `Delete ${deletion.toDelete.length} agents?`
-            : 'Delete agent?'
-        }
-        message={
-          deletion.toDelete && (
-            <p>
-              {deletion.toDelete.length > 1
-                ? `${deletion.toDelete.length} agents and their inventory and history will be removed.`
-                : `${deletion.toDelete[0]!.hostname ?? 'This agent'} and its inventory and history will be removed.`}{' '}
-              A connected agent is disconnected; it can enrol again with a new token.
-            </p>
-          )
-        }
-        confirmLabel="Delete"
-        isBusy={deletion.isBusy}
-        onConfirm={deletion.confirm}
-        onCancel={deletion.cancel}
+      <DeleteRowsDialog
+        flow={deletion}
+        noun={['agent', 'agents']}
+        message={(rows) => (
+          <p>
+            {rows.length > 1
+              ? `${rows.length} agents and their inventory and history will be removed.`
+              : `${rows[0]!.hostname ?? 'This agent'} and its inventory and history will be removed.`}{' '}
+            A connected agent is disconnected; it can enrol again with a new token.
+          </p>
+        )}
       />
       <UpdateAgentsDialog flow={updating} />
+    </>
+  );
+}
+
+/** The title with Cleanup and Install Agent for administrators, and a note for everyone else. */
+function AgentsHeader({ isAdmin }: { isAdmin: boolean }) {
+  const [isCleanupOpen, setIsCleanupOpen] = useState(false);
+  const [isInstallOpen, setIsInstallOpen] = useState(false);
+  return (
+    <>
+      <PageHeader
+        title="Agents"
+        description="The Outpost agent on each enrolled device: versions, check-ins and registrations."
+        actions={
+          isAdmin && (
+            <>
+              <Button icon={<Eraser className="size-4" />} onClick={() => setIsCleanupOpen(true)}>
+                Cleanup
+              </Button>
+              <Button
+                variant="primary"
+                icon={<Download className="size-4" />}
+                onClick={() => setIsInstallOpen(true)}
+              >
+                Install Agent
+              </Button>
+            </>
+          )
+        }
+      />
+      {!isAdmin && (
+        <Alert tone="info" className="mb-4">
+          <span className="inline-flex items-center gap-1.5">
+            <ShieldAlert className="size-4" /> Administrators only: you can see the agents, but only an
+            administrator can install, delete or clean them up.
+          </span>
+        </Alert>
+      )}
       <CleanupDialog isOpen={isCleanupOpen} onClose={() => setIsCleanupOpen(false)} />
       <InstallAgentDialog isOpen={isInstallOpen} onClose={() => setIsInstallOpen(false)} />
     </>

@@ -3,7 +3,7 @@ import { Activity, CalendarDays, PencilLine, PlusCircle, Trophy, Users } from 'l
 import { AUDIT_ACTIVITY_DAYS_SHOWN, AUDIT_TOP_USERS_SHOWN } from '@outpost/contract/audit';
 import { roleLabel } from '@outpost/contract/auth';
 import { Card, CardHeader } from '../../../components/ui/card';
-import type { AuditStats } from '../../../lib/api/audit';
+import type { AuditStats } from '../api/audit';
 import { initials } from '../../../lib/format';
 import { dayLabel } from '../lib/audit-format';
 

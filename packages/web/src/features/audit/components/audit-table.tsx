@@ -4,7 +4,7 @@ import { ChevronDown, ChevronRight, LogIn, Pencil, PlusCircle, Trash2, Zap } fro
 import { roleLabel } from '@outpost/contract/auth';
 import { Badge } from '../../../components/ui/badge';
 import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
-import type { AuditEntry } from '../../../lib/api/audit';
+import type { AuditEntry } from '../api/audit';
 import { cn } from '../../../lib/cn';
 import { ACTION_TONES, actionKind, prettyJson, shortAge } from '../lib/audit-format';
 import { auditFields, changedKeys } from '../lib/audit-values';

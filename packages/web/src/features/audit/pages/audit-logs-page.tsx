@@ -6,8 +6,8 @@ import { AdminListFooter, PageSizeSelect } from '../../../components/ui/admin-fi
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { EmptyState, ErrorState, RetryingState } from '../../../components/ui/states';
-import { useAuditActions, useAuditLogs, useAuditStats } from '../../../lib/api/audit';
-import type { AuditFilters } from '../../../lib/api/audit';
+import { useAuditActions, useAuditLogs, useAuditStats } from '../api/audit';
+import type { AuditFilters } from '../api/audit';
 import { useUsers } from '../../../lib/api/users';
 import { useUser } from '../../../lib/auth';
 import { errorMessage } from '../../../lib/api-client';

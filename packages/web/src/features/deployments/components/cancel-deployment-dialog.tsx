@@ -1,7 +1,7 @@
 import { deploymentMessages as messages } from '@outpost/contract/messages';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { errorMessage } from '../../../lib/api-client';
-import { useCancelDeployment } from '../../../lib/api/deployments';
+import { useCancelDeployment } from '../api/cancel-deployment';
 
 // spec: operations §4 — Cancel is offered only while pending or running, after confirmation; on
 // success the job is reloaded; §8 — failure alerts 'Failed to cancel deployment' (the server's

@@ -13,7 +13,7 @@ import { StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { useToast } from '../../../components/ui/toast';
-import { createDeployment } from '../../../lib/api/deployments';
+import { createDeployment } from '../api/create-deployment';
 import type { DeployDeviceChoice, DeployPackageChoice } from '../../../lib/deploy-dialog';
 import { useLiveMessages } from '../../../lib/socket';
 import { useDeployOptions } from '../api/get-deploy-options';

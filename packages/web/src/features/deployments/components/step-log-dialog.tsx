@@ -14,7 +14,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { ErrorState } from '../../../components/ui/states';
-import { useStepLogs } from '../../../lib/api/deployments';
+import { useStepLogs } from '../api/get-step-logs';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useLiveMessages, useSubscriptions } from '../../../lib/socket';

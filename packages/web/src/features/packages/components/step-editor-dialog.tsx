@@ -1,12 +1,10 @@
 import { useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
 import { STEP_LIMITS } from '@outpost/contract/packages';
 import {
   STEP_CATALOG,
   STEP_TYPES,
-  StepType,
   defaultStepDetails,
   isFieldActive,
   missingRequiredFields,
@@ -19,38 +17,14 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Checkbox, Field, Input } from '../../../components/ui/form';
 import { cn } from '../../../lib/cn';
-import { validateStepDraft } from '../lib/builder-state';
 import type { StepDraft } from '../lib/builder-state';
+import { StepFormSchema } from '../lib/step-form';
+import type { StepForm } from '../lib/step-form';
 import { StepField } from './step-field';
 import { StepTypeIcon } from './step-type-icon';
 
 // spec: operations §2.3 step editor — name, type, the type's fields (some only for a given
 // source_type or script_type), fail on error, timeout and retries; §5 rules, in the spec's order.
-
-export type StepForm = {
-  step_name: string;
-  step_type: StepTypeValue;
-  step_details: Record<string, unknown>;
-  fail_deployment_on_error: boolean;
-  timeout_seconds: number;
-  retry_count: number;
-};
-
-// The contract's rules (catalogue schemas, limits, the spec's messages) behind a zod resolver.
-const StepFormSchema = z
-  .object({
-    step_name: z.string(),
-    step_type: StepType,
-    step_details: z.record(z.string(), z.unknown()),
-    fail_deployment_on_error: z.boolean(),
-    timeout_seconds: z.custom<number>(),
-    retry_count: z.custom<number>(),
-  })
-  .superRefine((value, ctx) => {
-    for (const issue of validateStepDraft(value)) {
-      ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
-    }
-  });
 
 type Props = {
   draft: StepDraft;

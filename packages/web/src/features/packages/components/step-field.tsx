@@ -5,7 +5,7 @@ import { FileRef } from '@outpost/contract/step-catalog';
 import type { StepField as StepFieldDef } from '@outpost/contract/step-catalog';
 import { Checkbox, Field, Input, Select, Textarea } from '../../../components/ui/form';
 import { FileUploadField } from './file-upload-field';
-import type { StepForm } from './step-editor-dialog';
+import type { StepForm } from '../lib/step-form';
 
 // One field of a step, rendered from its catalogue definition (spec §2.3: text, url, number,
 // textarea, select, boolean and file, each with label, required flag, placeholder, help text and

@@ -1,17 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Link, useBlocker, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
-import { ArrowLeft, Save } from 'lucide-react';
 import { packageMessages as messages } from '@outpost/contract/messages';
-import { Architecture, PACKAGE_DEFAULTS, PACKAGE_NAME_MAX } from '@outpost/contract/packages';
-import { AVAILABLE_TARGET_OSES } from '@outpost/contract/targets';
-import { Alert } from '../../../components/ui/alert';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card, CardHeader, PageHeader } from '../../../components/ui/card';
-import { ConfirmDialog } from '../../../components/ui/dialog';
+import { PACKAGE_DEFAULTS } from '@outpost/contract/packages';
+import { Card, PageHeader } from '../../../components/ui/card';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { ErrorState } from '../../../components/ui/states';
 import { useToast } from '../../../components/ui/toast';
@@ -26,8 +19,9 @@ import {
   updateStep,
   useInvalidatePackages,
 } from '../api/save-package';
-import { DeployButton } from '../components/deploy-button';
-import { PackageInfoFields } from '../components/package-info-fields';
+import { BuilderAlerts } from '../components/builder-alerts';
+import { BuilderActions, BuilderBackLink, BuilderDialogs } from '../components/builder-actions';
+import { PackageInfoCard } from '../components/package-info-fields';
 import { StepEditorDialog } from '../components/step-editor-dialog';
 import { StepsCard } from '../components/steps-card';
 import {
@@ -36,32 +30,22 @@ import {
   draftFromStep,
   infoFromPackage,
   moveStep,
-  newStepDraft,
   packageBlockers,
   windowsOnlySteps,
 } from '../lib/builder-state';
 import type { PackageInfo, StepDraft } from '../lib/builder-state';
 import { usePackageAccess } from '../lib/package-access';
 import type { PackageAccess } from '../lib/package-access';
+import { PackageInfoSchema } from '../lib/package-info-schema';
 import { savePackage } from '../lib/save-flow';
+import { useDefaultSite } from '../lib/use-default-site';
+import { useLeaveGuard } from '../lib/use-leave-guard';
+import { useStepDrafts } from '../lib/use-step-drafts';
 
 // spec: operations §2.3 Package builder (/packages/builder and /packages/{id}/edit), §4 package
 // save, §5 validation, §8 errors.
 
-const PackageInfoSchema = z.object({
-  name: z.string().trim().min(1, messages.packageNameRequired).max(PACKAGE_NAME_MAX),
-  description: z.string(),
-  target_os: z.enum(AVAILABLE_TARGET_OSES),
-  os_version_requirement: z.string().max(100, 'OS version requirement must be 100 characters or less'),
-  architecture: Architecture,
-  package_version: z.string().trim().min(1, 'Package version is required').max(50),
-  is_template: z.boolean(),
-  site_id: z.string(),
-});
-
 const SAVE_DEPS = { createPackage, updatePackage, addStep, updateStep, deleteStep, reorderSteps };
-
-type Editing = { index: number; draft: StepDraft; isNew: boolean };
 
 export default function PackageBuilderPage() {
   const params = useParams();
@@ -76,7 +60,7 @@ export default function PackageBuilderPage() {
   if (isEdit && (loaded.isError || !Number.isInteger(routeId))) {
     return (
       <>
-        <BackLink />
+        <BuilderBackLink />
         <Card>
           <ErrorState
             title={messages.packageLoad}
@@ -98,18 +82,6 @@ export default function PackageBuilderPage() {
   );
 }
 
-function BackLink() {
-  return (
-    <Link
-      to="/packages"
-      className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-white"
-    >
-      <ArrowLeft className="size-4" aria-hidden />
-      Back to packages
-    </Link>
-  );
-}
-
 function Builder({
   packageId: initialPackageId,
   initialInfo,
@@ -127,12 +99,8 @@ function Builder({
   const isEdit = initialPackageId !== null;
   // After a partly failed first save the package exists: later saves update it (no duplicate).
   const [packageId, setPackageId] = useState(initialPackageId);
-  const [steps, setSteps] = useState<StepDraft[]>(initialSteps);
-  const [editing, setEditing] = useState<Editing | null>(null);
-  const [pendingDelete, setPendingDelete] = useState<number | null>(null);
-  // Saved steps removed here, deleted on the server only when the package is saved
-  // (docs/decisions/2026-11-26-step-delete-on-save.md).
-  const [deletedStepIds, setDeletedStepIds] = useState<number[]>([]);
+  const drafts = useStepDrafts(initialSteps);
+  const { steps, setSteps, deletedStepIds, setDeletedStepIds } = drafts;
   const [isSaving, setIsSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
 
@@ -152,11 +120,7 @@ function Builder({
   // spec §2.3: disabled while saving, while loading, when the name is empty or there are no steps.
   const canSave = !isLocked && blockers.length === 0;
   const addBlocker = addStepBlocker(steps.length);
-  useEffect(() => {
-    if (!isEdit && access.defaultSiteId && !form.getValues('site_id')) {
-      form.setValue('site_id', access.defaultSiteId);
-    }
-  }, [isEdit, access.defaultSiteId, form]);
+  useDefaultSite(form, isEdit ? undefined : access.defaultSiteId);
 
   // Leaving with unsaved changes asks first (in-app navigation and closing the tab).
   const [isSaved, setIsSaved] = useState(false);
@@ -167,9 +131,7 @@ function Builder({
       deletedStepIds.length > 0 ||
       steps.some((s) => s.isDirty) ||
       steps.map((s) => s.key).join(',') !== savedOrder);
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) => hasChanges && currentLocation.pathname !== nextLocation.pathname,
-  );
+  const blocker = useLeaveGuard(hasChanges);
   // After a save, leave once the blocker has seen that nothing is unsaved any more.
   useEffect(() => {
     if (isSaved) {
@@ -177,49 +139,8 @@ function Builder({
     }
   }, [isSaved, navigate]);
   useEffect(() => {
-    if (!hasChanges) {
-      return;
-    }
-    const onBeforeUnload = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [hasChanges]);
-
-  useEffect(() => {
     document.title = `${isEdit ? 'Edit Package' : 'Package Builder'} · Outpost`;
   }, [isEdit]);
-
-  function openNewStep() {
-    setEditing({ index: steps.length, draft: newStepDraft('CMD'), isNew: true });
-  }
-
-  function saveStep(draft: StepDraft) {
-    if (!editing) {
-      return;
-    }
-    setSteps((list) =>
-      editing.isNew ? [...list, draft] : list.map((s, i) => (i === editing.index ? draft : s)),
-    );
-    setEditing(null);
-  }
-
-  function confirmDelete() {
-    const step = pendingDelete === null ? undefined : steps[pendingDelete];
-    if (step?.id != null) {
-      const id = step.id;
-      setDeletedStepIds((ids) => [...ids, id]);
-    }
-    setSteps((list) => list.filter((_, i) => i !== pendingDelete));
-    setPendingDelete(null);
-  }
-
-  function requestDelete(index: number) {
-    if (steps[index]?.id == null) {
-      setSteps((list) => list.filter((_, i) => i !== index));
-      return;
-    }
-    setPendingDelete(index);
-  }
 
   const onSave = form.handleSubmit(async (info) => {
     if (!canSave) {
@@ -248,115 +169,63 @@ function Builder({
   const title = isEdit ? 'Edit Package' : 'Package Builder';
   return (
     <div className="mx-auto max-w-5xl pb-10">
-      <BackLink />
+      <BuilderBackLink />
       <PageHeader
         title={title}
         description="Build a deployment package from ordered installation steps for Windows devices."
         actions={
-          <>
-            {isEdit && packageId !== null && (
-              <DeployButton
-                size="md"
-                packages={[{ id: packageId, name: initialInfo.name }]}
-                disabledReason={hasChanges ? 'Save your changes before deploying this package' : undefined}
-              />
-            )}
-            <Button onClick={() => void navigate('/packages')} disabled={isSaving}>
-              Cancel
-            </Button>
-            <Button
-              variant="primary"
-              icon={<Save className="size-4" />}
-              isLoading={isSaving}
-              disabled={!canSave}
-              onClick={() => void onSave()}
-            >
-              {isSaving ? 'Saving...' : 'Save Package'}
-            </Button>
-          </>
+          <BuilderActions
+            deployable={isEdit && packageId !== null ? { id: packageId, name: initialInfo.name } : null}
+            hasChanges={hasChanges}
+            isSaving={isSaving}
+            canSave={canSave}
+            onCancel={() => void navigate('/packages')}
+            onSave={() => void onSave()}
+          />
         }
       />
 
-      {access.isReadOnly && (
-        <Alert tone="info" className="mb-4">
-          <span data-testid="package-read-only">{messages.tenantWideReadOnly}</span>
-        </Alert>
-      )}
-      {saveError && (
-        <Alert className="mb-4">
-          <span data-testid="save-error">{saveError}</span>
-        </Alert>
-      )}
-      {blockers.length > 0 && (
-        <Alert tone="info" className="mb-4">
-          <p className="font-medium">Before you can save this package:</p>
-          <ul data-testid="package-blockers" className="mt-0.5 list-disc space-y-0.5 pl-4">
-            {blockers.map((b) => (
-              <li key={b}>{b}</li>
-            ))}
-          </ul>
-        </Alert>
-      )}
+      <BuilderAlerts isReadOnly={access.isReadOnly} saveError={saveError} blockers={blockers} />
 
       <div className="space-y-6">
-        <Card>
-          <CardHeader
-            title={
-              <span className="flex items-center gap-2">
-                <Badge tone="indigo">Step 1 of 2</Badge> Package information
-              </span>
-            }
-            description="Name the package and say where it applies."
-          />
-          <div className="px-5 py-5">
-            <form onSubmit={(e) => void onSave(e)} noValidate>
-              <PackageInfoFields
-                form={form}
-                isDisabled={isLocked}
-                sites={access.sites}
-                isSiteLimited={access.isSiteLimited}
-                windowsOnlySteps={windowsOnlySteps(steps)}
-              />
-            </form>
-          </div>
-        </Card>
+        <PackageInfoCard
+          form={form}
+          isDisabled={isLocked}
+          sites={access.sites}
+          isSiteLimited={access.isSiteLimited}
+          windowsOnlySteps={windowsOnlySteps(steps)}
+          onSubmit={(e) => void onSave(e)}
+        />
 
         <StepsCard
           steps={steps}
           isLocked={isLocked}
           addBlocker={addBlocker}
-          onAdd={openNewStep}
+          onAdd={drafts.openNewStep}
           onMove={(from, to) => setSteps((list) => moveStep(list, from, to))}
-          onEdit={(index) => setEditing({ index, draft: steps[index]!, isNew: false })}
-          onDelete={requestDelete}
+          onEdit={(index) => drafts.setEditing({ index, draft: steps[index]!, isNew: false })}
+          onDelete={drafts.requestDelete}
         />
       </div>
 
-      {editing && (
+      {drafts.editing && (
         <StepEditorDialog
-          draft={editing.draft}
+          draft={drafts.editing.draft}
           targetOs={targetOs}
-          stepNumber={editing.index + 1}
-          isNew={editing.isNew}
-          onSave={saveStep}
-          onCancel={() => setEditing(null)}
+          stepNumber={drafts.editing.index + 1}
+          isNew={drafts.editing.isNew}
+          onSave={drafts.saveStep}
+          onCancel={() => drafts.setEditing(null)}
         />
       )}
-      <ConfirmDialog
-        isOpen={blocker.state === 'blocked'}
-        title="Leave without saving?"
-        message="Your changes to this package have not been saved. They are lost if you leave now."
-        confirmLabel="Leave"
-        onConfirm={() => blocker.proceed?.()}
-        onCancel={() => blocker.reset?.()}
-      />
-      <ConfirmDialog
-        isOpen={pendingDelete !== null}
-        title="Delete step"
-        message={`Delete step ${(pendingDelete ?? 0) + 1} "${steps[pendingDelete ?? 0]?.step_name ?? ''}"? It is removed from the package when you save it.`}
-        confirmLabel="Delete Step"
-        onConfirm={confirmDelete}
-        onCancel={() => setPendingDelete(null)}
+      <BuilderDialogs
+        isLeaving={blocker.state === 'blocked'}
+        onLeave={() => blocker.proceed?.()}
+        onStay={() => blocker.reset?.()}
+        deleteIndex={drafts.pendingDelete}
+        deleteName={steps[drafts.pendingDelete ?? 0]?.step_name ?? ''}
+        onDelete={drafts.confirmDelete}
+        onKeep={drafts.cancelDelete}
       />
     </div>
   );

@@ -5,8 +5,8 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Field, Input, Select, Textarea } from '../../../components/ui/form';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
-import { useSaveSite } from '../../../lib/api/sites';
-import type { Site } from '../../../lib/api/sites';
+import { useSaveSite } from '../api/sites';
+import type { Site } from '../api/sites';
 import { adminMessages } from '@outpost/contract/messages';
 import { SITE_CODE_MAX, SITE_TIMEZONES } from '@outpost/contract/sites';
 import {

@@ -1,6 +1,6 @@
 import { adminMessages } from '@outpost/contract/messages';
 import type { DeleteSitesResponse } from '@outpost/contract/sites';
-import type { Site } from '../../../lib/api/sites';
+import type { Site } from '../api/sites';
 
 // Deleting a site unassigns its devices (issue 11): the confirmation and the result say so.
 

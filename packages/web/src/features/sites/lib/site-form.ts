@@ -1,6 +1,6 @@
 import { adminMessages } from '@outpost/contract/messages';
 import { siteCodeError } from '@outpost/contract/sites';
-import type { Site, SiteSaveBody } from '../../../lib/api/sites';
+import type { Site, SiteSaveBody } from '../api/sites';
 
 // spec: operations §5 Site — name and code required; code at most 6 characters, uppercase
 // letters and digits, upper-cased as typed; other fields optional, empty ones omitted.

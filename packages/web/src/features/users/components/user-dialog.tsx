@@ -6,7 +6,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Field, Input, Select } from '../../../components/ui/form';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
-import { useSaveUser } from '../../../lib/api/users';
+import { useSaveUser } from '../api/save-user';
 import type { TenantUser } from '../../../lib/api/users';
 import { cn } from '../../../lib/cn';
 import { adminMessages } from '@outpost/contract/messages';

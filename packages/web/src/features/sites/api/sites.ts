@@ -6,9 +6,9 @@ import type {
   SiteListQuery,
   SiteListResponse,
 } from '@outpost/contract/sites';
-import { api } from '../api-client';
-import { useUser } from '../auth';
-import { devicesKey } from './devices';
+import { api } from '../../../lib/api-client';
+import { useUser } from '../../../lib/auth';
+import { devicesKey } from '../../../lib/api/devices';
 
 // spec: operations §2.8 Sites, §3 Site, §7 Sites.
 

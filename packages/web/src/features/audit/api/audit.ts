@@ -6,8 +6,8 @@ import type {
   AuditStats,
 } from '@outpost/contract/audit';
 import { AUDIT_STATS_DEFAULT_DAYS } from '@outpost/contract/limits';
-import { api } from '../api-client';
-import { useUser } from '../auth';
+import { api } from '../../../lib/api-client';
+import { useUser } from '../../../lib/auth';
 
 // spec: operations §2.10 Audit logs, §3 Audit entries and stats, §7 Audit.
 
