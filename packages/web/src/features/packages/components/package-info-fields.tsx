@@ -1,7 +1,10 @@
+import type { FormEvent } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { SiteOption } from '@outpost/contract/devices';
 import { packageMessages as messages } from '@outpost/contract/messages';
 import { ARCHITECTURES } from '@outpost/contract/packages';
+import { Badge } from '../../../components/ui/badge';
+import { Card, CardHeader } from '../../../components/ui/card';
 import { Checkbox, Field, Input, Select, Textarea } from '../../../components/ui/form';
 import type { PackageInfo } from '../lib/builder-state';
 
@@ -125,5 +128,31 @@ export function PackageInfoFields({
         />
       </div>
     </fieldset>
+  );
+}
+
+type PackageInfoFieldsProps = Parameters<typeof PackageInfoFields>[0];
+
+/** The builder's first card: the package information form (Enter saves the package). */
+export function PackageInfoCard({
+  onSubmit,
+  ...fields
+}: PackageInfoFieldsProps & { onSubmit: (e: FormEvent<HTMLFormElement>) => void }) {
+  return (
+    <Card>
+      <CardHeader
+        title={
+          <span className="flex items-center gap-2">
+            <Badge tone="indigo">Step 1 of 2</Badge> Package information
+          </span>
+        }
+        description="Name the package and say where it applies."
+      />
+      <div className="px-5 py-5">
+        <form onSubmit={onSubmit} noValidate>
+          <PackageInfoFields {...fields} />
+        </form>
+      </div>
+    </Card>
   );
 }

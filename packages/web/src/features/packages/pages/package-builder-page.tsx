@@ -1,16 +1,14 @@
 import { useEffect, useState } from 'react';
-import { Link, useBlocker, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { ArrowLeft, Save } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
 import { packageMessages as messages } from '@outpost/contract/messages';
 import { Architecture, PACKAGE_DEFAULTS, PACKAGE_NAME_MAX } from '@outpost/contract/packages';
 import { AVAILABLE_TARGET_OSES } from '@outpost/contract/targets';
-import { Alert } from '../../../components/ui/alert';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card, CardHeader, PageHeader } from '../../../components/ui/card';
+import type { AvailableTargetOs } from '@outpost/contract/targets';
+import { Card, PageHeader } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { ErrorState } from '../../../components/ui/states';
@@ -26,8 +24,9 @@ import {
   updateStep,
   useInvalidatePackages,
 } from '../api/save-package';
-import { DeployButton } from '../components/deploy-button';
-import { PackageInfoFields } from '../components/package-info-fields';
+import { BuilderAlerts } from '../components/builder-alerts';
+import { BuilderActions } from '../components/builder-actions';
+import { PackageInfoCard } from '../components/package-info-fields';
 import { StepEditorDialog } from '../components/step-editor-dialog';
 import { StepsCard } from '../components/steps-card';
 import {
@@ -36,7 +35,6 @@ import {
   draftFromStep,
   infoFromPackage,
   moveStep,
-  newStepDraft,
   packageBlockers,
   windowsOnlySteps,
 } from '../lib/builder-state';
@@ -44,6 +42,8 @@ import type { PackageInfo, StepDraft } from '../lib/builder-state';
 import { usePackageAccess } from '../lib/package-access';
 import type { PackageAccess } from '../lib/package-access';
 import { savePackage } from '../lib/save-flow';
+import { useBuilderSteps } from '../lib/use-builder-steps';
+import { useLeaveGuard } from '../lib/use-leave-guard';
 
 // spec: operations §2.3 Package builder (/packages/builder and /packages/{id}/edit), §4 package
 // save, §5 validation, §8 errors.
@@ -60,8 +60,6 @@ const PackageInfoSchema = z.object({
 });
 
 const SAVE_DEPS = { createPackage, updatePackage, addStep, updateStep, deleteStep, reorderSteps };
-
-type Editing = { index: number; draft: StepDraft; isNew: boolean };
 
 export default function PackageBuilderPage() {
   const params = useParams();
@@ -127,12 +125,8 @@ function Builder({
   const isEdit = initialPackageId !== null;
   // After a partly failed first save the package exists: later saves update it (no duplicate).
   const [packageId, setPackageId] = useState(initialPackageId);
-  const [steps, setSteps] = useState<StepDraft[]>(initialSteps);
-  const [editing, setEditing] = useState<Editing | null>(null);
-  const [pendingDelete, setPendingDelete] = useState<number | null>(null);
-  // Saved steps removed here, deleted on the server only when the package is saved
-  // (docs/decisions/2026-11-26-step-delete-on-save.md).
-  const [deletedStepIds, setDeletedStepIds] = useState<number[]>([]);
+  const stepList = useBuilderSteps(initialSteps);
+  const { steps, setSteps, setEditing, deletedStepIds } = stepList;
   const [isSaving, setIsSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
 
@@ -158,68 +152,17 @@ function Builder({
     }
   }, [isEdit, access.defaultSiteId, form]);
 
-  // Leaving with unsaved changes asks first (in-app navigation and closing the tab).
-  const [isSaved, setIsSaved] = useState(false);
   const [savedOrder] = useState(() => initialSteps.map((s) => s.key).join(','));
-  const hasChanges =
-    !isSaved &&
-    (form.formState.isDirty ||
+  const { hasChanges, blocker, markSaved } = useLeaveGuard(
+    form.formState.isDirty ||
       deletedStepIds.length > 0 ||
       steps.some((s) => s.isDirty) ||
-      steps.map((s) => s.key).join(',') !== savedOrder);
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) => hasChanges && currentLocation.pathname !== nextLocation.pathname,
+      steps.map((s) => s.key).join(',') !== savedOrder,
   );
-  // After a save, leave once the blocker has seen that nothing is unsaved any more.
-  useEffect(() => {
-    if (isSaved) {
-      void navigate('/packages');
-    }
-  }, [isSaved, navigate]);
-  useEffect(() => {
-    if (!hasChanges) {
-      return;
-    }
-    const onBeforeUnload = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [hasChanges]);
 
   useEffect(() => {
     document.title = `${isEdit ? 'Edit Package' : 'Package Builder'} · Outpost`;
   }, [isEdit]);
-
-  function openNewStep() {
-    setEditing({ index: steps.length, draft: newStepDraft('CMD'), isNew: true });
-  }
-
-  function saveStep(draft: StepDraft) {
-    if (!editing) {
-      return;
-    }
-    setSteps((list) =>
-      editing.isNew ? [...list, draft] : list.map((s, i) => (i === editing.index ? draft : s)),
-    );
-    setEditing(null);
-  }
-
-  function confirmDelete() {
-    const step = pendingDelete === null ? undefined : steps[pendingDelete];
-    if (step?.id != null) {
-      const id = step.id;
-      setDeletedStepIds((ids) => [...ids, id]);
-    }
-    setSteps((list) => list.filter((_, i) => i !== pendingDelete));
-    setPendingDelete(null);
-  }
-
-  function requestDelete(index: number) {
-    if (steps[index]?.id == null) {
-      setSteps((list) => list.filter((_, i) => i !== index));
-      return;
-    }
-    setPendingDelete(index);
-  }
 
   const onSave = form.handleSubmit(async (info) => {
     if (!canSave) {
@@ -235,12 +178,12 @@ function Builder({
         title: isEdit ? 'Package updated' : 'Package created',
         message: info.name.trim(),
       });
-      setIsSaved(true);
+      markSaved();
       return;
     }
     setPackageId(result.packageId);
     setSteps(result.steps);
-    setDeletedStepIds(result.deletedStepIds);
+    stepList.setDeletedStepIds(result.deletedStepIds);
     setSaveError(result.error);
     setIsSaving(false);
   });
@@ -253,95 +196,41 @@ function Builder({
         title={title}
         description="Build a deployment package from ordered installation steps for Windows devices."
         actions={
-          <>
-            {isEdit && packageId !== null && (
-              <DeployButton
-                size="md"
-                packages={[{ id: packageId, name: initialInfo.name }]}
-                disabledReason={hasChanges ? 'Save your changes before deploying this package' : undefined}
-              />
-            )}
-            <Button onClick={() => void navigate('/packages')} disabled={isSaving}>
-              Cancel
-            </Button>
-            <Button
-              variant="primary"
-              icon={<Save className="size-4" />}
-              isLoading={isSaving}
-              disabled={!canSave}
-              onClick={() => void onSave()}
-            >
-              {isSaving ? 'Saving...' : 'Save Package'}
-            </Button>
-          </>
+          <BuilderActions
+            deployPackage={isEdit && packageId !== null ? { id: packageId, name: initialInfo.name } : null}
+            hasChanges={hasChanges}
+            isSaving={isSaving}
+            canSave={canSave}
+            onCancel={() => void navigate('/packages')}
+            onSave={() => void onSave()}
+          />
         }
       />
 
-      {access.isReadOnly && (
-        <Alert tone="info" className="mb-4">
-          <span data-testid="package-read-only">{messages.tenantWideReadOnly}</span>
-        </Alert>
-      )}
-      {saveError && (
-        <Alert className="mb-4">
-          <span data-testid="save-error">{saveError}</span>
-        </Alert>
-      )}
-      {blockers.length > 0 && (
-        <Alert tone="info" className="mb-4">
-          <p className="font-medium">Before you can save this package:</p>
-          <ul data-testid="package-blockers" className="mt-0.5 list-disc space-y-0.5 pl-4">
-            {blockers.map((b) => (
-              <li key={b}>{b}</li>
-            ))}
-          </ul>
-        </Alert>
-      )}
+      <BuilderAlerts isReadOnly={access.isReadOnly} saveError={saveError} blockers={blockers} />
 
       <div className="space-y-6">
-        <Card>
-          <CardHeader
-            title={
-              <span className="flex items-center gap-2">
-                <Badge tone="indigo">Step 1 of 2</Badge> Package information
-              </span>
-            }
-            description="Name the package and say where it applies."
-          />
-          <div className="px-5 py-5">
-            <form onSubmit={(e) => void onSave(e)} noValidate>
-              <PackageInfoFields
-                form={form}
-                isDisabled={isLocked}
-                sites={access.sites}
-                isSiteLimited={access.isSiteLimited}
-                windowsOnlySteps={windowsOnlySteps(steps)}
-              />
-            </form>
-          </div>
-        </Card>
+        <PackageInfoCard
+          onSubmit={(e) => void onSave(e)}
+          form={form}
+          isDisabled={isLocked}
+          sites={access.sites}
+          isSiteLimited={access.isSiteLimited}
+          windowsOnlySteps={windowsOnlySteps(steps)}
+        />
 
         <StepsCard
           steps={steps}
           isLocked={isLocked}
           addBlocker={addBlocker}
-          onAdd={openNewStep}
+          onAdd={stepList.openNewStep}
           onMove={(from, to) => setSteps((list) => moveStep(list, from, to))}
           onEdit={(index) => setEditing({ index, draft: steps[index]!, isNew: false })}
-          onDelete={requestDelete}
+          onDelete={stepList.requestDelete}
         />
       </div>
 
-      {editing && (
-        <StepEditorDialog
-          draft={editing.draft}
-          targetOs={targetOs}
-          stepNumber={editing.index + 1}
-          isNew={editing.isNew}
-          onSave={saveStep}
-          onCancel={() => setEditing(null)}
-        />
-      )}
+      <StepDialogs stepList={stepList} targetOs={targetOs} />
       <ConfirmDialog
         isOpen={blocker.state === 'blocked'}
         title="Leave without saving?"
@@ -350,14 +239,39 @@ function Builder({
         onConfirm={() => blocker.proceed?.()}
         onCancel={() => blocker.reset?.()}
       />
+    </div>
+  );
+}
+
+/** The step editor and the confirmation of a saved step's delete. */
+function StepDialogs({
+  stepList,
+  targetOs,
+}: {
+  stepList: ReturnType<typeof useBuilderSteps>;
+  targetOs: AvailableTargetOs;
+}) {
+  const { steps, editing, setEditing, pendingDelete } = stepList;
+  return (
+    <>
+      {editing && (
+        <StepEditorDialog
+          draft={editing.draft}
+          targetOs={targetOs}
+          stepNumber={editing.index + 1}
+          isNew={editing.isNew}
+          onSave={stepList.saveStep}
+          onCancel={() => setEditing(null)}
+        />
+      )}
       <ConfirmDialog
         isOpen={pendingDelete !== null}
         title="Delete step"
         message={`Delete step ${(pendingDelete ?? 0) + 1} "${steps[pendingDelete ?? 0]?.step_name ?? ''}"? It is removed from the package when you save it.`}
         confirmLabel="Delete Step"
-        onConfirm={confirmDelete}
-        onCancel={() => setPendingDelete(null)}
+        onConfirm={stepList.confirmDelete}
+        onCancel={() => stepList.setPendingDelete(null)}
       />
-    </div>
+    </>
   );
 }
