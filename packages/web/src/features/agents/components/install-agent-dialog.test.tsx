@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentRelease } from '@outpost/contract/agent-releases';
 import { deviceMessages } from '@outpost/contract/messages';
 import { ToastProvider } from '../../../components/ui/toast';
-import { InstallAgentDialog, installCommand } from './install-agent-dialog';
+import { installCommand } from './created-token-view';
+import { InstallAgentDialog } from './install-agent-dialog';
 
 vi.mock('../../../lib/auth', () => ({ useUser: () => ({ id: 1, tenant_id: 7, role: 'tenant_admin' }) }));
 

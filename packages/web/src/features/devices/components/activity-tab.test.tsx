@@ -13,7 +13,10 @@ import {
   shortSessionId,
   slotState,
 } from '../lib/activity-slots';
-import { ActivityChart, ActivityLog, ActivityTab, WeeklyTable } from './activity-tab';
+import { ActivityChart } from './activity-chart';
+import { ActivityLog } from './activity-log';
+import { ActivityTab } from './activity-tab';
+import { WeeklyTable } from './weekly-table';
 
 // spec: core §2 Device Activity tab, §3, §9 (12 slots, session id shown as 8 characters).
 

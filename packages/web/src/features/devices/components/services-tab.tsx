@@ -1,24 +1,18 @@
 import { useState } from 'react';
-import { Cog, Play, RotateCw, Square } from 'lucide-react';
+import { Cog } from 'lucide-react';
 import type { Device, ServiceAction } from '@outpost/contract/devices';
 import { deviceMessages } from '@outpost/contract/messages';
-import { Badge } from '../../../components/ui/badge';
-import type { Tone } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Select } from '../../../components/ui/form';
 import { SearchInput } from '../../../components/ui/list-toolbar';
 import { Spinner } from '../../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../../components/ui/states';
-import { TBody, THead, Table, Td, Th, Tr } from '../../../components/ui/table';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useControlService } from '../api/control-service';
 import { useDeviceServices } from '../api/get-device-services';
 import { RefreshInventoryButton } from './refresh-button';
-
-const statusTone = (status: string): Tone =>
-  status === 'Running' ? 'green' : status === 'Stopped' ? 'gray' : status === 'Paused' ? 'yellow' : 'blue';
+import { ServicesTable } from './services-table';
 
 const FILTERS = ['Running', 'Stopped', 'Paused', 'Other'] as const;
 const KNOWN = new Set(['Running', 'Stopped', 'Paused']);
@@ -62,20 +56,6 @@ export function ServicesTab({ device }: { device: Device }) {
       },
     );
   };
-
-  const actionButton = (serviceName: string, action: ServiceAction, label: string, icon: React.ReactNode) => (
-    <Button
-      size="sm"
-      variant="ghost"
-      icon={icon}
-      isLoading={busy === `${serviceName}:${action}`}
-      disabled={busy !== null || isOffline}
-      aria-label={`${label} ${serviceName}`}
-      onClick={() => run(serviceName, action)}
-    >
-      {label}
-    </Button>
-  );
 
   return (
     <Card>
@@ -142,48 +122,7 @@ export function ServicesTab({ device }: { device: Device }) {
           }
         />
       ) : (
-        <Table>
-          <THead>
-            <tr>
-              <Th>Service</Th>
-              <Th>Status</Th>
-              <Th>Start Type</Th>
-              <Th className="text-right">Actions</Th>
-            </tr>
-          </THead>
-          <TBody>
-            {list.map((s) => (
-              <Tr key={s.serviceName} data-service={s.serviceName}>
-                <Td>
-                  <div className="font-medium text-slate-900 dark:text-white">
-                    {s.displayName || s.serviceName}
-                  </div>
-                  {s.displayName && s.displayName !== s.serviceName && (
-                    <div className="text-xs text-slate-500 dark:text-slate-400">{s.serviceName}</div>
-                  )}
-                </Td>
-                <Td>
-                  <Badge tone={statusTone(s.status)} dot>
-                    {s.status}
-                  </Badge>
-                </Td>
-                <Td>{s.startType || '—'}</Td>
-                <Td className="text-right">
-                  <div className="flex justify-end gap-1">
-                    {s.status === 'Stopped' &&
-                      actionButton(s.serviceName, 'start', 'Start', <Play className="size-3.5" />)}
-                    {s.status === 'Running' && (
-                      <>
-                        {actionButton(s.serviceName, 'stop', 'Stop', <Square className="size-3.5" />)}
-                        {actionButton(s.serviceName, 'restart', 'Restart', <RotateCw className="size-3.5" />)}
-                      </>
-                    )}
-                  </div>
-                </Td>
-              </Tr>
-            ))}
-          </TBody>
-        </Table>
+        <ServicesTable services={list} busy={busy} isOffline={isOffline} onRun={run} />
       )}
     </Card>
   );

@@ -1,18 +1,13 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import type { SiteOption } from '@outpost/contract/devices';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field, Input, Select } from '../../../components/ui/form';
-import { useToast } from '../../../components/ui/toast';
-import { errorMessage } from '../../../lib/api-client';
-import { useSaveUser } from '../api/save-user';
 import type { TenantUser } from '../../../lib/api/users';
-import { cn } from '../../../lib/cn';
-import { adminMessages } from '@outpost/contract/messages';
-import { emptyUserForm, userFormToBody, userToForm, validateUserForm } from '../lib/user-form';
 import type { UserForm } from '../lib/user-form';
-import { SiteMultiSelect } from './site-multi-select';
+import { useUserForm } from '../lib/use-user-form';
+import { SiteAccessField } from './site-access-field';
 
 // spec: operations §2.6 Add User and Edit User dialogs, §5 User, §8 'Failed to create or update
 // user' (the server's text preferred).
@@ -29,43 +24,11 @@ export function UserDialog({
   isLoadingSites: boolean;
   onClose: () => void;
 }) {
-  const toast = useToast();
-  const save = useSaveUser();
-  const [form, setForm] = useState<UserForm>(() => (user ? userToForm(user) : emptyUserForm));
-  const [error, setError] = useState<string | null>(null);
+  const { form, set, error, submit, isSaving } = useUserForm(user, onClose);
   const ids = { email: useId(), name: useId(), role: useId() };
   const isEdit = user !== null;
   // Once the person has signed in, the membership belongs to their identity (SECURITY.md R2-1).
   const isEmailFixed = user?.status === 'active';
-
-  const set = <K extends keyof UserForm>(key: K, value: UserForm[K]) => {
-    setForm((f) => ({ ...f, [key]: value }));
-    setError(null);
-  };
-
-  const submit = () => {
-    const problem = validateUserForm(form);
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    save.mutate(
-      { id: user?.id, body: userFormToBody(form) },
-      {
-        onSuccess: (saved) => {
-          toast.show({
-            type: 'success',
-            title: isEdit ? 'User updated' : 'User added',
-            message: isEdit
-              ? `${saved.name || saved.email} was updated`
-              : `${saved.email} can now sign in to your organization`,
-          });
-          onClose();
-        },
-        onError: (err) => setError(errorMessage(err, adminMessages.userSaveFailed)),
-      },
-    );
-  };
 
   return (
     <Dialog
@@ -77,13 +40,13 @@ export function UserDialog({
           ? 'Change the name, role and the sites this person can see.'
           : 'The person signs in with their Google account (or the development sign-in) using this email.'
       }
-      isDismissDisabled={save.isPending}
+      isDismissDisabled={isSaving}
       footer={
         <>
-          <Button onClick={onClose} disabled={save.isPending}>
+          <Button onClick={onClose} disabled={isSaving}>
             Cancel
           </Button>
-          <Button variant="primary" type="submit" form="user-form" isLoading={save.isPending}>
+          <Button variant="primary" type="submit" form="user-form" isLoading={isSaving}>
             {isEdit ? 'Save Changes' : 'Add User'}
           </Button>
         </>
@@ -150,48 +113,14 @@ export function UserDialog({
             <option value="tenant_admin">Admin</option>
           </Select>
         </Field>
-        <fieldset className="space-y-2">
-          <legend className="text-sm font-medium text-slate-700 dark:text-slate-200">Site Access</legend>
-          <div className="grid grid-cols-2 gap-2">
-            {(
-              [
-                ['all', 'All Sites', 'Every site, now and later'],
-                ['specific', 'Specific Sites', 'Only the sites chosen below'],
-              ] as const
-            ).map(([value, label, hint]) => (
-              <label
-                key={value}
-                className={cn(
-                  'flex cursor-pointer items-start gap-2.5 rounded-lg p-3 ring-1 transition-colors',
-                  form.siteAccessType === value
-                    ? 'bg-indigo-50/60 ring-indigo-500 dark:bg-indigo-500/10 dark:ring-indigo-400'
-                    : 'ring-slate-200 hover:bg-slate-50 dark:ring-slate-700 dark:hover:bg-slate-800/60',
-                )}
-              >
-                <input
-                  type="radio"
-                  name="site-access"
-                  value={value}
-                  checked={form.siteAccessType === value}
-                  onChange={() => set('siteAccessType', value)}
-                  className="mt-0.5 accent-indigo-600"
-                />
-                <span>
-                  <span className="block text-sm font-medium text-slate-900 dark:text-white">{label}</span>
-                  <span className="block text-xs text-slate-500 dark:text-slate-400">{hint}</span>
-                </span>
-              </label>
-            ))}
-          </div>
-          {form.siteAccessType === 'specific' && (
-            <SiteMultiSelect
-              sites={sites}
-              isLoading={isLoadingSites}
-              selected={form.siteIds}
-              onChange={(siteIds) => set('siteIds', siteIds)}
-            />
-          )}
-        </fieldset>
+        <SiteAccessField
+          accessType={form.siteAccessType}
+          siteIds={form.siteIds}
+          sites={sites}
+          isLoadingSites={isLoadingSites}
+          onAccessTypeChange={(value) => set('siteAccessType', value)}
+          onSiteIdsChange={(siteIds) => set('siteIds', siteIds)}
+        />
       </form>
     </Dialog>
   );
