@@ -208,7 +208,12 @@ describe('portal socket /api/ws', () => {
       status: 'completed',
     });
     await socket.waitFor('deployment_update', () => socket.ofType('deployment_update').length === from + 2);
-    expect(socket.ofType('deployment_update').slice(from).map((m) => m.payload.deploymentId)).toEqual([id, id]);
+    expect(
+      socket
+        .ofType('deployment_update')
+        .slice(from)
+        .map((m) => m.payload.deploymentId),
+    ).toEqual([id, id]);
     await socket.close();
   });
 });

@@ -13,12 +13,7 @@ import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../plugins/auth';
 import type { DeploymentEngine } from './engine/deployment-engine';
 import { isTerminal } from './engine/job-updates';
-import {
-  findJob,
-  listDeviceDeployments,
-  toJob,
-  updateDeviceDeployment,
-} from './deployments.queries';
+import { findJob, listDeviceDeployments, toJob, updateDeviceDeployment } from './deployments.queries';
 import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
 import { closeRunningStepLogs } from './step-logs.queries';
 import { offlineWaitOf } from './offline-wait';

@@ -25,7 +25,11 @@ export type ResultInput = {
 /** How a command's result ends its device row (the agent's deployment status, or the command's). */
 export function resultEnd(r: ResultInput, expiryHours: number): CommandResultEnd {
   const parsed = RunDeploymentResult.safeParse(r.result);
-  const status = parsed.success ? parsed.data.deploymentStatus : r.status === 'completed' ? 'completed' : 'failed';
+  const status = parsed.success
+    ? parsed.data.deploymentStatus
+    : r.status === 'completed'
+      ? 'completed'
+      : 'failed';
   const error =
     status === 'completed'
       ? null

@@ -78,7 +78,13 @@ export function createDeploymentEngine(deps: {
     expiryHours,
     clock,
   });
-  const scheduler = createScheduler({ dispatcher, sweeper, log, intervalMs: options.schedulerIntervalMs, clock });
+  const scheduler = createScheduler({
+    dispatcher,
+    sweeper,
+    log,
+    intervalMs: options.schedulerIntervalMs,
+    clock,
+  });
 
   return {
     commandResult: (event) => results.commandResult(event),

@@ -14,7 +14,11 @@ export type CommandOfDevice = { deviceId: number; commandId: string };
 // not one parameter per value: a batch of 500 messages is a handful of parameters.
 
 /** `(command_id, device_id) in (…)` for these pairs, by the command index. */
-export function isCommandOfDevice(commandId: SQL | AnyColumn, deviceId: SQL | AnyColumn, pairs: CommandOfDevice[]) {
+export function isCommandOfDevice(
+  commandId: SQL | AnyColumn,
+  deviceId: SQL | AnyColumn,
+  pairs: CommandOfDevice[],
+) {
   const commands = arrayParam(
     pairs.map((p) => p.commandId),
     'uuid',

@@ -36,7 +36,9 @@ export function overdueReason(dd: Pick<DeviceDeploymentRow, 'deviceId' | 'status
   if (dd.deviceId === null) {
     return messages.deviceRemoved;
   }
-  return dd.status === 'pending' ? messages.deviceNeverOnline(expiryHours) : messages.deviceWentAway(expiryHours);
+  return dd.status === 'pending'
+    ? messages.deviceNeverOnline(expiryHours)
+    : messages.deviceWentAway(expiryHours);
 }
 
 export function createSweeper(deps: {
@@ -72,7 +74,10 @@ export function createSweeper(deps: {
         };
         await queries.endDeviceDeployments(tx, [ended]);
         if (dd.commandId && dd.deviceId !== null) {
-          await commandQueue.finishCommand(tx, dd.deviceId, dd.commandId, { status: 'failed', error: reason });
+          await commandQueue.finishCommand(tx, dd.deviceId, dd.commandId, {
+            status: 'failed',
+            error: reason,
+          });
         }
         changed.push({ job: (await settler.settleJob(tx, dd.jobId)).after, dd: ended });
       }
