@@ -53,7 +53,7 @@ export const STEP_LOG_TAIL_CHARS = STEP_LOG_MAX_CHARS - STEP_LOG_HEAD_CHARS;
 /**
  * A stream kept within the limit: its first and last halves joined, and the UTF-8 bytes cut from
  * between them. Counted in code points, as PostgreSQL counts text, so the queries' appends (the
- * same rule in SQL, `deployments.queries.ts` `keptLog`) leave the cut exactly after the head.
+ * same rule in SQL, `engine/agent-progress.queries.ts` `keptLog`) leave the cut exactly after the head.
  */
 export function keepHeadAndTail(text: string, max = STEP_LOG_MAX_CHARS): { text: string; cutBytes: number } {
   if (text.length <= max) {
