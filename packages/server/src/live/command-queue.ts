@@ -95,16 +95,13 @@ const RESULT_POLL_MS = 1000;
 /** device ids per doorbell message, and devices (or commands) per batched statement */
 const BATCH_SIZE = 1000;
 
-export function createCommandQueue(deps: {
-  db: Db;
-  bus: Bus;
-  log: FastifyBaseLogger;
-  /** where agents' results and step progress go (the deployment engine) */
-  reports: AgentReports;
-}): CommandQueue & CommandDelivery {
-  const { db, bus, log, reports } = deps;
+/**
+ * Requests waiting for results: resolved by the bus when the result is recorded on any instance,
+ * or read from the database (a poll, and at the timeout).
+ */
+function createResultWaiter(deps: { db: Db; bus: Bus; log: FastifyBaseLogger }) {
+  const { db, bus, log } = deps;
   const waiters = new Map<string, Set<(o: CommandOutcome) => void>>();
-
   const unsubscribe = bus.subscribe('agent.result', (m) => {
     const set = waiters.get(m.commandId);
     if (set) {
@@ -114,6 +111,65 @@ export function createCommandQueue(deps: {
       }
     }
   });
+
+  function waitForResult(commandId: string, timeoutMs: number) {
+    return new Promise<CommandOutcome>((resolve) => {
+      let isDone = false;
+      const finish = (o: CommandOutcome) => {
+        if (isDone) {
+          return;
+        }
+        isDone = true;
+        clearTimeout(timer);
+        clearInterval(poll);
+        waiters.get(commandId)?.delete(finish);
+        resolve(o);
+      };
+      const fromRow = async (fallback: CommandOutcome['status'] | null) => {
+        const row = isUuid(commandId) ? await findCommand(db, commandId) : null;
+        if (row && (row.status === 'completed' || row.status === 'failed')) {
+          finish({ commandId, status: row.status, result: row.result, error: row.error });
+        } else if (fallback) {
+          finish({ commandId, status: fallback, result: null, error: null });
+        }
+      };
+      const timer = setTimeout(() => {
+        clearInterval(poll);
+        fromRow('timeout').catch(() => finish({ commandId, status: 'timeout', result: null, error: null }));
+      }, timeoutMs);
+      // The result normally arrives on the bus; the database has it too, which is what counts
+      // when the bus lost the message (Redis away while another instance recorded it).
+      const poll = setInterval(() => {
+        if (isDone) {
+          clearInterval(poll);
+          return;
+        }
+        fromRow(null).catch(() => undefined);
+      }, RESULT_POLL_MS);
+      poll.unref();
+      let set = waiters.get(commandId);
+      if (!set) {
+        set = new Set();
+        waiters.set(commandId, set);
+      }
+      set.add(finish);
+      // The result may have arrived before we started waiting.
+      fromRow(null).catch((err: unknown) => log.error({ err }, 'could not read a command'));
+    });
+  }
+
+  return { waitForResult, close: unsubscribe };
+}
+
+export function createCommandQueue(deps: {
+  db: Db;
+  bus: Bus;
+  log: FastifyBaseLogger;
+  /** where agents' results and step progress go (the deployment engine) */
+  reports: AgentReports;
+}): CommandQueue & CommandDelivery {
+  const { db, bus, log, reports } = deps;
+  const results = createResultWaiter({ db, bus, log });
 
   async function dispatch(deviceIds: readonly number[]) {
     // The work is committed already: a doorbell that cannot ring (the bus is away) must not fail
@@ -231,52 +287,6 @@ export function createCommandQueue(deps: {
     }
   }
 
-  function waitForResult(commandId: string, timeoutMs: number) {
-    return new Promise<CommandOutcome>((resolve) => {
-      let isDone = false;
-      const finish = (o: CommandOutcome) => {
-        if (isDone) {
-          return;
-        }
-        isDone = true;
-        clearTimeout(timer);
-        clearInterval(poll);
-        waiters.get(commandId)?.delete(finish);
-        resolve(o);
-      };
-      const fromRow = async (fallback: CommandOutcome['status'] | null) => {
-        const row = isUuid(commandId) ? await findCommand(db, commandId) : null;
-        if (row && (row.status === 'completed' || row.status === 'failed')) {
-          finish({ commandId, status: row.status, result: row.result, error: row.error });
-        } else if (fallback) {
-          finish({ commandId, status: fallback, result: null, error: null });
-        }
-      };
-      const timer = setTimeout(() => {
-        clearInterval(poll);
-        fromRow('timeout').catch(() => finish({ commandId, status: 'timeout', result: null, error: null }));
-      }, timeoutMs);
-      // The result normally arrives on the bus; the database has it too, which is what counts
-      // when the bus lost the message (Redis away while another instance recorded it).
-      const poll = setInterval(() => {
-        if (isDone) {
-          clearInterval(poll);
-          return;
-        }
-        fromRow(null).catch(() => undefined);
-      }, RESULT_POLL_MS);
-      poll.unref();
-      let set = waiters.get(commandId);
-      if (!set) {
-        set = new Set();
-        waiters.set(commandId, set);
-      }
-      set.add(finish);
-      // The result may have arrived before we started waiting.
-      fromRow(null).catch((err: unknown) => log.error({ err }, 'could not read a command'));
-    });
-  }
-
   return {
     async sendCommand(input) {
       const [commandId] = await insertCommands(db, [input]);
@@ -286,7 +296,7 @@ export function createCommandQueue(deps: {
     queueCommand: async (tx, input) => (await insertCommands(tx, [input]))[0]!,
     queueCommands: (tx, inputs) => insertCommands(tx, inputs),
     dispatch,
-    waitForResult,
+    waitForResult: (commandId, timeoutMs) => results.waitForResult(commandId, timeoutMs),
     async finishCommand(tx, deviceId, commandId, outcome) {
       const row = await completeCommand(tx, { deviceId, commandId, ...outcome, result: null });
       return row !== null;
@@ -297,6 +307,6 @@ export function createCommandQueue(deps: {
     stepProgress,
     pendingFor: (deviceIds) =>
       deviceIds.length === 0 ? Promise.resolve([]) : devicesWithPendingCommands(db, deviceIds),
-    close: unsubscribe,
+    close: () => results.close(),
   };
 }

@@ -22,6 +22,7 @@ import type { Scope, TenantScope } from '../../lib/scope';
 
 // Deployments (ARCHITECTURE §5). A job belongs to the tenant; a site-limited caller sees a job
 // when one of its devices is in their sites, and of its devices only those (ARCHITECTURE §3).
+// The engine's own statements live beside its parts (engine/*.queries.ts).
 
 export type JobRow = typeof deploymentJobs.$inferSelect;
 export type DeviceDeploymentRow = typeof deviceDeployments.$inferSelect;

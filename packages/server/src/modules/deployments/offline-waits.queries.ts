@@ -31,7 +31,7 @@ const runningStepStart = sql<string | null>`(
 
 /**
  * The job's waiting rows in the caller's scope; `lock` locks them (the caller holds the job's
- * lock first: the lock order of deployment-engine.ts).
+ * lock first: the lock order of engine/deployment-engine.ts).
  */
 export async function offlineWaitsOf(
   db: Executor,

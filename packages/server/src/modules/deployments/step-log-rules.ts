@@ -1,13 +1,11 @@
 import type { StepProgressMessage } from '@outpost/contract/agent-protocol';
 import { STEP_LOG_MAX_CHARS } from '@outpost/contract/limits';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
+import type { ProgressRefusal } from '../../live/agent-reports';
 
 // What an agent may write into a job's step logs (SECURITY.md R2-13): progress only for a step the
 // job has and an attempt its retries allow, and each stream of an attempt bounded to its first and
 // last halves. Pure functions; the engine and the queries apply them.
-
-/** A message the server refuses: answered `invalid_message` with its id, and acknowledged. */
-export type ProgressRefusal = { messageId: string; reason: string };
 
 type JobStep = { stepOrder: number; retryCount: number };
 
@@ -55,7 +53,7 @@ export const STEP_LOG_TAIL_CHARS = STEP_LOG_MAX_CHARS - STEP_LOG_HEAD_CHARS;
 /**
  * A stream kept within the limit: its first and last halves joined, and the UTF-8 bytes cut from
  * between them. Counted in code points, as PostgreSQL counts text, so the queries' appends (the
- * same rule in SQL, `deployments.queries.ts` `keptLog`) leave the cut exactly after the head.
+ * same rule in SQL, `engine/agent-progress.queries.ts` `keptLog`) leave the cut exactly after the head.
  */
 export function keepHeadAndTail(text: string, max = STEP_LOG_MAX_CHARS): { text: string; cutBytes: number } {
   if (text.length <= max) {

@@ -64,6 +64,103 @@ function byCommand(event: StepProgressEvent): RowProgress[] {
   return [...out.values()];
 }
 
+/** What a pass over a batch of progress needs: the queries, the job of a row, the time. */
+type PassContext = {
+  queries: ProgressQueries;
+  /** the job of a device row: from the cache, else read (and cached) */
+  cachedJob: (jobId: number) => JobRow | undefined;
+  jobOf: (ex: Executor, jobId: number) => Promise<JobRow>;
+  now: Date;
+};
+
+async function progressPass(
+  { queries, cachedJob, jobOf, now }: PassContext,
+  ex: Executor,
+  items: RowProgress[],
+  lock: boolean,
+  refusedByDevice: Map<number, ProgressRefusal[]>,
+): Promise<{ applied: AppliedProgress[]; left: RowProgress[] }> {
+  const pairs = items.map((e) => ({ deviceId: e.device.id, commandId: e.commandId }));
+  const rows = new Map<string, DeviceDeploymentState>();
+  for (const dd of await queries.deviceDeploymentsOfCommands(ex, pairs, { lock })) {
+    rows.set(`${dd.deviceId}:${dd.commandId}`, dd);
+  }
+  const writes: ProgressWrite[] = [];
+  const itemOf = new Map<number, RowProgress>();
+  const planned = new Map<string, Omit<AppliedProgress, 'log'>>();
+  const restarted: number[] = [];
+  const left: RowProgress[] = [];
+  for (const sent of items) {
+    const dd = rows.get(`${sent.device.id}:${sent.commandId}`);
+    if (!dd) {
+      continue;
+    }
+    const job = cachedJob(dd.jobId) ?? (await jobOf(ex, dd.jobId));
+    // only the job's steps and attempts are written; the others are refused, once: a second
+    // pass sees only what the first accepted
+    const { accepted, refused } = checkProgress(job.steps, sent.messages);
+    if (refused.length > 0) {
+      refusedByDevice.set(sent.device.id, [...(refusedByDevice.get(sent.device.id) ?? []), ...refused]);
+    }
+    const item = { ...sent, messages: accepted };
+    const { fresh, isRestart } = unapplied(dd.progressSeq, item.messages);
+    const last = fresh.at(-1);
+    if (!last) {
+      continue;
+    }
+    const asRead = {
+      id: dd.id,
+      expectedSeq: dd.progressSeq,
+      expectedStatus: dd.status,
+      progressSeq: last.seq,
+    };
+    itemOf.set(dd.id, item);
+    if (isTerminal(dd.status)) {
+      writes.push({ ...asRead, currentStepOrder: null, startedAt: null, logs: [] });
+      continue;
+    }
+    // the agent started the command over: the new run replaces the old, whose logs are deleted
+    // (under the row lock only)
+    if (isRestart) {
+      if (!lock) {
+        left.push(item);
+        continue;
+      }
+      restarted.push(dd.id);
+    }
+    // a step reported as not run is no attempt: it writes no log, and alone starts nothing
+    const ran = fresh.filter((m) => !isNotRun(m));
+    const isStart = dd.status === 'pending' && ran.length > 0;
+    const logs = attemptsOf(ran).map((m) => ({ m, log: stepLogOf(m, job, now) }));
+    writes.push({
+      ...asRead,
+      // the step the device is at, or failed at: reports of steps that did not run do not move it
+      currentStepOrder: ran.at(-1)?.stepOrder ?? null,
+      startedAt: isStart ? now : null,
+      logs: logs.map((l) => l.log),
+    });
+    const row: DeviceDeploymentState = isStart ? { ...dd, status: 'running' } : dd;
+    for (const { m, log } of logs) {
+      planned.set(`${dd.id}/${log.stepOrder}/${log.attempt}`, { m, job, isStart, dd: row });
+    }
+  }
+  await queries.deleteStepLogs(ex, restarted);
+  const written = await queries.writeStepProgress(ex, writes, REBOOT_CODES);
+  if (!lock) {
+    for (const w of writes) {
+      const item = itemOf.get(w.id);
+      if (!written.rows.has(w.id) && item) {
+        left.push(item); // changed since it was read: read again, locked
+      }
+    }
+  }
+  const applied = written.logs.flatMap((log) => {
+    const p = planned.get(`${log.deviceDeploymentId}/${log.stepOrder}/${log.attempt}`);
+    return p ? [{ ...p, log }] : [];
+  });
+  return { applied, left };
+}
+
 export type ProgressWriter = {
   /** stores a device's step progress; answers the messages refused */
   stepProgress(event: StepProgressEvent): Promise<ProgressRefusal[]>;
@@ -124,101 +221,17 @@ export function createProgressWriter(deps: {
    */
   async function applyProgress(events: StepProgressEvent[]): Promise<Map<number, ProgressRefusal[]>> {
     const refused = new Map<number, ProgressRefusal[]>();
-    const first = await progressPass(db, events.flatMap(byCommand), false, refused);
+    const cachedJob = (jobId: number) => jobCache.get(jobId);
+    const pass = { queries, cachedJob, jobOf, now: new Date(clock.now()) };
+    const first = await progressPass(pass, db, events.flatMap(byCommand), false, refused);
     await publishProgress(first.applied);
     if (first.left.length > 0) {
-      const second = await db.transaction((tx) => progressPass(tx, first.left, true, refused));
+      const second = await db.transaction((tx) =>
+        progressPass({ ...pass, now: new Date(clock.now()) }, tx, first.left, true, refused),
+      );
       await publishProgress(second.applied);
     }
     return refused;
-  }
-
-  async function progressPass(
-    ex: Executor,
-    items: RowProgress[],
-    lock: boolean,
-    refusedByDevice: Map<number, ProgressRefusal[]>,
-  ): Promise<{ applied: AppliedProgress[]; left: RowProgress[] }> {
-    const pairs = items.map((e) => ({ deviceId: e.device.id, commandId: e.commandId }));
-    const rows = new Map<string, DeviceDeploymentState>();
-    for (const dd of await queries.deviceDeploymentsOfCommands(ex, pairs, { lock })) {
-      rows.set(`${dd.deviceId}:${dd.commandId}`, dd);
-    }
-    const now = new Date(clock.now());
-    const writes: ProgressWrite[] = [];
-    const itemOf = new Map<number, RowProgress>();
-    const planned = new Map<string, Omit<AppliedProgress, 'log'>>();
-    const restarted: number[] = [];
-    const left: RowProgress[] = [];
-    for (const sent of items) {
-      const dd = rows.get(`${sent.device.id}:${sent.commandId}`);
-      if (!dd) {
-        continue;
-      }
-      const job = jobCache.get(dd.jobId) ?? (await jobOf(ex, dd.jobId));
-      // only the job's steps and attempts are written; the others are refused, once: a second
-      // pass sees only what the first accepted
-      const { accepted, refused } = checkProgress(job.steps, sent.messages);
-      if (refused.length > 0) {
-        refusedByDevice.set(sent.device.id, [...(refusedByDevice.get(sent.device.id) ?? []), ...refused]);
-      }
-      const item = { ...sent, messages: accepted };
-      const { fresh, isRestart } = unapplied(dd.progressSeq, item.messages);
-      const last = fresh.at(-1);
-      if (!last) {
-        continue;
-      }
-      const asRead = {
-        id: dd.id,
-        expectedSeq: dd.progressSeq,
-        expectedStatus: dd.status,
-        progressSeq: last.seq,
-      };
-      itemOf.set(dd.id, item);
-      if (isTerminal(dd.status)) {
-        writes.push({ ...asRead, currentStepOrder: null, startedAt: null, logs: [] });
-        continue;
-      }
-      // the agent started the command over: the new run replaces the old, whose logs are deleted
-      // (under the row lock only)
-      if (isRestart) {
-        if (!lock) {
-          left.push(item);
-          continue;
-        }
-        restarted.push(dd.id);
-      }
-      // a step reported as not run is no attempt: it writes no log, and alone starts nothing
-      const ran = fresh.filter((m) => !isNotRun(m));
-      const isStart = dd.status === 'pending' && ran.length > 0;
-      const logs = attemptsOf(ran).map((m) => ({ m, log: stepLogOf(m, job, now) }));
-      writes.push({
-        ...asRead,
-        // the step the device is at, or failed at: reports of steps that did not run do not move it
-        currentStepOrder: ran.at(-1)?.stepOrder ?? null,
-        startedAt: isStart ? now : null,
-        logs: logs.map((l) => l.log),
-      });
-      const row: DeviceDeploymentState = isStart ? { ...dd, status: 'running' } : dd;
-      for (const { m, log } of logs) {
-        planned.set(`${dd.id}/${log.stepOrder}/${log.attempt}`, { m, job, isStart, dd: row });
-      }
-    }
-    await queries.deleteStepLogs(ex, restarted);
-    const written = await queries.writeStepProgress(ex, writes, REBOOT_CODES);
-    if (!lock) {
-      for (const w of writes) {
-        const item = itemOf.get(w.id);
-        if (!written.rows.has(w.id) && item) {
-          left.push(item); // changed since it was read: read again, locked
-        }
-      }
-    }
-    const applied = written.logs.flatMap((log) => {
-      const p = planned.get(`${log.deviceDeploymentId}/${log.stepOrder}/${log.attempt}`);
-      return p ? [{ ...p, log }] : [];
-    });
-    return { applied, left };
   }
 
   /** Marks running the jobs whose first devices just started, then tells the portal. */
