@@ -13,7 +13,8 @@ import {
   shortSessionId,
   slotState,
 } from '../lib/activity-slots';
-import { ActivityChart, ActivityLog, ActivityTab, WeeklyTable } from './activity-tab';
+import { ActivityChart } from './activity-chart';
+import { ActivityLog, ActivityTab, WeeklyTable } from './activity-tab';
 
 // spec: core §2 Device Activity tab, §3, §9 (12 slots, session id shown as 8 characters).
 
