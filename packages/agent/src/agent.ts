@@ -161,9 +161,7 @@ export function createAgent(options: AgentOptions): Agent {
     },
   });
 
-  const inventorySender = new InventorySender(backend, ledger, (message) =>
-    connection.sendReliable(message),
-  );
+  const inventorySender = new InventorySender(backend, ledger, (message) => connection.sendReliable(message));
 
   function result(
     commandId: string,
