@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { windowsInvocation } from './context';
+import type { Download } from './context';
 import { runDeployment } from './run-deployment';
 import { contentDispositionName, downloadName } from './sources';
 import {
@@ -19,7 +20,7 @@ import {
 
 const temp = useTempFiles();
 
-function setup(download = noDownload) {
+function setup(download: Download = noDownload) {
   const r = reports();
   const rec = recordingRunner(0);
   return {
