@@ -6,6 +6,7 @@ import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../../server/test/harness';
 import type { TestServer } from '../../../server/test/harness';
 import { createEnrollmentToken, eventually } from '../../../server/src/live/test-support';
+import { registerInstallerChecks } from './installer-checks';
 import { createWinePrefix, wineUnavailableReason } from './wine-harness';
 import type { WinePrefix, WineProcess } from './wine-harness';
 import { EXE, buildWindowsAgent, installInPrefix, portal } from './wine-support';
@@ -198,6 +199,8 @@ describe.skipIf(unavailable !== null)('the Windows agent under Wine', () => {
     const attrib = await wine.run(['cmd', '/c', 'attrib', 'C:\\OutpostTest\\deep\\hidden']);
     expect(attrib.stdout).toMatch(/^\s*\S*H\S*\s+C:\\OutpostTest\\deep\\hidden/m);
   }, 120_000);
+
+  registerInstallerChecks(() => ({ wine, api, deviceId, home: device.home }));
 
   it('stops gracefully on Ctrl+C (Wine turns SIGINT into the console event) and goes offline at once', async () => {
     const running = agent!;

@@ -80,8 +80,8 @@ export function portal(server: TestServer, token: string) {
     [k: string]: unknown;
   };
 
-  /** Creates a Windows package of these steps, deploys it to the device and waits for its end. */
-  async function deploy(deviceId: number, name: string, steps: Step[], timeoutMs = 90_000) {
+  /** Creates a Windows package of these steps and deploys it to the device; the job's id. */
+  async function start(deviceId: number, name: string, steps: Step[]): Promise<number> {
     const pkg = (
       await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name, target_os: 'windows' })
     ).body.data;
@@ -99,7 +99,15 @@ export function portal(server: TestServer, token: string) {
       device_ids: [deviceId],
       job_name: name,
     });
-    const id = created.body.data.id;
+    return created.body.data.id;
+  }
+
+  /** Deploys these steps to the device and waits for the job's end. */
+  async function deploy(deviceId: number, name: string, steps: Step[], timeoutMs = 90_000) {
+    return finished(await start(deviceId, name, steps), timeoutMs);
+  }
+
+  async function finished(id: number, timeoutMs = 90_000) {
     const job = await eventually(async () => {
       const d = (await call<DeploymentJobDetail>('GET', `/api/customer/deployments/${id}`)).body.data;
       return ['failed', 'completed', 'cancelled'].includes(d.status) ? d : null;
@@ -117,7 +125,7 @@ export function portal(server: TestServer, token: string) {
     return (name: string) => logs.filter((l) => l.step_name === name);
   }
 
-  return { call, upload, device, deploy, logsOf };
+  return { call, upload, device, start, deploy, finished, logsOf };
 }
 
 /** Waits until a started Windows program has written `text`. */
