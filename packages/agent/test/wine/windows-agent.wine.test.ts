@@ -48,7 +48,7 @@ describe.skipIf(unavailable !== null)('the Windows agent under Wine', () => {
     await server.seedDemo();
     admin = (await server.devSignIn('admin@acme.example')).token;
     api = portal(server, admin);
-  }, 240_000);
+  }, 600_000); // a loaded CI machine: making the prefix and the build can take minutes
 
   afterAll(async () => {
     console.log(`Not covered under Wine:\n- ${NOT_COVERED.join('\n- ')}`);
