@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: fast unit tests beside the code, and integration tests that start the real
-// server over HTTP and websockets against PGlite (default) or PostgreSQL (TEST_DATABASE_URL).
+// Three projects: fast unit tests beside the code, and integration tests that start the real
+// server over HTTP and websockets against PGlite (default) or PostgreSQL (TEST_DATABASE_URL); and the
+// Windows agent under Wine.
 export default defineConfig({
   test: {
     projects: [
@@ -22,11 +23,24 @@ export default defineConfig({
           // *.pglite.int.test.ts are about the embedded default and run in the PGlite run.
           exclude: [
             '**/node_modules/**',
+            '**/*.wine.test.ts',
             process.env.TEST_DATABASE_URL ? '**/*.pglite.int.test.ts' : '**/*.pg.int.test.ts',
           ],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // The Windows agent under Wine (docs/agent-windows.md): its own project, run by
+        // `npm run test:wine` after scripts/wine.mjs has installed Wine; never part of the others.
+        test: {
+          name: 'wine',
+          include: ['packages/agent/test/wine/**/*.wine.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
           fileParallelism: false,
         },
       },

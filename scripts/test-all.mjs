@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Runs every suite, all on Node 24: lint and typecheck side by side, then unit, integration on
-// PGlite and on PostgreSQL, end-to-end in Chromium. Installs what the suites need when it is
-// missing (Debian's Chromium and nginx; starts the local PostgreSQL and Redis servers: the PGlite
-// integration run also uses PostgreSQL, for the test of instances starting together on one
-// database). Every suite runs even when an earlier one fails; the exit code is non-zero when any
+// PGlite and on PostgreSQL, end-to-end in Chromium, and the Windows agent under Wine. Installs what
+// the suites need when it is missing (Debian's Chromium, nginx and Wine; starts the local
+// PostgreSQL and Redis servers: the PGlite integration run also uses PostgreSQL, for the test of
+// instances starting together on one database). Every suite runs even when an earlier one fails; the exit code is non-zero when any
 // failed.
 import { execSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureNginx } from './nginx.mjs';
 import { ensurePostgres } from './postgres.mjs';
+import { ensureWine, wineUnsupportedReason } from './wine.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -56,6 +57,13 @@ if (!ensureNginx()) {
   console.error('nginx could not be installed; the cluster integration test will fail.');
 }
 ensureRedis();
+// The Windows agent suite runs the Windows executable under Debian's Wine (docs/agent-windows.md).
+const wineUnsupported = wineUnsupportedReason();
+if (wineUnsupported) {
+  console.log(`The Windows agent suite is skipped: ${wineUnsupported}`);
+} else if (!ensureWine()) {
+  console.error('Wine could not be installed; the Windows agent suite will fail.');
+}
 if (!ensurePostgres()) {
   console.error('PostgreSQL could not be started; the integration suites will fail.');
 }
@@ -84,6 +92,7 @@ const groups = [
   [['integration (PGlite)', 'npm run test:integration']],
   [['integration (PostgreSQL)', 'npm run test:integration:pg']],
   [['end-to-end (Chromium)', 'npm run test:e2e']],
+  [['Windows agent (Wine)', 'npm run test:wine']],
 ];
 const only = process.env.OUTPOST_SUITES?.split(',').map((s) => s.trim());
 const selected = (name) => !only || only.some((o) => name.startsWith(o));

@@ -6,6 +6,7 @@ import type {
   CommandResultMessage,
   HelloMessage,
   InventoryMessage,
+  NotReportedPart,
   UserSession,
 } from '@outpost/contract/agent-protocol';
 import type { InventoryKind } from '@outpost/contract/devices';
@@ -20,6 +21,7 @@ import type { ProgressOptions } from './deployment/progress';
 import { deploymentError } from './deployment/runner';
 import type { DeploymentCommand, DeploymentRunner } from './deployment/runner';
 import { InventoryLedger } from './inventory/digest';
+import { InventorySender } from './inventory/sender';
 import type { Outbox } from './outbox';
 import type { ApplyOutcome, SettledUpdate } from './update/updater';
 import { releaseMessages } from '@outpost/contract/agent-releases';
@@ -36,6 +38,15 @@ export type InventoryParts = Pick<
 export type DeviceBackend = {
   hello(): Promise<Omit<HelloMessage, 'type' | 'protocolVersion'>>;
   inventory(kind: InventoryKind | 'all'): Promise<InventoryParts>;
+  /**
+   * Collects the parts independently and hands each to `send` as soon as it is ready (the facts
+   * first, alone); resolves with the parts it could not collect, and why (optional: without it
+   * the agent sends what inventory() gives in one message).
+   */
+  collectInventory?(
+    kind: InventoryKind | 'all',
+    send: (parts: InventoryParts) => void,
+  ): Promise<NotReportedPart[]>;
   /** user sessions open now; polled to produce login/logout events (optional) */
   sessions?(): Promise<UserSession[]>;
 };
@@ -111,6 +122,8 @@ export function createAgent(options: AgentOptions): Agent {
     handled.add(pendingUpdate);
   }
 
+  const sendInventory = (kind: InventoryKind | 'all', opts?: { skipHeld?: boolean }) =>
+    inventorySender.send(kind, opts);
   const connection = new AgentConnection({
     server: options.server,
     deviceGuid: options.deviceGuid,
@@ -148,24 +161,7 @@ export function createAgent(options: AgentOptions): Agent {
     },
   });
 
-  /**
-   * Collects and sends an inventory. On a reconnect (`skipHeld`) the parts the server holds
-   * unchanged are left out; a refresh the portal asked for sends every part it names.
-   */
-  async function sendInventory(kind: InventoryKind | 'all', { skipHeld = false } = {}) {
-    const { facts, ...collected } = await backend.inventory(kind);
-    const { parts, digests } = ledger.select(collected, skipHeld);
-    const messageId = newId();
-    ledger.sent(messageId, digests);
-    connection.sendReliable({
-      type: 'inventory',
-      messageId,
-      collectedAt: new Date().toISOString(),
-      ...(facts && { facts }),
-      ...parts,
-      digests,
-    });
-  }
+  const inventorySender = new InventorySender(backend, ledger, (message) => connection.sendReliable(message));
 
   function result(
     commandId: string,
@@ -193,10 +189,16 @@ export function createAgent(options: AgentOptions): Agent {
     const c = m.command;
     try {
       switch (c.kind) {
-        case 'refresh_inventory':
-          await sendInventory(c.inventoryKind);
-          result(m.commandId, 'completed', { inventoryKind: c.inventoryKind }, null);
+        case 'refresh_inventory': {
+          const notReported = await sendInventory(c.inventoryKind);
+          result(
+            m.commandId,
+            'completed',
+            { inventoryKind: c.inventoryKind, ...(notReported.length > 0 && { notReported }) },
+            null,
+          );
           return;
+        }
         case 'service_control': {
           const { status } = await executor.serviceControl(c.serviceName, c.action);
           result(m.commandId, 'completed', { serviceName: c.serviceName, action: c.action, status }, null);

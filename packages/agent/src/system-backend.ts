@@ -1,46 +1,85 @@
+import type { InventoryKind } from '@outpost/contract/devices';
+import type { NotReportedPart } from '@outpost/contract/agent-protocol';
 import type { DeviceBackend, InventoryParts } from './agent';
 import { AGENT_VERSION } from './version';
+import { PART_TIMEOUT_MS, bounded } from './inventory/bounded';
 import { collectFacts, collectHardware, collectNetwork, collectSessions } from './inventory/system';
 import { collectServices } from './inventory/services';
 import { collectSoftware } from './inventory/software';
 
+type Collectors = { [K in InventoryKind]: () => Promise<NonNullable<InventoryParts[K]>> };
+
+/**
+ * Collects the inventory parts independently, each bounded by `partTimeoutMs`: each part is
+ * handed to `send` as soon as it is ready, and the ones that failed or did not answer come back
+ * with why (docs/agent-windows.md: one probe that never answers must not hold back the others).
+ */
+export async function collectInventoryParts(
+  kinds: readonly InventoryKind[],
+  collectors: Collectors,
+  send: (parts: Omit<InventoryParts, 'facts'>) => void,
+  partTimeoutMs = PART_TIMEOUT_MS,
+): Promise<NotReportedPart[]> {
+  const notReported: NotReportedPart[] = [];
+  await Promise.all(
+    kinds.map(async (kind) => {
+      try {
+        const collect: () => Promise<unknown> = collectors[kind];
+        const part = await bounded(collect(), partTimeoutMs, `The ${kind} inventory`);
+        send({ [kind]: part });
+      } catch (err) {
+        notReported.push({ kind, reason: (err instanceof Error ? err.message : String(err)).slice(0, 500) });
+      }
+    }),
+  );
+  // in a fixed order, so the device's note does not change with which part failed first
+  return notReported.sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind));
+}
+
 /** This machine, for real (issue 3 §4). */
 export function createSystemBackend(options: { externalIpUrl: string | null }): DeviceBackend {
+  const collectors: Collectors = {
+    hardware: collectHardware,
+    network: () => collectNetwork(options.externalIpUrl),
+    software: () => collectSoftware(),
+    services: () => collectServices(),
+  };
+  async function facts(): Promise<InventoryParts['facts']> {
+    const f = await collectFacts();
+    return {
+      hostname: f.hostname,
+      osType: f.osType,
+      osVersion: f.osVersion,
+      architecture: f.architecture,
+      serialNumber: f.serialNumber,
+      manufacturer: f.manufacturer,
+      model: f.model,
+      ipAddress: f.ipAddress,
+    };
+  }
+  const kindsOf = (kind: InventoryKind | 'all'): InventoryKind[] =>
+    kind === 'all' ? ['hardware', 'network', 'software', 'services'] : [kind];
   return {
     async hello() {
-      const facts = await collectFacts();
+      const f = await collectFacts();
       return {
         agentVersion: AGENT_VERSION,
-        hostname: facts.hostname,
-        osType: facts.osType,
-        osVersion: facts.osVersion,
-        architecture: facts.architecture,
-        ipAddress: facts.ipAddress,
+        hostname: f.hostname,
+        osType: f.osType,
+        osVersion: f.osVersion,
+        architecture: f.architecture,
+        ipAddress: f.ipAddress,
         sessions: await collectSessions(),
       };
     },
     async inventory(kind) {
-      const all = kind === 'all';
-      const f = await collectFacts();
-      const parts: InventoryParts = {
-        facts: {
-          hostname: f.hostname,
-          osType: f.osType,
-          osVersion: f.osVersion,
-          architecture: f.architecture,
-          serialNumber: f.serialNumber,
-          manufacturer: f.manufacturer,
-          model: f.model,
-          ipAddress: f.ipAddress,
-        },
-      };
-      const [hardware, network, software, services] = await Promise.all([
-        all || kind === 'hardware' ? collectHardware() : undefined,
-        all || kind === 'network' ? collectNetwork(options.externalIpUrl) : undefined,
-        all || kind === 'software' ? collectSoftware() : undefined,
-        all || kind === 'services' ? collectServices() : undefined,
-      ]);
-      return { ...parts, hardware, network, software, services };
+      const parts: InventoryParts = { facts: await facts() };
+      await collectInventoryParts(kindsOf(kind), collectors, (part) => Object.assign(parts, part));
+      return parts;
+    },
+    async collectInventory(kind, send) {
+      send({ facts: await facts() });
+      return collectInventoryParts(kindsOf(kind), collectors, send);
     },
     sessions: collectSessions,
   };

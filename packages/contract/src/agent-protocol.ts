@@ -3,6 +3,7 @@ import { INT4_MAX, refineInput, textProblem } from './input';
 import {
   DeviceActionType,
   HardwareInfo,
+  INVENTORY_KINDS,
   InventoryKind,
   NetworkInfo,
   Service,
@@ -246,6 +247,8 @@ export const HeartbeatMessage = z.object({
 export type HeartbeatMessage = z.infer<typeof HeartbeatMessage>;
 
 /** Any part present replaces what the server holds for it. */
+export const NotReportedPart = z.object({ kind: InventoryKind, reason: z.string().max(500) });
+export type NotReportedPart = z.infer<typeof NotReportedPart>;
 export const InventoryMessage = z.object({
   type: z.literal('inventory'),
   messageId: id,
@@ -268,6 +271,11 @@ export const InventoryMessage = z.object({
   services: z.array(Service).max(5_000).optional(),
   /** the digest of each part the message carries; the server stores it with the part */
   digests: InventoryDigests.optional(),
+  /**
+   * The parts the agent asked for and could not collect, with why (a probe that did not answer,
+   * no PowerShell); sent once the collection ends, empty when a later one had them all.
+   */
+  notReported: z.array(NotReportedPart).max(INVENTORY_KINDS.length).optional(),
 });
 export type InventoryMessage = z.infer<typeof InventoryMessage>;
 

@@ -237,6 +237,8 @@ export const RefreshResponse = z.object({
   kind: InventoryKind,
   message: z.string(),
   last_inventory_update: z.string().nullable(),
+  /** the parts the agent could not collect, and why (docs/agent-windows.md); absent when none */
+  not_reported: z.array(z.object({ kind: InventoryKind, reason: z.string() })).optional(),
 });
 export type RefreshResponse = z.infer<typeof RefreshResponse>;
 

@@ -68,6 +68,9 @@ export const messages = {
   wsTooManySubscriptions: 'Too many subscriptions on one connection',
   wsInvalidMessage: 'Invalid message',
   wsTooManyMessages: 'Too many messages waiting on this connection',
+  // What a Windows agent cannot do without a working powershell.exe (docs/agent-windows.md)
+  powershellUnavailable: 'PowerShell is not available on this device',
+  inventoryNotReported: (parts: string) => `not reported: ${parts}`,
 } as const;
 
 // Packages, steps and files (operations §5 and §8, word for word), plus the server's own messages.

@@ -1,6 +1,7 @@
 import { AGENT_DEVICE_HEADER } from '@outpost/contract/agent-protocol';
 import { agentFilePath } from '@outpost/contract/deployments';
 import type { Download, FetchFile, FileSource } from '../steps/context';
+import { contentDispositionName } from '../steps/sources';
 
 // Where the real agent's deployment files come from: a step's uploaded file from the server
 // (GET /api/agent/files/{id} with the device's guid and secret, as the websocket), and an EXE or
@@ -70,5 +71,6 @@ export const downloadUrl: Download = async (url, signal) => {
     throw new Error(`HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
   }
   // after redirects: an https:// URL that lands on http:// is not https any more
-  return { ...sourceOf(res), finalUrl: res.url || parsed.href };
+  const fileName = contentDispositionName(res.headers.get('content-disposition'));
+  return { ...sourceOf(res), finalUrl: res.url || parsed.href, ...(fileName && { fileName }) };
 };

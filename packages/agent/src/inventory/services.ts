@@ -1,3 +1,4 @@
+import { messages } from '@outpost/contract/messages';
 import type { Service } from '@outpost/contract/devices';
 import { tryExec } from './exec';
 
@@ -131,7 +132,11 @@ export async function collectServices(platform: NodeJS.Platform = process.platfo
   if (platform === 'win32') {
     const [file, args] = WINDOWS_SERVICES_COMMAND;
     const out = await tryExec(file, [...args]);
-    return out ? parseWindowsServices(out) : [];
+    // every Windows machine has services: no answer means no working PowerShell, not an empty list
+    if (!out?.trim()) {
+      throw new Error(messages.powershellUnavailable);
+    }
+    return parseWindowsServices(out);
   }
   if (platform === 'darwin') {
     const out = await tryExec('launchctl', ['list']);

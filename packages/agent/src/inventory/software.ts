@@ -1,4 +1,5 @@
 import type { SoftwareItem } from '@outpost/contract/devices';
+import { messages } from '@outpost/contract/messages';
 import { tryExec } from './exec';
 
 // Installed software per platform; parsers take recorded command output (tested on any machine).
@@ -68,7 +69,12 @@ export function parseDpkg(output: string): SoftwareItem[] {
 export async function collectSoftware(platform: NodeJS.Platform = process.platform): Promise<SoftwareItem[]> {
   if (platform === 'win32') {
     const out = await tryExec('powershell.exe', ['-NoProfile', '-Command', WINDOWS_SOFTWARE_SCRIPT], 60_000);
-    return out ? parseWindowsSoftware(out) : [];
+    // every Windows machine has installed software: no answer means no working PowerShell (a
+    // missing one, or a stub that exits 0 without running anything), not an empty list
+    if (!out?.trim()) {
+      throw new Error(messages.powershellUnavailable);
+    }
+    return parseWindowsSoftware(out);
   }
   if (platform === 'darwin') {
     const out = await tryExec('system_profiler', ['SPApplicationsDataType', '-json'], 120_000);

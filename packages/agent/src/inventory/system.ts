@@ -5,6 +5,7 @@ import si from 'systeminformation';
 import type { UserSession } from '@outpost/contract/agent-protocol';
 import type { HardwareInfo, NetworkInfo, NetworkInterface } from '@outpost/contract/devices';
 import type { Architecture } from '@outpost/contract/targets';
+import { PROBE_TIMEOUT_MS, bounded, boundedOr } from './bounded';
 import { tryExec } from './exec';
 
 // This machine's facts, hardware and network through systeminformation (spec: core §3 shapes).
@@ -30,24 +31,24 @@ const ARCH_NAMES = new Map<string, Architecture>([
 ]);
 
 export async function collectFacts() {
-  const [osInfo, system, uuid, defaultIface] = await Promise.all([
-    si.osInfo(),
-    si.system(),
-    si.uuid(),
-    si.networkInterfaceDefault().catch(() => ''),
+  const [osInfo, system, uuid, defaultIface, ifaces] = await Promise.all([
+    boundedOr(si.osInfo(), PROBE_TIMEOUT_MS, null),
+    boundedOr(si.system(), PROBE_TIMEOUT_MS, null),
+    boundedOr(si.uuid(), PROBE_TIMEOUT_MS, null),
+    boundedOr(si.networkInterfaceDefault(), PROBE_TIMEOUT_MS, ''),
+    boundedOr(si.networkInterfaces(), PROBE_TIMEOUT_MS, []),
   ]);
-  const ifaces = await si.networkInterfaces();
   const list = Array.isArray(ifaces) ? ifaces : [ifaces];
   const primary = list.find((i) => i.iface === defaultIface) ?? list.find((i) => !i.internal && i.ip4);
   return {
     hostname: os.hostname(),
     osType: osTypeOf(),
     architecture: architectureOf(),
-    osVersion: [osInfo.distro, osInfo.release].filter(Boolean).join(' ') || os.release(),
-    serialNumber: clean(system.serial),
-    machineId: clean(uuid.os) ?? readMachineId(),
-    manufacturer: clean(system.manufacturer),
-    model: clean(system.model),
+    osVersion: [osInfo?.distro, osInfo?.release].filter(Boolean).join(' ') || os.release(),
+    serialNumber: clean(system?.serial),
+    machineId: clean(uuid?.os) ?? readMachineId(),
+    manufacturer: clean(system?.manufacturer),
+    model: clean(system?.model),
     ipAddress: primary?.ip4 || null,
   };
 }
@@ -61,12 +62,13 @@ function readMachineId(): string | null {
 }
 
 export async function collectHardware(): Promise<HardwareInfo> {
+  // memory is required (a hardware part without it says nothing); the rest may be missing
   const [system, cpu, mem, memLayout, fsSize] = await Promise.all([
-    si.system(),
-    si.cpu(),
-    si.mem(),
-    si.memLayout(),
-    si.fsSize(),
+    boundedOr(si.system(), PROBE_TIMEOUT_MS, null),
+    boundedOr(si.cpu(), PROBE_TIMEOUT_MS, null),
+    bounded(si.mem(), PROBE_TIMEOUT_MS, 'The memory probe'),
+    boundedOr(si.memLayout(), PROBE_TIMEOUT_MS, []),
+    boundedOr(si.fsSize(), PROBE_TIMEOUT_MS, []),
   ]);
   const modules = memLayout
     .filter((m) => m.size > 0)
@@ -83,10 +85,10 @@ export async function collectHardware(): Promise<HardwareInfo> {
     }));
   return {
     systemInfo: {
-      manufacturer: clean(system.manufacturer) ?? 'Unknown',
-      model: clean(system.model) ?? 'Unknown',
+      manufacturer: clean(system?.manufacturer) ?? 'Unknown',
+      model: clean(system?.model) ?? 'Unknown',
     },
-    cpu: { name: [cpu.manufacturer, cpu.brand].filter(Boolean).join(' ') || 'Unknown' },
+    cpu: { name: [cpu?.manufacturer, cpu?.brand].filter(Boolean).join(' ') || 'Unknown' },
     memoryModules: modules.length > 0 ? modules : [{ capacity: Math.round((mem.total / GB) * 100) / 100 }],
     storageDevices,
   };
@@ -94,11 +96,15 @@ export async function collectHardware(): Promise<HardwareInfo> {
 
 async function dnsServers(): Promise<string[]> {
   if (process.platform === 'win32') {
-    const out = await tryExec('powershell.exe', [
-      '-NoProfile',
-      '-Command',
-      '(Get-DnsClientServerAddress -AddressFamily IPv4).ServerAddresses | Sort-Object -Unique',
-    ]);
+    const out = await tryExec(
+      'powershell.exe',
+      [
+        '-NoProfile',
+        '-Command',
+        '(Get-DnsClientServerAddress -AddressFamily IPv4).ServerAddresses | Sort-Object -Unique',
+      ],
+      PROBE_TIMEOUT_MS,
+    );
     return out
       ? out
           .split(/\r?\n/)
@@ -107,7 +113,7 @@ async function dnsServers(): Promise<string[]> {
       : [];
   }
   if (process.platform === 'darwin') {
-    const out = await tryExec('scutil', ['--dns']);
+    const out = await tryExec('scutil', ['--dns'], PROBE_TIMEOUT_MS);
     return out ? [...new Set([...out.matchAll(/nameserver\[\d+\]\s*:\s*(\S+)/g)].map((m) => m[1]!))] : [];
   }
   try {
@@ -132,12 +138,14 @@ async function externalIp(url: string | null): Promise<string | null> {
 }
 
 export async function collectNetwork(externalIpUrl: string | null): Promise<NetworkInfo> {
+  // the interfaces are required; a gateway, statistics or DNS servers that do not answer in time
+  // are left out (networkGatewayDefault() never settles on a machine without a default gateway)
   const [ifacesRaw, stats, gateway, defaultIface, dns, ext] = await Promise.all([
-    si.networkInterfaces(),
-    si.networkStats('*'),
-    si.networkGatewayDefault().catch(() => ''),
-    si.networkInterfaceDefault().catch(() => ''),
-    dnsServers(),
+    bounded(si.networkInterfaces(), PROBE_TIMEOUT_MS, 'The network interfaces probe'),
+    boundedOr(si.networkStats('*'), PROBE_TIMEOUT_MS, []),
+    boundedOr(si.networkGatewayDefault(), PROBE_TIMEOUT_MS, ''),
+    boundedOr(si.networkInterfaceDefault(), PROBE_TIMEOUT_MS, ''),
+    boundedOr(dnsServers(), PROBE_TIMEOUT_MS, []),
     externalIp(externalIpUrl),
   ]);
   const ifaces = Array.isArray(ifacesRaw) ? ifacesRaw : [ifacesRaw];
@@ -165,7 +173,7 @@ export async function collectNetwork(externalIpUrl: string | null): Promise<Netw
 
 /** Open user sessions (login/logout events come from their changes). */
 export async function collectSessions(): Promise<UserSession[]> {
-  const users = await si.users().catch(() => []);
+  const users = await boundedOr(si.users(), PROBE_TIMEOUT_MS, []);
   return users
     .filter((u) => u.user)
     .map((u) => {

@@ -28,6 +28,8 @@ export type FileSource = {
   finalUrl?: string;
   /** stops the transfer when the bytes are not wanted after all */
   cancel?: () => Promise<void>;
+  /** the file name the response gives (Content-Disposition), if it gives one */
+  fileName?: string;
 };
 
 /** Opens an uploaded file from the server. */
@@ -147,6 +149,22 @@ export function parseExitCodes(text: unknown, fallback: string): number[] {
     .split(',')
     .map((s) => Number.parseInt(s.trim(), 10))
     .filter((n) => Number.isInteger(n));
+}
+
+/**
+ * How a Windows program starts with its command line as typed. CreateProcess cannot start a
+ * batch file (Node refuses it with spawn EINVAL), so .bat and .cmd go through cmd.exe as Node's
+ * own `shell: true` does: /d skips AutoRun, /s with the outer quotes keeps the line as written.
+ */
+export function windowsInvocation(
+  file: string,
+  commandLine: string,
+): Pick<ProcessRequest, 'file' | 'args' | 'windowsVerbatimArguments'> {
+  if (/\.(bat|cmd)$/i.test(file)) {
+    const line = commandLine === '' ? `"${file}"` : `"${file}" ${commandLine}`;
+    return { file: 'cmd.exe', args: ['/d', '/s', '/c', `"${line}"`], windowsVerbatimArguments: true };
+  }
+  return { file, args: commandLine === '' ? [] : [commandLine], windowsVerbatimArguments: true };
 }
 
 /**

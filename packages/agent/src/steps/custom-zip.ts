@@ -1,7 +1,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { StepHandler } from './context';
-import { StepError, errorText, isWindows, runProgram, splitArguments } from './context';
+import { StepError, errorText, isWindows, runProgram, splitArguments, windowsInvocation } from './context';
 import { fetchVerified } from './sources';
 import { entryTarget, extractZip } from './zip';
 
@@ -31,12 +31,7 @@ export const runCustomZipStep: StepHandler = async (details, ctx) => {
     }
     const raw = typeof details.arguments === 'string' ? details.arguments.trim() : '';
     return isWindows(ctx)
-      ? await runProgram(ctx, {
-          file: program,
-          args: raw === '' ? [] : [raw],
-          cwd: root,
-          windowsVerbatimArguments: true,
-        })
+      ? await runProgram(ctx, { ...windowsInvocation(program, raw), cwd: root })
       : await runProgram(ctx, { file: program, args: splitArguments(raw), cwd: root });
   } finally {
     if (details.cleanup !== false) {

@@ -1,7 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { DEFAULT_SUCCESS_EXIT_CODES } from '@outpost/contract/step-catalog';
 import type { StepHandler } from './context';
-import { isWindows, parseExitCodes, runProgram, splitArguments, stepWorkingDirectory } from './context';
+import {
+  isWindows,
+  parseExitCodes,
+  runProgram,
+  splitArguments,
+  stepWorkingDirectory,
+  windowsInvocation,
+} from './context';
 import { resolveSource } from './sources';
 
 // spec: operations §2.3 EXE — the uploaded file or a URL download, run with its arguments. The
@@ -14,6 +21,8 @@ export const runExeStep: StepHandler = async (details, ctx) => {
     'Installer File',
     isWindows(ctx) ? 'setup.exe' : 'setup',
     !isWindows(ctx),
+    // a download named without an extension (…/download/latest) cannot run on Windows
+    isWindows(ctx) ? ['.exe', '.bat', '.cmd', '.com'] : undefined,
   );
   const cwd = stepWorkingDirectory(ctx, details);
   await mkdir(cwd, { recursive: true });
@@ -21,11 +30,7 @@ export const runExeStep: StepHandler = async (details, ctx) => {
   const raw = typeof details.arguments === 'string' ? details.arguments.trim() : '';
   if (isWindows(ctx)) {
     // Windows programs parse their own command line; installers (/S, /v"/qn …") expect it as typed
-    return runProgram(
-      ctx,
-      { file: program, args: raw === '' ? [] : [raw], cwd, windowsVerbatimArguments: true },
-      successCodes,
-    );
+    return runProgram(ctx, { ...windowsInvocation(program, raw), cwd }, successCodes);
   }
   return runProgram(ctx, { file: program, args: splitArguments(raw), cwd }, successCodes);
 };

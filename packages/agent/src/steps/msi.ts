@@ -12,7 +12,7 @@ export const runMsiStep: StepHandler = async (details, ctx) => {
   if (!isWindows(ctx)) {
     throw windowsOnly('An MSI step');
   }
-  const msi = await resolveSource(ctx, details, 'MSI File', 'package.msi');
+  const msi = await resolveSource(ctx, details, 'MSI File', 'package.msi', false, ['.msi']);
   const ui = UI_FLAGS[typeof details.ui_level === 'string' ? details.ui_level : 'none'] ?? '/qn';
   const properties = typeof details.properties === 'string' ? details.properties.trim() : '';
   // msiexec reads PROPERTY="a b" itself, so the properties go through verbatim

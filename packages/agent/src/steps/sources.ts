@@ -108,6 +108,7 @@ async function downloadVerified(
   details: Record<string, unknown>,
   defaultName: string,
   isExecutable: boolean,
+  extensions: readonly string[] | undefined,
 ): Promise<string> {
   const url = typeof details.url === 'string' ? details.url : '';
   const expected = expectedSha256(details);
@@ -127,7 +128,8 @@ async function downloadVerified(
     );
   }
   try {
-    const written = await writeSource(ctx, source, fileNameFromUrl(url, defaultName), {
+    const name = downloadName(url, source, defaultName, extensions);
+    const written = await writeSource(ctx, source, name, {
       expectedSha256: expected,
       isExecutable,
       couldNot,
@@ -153,9 +155,11 @@ export async function resolveSource(
   label: string,
   defaultName: string,
   isExecutable = false,
+  /** the extensions Windows runs this type of file by (the first is added when none is there) */
+  extensions?: readonly string[],
 ): Promise<string> {
   if (details.source_type === 'url') {
-    return downloadVerified(ctx, details, defaultName, isExecutable);
+    return downloadVerified(ctx, details, defaultName, isExecutable, extensions);
   }
   return fetchVerified(ctx, details.file, label, isExecutable);
 }
@@ -170,6 +174,51 @@ export function fileNameFromUrl(url: string, fallback: string): string {
   }
   name = name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
   return name === '' ? fallback : name;
+}
+
+/**
+ * The name a download is saved under: the first of the response's Content-Disposition file name,
+ * the URL asked for and the URL it came from after redirects that ends in an extension Windows
+ * runs this type of file by; else the first name there is, with the type's extension added
+ * (`…/download/latest` is saved as `latest.exe`). Without `extensions` (elsewhere than Windows):
+ * the Content-Disposition name or the URL's.
+ */
+export function downloadName(
+  url: string,
+  source: Pick<FileSource, 'fileName' | 'finalUrl'>,
+  fallback: string,
+  extensions?: readonly string[],
+): string {
+  const safe = (name: string | undefined) =>
+    (name ?? '').replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
+  const candidates = [
+    safe(source.fileName),
+    fileNameFromUrl(url, ''),
+    source.finalUrl ? fileNameFromUrl(source.finalUrl, '') : '',
+  ].filter((n) => n !== '');
+  if (!extensions || extensions.length === 0) {
+    return candidates[0] ?? fallback;
+  }
+  const runnable = candidates.find((n) => extensions.some((e) => n.toLowerCase().endsWith(e)));
+  return runnable ?? `${candidates[0] ?? fallback.replace(/\.[^.]*$/, '')}${extensions[0]}`;
+}
+
+/** The file name of a Content-Disposition header (filename*=UTF-8'' first), or undefined. */
+export function contentDispositionName(header: string | null): string | undefined {
+  if (!header) {
+    return undefined;
+  }
+  const extended = /filename\*\s*=\s*[^']*'[^']*'([^;]+)/i.exec(header);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1]!.trim()).split(/[\\/]/).pop() || undefined;
+    } catch {
+      // a malformed extended name: the plain one, if any
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(header);
+  const value = (plain?.[2] ?? plain?.[1])?.trim();
+  return value ? value.split(/[\\/]/).pop() || undefined : undefined;
 }
 
 /** Writes an inline script into the scratch folder (a new private file, never an existing one). */

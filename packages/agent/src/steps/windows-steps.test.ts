@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deploymentMessages } from '@outpost/contract/messages';
+import { deploymentMessages, messages } from '@outpost/contract/messages';
 import { runDeployment } from './run-deployment';
 import type { DeploymentDeps } from './run-deployment';
 import {
@@ -176,6 +176,44 @@ describe('Windows-only steps', () => {
       '-File',
     ]);
     expect(rec.calls[1]?.args[5]).toMatch(/script\.ps1$/);
+  });
+
+  it('fails a POWERSHELL step when powershell.exe is missing or a stub that runs nothing', async () => {
+    const inline = step(1, 'POWERSHELL', { script_type: 'inline', script_content: 'Write-Output hi' });
+    // a stub: every call ends at once with exit 0 and no output, the probe included
+    const stub = setup('win32');
+    const stubbed = await runDeployment(command([inline]), stub.deps);
+    expect(stubbed.status).toBe('failed');
+    expect(stub.r.ends().at(-1)).toMatchObject({
+      status: 'failed',
+      errorMessage: messages.powershellUnavailable,
+    });
+    expect(stub.rec.lines().at(-1)).toBe(
+      "powershell.exe -NoProfile -NonInteractive -Command Write-Output 'outpost-powershell-ok'",
+    );
+    // missing: it cannot be started
+    const missing = setup('win32');
+    missing.deps.runner = () =>
+      Promise.resolve({
+        exitCode: null,
+        timedOut: false,
+        cancelled: false,
+        spawnError: 'spawn powershell.exe ENOENT',
+      });
+    await runDeployment(command([inline]), missing.deps);
+    expect(missing.r.ends().at(-1)).toMatchObject({
+      status: 'failed',
+      errorMessage: messages.powershellUnavailable,
+    });
+    // a real one that runs a silent script: the probe answers, the step completes
+    const real = setup('win32');
+    real.deps.runner = (request) => {
+      if (request.args.includes('-Command')) {
+        request.onStdout('outpost-powershell-ok\r\n');
+      }
+      return Promise.resolve({ exitCode: 0, timedOut: false, cancelled: false });
+    };
+    expect((await runDeployment(command([inline]), real.deps)).status).toBe('completed');
   });
 
   it('runs an uploaded .ps1 through pwsh elsewhere', async () => {

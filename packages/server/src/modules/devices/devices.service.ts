@@ -13,9 +13,10 @@ import type {
   SoftwareListResponse,
 } from '@outpost/contract/devices';
 import { AGENT_ANSWER_WAIT_MS, isDeviceActionable } from '@outpost/contract/devices';
+import { NotReportedPart } from '@outpost/contract/agent-protocol';
 import type { AgentCommand } from '@outpost/contract/agent-protocol';
 import { paginate } from '@outpost/contract/envelope';
-import { accessMessages, deviceMessages } from '@outpost/contract/messages';
+import { accessMessages, deviceMessages, messages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import { HttpError, conflict, notFound } from '../../lib/errors';
@@ -213,7 +214,7 @@ export function createDevicesService({
       if (device.status === 'offline') {
         throw conflict(deviceMessages.deviceOffline(device.hostname), 'DEVICE_OFFLINE');
       }
-      await askAgent(
+      const answer = await askAgent(
         ctx,
         device,
         { kind: 'refresh_inventory', inventoryKind: kind },
@@ -226,10 +227,15 @@ export function createDevicesService({
       // The agent sends the inventory before its result, and one agent's messages are handled
       // in order, so the new data is stored by now.
       const after = await findScopedDevice(db, ctx, String(device.id));
+      const notReported = NotReportedPart.array().safeParse(answer.notReported).data ?? [];
       return {
         kind,
-        message: `The device reported its ${kind} data`,
+        message:
+          notReported.length > 0
+            ? messages.inventoryNotReported(notReported.map((p) => `${p.kind} (${p.reason})`).join(', '))
+            : `The device reported its ${kind} data`,
         last_inventory_update: after?.lastInventoryUpdate?.toISOString() ?? null,
+        ...(notReported.length > 0 && { not_reported: notReported }),
       };
     },
 

@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import type { DeploymentJob, DeploymentJobDetail } from '@outpost/contract/deployments';
+import { eventually } from '../../../server/src/live/test-support';
+import { makeZip } from '../../src/steps/test-support';
+import { MSI_FOLDER, MSI_KEY, buildMsi, sha256, startFileServer } from './wine-fixtures';
+import type { WinePrefix } from './wine-harness';
+import type { portal } from './wine-support';
+
+// EXE, MSI, CUSTOM_ZIP and URL steps, a timeout and a cancel, run by the Windows agent under
+// Wine (registered into the suite's describe, which owns the prefix, the server and the device).
+
+export type WineSession = {
+  wine: WinePrefix;
+  api: ReturnType<typeof portal>;
+  deviceId: number;
+  home: string;
+};
+
+const isRunning = async (wine: WinePrefix, image: string) =>
+  (await wine.run(['tasklist'])).stdout.toLowerCase().includes(image);
+
+export function registerInstallerChecks(session: () => WineSession) {
+  it('runs EXE steps: a small Windows program, and a .bat with its argument and a 3010 reboot code', async () => {
+    const { wine, api, deviceId } = session();
+    const program = fs.readFileSync(path.join(wine.driveC, 'windows', 'system32', 'hostname.exe'));
+    const exe = await api.upload('hostname.exe', program);
+    const bat = await api.upload(
+      'install.bat',
+      '@echo off\r\necho bat got %1\r\necho %1> C:\\OutpostTest\\bat-ran.txt\r\nexit /b 3010\r\n',
+    );
+    fs.mkdirSync(path.join(wine.driveC, 'OutpostTest'), { recursive: true });
+    const { job, logs } = await api.deploy(deviceId, 'Wine EXE', [
+      { step_name: 'Program', step_type: 'EXE', step_details: { source_type: 'upload', file: exe } },
+      {
+        step_name: 'Batch',
+        step_type: 'EXE',
+        step_details: { source_type: 'upload', file: bat, arguments: 'quiet-mode' },
+      },
+    ]);
+    const of = await logs();
+    expect(of('Program')[0], JSON.stringify(of('Program'))).toMatchObject({
+      status: 'completed',
+      exit_code: 0,
+    });
+    expect(of('Program')[0]!.stdout_log.trim().length).toBeGreaterThan(0);
+    expect(of('Batch')[0], JSON.stringify(of('Batch'))).toMatchObject({
+      status: 'completed',
+      exit_code: 3010,
+    });
+    expect(of('Batch')[0]!.stdout_log).toContain('bat got quiet-mode');
+    expect(fs.readFileSync(path.join(wine.driveC, 'OutpostTest', 'bat-ran.txt'), 'utf8').trim()).toBe(
+      'quiet-mode',
+    );
+    expect(job).toMatchObject({ status: 'completed' });
+    expect(job.deployments[0]).toMatchObject({ reboot_required: true });
+  });
+
+  it('runs a CUSTOM_ZIP: extracts it, runs its .cmd main program, cleans up', async () => {
+    const { wine, api, deviceId, home } = session();
+    const zip = await api.upload(
+      'tool.zip',
+      await makeZip([
+        {
+          name: 'bin/run.cmd',
+          data: '@echo off\r\necho zip ran %1\r\necho ok> C:\\OutpostTest\\zip-ran.txt\r\n',
+        },
+        { name: 'bin/data.txt', data: 'data' },
+      ]),
+    );
+    const { job, logs } = await api.deploy(deviceId, 'Wine ZIP', [
+      {
+        step_name: 'Zip',
+        step_type: 'CUSTOM_ZIP',
+        step_details: { zip_file: zip, main_executable: 'bin\\run.cmd', arguments: 'now', cleanup: true },
+      },
+    ]);
+    const of = await logs();
+    expect(job.status, JSON.stringify(of('Zip'))).toBe('completed');
+    expect(of('Zip')[0]!.stdout_log).toContain('zip ran now');
+    expect(fs.readFileSync(path.join(wine.driveC, 'OutpostTest', 'zip-ran.txt'), 'utf8').trim()).toBe('ok');
+    const left = fs.readdirSync(home, { recursive: true }).map(String);
+    expect(left.filter((f) => f.endsWith('run.cmd') || f.endsWith('data.txt'))).toEqual([]);
+  });
+
+  it('runs an EXE from a URL with an extension and from one without (…/download/latest)', async () => {
+    const { wine, api, deviceId } = session();
+    const program = fs.readFileSync(path.join(wine.driveC, 'windows', 'system32', 'hostname.exe'));
+    const files = await startFileServer({
+      '/files/tool.exe': { body: program },
+      '/download/latest': { body: program },
+    });
+    try {
+      const url = (route: string) => ({
+        source_type: 'url',
+        url: `${files.url}${route}`,
+        sha256: sha256(program),
+      });
+      const { job, logs } = await api.deploy(deviceId, 'Wine URL', [
+        { step_name: 'With extension', step_type: 'EXE', step_details: url('/files/tool.exe') },
+        { step_name: 'Without extension', step_type: 'EXE', step_details: url('/download/latest') },
+      ]);
+      const of = await logs();
+      expect(job.status, JSON.stringify([of('With extension'), of('Without extension')])).toBe('completed');
+      expect(of('Without extension')[0]).toMatchObject({ status: 'completed', exit_code: 0 });
+    } finally {
+      await files.close();
+    }
+  });
+
+  it('fails a step at its timeout and reports it; the program it ran is stopped', async () => {
+    const { wine, api, deviceId } = session();
+    const { job, logs } = await api.deploy(deviceId, 'Wine timeout', [
+      {
+        step_name: 'Slow',
+        step_type: 'CMD',
+        step_details: { command: 'ping -n 90 127.0.0.1 >nul' },
+        timeout_seconds: 3,
+      },
+    ]);
+    const slow = (await logs())('Slow')[0]!;
+    expect(job.status).toBe('failed');
+    expect(slow).toMatchObject({ status: 'failed' });
+    expect(slow.error_message).toMatch(/Timed out after 3 seconds/);
+    await eventually(async () => !(await isRunning(wine, 'ping.exe')), 60_000);
+  });
+
+  it('cancels a running deployment: the job is cancelled and its program stopped', async () => {
+    const { wine, api, deviceId } = session();
+    const id = await api.start(deviceId, 'Wine cancel', [
+      { step_name: 'Long', step_type: 'CMD', step_details: { command: 'ping -n 120 127.0.0.1 >nul' } },
+    ]);
+    await eventually(async () => {
+      const d = (await api.call<DeploymentJobDetail>('GET', `/api/customer/deployments/${id}`)).body.data;
+      return d.status === 'running' && (await isRunning(wine, 'ping.exe'));
+    }, 60_000);
+    const res = await api.call<DeploymentJob>('POST', `/api/customer/deployments/${id}/cancel`);
+    expect(res.body.data.status).toBe('cancelled');
+    const { job } = await api.finished(id);
+    expect(job.deployments[0]).toMatchObject({ status: 'cancelled' });
+    await eventually(async () => !(await isRunning(wine, 'ping.exe')), 60_000);
+  });
+
+  // last: an msiexec that never ends would hold back every deployment after it (one at a time)
+  it('installs a wixl-built MSI with a property through msiexec: its file and registry value are there', async () => {
+    const { wine, api, deviceId } = session();
+    const msi = await api.upload('app.msi', buildMsi(path.join(wine.dir, 'msi')));
+    const { job, logs } = await api.deploy(deviceId, 'Wine MSI', [
+      {
+        step_name: 'MSI',
+        step_type: 'MSI',
+        step_details: { source_type: 'upload', file: msi, properties: 'GREETING="hello from msi"' },
+        timeout_seconds: 60,
+      },
+    ]);
+    expect(job.status, JSON.stringify((await logs())('MSI'))).toBe('completed');
+    expect(fs.existsSync(path.join(wine.driveC, ...MSI_FOLDER, 'readme.txt'))).toBe(true);
+    expect(await wine.regQuery(MSI_KEY, 'Greeting')).toBe('hello from msi');
+  });
+}

@@ -1,0 +1,84 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { signWindowsExe } from './build-agent-exe.mjs';
+
+// Authenticode signing of the Windows executable: a throwaway certificate made here signs a
+// small Windows program (Wine's hostname.exe, installed with the Wine suite's packages), and
+// osslsigncode verifies the signature against that certificate.
+
+const PE = '/usr/lib/x86_64-linux-gnu/wine/x86_64-windows/hostname.exe';
+
+describe('signWindowsExe', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-sign-test-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('leaves the file alone without a certificate configured', () => {
+    const file = path.join(dir, 'unsigned.exe');
+    fs.writeFileSync(file, 'MZ');
+    expect(signWindowsExe(file, {})).toBeNull();
+    expect(fs.readFileSync(file, 'utf8')).toBe('MZ');
+  });
+
+  it('signs with the configured PFX, names the signer, and osslsigncode verifies it', () => {
+    const at = (name: string) => path.join(dir, name);
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=Outpost Test Signer',
+        '-keyout',
+        at('key.pem'),
+        '-out',
+        at('cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    execFileSync(
+      'openssl',
+      [
+        'pkcs12',
+        '-export',
+        '-inkey',
+        at('key.pem'),
+        '-in',
+        at('cert.pem'),
+        '-out',
+        at('signer.pfx'),
+        '-passout',
+        'pass:s3cret',
+      ],
+      { stdio: 'ignore' },
+    );
+    const file = at('agent.exe');
+    fs.copyFileSync(PE, file);
+    const signer = signWindowsExe(file, {
+      OUTPOST_SIGN_PFX: at('signer.pfx'),
+      OUTPOST_SIGN_PASSWORD: 's3cret',
+    });
+    expect(signer?.subject).toContain('CN = Outpost Test Signer');
+    expect(signer?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const verified = execFileSync('osslsigncode', ['verify', '-CAfile', at('cert.pem'), '-in', file], {
+      encoding: 'utf8',
+    });
+    expect(verified).toContain('Signature verification: ok');
+    // a changed byte breaks it
+    const data = fs.readFileSync(file);
+    data[200] = data[200]! ^ 0xff;
+    fs.writeFileSync(at('tampered.exe'), data);
+    expect(() =>
+      execFileSync('osslsigncode', ['verify', '-CAfile', at('cert.pem'), '-in', at('tampered.exe')], {
+        stdio: 'pipe',
+      }),
+    ).toThrow();
+  });
+});
