@@ -28,10 +28,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
-import { z } from 'zod';
-import { ActivityOverviewPage, DeviceActivityOverviewResponse } from '../packages/contract/src/activity';
-import { DeploymentListResponse } from '../packages/contract/src/deployments';
-import { DashboardStats, DeviceListResponse } from '../packages/contract/src/devices';
+import { DeviceListResponse } from '../packages/contract/src/devices';
 import { apiSuccess } from '../packages/contract/src/envelope';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
@@ -39,9 +36,18 @@ import { openDatabase } from '../packages/server/src/db/client';
 import { openToolSession } from '../packages/server/src/modules/auth/auth.service';
 import { createSessionTokens } from '../packages/server/src/modules/auth/session-token';
 import { createThrowawayDatabase } from '../packages/server/test/harness';
-import type { FloorPlan, FloorQuery } from './api-floor';
+import type { FloorPlan } from './api-floor';
 import { seed, seedWith } from './api-seed';
 import { serverArgs as serverNodeArgs } from './fleet-setup';
+import {
+  agreedStatements,
+  apiCases,
+  explainPlans,
+  interceptQueries,
+  serialiseCost,
+  wavesOf,
+} from './api-parts';
+import type { Captured } from './api-parts';
 import { freePort, geometricMean, load, machine, repoRoot, startChild, writeResult } from './lib';
 
 const { values } = parseArgs({
@@ -104,63 +110,7 @@ try {
   const [, site2] = seeded.siteIds;
   const lastPage = Math.ceil(size.devices / 20);
   const deviceList = apiSuccess(DeviceListResponse);
-  const cases: { name: string; path: string; schema?: z.ZodType }[] = [
-    { name: 'devices: first page', path: '/api/customer/devices' },
-    {
-      name: `devices: deep page (page ${lastPage}, the last)`,
-      path: `/api/customer/devices?page=${lastPage}`,
-    },
-    { name: 'devices: status=offline', path: '/api/customer/devices?status=offline' },
-    // 100 hostnames in the tenant (PC-004200 … PC-004299) and as many in every other tenant
-    { name: 'devices: search "pc-0042"', path: '/api/customer/devices?search=pc-0042' },
-    {
-      name: 'devices: search "pc-00" + status=online + site',
-      path: `/api/customer/devices?search=pc-00&status=online&site_id=${site2}`,
-    },
-    {
-      name: 'dashboard stats',
-      path: '/api/customer/devices/stats/dashboard',
-      schema: apiSuccess(DashboardStats),
-    },
-    {
-      name: 'deployments list',
-      path: '/api/customer/deployments',
-      schema: apiSuccess(DeploymentListResponse),
-    },
-    // what the Device Activity page asks for: the first page in the default order (architecture §11)
-    {
-      name: 'device activity overview: first page (paged, as the web app asks)',
-      path: '/api/customer/device-activity/overview?page=1&limit=50&sort=utilization_30d&order=desc',
-      schema: apiSuccess(ActivityOverviewPage),
-    },
-    // the spec's call without paging parameters: every device in scope (20 MB at 100,000)
-    {
-      name: 'device activity overview: full list (spec call, unpaged)',
-      path: '/api/customer/device-activity/overview',
-      schema: apiSuccess(DeviceActivityOverviewResponse),
-    },
-  ];
-  // What the route's response schema costs per request: fastify-type-provider-zod's serializer
-  // runs z.safeEncode over the whole payload, then JSON.stringify; the floor only stringifies.
-  const serialiseCost = (schema: z.ZodType, body: string) => {
-    const data: unknown = JSON.parse(body);
-    const time = (work: () => void) => {
-      const runs = Math.max(5, Math.min(500, Math.floor(2_000_000 / body.length)));
-      work();
-      const t0 = performance.now();
-      for (let i = 0; i < runs; i++) {
-        work();
-      }
-      return Number(((performance.now() - t0) / runs).toFixed(3));
-    };
-    const encoded = z.safeEncode(schema, data);
-    return {
-      zod_encode_and_stringify_ms: encoded.success
-        ? time(() => JSON.stringify(z.safeEncode(schema, data).data))
-        : null,
-      stringify_ms: time(() => JSON.stringify(data)),
-    };
-  };
+  const cases = apiCases(lastPage, site2);
   const serialise: Record<string, ReturnType<typeof serialiseCost>> = {};
 
   // ---- 2. capture each case's SQL through the real app
@@ -178,46 +128,8 @@ try {
   const responseBytes: Record<string, number> = {};
   {
     const app = await buildApp({ config, database, logger: false });
-    type Captured = FloorQuery & { start: number; end: number };
-    // Every statement the process sends while one request is in flight (AsyncLocalStorage does not
-    // follow app.inject into the handlers). The app's own timers (the deployment scheduler, the
-    // presence sweeper) may send one meanwhile: a capture counts once two in a row agree.
     let recording: Captured[] | null = null;
-    type QueryFn = (...args: unknown[]) => unknown;
-    const proto = pg.Client.prototype as unknown as { query: QueryFn };
-    const original = proto.query;
-    proto.query = function (this: unknown, ...args: unknown[]) {
-      const store = recording;
-      if (!store) {
-        return original.apply(this, args);
-      }
-      const [q, p] = args as [string | { text: string; values?: unknown[]; rowMode?: 'array' }, unknown];
-      const entry: Captured = {
-        text: typeof q === 'string' ? q : q.text,
-        values: Array.isArray(p) ? p : typeof q === 'object' ? (q.values ?? []) : [],
-        ...(typeof q === 'object' && q.rowMode ? { rowMode: q.rowMode } : {}),
-        start: performance.now(),
-        end: Infinity,
-      };
-      store.push(entry);
-      const finish = () => {
-        entry.end = performance.now();
-      };
-      const cb = args.findIndex((a) => typeof a === 'function');
-      if (cb >= 0) {
-        const callback = args[cb] as QueryFn;
-        args[cb] = (...r: unknown[]) => {
-          finish();
-          return callback(...r);
-        };
-        return original.apply(this, args);
-      }
-      const result = original.apply(this, args);
-      if (result instanceof Promise) {
-        result.then(finish, finish);
-      }
-      return result;
-    };
+    const restoreQuery = interceptQueries(() => recording);
     try {
       for (const c of cases) {
         const once = async () => {
@@ -230,36 +142,16 @@ try {
           }
           return { captured, res };
         };
-        // The app's own timers (the deployment scheduler, the presence sweeper, the device
-        // counters' compaction) may send a statement while a request is in flight, more often
-        // the slower the request: three captures, and the request's statements are those of the
-        // last that the two others sent too (the same text, as many times).
+        // The app's own timers (the deployment scheduler, the presence sweeper, the device counters'
+        // compaction) may send a statement while a request is in flight, more often the slower the
+        // request: three captures, and the request's statements are those all three agree on.
         const captures = [await once(), await once(), await once()];
         const { res } = captures[2]!;
-        const others = captures.slice(0, 2).map((x) => x.captured.map((q) => q.text));
-        const captured = captures[2]!.captured.filter((q) =>
-          others.every((texts) => {
-            const at = texts.indexOf(q.text);
-            if (at < 0) {
-              return false;
-            }
-            texts.splice(at, 1);
-            return true;
-          }),
-        );
+        const captured = agreedStatements(captures.map((x) => x.captured));
         if (!/from "users"/.test(captured[0]?.text ?? '')) {
           throw new Error(`${c.path}: the first query is not the session check: ${captured[0]?.text}`);
         }
-        // statements that started before all of the current wave's had finished ran concurrently
-        const waves: Captured[][] = [];
-        for (const q of [...captured].sort((a, b) => a.start - b.start)) {
-          const wave = waves.at(-1);
-          if (wave && q.start < Math.min(...wave.map((w) => w.end))) {
-            wave.push(q);
-          } else {
-            waves.push([q]);
-          }
-        }
+        const waves = wavesOf(captured);
         plan[c.path] = waves.map((w) =>
           w.map(({ text, values: v, rowMode }) => ({ text, values: v, rowMode })),
         );
@@ -270,43 +162,13 @@ try {
         );
       }
     } finally {
-      proto.query = original;
+      restoreQuery();
       await app.close();
       await database.close();
     }
   }
   if (values.explain) {
-    const client = new pg.Client({ connectionString: throwaway.url });
-    // dropping the database at the end ends this connection: not an error of the run
-    client.on('error', () => undefined);
-    await client.connect();
-    const out: string[] = [];
-    for (const c of cases) {
-      for (const q of plan[c.path]!.flat()) {
-        // only queries: a captured begin/commit (a transaction around a read) has no plan
-        if (!/^\s*(select|with)\b/i.test(q.text)) {
-          continue;
-        }
-        const r = await client.query<{ 'QUERY PLAN': string }>(
-          `explain (analyze, buffers) ${q.text}`,
-          q.values,
-        );
-        const lines = r.rows.map((x) => x['QUERY PLAN']);
-        out.push(
-          `### ${c.name}: ${c.path}`,
-          q.text,
-          `-- parameters: ${JSON.stringify(q.values)}`,
-          ...lines,
-          '',
-        );
-        log(
-          `explain ${c.name}: ${lines.find((l) => l.startsWith('Execution Time')) ?? ''} ${q.text.trim().replace(/\s+/g, ' ').slice(0, 70)}…`,
-        );
-      }
-    }
-    await client.end();
-    fs.mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
-    fs.writeFileSync(path.join(repoRoot, 'bench/results/api-explain.txt'), out.join('\n'));
+    await explainPlans(throwaway.url, cases, plan, log);
   }
   const planFile = path.join(config.dataDir, 'floor-plan.json');
   fs.writeFileSync(planFile, JSON.stringify(plan));

@@ -30,6 +30,8 @@ import { createSessionTokens } from '../packages/server/src/modules/auth/session
 import { createTenant } from '../packages/server/src/modules/tenants/tenants.service';
 import { createThrowawayDatabase } from '../packages/server/test/harness';
 import { freePort, machine, repoRoot, startChild, writeResult } from './lib';
+import { apiClient, listDevices, sampleMetrics, watchServerLog } from './soak-parts';
+import type { Sample } from './soak-parts';
 
 const { values } = parseArgs({
   options: {
@@ -61,8 +63,6 @@ const SESSION_SECRET = 'bench-session-secret-0123456789-abcdef';
 const METRICS_TOKEN = 'bench-metrics-token-0123456789-abcdef-0123';
 const log = (line: string) => console.error(`[soak] ${new Date().toISOString().slice(11, 19)} ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-type Envelope<T> = { success: boolean; data: T; error?: string };
 
 const throwaway = await createThrowawayDatabase(baseUrl);
 log(`database ${new URL(throwaway.url).pathname.slice(1)}; ${agents} agents, ${minutes} min`);
@@ -107,47 +107,9 @@ try {
     /Outpost is ready at/,
   );
   children.push(server);
-  const errorLines: string[] = [];
-  let logLines = 0;
-  let pending = '';
-  server.process.stdout?.on('data', (d: Buffer) => {
-    const lines = (pending + String(d)).split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) {
-      logLines += 1;
-      try {
-        if ((JSON.parse(line) as { level?: number }).level! >= 50) {
-          errorLines.push(line.slice(0, 2000));
-        }
-      } catch {
-        // not a log line
-      }
-    }
-  });
-  server.process.stderr?.on('data', (d: Buffer) => {
-    for (const line of String(d)
-      .split('\n')
-      .filter((l) => l.trim())) {
-      errorLines.push(`stderr: ${line.slice(0, 2000)}`);
-    }
-  });
-
-  const api = async <T>(method: string, p: string, body?: unknown): Promise<{ status: number; data: T }> => {
-    const res = await fetch(url + p, {
-      method,
-      headers: { ...auth, ...(body !== undefined && { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json().catch(() => null)) as Envelope<T> | null;
-    return { status: res.status, data: json?.data as T };
-  };
-  const must = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
-    const res = await api<T>(method, p, body);
-    if (res.status !== 200) {
-      throw new Error(`${method} ${p}: ${res.status}`);
-    }
-    return res.data;
-  };
+  const serverLog = watchServerLog(server);
+  const errorLines = serverLog.errorLines;
+  const { api, must } = apiClient(url, auth);
 
   // ---- the fleet
   const enrolment = await must<{ token: string }>('POST', '/api/customer/agents/enrollment-tokens', {});
@@ -185,17 +147,7 @@ try {
   const enrolSeconds = (Date.now() - enrolStarted) / 1000;
   log(`${agents} agents enrolled and online in ${enrolSeconds.toFixed(0)} s`);
 
-  const deviceList: { id: number; device_guid: string; os_type: string | null }[] = [];
-  for (let page = 1; deviceList.length < agents; page++) {
-    const got = await must<{ data: { id: number; device_guid: string; os_type: string | null }[] }>(
-      'GET',
-      `/api/customer/devices?limit=100&page=${page}`,
-    );
-    if (got.data.length === 0) {
-      break;
-    }
-    deviceList.push(...got.data);
-  }
+  const deviceList = await listDevices(must, agents);
   const restartPool = deviceList.slice(0, RESTART_POOL);
   const deployPool = deviceList.slice(RESTART_POOL).filter((d) => d.os_type === 'windows'); // a Windows package: the server refuses Macs
 
@@ -215,22 +167,9 @@ try {
   }
 
   // ---- metrics
-  type Sample = { at: number; rss: number; heap: number; loopP99: number; cpu: number };
   const samples: Sample[] = [];
-  const metric = (text: string, name: string) => {
-    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text);
-    return m ? Number(m[1]) : NaN;
-  };
   const sample = async () => {
-    const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-    const text = await res.text();
-    samples.push({
-      at: Date.now(),
-      rss: metric(text, 'process_resident_memory_bytes'),
-      heap: metric(text, 'nodejs_heap_size_used_bytes'),
-      loopP99: metric(text, 'nodejs_eventloop_lag_p99_seconds'),
-      cpu: metric(text, 'process_cpu_seconds_total'),
-    });
+    samples.push(await sampleMetrics(url, METRICS_TOKEN));
   };
   await sample(); // resets the event-loop histogram: the start of the measured window
   await sleep(1_000);
@@ -413,7 +352,11 @@ try {
       events_received: portal.reduce((n, s) => n + s.events, 0),
       closed_codes: portal.filter((s) => s.closed !== null).map((s) => s.closed),
     },
-    server_log: { lines: logLines, error_lines: errorLines.length, first_errors: errorLines.slice(0, 10) },
+    server_log: {
+      lines: serverLog.lines,
+      error_lines: errorLines.length,
+      first_errors: errorLines.slice(0, 10),
+    },
     samples: measured.map((s) => ({
       t_s: Math.round((s.at - first.at) / 1000),
       rss_mib: mib(s.rss),

@@ -4,9 +4,6 @@ import type {
   ActivityEvent,
   CommandMessage,
   CommandResultMessage,
-  HelloMessage,
-  InventoryMessage,
-  NotReportedPart,
   UserSession,
 } from '@outpost/contract/agent-protocol';
 import type { InventoryKind } from '@outpost/contract/devices';
@@ -30,26 +27,8 @@ import type { UpdateAgentCommand } from '@outpost/contract/agent-protocol';
 // The agent's behaviour, shared by the real agent and every virtual agent of the simulator: only
 // the DeviceBackend (where facts, inventory and sessions come from) and the Executor differ.
 
-export type InventoryParts = Pick<
-  InventoryMessage,
-  'facts' | 'hardware' | 'network' | 'software' | 'services'
->;
-
-export type DeviceBackend = {
-  hello(): Promise<Omit<HelloMessage, 'type' | 'protocolVersion'>>;
-  inventory(kind: InventoryKind | 'all'): Promise<InventoryParts>;
-  /**
-   * Collects the parts independently and hands each to `send` as soon as it is ready (the facts
-   * first, alone); resolves with the parts it could not collect, and why (optional: without it
-   * the agent sends what inventory() gives in one message).
-   */
-  collectInventory?(
-    kind: InventoryKind | 'all',
-    send: (parts: InventoryParts) => void,
-  ): Promise<NotReportedPart[]>;
-  /** user sessions open now; polled to produce login/logout events (optional) */
-  sessions?(): Promise<UserSession[]>;
-};
+import type { DeviceBackend } from './device-backend';
+export type { DeviceBackend, InventoryParts } from './device-backend';
 
 export type AgentOptions = {
   server: string;

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { InventoryMessage, NotReportedPart } from '@outpost/contract/agent-protocol';
 import type { InventoryKind } from '@outpost/contract/devices';
-import type { DeviceBackend, InventoryParts } from '../agent';
+import type { DeviceBackend, InventoryParts } from '../device-backend';
 import type { InventoryLedger } from './digest';
 
 /**

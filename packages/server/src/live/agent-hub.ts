@@ -13,12 +13,14 @@ import type { HandledMessage, MessageLimits } from './agent-connection';
 import type { Bus } from './bus';
 import type { CommandDelivery } from './command-queue';
 import { createGate } from './gate';
+import type { Gate } from './gate';
+import { startCommandPoll, subscribeAgentTopics } from './agent-hub-topics';
 import { TokenBucket } from './rate-limit';
 import type { DeviceChange, DeviceRef, DeviceState } from './device-state';
 import { rawText } from './portal-socket';
 import type { PortalHub } from './portal-socket';
 import { createPresence } from './presence';
-import type { PresenceOptions } from './presence';
+import type { Presence, PresenceOptions } from './presence';
 
 // The agents connected to this instance (ARCHITECTURE §4): one AgentConnection per device, the
 // message switch, and the bus topics that reach a device wherever its socket is. Authentication
@@ -26,8 +28,6 @@ import type { PresenceOptions } from './presence';
 
 /** Default interval of the command poll behind the bus's doorbell. */
 export const COMMAND_POLL_MS = 3000;
-/** devices per query of the command poll */
-const COMMAND_POLL_BATCH = 1000;
 /** Default number of agents between their hello and their first inventory at once (gate.ts). */
 export const HELLOS_IN_FLIGHT = 32;
 
@@ -56,6 +56,29 @@ export type AgentHub = {
   close(): void;
 };
 
+type HelloMessage = Extract<AgentMessage, { type: 'hello' }>;
+
+/** What the message handlers of the hub work with (built once by createAgentHub). */
+type HubContext = {
+  deviceState: DeviceState;
+  bus: Bus;
+  commandQueue: CommandDelivery;
+  options: AgentHubOptions;
+  presence: Presence;
+  gate: Gate;
+  pace: () => Promise<void>;
+  publishChange: (change: DeviceChange | null) => Promise<void>;
+  /** The device's connection on this instance, and still open. */
+  isCurrent: (conn: AgentConnection) => boolean;
+  /**
+   * Hellos of one device are recorded one at a time. A connection replaced while its hello was
+   * being recorded (the agent reconnected at once) stops there: it must neither announce itself
+   * (that would close the newer connection as replaced) nor leave its id on the device row last
+   * (the newer connection's hello, queued behind it, records it again).
+   */
+  helloChains: Map<number, Promise<void>>;
+};
+
 export function createAgentHub(deps: {
   deviceState: DeviceState;
   bus: Bus;
@@ -74,25 +97,7 @@ export function createAgentHub(deps: {
   // a tighter bound (eight per place) refused the same agents every 2 s by the thousand.
   const inFlight = options.hellosInFlight ?? HELLOS_IN_FLIGHT;
   const gate = createGate(inFlight, Math.max(inFlight * 8, (options.upgradesPerSecond ?? 0) * 10));
-  // Hellos are recorded at the upgrade budget's rate at most. The budget admits sockets at that
-  // rate, but a server that fell behind (its start, a stall) then records the backlog as fast as
-  // it can, and the fleet was welcomed in bursts (83 welcomes in 100 ms against a mean of 25);
-  // now the backlog is welcomed at the budget's pace. One hello waits for the pace at a time, in
-  // arrival order.
-  const helloRate = options.upgradesPerSecond;
-  const helloPace = helloRate ? new TokenBucket(helloRate, options.upgradeBurst ?? 1) : null;
-  let paced: Promise<void> = Promise.resolve();
-  const pace = () => {
-    if (!helloPace || !helloRate) {
-      return paced;
-    }
-    paced = paced.then(async () => {
-      while (!helloPace.take()) {
-        await new Promise((resolve) => setTimeout(resolve, Math.ceil(1000 / helloRate)));
-      }
-    });
-    return paced;
-  };
+  const pace = createHelloPace(options.upgradesPerSecond, options.upgradeBurst);
   const onConnectionError = (conn: AgentConnection, err: unknown) =>
     log.error({ err, deviceId: conn.device.id }, 'agent message failed');
 
@@ -115,183 +120,35 @@ export function createAgentHub(deps: {
     connections: () => local.values(),
     publishChange,
   });
+  const commandPoll = startCommandPoll({
+    bus,
+    commandQueue,
+    local,
+    log,
+    intervalMs: options.commandPollMs ?? COMMAND_POLL_MS,
+  });
+  const unsubscribers = subscribeAgentTopics(bus, local, commandQueue);
 
-  // The doorbell travels on the bus; with Redis away it is lost. The database is the queue, so
-  // every instance also polls it for the agents it holds and offers what is still pending (issue
-  // 14: commands issued while Redis is down still arrive). The in-process bus loses nothing, so a
-  // single instance without Redis does not poll (at 10,000 agents the poll was 10,000 ids every 3
-  // s, work on the event loop that delayed live updates); with Redis the ids go a batch at a time.
-  const pollCommands = async () => {
-    const held = [...local.values()].filter((c) => c.hasHello).map((c) => c.device.id);
-    for (let i = 0; i < held.length; i += COMMAND_POLL_BATCH) {
-      for (const id of await commandQueue.pendingFor(held.slice(i, i + COMMAND_POLL_BATCH))) {
-        const conn = local.get(id);
-        if (conn?.hasHello) {
-          conn.enqueue(() => commandQueue.offer(conn));
-        }
-      }
-    }
+  const ctx: HubContext = {
+    deviceState,
+    bus,
+    commandQueue,
+    options,
+    presence,
+    gate,
+    pace,
+    publishChange,
+    isCurrent: (conn) => local.get(conn.device.id) === conn && conn.isOpen,
+    helloChains: new Map(),
   };
-  const commandPoll =
-    bus.kind === 'memory'
-      ? null
-      : setInterval(() => {
-          pollCommands().catch((err: unknown) => log.warn({ err }, 'command poll failed'));
-        }, options.commandPollMs ?? COMMAND_POLL_MS);
-  commandPoll?.unref();
-
-  const unsubscribers = [
-    bus.subscribe('agent.doorbell', ({ deviceIds }) => {
-      for (const deviceId of deviceIds) {
-        const conn = local.get(deviceId);
-        if (conn?.hasHello) {
-          conn.enqueue(() => commandQueue.offer(conn));
-        }
-      }
-    }),
-    bus.subscribe('agent.connected', ({ deviceId, connectionId }) => {
-      const conn = local.get(deviceId);
-      if (conn && conn.connectionId !== connectionId) {
-        local.delete(deviceId);
-        conn.close(AGENT_CLOSE.replaced, 'Replaced by a newer connection');
-      }
-    }),
-    bus.subscribe('agent.disconnect', ({ deviceId, reason }) => {
-      local.get(deviceId)?.close(AGENT_CLOSE.deviceRemoved, reason.slice(0, 100));
-    }),
-  ];
-
-  async function handleResult(conn: AgentConnection, m: CommandResultMessage) {
-    const outcome = { status: m.status, result: m.result ?? null, error: m.error ?? null };
-    const verdict = await commandQueue.complete(conn.device, m.commandId, outcome);
-    if (verdict === 'unknown') {
-      conn.sendError('unknown_command', messages.agentUnknownCommand, m.messageId);
-    }
-    conn.send({ type: 'ack', messageId: m.messageId });
-  }
-
-  /** The device's connection on this instance, and still open. */
-  const isCurrent = (conn: AgentConnection) => local.get(conn.device.id) === conn && conn.isOpen;
-
-  // Hellos of one device are recorded one at a time. A connection replaced while its hello was
-  // being recorded (the agent reconnected at once) stops there: it must neither announce itself
-  // (that would close the newer connection as replaced) nor leave its id on the device row last
-  // (the newer connection's hello, queued behind it, records it again).
-  const helloChains = new Map<number, Promise<void>>();
-
-  async function handleHello(conn: AgentConnection, m: Extract<AgentMessage, { type: 'hello' }>) {
-    if (!SUPPORTED_AGENT_PROTOCOL_VERSIONS.includes(m.protocolVersion)) {
-      conn.close(AGENT_CLOSE.unsupportedVersion, messages.agentUnsupportedProtocol(m.protocolVersion));
-      return;
-    }
-    await pace();
-    const leave = await gate.enter();
-    const id = conn.device.id;
-    const run = (helloChains.get(id) ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(() => recordHello(conn, m));
-    helloChains.set(id, run);
-    try {
-      await run;
-    } finally {
-      if (helloChains.get(id) === run) {
-        helloChains.delete(id);
-      }
-      // With a hold, a welcomed agent keeps its place until its first inventory is stored. Off by
-      // default: the wait for the agent's answer then held places the server could have used (a
-      // 5,000-agent return took twice as long with a 2 s hold as without; §13 "Fleet scale").
-      const holdMs = options.helloHoldMs ?? 0;
-      if (holdMs > 0 && conn.hasHello && conn.isOpen) {
-        conn.holdGate(leave, holdMs);
-      } else {
-        leave();
-      }
-    }
-  }
-
-  async function recordHello(conn: AgentConnection, m: Extract<AgentMessage, { type: 'hello' }>) {
-    if (conn.hasHello || !isCurrent(conn)) {
-      return;
-    }
-    const change = await deviceState.markConnected(conn.device.id, conn.connectionId, m, conn.ip);
-    if (!change) {
-      conn.close(AGENT_CLOSE.deviceRemoved, 'Device removed');
-      return;
-    }
-    if (!isCurrent(conn)) {
-      return;
-    }
-    conn.helloDone();
-    await bus.publish('agent.connected', { deviceId: conn.device.id, connectionId: conn.connectionId });
-    conn.send({
-      type: 'welcome',
-      protocolVersion: AGENT_PROTOCOL_VERSION,
-      deviceGuid: conn.device.deviceGuid,
-      heartbeatIntervalMs: options.heartbeatIntervalMs,
-      serverTime: new Date().toISOString(),
-      inventoryCurrent: change.inventoryCurrent,
-    });
-    await publishChange(change);
-    await commandQueue.offer(conn);
-  }
-
-  async function handleMessage(conn: AgentConnection, m: HandledMessage) {
-    if (!conn.hasHello && m.type !== 'hello') {
-      conn.sendError('hello_required', messages.agentHelloRequired);
-      conn.close(AGENT_CLOSE.protocolError, messages.agentHelloRequired);
-      return;
-    }
-    switch (m.type) {
-      case 'hello':
-        await handleHello(conn, m);
-        return;
-      case 'heartbeat':
-        presence.touch(conn.device.id);
-        return;
-      case 'inventory': {
-        const change = await deviceState.applyInventory(conn.device, m);
-        conn.send({ type: 'ack', messageId: m.messageId });
-        conn.leftGate();
-        await publishChange(change);
-        return;
-      }
-      case 'activity': {
-        const change = await deviceState.applyActivity(conn.device.id, m);
-        conn.send({ type: 'ack', messageId: m.messageId });
-        if (change?.statusChanged) {
-          await publishChange(change);
-        }
-        return;
-      }
-      case 'fault': {
-        const change = await deviceState.applyFault(conn.device.id, m);
-        if (change?.statusChanged) {
-          await publishChange(change);
-        }
-        return;
-      }
-      case 'command_result':
-        presence.touch(conn.device.id);
-        await handleResult(conn, m);
-        return;
-      case 'progress_run':
-        // a run of step_progress is written in one batch and acknowledged together
-        presence.touch(conn.device.id);
-        for (const r of await commandQueue.stepProgress({ device: conn.device, messages: m.messages })) {
-          conn.sendError('invalid_message', `${messages.agentInvalidMessage}: ${r.reason}`, r.messageId);
-        }
-        // refused messages too: sending them again would be refused again (SECURITY.md R2-13)
-        conn.ack(m.messages.map((p) => p.messageId));
-        return;
-    }
-  }
+  const onMessage = (conn: AgentConnection, m: HandledMessage) => handleMessage(ctx, conn, m);
 
   function accept(socket: WebSocket, device: DeviceRef, ip: string) {
     if (isClosing) {
       socket.close(1013, 'Try again later');
       return;
     }
-    const conn = new AgentConnection(device, socket, ip, options, handleMessage, onConnectionError);
+    const conn = new AgentConnection(device, socket, ip, options, onMessage, onConnectionError);
     const previous = local.get(device.id);
     local.set(device.id, conn);
     previous?.close(AGENT_CLOSE.replaced, 'Replaced by a newer connection');
@@ -338,4 +195,145 @@ export function createAgentHub(deps: {
       local.clear();
     },
   };
+}
+
+/**
+ * Hellos are recorded at the upgrade budget's rate at most. The budget admits sockets at that
+ * rate, but a server that fell behind (its start, a stall) then records the backlog as fast as
+ * it can, and the fleet was welcomed in bursts (83 welcomes in 100 ms against a mean of 25);
+ * now the backlog is welcomed at the budget's pace. One hello waits for the pace at a time, in
+ * arrival order. Without a rate the returned function does not wait.
+ */
+function createHelloPace(rate: number | undefined, burst: number | undefined): () => Promise<void> {
+  const bucket = rate ? new TokenBucket(rate, burst ?? 1) : null;
+  let paced: Promise<void> = Promise.resolve();
+  return () => {
+    if (!bucket || !rate) {
+      return paced;
+    }
+    paced = paced.then(async () => {
+      while (!bucket.take()) {
+        await new Promise((resolve) => setTimeout(resolve, Math.ceil(1000 / rate)));
+      }
+    });
+    return paced;
+  };
+}
+
+async function handleResult(commandQueue: CommandDelivery, conn: AgentConnection, m: CommandResultMessage) {
+  const outcome = { status: m.status, result: m.result ?? null, error: m.error ?? null };
+  const verdict = await commandQueue.complete(conn.device, m.commandId, outcome);
+  if (verdict === 'unknown') {
+    conn.sendError('unknown_command', messages.agentUnknownCommand, m.messageId);
+  }
+  conn.send({ type: 'ack', messageId: m.messageId });
+}
+
+async function handleHello(ctx: HubContext, conn: AgentConnection, m: HelloMessage) {
+  if (!SUPPORTED_AGENT_PROTOCOL_VERSIONS.includes(m.protocolVersion)) {
+    conn.close(AGENT_CLOSE.unsupportedVersion, messages.agentUnsupportedProtocol(m.protocolVersion));
+    return;
+  }
+  const { helloChains } = ctx;
+  await ctx.pace();
+  const leave = await ctx.gate.enter();
+  const id = conn.device.id;
+  const run = (helloChains.get(id) ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() => recordHello(ctx, conn, m));
+  helloChains.set(id, run);
+  try {
+    await run;
+  } finally {
+    if (helloChains.get(id) === run) {
+      helloChains.delete(id);
+    }
+    // With a hold, a welcomed agent keeps its place until its first inventory is stored. Off by
+    // default: the wait for the agent's answer then held places the server could have used (a
+    // 5,000-agent return took twice as long with a 2 s hold as without; §13 "Fleet scale").
+    const holdMs = ctx.options.helloHoldMs ?? 0;
+    if (holdMs > 0 && conn.hasHello && conn.isOpen) {
+      conn.holdGate(leave, holdMs);
+    } else {
+      leave();
+    }
+  }
+}
+
+async function recordHello(ctx: HubContext, conn: AgentConnection, m: HelloMessage) {
+  if (conn.hasHello || !ctx.isCurrent(conn)) {
+    return;
+  }
+  const change = await ctx.deviceState.markConnected(conn.device.id, conn.connectionId, m, conn.ip);
+  if (!change) {
+    conn.close(AGENT_CLOSE.deviceRemoved, 'Device removed');
+    return;
+  }
+  if (!ctx.isCurrent(conn)) {
+    return;
+  }
+  conn.helloDone();
+  await ctx.bus.publish('agent.connected', { deviceId: conn.device.id, connectionId: conn.connectionId });
+  conn.send({
+    type: 'welcome',
+    protocolVersion: AGENT_PROTOCOL_VERSION,
+    deviceGuid: conn.device.deviceGuid,
+    heartbeatIntervalMs: ctx.options.heartbeatIntervalMs,
+    serverTime: new Date().toISOString(),
+    inventoryCurrent: change.inventoryCurrent,
+  });
+  await ctx.publishChange(change);
+  await ctx.commandQueue.offer(conn);
+}
+
+async function handleMessage(ctx: HubContext, conn: AgentConnection, m: HandledMessage) {
+  const { deviceState, presence, commandQueue, publishChange } = ctx;
+  if (!conn.hasHello && m.type !== 'hello') {
+    conn.sendError('hello_required', messages.agentHelloRequired);
+    conn.close(AGENT_CLOSE.protocolError, messages.agentHelloRequired);
+    return;
+  }
+  switch (m.type) {
+    case 'hello':
+      await handleHello(ctx, conn, m);
+      return;
+    case 'heartbeat':
+      presence.touch(conn.device.id);
+      return;
+    case 'inventory': {
+      const change = await deviceState.applyInventory(conn.device, m);
+      conn.send({ type: 'ack', messageId: m.messageId });
+      conn.leftGate();
+      await publishChange(change);
+      return;
+    }
+    case 'activity': {
+      const change = await deviceState.applyActivity(conn.device.id, m);
+      conn.send({ type: 'ack', messageId: m.messageId });
+      if (change?.statusChanged) {
+        await publishChange(change);
+      }
+      return;
+    }
+    case 'fault': {
+      const change = await deviceState.applyFault(conn.device.id, m);
+      if (change?.statusChanged) {
+        await publishChange(change);
+      }
+      return;
+    }
+    case 'command_result':
+      presence.touch(conn.device.id);
+      await handleResult(commandQueue, conn, m);
+      return;
+    case 'progress_run':
+      // a run of step_progress is written in one batch and acknowledged together
+      presence.touch(conn.device.id);
+      for (const r of await commandQueue.stepProgress({ device: conn.device, messages: m.messages })) {
+        conn.sendError('invalid_message', `${messages.agentInvalidMessage}: ${r.reason}`, r.messageId);
+      }
+      // refused messages too: sending them again would be refused again (SECURITY.md R2-13)
+      conn.ack(m.messages.map((p) => p.messageId));
+      return;
+  }
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -102,32 +103,180 @@ function statusGauge(
   });
 }
 
+/** Answers for both listeners: 404 (not configured), 401 (wrong token), 200 (the metrics). */
+function createAnswer(registry: Registry, token: string | null) {
+  return async (authorization: string | undefined, requireToken: boolean): Promise<Answer> => {
+    const text = { 'content-type': 'text/plain; charset=utf-8' };
+    if (requireToken && token === null) {
+      return { status: 404, headers: text, body: 'Not Found\n' };
+    }
+    if (token !== null && !bearerMatches(authorization, token)) {
+      return {
+        status: 401,
+        headers: { ...text, 'www-authenticate': 'Bearer realm="metrics"' },
+        body: 'Unauthorized\n',
+      };
+    }
+    return {
+      status: 200,
+      headers: { 'content-type': registry.contentType, 'cache-control': 'no-store' },
+      body: await registry.metrics(),
+    };
+  };
+}
+
+function observeHttp(app: FastifyInstance, registry: Registry) {
+  const httpDuration = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: 'HTTP request latency by method, route pattern and status class',
+    labelNames: ['method', 'route', 'status_class'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    // The route's pattern (never the raw URL, which holds ids and query strings).
+    const route = request.is404 ? '(unmatched)' : (request.routeOptions.url ?? '(unmatched)');
+    httpDuration.observe(
+      { method: request.method, route, status_class: statusClass(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
+}
+
+/** The gauges read at scrape time: the hubs of this instance and the database. */
+function registerGauges(app: FastifyInstance, registry: Registry, database: Database) {
+  new Gauge({
+    name: `${PREFIX}agents_connected`,
+    help: 'Agent sockets held by this instance',
+    registers: [registry],
+    collect() {
+      this.set(app.agentHub.connectedHere);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}portal_sockets`,
+    help: 'Portal sockets open on this instance',
+    registers: [registry],
+    collect() {
+      this.set(app.portalHub.socketCount);
+    },
+  });
+  const logScrapeError = (err: unknown) => app.log.warn({ err }, 'metrics: a database gauge failed');
+  statusGauge(
+    registry,
+    `${PREFIX}deployments`,
+    'Deployment jobs by status (all tenants), read from the database at scrape time',
+    () => jobsByStatus(database.db),
+    logScrapeError,
+  );
+  statusGauge(
+    registry,
+    `${PREFIX}device_deployments`,
+    'Device deployments by status (all tenants), read from the database at scrape time',
+    () => deviceDeploymentsByStatus(database.db),
+    logScrapeError,
+  );
+
+  // Database: node-postgres pool use; PGlite is one in-process connection with no pool.
+  new Gauge({
+    name: `${PREFIX}database_info`,
+    help: 'The database driver in use (postgres: a connection pool; pglite: embedded, one connection)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  }).set({ kind: database.kind }, 1);
+  const client = (database.db as unknown as { $client?: unknown }).$client;
+  if (client instanceof pg.Pool) {
+    const pool = client;
+    for (const [name, help, read] of [
+      ['total', 'Connections the pool holds (idle and in use)', () => pool.totalCount],
+      ['idle', 'Connections the pool holds that are idle', () => pool.idleCount],
+      ['waiting', 'Queries waiting for a pool connection', () => pool.waitingCount],
+      ['max', 'The most connections the pool opens', () => pool.options.max ?? 10],
+    ] as const) {
+      new Gauge({
+        name: `${PREFIX}db_pool_${name}`,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    }
+  }
+}
+
+/**
+ * Bus lag: the bus's messages carry no timestamps, so each instance sends itself a
+ * timestamped probe now and then and measures how long it took to come back.
+ */
+function startBusProbe(app: FastifyInstance, registry: Registry) {
+  const busLag = new Histogram({
+    name: `${PREFIX}bus_lag_seconds`,
+    help: 'Time from publishing a probe on the bus to receiving it back on this instance',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+    registers: [registry],
+  });
+  const instanceId = crypto.randomUUID();
+  const unsubscribe = app.bus.subscribe('metrics.probe', (m) => {
+    if (m.instanceId === instanceId) {
+      busLag.observe(Math.max(0, Date.now() - m.sentAt) / 1000);
+    }
+  });
+  const probe = () => {
+    app.bus.publish('metrics.probe', { instanceId, sentAt: Date.now() }).catch((err: unknown) => {
+      app.log.warn({ err }, 'metrics: the bus probe could not be published');
+    });
+  };
+  const prober = setInterval(probe, BUS_PROBE_INTERVAL_MS);
+  prober.unref();
+  return {
+    probe,
+    stop() {
+      clearInterval(prober);
+      unsubscribe();
+    },
+  };
+}
+
+/** The internal listener (METRICS_PORT): GET /metrics and nothing else. */
+async function listenInternal(
+  app: FastifyInstance,
+  port: number,
+  host: string,
+  answer: ReturnType<typeof createAnswer>,
+): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'GET' || path !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not Found\n');
+      return;
+    }
+    answer(req.headers.authorization, false).then(
+      (a) => res.writeHead(a.status, a.headers).end(a.body),
+      (err: unknown) => {
+        app.log.error({ err }, 'metrics: scrape failed');
+        res.writeHead(500).end();
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
+}
+
 export const metricsPlugin = fp(
   (app, opts: { metrics: Metrics; config: Config; database: Database }, done) => {
     const { metrics, config, database } = opts;
     const { token, port, host } = config.metrics;
     const enabled = token !== null || port !== null;
     const { registry } = metrics;
-
-    // Answers for both listeners: 404 (not configured), 401 (wrong token), 200 (the metrics).
-    const answer = async (authorization: string | undefined, requireToken: boolean): Promise<Answer> => {
-      const text = { 'content-type': 'text/plain; charset=utf-8' };
-      if (requireToken && token === null) {
-        return { status: 404, headers: text, body: 'Not Found\n' };
-      }
-      if (token !== null && !bearerMatches(authorization, token)) {
-        return {
-          status: 401,
-          headers: { ...text, 'www-authenticate': 'Bearer realm="metrics"' },
-          body: 'Unauthorized\n',
-        };
-      }
-      return {
-        status: 200,
-        headers: { 'content-type': registry.contentType, 'cache-control': 'no-store' },
-        body: await registry.metrics(),
-      };
-    };
+    const answer = createAnswer(registry, token);
 
     // Registered even when metrics are off, so /metrics is a 404 rather than the SPA's index.html.
     // Not part of the API: left out of the OpenAPI document.
@@ -141,134 +290,18 @@ export const metricsPlugin = fp(
     }
 
     collectDefaultMetrics({ register: registry });
-
-    const httpDuration = new Histogram({
-      name: `${PREFIX}http_request_duration_seconds`,
-      help: 'HTTP request latency by method, route pattern and status class',
-      labelNames: ['method', 'route', 'status_class'] as const,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    });
-    app.addHook('onResponse', (request, reply, done) => {
-      // The route's pattern (never the raw URL, which holds ids and query strings).
-      const route = request.is404 ? '(unmatched)' : (request.routeOptions.url ?? '(unmatched)');
-      httpDuration.observe(
-        { method: request.method, route, status_class: statusClass(reply.statusCode) },
-        reply.elapsedTime / 1000,
-      );
-      done();
-    });
-
-    new Gauge({
-      name: `${PREFIX}agents_connected`,
-      help: 'Agent sockets held by this instance',
-      registers: [registry],
-      collect() {
-        this.set(app.agentHub.connectedHere);
-      },
-    });
-    new Gauge({
-      name: `${PREFIX}portal_sockets`,
-      help: 'Portal sockets open on this instance',
-      registers: [registry],
-      collect() {
-        this.set(app.portalHub.socketCount);
-      },
-    });
-    const logScrapeError = (err: unknown) => app.log.warn({ err }, 'metrics: a database gauge failed');
-    statusGauge(
-      registry,
-      `${PREFIX}deployments`,
-      'Deployment jobs by status (all tenants), read from the database at scrape time',
-      () => jobsByStatus(database.db),
-      logScrapeError,
-    );
-    statusGauge(
-      registry,
-      `${PREFIX}device_deployments`,
-      'Device deployments by status (all tenants), read from the database at scrape time',
-      () => deviceDeploymentsByStatus(database.db),
-      logScrapeError,
-    );
-
-    // Database: node-postgres pool use; PGlite is one in-process connection with no pool.
-    new Gauge({
-      name: `${PREFIX}database_info`,
-      help: 'The database driver in use (postgres: a connection pool; pglite: embedded, one connection)',
-      labelNames: ['kind'] as const,
-      registers: [registry],
-    }).set({ kind: database.kind }, 1);
-    const client = (database.db as unknown as { $client?: unknown }).$client;
-    if (client instanceof pg.Pool) {
-      const pool = client;
-      for (const [name, help, read] of [
-        ['total', 'Connections the pool holds (idle and in use)', () => pool.totalCount],
-        ['idle', 'Connections the pool holds that are idle', () => pool.idleCount],
-        ['waiting', 'Queries waiting for a pool connection', () => pool.waitingCount],
-        ['max', 'The most connections the pool opens', () => pool.options.max ?? 10],
-      ] as const) {
-        new Gauge({
-          name: `${PREFIX}db_pool_${name}`,
-          help,
-          registers: [registry],
-          collect() {
-            this.set(read());
-          },
-        });
-      }
-    }
-
-    // Bus lag: the bus's messages carry no timestamps, so each instance sends itself a
-    // timestamped probe now and then and measures how long it took to come back.
-    const busLag = new Histogram({
-      name: `${PREFIX}bus_lag_seconds`,
-      help: 'Time from publishing a probe on the bus to receiving it back on this instance',
-      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
-      registers: [registry],
-    });
-    const instanceId = crypto.randomUUID();
-    const unsubscribe = app.bus.subscribe('metrics.probe', (m) => {
-      if (m.instanceId === instanceId) {
-        busLag.observe(Math.max(0, Date.now() - m.sentAt) / 1000);
-      }
-    });
-    const probe = () => {
-      app.bus.publish('metrics.probe', { instanceId, sentAt: Date.now() }).catch((err: unknown) => {
-        app.log.warn({ err }, 'metrics: the bus probe could not be published');
-      });
-    };
-    const prober = setInterval(probe, BUS_PROBE_INTERVAL_MS);
-    prober.unref();
+    observeHttp(app, registry);
+    registerGauges(app, registry, database);
+    const busProbe = startBusProbe(app, registry);
 
     // The internal listener (METRICS_PORT), up before the server reports ready.
     let internal: http.Server | null = null;
     app.addHook('onReady', async () => {
-      probe();
+      busProbe.probe();
       if (port === null) {
         return;
       }
-      const server = http.createServer((req, res) => {
-        const path = (req.url ?? '').split('?')[0];
-        if (req.method !== 'GET' || path !== '/metrics') {
-          res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not Found\n');
-          return;
-        }
-        answer(req.headers.authorization, false).then(
-          (a) => res.writeHead(a.status, a.headers).end(a.body),
-          (err: unknown) => {
-            app.log.error({ err }, 'metrics: scrape failed');
-            res.writeHead(500).end();
-          },
-        );
-      });
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      internal = server;
+      internal = await listenInternal(app, port, host, answer);
       app.log.info({ host, port }, 'metrics listening on the internal port');
     });
     app.decorate('metricsAddress', () => {
@@ -276,8 +309,7 @@ export const metricsPlugin = fp(
       return typeof address === 'object' && address ? { host: address.address, port: address.port } : null;
     });
     app.addHook('onClose', async () => {
-      clearInterval(prober);
-      unsubscribe();
+      busProbe.stop();
       const server = internal;
       if (server) {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

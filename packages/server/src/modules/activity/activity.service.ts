@@ -104,69 +104,58 @@ const scopeKey = (ctx: Scope) =>
     ? `${ctx.tenantId}:${[...ctx.siteIds].sort((a, b) => a - b).join(',')}`
     : `${ctx.tenantId}:*`;
 
-export function createActivityService({
+/** One row per device in scope: today's sessions and utilisation over 7, 14 and 30 days. */
+async function overviewRowsOf(
+  db: Db,
+  now: () => number,
+  ctx: Scope,
+): Promise<DeviceActivityOverviewResponse> {
+  const at = now();
+  const today = dayStart(at);
+  const from = (n: number) => today - (n - 1) * DAY_MS;
+  const rows = await overviewRows(db, ctx, {
+    today: utcDay(today),
+    from7: utcDay(from(7)),
+    from14: utcDay(from(14)),
+    from30: utcDay(from(30)),
+  });
+  // in pieces: 100,000 devices are answered between other requests (OverviewSnapshot.build)
+  return finishInSteps(
+    mapInSteps(rows, (r) => {
+      const online = r.onlineSince?.getTime() ?? null;
+      const loggedIn = r.loggedInSince?.getTime() ?? null;
+      const window = (closedOnline: number | null, closedLogin: number | null, n: number) =>
+        utilisation(
+          (closedLogin ?? 0) + openPart(loggedIn, from(n), at),
+          (closedOnline ?? 0) + openPart(online, from(n), at),
+        );
+      return {
+        agent_id: r.id,
+        device_guid: r.deviceGuid,
+        device_name: r.hostname,
+        site_name: r.siteName,
+        login_sessions_today: r.sessionsToday ?? 0,
+        utilization_7d: window(r.online7, r.login7, 7),
+        utilization_14d: window(r.online14, r.login14, 14),
+        utilization_30d: window(r.online30, r.login30, 30),
+      };
+    }),
+  );
+}
+
+/**
+ * The scope's overview (overview below): reused overviews of large scopes, and the computations
+ * under way (one per scope at a time).
+ */
+function createOverviewCache({
   db,
-  now = () => Date.now(),
-  overviewReuseDevices = OVERVIEW_REUSE_DEVICES,
+  now,
+  overviewReuseDevices,
 }: {
   db: Db;
-  /** the clock of the reads and of the reused overviews (tests move it) */
-  now?: () => number;
-  overviewReuseDevices?: number;
-}) {
-  async function requireDevice(ctx: Scope, idOrGuid: string) {
-    const device = await findDeviceActivity(db, ctx, idOrGuid);
-    if (!device) {
-      throw notFound(deviceMessages.deviceNotFound, 'DEVICE_NOT_FOUND');
-    }
-    return device;
-  }
-
-  async function timelineFrom(
-    device: { id: number; tenantId: number },
-    from: number,
-    at: number,
-  ): Promise<Timeline> {
-    const rows = await eventsSince(db, tenantOnly(device.tenantId), device.id, new Date(from));
-    return timeline(accountingEvents(rows), at);
-  }
-
-  /** One row per device in scope: today's sessions and utilisation over 7, 14 and 30 days. */
-  async function overviewRowsOf(ctx: Scope): Promise<DeviceActivityOverviewResponse> {
-    const at = now();
-    const today = dayStart(at);
-    const from = (n: number) => today - (n - 1) * DAY_MS;
-    const rows = await overviewRows(db, ctx, {
-      today: utcDay(today),
-      from7: utcDay(from(7)),
-      from14: utcDay(from(14)),
-      from30: utcDay(from(30)),
-    });
-    // in pieces: 100,000 devices are answered between other requests (OverviewSnapshot.build)
-    return finishInSteps(
-      mapInSteps(rows, (r) => {
-        const online = r.onlineSince?.getTime() ?? null;
-        const loggedIn = r.loggedInSince?.getTime() ?? null;
-        const window = (closedOnline: number | null, closedLogin: number | null, n: number) =>
-          utilisation(
-            (closedLogin ?? 0) + openPart(loggedIn, from(n), at),
-            (closedOnline ?? 0) + openPart(online, from(n), at),
-          );
-        return {
-          agent_id: r.id,
-          device_guid: r.deviceGuid,
-          device_name: r.hostname,
-          site_name: r.siteName,
-          login_sessions_today: r.sessionsToday ?? 0,
-          utilization_7d: window(r.online7, r.login7, 7),
-          utilization_14d: window(r.online14, r.login14, 14),
-          utilization_30d: window(r.online30, r.login30, 30),
-        };
-      }),
-    );
-  }
-
-  // Reused overviews of large scopes, and the computations under way (one per scope at a time).
+  now: () => number;
+  overviewReuseDevices: number;
+}): (ctx: Scope) => Promise<OverviewSnapshot> {
   const overviews = new Map<string, OverviewEntry>();
   const computing = new Map<string, Promise<OverviewSnapshot>>();
 
@@ -176,7 +165,7 @@ export function createActivityService({
       return running;
     }
     const at = now();
-    const snapshot = overviewRowsOf(ctx).then(async (rows) => {
+    const snapshot = overviewRowsOf(db, now, ctx).then(async (rows) => {
       const next = await OverviewSnapshot.build(rows, overviews.get(key)?.snapshot);
       overviews.delete(key);
       if (rows.length >= overviewReuseDevices) {
@@ -213,6 +202,38 @@ export function createActivityService({
     }
     return Promise.resolve(hit.snapshot);
   }
+
+  return overview;
+}
+
+export function createActivityService({
+  db,
+  now = () => Date.now(),
+  overviewReuseDevices = OVERVIEW_REUSE_DEVICES,
+}: {
+  db: Db;
+  /** the clock of the reads and of the reused overviews (tests move it) */
+  now?: () => number;
+  overviewReuseDevices?: number;
+}) {
+  async function requireDevice(ctx: Scope, idOrGuid: string) {
+    const device = await findDeviceActivity(db, ctx, idOrGuid);
+    if (!device) {
+      throw notFound(deviceMessages.deviceNotFound, 'DEVICE_NOT_FOUND');
+    }
+    return device;
+  }
+
+  async function timelineFrom(
+    device: { id: number; tenantId: number },
+    from: number,
+    at: number,
+  ): Promise<Timeline> {
+    const rows = await eventsSince(db, tenantOnly(device.tenantId), device.id, new Date(from));
+    return timeline(accountingEvents(rows), at);
+  }
+
+  const overview = createOverviewCache({ db, now, overviewReuseDevices });
 
   return {
     /** The device's events of the last `days` days, newest first. */

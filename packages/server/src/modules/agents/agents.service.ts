@@ -77,6 +77,93 @@ async function provenDevice(tx: Executor, tenantId: number, body: EnrollBody) {
   return claimed && secretMatches(body.agent_secret, claimed.secretHash) ? claimed : null;
 }
 
+/**
+ * POST /api/agent/enroll. No session: the enrolment token is the authorisation, and it names
+ * the tenant and the site. A new enrolment is always a new device with a new guid; the record
+ * is kept only for an agent that proves its current guid and secret (a reinstall that kept
+ * its configuration). max_agents is checked under a lock on the tenant row so two agents
+ * enrolling at once cannot both take the last place.
+ */
+async function enrollAgent(db: Db, bus: Bus, body: EnrollBody, meta: Meta): Promise<EnrollResult> {
+  const token = usableToken(await findTokenByHash(db, hashSecret(body.token)));
+  const f = body.facts;
+  const secret = newAgentSecret();
+  const facts = {
+    hostname: f.hostname,
+    osType: f.osType,
+    osVersion: f.osVersion,
+    architecture: deviceArchitecture(f.architecture),
+    agentVersion: f.agentVersion,
+    serialNumber: isUsableSerial(f.serialNumber) ? f.serialNumber.trim() : null,
+    machineId: f.machineId || null,
+    manufacturer: f.manufacturer ?? null,
+    model: f.model ?? null,
+    ipAddress: f.ipAddress || meta.ip,
+  };
+  const outcome = await db.transaction(async (tx) => {
+    const tenant = await findTenantForEnrolment(tx, token.tenantId);
+    if (!tenant) {
+      throw new HttpError(401, messages.enrollTokenInvalid, 'ENROLL_TOKEN_INVALID');
+    }
+    const proven = await provenDevice(tx, tenant.id, body);
+    let device: { id: number; deviceGuid: string };
+    if (proven) {
+      // The same agent again: same record, new secret; the old secret stops working. The
+      // token's site applies when it names one.
+      await refreshReEnrolledDevice(tx, proven.id, {
+        ...facts,
+        siteId: token.siteId ?? proven.siteId,
+        secretHash: hashSecret(secret),
+      });
+      device = proven;
+    } else {
+      // Only a tenant with a limit is locked and counted: a count of every device under a
+      // tenant-wide lock made each enrolment slower than the last and allowed one at a time
+      // (about 15 a second at a few hundred devices on a busy machine; bench/fleet.ts).
+      if (tenant.maxAgents !== null) {
+        const locked = await lockTenantForEnrolment(tx, tenant.id);
+        const enrolled = await countEnrolledDevices(tx, tenantOnly(tenant.id));
+        if (locked?.maxAgents != null && enrolled >= locked.maxAgents) {
+          throw new HttpError(403, messages.maxAgentsReached(locked.maxAgents), 'MAX_AGENTS_REACHED');
+        }
+      }
+      device = await createEnrolledDevice(tx, {
+        ...facts,
+        tenantId: tenant.id,
+        siteId: token.siteId,
+        deviceGuid: crypto.randomUUID(),
+        secretHash: hashSecret(secret),
+        status: 'offline',
+        enrollmentTokenId: token.id,
+      });
+    }
+    // No person acts here; the entry names the token that authorised it.
+    const actor = systemActor({
+      tenantId: tenant.id,
+      name: `Agent enrolment (${token.name ?? token.tokenPrefix})`,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+    });
+    await writeAudit(tx, actor, {
+      // the spec's audit vocabulary (operations §2.10): a new device is created, a proven
+      // re-enrolment updates the device it already was
+      action: proven ? 'Update Device' : 'Create Device',
+      resourceType: 'device',
+      resourceId: device.id,
+      details: `${facts.hostname} ${proven ? 're-enrolled' : 'enrolled'} with token ${token.tokenPrefix}…`,
+      newValues: { ...facts, site_id: token.siteId, device_guid: device.deviceGuid },
+      siteIds: [proven ? (token.siteId ?? proven.siteId) : token.siteId],
+    });
+    // Last: the token row stays locked (its use count) only until the commit that follows.
+    await markTokenUsed(tx, token.id);
+    return { device, reused: proven !== null };
+  });
+  if (outcome.reused) {
+    await bus.publish('agent.disconnect', { deviceId: outcome.device.id, reason: 'Re-enrolled' });
+  }
+  return { device_guid: outcome.device.deviceGuid, agent_secret: secret, reused: outcome.reused };
+}
+
 export function createAgentsService(db: Db, bus: Bus) {
   return {
     /** A site-limited administrator creates tokens only for one of their sites. */
@@ -162,83 +249,7 @@ export function createAgentsService(db: Db, bus: Bus) {
      * enrolling at once cannot both take the last place.
      */
     async enroll(body: EnrollBody, meta: Meta): Promise<EnrollResult> {
-      const token = usableToken(await findTokenByHash(db, hashSecret(body.token)));
-      const f = body.facts;
-      const secret = newAgentSecret();
-      const facts = {
-        hostname: f.hostname,
-        osType: f.osType,
-        osVersion: f.osVersion,
-        architecture: deviceArchitecture(f.architecture),
-        agentVersion: f.agentVersion,
-        serialNumber: isUsableSerial(f.serialNumber) ? f.serialNumber.trim() : null,
-        machineId: f.machineId || null,
-        manufacturer: f.manufacturer ?? null,
-        model: f.model ?? null,
-        ipAddress: f.ipAddress || meta.ip,
-      };
-      const outcome = await db.transaction(async (tx) => {
-        const tenant = await findTenantForEnrolment(tx, token.tenantId);
-        if (!tenant) {
-          throw new HttpError(401, messages.enrollTokenInvalid, 'ENROLL_TOKEN_INVALID');
-        }
-        const proven = await provenDevice(tx, tenant.id, body);
-        let device: { id: number; deviceGuid: string };
-        if (proven) {
-          // The same agent again: same record, new secret; the old secret stops working. The
-          // token's site applies when it names one.
-          await refreshReEnrolledDevice(tx, proven.id, {
-            ...facts,
-            siteId: token.siteId ?? proven.siteId,
-            secretHash: hashSecret(secret),
-          });
-          device = proven;
-        } else {
-          // Only a tenant with a limit is locked and counted: a count of every device under a
-          // tenant-wide lock made each enrolment slower than the last and allowed one at a time
-          // (about 15 a second at a few hundred devices on a busy machine; bench/fleet.ts).
-          if (tenant.maxAgents !== null) {
-            const locked = await lockTenantForEnrolment(tx, tenant.id);
-            const enrolled = await countEnrolledDevices(tx, tenantOnly(tenant.id));
-            if (locked?.maxAgents != null && enrolled >= locked.maxAgents) {
-              throw new HttpError(403, messages.maxAgentsReached(locked.maxAgents), 'MAX_AGENTS_REACHED');
-            }
-          }
-          device = await createEnrolledDevice(tx, {
-            ...facts,
-            tenantId: tenant.id,
-            siteId: token.siteId,
-            deviceGuid: crypto.randomUUID(),
-            secretHash: hashSecret(secret),
-            status: 'offline',
-            enrollmentTokenId: token.id,
-          });
-        }
-        // No person acts here; the entry names the token that authorised it.
-        const actor = systemActor({
-          tenantId: tenant.id,
-          name: `Agent enrolment (${token.name ?? token.tokenPrefix})`,
-          ip: meta.ip,
-          userAgent: meta.userAgent,
-        });
-        await writeAudit(tx, actor, {
-          // the spec's audit vocabulary (operations §2.10): a new device is created, a proven
-          // re-enrolment updates the device it already was
-          action: proven ? 'Update Device' : 'Create Device',
-          resourceType: 'device',
-          resourceId: device.id,
-          details: `${facts.hostname} ${proven ? 're-enrolled' : 'enrolled'} with token ${token.tokenPrefix}…`,
-          newValues: { ...facts, site_id: token.siteId, device_guid: device.deviceGuid },
-          siteIds: [proven ? (token.siteId ?? proven.siteId) : token.siteId],
-        });
-        // Last: the token row stays locked (its use count) only until the commit that follows.
-        await markTokenUsed(tx, token.id);
-        return { device, reused: proven !== null };
-      });
-      if (outcome.reused) {
-        await bus.publish('agent.disconnect', { deviceId: outcome.device.id, reason: 'Re-enrolled' });
-      }
-      return { device_guid: outcome.device.deviceGuid, agent_secret: secret, reused: outcome.reused };
+      return enrollAgent(db, bus, body, meta);
     },
   };
 }

@@ -1,11 +1,12 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { AnyColumn, SQL } from 'drizzle-orm';
-import type { DeviceListFilters, DeviceListItem, SiteOption, SoftwareItem } from '@outpost/contract/devices';
-import { deviceCounts, devices, deviceSoftware, sites } from '../../db/schema/index';
+import type { DeviceListFilters, DeviceListItem, SiteOption } from '@outpost/contract/devices';
+import { deviceCounts, devices, sites } from '../../db/schema/index';
 import { statementCache, UNNAMED_STATEMENT } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
 import { inScope, inScopePlaceholders, isSiteLimited, scopeValues, sitesInScope } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
+import { escapeLike } from './device-software.queries';
 import { deviceColumns, deviceListColumns, toListItem } from './devices.queries';
 import type { DeviceSelection } from './devices.queries';
 
@@ -14,8 +15,8 @@ import type { DeviceSelection } from './devices.queries';
 // given is simply not found.
 
 export type { Scope };
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+// The software list of one device lives in device-software.queries.ts.
+export { listDeviceSoftware } from './device-software.queries';
 
 /**
  * What decides the text of a list statement: which conditions it has. The values (tenant, sites,
@@ -340,42 +341,6 @@ export async function findScopedDevicesByIds(db: Reader, ctx: Scope, ids: number
     .where(and(inScope(devices, ctx), inArray(devices.id, ids)));
   const position = new Map(ids.map((deviceId, i) => [deviceId, i] as const));
   return rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
-}
-
-export async function listDeviceSoftware(
-  db: Reader,
-  deviceId: number,
-  f: { page: number; limit: number; search?: string },
-): Promise<{ rows: SoftwareItem[]; total: number }> {
-  const term = f.search ? `%${escapeLike(f.search)}%` : null;
-  const where = and(
-    eq(deviceSoftware.deviceId, deviceId),
-    term
-      ? or(
-          ilike(deviceSoftware.name, term),
-          ilike(deviceSoftware.displayName, term),
-          ilike(deviceSoftware.publisher, term),
-        )
-      : undefined,
-  );
-  const [totalRow] = await db.select({ n: count() }).from(deviceSoftware).where(where);
-  const rows = await db
-    .select({
-      name: deviceSoftware.name,
-      displayName: deviceSoftware.displayName,
-      publisher: deviceSoftware.publisher,
-      version: deviceSoftware.version,
-      installDate: deviceSoftware.installDate,
-    })
-    .from(deviceSoftware)
-    .where(where)
-    .orderBy(
-      sql`lower(coalesce(${deviceSoftware.displayName}, ${deviceSoftware.name}))`,
-      asc(deviceSoftware.id),
-    )
-    .limit(f.limit)
-    .offset((f.page - 1) * f.limit);
-  return { rows: rows.map((r) => ({ ...r, version: r.version || null })), total: totalRow?.n ?? 0 };
 }
 
 export async function listSiteOptions(db: Reader, ctx: Scope): Promise<SiteOption[]> {

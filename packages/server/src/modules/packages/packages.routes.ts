@@ -21,16 +21,18 @@ import {
 } from '@outpost/contract/packages';
 import type { Db } from '../../db/client';
 import { createPackagesService } from './packages.service';
-import type { PackagesServiceOptions } from './packages.service';
+import type { PackagesService, PackagesServiceOptions } from './packages.service';
 
 export type PackagesRoutesOptions = { db: Db } & PackagesServiceOptions;
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
+type App = Parameters<FastifyPluginCallbackZod<PackagesRoutesOptions>>[0];
+const tags = ['packages'];
+
 // spec: operations §7 Packages, plus duplicate, export and import (beyond the spec).
 export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (app, opts, done) => {
   const service = createPackagesService(opts.db, opts);
-  const tags = ['packages'];
 
   // The contract's schemas carry the spec's messages ('Step name is required', 'Please fill in
   // required fields: …'); the builder shows the server's error text, so it must be those words
@@ -51,6 +53,14 @@ export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (
     });
   });
 
+  packageRoutes(app, service);
+  copyRoutes(app, service);
+  stepRoutes(app, service);
+  done();
+};
+
+/** A package itself: list, create, import, read, change, delete. */
+function packageRoutes(app: App, service: PackagesService) {
   app.get(
     '/deployment-packages',
     {
@@ -117,7 +127,10 @@ export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (
       return ok({ message: 'Package deleted' });
     },
   );
+}
 
+/** Copies of a package (beyond the spec): duplicate and export. */
+function copyRoutes(app: App, service: PackagesService) {
   app.post(
     '/deployment-packages/:id/duplicate',
     {
@@ -145,7 +158,10 @@ export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (
       return doc;
     },
   );
+}
 
+/** A package's steps: add, reorder, change, delete. */
+function stepRoutes(app: App, service: PackagesService) {
   app.post(
     '/deployment-packages/:id/steps',
     {
@@ -191,5 +207,4 @@ export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (
       return ok({ message: 'Step deleted' });
     },
   );
-  done();
-};
+}

@@ -4,57 +4,38 @@ import { packageMessages as messages } from '@outpost/contract/messages';
 import type {
   PackageCreateInput,
   PackageDetail,
-  PackageDuplicateInput,
-  PackageExportDocument,
-  PackageImportInput,
-  PackageImportQuery,
   PackageListFilters,
-  PackageStep,
   PackageSummary,
   PackageUpdateInput,
-  StepInput,
-  StepReorderBody,
 } from '@outpost/contract/packages';
-import { MAX_STEPS_PER_PACKAGE } from '@outpost/contract/limits';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
-import { badRequest, conflict, notFound } from '../../lib/errors';
+import { conflict } from '../../lib/errors';
 import type { RequestContext } from '../../lib/context';
 import type { Scope } from '../../lib/scope';
-import { fileLookup } from '../files/files.service';
 import {
   assertDeployableTo,
-  assertMayChange,
   auditSiteOf,
   editorOf,
   siteForNewPackage,
   siteForUpdate,
 } from './package-access';
-import { addSteps, resolveStepFiles, stepColumns } from './package-steps-write';
-import { referencedFileIds, resolveImportedSteps, toExportDocument } from './package-transfer';
 import {
-  countSteps,
   deletePackage,
-  deleteStep,
   findPackage,
-  findStep,
-  lastDeployment,
   updatePackage,
-  updateStep as updateStepRow,
   listPackages,
   listSteps,
-  nextStepOrder,
   packageUpdatedAtOf,
-  replaceStepFiles,
   toStep,
   toSummary,
-  touchPackage,
-  writeStepOrder,
 } from './packages.queries';
-import type { PackageRow } from './packages.queries';
-import { fromRow, insertPackage } from './package-insert';
-import { assertStepFitsTarget, assertTargetFitsSteps } from './package-targets';
+import { insertPackage } from './package-insert';
+import { assertTargetFitsSteps } from './package-targets';
+import { detailOf, loadForChange, loadOr404 } from './package-load';
+import { createPackageStepsService } from './package-steps.service';
+import { createPackageCopiesService } from './package-copies.service';
 
 /**
  * How many pending or running deployments use a package. The deployments area provides it
@@ -94,28 +75,9 @@ export const packageLookup = {
 // Packages are shared with all sites or owned by one (SECURITY.md R2-5): any signed-in member may
 // build packages; a site-limited member reads the shared ones and their sites' ones, and changes
 // or deletes only their sites' ones (package-access.ts); every query is scoped (inScopeOrShared).
+// The steps (package-steps.service.ts) and the copies (package-copies.service.ts) are composed in.
 export function createPackagesService(db: Db, opts: PackagesServiceOptions = {}) {
   const counters = opts.activeDeploymentCounters ?? [];
-
-  async function loadOr404(ex: Executor, ctx: RequestContext, id: number, lock = false): Promise<PackageRow> {
-    const row = await findPackage(ex, ctx, id, { lock });
-    if (!row) {
-      throw notFound(messages.packageNotFound, 'PACKAGE_NOT_FOUND');
-    }
-    return row;
-  }
-
-  /** A package the caller may change, locked until the transaction ends. */
-  async function loadForChange(tx: Executor, ctx: RequestContext, id: number): Promise<PackageRow> {
-    const row = await loadOr404(tx, ctx, id, true);
-    assertMayChange(ctx, row);
-    return row;
-  }
-
-  async function detailOf(ex: Executor, row: PackageRow): Promise<PackageDetail> {
-    const steps = await listSteps(ex, row.id);
-    return { ...toSummary(row, steps.length, await lastDeployment(ex, row.id)), steps: steps.map(toStep) };
-  }
 
   return {
     async list(ctx: RequestContext, query: PackageListFilters): Promise<ListData<PackageSummary>> {
@@ -204,181 +166,8 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
       });
     },
 
-    async addStep(ctx: RequestContext, packageId: number, input: StepInput): Promise<PackageStep> {
-      return db.transaction(async (tx) => {
-        const pkg = await loadForChange(tx, ctx, packageId);
-        assertStepFitsTarget(pkg.targetOs, input.step_type);
-        if ((await countSteps(tx, packageId)) >= MAX_STEPS_PER_PACKAGE) {
-          throw badRequest(messages.stepLimitReached(MAX_STEPS_PER_PACKAGE), 'TOO_MANY_STEPS');
-        }
-        const [row] = await addSteps(tx, ctx, packageId, [input], await nextStepOrder(tx, packageId));
-        const step = toStep(row!);
-        await touchPackage(tx, packageId, editorOf(ctx));
-        await writeAudit(tx, ctx, {
-          action: 'Add Package Step',
-          resourceType: 'package',
-          resourceId: packageId,
-          ...auditSiteOf(pkg.siteId),
-          details: `Added step ${step.step_order} "${step.step_name}" (${step.step_type})`,
-          newValues: step,
-        });
-        return step;
-      });
-    },
-
-    async updateStep(
-      ctx: RequestContext,
-      packageId: number,
-      stepId: number,
-      input: StepInput,
-    ): Promise<PackageStep> {
-      return db.transaction(async (tx) => {
-        const pkg = await loadForChange(tx, ctx, packageId);
-        assertStepFitsTarget(pkg.targetOs, input.step_type);
-        const before = await findStep(tx, packageId, stepId);
-        if (!before) {
-          throw notFound(messages.stepNotFound, 'STEP_NOT_FOUND');
-        }
-        const [resolved] = await resolveStepFiles(tx, ctx, [input]);
-        const row = await updateStepRow(tx, stepId, stepColumns(input, resolved!.details));
-        await replaceStepFiles(tx, stepId, resolved!.fileIds);
-        await touchPackage(tx, packageId, editorOf(ctx));
-        const step = toStep(row);
-        await writeAudit(tx, ctx, {
-          action: 'Update Package Step',
-          resourceType: 'package',
-          resourceId: packageId,
-          ...auditSiteOf(pkg.siteId),
-          details: `Updated step ${step.step_order} "${step.step_name}"`,
-          oldValues: toStep(before),
-          newValues: step,
-        });
-        return step;
-      });
-    },
-
-    // spec §2.3: deleting renumbers step_order from 1.
-    async removeStep(ctx: RequestContext, packageId: number, stepId: number): Promise<void> {
-      await db.transaction(async (tx) => {
-        const pkg = await loadForChange(tx, ctx, packageId);
-        const step = await findStep(tx, packageId, stepId);
-        if (!step) {
-          throw notFound(messages.stepNotFound, 'STEP_NOT_FOUND');
-        }
-        await deleteStep(tx, stepId);
-        await writeStepOrder(
-          tx,
-          (await listSteps(tx, packageId)).map((s) => s.id),
-        );
-        await touchPackage(tx, packageId, editorOf(ctx));
-        await writeAudit(tx, ctx, {
-          action: 'Delete Package Step',
-          resourceType: 'package',
-          resourceId: packageId,
-          ...auditSiteOf(pkg.siteId),
-          details: `Deleted step ${step.stepOrder} "${step.stepName}"`,
-          oldValues: toStep(step),
-        });
-      });
-    },
-
-    // spec §2.3 and §7: {stepOrders} lists every step once; the result is numbered from 1.
-    async reorder(ctx: RequestContext, packageId: number, body: StepReorderBody): Promise<PackageStep[]> {
-      return db.transaction(async (tx) => {
-        const pkg = await loadForChange(tx, ctx, packageId);
-        const steps = await listSteps(tx, packageId);
-        const given = new Set(body.stepOrders.map((s) => s.id));
-        const isComplete =
-          given.size === body.stepOrders.length &&
-          given.size === steps.length &&
-          steps.every((s) => given.has(s.id));
-        if (!isComplete) {
-          throw badRequest(messages.reorderMismatch, 'REORDER_MISMATCH');
-        }
-        const ordered = body.stepOrders
-          .map((s, index) => ({ ...s, index }))
-          .sort((a, b) => a.step_order - b.step_order || a.index - b.index)
-          .map((s) => s.id);
-        await writeStepOrder(tx, ordered);
-        await touchPackage(tx, packageId, editorOf(ctx));
-        const before = steps.map((s) => ({ id: s.id, step_order: s.stepOrder }));
-        await writeAudit(tx, ctx, {
-          action: 'Reorder Package Steps',
-          resourceType: 'package',
-          resourceId: packageId,
-          ...auditSiteOf(pkg.siteId),
-          details: `Reordered ${ordered.length} steps`,
-          oldValues: before,
-          newValues: ordered.map((id, i) => ({ id, step_order: i + 1 })),
-        });
-        return (await listSteps(tx, packageId)).map(toStep);
-      });
-    },
-
-    // Beyond the spec: a copy of a package with its steps, or the same saved as a template.
-    async duplicate(
-      ctx: RequestContext,
-      packageId: number,
-      body: PackageDuplicateInput,
-    ): Promise<PackageDetail> {
-      return db.transaction(async (tx) => {
-        const source = await loadOr404(tx, ctx, packageId);
-        const siteId = await siteForNewPackage(tx, ctx, body.site_id, source.siteId);
-        const isTemplate = body.is_template ?? source.isTemplate;
-        const name =
-          body.name ?? `${source.name} (${isTemplate && !source.isTemplate ? 'template' : 'copy'})`;
-        const row = await insertPackage(tx, ctx, {
-          name,
-          description: source.description,
-          target_os: source.targetOs === 'macos' ? undefined : source.targetOs,
-          os_version_requirement: source.osVersionRequirement,
-          architecture: source.architecture,
-          package_version: source.packageVersion,
-          is_template: isTemplate,
-          siteId,
-        });
-        await addSteps(tx, ctx, row.id, (await listSteps(tx, packageId)).map(fromRow));
-        await writeAudit(tx, ctx, {
-          action: isTemplate && !source.isTemplate ? 'Save Package as Template' : 'Duplicate Package',
-          resourceType: 'package',
-          resourceId: row.id,
-          ...auditSiteOf(siteId),
-          details: `Copied package ${source.name} (id ${source.id}) to ${row.name}`,
-          newValues: { site_id: siteId },
-        });
-        return detailOf(tx, row);
-      });
-    },
-
-    async exportPackage(ctx: RequestContext, packageId: number): Promise<PackageExportDocument> {
-      const row = await loadOr404(db, ctx, packageId);
-      const steps = await listSteps(db, packageId);
-      const files = await fileLookup.findByIds(db, ctx, referencedFileIds(steps));
-      return toExportDocument(row, steps, files);
-    },
-
-    // One insert for the steps and one for their files, whatever their number (R2-6).
-    async importPackage(
-      ctx: RequestContext,
-      doc: PackageImportInput,
-      query: PackageImportQuery,
-    ): Promise<PackageDetail> {
-      return db.transaction(async (tx) => {
-        const siteId = await siteForNewPackage(tx, ctx, query.site_id);
-        const steps = await resolveImportedSteps(tx, ctx, doc);
-        const row = await insertPackage(tx, ctx, { ...doc.package, siteId });
-        await addSteps(tx, ctx, row.id, steps);
-        await writeAudit(tx, ctx, {
-          action: 'Import Package',
-          resourceType: 'package',
-          resourceId: row.id,
-          ...auditSiteOf(siteId),
-          details: `Imported package ${row.name} with ${steps.length} steps`,
-          newValues: { ...doc, site_id: siteId },
-        });
-        return detailOf(tx, row);
-      });
-    },
+    ...createPackageStepsService(db),
+    ...createPackageCopiesService(db),
   };
 }
 

@@ -1,6 +1,5 @@
 import { paginate } from '@outpost/contract/envelope';
 import { adminMessages as messages } from '@outpost/contract/messages';
-import { userSiteAccessError } from '@outpost/contract/users';
 import type {
   BulkDeleteUsersBody,
   DeleteUsersResponse,
@@ -10,18 +9,15 @@ import type {
   UserListResponse,
   UserUpdateInput,
 } from '@outpost/contract/users';
-import type { Role, SiteAccessType } from '@outpost/contract/auth';
+import type { SiteAccessType } from '@outpost/contract/auth';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { isSiteLimited } from '../../lib/scope';
+import { conflict, notFound } from '../../lib/errors';
 import { requireAdmin } from '../../lib/context';
 import type { RequestContext } from '../../lib/context';
 import {
   deleteUsers,
-  findSiteIdsInScope,
-  findUserIdByEmail,
   findUsers,
   insertUser,
   listUsers,
@@ -30,8 +26,18 @@ import {
   toUser,
   updateUser,
 } from './users.queries';
-import type { UserRow } from './users.queries';
 import { requireAdminRemains } from './users.rules';
+import {
+  accessSites,
+  auditValues,
+  checkSiteAccess,
+  loadOne,
+  requireEmailFree,
+  requireManageable,
+  rowValues,
+  siteIdsOf,
+  who,
+} from './users-checks';
 import type { SessionControl } from '../auth/sessions.service';
 
 // Users of the caller's organization (issue 11; spec: operations §2.6, §5, §7 Users). A user
@@ -40,125 +46,7 @@ import type { SessionControl } from '../auth/sessions.service';
 // Administrators only. An administrator limited to specific sites manages only users whose
 // access lies within their sites, and gives only their sites (no privilege beyond their own).
 
-const siteIdsOf = (row: Pick<UserRow, 'assignedSiteIds'>) =>
-  row.assignedSiteIds ? row.assignedSiteIds.split(',').map(Number) : [];
-
-/** What the audit entry records of a user. */
-const auditValues = (u: {
-  email: string;
-  name: string | null;
-  role: Role;
-  siteAccessType: string;
-  siteIds: number[];
-}) => ({
-  email: u.email,
-  name: u.name,
-  role: u.role,
-  site_access_type: u.siteAccessType,
-  site_ids: u.siteIds,
-});
-
-const rowValues = (row: UserRow) => auditValues({ ...row, siteIds: siteIdsOf(row) });
-
-/** The sites an entry about a member concerns: none (tenant-wide) for a member of all sites. */
-const accessSites = (access: string, siteIds: number[]) => (access === 'specific' ? siteIds : null);
-
-const who = (u: { name: string | null; email: string }) => (u.name ? `${u.name} (${u.email})` : u.email);
-
 export function createUsersService(db: Db, sessions: SessionControl) {
-  /** A site-limited administrator manages only users whose access is within their own sites. */
-  function requireManageable(ctx: RequestContext, row: UserRow): void {
-    if (!isSiteLimited(ctx)) {
-      return;
-    }
-    const own = new Set(ctx.siteIds);
-    if (row.siteAccessType === 'all' || siteIdsOf(row).some((id) => !own.has(id))) {
-      throw forbidden(messages.siteAccessBeyondOwn, 'SITE_ACCESS_BEYOND_OWN');
-    }
-  }
-
-  /** Checks the site access a user is to get; returns the site ids to store. */
-  async function checkSiteAccess(
-    ex: Executor,
-    ctx: RequestContext,
-    access: SiteAccessType,
-    siteIds: number[],
-  ): Promise<number[]> {
-    const error = userSiteAccessError(access, siteIds);
-    if (error) {
-      throw badRequest(error, 'SITE_REQUIRED');
-    }
-    if (access === 'all') {
-      if (isSiteLimited(ctx)) {
-        throw forbidden(messages.siteAccessBeyondOwn, 'SITE_ACCESS_BEYOND_OWN');
-      }
-      return [];
-    }
-    const wanted = [...new Set(siteIds)].sort((a, b) => a - b);
-    // For a site-limited administrator, sites outside theirs are not found, like another tenant's.
-    const found = new Set(await findSiteIdsInScope(ex, ctx, wanted));
-    const missing = wanted.filter((id) => !found.has(id));
-    if (missing.length > 0) {
-      throw badRequest(messages.sitesNotInTenant(missing), 'SITE_NOT_FOUND');
-    }
-    return wanted;
-  }
-
-  async function requireEmailFree(ex: Executor, ctx: RequestContext, email: string, exceptId?: number) {
-    const existing = await findUserIdByEmail(ex, ctx, email);
-    if (existing !== null && existing !== exceptId) {
-      throw conflict(messages.emailTaken(email), 'EMAIL_TAKEN');
-    }
-  }
-
-  async function loadOne(ex: Executor, ctx: RequestContext, id: number, lock = false): Promise<UserRow> {
-    const [row] = await findUsers(ex, ctx, [id], { lock });
-    if (!row) {
-      throw notFound(messages.userNotFound, 'USER_NOT_FOUND');
-    }
-    return row;
-  }
-
-  async function remove(ctx: RequestContext, requested: number[]): Promise<DeleteUsersResponse> {
-    requireAdmin(ctx);
-    const ids = [...new Set(requested)];
-    const result = await db.transaction(async (tx) => {
-      const admins = await lockAdmins(tx, ctx);
-      const rows = await findUsers(tx, ctx, ids, { lock: true });
-      const found = new Set(rows.map((r) => r.id));
-      const missing = ids.filter((id) => !found.has(id));
-      if (missing.length > 0) {
-        throw notFound(
-          requested.length === 1 ? messages.userNotFound : messages.usersNotFound(missing),
-          'USER_NOT_FOUND',
-        );
-      }
-      rows.forEach((row) => requireManageable(ctx, row));
-      const losingAdmins = rows.filter((r) => r.role === 'tenant_admin').map((r) => r.id);
-      if (losingAdmins.length > 0) {
-        requireAdminRemains(ctx, admins, { losing: losingAdmins, losingAllSites: [], kind: 'delete' });
-      }
-      const deleted = await deleteUsers(tx, ctx, ids);
-      for (const row of rows) {
-        await writeAudit(tx, ctx, {
-          action: 'Delete User',
-          siteIds: accessSites(row.siteAccessType, siteIdsOf(row)),
-          resourceType: 'user',
-          resourceId: row.id,
-          details:
-            rows.length === 1
-              ? `Deleted user ${who(row)}`
-              : `Deleted user ${who(row)} (bulk delete of ${rows.length} users)`,
-          oldValues: rowValues(row),
-        });
-      }
-      return { deleted: deleted.length, user_ids: deleted, message: messages.usersDeleted(deleted.length) };
-    });
-    // Their sessions went with their rows; open sockets close now rather than at the next check.
-    await sessions.announceEnded(result.user_ids);
-    return result;
-  }
-
   return {
     async list(ctx: RequestContext, f: UserListFilters): Promise<UserListResponse> {
       requireAdmin(ctx);
@@ -208,73 +96,7 @@ export function createUsersService(db: Db, sessions: SessionControl) {
 
     async update(ctx: RequestContext, id: number, body: UserUpdateInput): Promise<User> {
       requireAdmin(ctx);
-      const hasAccessChanged = await db.transaction(async (tx) => {
-        const admins = await lockAdmins(tx, ctx);
-        const before = await loadOne(tx, ctx, id, true);
-        requireManageable(ctx, before);
-        const beforeSites = siteIdsOf(before);
-        const access: SiteAccessType =
-          body.site_access_type ?? (before.siteAccessType === 'all' ? 'all' : 'specific');
-        const siteIds = await checkSiteAccess(
-          tx,
-          ctx,
-          access,
-          body.site_ids ?? (body.site_access_type === 'all' ? [] : beforeSites),
-        );
-        const next = {
-          email: body.email ?? before.email,
-          name: body.name === undefined ? before.name : body.name,
-          role: body.role ?? before.role,
-          siteAccessType: access,
-          siteIds,
-        };
-        if (next.email !== before.email) {
-          // SECURITY.md R2-1: a membership bound to a person's identity keeps its address.
-          if (before.identityId !== null) {
-            throw conflict(messages.emailBound, 'EMAIL_BOUND');
-          }
-          await requireEmailFree(tx, ctx, next.email, id);
-        }
-        if (before.role === 'tenant_admin') {
-          requireAdminRemains(ctx, admins, {
-            losing: next.role === 'tenant_admin' ? [] : [id],
-            losingAllSites: next.siteAccessType === 'all' ? [] : [id],
-            kind: 'demote',
-          });
-        }
-        const updated = await updateUser(tx, ctx, id, {
-          email: next.email,
-          name: next.name,
-          role: next.role,
-          siteAccessType: next.siteAccessType,
-        });
-        if (!updated) {
-          throw conflict(messages.emailTaken(next.email), 'EMAIL_TAKEN');
-        }
-        await replaceUserSites(tx, id, siteIds);
-        await writeAudit(tx, ctx, {
-          action: 'Update User',
-          // about the sites before and after: both sides' administrators read it (R2-9)
-          siteIds:
-            before.siteAccessType === 'all' || next.siteAccessType === 'all'
-              ? null
-              : [...beforeSites, ...siteIds],
-          resourceType: 'user',
-          resourceId: id,
-          details: `Updated user ${who(next)}`,
-          oldValues: rowValues(before),
-          newValues: auditValues(next),
-        });
-        // SECURITY.md R2-1 "Sessions": a changed role or site access ends the member's sessions.
-        const isAccessChanged =
-          next.role !== before.role ||
-          next.siteAccessType !== before.siteAccessType ||
-          siteIds.join(',') !== beforeSites.join(',');
-        if (isAccessChanged) {
-          await sessions.revokeMembers(tx, [id]);
-        }
-        return isAccessChanged;
-      });
+      const hasAccessChanged = await db.transaction(async (tx) => applyUpdate(tx, ctx, sessions, id, body));
       if (hasAccessChanged) {
         await sessions.announceEnded([id]);
       }
@@ -282,13 +104,131 @@ export function createUsersService(db: Db, sessions: SessionControl) {
     },
 
     async remove(ctx: RequestContext, id: number): Promise<DeleteUsersResponse> {
-      return remove(ctx, [id]);
+      return removeUsers(db, sessions, ctx, [id]);
     },
 
     async removeMany(ctx: RequestContext, body: BulkDeleteUsersBody): Promise<DeleteUsersResponse> {
-      return remove(ctx, body.user_ids);
+      return removeUsers(db, sessions, ctx, body.user_ids);
     },
   };
+}
+
+async function removeUsers(
+  db: Db,
+  sessions: SessionControl,
+  ctx: RequestContext,
+  requested: number[],
+): Promise<DeleteUsersResponse> {
+  requireAdmin(ctx);
+  const ids = [...new Set(requested)];
+  const result = await db.transaction(async (tx) => {
+    const admins = await lockAdmins(tx, ctx);
+    const rows = await findUsers(tx, ctx, ids, { lock: true });
+    const found = new Set(rows.map((r) => r.id));
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      throw notFound(
+        requested.length === 1 ? messages.userNotFound : messages.usersNotFound(missing),
+        'USER_NOT_FOUND',
+      );
+    }
+    rows.forEach((row) => requireManageable(ctx, row));
+    const losingAdmins = rows.filter((r) => r.role === 'tenant_admin').map((r) => r.id);
+    if (losingAdmins.length > 0) {
+      requireAdminRemains(ctx, admins, { losing: losingAdmins, losingAllSites: [], kind: 'delete' });
+    }
+    const deleted = await deleteUsers(tx, ctx, ids);
+    for (const row of rows) {
+      await writeAudit(tx, ctx, {
+        action: 'Delete User',
+        siteIds: accessSites(row.siteAccessType, siteIdsOf(row)),
+        resourceType: 'user',
+        resourceId: row.id,
+        details:
+          rows.length === 1
+            ? `Deleted user ${who(row)}`
+            : `Deleted user ${who(row)} (bulk delete of ${rows.length} users)`,
+        oldValues: rowValues(row),
+      });
+    }
+    return { deleted: deleted.length, user_ids: deleted, message: messages.usersDeleted(deleted.length) };
+  });
+  // Their sessions went with their rows; open sockets close now rather than at the next check.
+  await sessions.announceEnded(result.user_ids);
+  return result;
+}
+
+/** The update of one user inside its transaction; whether the user's access changed. */
+async function applyUpdate(
+  tx: Executor,
+  ctx: RequestContext,
+  sessions: SessionControl,
+  id: number,
+  body: UserUpdateInput,
+): Promise<boolean> {
+  const admins = await lockAdmins(tx, ctx);
+  const before = await loadOne(tx, ctx, id, true);
+  requireManageable(ctx, before);
+  const beforeSites = siteIdsOf(before);
+  const access: SiteAccessType =
+    body.site_access_type ?? (before.siteAccessType === 'all' ? 'all' : 'specific');
+  const siteIds = await checkSiteAccess(
+    tx,
+    ctx,
+    access,
+    body.site_ids ?? (body.site_access_type === 'all' ? [] : beforeSites),
+  );
+  const next = {
+    email: body.email ?? before.email,
+    name: body.name === undefined ? before.name : body.name,
+    role: body.role ?? before.role,
+    siteAccessType: access,
+    siteIds,
+  };
+  if (next.email !== before.email) {
+    // SECURITY.md R2-1: a membership bound to a person's identity keeps its address.
+    if (before.identityId !== null) {
+      throw conflict(messages.emailBound, 'EMAIL_BOUND');
+    }
+    await requireEmailFree(tx, ctx, next.email, id);
+  }
+  if (before.role === 'tenant_admin') {
+    requireAdminRemains(ctx, admins, {
+      losing: next.role === 'tenant_admin' ? [] : [id],
+      losingAllSites: next.siteAccessType === 'all' ? [] : [id],
+      kind: 'demote',
+    });
+  }
+  const updated = await updateUser(tx, ctx, id, {
+    email: next.email,
+    name: next.name,
+    role: next.role,
+    siteAccessType: next.siteAccessType,
+  });
+  if (!updated) {
+    throw conflict(messages.emailTaken(next.email), 'EMAIL_TAKEN');
+  }
+  await replaceUserSites(tx, id, siteIds);
+  await writeAudit(tx, ctx, {
+    action: 'Update User',
+    // about the sites before and after: both sides' administrators read it (R2-9)
+    siteIds:
+      before.siteAccessType === 'all' || next.siteAccessType === 'all' ? null : [...beforeSites, ...siteIds],
+    resourceType: 'user',
+    resourceId: id,
+    details: `Updated user ${who(next)}`,
+    oldValues: rowValues(before),
+    newValues: auditValues(next),
+  });
+  // SECURITY.md R2-1 "Sessions": a changed role or site access ends the member's sessions.
+  const isAccessChanged =
+    next.role !== before.role ||
+    next.siteAccessType !== before.siteAccessType ||
+    siteIds.join(',') !== beforeSites.join(',');
+  if (isAccessChanged) {
+    await sessions.revokeMembers(tx, [id]);
+  }
+  return isAccessChanged;
 }
 
 export type UsersService = ReturnType<typeof createUsersService>;

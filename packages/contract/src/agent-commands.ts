@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { DeviceActionType, InventoryKind, ServiceAction } from './devices';
+import { AgentPlatform } from './agent-releases';
+
+// The commands the server sends an agent and the results of the built-in ones (agent-protocol.ts
+// describes the protocol; it re-exports this file).
+
+const id = z.string().min(1).max(128);
+
+// ---------- commands (server → agent) ----------
+
+export const RefreshInventoryCommand = z.object({
+  kind: z.literal('refresh_inventory'),
+  inventoryKind: z.union([InventoryKind, z.literal('all')]),
+});
+export const ServiceControlCommand = z.object({
+  kind: z.literal('service_control'),
+  serviceName: z.string().min(1).max(255),
+  action: ServiceAction,
+});
+export const DeviceActionCommand = z.object({
+  kind: z.literal('device_action'),
+  action: DeviceActionType,
+  data: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+/** Deployment steps as the agent runs them (operations §3 Package step). */
+export const DeploymentStep = z.object({
+  stepOrder: z.number().int().positive(),
+  stepName: z.string(),
+  stepType: z.string(),
+  stepDetails: z.record(z.string(), z.unknown()),
+  timeoutSeconds: z.number().int().positive(),
+  retryCount: z.number().int().nonnegative(),
+  failDeploymentOnError: z.boolean(),
+});
+export type DeploymentStep = z.infer<typeof DeploymentStep>;
+export const RunDeploymentCommand = z.object({
+  kind: z.literal('run_deployment'),
+  jobId: z.number().int(),
+  deviceDeploymentId: z.number().int(),
+  packageName: z.string(),
+  /** the package's target OS; an agent on another OS runs none of the steps (docs/architecture.md) */
+  targetOs: z.string().max(16).optional(),
+  steps: z.array(DeploymentStep),
+});
+export const CancelCommand = z.object({
+  kind: z.literal('cancel'),
+  /** the command (usually a run_deployment) to stop */
+  targetCommandId: id,
+});
+
+/** `url` of a build: a path on the agent's own server (never another origin: it sends its credentials) */
+const serverPath = /^\/api\/[A-Za-z0-9/_.-]+$/;
+/**
+ * Update the agent (issue 15): a published build per platform of the device's OS (older agents report no
+ * architecture); the agent takes its own and answers once it connected, or why it refused or rolled back.
+ */
+export const AgentBuild = z.object({
+  platform: AgentPlatform,
+  version: z.string().max(64),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int().positive(),
+  url: z.string().max(512).regex(serverPath),
+});
+export type AgentBuild = z.infer<typeof AgentBuild>;
+export const UpdateAgentCommand = z.object({
+  kind: z.literal('update_agent'),
+  version: z.string().max(64),
+  builds: z.array(AgentBuild).min(1).max(8),
+});
+export type UpdateAgentCommand = z.infer<typeof UpdateAgentCommand>;
+
+export const AgentCommand = z.discriminatedUnion('kind', [
+  RefreshInventoryCommand,
+  ServiceControlCommand,
+  DeviceActionCommand,
+  RunDeploymentCommand,
+  CancelCommand,
+  UpdateAgentCommand,
+]);
+export type AgentCommand = z.infer<typeof AgentCommand>;
+export type AgentCommandKind = AgentCommand['kind'];
+export const AGENT_COMMAND_KINDS = AgentCommand.options.map((o) => o.shape.kind.value);
+
+export const COMMAND_STATUSES = ['pending', 'sent', 'completed', 'failed'] as const;
+export const CommandStatus = z.enum(COMMAND_STATUSES);
+export type CommandStatus = z.infer<typeof CommandStatus>;
+export const COMMAND_RESULT_STATUSES = ['completed', 'failed'] as const;
+
+// ---------- results of the built-in commands ----------
+
+export const ServiceControlResult = z.object({
+  serviceName: z.string(),
+  action: ServiceAction,
+  status: z.string(),
+});
+export type ServiceControlResult = z.infer<typeof ServiceControlResult>;
