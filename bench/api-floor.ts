@@ -1,4 +1,4 @@
-// The floor of the api benchmark (issue 13 point 1): a bare node:http server, in its own process,
+// The floor of the api benchmark: a bare node:http server, in its own process,
 // that answers each benchmarked path with the same SQL the Outpost server ran for it, through the
 // same driver (pg, a pool of the same size), after the same session check (the server's own
 // session-token verify, then the same membership query). It does no routing framework, no

@@ -40,13 +40,13 @@ export function apiCases(lastPage: number, site2: number | undefined): ApiCase[]
       path: '/api/customer/deployments',
       schema: apiSuccess(DeploymentListResponse),
     },
-    // what the Device Activity page asks for: the first page in the default order (architecture §11)
+    // what the Device Activity page asks for: the first page in the default order (docs/architecture.md#device-activity)
     {
       name: 'device activity overview: first page (paged, as the web app asks)',
       path: '/api/customer/device-activity/overview?page=1&limit=50&sort=utilization_30d&order=desc',
       schema: apiSuccess(ActivityOverviewPage),
     },
-    // the spec's call without paging parameters: every device in scope (20 MB at 100,000)
+    // the product's call without paging parameters: every device in scope (20 MB at 100,000)
     {
       name: 'device activity overview: full list (spec call, unpaged)',
       path: '/api/customer/device-activity/overview',

@@ -1,4 +1,4 @@
-// Bulk seed for the api benchmark (issue 13 point 1): one measured tenant with `devices` devices
+// Bulk seed for the api benchmark: one measured tenant with `devices` devices
 // and `others` more tenants sharing the rest of `total`, loaded with multi-row INSERT … SELECT
 // over generate_series (the rows are built inside PostgreSQL: no round trip per row).
 //

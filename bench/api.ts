@@ -1,4 +1,4 @@
-// Benchmark "api" (issue 13 point 1): the customer API at scale on PostgreSQL, beside a floor.
+// Benchmark "api": the customer API at scale on PostgreSQL, beside a floor.
 //
 //   npm run bench -- api            # 100,000 devices in the measured tenant, 1,000,000 in all
 //   npm run bench -- api --quick    # 10,000 in the tenant, 100,000 in all, shorter runs
@@ -179,7 +179,7 @@ try {
 
   // ---- 3. the server and the floor in their own processes
   const runtime = values.runtime;
-  // with BENCH_SERVER_NODE_ARGS ("--cpu-prof --cpu-prof-dir=…"), as the fleet benchmarks (README)
+  // with BENCH_SERVER_NODE_ARGS ("--cpu-prof --cpu-prof-dir=…"), as the fleet benchmarks (docs/development.md#benchmarks)
   const serverArgs = serverNodeArgs(runtime);
   const serverPort = await freePort();
   const server = await startChild(

@@ -1,4 +1,4 @@
-// Benchmark "deploy" (issue 13 point 3): a three-step package deployed to N simulated agents.
+// Benchmark "deploy": a three-step package deployed to N simulated agents.
 //
 //   npm run bench -- deploy            # 10,000 agents
 //   npm run bench -- deploy --quick    # 1,000 agents

@@ -1,6 +1,6 @@
-// Benchmark: GET /api/customer/devices at 100,000 devices in one tenant (issue 4).
-// Superseded by bench/api.ts (issue 13), which runs the load generator in its own process; this one
-// runs autocannon inside the server's process and is kept to compare with the issue 4 figures.
+// Benchmark: GET /api/customer/devices at 100,000 devices in one tenant.
+// Superseded by bench/api.ts, which runs the load generator in its own process; this one
+// runs autocannon inside the server's process and is kept to compare with the earlier figures.
 //
 //   npx tsx bench/device-list.ts                       # PGlite in memory
 //   DATABASE_URL=postgres://… npx tsx bench/device-list.ts   # PostgreSQL (use a throwaway database)

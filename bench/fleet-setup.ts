@@ -42,7 +42,7 @@ export function fleetServerEnv(
     // the benchmark signs in with dev sign-in from loopback (SECURITY.md R2-7)
     OUTPOST_ALLOW_DEV_LOGIN: '1',
     // ten thousand machines behind one address with one token: the defaults (600 a minute) are
-    // for the internet, not for a benchmark (README "Agents and live updates")
+    // for the internet, not for a benchmark (docs/operations.md#several-instances-and-the-limits-agents-meet)
     ENROLL_PER_ADDRESS_PER_MINUTE: '1000000',
     ENROLL_PER_TOKEN_PER_MINUTE: '1000000',
     ...extra,

@@ -1,4 +1,4 @@
-// Benchmark "fleet" (issue 13 point 2): N live agents on one server instance.
+// Benchmark "fleet": N live agents on one server instance.
 //
 //   npm run bench -- fleet            # 10,000 agents
 //   npm run bench -- fleet --quick    # 1,000 agents, shorter windows

@@ -1,5 +1,5 @@
-// Benchmark "footprint" (issue 13 point 5): the server's start time and resident memory, at idle
-// and with the 25-device demo, on PGlite and on PostgreSQL (README "Development", bench/RESULTS.md).
+// Benchmark "footprint": the server's start time and resident memory, at idle
+// and with the 25-device demo, on PGlite and on PostgreSQL (docs/development.md, bench/RESULTS.md).
 //
 //   npm run bench -- footprint            # compiled server, PGlite and PostgreSQL, 3 runs, 10 s settle
 //   npm run bench -- footprint --quick    # 1 run, 3 s settle

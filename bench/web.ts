@@ -1,4 +1,4 @@
-// Benchmark "web" (issue 13 point 4): the weight of the web app and its Lighthouse scores.
+// Benchmark "web": the weight of the web app and its Lighthouse scores.
 //
 //   npm run bench -- web            # 3 Lighthouse runs per page, the median
 //   npm run bench -- web --quick    # 1 run per page

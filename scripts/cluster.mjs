@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run cluster: the production layout on one machine (README "Running in production"): two
+// npm run cluster: the production layout on one machine (docs/operations.md#running-in-production): two
 // instances of the built server on PostgreSQL and Redis, behind nginx running deploy/nginx.conf on
 // loopback. Builds what is stale first (as npm start), creates the database when it is missing,
 // starts instance 1 (which applies the migrations), then instance 2 (which seeds the demo and

@@ -1,8 +1,7 @@
 // nginx in front of several Outpost instances, from deploy/nginx.conf (the one source of truth):
 // `npm run cluster` and the cluster integration test run Debian's nginx as a foreground process
 // with a temporary prefix, on a config generated from that file with only the parts that differ
-// on loopback replaced (the listen address, the upstream's servers, no TLS). README "Running in
-// production".
+// on loopback replaced (the listen address, the upstream's servers, no TLS). docs/operations.md#running-in-production.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm start: builds the web app and the server when their builds are missing or stale, then runs
-// the compiled server (README "Two commands").
+// the compiled server (README.md#two-commands).
 import { buildIfStale, runCompiled, targets } from './build-state.mjs';
 
 buildIfStale(['web', 'server']);

@@ -1,5 +1,5 @@
 // npm run build -w @outpost/server: dist/main.js (the server), dist/cli.js (the admin CLI) and
-// dist/migrations (the SQL the server applies at start). See README "Development".
+// dist/migrations (the SQL the server applies at start). See docs/development.md.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { openRoute, routes } from './routes';
 
-// Issue 24 item 21: the first Tab stop of every signed-in page is a "Skip to main content" link,
+// The first Tab stop of every signed-in page is a "Skip to main content" link,
 // shown when focused; it moves the focus to the page's content, so the page's first action is a
 // few Tab presses away (it was 15: every navigation link and the header came first). Each stop
 // on the way shows where the focus is.

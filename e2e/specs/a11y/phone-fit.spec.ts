@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { openRoute, routes, useTheme } from './routes';
 
-// Issue 24 item 20: every route fits a phone (390 × 844) in light and dark: the page itself never
+// Every route fits a phone (390 × 844) in light and dark: the page itself never
 // scrolls sideways (a wide table may scroll inside its own box, but the lists that matter most
 // become card rows on phones). The routes are in routes.ts.
 

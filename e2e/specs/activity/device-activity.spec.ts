@@ -11,8 +11,8 @@ import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 import { apiGet } from '../devices/api';
 
-// spec: operations §2.11 Device activity, §4, §8; core §2 Device detail, Device Activity tab.
-// The page asks the server for one page at a time (architecture §11 "Paged overview"). The demo
+// docs/product/activity.md#device-activity-overview Device activity, #utilisation; docs/product/devices.md#device-detail, Device Activity tab.
+// The page asks the server for one page at a time (docs/decisions/2026-11-26-device-activity-overview.md). The demo
 // fleet keeps logging in and out, so each expectation is computed from the very answer the page
 // received for it (its own response), not from a second read.
 

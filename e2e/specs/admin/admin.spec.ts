@@ -4,7 +4,7 @@ import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN, DEMO_TECH } from '../../fixtures/env';
 import { listDevices } from '../devices/api';
 
-// spec: operations §2.6 Users, §2.8 Sites, §2.10 Audit logs, §5, §8 (issue 11), against the shared
+// docs/product/administration.md#users Users, #sites Sites, docs/product/activity.md#audit-log Audit logs, against the shared
 // demo server; every name is unique, so the tests can run again on the same data.
 
 const unique = () => Date.now().toString(36).slice(-4).toUpperCase();
@@ -231,7 +231,7 @@ test('bulk delete is offered only with a selection, then the selected sites and 
   }
 
   await page.goto('/sites');
-  // bulk delete is offered only with a selection, in the selection bar (issue 24)
+  // bulk delete is offered only with a selection, in the selection bar
   await expect(page.locator('tbody tr').first()).toBeVisible();
   await expect(page.getByRole('button', { name: /Delete Selected/ })).toHaveCount(0);
   await page.getByRole('searchbox', { name: 'Search' }).fill(`E2E Bulk ${tag}`);

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN, DEMO_TECH } from '../../fixtures/env';
 
-// spec: operations §2.7 Agents, §4 cleanup, §5, §8 (issue 4).
+// docs/product/administration.md#agents Agents, #agent-cleanup cleanup.
 
 /** The demo's simulated deployments raise error toasts now and then; they sit over the page's actions. */
 async function dismissToasts(page: Page) {
@@ -24,7 +24,7 @@ test('agents list, No Selection, cleanup previewed with its real result', async 
   }
   await expect(page.locator('tbody tr').first()).toBeVisible();
   await expect(page.locator('tbody tr').first()).toContainText(/S\/N \S+/);
-  // bulk delete is offered only with a selection, in the selection bar (issue 24)
+  // bulk delete is offered only with a selection, in the selection bar
   await expect(page.getByRole('button', { name: /Delete Selected/ })).toHaveCount(0);
   await page.locator('tbody tr').first().getByRole('checkbox').check();
   const bar = page.getByRole('region', { name: 'Bulk actions' });
@@ -77,7 +77,7 @@ test('Install Agent creates a token and shows the one-line install for Windows, 
   const script = await page.request.get(`${origin}/api/agent/install.sh`);
   expect(script.status()).toBe(200);
   expect(await script.text()).toContain(`OUTPOST_SERVER='${origin}'`);
-  // customers see no operator text: no build commands, no running from a source checkout (issue 24)
+  // customers see no operator text: no build commands, no running from a source checkout
   await expect(dialog).not.toContainText('npm ');
   await expect(dialog).not.toContainText('from source');
 });

@@ -4,7 +4,7 @@ import { deviceMessages } from '@outpost/contract/messages';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 
-// spec: core §2 Dashboard (issue 4): real counts from the simulated fleet.
+// docs/product/devices.md#dashboard: real counts from the simulated fleet.
 test('tiles, recent device activity, licence and recently discovered software', async ({ page }) => {
   const session = await signInAs(page, DEMO_ADMIN);
   const res = await page.request.get('/api/customer/devices/stats/dashboard', {
@@ -27,7 +27,7 @@ test('tiles, recent device activity, licence and recently discovered software', 
   await expect(page).toHaveURL(/\/devices$/);
 });
 
-// Issue 24 item 14: there is no fleet-wide software page yet, so "View All Software" says so and
+// There is no fleet-wide software page yet, so "View All Software" says so and
 // stays on the dashboard instead of opening one device's Software tab. The panel is given a title
 // (the simulated fleet's software all came with its first inventories, which are not discoveries).
 test('View All Software says the fleet software page is coming soon', async ({ page }) => {

@@ -4,7 +4,7 @@ import { deploymentMessages as messages } from '@outpost/contract/messages';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 
-// The deploy dialog's form (issue 24 item 6): the fields are in sight at 1440×900 without
+// The deploy dialog's form: the fields are in sight at 1440×900 without
 // scrolling inside the dialog, and a schedule in the past is refused before anything is sent.
 
 async function openFromPackages(page: Page) {

@@ -5,7 +5,7 @@ import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 import { createCmdPackage, createJob, getJob, pickDevices, uniqueName } from './api';
 
-// spec: core §2 Deploy dialog, §4 (dialog, notifications), operations §2.4, §2.5, §4, §9 — with the
+// docs/product/deployments.md#deploy-dialog, docs/product/live-updates.md#notifications (dialog, notifications), #history, #details, docs/product/deployments.md, #limits — with the
 // simulated fleet of the demo, against the real server and engine.
 
 const toast = (page: Page, title: string) => page.locator('[data-toast-type]').filter({ hasText: title });

@@ -4,7 +4,7 @@ import { DEMO_ADMIN } from '../../fixtures/env';
 import type { SoftwareListResponse } from '@outpost/contract/devices';
 import { apiGet, getDevice, listDevices, onlineDevices, softwareTotal } from './api';
 
-// spec: core §2 Device detail, §4 Service control and Data refresh (issue 4).
+// docs/product/devices.md#device-detail, #services.
 
 test('software search paginates, 50 per page', async ({ page }) => {
   const session = await signInAs(page, DEMO_ADMIN);

@@ -4,7 +4,7 @@ import { DEMO_ADMIN } from '../../fixtures/env';
 import { startPrivateServer } from '../../fixtures/server';
 import { deviceActions, listDevices, onlineDevices } from './api';
 
-// spec: core §2 Device list, §4 Selection and live updates (issue 4, with the simulated fleet).
+// docs/product/devices.md#device-list, docs/product/live-updates.md#live-lists Selection and live updates (with the simulated fleet).
 
 test('a row restart reaches the agent and the action is listed as completed', async ({ page }) => {
   const session = await signInAs(page, DEMO_ADMIN);

@@ -4,7 +4,7 @@ import { packageMessages } from '@outpost/contract/messages';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 
-// spec: operations §2.2, §2.3, §4 package save, §5 validation.
+// docs/product/packages.md#package-list, #builder, #saving package save, #validation validation.
 
 const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 
-// Beyond the spec (issue 5): duplicate, save as template, export and import as JSON.
+// Beyond the original product description: duplicate, save as template, export and import as JSON.
 
 async function createViaApi(page: Page, token: string, name: string) {
   const headers = { authorization: `Bearer ${token}` };

@@ -4,7 +4,7 @@ import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 import { startPrivateServer } from '../../fixtures/server';
 
-// spec: operations §2.3 file fields and §8 — 'Failed to upload file: {reason}', the field cleared;
+// docs/product/packages.md#step-types file fields and #saving — 'Failed to upload file: {reason}', the field cleared;
 // 'Failed to add step "{name}": {error}' when the server refuses a step during the save.
 
 test('a refused upload shows the reason and clears the field', async ({ page }) => {

@@ -3,7 +3,7 @@ import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 import { startPrivateServer } from '../../fixtures/server';
 
-// spec: core §2 badge, §4 retries; beyond the spec, the way back once the retries are spent.
+// docs/product/live-updates.md#connection badge retries; beyond the original product description, the way back once the retries are spent.
 test('the badge reads Disconnected with Reconnect when the server goes away, and Connected again after a restart', async ({
   page,
 }) => {

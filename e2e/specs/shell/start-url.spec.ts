@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
-// A new user runs `npm start` and opens the address it prints (README "Two commands"). PORT=0
+// A new user runs `npm start` and opens the address it prints (README.md#two-commands). PORT=0
 // lets the server pick a free port, so the printed URL can only be right if it is the real one.
 test('the URL that npm start prints opens the sign-in screen', async ({ page }) => {
   test.setTimeout(120_000);

@@ -20,7 +20,7 @@ import { createSystemBackend } from './system-backend';
 const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../../..');
 
-// The real agent on this machine against a test server (issue 3 "Tests that must exist"): the CLI
+// The real agent on this machine against a test server ("Tests that must exist"): the CLI
 // enrols, then the agent reports this machine's real hostname, disks and interfaces. Device
 // actions go to a RecordingExecutor: nothing here may change the machine.
 describe('the real agent on this machine', () => {

@@ -177,7 +177,7 @@ export class AgentConnection {
           // the capabilities are the connection's: it is what reads the server's acks
           ws.send(JSON.stringify({ ...hello, capabilities: [AGENT_CAPABILITIES.ackLists] }));
           // A server that accepts the socket but never welcomes us (hung, or not an Outpost
-          // server) must not hold the agent forever: drop it and retry with backoff (issue 14).
+          // server) must not hold the agent forever: drop it and retry with backoff.
           if (this.ws === ws && this.state === 'connecting') {
             this.welcomeTimer = setTimeout(() => {
               this.log.warn('no welcome from the server; reconnecting');

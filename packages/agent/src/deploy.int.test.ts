@@ -24,7 +24,7 @@ import { createFileOutbox } from './outbox';
 import { makeZip } from './steps/test-support';
 import { createSystemBackend } from './system-backend';
 
-// The real agent on this machine runs a real deployment (issue 10, "Tests that must exist"):
+// The real agent on this machine runs a real deployment ("Tests that must exist"):
 // CMD, CUSTOM_ZIP (a zip holding a script, run and cleaned up), EXE (an uploaded shell script)
 // and FOLDER, then a failing step with a retry that does not stop the deployment, then a step
 // that times out and is killed. Everything happens in a temp folder; only harmless POSIX

@@ -16,7 +16,7 @@ const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../../..');
 
 // Re-enrolment keeps a device record only for an agent that proves the identity it holds
-// (ARCHITECTURE §4): the CLI presents the guid and secret of a configuration it finds.
+// (docs/product/agent-protocol.md): the CLI presents the guid and secret of a configuration it finds.
 describe('agent enrolment with a kept identity', () => {
   let server: TestServer;
   let token: string;

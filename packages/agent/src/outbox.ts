@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AckedAgentMessage } from '@outpost/contract/agent-protocol';
 
 // Results and other messages the server must not miss wait here until it acknowledges them, and
-// are resent after every reconnect (ARCHITECTURE §4: at-least-once, idempotent on the server).
+// are resent after every reconnect (docs/product/agent-protocol.md#commands: at-least-once, idempotent on the server).
 
 export type Outbox = {
   put(message: AckedAgentMessage): void;

@@ -36,7 +36,7 @@ export async function collectInventoryParts(
   return notReported.sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind));
 }
 
-/** This machine, for real (issue 3 §4). */
+/** This machine, for real. */
 export function createSystemBackend(options: { externalIpUrl: string | null }): DeviceBackend {
   const collectors: Collectors = {
     hardware: collectHardware,

@@ -4,8 +4,8 @@ import { Pagination } from './envelope';
 import { PageParam } from './input';
 import { ACTIVITY_CHART_SLOTS, ACTIVITY_PAGE_SIZE, ACTIVITY_WINDOW_DAYS, MAX_PAGE_SIZE } from './limits';
 
-// Device activity (spec: core §2 Device detail Device Activity tab, §3 activity entities, §7
-// device activity calls, §9; operations §2.11, §3 Device activity row, §4, §7, §8, §9).
+// Device activity (docs/product/activity.md#device-activity-tab, #fields activity entities, #calls
+// device activity calls, docs/product/activity.md#limits; #device-activity-overview, #fields, #utilisation, #calls).
 
 export { ActivityLogEntry };
 export { ACTIVITY_EVENT_TYPES, ActivityEventType } from './devices';
@@ -17,7 +17,7 @@ export const ACTIVITY_WEEKLY_DAYS = 7;
 export const ACTIVITY_SEARCH_MAX = 200;
 export { ACTIVITY_CHART_SLOTS, ACTIVITY_WINDOW_DAYS };
 
-/** GET /customer/device-activity/device/{id}?days=7 (core §7: days defaults to 7). */
+/** GET /customer/device-activity/device/{id}?days=7 (docs/product/activity.md#calls: days defaults to 7). */
 export const ActivityLogQuery = z.object({
   days: z.coerce
     .number({ error: `days must be a whole number from 1 to ${ACTIVITY_MAX_DAYS}` })
@@ -41,7 +41,7 @@ export const ChartSession = z.object({
 export type ChartSession = z.infer<typeof ChartSession>;
 
 /**
- * core §3 Activity chart slot; …/chart returns 12 slots ending with the current hour (UTC),
+ * docs/product/activity.md#fields; …/chart returns 12 slots ending with the current hour (UTC),
  * oldest first. hour_slot is the slot's start as an ISO timestamp; the current slot counts
  * up to now (is_current), so its percentages are of the time passed.
  */
@@ -56,7 +56,7 @@ export type ChartSlot = z.infer<typeof ChartSlot>;
 export const ActivityChartResponse = z.array(ChartSlot);
 export type ActivityChartResponse = z.infer<typeof ActivityChartResponse>;
 
-/** core §3 Weekly summary row: the last 7 UTC days, oldest first, today last. */
+/** docs/product/activity.md#fields: the last 7 UTC days, oldest first, today last. */
 export const WeeklySummaryRow = z.object({
   day_name: z.string(),
   activity_date: z.string(),
@@ -67,7 +67,7 @@ export type WeeklySummaryRow = z.infer<typeof WeeklySummaryRow>;
 export const WeeklySummaryResponse = z.array(WeeklySummaryRow);
 export type WeeklySummaryResponse = z.infer<typeof WeeklySummaryResponse>;
 
-/** operations §3 Device activity row (GET /customer/device-activity/overview). */
+/** docs/product/activity.md#fields Device activity row (GET /customer/device-activity/overview). */
 export const DeviceActivityRow = z.object({
   agent_id: z.number().int(),
   device_guid: z.string(),
@@ -83,14 +83,14 @@ export type DeviceActivityRow = z.infer<typeof DeviceActivityRow>;
 export const DeviceActivityOverviewResponse = z.array(DeviceActivityRow);
 export type DeviceActivityOverviewResponse = z.infer<typeof DeviceActivityOverviewResponse>;
 
-/** The device's name as shown, falling back to 'Device {agent_id}' (operations §2.11). */
+/** The device's name as shown, falling back to 'Device {agent_id}' (docs/product/activity.md#device-activity-overview). */
 export const deviceLabel = (row: Pick<DeviceActivityRow, 'device_name' | 'agent_id'>) =>
   row.device_name?.trim() || `Device ${row.agent_id}`;
 
 /** The site's name as shown, falling back to 'No site'. */
 export const siteLabel = (row: Pick<DeviceActivityRow, 'site_name'>) => row.site_name?.trim() || 'No site';
 
-// ---------- bands and messages (operations §4, §8, §9) ----------
+// ---------- bands and messages (docs/product/activity.md#utilisation, #audit-log, #limits) ----------
 
 export const UTILIZATION_BANDS = [
   { key: 'high', label: 'High (80%+)', min: 80 },
@@ -124,12 +124,12 @@ export const activityMessages = {
   searchTooLong: `search must be at most ${ACTIVITY_SEARCH_MAX} characters`,
 } as const;
 
-// ---------- the paged overview (architecture §11 "Paged overview") ----------
-// The spec's call returns every device in scope, filtered and sorted in the browser; at 100,000
+// ---------- the paged overview (docs/decisions/2026-11-26-device-activity-overview.md) ----------
+// The product's call returns every device in scope, filtered and sorted in the browser; at 100,000
 // devices that is 20 MB per answer. With any of these parameters the same call answers one page,
 // filtered and sorted on the server, with the whole scope's counters and cards beside it.
 
-/** The table's sortable columns (operations §2.11), as the `sort` parameter names them. */
+/** The table's sortable columns (docs/product/activity.md#device-activity-overview), as the `sort` parameter names them. */
 export const ACTIVITY_SORT_KEYS = [
   'device',
   'site',
@@ -141,7 +141,7 @@ export const ACTIVITY_SORT_KEYS = [
 export type ActivitySortKey = (typeof ACTIVITY_SORT_KEYS)[number];
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
-/** Default: 30-day utilisation, descending (operations §2.11). */
+/** Default: 30-day utilisation, descending (docs/product/activity.md#device-activity-overview). */
 export const ACTIVITY_DEFAULT_SORT = { sort: 'utilization_30d', order: 'desc' } as const;
 export const ACTIVITY_SESSIONS_FILTERS = ['active', 'inactive'] as const;
 export type ActivitySessionsFilter = (typeof ACTIVITY_SESSIONS_FILTERS)[number];
@@ -151,7 +151,7 @@ const oneOf = (name: string, values: readonly string[]) => `${name} must be one 
 
 /**
  * GET /customer/device-activity/overview?page=… Without any of these parameters the call
- * answers the spec's full list (DeviceActivityOverviewResponse); with any of them, one page
+ * answers the product's full list (DeviceActivityOverviewResponse); with any of them, one page
  * (ActivityOverviewPage; page defaults to 1). Every parameter is optional so that the two modes
  * can be told apart: the defaults are applied by `pagedOverviewQuery`.
  */
@@ -197,7 +197,7 @@ export function pagedOverviewQuery(q: ActivityOverviewParams) {
 export type PagedOverviewQuery = NonNullable<ReturnType<typeof pagedOverviewQuery>>;
 
 /**
- * The counters and cards of operations §2.11 over every device in scope (the filters narrow the
+ * The counters and cards of docs/product/activity.md#device-activity-overview over every device in scope (the filters narrow the
  * table and Showing only; Showing is the page's pagination.total).
  */
 export const ActivityOverviewSummary = z.object({

@@ -23,7 +23,7 @@ export const DeviceActionCommand = z.object({
   action: DeviceActionType,
   data: z.record(z.string(), z.unknown()).nullable().optional(),
 });
-/** Deployment steps as the agent runs them (operations §3 Package step). */
+/** Deployment steps as the agent runs them (docs/product/packages.md#fields). */
 export const DeploymentStep = z.object({
   stepOrder: z.number().int().positive(),
   stepName: z.string(),
@@ -52,7 +52,7 @@ export const CancelCommand = z.object({
 /** `url` of a build: a path on the agent's own server (never another origin: it sends its credentials) */
 const serverPath = /^\/api\/[A-Za-z0-9/_.-]+$/;
 /**
- * Update the agent (issue 15): a published build per platform of the device's OS (older agents report no
+ * Update the agent: a published build per platform of the device's OS (older agents report no
  * architecture); the agent takes its own and answers once it connected, or why it refused or rolled back.
  */
 export const AgentBuild = z.object({

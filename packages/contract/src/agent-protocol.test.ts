@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentMessage, ServerToAgentMessage } from './agent-protocol';
 
-// Inventory digests were added to protocol version 1 (ARCHITECTURE §13 "Fleet scale"): both sides
+// Inventory digests were added to protocol version 1 (docs/decisions/2026-11-26-fleet-scale.md): both sides
 // must accept messages from older and newer peers.
 describe('agent protocol: inventory digests stay compatible both ways', () => {
   const hello = {

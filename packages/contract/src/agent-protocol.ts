@@ -4,7 +4,7 @@ import { HardwareInfo, INVENTORY_KINDS, InventoryKind, NetworkInfo, Service, Sof
 import { AgentCommand, COMMAND_RESULT_STATUSES } from './agent-commands';
 import { architectureField } from './targets';
 
-// The agent protocol (ARCHITECTURE §4). Agents enrol over HTTP (POST /api/agent/enroll) and then
+// The agent protocol (docs/product/agent-protocol.md#enrolment). Agents enrol over HTTP (POST /api/agent/enroll) and then
 // hold one websocket (WS /api/agent/ws) authenticated with their device guid and secret:
 //
 //   agent → server: hello, heartbeat, inventory, activity, fault, command_result, step_progress
@@ -15,7 +15,7 @@ import { architectureField } from './targets';
 // (inventory, activity, command_result, step_progress) carry a `messageId`; the server answers
 // with `ack {messageId}` once it has persisted them, and handles a resent message idempotently.
 // An agent whose hello lists the `ack_lists` capability may get one ack for several messages
-// (`ack {messageId, messageIds}`); others get one ack per message (architecture §6).
+// (`ack {messageId, messageIds}`); others get one ack per message (docs/architecture.md#live-layer-and-agents).
 //
 // The commands (server → agent) and their results live in agent-commands.ts; this file re-exports them.
 
@@ -108,7 +108,7 @@ export type ActivityEvent = z.infer<typeof ActivityEvent>;
 
 /**
  * Digests of inventory parts (hardware, network, software, services), so an agent that returns
- * with an unchanged inventory need not resend it (ARCHITECTURE §13 "Fleet scale"). A digest is
+ * with an unchanged inventory need not resend it (docs/decisions/2026-11-26-fleet-scale.md). A digest is
  * opaque to the server: it keeps the digest of each part it stored and only compares them. An
  * agent without digests (older versions) works as before and always sends every part.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id } from './input';
 
-// Published agent executables (issue 15: agent packages and upgrades). The build script
+// Published agent executables (agent packages and upgrades). The build script
 // (scripts/build-agent-exe.mjs) writes `outpost-agent-<platform>[.exe]` and a sidecar
 // `<file>.json` into AGENT_RELEASES_DIR; the server lists them, serves them to install scripts
 // and tells agents to update to them.
@@ -167,7 +167,7 @@ export const UPDATE_AGENT_EXPIRY_MS = 60 * 60 * 1000;
 export const releaseMessages = {
   unknownPlatform: (platform: string) =>
     `Unknown agent platform "${platform}". Platforms: ${AGENT_PLATFORMS.join(', ')}`,
-  // Customers read these (issue 24): who can help and where it is explained, no build commands.
+  // Customers read these: who can help and where it is explained, no build commands.
   notPublished: (platform: string) =>
     `No agent executable is published for ${platform} on this server. Ask whoever administers your Outpost server to publish one (see “Publishing an agent release” in the Outpost documentation).`,
   noneForDevices:

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdParam } from './input';
 
-// Enrolment tokens (ARCHITECTURE §4): a tenant admin creates one in the Install Agent dialog; the
+// Enrolment tokens (docs/product/agent-protocol.md#enrolment): a tenant admin creates one in the Install Agent dialog; the
 // token itself is shown once, only its hash is kept.
 
 export const CreateEnrollmentTokenBody = z.object({

@@ -4,15 +4,15 @@ import { listOf } from './envelope';
 import { AUDIT_STATS_DEFAULT_DAYS, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './limits';
 import { adminMessages as messages } from './messages';
 
-// Audit logs (spec: operations §2.10, §3 Audit log entry and stats, §4 audit list, §7 Audit, §9;
-// issue 11). Entries are written by the server in the same transaction as the change; the API
+// Audit logs (docs/product/activity.md#audit-log, #fields audit list, #calls).
+// Entries are written by the server in the same transaction as the change; the API
 // only reads them (no edit or delete).
 
 export const AUDIT_STATS_MAX_DAYS = 365;
 export const AUDIT_ACTIVITY_DAYS_SHOWN = 7;
 export const AUDIT_TOP_USERS_SHOWN = 5;
 
-/** spec §2.10: the Action select (after All Actions). The filter matches the action exactly. */
+/** docs/product/activity.md#audit-log: the Action select (after All Actions). The filter matches the action exactly. */
 export const AUDIT_ACTION_OPTIONS = [
   'Create User',
   'Update User',
@@ -25,10 +25,10 @@ export const AUDIT_ACTION_OPTIONS = [
   'Delete Device',
 ] as const;
 
-/** spec §2.10: the Resource Type select (after All Types). */
+/** docs/product/activity.md#audit-log: the Resource Type select (after All Types). */
 export const AUDIT_RESOURCE_TYPES = ['user', 'site', 'device', 'deployment', 'package'] as const;
 
-/** spec §2.10: badge colour by action text (create green, delete red, update blue, login/auth purple). */
+/** docs/product/activity.md#audit-log: badge colour by action text (create green, delete red, update blue, login/auth purple). */
 export type AuditActionKind = 'create' | 'delete' | 'update' | 'auth' | 'other';
 export function auditActionKind(action: string): AuditActionKind {
   const text = action.toLowerCase();
@@ -47,7 +47,7 @@ export function auditActionKind(action: string): AuditActionKind {
   return 'other';
 }
 
-/** spec §3 Audit log entry; old_values and new_values are JSON text. */
+/** docs/product/activity.md#fields; old_values and new_values are JSON text. */
 export const AuditLogEntry = z.object({
   id: z.number().int(),
   action: z.string(),
@@ -112,8 +112,8 @@ export type AuditListResponse = z.infer<typeof AuditListResponse>;
 export const AUDIT_ACTIONS_MAX = 500;
 
 /**
- * Every distinct action the caller's log holds (issue 24 item 16), alphabetically: the Action
- * filter offers them beside the spec's nine (sign-in, deployments, packages, cleanup, …).
+ * Every distinct action the caller's log holds, alphabetically: the Action
+ * filter offers them beside the product's nine (sign-in, deployments, packages, cleanup, …).
  */
 export const AuditActionsResponse = z.array(z.string());
 export type AuditActionsResponse = z.infer<typeof AuditActionsResponse>;
@@ -126,7 +126,7 @@ export const AuditStatsQuery = z.object({
 export type AuditStatsQuery = z.input<typeof AuditStatsQuery>;
 
 /**
- * spec §3 Audit stats, over the last `period_days` days (now minus days × 24 h). create_actions
+ * docs/product/activity.md#fields, over the last `period_days` days (now minus days × 24 h). create_actions
  * and update_actions count actions whose text contains "create" / "update" (the badge rule);
  * active_users counts distinct acting users (system entries without a user are not users).
  * activity_by_day has one entry per UTC day with activity, newest first; top_users the most

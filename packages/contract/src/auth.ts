@@ -9,7 +9,7 @@ export const SITE_ACCESS_TYPES = ['all', 'specific'] as const;
 export const SiteAccessType = z.enum(SITE_ACCESS_TYPES);
 export type SiteAccessType = z.infer<typeof SiteAccessType>;
 
-// spec: core §2 Shell — tenant_admin is 'Administrator' (short 'Admin'); anything else 'User'.
+// docs/product/sign-in.md#shell — tenant_admin is 'Administrator' (short 'Admin'); anything else 'User'.
 export function roleLabel(role: string | undefined, short = false): string {
   if (role === 'tenant_admin') {
     return short ? 'Admin' : 'Administrator';
@@ -31,7 +31,7 @@ export const DEFAULT_NOTIFICATION_PREFS: NotificationPrefs = {
   billing: false,
 };
 
-// spec: core §3 User — id, tenant_id, name, email, role, tenant_name.
+// docs/product/sign-in.md#organisations — id, tenant_id, name, email, role, tenant_name.
 export const SessionUser = z.object({
   id: z.number().int(),
   tenant_id: z.number().int(),
@@ -65,7 +65,7 @@ export const ProfileUpdateBody = z.object({
 });
 export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;
 
-// spec: core §3 — Tenant option for the switcher: id, tenant_name, plan, role, is_current.
+// docs/product/sign-in.md#organisations — Tenant option for the switcher: id, tenant_name, plan, role, is_current.
 export const TenantOption = z.object({
   id: z.number().int(),
   tenant_name: z.string(),

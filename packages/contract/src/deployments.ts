@@ -5,8 +5,8 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, STEP_LOG_MAX_PAGE_SIZE, STEP_LOG_PAGE
 import { JOB_STATUSES, JobStatus } from './live';
 import { StepType } from './step-catalog';
 
-// Deployments (spec: core §2 Deploy dialog, §3 job, §4, §5; operations §2.4, §2.5, §3 job,
-// device deployment, step log, §4, §7 Deployments, §8, §9; ARCHITECTURE §5).
+// Deployments (docs/product/deployments.md#deploy-dialog, #fields job, #deploy-dialog-rules; #history, #details job,
+// device deployment, step log, docs/product/deployments.md#job-statuses, #calls, docs/product/packages.md#saving, #limits; #running-on-devices).
 
 export { JOB_STATUSES, JobStatus };
 export type { JobStatus as DeploymentStatus } from './live';
@@ -26,7 +26,7 @@ export const SCHEDULE_PAST_TOLERANCE_MS = 2 * 60 * 1000;
 
 // ---------- create (POST /customer/deployments) ----------
 
-// The dialog's rules are checked by the server in the spec's order and words (core §5), so the
+// The dialog's rules are checked by the server in the product's order and words (docs/product/deployments.md#deploy-dialog-rules), so the
 // body schema only fixes types and sizes; the service says what is missing.
 export const DeploymentCreateBody = z.object({
   package_id: Id.optional(),
@@ -51,7 +51,7 @@ export type DeploymentCreateInput = z.output<typeof DeploymentCreateBody>;
 
 // ---------- jobs ----------
 
-/** spec: operations §3 Deployment job (the list row; the detail adds deployments and steps). */
+/** docs/product/deployments.md#fields Deployment job (the list row; the detail adds deployments and steps). */
 export const DeploymentJob = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -71,7 +71,7 @@ export const DeploymentJob = z.object({
 });
 export type DeploymentJob = z.infer<typeof DeploymentJob>;
 
-/** spec: operations §3 Device deployment, plus the device guid for 'device:{guid}' subscriptions. */
+/** docs/product/deployments.md#fields, plus the device guid for 'device:{guid}' subscriptions. */
 export const DeviceDeployment = z.object({
   id: z.number().int(),
   agent_id: z.number().int().nullable(),
@@ -141,7 +141,7 @@ export type EndWaitingDevicesResponse = z.infer<typeof EndWaitingDevicesResponse
 
 // ---------- step logs (GET /customer/deployments/device-deployment/{id}/logs) ----------
 
-/** spec: operations §3 Step log; one row per attempt of a step. */
+/** docs/product/deployments.md#fields; one row per attempt of a step. */
 export const StepLog = z.object({
   id: z.number().int(),
   step_order: z.number().int(),
@@ -207,7 +207,7 @@ export type RunDeploymentResult = z.infer<typeof RunDeploymentResult>;
 /** GET /api/agent/files/{id}: an agent downloads a step's file with its device credentials. */
 export const agentFilePath = (fileId: number) => `/api/agent/files/${fileId}`;
 
-// ---------- the dialog's derived values (core §4) ----------
+// ---------- the dialog's derived values (docs/product/deployments.md#deploy-dialog) ----------
 
 export function defaultJobName(packageNames: readonly string[]): string {
   if (packageNames.length === 1) {
@@ -216,12 +216,12 @@ export function defaultJobName(packageNames: readonly string[]): string {
   return packageNames.length > 1 ? `Deploy ${packageNames.length} packages` : '';
 }
 
-/** One job per package when several are chosen (core §4). */
+/** One job per package when several are chosen (docs/product/deployments.md#deploy-dialog). */
 export const jobNameFor = (jobName: string, packageName: string, packageCount: number) =>
   packageCount > 1 ? `${jobName} - ${packageName}` : jobName;
 
 /**
- * spec: operations §9 — completed over total, rounded; pending is what is neither. Once the job
+ * docs/product/deployments.md#job-statuses — completed over total, rounded; pending is what is neither. Once the job
  * has ended nothing is pending: its devices that neither completed nor failed were cancelled.
  */
 export function jobProgress(

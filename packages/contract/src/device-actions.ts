@@ -4,7 +4,7 @@ import { COMMAND_STATUSES } from './agent-protocol';
 import { DeviceActionType } from './devices';
 import { listOf } from './envelope';
 
-// Device actions (spec: core §3 Device action, §7 Deployments and actions): restart or shut down
+// Device actions (docs/product/devices.md#device-fields, docs/product/deployments.md#calls): restart or shut down
 // devices. One action per device, delivered to the agent through the command queue; an offline
 // device gets it when it returns, unless the action expires first.
 

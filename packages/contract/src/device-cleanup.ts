@@ -3,11 +3,11 @@ import { DeviceStatus } from './devices';
 import { Id } from './input';
 import { cleanupMessages } from './messages';
 
-// Agent cleanup (spec: operations §4, §5, §9; the rules for duplicates: SECURITY.md R2-4). The
+// Agent cleanup (docs/product/administration.md#agent-cleanup; the rules for duplicates: SECURITY.md R2-4). The
 // administrator previews what a cleanup would do (which record of each duplicate set is kept and
 // why), then runs it naming the devices they confirmed.
 
-/** spec: operations §5, §9 — threshold 1 to 365 days (default 30), and/or remove duplicates. */
+/** docs/product/administration.md, #agent-cleanup — threshold 1 to 365 days (default 30), and/or remove duplicates. */
 export const CLEANUP_DEFAULT_DAYS = 30;
 export const CLEANUP_MIN_DAYS = 1;
 export const CLEANUP_MAX_DAYS = 365;

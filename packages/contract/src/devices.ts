@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { Id, IdParam, PageParam } from './input';
 import { listOf } from './envelope';
 
-// spec: core §3 Device and its nested shapes, field for field. Sizes: memory module capacity in
+// docs/product/devices.md#device-fields, field for field. Sizes: memory module capacity in
 // GB, storage sizes in bytes, interface byte counters in bytes (the UI shows MB).
 
 export const DEVICE_STATUSES = ['online', 'offline', 'loggedin', 'error'] as const;
 export const DeviceStatus = z.enum(DEVICE_STATUSES);
 export type DeviceStatus = z.infer<typeof DeviceStatus>;
 
-// spec: core §2 Device list — the status filter offers All, Online, Offline, Error (online also
+// docs/product/devices.md#device-list — the status filter offers All, Online, Offline, Error (online also
 // finds logged-in devices: a signed-in device is online).
 export const DEVICE_STATUS_FILTERS = [
   { value: '', label: 'All statuses' },
@@ -25,7 +25,7 @@ export const osTypeLabel = (osType: string | null | undefined): string =>
 
 export type DeviceStatusFilter = (typeof DEVICE_STATUS_FILTERS)[number]['value'];
 
-/** spec: core §4 Selection — only these may be selected, deployed to or acted on. */
+/** docs/product/devices.md#device-actions — only these may be selected, deployed to or acted on. */
 export const ACTIONABLE_DEVICE_STATUSES: readonly DeviceStatus[] = ['online', 'loggedin'];
 export const isDeviceActionable = (status: string) => status === 'online' || status === 'loggedin';
 
@@ -95,7 +95,7 @@ export const SoftwareItem = z.object({
 });
 export type SoftwareItem = z.infer<typeof SoftwareItem>;
 
-/** spec: core §3 Service status — Running, Stopped, Paused or other (e.g. 'Start Pending'). */
+/** docs/product/devices.md#device-fields — Running, Stopped, Paused or other (e.g. 'Start Pending'). */
 export const KNOWN_SERVICE_STATUSES = ['Running', 'Stopped', 'Paused'] as const;
 export const SERVICE_START_TYPES = ['Automatic', 'Manual', 'Disabled'] as const;
 
@@ -107,22 +107,22 @@ export const Service = z.object({
 });
 export type Service = z.infer<typeof Service>;
 
-/** spec: core §4 Service control — Start only when Stopped; Restart and Stop only when Running. */
+/** docs/product/devices.md#services — Start only when Stopped; Restart and Stop only when Running. */
 export const SERVICE_ACTIONS = ['start', 'stop', 'restart'] as const;
 export const ServiceAction = z.enum(SERVICE_ACTIONS);
 export type ServiceAction = z.infer<typeof ServiceAction>;
 
-/** spec: core §7 POST /customer/devices/{id}/refresh/{kind} */
+/** docs/product/devices.md#calls POST /customer/devices/{id}/refresh/{kind} */
 export const INVENTORY_KINDS = ['hardware', 'network', 'software', 'services'] as const;
 export const InventoryKind = z.enum(INVENTORY_KINDS);
 export type InventoryKind = z.infer<typeof InventoryKind>;
 
-/** spec: core §3 Device action — action_type 'restart' or 'shutdown'. */
+/** docs/product/devices.md#device-fields — action_type 'restart' or 'shutdown'. */
 export const DEVICE_ACTION_TYPES = ['restart', 'shutdown'] as const;
 export const DeviceActionType = z.enum(DEVICE_ACTION_TYPES);
 export type DeviceActionType = z.infer<typeof DeviceActionType>;
 
-// spec: core §3 Device. Timestamps are ISO 8601 UTC strings.
+// docs/product/devices.md#device-fields. Timestamps are ISO 8601 UTC strings.
 export const Device = z.object({
   id: z.number().int(),
   device_guid: z.string(),
@@ -148,7 +148,7 @@ export const Device = z.object({
 });
 export type Device = z.infer<typeof Device>;
 
-// spec: core §3 Activity log entry (device detail, Device Activity tab).
+// docs/product/activity.md#fields Activity log entry (device detail, Device Activity tab).
 export const ACTIVITY_EVENT_TYPES = ['online', 'offline', 'login', 'logout'] as const;
 export const ActivityEventType = z.enum(ACTIVITY_EVENT_TYPES);
 export type ActivityEventType = z.infer<typeof ActivityEventType>;
@@ -163,8 +163,8 @@ export const ActivityLogEntry = z.object({
 });
 export type ActivityLogEntry = z.infer<typeof ActivityLogEntry>;
 
-// ---------- devices API (issue 4): list, detail, software, services, stats, cleanup ----------
-// spec: core §7 Devices, operations §7 Agents. Lists carry data.data + data.pagination.
+// ---------- devices API: list, detail, software, services, stats, cleanup ----------
+// docs/product/devices.md#calls, docs/product/administration.md#calls. Lists carry data.data + data.pagination.
 
 const pageParam = PageParam;
 const limitParam = (fallback: number) => z.coerce.number().int().min(1).max(100).default(fallback);
@@ -197,7 +197,7 @@ export type DeviceListItem = z.infer<typeof DeviceListItem>;
 export const DeviceListResponse = listOf(DeviceListItem);
 export type DeviceListResponse = z.infer<typeof DeviceListResponse>;
 
-/** {id} is the numeric id or the device guid (spec: core §2 /devices/{guid}). */
+/** {id} is the numeric id or the device guid (docs/product/devices.md#device-detail). */
 export const DeviceIdParams = z.object({ id: z.string().trim().min(1).max(64) });
 
 export const SoftwareListQuery = z.object({
@@ -207,7 +207,7 @@ export const SoftwareListQuery = z.object({
 });
 export type SoftwareListQuery = z.input<typeof SoftwareListQuery>;
 
-/** spec: core §7 — data.data, data.total, data.totalPages (plus page and limit). */
+/** docs/product/README.md#conventions — data.data, data.total, data.totalPages (plus page and limit). */
 export const SoftwareListResponse = z.object({
   data: z.array(SoftwareItem),
   total: z.number().int(),
@@ -242,7 +242,7 @@ export const RefreshResponse = z.object({
 });
 export type RefreshResponse = z.infer<typeof RefreshResponse>;
 
-/** spec: core §3 Site (selector use); the code helps tell sites apart. */
+/** docs/product/administration.md#fields Site (selector use); the code helps tell sites apart. */
 export const SiteOption = z.object({ id: z.number().int(), site_name: z.string(), site_code: z.string() });
 export type SiteOption = z.infer<typeof SiteOption>;
 
@@ -260,7 +260,7 @@ export const RecentSoftware = z.object({
 });
 export type RecentSoftware = z.infer<typeof RecentSoftware>;
 
-/** spec: core §3 Dashboard stats. */
+/** docs/product/devices.md#dashboard. */
 export const DashboardStats = z.object({
   tenant: z.object({
     tenant_name: z.string(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// spec: core §7 — most responses have the shape {success, data, error};
+// docs/product/README.md#conventions — most responses have the shape {success, data, error};
 // lists have data.data and data.pagination {page, limit, total, totalPages}.
 
 export const FieldError = z.object({ path: z.string(), message: z.string() });

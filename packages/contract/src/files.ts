@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { IdParam } from './input';
 
-// spec: operations §3 Uploaded file (id, originalFilename) and §7 Files; ARCHITECTURE §6.
+// docs/product/packages.md#fields Uploaded file (id, originalFilename) and #calls; #files.
 
 /** The default upload limit (2 GiB); the server's MAX_UPLOAD_BYTES overrides it. */
 export const DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 * 1024 * 1024;
 
-/** The multipart field that carries the file (spec §7: multipart field file). */
+/** The multipart field that carries the file (docs/product/packages.md#calls: multipart field file). */
 export const FILE_FIELD = 'file';
 
 export const UploadedFile = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { inputMessages } from './messages';
 
-// Rules every input obeys, whatever the route or message (ARCHITECTURE: validation at the edge).
+// Rules every input obeys, whatever the route or message (docs/architecture.md#server: validation at the edge).
 // They exist because PostgreSQL refuses what JavaScript accepts: a text value cannot hold a NUL
 // character, a jsonb value cannot hold an unpaired UTF-16 surrogate ("\ud800", which JSON text
 // can carry but no Unicode text contains), an integer column holds at most 2³¹−1, and a deeply

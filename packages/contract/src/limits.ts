@@ -1,4 +1,4 @@
-// spec: core §9 and operations §9 — business constants and limits, one source for all.
+// docs/product/README.md#conventions — business constants and limits, one source for all.
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -47,7 +47,7 @@ export const QUERY_GC_TIME_MS = 5 * 60_000;
 
 export const SESSION_TOKEN_TTL_SECONDS = 12 * 60 * 60;
 
-// Local storage keys (spec: core §3).
+// Local storage keys (docs/product/sign-in.md#shell).
 export const STORAGE_KEYS = {
   token: 'outpost.token',
   darkMode: 'outpost.darkMode',

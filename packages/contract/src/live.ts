@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INT4_MAX, refineInput } from './input';
 import { DeviceStatus } from './devices';
 
-// The portal socket (spec: core §4 and §7 Websocket, operations §4 Live subscriptions).
+// The portal socket (docs/product/live-updates.md#live-lists and #channels).
 // Endpoint /api/ws?tenantId&userId&token. Every message is {type, payload}.
 //
 // client → server: subscribe {subscriptionKey}, unsubscribe {subscriptionKey}, ping
@@ -29,7 +29,7 @@ export const DeviceUpdatePayload = z.object({
 });
 export type DeviceUpdatePayload = z.infer<typeof DeviceUpdatePayload>;
 
-/** deployment_update: deploymentId plus the changed fields (operations §3 Live messages). */
+/** deployment_update: deploymentId plus the changed fields (docs/product/live-updates.md#channels). */
 export const DeploymentUpdatePayload = z.object({
   deploymentId: z.number().int(),
   status: JobStatus.optional(),
@@ -47,7 +47,7 @@ export const DeploymentUpdatePayload = z.object({
 });
 export type DeploymentUpdatePayload = z.infer<typeof DeploymentUpdatePayload>;
 
-/** step_update: stepOrder plus the changed fields; stepName and status per core §3. */
+/** step_update: stepOrder plus the changed fields; stepName and status per docs/product/live-updates.md#channels. */
 export const StepUpdatePayload = z.object({
   deploymentId: z.number().int(),
   deviceDeploymentId: z.number().int().optional(),

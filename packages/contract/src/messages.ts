@@ -1,23 +1,23 @@
-// User-facing messages from the spec's error catalogues (core §8, operations §5 and §8),
-// word for word, plus the server's own messages. Errors carry the spec's words; logs the details.
+// User-facing messages from the product's error catalogues (docs/product/README.md, docs/product/administration.md#users),
+// word for word, plus the server's own messages. Errors carry the product's words; logs the details.
 
 export const messages = {
-  // Sign-in (core §8)
+  // Sign-in (docs/product/sign-in.md#sign-in-screen)
   loginFailed: (error?: string) => `Login failed: ${error || 'Unknown error'}`,
   loginNetworkError: 'Network error occurred during login. Please check your connection and try again.',
   microsoftSoon: 'Microsoft Sign-In will be available soon! Please use Google Sign-In for now.',
   switchFailed: (error: string) => `Failed to switch organization: ${error}`,
   profileSaved: 'Profile saved',
-  // A server error while checking the session on reload: the session is kept (issue: honest errors)
+  // A server error while checking the session on reload: the session is kept (honest errors)
   profileLoad: 'Could not load your profile',
   sessionKept: 'Outpost could not reach the server or the server had a problem. You are still signed in.',
-  // Dashboard and devices (core §8)
+  // Dashboard and devices (docs/product/devices.md#dashboard)
   dashboardLoad: 'Failed to load dashboard data',
   devicesLoad: 'Failed to load devices',
   deviceLoad: 'Failed to load device',
   deviceNotFound: 'Device not found',
   httpError: (status: number) => `HTTP error! status: ${status}`,
-  // A list whose load failed and is being retried (core §9: three retries before the error)
+  // A list whose load failed and is being retried (docs/architecture.md#web-app: three retries before the error)
   queryRetrying: 'Retrying…',
   queryRetryDetail: (retry: number, of: number) => `Loading failed; trying again (${retry} of ${of}).`,
   // Server-side auth errors
@@ -43,7 +43,7 @@ export const messages = {
   internalError: 'Internal server error',
   databaseUnavailable: 'The database is unavailable; try again in a moment',
   validationFailed: 'Invalid request',
-  // Agents, enrolment and live updates (issue 3)
+  // Agents, enrolment and live updates
   enrollTokenInvalid: 'The enrolment token is not valid',
   enrollTokenRevoked: 'The enrolment token has been revoked',
   enrollTokenExpired: 'The enrolment token has expired',
@@ -73,7 +73,7 @@ export const messages = {
   inventoryNotReported: (parts: string) => `not reported: ${parts}`,
 } as const;
 
-// Packages, steps and files (operations §5 and §8, word for word), plus the server's own messages.
+// Packages, steps and files (docs/product/packages.md#validation and #saving, word for word), plus the server's own messages.
 export const packageMessages = {
   packageNameRequired: 'Package name is required',
   packageStepsRequired: 'At least one installation step is required',
@@ -159,8 +159,8 @@ export const packageMessages = {
   tenantWideLabel: 'All sites',
 } as const;
 
-// Devices, device actions and agents administration (core §8, operations §5 and §8, word for
-// word), plus the server's own messages (issue 4).
+// Devices, device actions and agents administration (docs/product/devices.md#device-detail, docs/product/administration.md#agent-cleanup and #agents, word for
+// word), plus the server's own messages.
 export const deviceMessages = {
   devicesLoad: 'Failed to load devices',
   deviceLoad: 'Failed to load device',
@@ -191,7 +191,7 @@ export const deviceMessages = {
     `The device did not answer within ${seconds} seconds. It may be busy or its connection may be unstable.`,
   agentFailed: 'The agent could not complete the request',
   devicesNotFound: (ids: number[]) => `Device${ids.length === 1 ? '' : 's'} not found: ${ids.join(', ')}`,
-  // Install Agent dialog (issue 24 item 13): a customer's words, no build commands
+  // Install Agent dialog: a customer's words, no build commands
   agentNotPublished: (os: string) =>
     `The Outpost agent for ${os} is not available from this server yet, so the command above cannot install it for now. Ask whoever administers your Outpost server to publish it.`,
   agentNotPublishedDocs:
@@ -216,7 +216,7 @@ export const cleanupMessages = {
     `${sets} duplicate set${sets === 1 ? ' needs' : 's need'} review: nothing of ${sets === 1 ? 'it' : 'them'} is removed.`,
 } as const;
 
-// Deployments (core §5 and §8, operations §8, word for word), plus the server's own messages.
+// Deployments (docs/product/deployments.md#deploy-dialog-rules and #deploy-dialog, #details, word for word), plus the server's own messages.
 export const deploymentMessages = {
   selectPackage: 'Please select at least one package to deploy',
   selectDevice: 'Please select at least one device',
@@ -298,7 +298,7 @@ export const inputMessages = {
   requestUnreadable: 'The request could not be read',
 } as const;
 
-// Access and device-state rules enforced by the server (ARCHITECTURE §3), plus service control
+// Access and device-state rules enforced by the server (docs/product/administration.md#who-may-do-what), plus service control
 // limited to what the device reported.
 export const accessMessages = {
   deviceNotActionable: (hostname: string | null, status: string) =>
@@ -313,17 +313,17 @@ export const accessMessages = {
     'You can only create enrolment tokens for the sites you have access to. Choose one of your sites.',
 } as const;
 
-// Users, sites and audit logs (operations §2.6, §2.8, §2.10, §5, §8, word for word), plus the
-// server's own messages (issue 11).
+// Users, sites and audit logs (docs/product/administration.md#users, #sites, docs/product/activity.md#audit-log, word for word), plus the
+// server's own messages.
 export const adminMessages = {
-  // Users (operations §5)
+  // Users (docs/product/administration.md#users)
   emailRequired: 'Email is required',
   selectSiteOrAll: 'Please select at least one site or choose "All Sites"',
-  // Sites (operations §5)
+  // Sites (docs/product/administration.md#sites)
   siteNameCodeRequired: 'Site name and code are required',
   siteCodeTooLong: 'Site code must be 6 characters or less',
   siteCodeCharacters: 'Site code must contain only uppercase letters and numbers',
-  // Loads and saves (operations §8)
+  // Loads and saves (docs/product/README.md)
   usersLoad: 'Failed to load users',
   sitesLoad: 'Failed to load sites',
   userSaveFailed: 'Failed to create or update user',
@@ -334,7 +334,7 @@ export const adminMessages = {
   auditLogsLoad: 'Failed to load audit logs',
   auditStatsLoad: 'Failed to load audit stats',
   tenantUsersLoad: 'Failed to load tenant users',
-  // Audit logs screen (operations §2.10)
+  // Audit logs screen (docs/product/activity.md#audit-log)
   auditTitle: 'Audit Logs',
   auditSubtitle: 'Track and monitor all user actions performed in your organization',
   auditSearchPlaceholder: 'Search logs...',

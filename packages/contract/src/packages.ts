@@ -6,7 +6,7 @@ import { packageMessages as messages } from './messages';
 import { FileRef, StepType, parseStepDetails } from './step-catalog';
 import { AVAILABLE_TARGET_OSES, Architecture, TargetOs, stepRunsOn, targetOsLabel } from './targets';
 
-// spec: operations §2.2, §2.3, §3 (package, step), §5, §7 Packages, §9.
+// docs/product/packages.md#package-list, #builder, #fields (package, step), #validation, #calls, #limits.
 
 export { TARGET_OSES, TargetOs, ARCHITECTURES, Architecture } from './targets';
 
@@ -23,7 +23,7 @@ export const STEP_DEFAULTS = {
 export const STEP_LIMITS = { minTimeout: 1, maxTimeout: 3600, minRetries: 0, maxRetries: 5 } as const;
 export const PACKAGE_NAME_MAX = 200;
 
-// The Windows temp folder's product-named subfolder (spec §2.3: the default working directory).
+// The Windows temp folder's product-named subfolder (docs/product/packages.md#builder: the default working directory).
 export const DEFAULT_WORKING_DIRECTORY = 'C:\\Windows\\Temp\\Outpost';
 
 // ---- Packages ----
@@ -62,7 +62,7 @@ const tooManySteps = messages.tooManySteps(MAX_STEPS_PER_PACKAGE);
 
 const availableTarget = z.enum(AVAILABLE_TARGET_OSES, { error: messages.targetOsWindowsOnly });
 
-// spec §7: POST body name, description, target_os, os_version_requirement, architecture,
+// docs/product/packages.md#calls: POST body name, description, target_os, os_version_requirement, architecture,
 // package_version. The target OS is Windows (the default) or Linux; macOS is future
 // (docs/decisions/2026-11-26-package-targets.md); is_template is ours.
 export const PackageCreateBody = z.object({
@@ -76,7 +76,7 @@ export const PackageCreateBody = z.object({
 export type PackageCreateBody = z.input<typeof PackageCreateBody>;
 export type PackageCreateInput = z.output<typeof PackageCreateBody>;
 
-// spec §7: PUT takes the same body; an omitted field stays as it is. A new target_os is checked
+// docs/product/packages.md#calls: PUT takes the same body; an omitted field stays as it is. A new target_os is checked
 // against the package's steps by the server (a Linux package holds no Windows-only step).
 export const PackageUpdateBody = z.object({
   name: packageName,
@@ -151,7 +151,7 @@ export type PackageStep = z.infer<typeof PackageStep>;
 export const PackageDetail = PackageSummary.extend({ steps: z.array(PackageStep) });
 export type PackageDetail = z.infer<typeof PackageDetail>;
 
-// spec §3: step_details is sent as a JSON string; an object is accepted as well.
+// docs/product/packages.md#fields: step_details is sent as a JSON string; an object is accepted as well.
 const stepDetailsWire = z.union([z.string(), z.record(z.string(), z.unknown())]).transform((v, ctx) => {
   let details: Record<string, unknown> | null = null;
   if (typeof v !== 'string') {
@@ -215,7 +215,7 @@ function withCheckedDetails<T extends { step_type: StepType; step_details: Recor
   return { ...step, step_details: details.data };
 }
 
-// spec §7: POST and PUT …/steps; body step_name, step_type, step_details (JSON string),
+// docs/product/packages.md#calls: POST and PUT …/steps; body step_name, step_type, step_details (JSON string),
 // fail_deployment_on_error, timeout_seconds, retry_count.
 export const StepBody = z.object(stepFields).transform(withCheckedDetails);
 export type StepBody = z.input<typeof StepBody>;
@@ -237,7 +237,7 @@ export const StepIdParams = z.object({
 
 export const CreatedId = z.object({ id: z.number().int() });
 
-// ---- Beyond the spec: duplicate, save as template, export and import ----
+// ---- Beyond the original product description: duplicate, save as template, export and import ----
 
 export const PackageDuplicateBody = z.object({
   name: packageName.optional(),

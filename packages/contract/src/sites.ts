@@ -4,14 +4,14 @@ import { listOf } from './envelope';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './limits';
 import { adminMessages as messages } from './messages';
 
-// Sites of one organization (spec: operations §2.8, §3 Site, §5, §7 Sites, §8, §9; issue 11).
+// Sites of one organization (docs/product/administration.md#sites, #fields, #calls, #admin-lists).
 
 export const SITE_CODE_MAX = 6;
 export const SITE_CODE_PATTERN = /^[A-Z0-9]+$/;
 export const SITE_NAME_MAX = 200;
 export const MAX_SITES_PER_BULK = 1000;
 
-/** spec §9: the timezones offered for a site, stored as IANA ids. */
+/** docs/product/administration.md#sites: the timezones offered for a site, stored as IANA ids. */
 export const SITE_TIMEZONES = [
   { value: 'America/New_York', label: 'New York' },
   { value: 'America/Chicago', label: 'Chicago' },
@@ -30,7 +30,7 @@ export const SiteTimezone = z.enum(TIMEZONE_VALUES, { error: messages.timezoneIn
 export const timezoneLabel = (value: string | null | undefined): string | null =>
   SITE_TIMEZONES.find((t) => t.value === value)?.label ?? value ?? null;
 
-/** spec §5: the first problem with a site code, in the spec's words, or null. */
+/** docs/product/administration.md#sites: the first problem with a site code, in the product's words, or null. */
 export function siteCodeError(code: string): string | null {
   if (code.length === 0) {
     return messages.siteNameCodeRequired;
@@ -44,7 +44,7 @@ export function siteCodeError(code: string): string | null {
   return null;
 }
 
-/** spec §3 Site; optional fields are null when not set. */
+/** docs/product/administration.md#fields; optional fields are null when not set. */
 export const Site = z.object({
   id: z.number().int(),
   site_name: z.string(),

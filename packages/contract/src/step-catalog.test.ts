@@ -16,7 +16,7 @@ import { packageMessages } from './messages';
 
 const file = (name: string, id = 7) => ({ id, originalFilename: name });
 
-// The spec's valid shapes (operations §2.3), one or more per type and branch.
+// The product's valid shapes (docs/product/packages.md#step-types), one or more per type and branch.
 const VALID: Record<StepType, Record<string, unknown>[]> = {
   EXE: [
     { source_type: 'upload', file: file('setup.exe'), arguments: '/S' },

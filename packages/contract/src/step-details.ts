@@ -23,7 +23,7 @@ function isEmpty(value: unknown): boolean {
   return false;
 }
 
-/** Labels of the required, active fields that are empty, in catalogue order (spec §5). */
+/** Labels of the required, active fields that are empty, in catalogue order (docs/product/packages.md#validation). */
 export function missingRequiredFields(type: StepType, details: Record<string, unknown>): string[] {
   return STEP_CATALOG[type].fields
     .filter((f) => f.required && isFieldActive(f, details) && isEmpty(details[f.key]))
@@ -184,7 +184,7 @@ function fitsUnsigned(text: string, bits: bigint): boolean {
 /**
  * The details schema of one step type: known fields typed, unknown keys dropped, defaults of
  * optional fields filled in, fields whose condition is off removed (the agent never sees a stale
- * file next to a URL), required fields checked with the spec's message.
+ * file next to a URL), required fields checked with the product's message.
  */
 function detailsSchemaFor(type: StepType) {
   const def = STEP_CATALOG[type];
@@ -204,7 +204,7 @@ function detailsSchemaFor(type: StepType) {
       checkFieldRules(type, details, ctx);
     })
     .transform((details) => normalizeDetails(type, details as Record<string, unknown>));
-  // Fields whose condition is off are dropped before anything is checked (spec §5).
+  // Fields whose condition is off are dropped before anything is checked (docs/product/packages.md).
   return z.preprocess((raw) => (isPlainObject(raw) ? dropInactiveFields(type, raw) : raw), checked);
 }
 
@@ -255,7 +255,7 @@ export const StepDetailsSchemas: Record<StepType, ReturnType<typeof detailsSchem
 
 export type StepDetails = Record<string, unknown>;
 
-/** Parses a step's details: the first message, in the spec's words, or the normalised details. */
+/** Parses a step's details: the first message, in the product's words, or the normalised details. */
 export function parseStepDetails(
   type: StepType,
   details: unknown,

@@ -10,7 +10,7 @@ export type StepType = z.infer<typeof StepType>;
 export const FIELD_TYPES = ['text', 'url', 'number', 'textarea', 'select', 'boolean', 'file'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/** An uploaded file as a step refers to it (spec §3 Uploaded file). */
+/** An uploaded file as a step refers to it (docs/product/packages.md#fields). */
 export const FileRef = z.object({
   id: Id,
   originalFilename: z.string().min(1),

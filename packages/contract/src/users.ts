@@ -5,7 +5,7 @@ import { listOf } from './envelope';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './limits';
 import { adminMessages as messages } from './messages';
 
-// Users of one organization (spec: operations §2.6, §3 User, §5, §6, §7 Users, §8, §9; issue 11).
+// Users of one organization (docs/product/administration.md#users, #fields, #who-may-do-what, #calls, #admin-lists).
 // A user row is a membership: the same person (e-mail) may be a member of several organizations,
 // each with its own role and site access; signing in with that e-mail offers each of them.
 
@@ -13,12 +13,12 @@ export const NAME_MAX = 200;
 export const EMAIL_MAX = 254;
 export const MAX_USERS_PER_BULK = 1000;
 
-/** On read a membership may carry 'none' (spec §3); the API never writes it. */
+/** On read a membership may carry 'none' (docs/product/administration.md#fields); the API never writes it. */
 export const READ_SITE_ACCESS_TYPES = [...SITE_ACCESS_TYPES, 'none'] as const;
 export const ReadSiteAccessType = z.enum(READ_SITE_ACCESS_TYPES);
 export type ReadSiteAccessType = z.infer<typeof ReadSiteAccessType>;
 
-/** spec: operations §3 User. assigned_site_ids is a comma-separated string of site ids ('' for none). */
+/** docs/product/administration.md#fields. assigned_site_ids is a comma-separated string of site ids ('' for none). */
 export const User = z.object({
   id: z.number().int(),
   email: z.string(),
@@ -70,9 +70,9 @@ const siteAccessType = z.enum(SITE_ACCESS_TYPES);
 const siteIds = z.array(Id).max(1000, 'At most 1000 sites');
 
 /**
- * POST /customer/users (spec §7: email, name, role, site_access_type, site_ids). The rule "specific
+ * POST /customer/users (docs/product/administration.md#calls: email, name, role, site_access_type, site_ids). The rule "specific
  * needs at least one site" is checked by the server after the types (userSiteAccessError), so
- * the messages come in the spec's order: e-mail first, then sites.
+ * the messages come in the product's order: e-mail first, then sites.
  */
 export const UserCreateBody = z.object({
   email,
@@ -96,7 +96,7 @@ export const UserUpdateBody = z.object({
 export type UserUpdateBody = z.input<typeof UserUpdateBody>;
 export type UserUpdateInput = z.output<typeof UserUpdateBody>;
 
-/** spec §5: with specific site access at least one site must be chosen. */
+/** docs/product/administration.md#sites: with specific site access at least one site must be chosen. */
 export function userSiteAccessError(
   siteAccessType: string | undefined,
   siteIds: readonly unknown[] | undefined,

@@ -110,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {
       directives: {
-        // The Google Identity Services script and its iframe/button (spec: core §7).
+        // The Google Identity Services script and its iframe/button (docs/product/sign-in.md#sign-in-screen).
         'script-src': ["'self'", 'https://accounts.google.com/gsi/client'],
         'frame-src': ["'self'", 'https://accounts.google.com/gsi/'],
         // the portal's own origin ('self' covers its ws:/wss: socket) and Google's sign-in
@@ -136,7 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   // Rate limits key on the client address; with REDIS_URL they live in Redis, so N instances
-  // enforce one limit (ARCHITECTURE §8).
+  // enforce one limit (docs/product/agent-protocol.md#several-instances).
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : null;
   if (redis) {
     app.addHook('onClose', async () => {
@@ -162,7 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authPlugin, { db: database.db, tokens });
   // Metrics (plugins/metrics.ts): the bus and the engine report to it from the start.
   const metrics = createMetrics();
-  // Live updates and agents (ARCHITECTURE §4): the bus, the socket hubs and the command queue.
+  // Live updates and agents (docs/product/agent-protocol.md#commands): the bus, the socket hubs and the command queue.
   // Agents' reports go from the command queue to the deployment engine (live/agent-reports.ts);
   // the engine is built below, on the command queue, so this port forwards to it.
   const agentReports: AgentReports = {
@@ -184,11 +184,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsPlugin, { metrics, config, database });
 
   const routeOptions = { db: database.db, config, tokens, googleVerifier, version: VERSION };
-  // Uploaded files (ARCHITECTURE §6); the agent download route will share this store.
+  // Uploaded files (docs/product/packages.md#files); the agent download route will share this store.
   const blobStore = createLocalBlobStore(config.blobDir);
   // Published agent executables (AGENT_RELEASES_DIR): install scripts, downloads and self-updates.
   const releases = createReleaseStore(config.agentReleasesDir, app.log);
-  // Deployments (ARCHITECTURE §5): one engine per instance, its scheduler started once listening.
+  // Deployments (docs/product/deployments.md#scheduling): one engine per instance, its scheduler started once listening.
   const engine = createDeploymentEngine({
     db: database.db,
     commandQueue: app.commandQueue,
@@ -216,7 +216,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         database,
         ...(redis && { redisState: () => (redis.status === 'ready' ? 'up' : 'down') }),
       });
-      // Live sockets (ARCHITECTURE §4): WS /api/ws for the portal, WS /api/agent/ws for agents.
+      // Live sockets (docs/product/live-updates.md#server-side): WS /api/ws for the portal, WS /api/agent/ws for agents.
       await api.register(portalSocketRoutes);
       await api.register(agentSocketRoutes, {
         authenticate: (deviceGuid, secret) => authenticateAgent(database.db, deviceGuid, secret),

@@ -23,7 +23,7 @@ import { DEMO } from './modules/demo/demo.seed';
 import { addMember } from './modules/tenants/tenants.service';
 import type { ApiRoute } from './plugins/access';
 
-// The authorisation matrix (issue 11, ARCHITECTURE §3), generated from the routes the server
+// The authorisation matrix (docs/product/administration.md#who-may-do-what), generated from the routes the server
 // registered (app.apiRoutes, collected by plugins/access.ts): a route added later is in the
 // matrix without anyone listing it. For each route and caller:
 //
@@ -222,7 +222,7 @@ describe('authorisation matrix over every registered /api route', () => {
   it('reads the registered routes, and every one declares a known access level', () => {
     expect(routes.length).toBeGreaterThan(50);
     expect(routes.filter((r) => r.access === undefined).map(label)).toEqual([]);
-    // The administrators' areas (ARCHITECTURE §3) are declared admin.
+    // The administrators' areas (docs/product/administration.md#who-may-do-what) are declared admin.
     const adminRoutes = routesWith('admin').map((r) => `${r.method} ${r.url}`);
     for (const expected of [
       'GET /api/customer/users',
@@ -258,7 +258,7 @@ describe('authorisation matrix over every registered /api route', () => {
         .sort(),
     ).toEqual([
       // the install scripts and the agent executables: a device has no credentials before it
-      // is enrolled (issue 15; the executables carry no secret)
+      // is enrolled (the executables carry no secret)
       'GET /api/agent/install.ps1',
       'GET /api/agent/install.sh',
       'GET /api/agent/releases',
@@ -365,7 +365,7 @@ describe('authorisation matrix over every registered /api route', () => {
   });
 
   // Runs last: it changes Acme's records. Every successful call of a changing route must leave
-  // an audit entry (ARCHITECTURE §3); the routes that succeed here are listed, so the check
+  // an audit entry (docs/product/administration.md#who-may-do-what); the routes that succeed here are listed, so the check
   // cannot pass by refusing everything.
   it('every change a route makes writes an audit entry', async () => {
     const order = ['POST', 'PUT', 'PATCH', 'DELETE'];

@@ -14,7 +14,7 @@ import {
 } from './modules/tenants/tenants.service';
 import { createSignInLink } from './modules/auth/auth.service';
 
-// The admin CLI: `npm run outpost -- <command> [options]` (README "Administration").
+// The admin CLI: `npm run outpost -- <command> [options]` (docs/operations.md#administration-cli).
 
 const USAGE = `Usage: npm run outpost -- <command> [options]
 

@@ -40,7 +40,7 @@ import {
   throwawayDatabase,
 } from './live/test-support';
 
-// Issue 15: two instances on one PostgreSQL and one Redis behind nginx running deploy/nginx.conf
+// Two instances on one PostgreSQL and one Redis behind nginx running deploy/nginx.conf
 // (scripts/nginx.mjs substitutes only the listen address, the upstream's servers and TLS). The
 // main listener spreads requests over both instances like production; two more listeners, copies
 // of the same server block each proxying to one instance, let the test put the agent on instance

@@ -16,7 +16,7 @@ const booleanFlag = z
   .optional()
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
-// Environment, validated at start with clear errors (README lists every variable).
+// Environment, validated at start with clear errors (docs/operations.md lists every variable).
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -38,7 +38,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
-  // Agents and live updates (README "Agents and live updates")
+  // Agents and live updates (docs/operations.md#several-instances-and-the-limits-agents-meet)
   AGENT_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   AGENT_PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   AGENT_UPGRADES_PER_SECOND: z.coerce.number().positive().default(250),
@@ -59,12 +59,12 @@ const EnvSchema = z.object({
     .refine((v) => v === undefined || /^https?:\/\/[^/\s]+\/?$/.test(v), {
       message: 'OUTPOST_DEMO_FLEET_URL must be a server URL such as http://127.0.0.1:3000',
     }),
-  // Files (README "Packages")
+  // Files (docs/user-guide.md#packages)
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_UPLOAD_BYTES),
   /** each organisation's storage quota unless the operator set its own (`tenant:quota`) */
   TENANT_STORAGE_QUOTA_BYTES: z.coerce.number().int().min(0).default(DEFAULT_TENANT_STORAGE_QUOTA_BYTES),
   BLOB_DIR: z.string().optional(),
-  // Agent and portal socket limits (README "Agents and live updates", SECURITY.md)
+  // Agent and portal socket limits (docs/operations.md#several-instances-and-the-limits-agents-meet, SECURITY.md)
   AGENT_AUTH_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(30),
   AGENT_AUTH_FAILURE_WINDOW_MS: z.coerce.number().int().min(1000).default(60_000),
   AGENT_MESSAGES_PER_SECOND: z.coerce.number().positive().default(20),
@@ -80,14 +80,14 @@ const EnvSchema = z.object({
   ENROLL_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   ENROLL_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   ENROLL_PER_TOKEN_PER_MINUTE: z.coerce.number().int().positive().default(600),
-  // Deployments (README "Deployments")
+  // Deployments (docs/user-guide.md#deployments)
   DEPLOYMENT_OFFLINE_EXPIRY_MS: z.coerce
     .number()
     .int()
     .min(1000)
     .default(24 * 60 * 60 * 1000),
   DEPLOYMENT_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
-  // Metrics (README "Running in production"): /metrics only with a token, or on an internal port
+  // Metrics (docs/operations.md#running-in-production): /metrics only with a token, or on an internal port
   METRICS_TOKEN: z
     .string()
     .min(32, 'METRICS_TOKEN must be at least 32 characters (e.g. openssl rand -hex 32)')
@@ -101,7 +101,7 @@ const EnvSchema = z.object({
       message: 'METRICS_PORT must be a port number from 1 to 65535',
     }),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-  // Agent executables served to install scripts and self-updates (README "Installing the agent")
+  // Agent executables served to install scripts and self-updates (docs/agent.md#installing-the-agent)
   AGENT_RELEASES_DIR: z.string().optional(),
 });
 

@@ -14,7 +14,7 @@ import { DEMO } from './modules/demo/demo.seed';
 import { addMember } from './modules/tenants/tenants.service';
 import type { ApiRoute } from './plugins/access';
 
-// Property-based fuzzing of every registered /api route (issue 14, bad input). The routes and
+// Property-based fuzzing of every registered /api route (bad input). The routes and
 // their zod schemas come from the server itself (app.apiRoutes, plugins/access.ts), so a route
 // added later is fuzzed without anyone listing it. For each route, fast-check generates requests
 // from the route's params, querystring and body schemas (test/zod-arbitrary.ts): values of the

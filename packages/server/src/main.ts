@@ -72,7 +72,7 @@ function signInBanner(config: { devLogin: boolean; google: { clientId: string | 
     return '  Dev sign-in is ON (OUTPOST_ALLOW_DEV_LOGIN=1): anyone on this machine can sign in as any user, without a password. Never use it in production.\n';
   }
   if (!config.google.clientId) {
-    return '  No sign-in method is configured: set GOOGLE_CLIENT_ID (README "Sign-in"), or OUTPOST_ALLOW_DEV_LOGIN=1 for a local trial.\n';
+    return '  No sign-in method is configured: set GOOGLE_CLIENT_ID (docs/operations.md, "Real Google sign-in"), or OUTPOST_ALLOW_DEV_LOGIN=1 for a local trial.\n';
   }
   return '';
 }

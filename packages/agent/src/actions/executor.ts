@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { DeviceActionType, ServiceAction } from '@outpost/contract/devices';
 
-// Device actions and service control (spec: core §3 Device action, §4 Service control) behind one
+// Device actions and service control (docs/product/devices.md#device-fields, #services) behind one
 // interface, so tests and the simulator record what would have happened and never touch the host.
 
 export type Executor = {

@@ -4,7 +4,7 @@ import type { StepProgress } from '../steps/run-deployment';
 
 // The reports of one run_deployment command as acked step_progress messages, numbered 1, 2, 3 …
 // (`seq`, so the server applies a resent message once and in order). Reports are coalesced per
-// step attempt (architecture §9 "How the agent runs deployments"): a report waits up to
+// step attempt (docs/architecture.md#deployments "How the agent runs deployments"): a report waits up to
 // `windowMs` for the next ones of its attempt, and what is sent is the attempt's latest state
 // (its status, start and end fields, and all output since the previous message), so a step that
 // starts, prints and ends within the window is one message, not three. Output of a long step

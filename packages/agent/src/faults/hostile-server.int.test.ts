@@ -14,7 +14,7 @@ import type { Agent } from '../agent';
 import type { Logger } from '../connection';
 import { realAgent } from './support';
 
-// Issue 14, faults: the agent against a server that answers garbage. At the agent's server address
+// Faults: the agent against a server that answers garbage. At the agent's server address
 // there is first a hostile server (an HTTP 500 with a broken body, bytes that are not HTTP, a
 // socket sending invalid JSON and wrong frames then cut, a socket that never welcomes, one that
 // welcomes and then stops answering, an upgrade answered too slowly), then nothing at all for a

@@ -18,7 +18,7 @@ import type { Agent } from '../agent';
 import { realAgent, startProxy } from './support';
 import type { Proxy } from './support';
 
-// Issue 14, faults: the real agent loses its connection in the middle of a step (a TCP proxy
+// Faults: the real agent loses its connection in the middle of a step (a TCP proxy
 // between it and the server is cut). It finishes the deployment offline, keeping every progress
 // report and the result in its on-disk outbox; when the network returns it delivers them, and the
 // server records every step and the result exactly once. The outbox is empty afterwards.

@@ -16,7 +16,7 @@ import { createRng } from '../sim/rng';
 import { createVirtualDevice, virtualBackend } from '../sim/virtual-device';
 import { enrolmentToken, query, signIn, until } from './support';
 
-// Issue 14, faults: a server restart during a reconnect storm. 1,000 simulated agents (the
+// Faults: a server restart during a reconnect storm. 1,000 simulated agents (the
 // simulator's virtual devices on the real agent library, in this process) are connected; the
 // server is killed with SIGKILL and started again on the same PostgreSQL database. Every agent
 // comes back on its own (exponential backoff with full jitter; the server's upgrade budget answers

@@ -13,7 +13,7 @@ import { startFleet } from '../sim/fleet';
 import type { Fleet } from '../sim/fleet';
 import { call, enrolDevice, enrolmentToken, query, realAgent, signIn, sleep, until } from './support';
 
-// Issue 14, faults: the server is killed with SIGKILL (no shutdown, nothing flushed) while a
+// Faults: the server is killed with SIGKILL (no shutdown, nothing flushed) while a
 // deployment runs on two real agents (the step library running real `sleep` and `echo` processes,
 // on-disk outboxes) and four simulated ones; it is started again on the same PostgreSQL database.
 // The agents carry on meanwhile and keep what they could not deliver in their outboxes; after the

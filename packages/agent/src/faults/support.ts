@@ -10,7 +10,7 @@ import { createStepsRunner } from '../deployment/steps-runner';
 import { createFileOutbox } from '../outbox';
 import { createSystemBackend } from '../system-backend';
 
-// Helpers for the agent-side fault tests (issue 14): plain HTTP against a server the test may kill
+// Helpers for the agent-side fault tests: plain HTTP against a server the test may kill
 // and restart (a child process), and the real agent wired as on a device, in dry run.
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };

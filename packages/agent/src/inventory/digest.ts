@@ -3,7 +3,7 @@ import { INVENTORY_KINDS } from '@outpost/contract/devices';
 import type { InventoryKind } from '@outpost/contract/devices';
 import type { InventoryDigests, InventoryMessage } from '@outpost/contract/agent-protocol';
 
-// Inventory digests (ARCHITECTURE §13 "Fleet scale"): an agent that reconnects leaves out the
+// Inventory digests (docs/decisions/2026-11-26-fleet-scale.md): an agent that reconnects leaves out the
 // parts the server already holds unchanged. The server never recomputes a digest the agent gave,
 // it only compares them, so the encoding is the agent's own choice.
 

@@ -2,7 +2,7 @@ import { messages } from '@outpost/contract/messages';
 import type { Service } from '@outpost/contract/devices';
 import { tryExec } from './exec';
 
-// Services behind platform adapters (issue 3: Windows services, systemd units, launchd jobs).
+// Services behind platform adapters (Windows services, systemd units, launchd jobs).
 // Each parser takes the command's recorded output, so the Windows and macOS adapters are tested
 // on any machine.
 

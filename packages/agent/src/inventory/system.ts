@@ -8,7 +8,7 @@ import type { Architecture } from '@outpost/contract/targets';
 import { PROBE_TIMEOUT_MS, bounded, boundedOr } from './bounded';
 import { tryExec } from './exec';
 
-// This machine's facts, hardware and network through systeminformation (spec: core §3 shapes).
+// This machine's facts, hardware and network through systeminformation (docs/product/devices.md#device-fields shapes).
 
 const GB = 1024 ** 3;
 const clean = (v: string | null | undefined) => (v && v.trim() && v.trim() !== '-' ? v.trim() : null);

@@ -18,7 +18,7 @@ import { plannedSessionAt, simSessionId } from './workday';
 import type { WorkdayDevice } from './workday';
 
 // The fleet simulator: N virtual agents in one process over the real HTTP and websocket protocol
-// (ARCHITECTURE §4). The same --seed gives the same machines (hostnames, serials, inventories);
+// (docs/product/agent-protocol.md). The same --seed gives the same machines (hostnames, serials, inventories);
 // a restarted simulator keeps its device records only when given the identities it kept
 // (`identities`), as a real agent must prove its guid and secret to re-enrol.
 
@@ -43,9 +43,9 @@ export type FleetOptions = {
   loginChance?: number;
   disconnectChance?: number;
   log?: Logger;
-  /** restart and shutdown downtimes (issue 4) */
+  /** restart and shutdown downtimes */
   power?: Partial<PowerOptions>;
-  /** the demo's mix of offline, error and signed-in machines (issue 4) */
+  /** the demo's mix of offline, error and signed-in machines */
   variety?: boolean;
   /**
    * Identities kept from an earlier run, by device index: presenting them keeps the device records

@@ -1,7 +1,7 @@
 import type { DeviceActionType } from '@outpost/contract/devices';
 import { RecordingExecutor } from '../actions/executor';
 
-// Restart and shutdown on a simulated machine (issue 4 §2): the machine really goes away — its
+// Restart and shutdown on a simulated machine: the machine really goes away — its
 // agent stops and the socket closes, as when the OS shuts the agent's service down — and comes
 // back after a while with a fresh agent, as a rebooted (or powered-on again) machine would.
 // Nothing here touches the host: the executor only records.

@@ -3,7 +3,7 @@ import type { VirtualDevice } from './virtual-device';
 import type { Logger } from '../connection';
 import { simSessionId } from './workday';
 
-// Demo variety (issue 4 §4): so that every status, filter and badge can be seen in the embedded
+// Demo variety: so that every status, filter and badge can be seen in the embedded
 // demo, a fixed share of the fleet starts in a state other than "online": a few machines are
 // switched off after their first report (offline, with inventory and a last-seen time), a couple
 // report an agent fault (error), and about a third have a user signed in (loggedin). The choice

@@ -56,7 +56,7 @@ export function createVirtualDevice(
   index: number,
   options: { prefix: string; subnet: number },
 ): VirtualDevice {
-  // Mostly Windows, some Macs (issue 3: "Windows 10/11 and some macOS").
+  // Mostly Windows, some Macs ("Windows 10/11 and some macOS").
   const model = rng.chance(0.2)
     ? rng.pick(MODELS.filter((m) => m.os === 'macos'))
     : rng.pick(MODELS.filter((m) => m.os === 'windows'));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRng } from './rng';
 
-// Working-day patterns for simulated devices (issue 12): when a machine is switched on and when
+// Working-day patterns for simulated devices: when a machine is switched on and when
 // someone is signed in, in the local time of its site. Seed-determined per device and per day, so
 // the live simulator and the demo's back-filled history follow the same plan.
 //

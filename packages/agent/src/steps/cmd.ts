@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { StepHandler } from './context';
 import { isWindows, runProgram, stepWorkingDirectory } from './context';
 
-// spec: operations §2.3 CMD — a command line through the platform shell. run_as_admin: the agent
+// docs/product/packages.md#builder CMD — a command line through the platform shell. run_as_admin: the agent
 // already runs elevated (SYSTEM or root), so there is nothing more to raise. With
 // wait_for_completion off the command is started and left running; the next step starts at once.
 export const runCmdStep: StepHandler = async (details, ctx) => {

@@ -61,7 +61,7 @@ export type StepOutcome =
 
 export type StepContext = {
   platform: NodeJS.Platform;
-  /** the package working directory (spec: a product-named folder in the temp folder) */
+  /** the package working directory (product rule: a product-named folder in the temp folder) */
   workDir: string;
   /**
    * a private folder of this attempt's own (created and checked by the caller before the handler

@@ -5,7 +5,7 @@ import { StepError, errorText, isWindows, runProgram, splitArguments, windowsInv
 import { fetchVerified } from './sources';
 import { entryTarget, extractZip } from './zip';
 
-// spec: operations §2.3 CUSTOM_ZIP — extract the archive (into extract_path, or a folder of the
+// docs/product/packages.md#builder CUSTOM_ZIP — extract the archive (into extract_path, or a folder of the
 // step's own in the working directory), run main_executable from it, and delete what was
 // extracted when cleanup is on.
 export const runCustomZipStep: StepHandler = async (details, ctx) => {

@@ -17,7 +17,7 @@ import { spawnRunner } from './process-runner';
 import { openWorkFolders } from './work-folders';
 import type { WorkFolders } from './work-folders';
 
-// spec: ARCHITECTURE §5 — a device's deployment: the steps in step_order, each with its timeout,
+// docs/product/deployments.md#running-on-devices — a device's deployment: the steps in step_order, each with its timeout,
 // retries and fail-on-error rule, every attempt reported as it starts, while it prints and when
 // it ends. The caller (the agent's command handler) turns reports into step_progress messages.
 

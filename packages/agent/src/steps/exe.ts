@@ -11,7 +11,7 @@ import {
 } from './context';
 import { resolveSource } from './sources';
 
-// spec: operations §2.3 EXE — the uploaded file or a URL download, run with its arguments. The
+// docs/product/packages.md#builder EXE — the uploaded file or a URL download, run with its arguments. The
 // program is written, verified and made executable through one descriptor in the attempt's
 // private folder, and run from there (SECURITY.md "The agent's file-handling rules").
 export const runExeStep: StepHandler = async (details, ctx) => {

@@ -41,7 +41,7 @@ export function icaclsGrants(permissions: string): string[] {
   return grants;
 }
 
-// spec: operations §2.3 FOLDER — create the folder (parents optional); on Windows mark it hidden
+// docs/product/packages.md#builder FOLDER — create the folder (parents optional); on Windows mark it hidden
 // (attrib +h) and grant the permissions (icacls).
 export const runFolderStep: StepHandler = async (details, ctx) => {
   const folder = typeof details.folder_path === 'string' ? details.folder_path.trim() : '';

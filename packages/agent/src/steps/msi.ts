@@ -6,7 +6,7 @@ import { resolveSource } from './sources';
 
 const UI_FLAGS: Record<string, string> = { none: '/qn', basic: '/qb', reduced: '/qr', full: '/qf' };
 
-// spec: operations §2.3 MSI — msiexec /i with the UI level and public properties. /norestart:
+// docs/product/packages.md#builder MSI — msiexec /i with the UI level and public properties. /norestart:
 // the package reports 3010 ("reboot required") instead of restarting the device mid-deployment.
 export const runMsiStep: StepHandler = async (details, ctx) => {
   if (!isWindows(ctx)) {

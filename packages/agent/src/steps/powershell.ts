@@ -24,7 +24,7 @@ async function isPowerShellWorking(ctx: StepContext): Promise<boolean> {
   return result.exitCode === 0 && output.includes(PROBE_MARKER);
 }
 
-// spec: operations §2.3 POWERSHELL — an inline script (written to a .ps1 in the step's scratch
+// docs/product/packages.md#builder POWERSHELL — an inline script (written to a .ps1 in the step's scratch
 // folder) or an uploaded .ps1, run with the chosen execution policy: powershell.exe on Windows,
 // pwsh (PowerShell 7) elsewhere. On Windows, a powershell.exe that is missing, or that ends at
 // once with no output and cannot run a probe either, fails the step (docs/agent-windows.md).

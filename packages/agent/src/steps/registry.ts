@@ -29,7 +29,7 @@ function regData(type: string, data: string): string {
   }
 }
 
-// spec: operations §2.3 REGISTRY — reg add with hive, key, value name (or the default value),
+// docs/product/packages.md#builder REGISTRY — reg add with hive, key, value name (or the default value),
 // type and data; /f overwrites without asking.
 export const runRegistryStep: StepHandler = (details, ctx) => {
   if (!isWindows(ctx)) {

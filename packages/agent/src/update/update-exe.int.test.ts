@@ -19,7 +19,7 @@ type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 const exec = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../../../..');
 
-// Self-update with two locally built single executables (issue 15 "tested with two locally built
+// Self-update with two locally built single executables ("tested with two locally built
 // versions"): 1.0.0 runs enrolled against a test server, 1.0.1 is published in AGENT_RELEASES_DIR,
 // the administrator updates the agent through the API, and the device comes back reporting 1.0.1.
 // The test plays the service manager: it starts the installed executable again whenever it exits.

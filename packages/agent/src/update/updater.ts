@@ -10,7 +10,7 @@ import type { UpdateAgentCommand } from '@outpost/contract/agent-protocol';
 import { platformOf, releaseMessages } from '@outpost/contract/agent-releases';
 import type { Logger } from '../connection';
 
-// Self-update of the packaged agent (issue 15). The running agent downloads the build for its
+// Self-update of the packaged agent. The running agent downloads the build for its
 // platform beside its executable, checks size and sha256 (from the command, which came over the
 // agent's authenticated socket), runs it with --self-test (it must print the promised version and
 // exit 0), writes a marker and swaps: current → <exe>.previous, new → current, each a rename in

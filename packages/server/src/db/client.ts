@@ -125,7 +125,7 @@ const damagedMessage = (dir: string, why: string) =>
 /**
  * PGlite creates a new, empty cluster in a directory without PG_VERSION, even over the remains of
  * an old one (a half-restored backup, files lost): a directory with files but no PG_VERSION is
- * refused instead (issue 14).
+ * refused instead.
  */
 function refuseDamagedDir(dir: string) {
   const entries = fs.existsSync(dir) ? fs.readdirSync(dir) : [];

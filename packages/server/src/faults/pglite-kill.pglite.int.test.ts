@@ -7,7 +7,7 @@ import { deploymentPackages } from '../db/schema/index';
 import { freePort, runServerToExit, sleep, startServerProcess, stopWithTest } from './support';
 import type { ServerProcess } from './support';
 
-// Issue 14, faults: the embedded default (PGlite in DATA_DIR/pglite) survives a SIGKILL of the
+// Faults: the embedded default (PGlite in DATA_DIR/pglite) survives a SIGKILL of the
 // server in the middle of a stream of writes: after a restart on the same directory the server
 // starts, and every write it acknowledged (2xx) is there, once.
 

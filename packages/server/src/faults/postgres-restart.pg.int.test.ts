@@ -5,7 +5,7 @@ import type { TestServer } from '../../test/harness';
 import { startOwnPostgres, sleep } from './support';
 import type { OwnPostgres } from './support';
 
-// Issue 14, faults: PostgreSQL restarts while the server takes writes. Meanwhile every request
+// Faults: PostgreSQL restarts while the server takes writes. Meanwhile every request
 // that needs the database answers 503 DB_UNAVAILABLE (never a 500) and /api/health names the
 // database as down; once PostgreSQL is back the server recovers by itself (the pool opens new
 // connections) and every write it acknowledged (2xx) is in the database. The test runs its own

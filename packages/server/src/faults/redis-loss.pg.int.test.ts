@@ -18,7 +18,7 @@ import type { AgentSocket } from '../live/test-support';
 import { startOwnRedis } from './support';
 import type { OwnRedis } from './support';
 
-// Issue 14, faults: Redis stops while two instances share it (ARCHITECTURE §8). Neither instance
+// Faults: Redis stops while two instances share it (docs/product/agent-protocol.md#several-instances). Neither instance
 // crashes, /api/health says `degraded` with Redis down, a device action and an inventory refresh
 // issued through instance B still reach the agent connected to instance A (the database is the
 // queue: each instance polls it for the agents it holds, and a waiting request reads the result

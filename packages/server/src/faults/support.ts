@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-// Helpers for the fault tests (issue 14): a PostgreSQL and a Redis of the test's own, which it may
+// Helpers for the fault tests: a PostgreSQL and a Redis of the test's own, which it may
 // stop and start without touching the shared ones, and the server as a child process it may kill.
 
 /** PostgreSQL's server binaries: PG_BIN, else the newest Debian/Ubuntu installation. */

@@ -66,7 +66,7 @@ type Writer = Pick<Db, 'insert'>;
 const asText = (v: unknown) =>
   v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v);
 
-// Written in the same transaction as the change it records (ARCHITECTURE §3).
+// Written in the same transaction as the change it records (docs/product/administration.md#who-may-do-what).
 export async function writeAudit(tx: Writer, actor: AuditActor, entry: AuditEntry): Promise<void> {
   await tx.insert(auditLogs).values({
     tenantId: actor.tenantId,

@@ -1,6 +1,6 @@
 // A query failed because the database could not be reached (PostgreSQL stopped, restarting, a
 // connection cut), not because of the query: the server answers 503 DB_UNAVAILABLE instead of 500,
-// and the pool opens new connections by itself once the database is back (issue 14).
+// and the pool opens new connections by itself once the database is back.
 
 // SQLSTATE class 08 (connection exception) and the shutdown / start-up states of class 57P.
 const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-3]$)/;

@@ -78,7 +78,7 @@ describe('credentials never reach the log', () => {
     const signature = session.token.split('.').at(-1) ?? '';
     expect(signature.length).toBeGreaterThan(20);
 
-    // The spec's socket URL carries the token in its query (core §7 Websocket).
+    // The product's socket URL carries the token in its query (docs/product/live-updates.md#channels).
     const socket = connectPortalSocket(url, portalAuth(session));
     await socket.opened;
     await socket.close(1000);

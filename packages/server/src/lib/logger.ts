@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 // Credentials never reach the log. The portal socket carries the session token in its URL
-// (spec: core §7 Websocket, /api/ws?tenantId&userId&token), agents and the API carry secrets in
+// (docs/product/live-updates.md#channels, /api/ws?tenantId&userId&token), agents and the API carry secrets in
 // headers, sign-in and enrolment carry them in bodies. Three layers keep them out:
 //   1. the request serializer logs the URL with sensitive query values replaced;
 //   2. pino's redaction censors sensitive keys in logged objects (headers, bodies, our own fields);

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { AnyColumn, SQL } from 'drizzle-orm';
 import type { RequestContext } from './context';
 
-// The one tenant and site scope of every query (ARCHITECTURE §3). Queries take the caller's
+// The one tenant and site scope of every query (docs/product/administration.md#site-scope). Queries take the caller's
 // scope and build their WHERE clause from these helpers instead of writing `tenant_id = …` by
 // hand, so a new query cannot forget the site rule and authorisation has one place to look.
 

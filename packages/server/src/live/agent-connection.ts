@@ -29,7 +29,7 @@ import { TokenBucket } from './rate-limit';
 // - a closed socket's waiting messages are dropped;
 // - step_progress messages waiting one after another are handed over together (a run, in order,
 //   up to RUN_MAX_MESSAGES and RUN_MAX_BYTES), so the engine applies them in one batch and they are
-//   acknowledged together (architecture §13 "Deployments at scale").
+//   acknowledged together (docs/decisions/2026-11-26-deployments-at-scale.md).
 
 export type MessageLimits = {
   /** messages of one agent handled per second, and at once */

@@ -22,7 +22,7 @@ import type { PortalHub } from './portal-socket';
 import { createPresence } from './presence';
 import type { Presence, PresenceOptions } from './presence';
 
-// The agents connected to this instance (ARCHITECTURE §4): one AgentConnection per device, the
+// The agents connected to this instance (docs/product/agent-protocol.md): one AgentConnection per device, the
 // message switch, and the bus topics that reach a device wherever its socket is. Authentication
 // happens before the upgrade (agent-socket.routes.ts); commands come from the command queue.
 
@@ -250,7 +250,7 @@ async function handleHello(ctx: HubContext, conn: AgentConnection, m: HelloMessa
     }
     // With a hold, a welcomed agent keeps its place until its first inventory is stored. Off by
     // default: the wait for the agent's answer then held places the server could have used (a
-    // 5,000-agent return took twice as long with a 2 s hold as without; §13 "Fleet scale").
+    // 5,000-agent return took twice as long with a 2 s hold as without; docs/decisions/2026-11-26-fleet-scale.md).
     const holdMs = ctx.options.helloHoldMs ?? 0;
     if (holdMs > 0 && conn.hasHello && conn.isOpen) {
       conn.holdGate(leave, holdMs);

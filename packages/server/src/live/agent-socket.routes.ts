@@ -9,7 +9,7 @@ import type { DeviceRef } from './device-state';
 import { createGate } from './gate';
 import { createMemoryBucket, createRedisBucket, createWindowCounter } from './rate-limit';
 
-// WS /api/agent/ws (ARCHITECTURE §4). Credentials are checked before the upgrade, so an
+// WS /api/agent/ws (docs/product/agent-protocol.md). Credentials are checked before the upgrade, so an
 // unauthenticated client never gets a socket, and in this order:
 //   0. while more returning agents wait for their hello to be recorded than the server works
 //      through in a few seconds (gate.ts), every upgrade is refused (503, Retry-After)
@@ -127,7 +127,7 @@ const LOOKUPS_AT_ONCE = 4;
 const BUSY_RETRY_AFTER_S = 2;
 
 /**
- * Lets go of the upgrade's HTTP objects once the socket is the hub's (ARCHITECTURE §13 "Fleet
+ * Lets go of the upgrade's HTTP objects once the socket is the hub's (docs/architecture.md#reliability-and-scale "Fleet
  * scale", memory per agent). @fastify/websocket leaves the upgrade's ServerResponse attached to the
  * TCP socket and an error listener on the websocket that closes over the request and the reply,
  * so every open socket kept its request, response, headers and request logger. The plugin's

@@ -52,7 +52,7 @@ export async function createRedisBus(url: string, prefix: string, log: FastifyBa
   return {
     kind: 'redis',
     async publish<T extends BusTopic>(topic: T, message: BusTopics[T]) {
-      // Never fails the caller (issue 14): with Redis away the message is dropped at once rather
+      // Never fails the caller: with Redis away the message is dropped at once rather
       // than queued or thrown into a request that already committed its work. What it announced
       // is in the database; instances poll it for their agents' commands (agent-hub.ts) and
       // waiters read results from it (command-queue.ts).
@@ -100,7 +100,7 @@ export async function createRedisBus(url: string, prefix: string, log: FastifyBa
 
 /**
  * A command connection for shared rate limits (the sign-in, enrolment and agent upgrade limits),
- * so N instances enforce one limit (ARCHITECTURE §8).
+ * so N instances enforce one limit (docs/product/agent-protocol.md#several-instances).
  */
 export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<Redis> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });

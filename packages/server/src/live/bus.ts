@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { AgentCommandKind, CommandStatus } from '@outpost/contract/agent-protocol';
 import type { PortalEvent, SubscriptionKey } from '@outpost/contract/live';
 
-// The event bus (ARCHITECTURE §4, §8): in-process by default, Redis pub/sub with REDIS_URL, so
+// The event bus (docs/product/agent-protocol.md#several-instances): in-process by default, Redis pub/sub with REDIS_URL, so
 // several server instances share live updates and agent commands reach whichever instance holds
 // the agent's socket. The bus is only a doorbell: the database stays the source of truth.
 

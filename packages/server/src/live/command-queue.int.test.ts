@@ -7,7 +7,7 @@ import type { TestServer } from '../../test/harness';
 import { deviceCommands, devices } from '../db/schema/index';
 import { createEnrollmentToken, enroll, facts, onlineAgent } from './test-support';
 
-// The command queue over real agent sockets (ARCHITECTURE §4): the database is the queue, the
+// The command queue over real agent sockets (docs/product/agent-protocol.md#commands): the database is the queue, the
 // bus is the doorbell; a command is offered again after a reconnect and answered exactly once.
 
 describe('command queue: delivery, re-offer, results', () => {

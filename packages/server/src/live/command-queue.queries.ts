@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { deviceCommands } from '../db/schema/index';
 import { arrayParam, rowsOf } from '../lib/db';
 
-// The command queue (ARCHITECTURE §4: the database is the queue, the bus is the doorbell).
+// The command queue (docs/product/agent-protocol.md#commands: the database is the queue, the bus is the doorbell).
 
 type Writer = Pick<Db, 'execute'>;
 
@@ -68,7 +68,7 @@ export async function unfinishedCommandsOf(db: Db, deviceIds: readonly number[])
 
 /**
  * Of these devices, the ones with a command not yet offered to them (status pending): the
- * poll that delivers commands when the bus's doorbell was lost (issue 14). Uses the partial index
+ * poll that delivers commands when the bus's doorbell was lost. Uses the partial index
  * of unfinished commands.
  */
 export async function devicesWithPendingCommands(db: Db, deviceIds: number[]): Promise<number[]> {

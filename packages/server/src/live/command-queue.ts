@@ -18,7 +18,7 @@ import {
 import type { CommandEnd, QueueCommandInput } from './command-queue.queries';
 import type { DeviceRef } from './device-state';
 
-// The command queue (ARCHITECTURE §4): the database is the queue, the bus is the doorbell. Services
+// The command queue (docs/product/agent-protocol.md#commands): the database is the queue, the bus is the doorbell. Services
 // queue work for a device here and never talk to sockets; the instance holding the device's
 // socket offers every unfinished command on the doorbell and again on each (re)connect.
 // Offers and results that arrive together (a doorbell for a job's thousand devices, a reconnect

@@ -7,7 +7,7 @@ import type {
 import type { InventoryKind } from '@outpost/contract/devices';
 import type { DeviceUpdatePayload } from '@outpost/contract/live';
 
-// What the agent sockets need of the device rows (docs/architecture.md §6 "Presence"), as a
+// What the agent sockets need of the device rows (docs/architecture.md#live-layer-and-agents "Presence"), as a
 // port: the devices module owns the table and implements it (modules/devices/
 // device-state.service.ts), wired in app.ts, so live/ stays transport and never imports a
 // module. Each change is handed back for the hub to publish as a device_update.

@@ -1,4 +1,4 @@
-// Admission by work in flight (ARCHITECTURE §13 "Fleet scale"): at most `limit` callers at once,
+// Admission by work in flight (docs/decisions/2026-11-26-fleet-scale.md): at most `limit` callers at once,
 // the others wait their turn in arrival order. After a restart every agent returns at once; two
 // gates keep that from arriving as one burst of work:
 // - hellos (agent-hub.ts): at most AGENT_HELLOS_IN_FLIGHT recorded at once (optionally a welcomed

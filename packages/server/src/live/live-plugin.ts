@@ -13,7 +13,7 @@ import type { DeviceState } from './device-state';
 import { createPortalHub } from './portal-socket';
 import type { PortalAccess, PortalHub, SubscriptionAuthorizer } from './portal-socket';
 
-// The live layer (ARCHITECTURE §4), put on the instance for the modules and the socket routes
+// The live layer (docs/product/agent-protocol.md), put on the instance for the modules and the socket routes
 // (registered in app.ts like every other route):
 //   app.bus           publish/subscribe across instances
 //   app.portalHub     app.portalHub.send(tenantId, deploymentKey(id), 'deployment_update', {...})

@@ -107,7 +107,7 @@ export function createPortalClients(): PortalClients {
   };
 }
 
-/** ws-level pings keep proxies from idling the socket out and find dead peers (core §9: 30 s). */
+/** ws-level pings keep proxies from idling the socket out and find dead peers (docs/product/live-updates.md#limits: 30 s). */
 export function startPings(clients: Set<Client>, intervalMs: number): NodeJS.Timeout {
   const pinger = setInterval(() => {
     for (const client of clients) {

@@ -81,7 +81,7 @@ export function startSessionChecks(deps: {
       isRecheckingAll = false;
     }
   };
-  // ARCHITECTURE §4: sessions are re-checked server-side, not only when the client speaks.
+  // docs/product/live-updates.md#server-side: sessions are re-checked server-side, not only when the client speaks.
   const sessionChecker = setInterval(() => void recheckAll(), deps.intervalMs);
   sessionChecker.unref();
 

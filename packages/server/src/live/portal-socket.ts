@@ -14,7 +14,7 @@ import type { SubscriptionAuthorizer } from './portal-messages';
 import { startSessionChecks } from './portal-sessions';
 import type { SessionChecks } from './portal-sessions';
 
-// WS /api/ws?tenantId&userId&token (spec: core §4, §7 Websocket; ARCHITECTURE §4). The token is
+// WS /api/ws?tenantId&userId&token (docs/product/live-updates.md#connection, #channels; #server-side). The token is
 // verified, tenantId and userId must match it; subscriptions are checked against the caller's
 // tenant and site scope. Events reach every instance through the bus. The session is re-checked on
 // a server-side timer (every 30 s by default) and when the token expires, so a deleted user or an

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeviceChange, DeviceState } from './device-state';
 
-// Presence timers (ARCHITECTURE §4 Presence): heartbeats are written in batches, a silent socket
+// Presence timers (docs/product/agent-protocol.md#presence): heartbeats are written in batches, a silent socket
 // is closed past its heartbeats and grace, a closed one goes offline after the grace period, and
 // devices an instance lost without a close are swept offline by whichever instance sees them first.
 

@@ -4,13 +4,13 @@ import type { Redis } from 'ioredis';
 import { messages } from '@outpost/contract/messages';
 
 // Limits for the agent socket. In memory for one instance; in Redis when REDIS_URL is set, so N
-// instances enforce one limit (ARCHITECTURE §8). Both shapes answer the same small interfaces.
+// instances enforce one limit (docs/product/agent-protocol.md#several-instances). Both shapes answer the same small interfaces.
 
 export type Admission = { isAllowed: boolean; retryAfterSeconds: number };
 
 /**
  * A token bucket: `rate` admissions per second, at most `burst` at once. A class, not closures:
- * every agent connection holds one (ARCHITECTURE §13 "Fleet scale", memory per agent).
+ * every agent connection holds one (docs/decisions/2026-11-26-fleet-scale.md, memory per agent).
  */
 export class TokenBucket {
   private tokens: number;

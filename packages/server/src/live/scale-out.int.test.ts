@@ -16,7 +16,7 @@ import {
   throwawayDatabase,
 } from './test-support';
 
-// ARCHITECTURE §8: two instances on one PostgreSQL and one Redis. This test always uses a real
+// docs/product/agent-protocol.md#several-instances: two instances on one PostgreSQL and one Redis. This test always uses a real
 // PostgreSQL (TEST_DATABASE_URL, else the local default) and Redis (TEST_REDIS_URL, else the
 // local default), on PGlite runs too, because two instances cannot share an in-memory PGlite.
 

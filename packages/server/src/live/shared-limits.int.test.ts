@@ -14,7 +14,7 @@ import {
   throwawayDatabase,
 } from './test-support';
 
-// SECURITY.md, ARCHITECTURE §8: with REDIS_URL the sign-in, enrolment and agent upgrade limits
+// SECURITY.md, docs/product/agent-protocol.md#several-instances: with REDIS_URL the sign-in, enrolment and agent upgrade limits
 // are counted in Redis, so two instances enforce one limit. Requests alternate between the two
 // instances; each alone would still be under every limit.
 

@@ -311,7 +311,7 @@ export async function flushAnswers(socket: PortalSocket): Promise<number> {
   return socket.received.indexOf(pong);
 }
 
-// Two instances share one PostgreSQL and one Redis (ARCHITECTURE §8): always a real PostgreSQL
+// Two instances share one PostgreSQL and one Redis (docs/product/agent-protocol.md#several-instances): always a real PostgreSQL
 // (TEST_DATABASE_URL, else the local default) and Redis (TEST_REDIS_URL, else the local default).
 export const PG_BASE = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';

@@ -4,7 +4,7 @@ import { adminMessages } from '@outpost/contract/messages';
 import { HttpError } from '../lib/errors';
 import { requireAdmin } from '../lib/context';
 
-// The authorisation backstop (issue 11, ARCHITECTURE §3). Every /api route declares who may call
+// The authorisation backstop (docs/product/administration.md#who-may-do-what). Every /api route declares who may call
 // it in `config.access`, and this one hook enforces the declaration before the route's handler
 // runs:
 //
@@ -12,7 +12,7 @@ import { requireAdmin } from '../lib/context';
 //   member  a signed-in member of the tenant (the service then applies tenant and site scope)
 //   admin   a signed-in tenant_admin (403 ADMIN_ONLY for a regular user); services check again
 //   agent   the route authenticates an agent itself (device guid and secret, or an enrolment token)
-//   socket  the portal socket, which authenticates from its query string once open (spec close codes)
+//   socket  the portal socket, which authenticates from its query string once open (close codes of docs/product/live-updates.md#server-side)
 //
 // A route that declares nothing (or something else) has made no authorisation decision: every
 // request to it fails closed with a 500 ACCESS_NOT_DECLARED and an error in the log, in every

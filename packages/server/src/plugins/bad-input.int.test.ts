@@ -78,7 +78,7 @@ describe('bad input is a 400 with a message on every route family', () => {
       action_type: 'restart',
       action_data: { note: `x${NUL}` },
     });
-    // Step details arrive as a JSON string (spec: operations §3), so the NUL is only in its text.
+    // Step details arrive as a JSON string (docs/product/packages.md#fields), so the NUL is only in its text.
     const step = { step_name: 'Flush DNS', step_type: 'CMD' };
     await expect400(
       'POST',
@@ -116,7 +116,7 @@ describe('bad input is a 400 with a message on every route family', () => {
     ] as const) {
       await expect400(method, path, undefined, id);
     }
-    // The packages routes answer with the field's message alone (spec: operations §8 wording).
+    // The packages routes answer with the field's message alone (docs/product/packages.md#saving wording).
     await expect400('PUT', `/api/customer/deployment-packages/${BIG}`, { name: 'x' }, id);
     await expect400('POST', `/api/customer/deployment-packages/${BIG}/duplicate`, {}, id);
     await expect400(

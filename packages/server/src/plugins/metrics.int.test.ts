@@ -21,7 +21,7 @@ import {
 } from '../live/test-support';
 import type { AgentSocket, PortalSocket } from '../live/test-support';
 
-// GET /metrics (plugins/metrics.ts, README "Running in production / Metrics"): who may read it,
+// GET /metrics (plugins/metrics.ts, docs/operations.md#metrics): who may read it,
 // and that the named metrics are there with values that follow what the server did.
 
 type Envelope<T> = { success: true; data: T };

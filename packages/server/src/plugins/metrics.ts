@@ -12,7 +12,7 @@ import type { BusObserver, BusTopic } from '../live/bus';
 import { deviceDeploymentsByStatus, jobsByStatus } from './metrics.queries';
 import type { StatusCount } from './metrics.queries';
 
-// Prometheus metrics (README "Running in production / Metrics"). GET /metrics is not under /api,
+// Prometheus metrics (docs/operations.md#metrics). GET /metrics is not under /api,
 // so the authorisation backstop (plugins/access.ts) does not apply to it: the route decides
 // itself, like the agent routes do. On the main port it answers only when METRICS_TOKEN is set
 // and only to `Authorization: Bearer <METRICS_TOKEN>` (compared in constant time): 404 without a

@@ -4,7 +4,7 @@ import type { Schema as FastJsonSchema } from 'fast-json-stringify';
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
-// Responses (ARCHITECTURE §2). fastify-type-provider-zod's serializer runs z.safeEncode over the
+// Responses (docs/architecture.md#server). fastify-type-provider-zod's serializer runs z.safeEncode over the
 // whole payload and then JSON.stringify, for every response: about 5 % of a cheap request's CPU.
 // Fastify's own way is fast-json-stringify compiled from the route's JSON schema, and a response
 // schema that is plain data (no transform, codec, default or other step that changes a value on

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import type { HelmetOptions } from 'helmet';
 
-// Security headers (ARCHITECTURE §2): helmet's, on every response. @fastify/helmet builds a new
+// Security headers (docs/architecture.md#server): helmet's, on every response. @fastify/helmet builds a new
 // helmet middleware for every request (parsing the CSP directives again each time) in two hooks,
 // about 3 % of a cheap API request's CPU; with no CSP nonces the headers are the same for every
 // response, so they are computed once here and set by one hook.

@@ -3,7 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FieldError } from '@outpost/contract/envelope';
 
 /**
- * For route plugins whose contract schemas carry the spec's validation messages word for word
+ * For route plugins whose contract schemas carry the product's validation messages word for word
  * ('Email is required', 'Site code must be 6 characters or less'): a validation error's `error`
  * is the first message alone, without the field path the global handler adds, because the
  * screens show the server's error text. `fields` still lists every failing field with its path.

@@ -6,7 +6,7 @@ import { DeployDialogContext } from '../lib/deploy-dialog';
 import type { DeployDialogRequest } from '../lib/deploy-dialog';
 import { useDeploymentWatch } from './deployment-watch';
 
-// The one deploy dialog of the signed-in shell (spec: core §2 Deploy dialog): screens open it
+// The one deploy dialog of the signed-in shell (docs/product/deployments.md#deploy-dialog): screens open it
 // through useDeployDialog() with what they preselect. It is loaded the first time it opens.
 const DeployDialog = lazy(() => import('../features/deployments/components/deploy-dialog'));
 

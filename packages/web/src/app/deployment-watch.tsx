@@ -8,7 +8,7 @@ import { useUser } from '../lib/auth';
 import { noteJobs } from '../lib/deployment-status';
 import { useLiveMessages, useSubscriptions } from '../lib/socket';
 
-// Deployment notifications on every page (spec: operations §4, core §4). The socket only carries
+// Deployment notifications on every page (docs/product/deployments.md#job-statuses, docs/product/live-updates.md#notifications). The socket only carries
 // deployment_update and step_update for jobs it is subscribed to, so the shell subscribes to the
 // jobs that can still change: the pending and running ones (fetched when the shell opens and once
 // a minute, so jobs other users start are announced too) and every job created here. A job that

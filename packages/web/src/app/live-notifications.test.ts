@@ -9,7 +9,7 @@ const device = (status: DeviceStatus, extra: object = {}): PortalEvent => ({
   payload: { deviceId: 'guid-1', id: 1, status, lastSeen: null, hostname: 'WS-001', ...extra },
 });
 
-describe('live notification rules (spec: core §4)', () => {
+describe('live notification rules (docs/product/live-updates.md#notifications)', () => {
   it.each<[DeviceStatus | undefined, DeviceStatus, string | null]>([
     ['offline', 'online', 'Device Connected'],
     [undefined, 'online', 'Device Connected'],
@@ -38,7 +38,7 @@ describe('live notification rules (spec: core §4)', () => {
     expect(notificationFor(device('loggedin'), 'online')).toMatchObject({ type: 'info' });
   });
 
-  it('reports deployments and failed steps (spec: operations §4)', () => {
+  it('reports deployments and failed steps (docs/product/deployments.md#job-statuses)', () => {
     const job = (status: JobStatus, extra: object = {}): PortalEvent => ({
       type: 'deployment_update',
       payload: { deploymentId: 3, status, ...extra },
@@ -134,7 +134,7 @@ describe('live notification rules (spec: core §4)', () => {
   });
 });
 
-describe("the 'View deployment' action (issue 24 item 7)", () => {
+describe("the 'View deployment' action", () => {
   it('is offered elsewhere, and not on the deployment’s own page', () => {
     const navigate = vi.fn();
     const action = viewDeploymentAction(42, '/deployments', navigate);

@@ -10,7 +10,7 @@ import { jobNameOf, noteJobName, swapJobStatus } from '../lib/deployment-status'
 import { swapDeviceStatus } from '../lib/device-presence';
 import { useLiveMessages } from '../lib/socket';
 
-// spec: core §4 Live notification rules. Non-error notifications vanish after 5 s; errors stay
+// docs/product/live-updates.md#notifications. Non-error notifications vanish after 5 s; errors stay
 // until dismissed (a failed deployment must not slip by unseen); the toast stack keeps the newest.
 //
 // A device_update carries the new status only; `previous` is the status the portal knew before.
@@ -61,7 +61,7 @@ export function notificationFor(
         return null;
       }
       const jobName = p.jobName || knownJobName || `Deployment ${p.deploymentId}`;
-      // spec: operations §4 — a toast per change of the job's status. Core §4 calls the completed
+      // docs/product/deployments.md#job-statuses — a toast per change of the job's status. docs/product/live-updates.md#toasts calls the completed
       // one 'Deployment Complete' in its notification list; it is one event, so one toast, with
       // the deployments document's words (the screen that owns jobs).
       switch (p.status) {
@@ -99,7 +99,7 @@ export function notificationFor(
 
 /**
  * A toast about a deployment offers 'View deployment', except on that deployment's own page: it
- * is already on screen (issue 24 item 7).
+ * is already on screen.
  */
 export function viewDeploymentAction(
   deploymentId: number,

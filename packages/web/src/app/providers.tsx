@@ -6,7 +6,7 @@ import { ToastProvider } from '../components/ui/toast';
 import { ApiError } from '../lib/api-client';
 import { AuthProvider } from '../lib/auth';
 
-// spec: core §9 — failed queries retry 3 times with a delay doubling from 1 s up to 30 s; unused
+// docs/architecture.md#web-app — failed queries retry 3 times with a delay doubling from 1 s up to 30 s; unused
 // data lives 5 minutes. A 4xx (not signed in, not allowed, not found, bad input) is an answer,
 // not a failure, so it is not retried.
 export function createQueryClient() {

@@ -10,7 +10,7 @@ import { messages } from '@outpost/contract/messages';
 import { AuthProvider } from '../lib/auth';
 import { RequireAuth } from './route-gate';
 
-// spec: core §4 and §8 — on reload the profile is fetched with the stored token; a refused token
+// docs/product/sign-in.md#sessions and #sign-in-screen — on reload the profile is fetched with the stored token; a refused token
 // (401) is removed and the visitor goes to /login. A server error is not a refusal: the session is
 // kept and the gate offers Try Again. The server is a stubbed fetch answering in turn.
 

@@ -3,7 +3,7 @@ import { PageSpinner } from '../components/ui/spinner';
 import { useAuth } from '../lib/auth';
 import { SessionUnavailable } from './session-unavailable';
 
-// spec: operations §2.1 — every route but /login sits behind the gate: a spinner while the
+// docs/product/sign-in.md#routes-and-the-gate — every route but /login sits behind the gate: a spinner while the
 // authentication state loads, /login for visitors, /dashboard for a signed-in visitor of /login.
 // A session whose profile could not be checked (a server error) is kept and offered a retry.
 export function RequireAuth() {

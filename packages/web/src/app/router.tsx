@@ -3,7 +3,7 @@ import type { RouteObject } from 'react-router';
 import { RouteError } from './route-error';
 import { FullScreenSpinner, RedirectIfSignedIn, RequireAuth } from './route-gate';
 
-// spec: operations §2.1 route table. Each screen is its own lazily loaded chunk; until the first
+// docs/product/sign-in.md#routes-and-the-gate route table. Each screen is its own lazily loaded chunk; until the first
 // one has arrived the router shows the gate's spinner (hydrateFallbackElement).
 type PageModule = { default: React.ComponentType };
 const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy' | 'errorElement'> => ({

@@ -1,7 +1,7 @@
 import { messages } from '@outpost/contract/messages';
 import { tokenStore } from './storage';
 
-// spec: core §7 — all calls go to the API base with a JSON content type and the bearer token
+// docs/product/README.md#conventions — all calls go to the API base with a JSON content type and the bearer token
 // from local storage; a non-OK response raises the server's error text or 'HTTP error! status: N'.
 
 export const API_BASE = '/api';

@@ -5,9 +5,9 @@ import type { SessionUser, SignInResult } from '@outpost/contract/auth';
 import { api, API_BASE, ApiError, UNAUTHORIZED_EVENT } from './api-client';
 import { tokenStore } from './storage';
 
-// spec: core §4 Session — no token means signed out; with a token the profile is fetched; on
+// docs/product/sign-in.md#sessions — no token means signed out; with a token the profile is fetched; on
 // success the user is set, on failure the token is removed. Sign-out removes the token at once and,
-// as a deliberate addition to the spec (docs/decisions/2026-11-26-server-side-sessions.md), also
+// as a deliberate addition to the product description (docs/decisions/2026-11-26-server-side-sessions.md), also
 // asks the server to end the session, without waiting for or depending on the answer.
 // "Failure" is the server refusing the token (a 4xx answer such as 401): a server error, a
 // timeout or no network says nothing about the token, so the session is kept and the gate
@@ -64,7 +64,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       try {
         return await fetchProfile();
       } catch (err) {
-        // A refused profile check removes the token (spec: core §8); a server error keeps it.
+        // A refused profile check removes the token (docs/product/sign-in.md#sign-in-screen); a server error keeps it.
         if (isSessionRefused(err)) {
           tokenStore.clear();
           setToken(null);

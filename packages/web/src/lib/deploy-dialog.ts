@@ -3,8 +3,8 @@ import type { DeploymentJob } from '@outpost/contract/deployments';
 import type { DeviceStatus } from '@outpost/contract/devices';
 import type { Architecture, TargetOs } from '@outpost/contract/targets';
 
-// The deploy dialog is opened from the device list, the package list and the builder (spec: core §2
-// Deploy dialog, operations §2.2). Features never import each other, so the shell hosts the one
+// The deploy dialog is opened from the device list, the package list and the builder (docs/product/devices.md#device-list
+// Deploy dialog, docs/product/packages.md#package-list). Features never import each other, so the shell hosts the one
 // dialog (app/deploy-dialog-host.tsx) and every screen asks for it through this context.
 
 export type DeployPackageChoice = {

@@ -2,7 +2,7 @@ import type { JobStatus } from '@outpost/contract/deployments';
 
 // The last status and the name the portal knows of each deployment job (from fetched lists and
 // details, jobs created here, and live updates), so a deployment_update is read as a change:
-// the toasts of operations §4 are for a job's status changing, and an update that only moves
+// the toasts of docs/product/deployments.md#job-statuses are for a job's status changing, and an update that only moves
 // the counters (repeating the status) raises nothing. A status never moves back (pending →
 // running → completed, failed or cancelled): a list fetched while an update was in flight and
 // answered after it cannot reset a job to an earlier status.

@@ -4,7 +4,7 @@ import { initials, relativeDay, relativeTime } from './format';
 const now = Date.parse('2026-11-22T12:00:00Z');
 const ago = (ms: number) => new Date(now - ms).toISOString();
 
-describe('relativeTime (spec: core §9 bands)', () => {
+describe('relativeTime (docs/product/devices.md#lists bands)', () => {
   it.each([
     [null, 'Never'],
     [ago(30_000), 'Just now'],
@@ -34,7 +34,7 @@ describe('relativeTime (spec: core §9 bands)', () => {
   });
 });
 
-describe('relativeDay (spec: operations §9 users and sites lists)', () => {
+describe('relativeDay (docs/product/administration.md#admin-lists users and sites lists)', () => {
   it.each([
     [ago(3600_000), 'Today'],
     [ago(30 * 3600_000), 'Yesterday'],

@@ -1,4 +1,4 @@
-// Formatting helpers shared by every screen. Timestamps are treated as UTC (spec: core §9).
+// Formatting helpers shared by every screen. Timestamps are treated as UTC (docs/product/devices.md#lists).
 
 function toDate(value: string | number | Date | null | undefined): Date | null {
   if (value === null || value === undefined || value === '') {
@@ -17,7 +17,7 @@ function toDate(value: string | number | Date | null | undefined): Date | null {
 const CLOCK_SKEW_MS = 5000;
 
 /**
- * spec: core §2 — 'Just now', N minutes, hours or days ago, or 'Never'; a time still to come
+ * docs/product/devices.md#lists — 'Just now', N minutes, hours or days ago, or 'Never'; a time still to come
  * (a scheduled job) reads 'in N minutes', 'in N hours' or 'in N days', never 'Just now'.
  */
 export function relativeTime(value: string | Date | null | undefined, now = Date.now()): string {
@@ -43,7 +43,7 @@ function span(minutes: number): string {
   return hours < 24 ? plural(hours, 'hour') : plural(Math.floor(hours / 24), 'day');
 }
 
-/** spec: operations §9 — users and sites lists: Today, Yesterday, days, weeks, months. */
+/** docs/product/administration.md#admin-lists — users and sites lists: Today, Yesterday, days, weeks, months. */
 export function relativeDay(value: string | Date | null | undefined, now = Date.now()): string {
   const d = toDate(value);
   if (!d) {

@@ -48,7 +48,7 @@ function setup() {
   return { connection, sockets, states, events, last };
 }
 
-describe('live connection (spec: core §4 Websocket status)', () => {
+describe('live connection (docs/product/live-updates.md#connection)', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);

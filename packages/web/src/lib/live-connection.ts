@@ -11,11 +11,11 @@ import {
 // The portal socket's connection state machine, free of React so it can be tested with a fake
 // socket and fake timers.
 //
-// spec: core §4 Websocket status and §9 — connects about 1 s after user, tenant and token are all
+// docs/product/live-updates.md#connection Websocket status and #limits — connects about 1 s after user, tenant and token are all
 // present; re-subscribes every key on open; on close retries after 2, 4, 8 s (at most 3 times),
 // never after close codes 1006 and 1011; pings every 30 s; errors are logged and set 'error'.
 //
-// Beyond the spec, a way out once it has given up (a server restart ends in 1006 on the first
+// Beyond the original product description, a way out once it has given up (a server restart ends in 1006 on the first
 // retry): `reconnect()` (the badge's Reconnect action) and `wake()` (the tab became visible or the
 // browser came back online) start a fresh connection with a fresh retry schedule.
 
@@ -89,7 +89,7 @@ export class LiveConnection {
     return this.state;
   }
 
-  /** Opens the socket about 1 s from now (spec: core §4). */
+  /** Opens the socket about 1 s from now (docs/product/live-updates.md#connection). */
   start() {
     this.schedule(WS_CONNECT_DELAY_MS);
   }

@@ -5,7 +5,7 @@ import { LiveConnection } from './live-connection';
 import type { ConnectionState, SocketStatus } from './live-connection';
 
 // The live socket for React: one LiveConnection per signed-in user (lib/live-connection.ts has
-// the spec's connection rules), its state for the badge, and the events for whoever listens.
+// the product's connection rules), its state for the badge, and the events for whoever listens.
 
 export type { SocketStatus };
 type Listener = (event: PortalEvent) => void;
@@ -52,7 +52,7 @@ export function LiveSocketProvider({
   const connectionRef = useRef<LiveConnection | null>(null);
 
   useEffect(() => {
-    // The socket is never opened without user id, tenant id and token (spec: core §5).
+    // The socket is never opened without user id, tenant id and token (docs/product/live-updates.md#connection).
     if (tenantId === null || userId === null || !token) {
       return;
     }

@@ -1,6 +1,6 @@
 import { STORAGE_KEYS } from '@outpost/contract/limits';
 
-// Local storage keys from the spec (core §3): the token, dark mode, sidebar-minimised flag.
+// Local storage keys from the product description (docs/product/sign-in.md#shell): the token, dark mode, sidebar-minimised flag.
 function read(key: string): string | null {
   try {
     return localStorage.getItem(key);

@@ -4,7 +4,7 @@ import { flagStore } from './storage';
 const darkStore = flagStore('darkMode');
 const sidebarStore = flagStore('sidebarMinimized');
 
-/** Dark mode, remembered under the spec's local storage key and applied to <html>. */
+/** Dark mode, remembered under the product's local storage key and applied to <html>. */
 export function useDarkMode(): [boolean, () => void] {
   const [isDark, setIsDark] = useState(darkStore.get);
   useEffect(() => {

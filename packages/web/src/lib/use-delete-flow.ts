@@ -5,7 +5,7 @@ import { useToast } from '../components/ui/toast';
 import { errorMessage } from './api-client';
 
 /**
- * The delete flow of the admin lists (operations §8): bulk delete with nothing selected says
+ * The delete flow of the admin lists (docs/product/administration.md#calls): bulk delete with nothing selected says
  * 'No Selection'; the rows to delete wait for a confirmation; the result is a toast, 'Delete
  * Failed' / 'Bulk Delete Failed' with the server's text preferred.
  */

@@ -5,7 +5,7 @@ import { useListState } from './use-list-state';
 
 const setup = () => renderHook(() => useListState({ filters: { status: '', os: '' }, pageSize: 20 })).result;
 
-describe('useListState (spec: core §2 Shared list toolbar)', () => {
+describe('useListState (docs/product/devices.md#lists)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

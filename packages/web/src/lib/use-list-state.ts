@@ -2,9 +2,9 @@ import { useCallback, useMemo, useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '@outpost/contract/limits';
 import { useDebouncedValue } from './use-debounced-value';
 
-// The state every list screen keeps (spec: core §2 Shared list toolbar): a search box whose term
+// The state every list screen keeps (docs/product/devices.md#lists): a search box whose term
 // is sent once typing pauses, filters, page and page size, and a selection of row ids. Changing
-// the search, a filter or the page size returns to page 1 (spec); any change of what is listed,
+// the search, a filter or the page size returns to page 1 (docs/product); any change of what is listed,
 // the page included, clears the selection, so an action never applies to rows no longer shown.
 
 export const SEARCH_DEBOUNCE_MS = 300;

@@ -3,7 +3,7 @@ import type { ActivityEventType } from '@outpost/contract/devices';
 import { tenants } from './tenants';
 import { devices } from './devices';
 
-// spec: core §3 Activity log entry. Presence (online, offline) and user sessions (login, logout).
+// docs/product/activity.md#fields. Presence (online, offline) and user sessions (login, logout).
 export const activityEvents = pgTable(
   'activity_events',
   {

@@ -21,7 +21,7 @@ import { devices } from './devices';
 import { deploymentPackages } from './packages';
 import { files } from './files';
 
-// ARCHITECTURE §5, operations §3 Deployment job, Device deployment, Step log.
+// docs/product/deployments.md#running-on-devices, #fields, Device deployment, Step log.
 
 /**
  * A job: one package deployed to a set of devices, now or at `scheduled_at`. The package's steps
@@ -111,7 +111,7 @@ export const deviceDeployments = pgTable(
   ],
 );
 
-/** One attempt of one step on one device (operations §3 Step log). */
+/** One attempt of one step on one device (docs/product/deployments.md#fields). */
 export const deploymentStepLogs = pgTable(
   'deployment_step_logs',
   {

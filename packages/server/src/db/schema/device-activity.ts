@@ -2,7 +2,7 @@ import { bigint, date, index, integer, jsonb, pgTable, primaryKey, timestamp } f
 import { tenants } from './tenants';
 import { devices } from './devices';
 
-// Device activity rollups (issue 12). activity_events is the log; these two tables are what the
+// Device activity rollups. activity_events is the log; these two tables are what the
 // activity screens read, kept up to date in the same transaction as each event (never recomputed
 // from the log on read), so the overview stays one grouped query at 100,000 devices.
 

@@ -4,7 +4,7 @@ import type { AgentCommand, AgentCommandKind, CommandStatus } from '@outpost/con
 import { tenants } from './tenants';
 import { devices } from './devices';
 
-// The database is the queue, the bus is the doorbell (ARCHITECTURE §4): a command is a row first;
+// The database is the queue, the bus is the doorbell (docs/product/agent-protocol.md#commands): a command is a row first;
 // the gateway pushes it to the connected agent and re-offers unfinished ones on every connect.
 export const deviceCommands = pgTable(
   'device_commands',

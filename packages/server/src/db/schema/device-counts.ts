@@ -2,7 +2,7 @@ import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 
 // How many devices a tenant has per site, status and OS type: the device list's pagination total
 // and the dashboard's counts read these few rows instead of counting the tenant's devices on
-// every request (issue 13; at 100,000 devices a count(*) was most of a list request's SQL).
+// every request (at 100,000 devices a count(*) was most of a list request's SQL).
 //
 // Kept by statement-level triggers on `devices` (migration 0007_api_speed), so every writer
 // (enrolment, the agent socket, the presence sweeper, deletes, site deletion, tenant deletion,

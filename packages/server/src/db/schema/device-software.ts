@@ -3,7 +3,7 @@ import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-o
 import { tenants } from './tenants';
 import { devices } from './devices';
 
-// spec: core §3 Software item, one row per installed title and version, with the time it was
+// docs/product/devices.md#device-fields, one row per installed title and version, with the time it was
 // first seen. Searchable per device and across the tenant (lower(name) / lower(display_name)).
 export const deviceSoftware = pgTable(
   'device_software',
@@ -28,7 +28,7 @@ export const deviceSoftware = pgTable(
     uniqueIndex('device_software_device_name_version_uq').on(t.deviceId, t.name, t.version),
     index('device_software_tenant_name_idx').on(t.tenantId, sql`lower(${t.name})`),
     index('device_software_tenant_display_idx').on(t.tenantId, sql`lower(${t.displayName})`),
-    // the dashboard's recently discovered software (issue 4)
+    // the dashboard's recently discovered software
     index('device_software_tenant_first_seen_idx').on(t.tenantId, t.firstSeenAt),
   ],
 );

@@ -6,10 +6,10 @@ import { tenants } from './tenants';
 import { sites } from './sites';
 import { enrollmentTokens } from './enrollment-tokens';
 
-// spec: core §3 Device. One row per enrolled agent. The list must stay fast at 100,000 devices in
+// docs/product/devices.md#device-fields. One row per enrolled agent. The list must stay fast at 100,000 devices in
 // a database of 1,000,000: every list filter (status, site) has a tenant-first btree index, and
 // search (hostname, ip, serial, joined in search_text) a tenant-first trigram index (pg_trgm and
-// btree_gin, both in PostgreSQL's contrib and in PGlite). ARCHITECTURE §3 "Counters and the
+// btree_gin, both in PostgreSQL's contrib and in PGlite). docs/product/administration.md#who-may-do-what "Counters and the
 // device list at scale".
 export const devices = pgTable(
   'devices',
@@ -51,7 +51,7 @@ export const devices = pgTable(
     softwareUpdatedAt: timestamp('software_updated_at', { withTimezone: true }),
     /**
      * When the device's first software inventory was stored: the titles first seen then are what
-     * it came with, not software discovered on it (docs/architecture.md §3, the dashboard's
+     * it came with, not software discovered on it (docs/architecture.md#database, the dashboard's
      * recently discovered software).
      */
     softwareBaselineAt: timestamp('software_baseline_at', { withTimezone: true }),

@@ -3,7 +3,7 @@ import { tenants } from './tenants';
 import { sites } from './sites';
 import { users } from './users';
 
-// Enrolment tokens (ARCHITECTURE §4): only the sha256 of the token is stored; the token is shown once.
+// Enrolment tokens (docs/product/agent-protocol.md#enrolment): only the sha256 of the token is stored; the token is shown once.
 export const enrollmentTokens = pgTable(
   'enrollment_tokens',
   {

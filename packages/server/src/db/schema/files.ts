@@ -2,7 +2,7 @@ import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'd
 import { tenants } from './tenants';
 import { users } from './users';
 
-// ARCHITECTURE §6: the bytes live in the blob store under a server-generated key; this row keeps
+// docs/product/packages.md#files: the bytes live in the blob store under a server-generated key; this row keeps
 // the original name for display, the size and the sha256 agents verify after downloading.
 export const files = pgTable(
   'files',

@@ -6,7 +6,7 @@ import { users } from './users';
 import { files } from './files';
 import { sites } from './sites';
 
-// spec: operations §3 Deployment package. created_by_name is kept on the row so the list
+// docs/product/packages.md#fields. created_by_name is kept on the row so the list
 // survives the creator's removal, like the audit log. site_id is the owner scope (SECURITY.md
 // R2-5): null = shared with all sites; a site's packages go with the site, so a package never
 // widens to all sites by its site being deleted. updated_by_name: who made the last change.
@@ -38,7 +38,7 @@ export const deploymentPackages = pgTable(
   ],
 );
 
-// spec: operations §3 Package step; step_order is 1-based and renumbered on reorder and delete.
+// docs/product/packages.md#fields; step_order is 1-based and renumbered on reorder and delete.
 export const packageSteps = pgTable(
   'package_steps',
   {

@@ -1,4 +1,4 @@
-// Pure activity accounting (issue 12): no database, no clock. The incremental step the gateway
+// Pure activity accounting: no database, no clock. The incremental step the gateway
 // applies to each event, and an independent full recomputation from a list of events that the
 // property test compares it with, plus the interval arithmetic the chart and the reads share.
 //

@@ -4,8 +4,8 @@ import type { DeviceActivityRow, PagedOverviewQuery } from '@outpost/contract/ac
 import { ACTIVITY_SORT_KEYS, deviceLabel, siteLabel, utilizationBand } from '@outpost/contract/activity';
 import { OverviewSnapshot, finishAtOnce, sortByName, sortInSteps, summarize } from './activity-overview';
 
-// spec: operations §2.11 — filters, sorting and the counters and cards of the Device Activity
-// page, now answered a page at a time on the server (architecture §11 "Paged overview").
+// docs/product/activity.md#device-activity-overview — filters, sorting and the counters and cards of the Device Activity
+// page, now answered a page at a time on the server (docs/decisions/2026-11-26-device-activity-overview.md).
 
 const row = (agent_id: number, patch: Partial<DeviceActivityRow> = {}): DeviceActivityRow => ({
   agent_id,
@@ -68,7 +68,7 @@ function referenceRows(rows: DeviceActivityRow[], q: PagedOverviewQuery): Device
   });
 }
 
-describe('sorting (spec: operations §2.11)', () => {
+describe('sorting (docs/product/activity.md#device-activity-overview)', () => {
   const rows = [
     row(1, { utilization_30d: 40, device_name: 'beta', site_name: null, login_sessions_today: 3 }),
     row(2, { utilization_30d: 95, device_name: 'Alpha', site_name: 'Zurich', login_sessions_today: 0 }),
@@ -120,7 +120,7 @@ describe('sorting (spec: operations §2.11)', () => {
   });
 });
 
-describe('filters (spec: operations §2.11, bands 80/60/40)', () => {
+describe('filters (docs/product/activity.md#device-activity-overview, bands 80/60/40)', () => {
   const snapshot = OverviewSnapshot.of([
     row(1, {
       device_name: 'Reception-PC',
@@ -231,7 +231,7 @@ describe('pages', () => {
   });
 });
 
-describe('summary (spec: operations §2.11 counters and cards)', () => {
+describe('summary (docs/product/activity.md#device-activity-overview counters and cards)', () => {
   it('counts devices per band, today and averages over every row', () => {
     const s = summarize([
       row(1, { utilization_7d: 90, utilization_14d: 85, utilization_30d: 80, login_sessions_today: 3 }),

@@ -16,10 +16,10 @@ import {
 } from '@outpost/contract/activity';
 import { paginate } from '@outpost/contract/envelope';
 
-// The Device Activity overview of one scope, held in memory to answer pages (architecture §11
+// The Device Activity overview of one scope, held in memory to answer pages (docs/architecture.md#device-activity
 // "Paged overview"): the rows of one computation, the whole scope's counters and cards, and the
 // table's orders, each sorted once and kept. Filtering, sorting and summaries follow what the web
-// page did on the loaded rows (operations §2.11): search over the name as shown and the site name,
+// page did on the loaded rows (docs/product/activity.md#device-activity-overview): search over the name as shown and the site name,
 // case-insensitive; the band of the 30-day figure; sessions today; ties by device name, then id.
 
 /** The table's text order (the web page used localeCompare with these options). */
@@ -171,7 +171,7 @@ export async function finishInSteps<T>(steps: Generator<void, T>): Promise<T> {
   }
 }
 
-/** The counters and cards over every row (operations §2.11; the filters narrow the table only). */
+/** The counters and cards over every row (docs/product/activity.md#device-activity-overview; the filters narrow the table only). */
 export function summarize(rows: readonly DeviceActivityRow[]): ActivityOverviewSummary {
   const counts = UTILIZATION_BANDS.map(() => 0);
   let active = 0;
@@ -280,7 +280,7 @@ export class OverviewSnapshot {
     this.order(ACTIVITY_DEFAULT_SORT.sort, ACTIVITY_DEFAULT_SORT.order);
   }
 
-  /** The spec's full list ({ success, data } as JSON), made on first use and kept. */
+  /** The product's full list ({ success, data } as JSON), made on first use and kept. */
   get json(): string {
     this.serialised ??= JSON.stringify({ success: true, data: this.rows });
     return this.serialised;

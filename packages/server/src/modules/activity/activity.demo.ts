@@ -13,7 +13,7 @@ import type { EventRow } from './activity.queries';
 import { applyEvent, effectiveTime, emptyState, toDeltas } from './activity-accounting';
 import type { AccountingState, ActivityKind, DayTotals } from './activity-accounting';
 
-// The demo's activity history (issue 12): on the first start, each simulated device gets the
+// The demo's activity history: on the first start, each simulated device gets the
 // days before it first connected (its working-day plan), written as the gateway would have: the
 // events, the day rollups and the open-interval state, built with the same accounting step, in
 // one transaction per device that also keeps the events it has reported since it connected.

@@ -417,9 +417,9 @@ describe('device activity: rollups in the gateway transaction, API, scope', () =
     }
   });
 
-  describe('paged overview (architecture §11 "Paged overview")', () => {
+  describe('paged overview (docs/decisions/2026-11-26-device-activity-overview.md)', () => {
     // A tenant of its own, with history closed before now: its figures do not move between two
-    // reads, so a page can be compared with the spec's full list read just before.
+    // reads, so a page can be compared with the product's full list read just before.
     let pagingAdmin: string;
     let pagingTech: string;
     let north: number;

@@ -13,7 +13,7 @@ import { inScope, inTenant } from '../../lib/scope';
 import type { Scope, TenantScope } from '../../lib/scope';
 import type { AccountingState, ActivityKind, DayDelta } from './activity-accounting';
 
-// Device activity SQL (issue 12): the event log, the per-day rollups and the open-interval state.
+// Device activity SQL: the event log, the per-day rollups and the open-interval state.
 // Writes run inside the gateway's device transaction (system work: the tenant scope of the device
 // being written); reads take the caller's scope.
 

@@ -17,7 +17,7 @@ import { createActivityService } from './activity.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
-// spec: core §7 device activity calls, operations §7 GET /customer/device-activity/overview.
+// docs/product/activity.md#calls device activity calls.
 // The device id is numeric or a guid, as on the other device routes.
 export const activityRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
   const service = createActivityService({ db: opts.db });
@@ -36,12 +36,12 @@ export const activityRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, 
       },
     },
     async (request, reply) => {
-      // with any paging parameter: one page (architecture §11 "Paged overview")
+      // with any paging parameter: one page (docs/decisions/2026-11-26-device-activity-overview.md)
       const paged = pagedOverviewQuery(request.query);
       if (paged) {
         return ok(await service.overviewPage(request.ctx, paged));
       }
-      // the spec's full list comes serialised (a large scope's is reused; see
+      // the product's full list comes serialised (a large scope's is reused; see
       // OVERVIEW_REUSE_DEVICES): a string with a JSON content type is sent as it is
       return reply
         .type('application/json; charset=utf-8')

@@ -38,13 +38,13 @@ import {
 import type { AccountingEvent, DayTotals, Timeline } from './activity-accounting';
 import { OverviewSnapshot, finishInSteps, mapInSteps } from './activity-overview';
 
-// Device activity reads (spec: core §7 device activity calls, operations §2.11 and §7). Every
+// Device activity reads (docs/product/activity.md#calls device activity calls, #device-activity-overview). Every
 // call is tenant and site scoped like the devices list: a device the caller may not see is 404.
 
 /**
  * The overview of a scope this large is reused: its rows (every device's 30-day aggregate) cost
  * about 0.3 s of database time per 10,000 devices, while its figures move by minutes. The rows
- * are kept with their sorted orders (OverviewSnapshot), so the spec's full list and each page of
+ * are kept with their sorted orders (OverviewSnapshot), so the product's full list and each page of
  * the paged overview are answered from memory. A smaller scope is always computed afresh.
  */
 export const OVERVIEW_REUSE_DEVICES = 2_000;
@@ -273,7 +273,7 @@ export function createActivityService({
       return weeklyRows(totals, at, ACTIVITY_WEEKLY_DAYS);
     },
 
-    /** The spec's overview response body ({ success, data }: every device in scope) as JSON. */
+    /** The product's overview response body ({ success, data }: every device in scope) as JSON. */
     async overviewJson(ctx: Scope): Promise<string> {
       return (await overview(ctx)).json;
     },

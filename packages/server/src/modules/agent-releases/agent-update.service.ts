@@ -17,9 +17,9 @@ import type { RequestContext } from '../../lib/context';
 import { findTargets, pendingUpdates } from './agent-update.queries';
 import type { ReleaseStore } from './release-store';
 
-// Agent upgrades (issue 15): an administrator asks connected agents to update themselves to the
+// Agent upgrades: an administrator asks connected agents to update themselves to the
 // published executable of their OS. Each becomes an update_agent command (the database is the
-// queue, ARCHITECTURE §4) with an audit entry; the agent downloads, verifies and swaps, and
+// queue, docs/product/agent-protocol.md#commands) with an audit entry; the agent downloads, verifies and swaps, and
 // answers once the new version has connected (or why it did not).
 
 export type AgentUpdateDeps = {

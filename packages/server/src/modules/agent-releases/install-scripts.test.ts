@@ -71,7 +71,7 @@ describe('install.ps1', () => {
     const none = installPs1('http://h', [release('linux-x64', 'a')]);
     expect(none).toContain("$ExpectedSha256 = ''");
     expect(none).toContain('No agent executable for $Platform is published on $OutpostServer');
-    // a customer runs it: no build commands or server settings (issue 24)
+    // a customer runs it: no build commands or server settings
     expect(none).toContain('Ask whoever administers your Outpost server to publish one');
     expect(none).not.toMatch(/npm run|AGENT_RELEASES_DIR/);
   });

@@ -1,6 +1,6 @@
 import type { AgentRelease } from '@outpost/contract/agent-releases';
 
-// The install scripts (issue 15): served at /api/agent/install.sh and /api/agent/install.ps1 with
+// The install scripts: served at /api/agent/install.sh and /api/agent/install.ps1 with
 // this server's address and the sha256 of each published executable written in. The enrolment
 // token is never part of the script or its URL: the administrator passes it as an argument
 // (or OUTPOST_ENROLL_TOKEN), so it does not end up in proxy or access logs.

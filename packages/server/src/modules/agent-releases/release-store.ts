@@ -11,7 +11,7 @@ import {
 } from '@outpost/contract/agent-releases';
 import type { AgentPlatform, AgentRelease } from '@outpost/contract/agent-releases';
 
-// The published agent executables (issue 15): AGENT_RELEASES_DIR holds what the build script
+// The published agent executables: AGENT_RELEASES_DIR holds what the build script
 // wrote, `outpost-agent-<platform>[.exe]` and its sidecar `<file>.json`. A sidecar is only
 // believed once the executable's size and sha256 were computed here and match it; the result is
 // kept per (size, mtime) of both files, so a rebuild is verified again on the next look.

@@ -3,7 +3,7 @@ import { secretMatches } from './agent-secrets';
 import { findAgentCredentials } from './agents.queries';
 import { isUuid } from '../../lib/uuid';
 
-// Agent authentication for WS /api/agent/ws (ARCHITECTURE §4): the device guid and its secret.
+// Agent authentication for WS /api/agent/ws (docs/product/agent-protocol.md): the device guid and its secret.
 // One indexed lookup and one sha256, cheap enough to run before any rate budget is charged.
 
 export type AuthenticatedAgent = { id: number; tenantId: number; siteId: number | null; deviceGuid: string };

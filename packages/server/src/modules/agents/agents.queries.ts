@@ -6,7 +6,7 @@ import type { Executor, Reader } from '../../lib/db';
 import { inScope, inTenant } from '../../lib/scope';
 import type { Scope, TenantScope } from '../../lib/scope';
 
-// Enrolment tokens and enrolment (ARCHITECTURE §4). Queries only query; every token read goes
+// Enrolment tokens and enrolment (docs/product/agent-protocol.md#enrolment). Queries only query; every token read goes
 // through the caller's scope (a site-limited administrator sees the tokens of their sites).
 
 const tokenColumns = {

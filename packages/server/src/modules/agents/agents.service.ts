@@ -145,7 +145,7 @@ async function enrollAgent(db: Db, bus: Bus, body: EnrollBody, meta: Meta): Prom
       userAgent: meta.userAgent,
     });
     await writeAudit(tx, actor, {
-      // the spec's audit vocabulary (operations §2.10): a new device is created, a proven
+      // the product's audit vocabulary (docs/product/activity.md#audit-log): a new device is created, a proven
       // re-enrolment updates the device it already was
       action: proven ? 'Update Device' : 'Create Device',
       resourceType: 'device',

@@ -7,7 +7,7 @@ import { addMember, createTenant } from '../tenants/tenants.service';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 
-// issue 24 item 16: the Action filter offers every action the log holds, not only the spec's nine.
+// The Action filter offers every action the log holds, not only the product's nine.
 describe('GET /customer/audit/actions', () => {
   let server: TestServer;
   let admin: string;

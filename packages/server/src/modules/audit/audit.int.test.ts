@@ -11,7 +11,7 @@ type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 const HOUR = 3_600_000;
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-describe('audit API (issue 11): list filters and stats against a hand-made log', () => {
+describe('audit API: list filters and stats against a hand-made log', () => {
   let server: TestServer;
   let admin: string;
   let adminId: number;

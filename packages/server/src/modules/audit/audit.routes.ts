@@ -13,7 +13,7 @@ import { createAuditService } from './audit.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
-// spec: operations §7 Audit (issue 11). Administrators only; there are no routes that change or
+// docs/product/activity.md#calls. Administrators only; there are no routes that change or
 // delete entries.
 export const auditRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
   const service = createAuditService(opts.db);

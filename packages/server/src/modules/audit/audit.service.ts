@@ -7,7 +7,7 @@ import { requireAdmin } from '../../lib/context';
 import type { RequestContext } from '../../lib/context';
 import { auditActions, auditStats, endBefore, listAuditLogs, startOf } from './audit.queries';
 
-// The audit log, read-only (issue 11; spec: operations §2.10, §7 Audit). Administrators only.
+// The audit log, read-only (docs/product/activity.md#audit-log, #calls). Administrators only.
 
 const TOP_USERS = 10;
 

@@ -35,7 +35,7 @@ const meta = (r: { ip: string; headers: Record<string, unknown> }) => ({
   userAgent: typeof r.headers['user-agent'] === 'string' ? r.headers['user-agent'] : null,
 });
 
-// spec: core §7 Auth.
+// docs/product/sign-in.md#calls.
 // Plugins that only declare routes take Fastify's callback form (nothing to await).
 export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opts, done) => {
   const service = createAuthService(opts.db, opts.tokens);

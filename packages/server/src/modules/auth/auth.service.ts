@@ -111,7 +111,7 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
       return this.signIn({ issuer: DEV_ISSUER, subject: email, email, name: null }, meta, 'a sign-in link');
     },
 
-    /** Sign-out (a deliberate addition to the spec's client-only rule): the session ends here too. */
+    /** Sign-out (a deliberate addition to the product's client-only rule): the session ends here too. */
     async signOut(ctx: RequestContext): Promise<void> {
       const sessionId = ctx.sessionId;
       if (!sessionId) {

@@ -8,7 +8,7 @@ import type { Reader } from '../../lib/db';
 import { inScope, inTenantPlaceholders, isSiteLimited } from '../../lib/scope';
 import type { Scope, TenantScope } from '../../lib/scope';
 
-// The dashboard's counts (spec: core §5): aggregates over devices, software and packages, each
+// The dashboard's counts (docs/product/devices.md#dashboard): aggregates over devices, software and packages, each
 // within the caller's scope.
 
 const packagesStatement = statementCache((db) =>

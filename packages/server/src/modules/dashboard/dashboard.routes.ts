@@ -7,7 +7,7 @@ import { createDevicesService } from '../devices/devices.service';
 import { createTenantsService } from '../tenants/tenants.service';
 import { createDashboardService } from './dashboard.service';
 
-// spec: core §7 GET /customer/devices/stats/dashboard (the path stays under devices, as the spec
+// docs/product/devices.md#calls GET /customer/devices/stats/dashboard (the path stays under devices, as the product description
 // names it).
 export const dashboardRoutes: FastifyPluginCallbackZod<{
   db: Db;

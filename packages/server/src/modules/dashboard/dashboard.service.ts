@@ -28,7 +28,7 @@ export type DashboardServiceDeps = {
   now?: () => number;
 };
 
-// spec: core §5 Dashboard. Every signed-in member sees the dashboard of their own scope: the
+// docs/product/devices.md#dashboard. Every signed-in member sees the dashboard of their own scope: the
 // counts and lists below are all scoped to the caller's tenant and sites.
 export function createDashboardService({
   db,

@@ -5,7 +5,7 @@ import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../live/test-support';
 
-// Issue 24 item 14: what a device reports in its first software inventory is what it came with;
+// What a device reports in its first software inventory is what it came with;
 // only titles that appear after it are "recently discovered" on the dashboard
 // (docs/decisions/2026-11-26-discovered-software.md).
 

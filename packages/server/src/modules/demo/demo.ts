@@ -17,11 +17,11 @@ export type Demo = {
   stop(): Promise<void>;
 };
 
-/** The embedded demo (OUTPOST_DEMO=1, the default): README "Two commands". */
+/** The embedded demo (OUTPOST_DEMO=1, the default): README.md#two-commands. */
 export function createDemo(config: Config, database: Database, log: FastifyBaseLogger): Demo {
   let fleet: Fleet | null = null;
 
-  /** Once, with the fleet online: a deployment history to look at (issue 10, Demo). */
+  /** Once, with the fleet online: a deployment history to look at (Demo). */
   async function seedHistory() {
     const tenantId = await findTenantIdByName(database.db, DEMO.tenantName);
     if (tenantId === null) {
@@ -41,7 +41,7 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
 
   /**
    * On the first start: 30 days of activity before each simulated device first connected, by its
-   * working-day plan in its site's time zone (issue 12), so the activity screens have history.
+   * working-day plan in its site's time zone, so the activity screens have history.
    */
   async function seedActivity(running: Fleet) {
     const tenantId = await findTenantIdByName(database.db, DEMO.tenantName);

@@ -13,7 +13,7 @@ import {
   listDeviceDeployments,
 } from './deployments.queries';
 
-// The demo tenant's deployment history (issue 10, Demo): made once, when the demo fleet is
+// The demo tenant's deployment history (Demo): made once, when the demo fleet is
 // online and the tenant has no job yet. Finished jobs of the past days are written as they would
 // have ended (with their step logs); one job due now and one scheduled for later are real jobs
 // the engine dispatches to the simulated devices.

@@ -23,7 +23,7 @@ import {
 } from '../../live/test-support';
 import type { AgentSocket } from '../../live/test-support';
 
-// The deployment engine over real agent sockets (ARCHITECTURE §5): the API's rules in the spec's
+// The deployment engine over real agent sockets (docs/product/deployments.md#running-on-devices): the API's rules in the product's
 // order and words, dispatch now and when scheduled, progress and results applied once, the
 // counters following the device rows, offline devices, expiry, cancel and tenant isolation.
 

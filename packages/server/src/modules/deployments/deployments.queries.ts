@@ -20,8 +20,8 @@ import {
 } from '../../lib/scope';
 import type { Scope, TenantScope } from '../../lib/scope';
 
-// Deployments (ARCHITECTURE §5). A job belongs to the tenant; a site-limited caller sees a job
-// when one of its devices is in their sites, and of its devices only those (ARCHITECTURE §3).
+// Deployments (docs/product/deployments.md#running-on-devices). A job belongs to the tenant; a site-limited caller sees a job
+// when one of its devices is in their sites, and of its devices only those (docs/product/administration.md#site-scope).
 // The engine's own statements live beside its parts (engine/*.queries.ts).
 
 export type JobRow = typeof deploymentJobs.$inferSelect;

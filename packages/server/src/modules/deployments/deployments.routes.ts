@@ -23,7 +23,7 @@ import type { DeploymentsService } from './deployments.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
-// spec: core §7 POST /customer/deployments; operations §7 Deployments.
+// docs/product/deployments.md#calls; .
 export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsService }> = (
   app,
   opts,
@@ -63,7 +63,7 @@ export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsS
     async (request) => ok(await service.get(request.ctx, request.params.id)),
   );
 
-  // spec: operations §7 — "one reading: POST; another reading: PUT": both are accepted.
+  // docs/product/deployments.md#calls — "one reading: POST; another reading: PUT": both are accepted.
   app.route({
     method: ['POST', 'PUT'],
     url: '/deployments/:id/cancel',
@@ -89,7 +89,7 @@ export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsS
 };
 
 /**
- * GET /api/agent/files/{id} (ARCHITECTURE §6): an agent downloads a file one of its unfinished
+ * GET /api/agent/files/{id} (docs/product/packages.md#files): an agent downloads a file one of its unfinished
  * deployments uses, authenticated with its device guid and secret like its socket.
  */
 export const agentFilesRoutes: FastifyPluginCallbackZod<{

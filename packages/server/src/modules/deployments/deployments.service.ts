@@ -106,7 +106,7 @@ export const deploymentLookup = {
     countActiveJobsForPackage(tx, tenantOnly(tenantId), packageId),
 };
 
-// Deployments (ARCHITECTURE §3, §5): any member deploys to and follows the devices in their
+// Deployments (docs/product/administration.md#who-may-do-what, docs/product/deployments.md#running-on-devices): any member deploys to and follows the devices in their
 // scope; a job with devices outside a site-limited caller's sites is visible to them (their
 // devices only) but cancelled only by someone who sees all of its devices.
 export function createDeploymentsService({ db, engine, commandQueue, devices }: DeploymentsServiceDeps) {
@@ -119,7 +119,7 @@ export function createDeploymentsService({ db, engine, commandQueue, devices }: 
   }
 
   return {
-    // spec: core §5 (the dialog's rules, checked again here in its order and words), operations §7.
+    // docs/product/deployments.md#deploy-dialog-rules (the dialog's rules, checked again here in its order and words), #calls.
     async create(ctx: RequestContext, body: DeploymentCreateInput): Promise<DeploymentJob> {
       if (body.package_id === undefined) {
         throw badRequest(messages.selectPackage, 'PACKAGE_REQUIRED');
@@ -250,7 +250,7 @@ export function createDeploymentsService({ db, engine, commandQueue, devices }: 
       };
     },
 
-    // spec: operations §4 — cancel while pending or running. Pending device rows end at once;
+    // docs/product/deployments.md#job-statuses — cancel while pending or running. Pending device rows end at once;
     // a running agent is told to stop (a cancel command) and its late reports change nothing.
     async cancel(ctx: RequestContext, id: number): Promise<DeploymentJob> {
       const cancelCommands: { deviceId: number }[] = [];

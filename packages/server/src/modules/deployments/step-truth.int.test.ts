@@ -10,7 +10,7 @@ import { devices } from '../../db/schema/index';
 import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../live/test-support';
 import type { AgentSocket } from '../../live/test-support';
 
-// spec: operations §2.5 Deployment details — the details show the step a device is at or failed at, and the
+// docs/product/deployments.md#details Deployment details — the details show the step a device is at or failed at, and the
 // steps that never ran as not run. The agent reports those as 'cancelled' with no attempt and no
 // start (agent deployment-loop.ts); they are no attempt.
 

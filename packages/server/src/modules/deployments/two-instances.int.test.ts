@@ -16,7 +16,7 @@ import {
   throwawayDatabase,
 } from '../../live/test-support';
 
-// ARCHITECTURE §5 and §8: two instances share one PostgreSQL; both schedulers run every 50 ms
+// docs/product/deployments.md#scheduling and docs/product/agent-protocol.md#several-instances: two instances share one PostgreSQL; both schedulers run every 50 ms
 // and claim due jobs with FOR UPDATE SKIP LOCKED. Every device deployment gets exactly one run
 // command. Always on a real PostgreSQL (two instances cannot share an in-memory PGlite).
 

@@ -6,7 +6,7 @@ import type { Reader } from '../../lib/db';
 import { inScope, inTenant } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
 
-// Device actions are rows of the command queue of kind 'device_action' (ARCHITECTURE §4: the
+// Device actions are rows of the command queue of kind 'device_action' (docs/product/agent-protocol.md#commands: the
 // database is the queue), read through the caller's device scope.
 
 export const EXPIRED_MESSAGE = 'The action expired before the device came back online';

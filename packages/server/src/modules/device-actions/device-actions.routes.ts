@@ -12,7 +12,7 @@ import { createDeviceActionsService } from './device-actions.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
-// spec: core §7 Deployments and actions used by this area.
+// docs/product/deployments.md#calls Deployments and actions used by this area.
 export const deviceActionsRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
   const service = createDeviceActionsService({
     db: opts.db,

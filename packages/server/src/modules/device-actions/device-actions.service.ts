@@ -29,7 +29,7 @@ export type DeviceActionsServiceDeps = {
 type Target = Awaited<ReturnType<DevicesService['findManyInScope']>>[number];
 
 /**
- * Every target must be online or logged in (core §4: only those may be acted on). One device
+ * Every target must be online or logged in (docs/product/devices.md#device-actions: only those may be acted on). One device
  * gets its own message; several name every device that is not available. Nothing is queued
  * unless all can take the action.
  */
@@ -48,8 +48,8 @@ function requireAllActionable(targets: Target[]): void {
   }
 }
 
-// spec: core §3 Device action, §7 POST /customer/deployments/device-actions. Any user may act on
-// the devices in their scope (core §6 leaves roles open; ARCHITECTURE §3 decides).
+// docs/product/devices.md#device-fields, #calls. Any user may act on
+// the devices in their scope (docs/product/sign-in.md#roles leaves roles open; docs/product/administration.md#who-may-do-what decides).
 export function createDeviceActionsService({ db, commandQueue, devices }: DeviceActionsServiceDeps) {
   return {
     async create(ctx: RequestContext, body: DeviceActionBody): Promise<CreateDeviceActionsResponse> {

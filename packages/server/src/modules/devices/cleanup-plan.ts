@@ -5,7 +5,7 @@ import { databaseNow, duplicateCandidates, staleDevices } from './cleanup.querie
 import { findDuplicateGroups } from './duplicates';
 import type { DuplicateGroup } from './duplicates';
 
-// The agent cleanup's plan (spec: operations §4, §5; SECURITY.md R2-4): the same for the preview
+// The agent cleanup's plan (docs/product/administration.md#agent-cleanup; SECURITY.md R2-4): the same for the preview
 // and for the cleanup itself, which removes only what the plan still removes when it runs.
 
 type Candidate = Awaited<ReturnType<typeof duplicateCandidates>>[number];

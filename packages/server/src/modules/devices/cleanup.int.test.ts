@@ -10,7 +10,7 @@ import { addMember } from '../tenants/tenants.service';
 import { DAY, iface, insertDevice } from './test-devices';
 import type { DeviceSeed } from './test-devices';
 
-// Agent cleanup over HTTP (spec: operations §4, §5; the duplicate rules: SECURITY.md R2-4), with
+// Agent cleanup over HTTP (docs/product/administration.md#agent-cleanup; the duplicate rules: SECURITY.md R2-4), with
 // device rows written straight to the database so each rule meets the state it is about. The
 // impostor enrolled through a real token and socket is in cleanup-impostor.int.test.ts.
 

@@ -5,7 +5,7 @@ import { rowsOf } from '../../lib/db';
 import { inScope } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
 
-// Agent cleanup's queries (spec: operations §4; SECURITY.md R2-4), in the caller's scope only: a
+// Agent cleanup's queries (docs/product/administration.md#agent-cleanup; SECURITY.md R2-4), in the caller's scope only: a
 // site-limited administrator's cleanup weighs and removes devices of their sites alone.
 
 /** The database's clock: a plan is made "as of" this moment and carried out only if still true. */

@@ -8,7 +8,7 @@ import type { RequestContext } from '../../lib/context';
 import { loadCleanupPlan } from './cleanup-plan';
 import type { RemoveDevices } from './device-removal';
 
-// Agent cleanup (spec: operations §4, §5): a preview of what it would do, then the cleanup the
+// Agent cleanup (docs/product/administration.md#agent-cleanup): a preview of what it would do, then the cleanup the
 // administrator confirmed. The duplicate rules and why: SECURITY.md R2-4, modules/devices/duplicates.ts.
 
 /** A cleanup removes stale agents, duplicates or both; neither is 'No Options Selected'. */
@@ -28,7 +28,7 @@ export function createCleanupService({ db, removeDevices }: { db: Db; removeDevi
     },
 
     /**
-     * Real agent cleanup (beyond operations §4, where the dialog only showed a toast): the plan
+     * Real agent cleanup (beyond docs/product/administration.md#agent-cleanup, where the dialog only showed a toast): the plan
      * again, narrowed to the devices the administrator confirmed from the preview.
      */
     async cleanup(ctx: RequestContext, body: CleanupBody): Promise<CleanupResult> {

@@ -59,7 +59,7 @@ export function createDeviceRemoval({
         siteIds: done.map((r) => r.siteId),
       });
       // A bulk delete or a cleanup also records each device as deleted, so the audit's
-      // 'Delete Device' filter (operations §2.10) finds every removed device.
+      // 'Delete Device' filter (docs/product/activity.md#audit-log) finds every removed device.
       if (audit.action !== 'Delete Device') {
         for (const r of done) {
           await writeAudit(tx, ctx, {

@@ -6,7 +6,7 @@ import type { Executor, Reader } from '../../lib/db';
 
 // A device's software rows, replaced from its inventory (device-state.service.ts). A row keeps
 // the time it was first seen; the rows of the device's first software inventory share the time
-// stored as the device's software_baseline_at (docs/architecture.md §3).
+// stored as the device's software_baseline_at (docs/architecture.md#database).
 
 const CHUNK = 500;
 

@@ -29,7 +29,7 @@ import {
 } from './device-state.queries';
 import type { DeviceStateRow } from './device-state.queries';
 
-// Device state written from the agent's connection (docs/architecture.md §6 "Presence"), the
+// Device state written from the agent's connection (docs/architecture.md#live-layer-and-agents "Presence"), the
 // port live/device-state.ts names. Each change updates the row and records its activity (events, day
 // rollups, open intervals: modules/activity) in one transaction; the agent hub publishes the
 // device_update. Not authorised per call: the agent socket authenticated the device before the
@@ -58,7 +58,7 @@ function changeOf(
 }
 
 /**
- * docs/architecture.md §6 "Presence": error while a fault is open, loggedin while a session is
+ * docs/architecture.md#live-layer-and-agents "Presence": error while a fault is open, loggedin while a session is
  * open, else online.
  */
 export function presenceStatus(hasFault: boolean, sessions: readonly UserSession[]): DeviceStatus {
@@ -171,7 +171,7 @@ export async function touchLastSeen(db: Db, deviceIds: number[]): Promise<void> 
 
 /**
  * A fault report, or its end: one statement (no transaction), so a status change reaches the
- * portal as soon as it can (docs/architecture.md §13 "Fleet scale").
+ * portal as soon as it can (docs/decisions/2026-11-26-fleet-scale.md).
  */
 export async function applyFault(
   db: Db,
@@ -239,7 +239,7 @@ function digestsOf(inv: InventoryMessage): InventoryDigests {
 /**
  * Any inventory part present replaces what the device row (and its software rows) held, unless
  * the server already holds it: a part whose digest equals the stored one is not written again
- * (docs/architecture.md §13 "Fleet scale"). Without software to replace this is one read and one
+ * (docs/decisions/2026-11-26-fleet-scale.md). Without software to replace this is one read and one
  * update, outside a transaction (only this device's connection writes its inventory, one message
  * at a time).
  */

@@ -10,7 +10,7 @@ import type { Scope } from '../../lib/scope';
 // Queries only query (STYLE.md); authorisation is the caller's, through lib/scope.
 
 /**
- * The tenant + site scope of devices for a caller (ARCHITECTURE §3), kept under this name for the
+ * The tenant + site scope of devices for a caller (docs/product/administration.md#site-scope), kept under this name for the
  * live socket; it is lib/scope's inScope applied to the devices table.
  */
 export function deviceScope(ctx: Scope): SQL {
@@ -22,7 +22,7 @@ export { canSeeSite };
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The columns of a list row (spec: core §3 Device without its inventory documents). */
+/** The columns of a list row (docs/product/devices.md#device-fields). */
 export const deviceListColumns = {
   id: devices.id,
   deviceGuid: devices.deviceGuid,
@@ -87,7 +87,7 @@ export function toListItem(r: DeviceListSelection): DeviceListItem {
   };
 }
 
-/** A selected row as the API shows it (spec: core §3 Device). */
+/** A selected row as the API shows it (docs/product/devices.md#device-fields). */
 export function toDevice(r: DeviceSelection): Device {
   return { ...toListItem(r), hardware_info: r.hardwareInfo, network_info: r.networkInfo };
 }

@@ -28,7 +28,7 @@ const ok = <T>(data: T) => ({ success: true as const, data });
 /** How often the device counters' deltas are folded. */
 const COUNTS_COMPACTION_MS = 5_000;
 
-// spec: core §7 Devices and operations §7 Agents, under /api/customer. Tenant and site scope,
+// docs/product/devices.md#calls Devices and docs/product/administration.md#calls, under /api/customer. Tenant and site scope,
 // admin rules and audit live in the service.
 export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (app, opts, done) => {
   const service = createDevicesService({

@@ -56,7 +56,7 @@ export type DevicesServiceDeps = {
   answerWaitMs?: number;
 };
 
-/** Service control, restart and shutdown need a device that is there to do them (core §4). */
+/** Service control, restart and shutdown need a device that is there to do them (docs/product/devices.md#services). */
 export function requireActionable(device: { hostname: string | null; status: string }): void {
   if (device.status === 'offline') {
     throw conflict(deviceMessages.deviceOffline(device.hostname), 'DEVICE_OFFLINE');
@@ -195,7 +195,7 @@ export function createDevicesService({
         device,
         { kind: 'service_control', serviceName, action },
         {
-          // 'Service Start', 'Service Stop', 'Service Restart' (issue 11's audit actions)
+          // 'Service Start', 'Service Stop', 'Service Restart' (the audit actions)
           action: `Service ${action.charAt(0).toUpperCase()}${action.slice(1)}`,
           details: `${action} ${serviceName} on ${device.hostname ?? device.deviceGuid}`,
           newValues: { service: serviceName, action },
@@ -320,7 +320,7 @@ export function createDeviceDirectory(db: Db) {
 
 export type DeviceDirectory = ReturnType<typeof createDeviceDirectory>;
 
-/** The portal socket's subscription check (spec: core §7): may this caller follow this device? */
+/** The portal socket's subscription check (docs/product/devices.md#calls): may this caller follow this device? */
 export async function canFollowDevice(
   db: Db,
   ctx: Pick<RequestContext, 'tenantId' | 'siteAccessType' | 'siteIds'>,

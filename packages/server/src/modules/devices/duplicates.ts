@@ -2,7 +2,7 @@ import type { DeviceStatus } from '@outpost/contract/devices';
 import type { DuplicateReason } from '@outpost/contract/device-cleanup';
 import { isUsableSerial } from '../../lib/device-identity';
 
-// Duplicate registrations (agent cleanup, beyond operations §4): devices with the same serial
+// Duplicate registrations (agent cleanup, beyond docs/product/administration.md#agent-cleanup): devices with the same serial
 // number, or the same hostname and MAC address, look like one machine enrolled more than once.
 // Those facts are whatever the agents report, so an impostor enrolled with a stolen token can
 // claim a real machine's hostname and serial (SECURITY.md R2-4). What an agent cannot fake is

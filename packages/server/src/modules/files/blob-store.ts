@@ -5,7 +5,7 @@ import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-// ARCHITECTURE §6: uploads stream to a blob store, never buffered whole. The store is an
+// docs/product/packages.md#files: uploads stream to a blob store, never buffered whole. The store is an
 // interface so an S3-compatible one can be added next to the local directory.
 
 export type StoredBlob = { size: number; sha256: string };

@@ -23,7 +23,7 @@ export function contentDisposition(filename: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-// spec: operations §7 Files; ARCHITECTURE §6.
+// docs/product/packages.md#calls; #files.
 export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app, opts) => {
   const maxUploadBytes = opts.config.maxUploadBytes;
   // Registered here, so only these routes parse multipart bodies; the file part is consumed as a

@@ -69,7 +69,7 @@ export const fileLookup = {
 };
 
 // Any signed-in member may upload and manage files: they are inputs to packages, which every
-// member may build (ARCHITECTURE §3). Everything is scoped to the caller's tenant.
+// member may build (docs/product/administration.md#who-may-do-what). Everything is scoped to the caller's tenant.
 export function createFilesService(
   db: Db,
   store: BlobStore,

@@ -4,7 +4,7 @@ import { ApiErrorBody, apiSuccess } from '@outpost/contract/envelope';
 import { messages } from '@outpost/contract/messages';
 import type { Database } from '../../db/client';
 
-// GET /api/health (issue 14): which dependency is down. 200 `ok` when everything is up, 200
+// GET /api/health: which dependency is down. 200 `ok` when everything is up, 200
 // `degraded` when Redis is down but the database is up (the instance serves requests; live updates
 // between instances pause and rate limits are per instance meanwhile), 503 DB_UNAVAILABLE when the
 // database is down. `status` and `database` keep their earlier meaning for existing probes.

@@ -19,7 +19,7 @@ import { fromRow, insertPackage } from './package-insert';
 /** Copies of a package: duplicate, export and import (part of the packages service). */
 export function createPackageCopiesService(db: Db) {
   return {
-    // Beyond the spec: a copy of a package with its steps, or the same saved as a template.
+    // Beyond the original product description: a copy of a package with its steps, or the same saved as a template.
     async duplicate(
       ctx: RequestContext,
       packageId: number,

@@ -78,7 +78,7 @@ export function createPackageStepsService(db: Db) {
       });
     },
 
-    // spec §2.3: deleting renumbers step_order from 1.
+    // docs/product/packages.md#builder: deleting renumbers step_order from 1.
     async removeStep(ctx: RequestContext, packageId: number, stepId: number): Promise<void> {
       await db.transaction(async (tx) => {
         const pkg = await loadForChange(tx, ctx, packageId);
@@ -103,7 +103,7 @@ export function createPackageStepsService(db: Db) {
       });
     },
 
-    // spec §2.3 and §7: {stepOrders} lists every step once; the result is numbered from 1.
+    // docs/product/packages.md#builder and #calls: {stepOrders} lists every step once; the result is numbered from 1.
     async reorder(ctx: RequestContext, packageId: number, body: StepReorderBody): Promise<PackageStep[]> {
       return db.transaction(async (tx) => {
         const pkg = await loadForChange(tx, ctx, packageId);

@@ -10,7 +10,7 @@ import { fileLookup } from '../files/files.service';
 import type { FileRow } from '../files/files.service';
 import type { PackageRow, StepRow } from './packages.queries';
 
-// Export and import of packages as JSON documents (beyond the spec), and the file fields of a
+// Export and import of packages as JSON documents (beyond the original product description), and the file fields of a
 // step, which both the service and the transfer need.
 
 type FileField = { key: string; label: string };

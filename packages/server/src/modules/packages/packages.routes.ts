@@ -30,11 +30,11 @@ const ok = <T>(data: T) => ({ success: true as const, data });
 type App = Parameters<FastifyPluginCallbackZod<PackagesRoutesOptions>>[0];
 const tags = ['packages'];
 
-// spec: operations §7 Packages, plus duplicate, export and import (beyond the spec).
+// docs/product/packages.md#calls, plus duplicate, export and import (beyond the original product description).
 export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (app, opts, done) => {
   const service = createPackagesService(opts.db, opts);
 
-  // The contract's schemas carry the spec's messages ('Step name is required', 'Please fill in
+  // The contract's schemas carry the product's messages ('Step name is required', 'Please fill in
   // required fields: …'); the builder shows the server's error text, so it must be those words
   // alone, without the field path the global handler adds. Anything else goes to that handler.
   app.setErrorHandler((err, _request, reply) => {
@@ -129,7 +129,7 @@ function packageRoutes(app: App, service: PackagesService) {
   );
 }
 
-/** Copies of a package (beyond the spec): duplicate and export. */
+/** Copies of a package (beyond the original product description): duplicate and export. */
 function copyRoutes(app: App, service: PackagesService) {
   app.post(
     '/deployment-packages/:id/duplicate',

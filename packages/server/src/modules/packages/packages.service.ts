@@ -39,7 +39,7 @@ import { createPackageCopiesService } from './package-copies.service';
 
 /**
  * How many pending or running deployments use a package. The deployments area provides it
- * (ARCHITECTURE §5); it runs inside the delete transaction, after the package row is locked.
+ * (docs/product/deployments.md#running-on-devices); it runs inside the delete transaction, after the package row is locked.
  */
 export type ActiveDeploymentCounter = (tx: Executor, tenantId: number, packageId: number) => Promise<number>;
 

@@ -13,7 +13,7 @@ import { DEMO } from '../demo/demo.seed';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 
-describe('sites API (issue 11)', () => {
+describe('sites API', () => {
   let server: TestServer;
   let admin: string;
   let tech: string;

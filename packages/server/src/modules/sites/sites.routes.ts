@@ -16,7 +16,7 @@ import { createSitesService } from './sites.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
-// spec: operations §7 Sites (issue 11). Reads for every member (within their sites), writes for
+// docs/product/administration.md#calls. Reads for every member (within their sites), writes for
 // administrators.
 export const sitesRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
   const service = createSitesService(opts.db);

@@ -26,7 +26,7 @@ import {
 } from './sites.queries';
 import type { SiteFields, SiteRow } from './sites.queries';
 
-// Sites (issue 11; spec: operations §2.8, §5, §7 Sites). Any member reads the sites they may see
+// Sites (docs/product/administration.md#sites, #calls). Any member reads the sites they may see
 // (a site-limited member only theirs); administrators create, change and delete them. A
 // site-limited administrator changes and deletes only their own sites (others are not found).
 

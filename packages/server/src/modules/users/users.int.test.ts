@@ -12,7 +12,7 @@ import { updateUser } from './users.queries';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 
-describe('users API (issue 11)', () => {
+describe('users API', () => {
   let server: TestServer;
   let admin: string;
   let adminId: number;

@@ -17,7 +17,7 @@ import type { SessionControl } from '../auth/sessions.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
-// spec: operations §7 Users (issue 11). Administrators only.
+// docs/product/administration.md#calls. Administrators only.
 export const usersRoutes: FastifyPluginCallbackZod<{ db: Db; sessions: SessionControl }> = (
   app,
   opts,

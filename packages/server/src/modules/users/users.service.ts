@@ -40,7 +40,7 @@ import {
 } from './users-checks';
 import type { SessionControl } from '../auth/sessions.service';
 
-// Users of the caller's organization (issue 11; spec: operations §2.6, §5, §7 Users). A user
+// Users of the caller's organization (docs/product/administration.md#users, #calls). A user
 // row is a membership: the same e-mail may belong to several organizations, each with its own
 // role and sites, and signs in to any of them (Google or dev sign-in) as soon as the row exists.
 // Administrators only. An administrator limited to specific sites manages only users whose

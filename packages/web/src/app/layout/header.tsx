@@ -29,7 +29,7 @@ function OrganizationSwitcher({ user }: { user: SessionUser }) {
   const tenants = useTenants(user.tenant_id);
   const switcher = useSwitchTenant();
   const toast = useToast();
-  // spec: core §2 — only when the user has more than one organisation.
+  // docs/product/sign-in.md#shell — only when the user has more than one organisation.
   if (!tenants.data || tenants.data.length < 2) {
     return null;
   }

@@ -2,8 +2,8 @@ import { RefreshCw } from 'lucide-react';
 import { useLiveSocket } from '../../lib/socket';
 import { cn } from '../../lib/cn';
 
-// spec: core §2 — a small badge shows 'Live Updates' or 'Disconnected' per the websocket state.
-// Once the socket has stopped retrying (spec: core §4), a Reconnect action sits beside it; the
+// docs/product/live-updates.md#connection — a small badge shows 'Live Updates' or 'Disconnected' per the websocket state.
+// Once the socket has stopped retrying (docs/product/live-updates.md#connection), a Reconnect action sits beside it; the
 // socket also comes back by itself when the tab is shown again or the browser is back online.
 export function LiveBadge() {
   const { status, hasGivenUp, reconnect } = useLiveSocket();

@@ -14,7 +14,7 @@ import type { LucideIcon } from 'lucide-react';
 
 export type NavItem = { to: string; label: string; icon: LucideIcon };
 
-// spec: core §2 Shell — main group, Management group (shown to every user), Profile at the bottom.
+// docs/product/sign-in.md#shell — main group, Management group (shown to every user), Profile at the bottom.
 export const mainNav: NavItem[] = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { to: '/devices', label: 'Devices', icon: Monitor },

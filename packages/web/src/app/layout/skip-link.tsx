@@ -4,7 +4,7 @@ export const MAIN_CONTENT_ID = 'main-content';
 
 /**
  * The first Tab stop of the signed-in shell: hidden until focused, it moves the focus to the
- * page's main content, past the navigation and the header (WCAG 2.4.1, issue 24 item 21). Focus
+ * page's main content, past the navigation and the header (WCAG 2.4.1). Focus
  * is moved by hand: a fragment in the URL would be a navigation for the router.
  */
 export function SkipLink() {

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AdminFilterBar, resultsText } from './admin-filter-bar';
 
-describe('admin filter bar (spec: operations §2.9, §9)', () => {
+describe('admin filter bar (docs/product/administration.md#admin-lists)', () => {
   afterEach(cleanup);
 
   it('offers 10, 20, 50 and 100 per page, and Search and Clear only when asked', async () => {

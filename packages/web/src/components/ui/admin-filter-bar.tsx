@@ -5,7 +5,7 @@ import { Button } from './button';
 import { Select } from './form';
 import { SearchInput } from './list-toolbar';
 
-// spec: operations §2.9 Shared admin list filter bar — search, a per-page choice (10, 20, 50,
+// docs/product/administration.md#admin-lists Shared admin list filter bar — search, a per-page choice (10, 20, 50,
 // 100) and optional Search and Clear buttons; the admin screens (users, sites) add their own
 // filters and actions beside them.
 
@@ -93,7 +93,7 @@ export function AdminFilterBar({
   );
 }
 
-/** spec: operations §9 — 'Showing a to b of n results'. */
+/** docs/product/administration.md#admin-lists — 'Showing a to b of n results'. */
 export function resultsText(page: number, pageSize: number, shown: number, total: number): string {
   if (total === 0 || shown === 0) {
     return `Showing 0 of ${total} results`;

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { ApiError } from '../../lib/api-client';
 import { Card } from './card';
 
-/** The server's answer for a signed-in member who is not an administrator (ARCHITECTURE §3). */
+/** The server's answer for a signed-in member who is not an administrator (docs/product/administration.md#who-may-do-what). */
 export const isForbidden = (err: unknown) => err instanceof ApiError && err.status === 403;
 
 /**

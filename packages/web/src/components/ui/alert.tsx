@@ -22,7 +22,7 @@ const styles = {
   },
 };
 
-/** An inline message box; the spec's 'alert' texts are shown with it (role=alert for errors). */
+/** An inline message box; the product's 'alert' texts are shown with it (role=alert for errors). */
 export function Alert({
   tone = 'error',
   children,

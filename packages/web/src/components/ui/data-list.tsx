@@ -9,7 +9,7 @@ import { Pager } from './pager';
 import { QueryState } from './states';
 
 // Below a list's toolbar: loading, failure and empty states, the table, and the footer with its
-// pager (spec: core §2 Shared list toolbar; operations §2.9 and §9 for the admin lists' footer).
+// pager (docs/product/devices.md#lists; docs/product/administration.md#admin-lists and docs/product/activity.md#audit-log for the admin lists' footer).
 
 /** What a list needs of its query (a TanStack query result fits). */
 export type ListQuery<T> = {

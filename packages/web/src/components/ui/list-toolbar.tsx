@@ -7,7 +7,7 @@ import { Input, Select } from './form';
 import { Pager } from './pager';
 import { cn } from '../../lib/cn';
 
-// spec: core §2 Shared list toolbar — search, optional filters, 'Clear' when filters are active,
+// docs/product/devices.md#lists — search, optional filters, 'Clear' when filters are active,
 // 'Showing X of Y', a page-size selector and the pager. The owner resets the page to 1 on changes.
 
 export function SearchInput({
@@ -155,7 +155,7 @@ export function FilterSelect<V extends string>({
 }
 
 /**
- * The OS filter's options (spec: built from the loaded rows; the chosen one stays offered),
+ * The OS filter's options (product rule: built from the loaded rows; the chosen one stays offered),
  * named by the contract's osTypeLabel.
  */
 export function osTypeOptions(

@@ -27,7 +27,7 @@ describe('pageWindow (spec: at most 5 page numbers)', () => {
   });
 });
 
-describe('compactPages (spec: core §2 Software pager)', () => {
+describe('compactPages (docs/product/devices.md#lists)', () => {
   it('shows first, last and current ± 1 with gaps', () => {
     expect(compactPages(1, 1)).toEqual([1]);
     expect(compactPages(1, 10)).toEqual([1, 2, 'gap', 10]);

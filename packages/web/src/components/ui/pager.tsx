@@ -2,7 +2,7 @@ import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { PAGER_MAX_NUMBERS } from '@outpost/contract/limits';
 import { cn } from '../../lib/cn';
 
-/** Up to `max` page numbers centred on the current page (spec: core §2 shared list toolbar). */
+/** Up to `max` page numbers centred on the current page (docs/product/devices.md#lists shared list toolbar). */
 export function pageWindow(current: number, totalPages: number, max = PAGER_MAX_NUMBERS): number[] {
   if (totalPages <= 0) {
     return [];
@@ -13,7 +13,7 @@ export function pageWindow(current: number, totalPages: number, max = PAGER_MAX_
   return Array.from({ length: count }, (_, i) => start + i);
 }
 
-/** spec: core §2 Software — first, last and the current page plus or minus one, with gaps. */
+/** docs/product/devices.md#device-detail — first, last and the current page plus or minus one, with gaps. */
 export function compactPages(current: number, totalPages: number): (number | 'gap')[] {
   const pages = new Set([1, totalPages, current - 1, current, current + 1]);
   const list = [...pages].filter((p) => p >= 1 && p <= totalPages).sort((a, b) => a - b);
@@ -29,8 +29,8 @@ export function compactPages(current: number, totalPages: number): (number | 'ga
 }
 
 /**
- * The one pager. `window` (lists, spec core §2): up to 5 numbers around the current page and
- * 'of N' beyond 5 pages; `compact` (device software, spec core §2): first, last and current ± 1
+ * The one pager. `window` (lists, docs/product/devices.md#lists): up to 5 numbers around the current page and
+ * 'of N' beyond 5 pages; `compact` (device software, docs/product/devices.md#device-detail): first, last and current ± 1
  * with gaps. Hidden with one page or fewer.
  */
 export function Pager({

@@ -29,7 +29,7 @@ export function EmptyState({
   );
 }
 
-/** A load failure: the spec's box title, the message, and Try Again. */
+/** A load failure: the product's box title, the message, and Try Again. */
 export function ErrorState({
   title,
   message,
@@ -87,7 +87,7 @@ export function ComingSoon({ feature, details }: { feature: string; details?: Re
 export type QueryFailures = { failureCount: number; failureReason: unknown };
 
 /**
- * A load that failed and is being tried again (spec: core §9, three retries with growing delays):
+ * A load that failed and is being tried again (docs/architecture.md#web-app, three retries with growing delays):
  * said plainly, with the last failure, rather than a spinner that turns for many seconds.
  */
 export function RetryingState({ failures }: { failures: QueryFailures }) {

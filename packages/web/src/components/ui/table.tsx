@@ -43,7 +43,7 @@ export function Th({
     <th
       scope="col"
       className={cn(
-        // Headers never wrap (issue 24): a column is at least as wide as its title; tables scroll.
+        // Headers never wrap: a column is at least as wide as its title; tables scroll.
         'px-3 whitespace-nowrap py-2.5 text-left align-bottom text-xs font-semibold tracking-wide text-slate-500 uppercase first:pl-4 last:pr-4 dark:text-slate-400',
         sticky && 'sticky left-0 z-[1] bg-slate-50 dark:bg-slate-900',
         className,

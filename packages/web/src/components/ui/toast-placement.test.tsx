@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Dialog } from './dialog';
 import { ToastProvider, useToast } from './toast';
 
-// Toasts never cover an open dialog (issue 24 item 7): beside it when there is room, else
+// Toasts never cover an open dialog: beside it when there is room, else
 // behind its backdrop; in front again once it closes.
 
 function Grab() {

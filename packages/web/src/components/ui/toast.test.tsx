@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider, toastDuration, useToast } from './toast';
 import type { ToastInput } from './toast';
 
-describe('toast durations (spec: operations §9)', () => {
+describe('toast durations (docs/product/live-updates.md#toasts)', () => {
   it('depends on the type unless the toast sets its own', () => {
     expect(toastDuration({ type: 'info' })).toBe(4000);
     expect(toastDuration({ type: 'warning' })).toBe(4000);

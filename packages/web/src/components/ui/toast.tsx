@@ -5,8 +5,8 @@ import { LIVE_NOTIFICATIONS_KEPT, TOAST_DURATION_MS, TOAST_EXIT_MS } from '@outp
 import { cn } from '../../lib/cn';
 import { useToastPlacement } from './open-dialogs';
 
-// spec: core §3 Toast — type, title, message, duration, optional action; fading out over 300 ms
-// (core §4). How long a toast stays unless it says otherwise depends on its type (operations §9):
+// docs/product/live-updates.md#toasts — type, title, message, duration, optional action; fading out over 300 ms
+// (docs/product/live-updates.md#toasts). How long a toast stays unless it says otherwise depends on its type (#toasts):
 // info and warning 4000 ms, success 5000 ms, error 6000 ms. A duration of 0 keeps it until dismissed.
 
 /** How long a toast stays: its own duration, else its type's. */

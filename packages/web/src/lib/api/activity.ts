@@ -11,13 +11,13 @@ import { messages } from '@outpost/contract/messages';
 import { ApiError, api } from '../api-client';
 import { useUser } from '../auth';
 
-// Device activity calls (spec: core §7 device activity, operations §7 device activity), shared by
+// Device activity calls (docs/product/activity.md#calls device activity device activity), shared by
 // the device detail's Activity tab and the Device Activity overview: one fetcher, one cache entry
 // per tenant and arguments.
 
 /**
- * The text to show under an activity load failure (spec: core §8, operations §8): the server's
- * own error text when it sent one, otherwise the spec's message (not 'HTTP error! status: N' or
+ * The text to show under an activity load failure (docs/product/activity.md#audit-log): the server's
+ * own error text when it sent one, otherwise the product's message (not 'HTTP error! status: N' or
  * the browser's network error).
  */
 export function activityErrorText(error: unknown, fallback: string): string {
@@ -47,7 +47,7 @@ export const getDeviceWeeklySummary = (idOrGuid: string, signal?: AbortSignal) =
 
 /**
  * One page of the overview, filtered and sorted by the server, with the whole scope's counters
- * (architecture §11 "Paged overview"; `page` is always sent, which selects the paged answer).
+ * (docs/decisions/2026-11-26-device-activity-overview.md; `page` is always sent, which selects the paged answer).
  */
 export const getActivityOverviewPage = (query: PagedOverviewQuery, signal?: AbortSignal) =>
   api.get<ActivityOverviewPage>('/customer/device-activity/overview', { ...query }, signal);

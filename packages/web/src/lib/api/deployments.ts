@@ -3,7 +3,7 @@ import type { DeploymentListResponse, JobStatus } from '@outpost/contract/deploy
 import { api } from '../api-client';
 import { useUser } from '../auth';
 
-// Deployment jobs (spec: operations §7 Deployments, core §7): the keys every deployments query
+// Deployment jobs (docs/product/deployments.md#calls): the keys every deployments query
 // sits under and the history. Shared by the deployments screens, the deploy dialog and the shell,
 // which watches active jobs for the live notifications (app/deployment-watch.tsx); one job, its
 // step logs, create and cancel live in the deployments feature. Every key holds the tenant, so

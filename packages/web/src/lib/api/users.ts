@@ -3,11 +3,11 @@ import type { UserCreateBody, UserListQuery, UserListResponse } from '@outpost/c
 import { api } from '../api-client';
 import { useUser } from '../auth';
 
-// spec: operations §2.6 Users, §3 User, §7 Users. The users list, shared by the Users screen and
+// docs/product/administration.md#users Users, #fields, #calls. The users list, shared by the Users screen and
 // the audit log's user filter; saving and deleting users live in the users feature.
 
 export type { User as TenantUser } from '@outpost/contract/users';
-/** The Add and Edit dialogs send every field (spec §7: the same fields for both). */
+/** The Add and Edit dialogs send every field (docs/product/administration.md#calls: the same fields for both). */
 export type UserSaveBody = UserCreateBody;
 
 export type UserFilters = UserListQuery & { page: number; limit: number };

@@ -9,7 +9,7 @@ import { activityMessages } from '@outpost/contract/activity';
 import { useOverviewState } from '../lib/use-overview-state';
 import { DeviceActivityOverview } from './device-activity-overview';
 
-// spec: operations §2.11 Device activity, with the server's answer loaded: what is shown, and
+// docs/product/activity.md#device-activity-overview Device activity, with the server's answer loaded: what is shown, and
 // what the page asks the server for next (the arguments of the paged call).
 
 const row = (agent_id: number, patch: Partial<DeviceActivityRow> = {}): DeviceActivityRow => ({

@@ -13,7 +13,7 @@ import type { OverviewState } from '../lib/use-overview-state';
 import { OverviewCards, OverviewCounters } from './overview-summary';
 import { OverviewTable } from './overview-table';
 
-// spec: operations §2.11 Device activity, once the rows are loaded: filters, counters, cards,
+// docs/product/activity.md#device-activity-overview Device activity, once the rows are loaded: filters, counters, cards,
 // the sortable table with its empty states, and the 'Understanding Utilization' panel.
 
 function UnderstandingPanel() {

@@ -6,7 +6,7 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { cn } from '../../../lib/cn';
 import { BAND_STYLES, bandShares, barWidth, formatUtilization } from '../lib/overview';
 
-// spec: operations §2.11 counters and cards, over every device in scope (the server's summary).
+// docs/product/activity.md#device-activity-overview counters and cards, over every device in scope (the server's summary).
 
 type OverviewSummary = ActivityOverviewSummary;
 

@@ -8,7 +8,7 @@ import { cn } from '../../../lib/cn';
 import type { Sort, SortKey } from '../lib/overview';
 import { BAND_STYLES, barWidth, formatUtilization } from '../lib/overview';
 
-// spec: operations §2.11 table 'Device Utilization Overview'.
+// docs/product/activity.md#device-activity-overview table 'Device Utilization Overview'.
 
 const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: 'device', label: 'Device' },

@@ -6,7 +6,7 @@ import { DEFAULT_SORT, bandShares, barWidth, formatUtilization, nextSort } from 
 // The rules the page keeps itself; filtering, sorting and the summary are the server's
 // (packages/server/src/modules/activity/activity-overview.test.ts).
 
-describe('sorting (spec: operations §2.11)', () => {
+describe('sorting (docs/product/activity.md#device-activity-overview)', () => {
   it('defaults to 30-day utilisation, descending', () => {
     expect(DEFAULT_SORT).toEqual({ key: 'utilization_30d', direction: 'desc' });
   });
@@ -25,7 +25,7 @@ describe('sorting (spec: operations §2.11)', () => {
   });
 });
 
-describe('distribution (spec: operations §2.11 Utilization Distribution (30d))', () => {
+describe('distribution (docs/product/activity.md#device-activity-overview Utilization Distribution (30d))', () => {
   const summary = (counts: number[]): ActivityOverviewSummary => ({
     total_devices: counts.reduce((a, b) => a + b, 0),
     active_today: 0,

@@ -7,9 +7,9 @@ import type {
 } from '@outpost/contract/activity';
 import { ACTIVITY_DEFAULT_SORT, UTILIZATION_BANDS } from '@outpost/contract/activity';
 
-// The Device Activity overview's sorting rules, filter options and figures as shown (spec:
-// operations §2.11, §4 Device activity, §9). Filtering, sorting and paging happen on the server
-// (architecture §11 "Paged overview"); this page sends the arguments and shows the answer.
+// The Device Activity overview's sorting rules, filter options and figures as shown (product rule:
+// docs/product/activity.md#device-activity-overview, #utilisation, #limits). Filtering, sorting and paging happen on the server
+// (docs/decisions/2026-11-26-device-activity-overview.md); this page sends the arguments and shows the answer.
 
 export type SortKey = ActivitySortKey;
 export type SortDirection = SortOrder;
@@ -54,7 +54,7 @@ export function bandShares(summary: ActivityOverviewSummary): BandShare[] {
   });
 }
 
-/** Utilisation to one decimal, e.g. '72.5%' (spec: operations §9). */
+/** Utilisation to one decimal, e.g. '72.5%' (docs/product/activity.md#limits). */
 export const formatUtilization = (percent: number) => `${percent.toFixed(1)}%`;
 
 /** A bar's width: the percentage capped to 0..100. */

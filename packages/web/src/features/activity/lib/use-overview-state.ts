@@ -6,7 +6,7 @@ import type { ListState } from '../../../lib/use-list-state';
 import type { OverviewFilters, Sort, SortKey } from './overview';
 import { DEFAULT_SORT, NO_FILTERS, nextSort } from './overview';
 
-// What the Device Activity page asks the server for (spec: operations §2.11): the search box (sent
+// What the Device Activity page asks the server for (docs/product/activity.md#device-activity-overview): the search box (sent
 // once typing pauses), the two filters, the sort and the page. A change of search or filter goes
 // back to page 1 (useListState); so does a change of sort, as the new order starts at its top.
 

@@ -9,9 +9,9 @@ import type { ActivityOverviewPage, DeviceActivityRow } from '@outpost/contract/
 import { activityMessages } from '@outpost/contract/activity';
 import DeviceActivityPage from './device-activity-page';
 
-// spec: operations §2.11 loading and error, §4 states, §8 'Failed to load device activity
+// docs/product/activity.md#device-activity-overview loading and error, #utilisation states 'Failed to load device activity
 // overview' or the server's text. The server is a stubbed fetch answering like the real one's
-// paged overview (architecture §11); the addresses asked for are recorded.
+// paged overview (docs/architecture.md#device-activity); the addresses asked for are recorded.
 
 vi.mock('../../../lib/auth', () => ({ useUser: () => ({ tenant_id: 1 }) }));
 

@@ -9,9 +9,9 @@ import { activityErrorText, useActivityOverviewPage } from '../../../lib/api/act
 import { DeviceActivityOverview } from '../components/device-activity-overview';
 import { useOverviewState } from '../lib/use-overview-state';
 
-// spec: operations §2.11 Device activity (/device-activity); §4 states loading, error (with
-// retry), loaded; §8 'Failed to load device activity overview' or the server's text. The server
-// filters, sorts and pages (architecture §11 "Paged overview").
+// docs/product/activity.md#device-activity-overview Device activity (/device-activity); #utilisation states loading, error (with
+// retry), loaded; docs/product/activity.md#device-activity-overview 'Failed to load device activity overview' or the server's text. The server
+// filters, sorts and pages (docs/decisions/2026-11-26-device-activity-overview.md).
 export default function DeviceActivityPage() {
   const state = useOverviewState();
   const query = useActivityOverviewPage(state.query);

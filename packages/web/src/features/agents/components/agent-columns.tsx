@@ -8,7 +8,7 @@ import type { Column } from '../../../components/ui/data-table';
 import { formatDate, formatDateTime, relativeTime } from '../../../lib/format';
 import { OutdatedBadge } from './update-agents';
 
-/** The agents list's columns (spec: operations §2.7 Agents); Delete only for administrators. */
+/** The agents list's columns (docs/product/administration.md#agents Agents); Delete only for administrators. */
 export function agentColumns({
   isAdmin,
   releases,

@@ -119,7 +119,7 @@ describe('Cleanup dialog: what will be removed, and which record of a duplicate 
     expect(screen.getByText(cleanupMessages.needsReview(1))).toBeInTheDocument();
   });
 
-  it('clears "No Options Selected" as soon as an option is chosen (issue 24)', async () => {
+  it('clears "No Options Selected" as soon as an option is chosen', async () => {
     stubServer();
     render(
       <QueryClientProvider client={new QueryClient()}>

@@ -12,8 +12,8 @@ import { CleanupOptions } from './cleanup-options';
 import { CleanupPlanView } from './cleanup-plan-view';
 import { CleanupResultView } from './cleanup-result-view';
 
-// spec: operations §2.7, §5 (1 to 365 days, default 30, and/or duplicates; neither → 'No Options
-// Selected'), §9. Beyond the spec, the cleanup is real: the administrator first sees what it will
+// docs/product/administration.md#agents, docs/product/administration.md (1 to 365 days, default 30, and/or duplicates; neither → 'No Options
+// Selected'), docs/product/administration.md#agent-cleanup. Beyond the original product description, the cleanup is real: the administrator first sees what it will
 // remove and, for duplicates, which record is kept and why (SECURITY.md R2-4), then confirms
 // exactly those agents; the result is shown.
 export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
@@ -36,7 +36,7 @@ export function CleanupDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
     onClose();
   };
 
-  // A message about the options is cleared as soon as an option changes (issue 24 item 15).
+  // A message about the options is cleared as soon as an option changes.
   const showPreview = () => {
     setError(null);
     if (!useDays && !duplicates) {

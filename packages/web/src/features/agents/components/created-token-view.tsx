@@ -14,7 +14,7 @@ export type Platform = 'windows' | 'macos' | 'linux';
 const PLATFORM_LABEL: Record<Platform, string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' };
 
 /**
- * The one-line install (issue 15): the server's install script downloads the agent executable
+ * The one-line install: the server's install script downloads the agent executable
  * for the device, checks its SHA-256, enrols it with the token and registers it as a service. The
  * token is an argument, never part of a URL.
  */

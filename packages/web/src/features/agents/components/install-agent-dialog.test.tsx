@@ -72,7 +72,7 @@ async function openWithToken() {
   return user;
 }
 
-describe('Install Agent dialog (issue 15: install scripts and executables)', () => {
+describe('Install Agent dialog (install scripts and executables)', () => {
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();
@@ -108,7 +108,7 @@ describe('Install Agent dialog (issue 15: install scripts and executables)', () 
     expect(screen.queryByText(deviceMessages.agentNotPublished('Linux'))).not.toBeInTheDocument();
   });
 
-  it('never shows customers operator text: no build commands, no environment variables, no source checkout (issue 24)', async () => {
+  it('never shows customers operator text: no build commands, no environment variables, no source checkout', async () => {
     stubServer([]);
     const user = await openWithToken();
     for (const os of ['Windows', 'macOS', 'Linux'] as const) {

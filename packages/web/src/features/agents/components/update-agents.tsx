@@ -9,7 +9,7 @@ import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useUpdateAgents } from '../api/agent-releases';
 
-// Agent upgrades on the Agents page (issue 15): an "Outdated" badge beside an agent version older
+// Agent upgrades on the Agents page: an "Outdated" badge beside an agent version older
 // than the executable published for its OS, and the administrators' Update Selected action.
 
 export function OutdatedBadge({

@@ -22,7 +22,7 @@ import { CleanupDialog } from '../components/cleanup-dialog';
 import { InstallAgentDialog } from '../components/install-agent-dialog';
 import { UpdateAgentsDialog, useUpdateFlow } from '../components/update-agents';
 
-// spec: operations §2.7 Agents, §2.9 filter bar, §4 agent cleanup, §5, §8.
+// docs/product/administration.md#agents Agents, #admin-lists filter bar, #agent-cleanup agent cleanup.
 export default function AgentsPage() {
   const user = useUser();
   const isAdmin = user.role === 'tenant_admin';
@@ -30,7 +30,7 @@ export default function AgentsPage() {
     filters: { status: '', osType: '' },
   });
 
-  // spec: operations §7 Agents — the agents list is the devices list, administered.
+  // docs/product/administration.md#calls — the agents list is the devices list, administered.
   const filters: DeviceFilters = {
     page: list.page,
     limit: list.pageSize,
@@ -49,7 +49,7 @@ export default function AgentsPage() {
     }),
     onDeleted: list.clearSelection,
   });
-  // Published agent executables: an older agent gets an Outdated badge (issue 15).
+  // Published agent executables: an older agent gets an Outdated badge.
   const releases = useAgentReleases();
   const updating = useUpdateFlow(list.clearSelection);
   const rows = query.data?.data;

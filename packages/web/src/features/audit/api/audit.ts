@@ -9,7 +9,7 @@ import { AUDIT_STATS_DEFAULT_DAYS } from '@outpost/contract/limits';
 import { api } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 
-// spec: operations §2.10 Audit logs, §3 Audit entries and stats, §7 Audit.
+// docs/product/activity.md#audit-log Audit logs, #fields, #calls.
 
 export type { AuditLogEntry as AuditEntry, AuditStats } from '@outpost/contract/audit';
 // user_id is sent as a number (the query's input type accepts text too).
@@ -50,7 +50,7 @@ export function useAuditStats(days = AUDIT_STATS_DEFAULT_DAYS) {
   return useQuery(getAuditStatsQueryOptions(user.tenant_id, days));
 }
 
-/** Every distinct action of the log, for the Action filter (issue 24 item 16). */
+/** Every distinct action of the log, for the Action filter. */
 export const getAuditActions = (signal?: AbortSignal) =>
   api.get<AuditActionsResponse>('/customer/audit/actions', undefined, signal);
 

@@ -7,7 +7,7 @@ import { AUDIT_ACTION_OPTIONS } from '@outpost/contract/audit';
 import { emptyAuditFilters } from '../lib/audit-format';
 import { AuditFilterPanel } from './audit-filter-panel';
 
-describe('audit filter panel (spec: operations §2.10)', () => {
+describe('audit filter panel (docs/product/activity.md#audit-log)', () => {
   afterEach(cleanup);
 
   it('applies on Apply Filters and clears on Clear Filters', async () => {
@@ -47,7 +47,7 @@ describe('audit filter panel (spec: operations §2.10)', () => {
     expect(onApply).not.toHaveBeenCalled();
   });
 
-  it("offers every action the log holds beside the spec's nine (issue 24)", () => {
+  it("offers every action the log holds beside the spec's nine", () => {
     render(
       <AuditFilterPanel
         value={emptyAuditFilters}

@@ -15,7 +15,7 @@ import {
 } from '../lib/audit-format';
 import type { AuditFilterForm } from '../lib/audit-format';
 
-// spec: operations §2.10 filter panel — search, Action, Resource Type, User, Start and End Date;
+// docs/product/activity.md#audit-log filter panel — search, Action, Resource Type, User, Start and End Date;
 // Clear Filters and Apply Filters. Nothing here loads: the page applies the form on Apply.
 export function AuditFilterPanel({
   value,
@@ -28,7 +28,7 @@ export function AuditFilterPanel({
   value: AuditFilterForm;
   onChange: (value: AuditFilterForm) => void;
   users: TenantUser[];
-  /** every distinct action of the log; those beyond the spec's nine are offered after them */
+  /** every distinct action of the log; those beyond the original product description's nine are offered after them */
   logActions?: readonly string[];
   onApply: () => void;
   onClear: () => void;

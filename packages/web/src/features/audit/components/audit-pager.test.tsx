@@ -7,7 +7,7 @@ import { AuditPager } from './audit-pager';
 
 const goTo = () => screen.getByRole('textbox', { name: /Go to page/ });
 
-describe('audit pager (spec: operations §5, §9)', () => {
+describe('audit pager (docs/product/activity.md#audit-log)', () => {
   afterEach(cleanup);
 
   it('is hidden with one page or fewer', () => {

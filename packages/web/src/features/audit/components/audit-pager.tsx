@@ -7,8 +7,8 @@ const btn =
   'inline-flex h-8 min-w-8 items-center justify-center rounded-md px-2 text-sm font-medium transition-colors disabled:cursor-not-allowed disabled:opacity-40';
 const plain = 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800';
 
-// spec: operations §9 audit pager — hidden with one page or fewer; first and last page, two
-// either side of the current and ellipses; a go-to-page box above 5 pages (§5: whole numbers
+// docs/product/activity.md#audit-log audit pager — hidden with one page or fewer; first and last page, two
+// either side of the current and ellipses; a go-to-page box above 5 pages (docs/product/activity.md#audit-log: whole numbers
 // 1..total, applied on Enter then cleared, otherwise ignored); 'Page X of Y' on small screens.
 export function AuditPager({
   page,

@@ -2,7 +2,7 @@ import { cn } from '../../../lib/cn';
 
 const bar = 'animate-pulse rounded bg-slate-200 dark:bg-slate-800';
 
-/** spec: operations §2.10 — the initial load shows a skeleton of the cards and the table. */
+/** docs/product/activity.md#audit-log — the initial load shows a skeleton of the cards and the table. */
 export function AuditSkeleton() {
   return (
     <div aria-busy="true" aria-label="Loading audit logs" role="status" className="space-y-6">

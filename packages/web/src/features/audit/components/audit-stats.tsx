@@ -33,7 +33,7 @@ function StatCard({
   );
 }
 
-/** spec: operations §2.10 — four summary cards, each 0 when the stats leave it out. */
+/** docs/product/activity.md#audit-log — four summary cards, each 0 when the stats leave it out. */
 export function AuditSummaryCards({ stats }: { stats: AuditStats }) {
   const s: Partial<AuditStats['summary']> = stats.summary ?? {};
   return (
@@ -66,7 +66,7 @@ export function AuditSummaryCards({ stats }: { stats: AuditStats }) {
   );
 }
 
-/** spec: §2.10 — Activity by Day (first 7 entries) and Most Active Users (first 5). */
+/** docs/product/activity.md#audit-log — Activity by Day (first 7 entries) and Most Active Users (first 5). */
 export function AuditActivityPanels({ stats }: { stats: AuditStats }) {
   const days = (stats.activity_by_day ?? []).slice(0, AUDIT_ACTIVITY_DAYS_SHOWN);
   const users = (stats.top_users ?? []).slice(0, AUDIT_TOP_USERS_SHOWN);

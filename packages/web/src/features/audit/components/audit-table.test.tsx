@@ -24,7 +24,7 @@ const entry = (over: Partial<AuditLogEntry>): AuditLogEntry => ({
   ...over,
 });
 
-describe('audit table cells (spec: operations §2.10)', () => {
+describe('audit table cells (docs/product/activity.md#audit-log)', () => {
   afterEach(cleanup);
 
   it('shows user, resource and timestamp cells with their fallbacks', () => {
@@ -95,7 +95,7 @@ describe('audit table cells (spec: operations §2.10)', () => {
     await user.click(show1!);
     expect(screen.getByText('Old Values')).toBeVisible();
     expect(screen.getByText('New Values')).toBeVisible();
-    // a readable field list, not raw JSON (issue 24)
+    // a readable field list, not raw JSON
     expect(document.querySelector('dl[aria-label="New Values"]')).not.toBeNull();
     expect(screen.getByText('Manchester')).toBeVisible();
     expect(screen.getByText('Mozilla/5.0 Test')).toBeVisible();
@@ -107,7 +107,7 @@ describe('audit table cells (spec: operations §2.10)', () => {
     expect(screen.getAllByRole('button', { name: 'Hide Details' })).toHaveLength(1);
   });
 
-  it('shows Old and New Values as a field list, the changed fields marked (issue 24)', async () => {
+  it('shows Old and New Values as a field list, the changed fields marked', async () => {
     const user = userEvent.setup();
     render(
       <AuditTable
@@ -151,7 +151,7 @@ describe('audit table cells (spec: operations §2.10)', () => {
     expect(screen.queryByText(/changed/)).not.toBeInTheDocument();
   });
 
-  it('gives the one-line details text a tooltip with the whole text (issue 24)', () => {
+  it('gives the one-line details text a tooltip with the whole text', () => {
     const long = 'LON1-WS-020 enrolled with token opt_yvHMUi… into site London Office by the demo fleet';
     render(<AuditTable entries={[entry({ id: 1, details: long })]} />);
     expect(screen.getByText(long)).toHaveAttribute('title', long);

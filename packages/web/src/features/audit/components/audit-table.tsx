@@ -19,7 +19,7 @@ const ACTION_ICONS: Record<AuditActionKind, ComponentType<{ className?: string }
   other: Zap,
 };
 
-/** spec: §2.10 — the action as a badge whose colour and icon follow the action's words. */
+/** docs/product/activity.md#audit-log — the action as a badge whose colour and icon follow the action's words. */
 export function ActionBadge({ action }: { action: string }) {
   const kind = actionKind(action);
   const Icon = ACTION_ICONS[kind];
@@ -102,8 +102,8 @@ function EntryDetails({ entry }: { entry: AuditEntry }) {
   );
 }
 
-// spec: operations §2.10 — columns Action, User, Resource, Timestamp, Details; each row's details
-// expand and collapse independently (§4).
+// docs/product/activity.md#audit-log — columns Action, User, Resource, Timestamp, Details; each row's details
+// expand and collapse independently (docs/product/activity.md).
 export function AuditTable({ entries }: { entries: AuditEntry[] }) {
   const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set());
   const toggle = (id: number) =>

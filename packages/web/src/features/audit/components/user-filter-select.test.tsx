@@ -19,7 +19,7 @@ const user = (id: number, email: string, name: string | null): User => ({
 });
 const users = [user(2, 'nobody@acme.example', null), user(1, 'admin@acme.example', 'Alex Morgan')];
 
-describe('audit User filter (spec: operations §2.10)', () => {
+describe('audit User filter (docs/product/activity.md#audit-log)', () => {
   afterEach(cleanup);
 
   it('offers All Users, then users by name or else email, sorted, with the email beneath', async () => {

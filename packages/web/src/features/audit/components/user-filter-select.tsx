@@ -6,7 +6,7 @@ import { cn } from '../../../lib/cn';
 
 type Option = { value: string; label: string; sub?: string };
 
-/** spec: §2.10 — All Users, then the tenant's users by name (else email), sorted, with the email beneath. */
+/** docs/product/activity.md#audit-log — All Users, then the tenant's users by name (else email), sorted, with the email beneath. */
 export function userFilterOptions(users: TenantUser[]): Option[] {
   return [
     { value: '', label: 'All Users' },

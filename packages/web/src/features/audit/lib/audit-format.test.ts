@@ -13,7 +13,7 @@ import {
   shortAge,
 } from './audit-format';
 
-describe('audit badge colours (spec: operations §2.10)', () => {
+describe('audit badge colours (docs/product/activity.md#audit-log)', () => {
   it('follows the words of the action: create, delete, update, login or auth, else grey', () => {
     expect(actionTone('Create User')).toBe('green');
     expect(actionTone('Create Deployment')).toBe('green');
@@ -34,7 +34,7 @@ describe('audit badge colours (spec: operations §2.10)', () => {
   });
 });
 
-describe('audit filter options (spec: operations §2.10)', () => {
+describe('audit filter options (docs/product/activity.md#audit-log)', () => {
   it('offers All Actions then Create, Update and Delete of User, Site and Device', () => {
     expect(AUDIT_ACTION_SELECT.map((o) => o.label)).toEqual([
       'All Actions',
@@ -63,7 +63,7 @@ describe('audit filter options (spec: operations §2.10)', () => {
   });
 });
 
-describe('audit empty state hint (spec: operations §2.10)', () => {
+describe('audit empty state hint (docs/product/activity.md#audit-log)', () => {
   it('asks to adjust the filters when search, action, type or user is set', () => {
     expect(emptyHint({ ...emptyAuditFilters, search: 'alex' })).toBe('Try adjusting your search filters.');
     expect(emptyHint({ ...emptyAuditFilters, action: 'Create User' })).toBe(
@@ -86,7 +86,7 @@ describe('audit empty state hint (spec: operations §2.10)', () => {
   });
 });
 
-describe('audit pager (spec: operations §9)', () => {
+describe('audit pager (docs/product/activity.md#audit-log)', () => {
   it('is empty with one page or fewer', () => {
     expect(auditPages(1, 0)).toEqual([]);
     expect(auditPages(1, 1)).toEqual([]);
@@ -113,7 +113,7 @@ describe('audit pager (spec: operations §9)', () => {
   });
 });
 
-describe('audit go-to-page box (spec: operations §5)', () => {
+describe('audit go-to-page box (docs/product/activity.md#audit-log)', () => {
   it('accepts whole numbers from 1 to the total pages', () => {
     expect(parseGoToPage('1', 8)).toBe(1);
     expect(parseGoToPage('8', 8)).toBe(8);

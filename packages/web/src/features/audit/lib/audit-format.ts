@@ -3,7 +3,7 @@ import type { AuditActionKind } from '@outpost/contract/audit';
 import { adminMessages } from '@outpost/contract/messages';
 import type { Tone } from '../../../components/ui/badge';
 
-// spec: operations §2.10 Audit logs, §5 go-to-page box, §9 pager — the rules of the audit screen
+// docs/product/activity.md#audit-log Audit logs go-to-page box pager — the rules of the audit screen
 // as plain functions, so they are tested without rendering.
 
 export const AUDIT_ACTION_SELECT = [
@@ -12,8 +12,8 @@ export const AUDIT_ACTION_SELECT = [
 ];
 
 /**
- * The actions the log holds beyond the spec's nine (sign-in, deployments, packages, cleanup, …),
- * alphabetically, offered after them (issue 24 item 16). A chosen action the list does not hold
+ * The actions the log holds beyond the original product description's nine (sign-in, deployments, packages, cleanup, …),
+ * alphabetically, offered after them. A chosen action the list does not hold
  * (typed in a link, or its entries since scrolled away) stays offered so the select shows it.
  */
 export function moreAuditActions(logActions: readonly string[], chosen: string): string[] {
@@ -50,13 +50,13 @@ export const emptyAuditFilters: AuditFilterForm = {
   endDate: '',
 };
 
-/** spec: §2.10 — the hint depends on search, action, type and user only (not the dates). */
+/** docs/product/activity.md#audit-log — the hint depends on search, action, type and user only (not the dates). */
 export function emptyHint(f: AuditFilterForm): string {
   const isFiltered = [f.search.trim(), f.action, f.resourceType, f.userId].some((v) => v !== '');
   return isFiltered ? adminMessages.auditEmptyFiltered : adminMessages.auditEmptyUnfiltered;
 }
 
-/** spec: §2.10 — the badge's kind by the action's words (the contract's rule). */
+/** docs/product/activity.md#audit-log — the badge's kind by the action's words (the contract's rule). */
 export const actionKind = (action: string | null | undefined): AuditActionKind =>
   auditActionKind(action ?? '');
 
@@ -70,7 +70,7 @@ export const ACTION_TONES: Record<AuditActionKind, Tone> = {
 
 export const actionTone = (action: string | null | undefined): Tone => ACTION_TONES[actionKind(action)];
 
-/** spec: §2.10 Timestamp cell — the age in seconds s, minutes m, hours h or days d, then 'ago'. */
+/** docs/product/activity.md#audit-log Timestamp cell — the age in seconds s, minutes m, hours h or days d, then 'ago'. */
 export function shortAge(createdAt: Date, now = Date.now()): string {
   const seconds = Math.max(0, Math.floor((now - createdAt.getTime()) / 1000));
   if (seconds < 60) {
@@ -87,7 +87,7 @@ export function shortAge(createdAt: Date, now = Date.now()): string {
   return `${Math.floor(hours / 24)}d ago`;
 }
 
-/** spec: §9 — first and last page, two pages either side of the current, ellipses between. */
+/** docs/product/activity.md#limits — first and last page, two pages either side of the current, ellipses between. */
 export function auditPages(current: number, totalPages: number): (number | 'gap')[] {
   if (totalPages <= 1) {
     return [];
@@ -111,11 +111,11 @@ export function auditPages(current: number, totalPages: number): (number | 'gap'
   return out;
 }
 
-/** spec: §9 — the go-to-page box appears above 5 pages. */
+/** docs/product/activity.md#audit-log — the go-to-page box appears above 5 pages. */
 export const GO_TO_PAGE_MIN_PAGES = 6;
 export const hasGoToPage = (totalPages: number) => totalPages >= GO_TO_PAGE_MIN_PAGES;
 
-/** spec: §5 — only whole numbers from 1 to the total pages; anything else is ignored (null). */
+/** docs/product/activity.md — only whole numbers from 1 to the total pages; anything else is ignored (null). */
 export function parseGoToPage(text: string, totalPages: number): number | null {
   const t = text.trim();
   if (!/^\d+$/.test(t)) {

@@ -1,5 +1,5 @@
 // Old and New Values of an audit entry are JSON text. They are shown as a list of fields a person
-// reads ("Site name: London Office"), not as raw JSON (issue 24 item 16); text that is not a JSON
+// reads ("Site name: London Office"), not as raw JSON; text that is not a JSON
 // object is shown as it is.
 
 export type AuditField = { key: string; label: string; value: string };

@@ -9,7 +9,7 @@ import type { AuditListResponse, AuditLogEntry, AuditStats } from '@outpost/cont
 import { adminMessages, messages } from '@outpost/contract/messages';
 import AuditLogsPage from './audit-logs-page';
 
-// spec: operations §2.10 and §8 — a failed load of the log is logged to the console ('Failed to load
+// docs/product/activity.md#audit-log — a failed load of the log is logged to the console ('Failed to load
 // audit logs') and shown as a failure with Try Again, never as the empty log. The server is a stubbed
 // fetch: the list answers in turn, stats, the actions in the log and users always answer.
 

@@ -37,8 +37,8 @@ function toQuery(f: AuditFilterForm, page: number, limit: number): AuditFilters 
   };
 }
 
-// spec: operations §2.10 Audit logs, §4 audit list, §5 go-to box, §8 (load failures are logged and
-// the screen stays usable: a failed list reads as a failure with Try Again, never as an empty log), §9.
+// docs/product/activity.md#audit-log Audit logs audit list go-to box (load failures are logged and
+// the screen stays usable: a failed list reads as a failure with Try Again, never as an empty log), docs/product/activity.md#limits.
 export default function AuditLogsPage() {
   const me = useUser();
   if (me.role !== 'tenant_admin') {
@@ -54,7 +54,7 @@ export default function AuditLogsPage() {
 
 function AuditLogs() {
   // The form being edited, and what was last applied: filters apply on Apply Filters, or on a
-  // page or page-size change (spec §4).
+  // page or page-size change (docs/product/activity.md).
   const [form, setForm] = useState<AuditFilterForm>(emptyAuditFilters);
   const [applied, setApplied] = useState<AuditFilterForm>(emptyAuditFilters);
   const [page, setPage] = useState(1);
@@ -89,7 +89,7 @@ function AuditLogs() {
     );
   }
 
-  // Apply goes to page 1 and reloads (spec §2.10), even when nothing changed.
+  // Apply goes to page 1 and reloads (docs/product/activity.md#audit-log), even when nothing changed.
   const apply = () => {
     const isSame = page === 1 && JSON.stringify(form) === JSON.stringify(applied);
     setApplied(form);
@@ -103,7 +103,7 @@ function AuditLogs() {
     setApplied(emptyAuditFilters);
     setPage(1);
   };
-  // A page change applies the form too (spec §4), unless its dates are the wrong way round.
+  // A page change applies the form too (docs/product/activity.md), unless its dates are the wrong way round.
   const applyFormIfValid = () => {
     if (!dateRangeError(form)) {
       setApplied(form);

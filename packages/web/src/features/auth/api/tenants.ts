@@ -13,7 +13,7 @@ export const getTenantsQueryOptions = (tenantId: number) =>
 
 export const useTenants = (tenantId: number) => useQuery(getTenantsQueryOptions(tenantId));
 
-// spec: core §4 — the new token is stored and the page reloads.
+// docs/product/sign-in.md#organisations — the new token is stored and the page reloads.
 export const switchTenant = (tenantId: number) =>
   api.post<SignInResult>('/customer/auth/switch-tenant', { tenant_id: tenantId });
 

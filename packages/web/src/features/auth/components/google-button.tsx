@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 
-// Google Identity Services, loaded from Google (spec: core §7). Only rendered when the server
+// Google Identity Services, loaded from Google (docs/product/sign-in.md#sign-in-screen). Only rendered when the server
 // has a Google client id configured.
 
 type CredentialResponse = { credential: string };

@@ -22,7 +22,7 @@ export default function LoginPage() {
     setNotice(null);
     setPendingEmail(req.kind === 'dev' ? req.email : null);
     signIn.mutate(req, {
-      // spec: core §8 — 'Login failed: {error}', or the network message when the server is unreachable.
+      // docs/product/sign-in.md#sign-in-screen — 'Login failed: {error}', or the network message when the server is unreachable.
       onError: (err) =>
         setNotice({
           tone: 'error',

@@ -136,4 +136,4 @@ export function RecentSoftwarePanel({ stats }: { stats: DashboardStats }) {
   );
 }
 
-// spec: core §2 Dashboard, §3 Dashboard stats, §8 (load error), §9 relative time bands.
+// docs/product/devices.md#dashboard (load error) relative time bands.

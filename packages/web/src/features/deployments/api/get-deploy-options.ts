@@ -5,7 +5,7 @@ import { api } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { getDevices } from '../../../lib/api/devices';
 
-// spec: core §4 — the deploy dialog loads up to 100 packages and 100 devices; only devices online
+// docs/product/deployments.md#deploy-dialog — the deploy dialog loads up to 100 packages and 100 devices; only devices online
 // or logged in are offered (the device list's 'online' filter covers both).
 
 export const getDeployOptions = async (signal?: AbortSignal) => {

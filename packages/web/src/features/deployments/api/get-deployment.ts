@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client';
 import { deploymentsKey } from '../../../lib/api/deployments';
 import { useUser } from '../../../lib/auth';
 
-// spec: operations §2.5 Deployment details — one job with its devices and steps.
+// docs/product/deployments.md#details Deployment details — one job with its devices and steps.
 
 export const deploymentDetailKey = (tenantId: number, id: number) =>
   [...deploymentsKey(tenantId), 'detail', id] as const;

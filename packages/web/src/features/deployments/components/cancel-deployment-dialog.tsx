@@ -3,8 +3,8 @@ import { ConfirmDialog } from '../../../components/ui/dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { useCancelDeployment } from '../api/cancel-deployment';
 
-// spec: operations §4 — Cancel is offered only while pending or running, after confirmation; on
-// success the job is reloaded; §8 — failure alerts 'Failed to cancel deployment' (the server's
+// docs/product/deployments.md#job-statuses — Cancel is offered only while pending or running, after confirmation; on
+// success the job is reloaded; docs/product/deployments.md#details — failure alerts 'Failed to cancel deployment' (the server's
 // text preferred, e.g. when the job finished meanwhile).
 export function CancelDeploymentDialog({
   job,

@@ -2,7 +2,7 @@ import type { SocketStatus } from '../../../lib/socket';
 import { useLiveSocket } from '../../../lib/socket';
 import { cn } from '../../../lib/cn';
 
-// spec: operations §2.4 and §4 — the deployments' connection indicator: connected, connecting,
+// docs/product/deployments.md#history and #job-statuses — the deployments' connection indicator: connected, connecting,
 // error and offline, shown as Live, Connecting..., Connection Error, Offline. It reads the shell's
 // one live socket.
 

@@ -19,7 +19,7 @@ import { LiveSocketProvider } from '../../../lib/socket';
 import DeployDialog from './deploy-dialog';
 import type { DeployDialogProps } from './deploy-dialog';
 
-// spec: core §2 Deploy dialog, §4, §5 (rules in order, disabled rules), §8.
+// docs/product/deployments.md#deploy-dialog, #deploy-dialog-rules (rules in order, disabled rules).
 
 const TOKEN = 'test-token';
 const user = {
@@ -145,7 +145,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-describe('deploy dialog: loading (spec: core §4, §5, §9)', () => {
+describe('deploy dialog: loading (docs/product/deployments.md#deploy-dialog, #deploy-dialog-rules, #limits)', () => {
   it('loads up to 100 packages and 100 online devices and offers only online or logged-in ones', async () => {
     open();
     const available = await within(group('Devices')).findByRole('list', { name: 'Available devices' });
@@ -192,7 +192,7 @@ describe('deploy dialog: loading (spec: core §4, §5, §9)', () => {
   });
 });
 
-describe('deploy dialog: rules in order and the submit button (spec: core §5)', () => {
+describe('deploy dialog: rules in order and the submit button (docs/product/deployments.md#deploy-dialog-rules)', () => {
   it('keeps submit disabled, saying why, until a package, a device and a name are there', async () => {
     open();
     await within(group('Packages')).findByText('7-Zip');
@@ -238,7 +238,7 @@ describe('deploy dialog: rules in order and the submit button (spec: core §5)',
   });
 });
 
-describe('deploy dialog: creating (spec: core §4)', () => {
+describe('deploy dialog: creating (docs/product/deployments.md#deploy-dialog)', () => {
   it('creates one job per package named "{job name} - {package name}", then resets, closes and calls back', async () => {
     let next = 100;
     const create = vi.fn((body: DeploymentCreateBody) => Promise.resolve(job(body, next++)));
@@ -353,7 +353,7 @@ describe('deploy dialog: creating (spec: core §4)', () => {
   });
 });
 
-describe('pick list (spec: core §2 Deploy dialog)', () => {
+describe('pick list (docs/product/deployments.md#deploy-dialog)', () => {
   it('adds, adds all, removes, clears all and searches', async () => {
     open();
     const g = await waitFor(() => {

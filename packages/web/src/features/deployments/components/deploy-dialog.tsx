@@ -20,8 +20,8 @@ import { DeployTargets } from './deploy-targets';
 import { useDeployRules } from './use-deploy-rules';
 import { useDeployTargets } from './use-deploy-targets';
 
-// spec: core §2 Deploy dialog, §4 (preselection, job name, one job per package, outcomes), §5
-// (rules in order, disabled rules), §8 (load and create errors), §9 (100 packages and devices).
+// docs/product/deployments.md#deploy-dialog, docs/product/devices.md#device-actions (preselection, job name, one job per package, outcomes), #deploy-dialog-rules
+// (rules in order, disabled rules), docs/product/devices.md#device-detail (load and create errors), docs/product/deployments.md#limits (100 packages and devices).
 
 export type DeployDialogProps = {
   isOpen: boolean;
@@ -49,7 +49,7 @@ function useStableClose(isCreating: boolean, onClose: () => void) {
   }, []);
 }
 
-// spec: core §4 — the job name follows the chosen packages until the user types one.
+// docs/product/deployments.md#deploy-dialog — the job name follows the chosen packages until the user types one.
 function useJobNameFollowing(form: UseFormReturn<DeployFormValues>, names: string[]) {
   const packageNames = names.join('\u0000');
   useEffect(() => {
@@ -160,8 +160,8 @@ export default function DeployDialog({
   });
   const { shownError, touch } = rules;
   const blocker = rules.problems[0]?.message ?? null;
-  // spec: core §5 — submit is disabled while creating, with no package, no device or no name;
-  // also with a schedule in the past (issue 24 item 6). Offline devices are said on sending.
+  // docs/product/deployments.md#deploy-dialog-rules — submit is disabled while creating, with no package, no device or no name;
+  // also with a schedule in the past. Offline devices are said on sending.
   const isSubmitDisabled = isCreating || rules.problems.some((p) => p.message !== messages.devicesOffline);
   const isLater = values.timing === 'later';
   const close = useStableClose(isCreating, onClose);
@@ -200,7 +200,7 @@ export default function DeployDialog({
       setError(outcome.message);
       return;
     }
-    // spec: core §4 — full success resets the dialog, closes it and calls the success callback.
+    // docs/product/deployments.md#deploy-dialog — full success resets the dialog, closes it and calls the success callback.
     form.reset({ jobName: '', timing: 'now', date: '', time: '', description: '' });
     setPackageIds([]);
     setDeviceIds([]);

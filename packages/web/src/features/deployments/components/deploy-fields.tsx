@@ -6,8 +6,8 @@ import { todayInput } from '../lib/deploy-form';
 import type { DeployFormValues } from '../lib/deploy-form';
 
 // The deploy dialog's job fields: name, schedule (now or later, with date and time) and
-// description (spec: core §2 Deploy dialog, §5). A rule's message shows under its field
-// (issue 24 item 6).
+// description (docs/product/deployments.md#deploy-dialog, #deploy-dialog-rules). A rule's message shows under its field
+//.
 
 type DeployFieldsProps = {
   form: UseFormReturn<DeployFormValues>;

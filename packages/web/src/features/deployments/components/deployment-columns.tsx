@@ -8,7 +8,7 @@ import type { Column } from '../../../components/ui/data-table';
 import { formatDateTime, relativeTime } from '../../../lib/format';
 import { JobProgress } from './job-progress';
 
-/** The deployment history's columns (spec: operations §2.4); Cancel while a job is active. */
+/** The deployment history's columns (docs/product/deployments.md#history); Cancel while a job is active. */
 export function deploymentColumns({
   onCancel,
   onView,

@@ -2,7 +2,7 @@ import type { DeploymentJob } from '@outpost/contract/deployments';
 import { jobProgress } from '@outpost/contract/deployments';
 import { cn } from '../../../lib/cn';
 
-// spec: operations §9 — progress is completed over total, rounded; the failed share is shown in
+// docs/product/deployments.md#job-statuses — progress is completed over total, rounded; the failed share is shown in
 // red beside it so a job that ends failed reads at a glance.
 export function JobProgress({
   job,

@@ -4,7 +4,7 @@ import type { DeploymentJobDetail, JobStatus } from '@outpost/contract/deploymen
 import { cn } from '../../../lib/cn';
 import { formatDateTime, relativeTime } from '../../../lib/format';
 
-// spec: operations §2.5 Deployment details — the job's timeline (created, scheduled, started, ended).
+// docs/product/deployments.md#details Deployment details — the job's timeline (created, scheduled, started, ended).
 
 type TimelineEvent = {
   key: string;

@@ -6,7 +6,7 @@ import { SearchInput } from '../../../components/ui/list-toolbar';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 
-// spec: core §2 Deploy dialog — a pick list with Available and Selected columns, search, and
+// docs/product/deployments.md#deploy-dialog — a pick list with Available and Selected columns, search, and
 // Add, Add All, Remove, Clear All; the lists scroll at about 48 height units
 // (32 on windows under 1000 px tall).
 
@@ -32,11 +32,11 @@ export type PickListProps = {
   isDisabled?: boolean;
   /** shown under the title (e.g. 'Only online devices are offered') */
   hint?: ReactNode;
-  /** the rule this group breaks, shown under its title (issue 24 item 6) */
+  /** the rule this group breaks, shown under its title */
   error?: string;
 };
 
-// The lists are shorter on short windows so the job fields below stay in sight (issue 24 item 6).
+// The lists are shorter on short windows so the job fields below stay in sight.
 const LIST_HEIGHT = 'h-32 [@media(min-height:1000px)]:h-48';
 
 /** Matches the search against the label and the detail, case-insensitively. */

@@ -21,8 +21,8 @@ import { useLiveMessages, useSubscriptions } from '../../../lib/socket';
 import { formatStepDuration } from '../lib/durations';
 import { applyStepUpdate, mergeFetchedLogs } from '../lib/live-logs';
 
-// spec: operations §2.5 step-log dialog, §3 Step log (one row per attempt), §8 'Failed to load
-// step logs', §9 step durations in seconds with one decimal. While a step runs the dialog follows
+// docs/product/deployments.md#details step-log dialog, #fields Step log (one row per attempt), docs/product/packages.md#saving 'Failed to load
+// step logs', docs/product/deployments.md#job-statuses step durations in seconds with one decimal. While a step runs the dialog follows
 // the step_update messages (output appended) and fetches the logs again when a step finishes.
 
 const REFETCH_AFTER_STEP_MS = 400;

@@ -5,7 +5,7 @@ import { deployProblems } from '../lib/deploy-form';
 import type { DeployField, DeployFormValues } from '../lib/deploy-form';
 
 /**
- * The deploy dialog's rules as they stand (spec: core §5, in order) and which of them to show: a
+ * The deploy dialog's rules as they stand (docs/product/deployments.md#deploy-dialog-rules, in order) and which of them to show: a
  * rule's message shows next to its field once the user has worked on that field or tried to send;
  * a past schedule and offline devices are said at once.
  */

@@ -55,7 +55,7 @@ export function useDeployTargets({
     for (const d of initialDevices) {
       map.set(d.id, d);
     }
-    // spec: core §5 — only devices online or logged in are offered.
+    // docs/product/devices.md#device-actions — only devices online or logged in are offered.
     for (const d of options.data?.devices ?? []) {
       if (isDeviceActionable(d.status)) {
         const { id, hostname, ip_address, status, os_type, architecture } = d;

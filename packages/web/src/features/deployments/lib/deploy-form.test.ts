@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
 import { deployProblems, isScheduleInPast, validateDeploy } from './deploy-form';
 
-// A schedule in the past is refused before sending (issue 24 item 6); each rule names its field.
+// A schedule in the past is refused before sending; each rule names its field.
 
 const now = new Date('2026-11-26T10:30:40');
 const later = (date: string, time: string) => ({ timing: 'later' as const, date, time });

@@ -3,8 +3,8 @@ import type { DeploymentCreateBody, DeploymentJob } from '@outpost/contract/depl
 import { jobNameFor } from '@outpost/contract/deployments';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
 
-// The deploy dialog's rules and its create flow, free of React (spec: core §4 Deploy dialog,
-// §5 validation, §8).
+// The deploy dialog's rules and its create flow, free of React (docs/product/deployments.md#deploy-dialog,
+// docs/product/deployments.md#deploy-dialog-rules validation, #deploy-dialog).
 
 export type DeployTiming = 'now' | 'later';
 
@@ -18,12 +18,12 @@ export type DeployFormValues = {
   description: string;
 };
 
-/** The part of the dialog a rule concerns: its message is shown next to it (issue 24 item 6). */
+/** The part of the dialog a rule concerns: its message is shown next to it. */
 export type DeployField = 'packages' | 'devices' | 'jobName' | 'schedule';
 export type DeployProblem = { field: DeployField; message: string };
 
 /**
- * spec: core §5 — every rule the form breaks, in the spec's order, then a schedule in the past
+ * docs/product/deployments.md#deploy-dialog-rules — every rule the form breaks, in the product's order, then a schedule in the past
  * (the server refuses one; the dialog says so before sending). Empty when the form may be sent.
  */
 export function deployProblems(
@@ -54,7 +54,7 @@ export function deployProblems(
   return problems;
 }
 
-/** spec: core §5 — the first rule the form breaks; null when the form may be sent. */
+/** docs/product/deployments.md#deploy-dialog-rules — the first rule the form breaks; null when the form may be sent. */
 export function validateDeploy(form: Parameters<typeof deployProblems>[0], now = new Date()): string | null {
   return deployProblems(form, now)[0]?.message ?? null;
 }
@@ -80,7 +80,7 @@ export function isScheduleInPast(
 }
 
 /**
- * spec: core §5 — a scheduled time is used only when both date and time are given (and only for
+ * docs/product/deployments.md#deploy-dialog-rules — a scheduled time is used only when both date and time are given (and only for
  * 'later'); it is sent as ISO 8601 with a zone. The inputs are in the browser's time zone.
  */
 export function scheduledAt(values: Pick<DeployFormValues, 'timing' | 'date' | 'time'>): Date | null {
@@ -91,13 +91,13 @@ export function scheduledAt(values: Pick<DeployFormValues, 'timing' | 'date' | '
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-/** The date input's minimum: today in the browser's time zone (spec: core §2, §5). */
+/** The date input's minimum: today in the browser's time zone (docs/product/deployments.md, #deploy-dialog-rules). */
 export function todayInput(now = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-/** spec: core §2 — 'Deploying to N device(s) [at date time]'. */
+/** docs/product/deployments.md#deploy-dialog — 'Deploying to N device(s) [at date time]'. */
 export function deploySummary(
   deviceCount: number,
   values: Pick<DeployFormValues, 'timing' | 'date' | 'time'>,
@@ -112,8 +112,8 @@ export type CreateOutcome =
   | { kind: 'failure'; message: string };
 
 /**
- * spec: core §4 — one job per package; with several packages each is named
- * '{job name} - {package name}'. Partial and total failures carry the spec's words with the
+ * docs/product/deployments.md#deploy-dialog — one job per package; with several packages each is named
+ * '{job name} - {package name}'. Partial and total failures carry the product's words with the
  * first error (the server's text, else 'Failed to create deployment job').
  */
 export async function createJobs(

@@ -8,7 +8,7 @@ import { durationMinutes, formatJobDuration, formatStepDuration } from './durati
 import { applyDetailUpdate, applyJobUpdate, applyStepToDevice } from './live-jobs';
 import { applyStepUpdate, mergeFetchedLogs } from './live-logs';
 
-describe('deploy dialog rules (spec: core §5, in this order)', () => {
+describe('deploy dialog rules (docs/product/deployments.md#deploy-dialog-rules, in this order)', () => {
   const online = { status: 'online' };
   it.each([
     [{ packageCount: 0, devices: [], jobName: '' }, messages.selectPackage],
@@ -33,7 +33,7 @@ describe('deploy dialog rules (spec: core §5, in this order)', () => {
   });
 });
 
-describe('durations (spec: operations §9)', () => {
+describe('durations (docs/product/deployments.md#job-statuses)', () => {
   it('gives jobs whole minutes and steps seconds with one decimal', () => {
     expect(durationMinutes('2026-11-23T10:00:00Z', '2026-11-23T10:02:40Z')).toBe(3);
     expect(durationMinutes('2026-11-23 10:00:00', null, Date.parse('2026-11-23T10:10:10Z'))).toBe(10);
@@ -75,7 +75,7 @@ const detail: DeploymentJobDetail = {
   })),
 };
 
-describe('live job updates (spec: operations §3 Live messages)', () => {
+describe('live job updates (docs/product/live-updates.md#channels)', () => {
   it('applies job fields, and a device update only to its row and the counters', () => {
     const counted = applyDetailUpdate(detail, {
       deploymentId: 9,
@@ -114,7 +114,7 @@ describe('live job updates (spec: operations §3 Live messages)', () => {
   });
 });
 
-describe('live step logs (spec: operations §2.5)', () => {
+describe('live step logs (docs/product/deployments.md#details)', () => {
   const log = (over: Partial<StepLog>): StepLog => ({
     id: 1,
     step_order: 1,
@@ -192,7 +192,7 @@ describe('live step logs (spec: operations §2.5)', () => {
   });
 });
 
-describe("a device's current step (spec: operations §2.5)", () => {
+describe("a device's current step (docs/product/deployments.md#details)", () => {
   const at = (status: DeploymentJobDetail['status'], order: number | null) =>
     currentStepOf({ status, current_step_order: order, current_step_name: order ? `step ${order}` : null });
   it('is the step it runs or ended at; a completed or pending device shows none', () => {
@@ -205,7 +205,7 @@ describe("a device's current step (spec: operations §2.5)", () => {
   });
 });
 
-describe("a job's duration and counts (spec: operations §9)", () => {
+describe("a job's duration and counts (docs/product/deployments.md#job-statuses)", () => {
   it('gives a job that ran for seconds its seconds, not 0 min', () => {
     expect(formatJobDuration('2026-11-23T10:00:00Z', '2026-11-23T10:00:42Z')).toBe('42 s');
     expect(formatJobDuration('2026-11-23T10:00:00Z', '2026-11-23T10:02:40Z')).toBe('3 min');

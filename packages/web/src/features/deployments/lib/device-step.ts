@@ -1,6 +1,6 @@
 import type { DeviceDeployment } from '@outpost/contract/deployments';
 
-// spec: operations §2.5 Deployment details — a device's "Current step" is the step it runs, or the step it ended
+// docs/product/deployments.md#details Deployment details — a device's "Current step" is the step it runs, or the step it ended
 // at when it failed or was cancelled; a device that completed, or has not started, shows none.
 
 export type ShownStep = { order: number; name: string };

@@ -1,6 +1,6 @@
-// spec: operations §9 — job durations in whole minutes (under a minute in whole seconds, so a job
+// docs/product/deployments.md#job-statuses — job durations in whole minutes (under a minute in whole seconds, so a job
 // that ran for seconds does not read '0 min'); step durations in seconds with one decimal.
-// Timestamps without a zone are UTC (core §9).
+// Timestamps without a zone are UTC (docs/product/devices.md#lists).
 
 const time = (value: string | null | undefined): number | null => {
   if (!value) {

@@ -1,7 +1,7 @@
 import type { DeploymentJob, DeploymentJobDetail, DeviceDeployment } from '@outpost/contract/deployments';
 import type { DeploymentUpdatePayload, StepUpdatePayload } from '@outpost/contract/live';
 
-// Live changes applied to what the screens show (spec: operations §3 Live messages — a
+// Live changes applied to what the screens show (docs/product/live-updates.md#channels — a
 // deployment_update carries the deployment id plus the fields that changed; a step_update the
 // step order plus its fields). Pure, so the list, the details and the tests share them.
 

@@ -1,7 +1,7 @@
 import type { JobStatus, StepLog } from '@outpost/contract/deployments';
 import type { StepUpdatePayload } from '@outpost/contract/live';
 
-// The step-log dialog while a step runs (spec: operations §2.5, §3 Step log): step_update
+// The step-log dialog while a step runs (docs/product/deployments.md#details, #fields): step_update
 // messages change an attempt's status and times, and their stdout/stderr are the output printed
 // since the previous update, appended to what is shown. When a step finishes the logs are fetched
 // again; what the server then holds wins, except a still-running attempt's output that the live

@@ -9,7 +9,7 @@ import { useLiveMessages, useSubscriptions } from '../../../lib/socket';
 import { applyJobUpdate } from './live-jobs';
 
 /**
- * spec: operations §4 — the list subscribes to 'deployment:{id}' for each pending or running job
+ * docs/product/deployments.md#job-statuses — the list subscribes to 'deployment:{id}' for each pending or running job
  * and changes the row in place, in the cached page under `key`.
  */
 export function useLiveDeploymentRows(key: QueryKey, rows: readonly DeploymentJob[] | undefined) {

@@ -12,7 +12,7 @@ import { applyDetailUpdate, applyStepToDevice } from './live-jobs';
 const RECONCILE_AFTER_MS = 1500;
 
 /**
- * Keeps a deployment's cached details live (spec: operations §4): job and step updates change
+ * Keeps a deployment's cached details live (docs/product/deployments.md#job-statuses): job and step updates change
  * them in place, a device's new name or address shows at once, and after a change of status or
  * of what the job waits for, `refetch` takes the server's full picture.
  */
@@ -23,7 +23,7 @@ export function useLiveDetail(job: DeploymentJobDetail, refetch: () => void) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  // spec: operations §4 — 'deployment:{id}' and 'device:{guid}' for pending or running items.
+  // docs/product/deployments.md#job-statuses — 'deployment:{id}' and 'device:{guid}' for pending or running items.
   const keys = [
     ...(isJobActive(job.status) ? [deploymentKey(job.id)] : []),
     ...job.deployments

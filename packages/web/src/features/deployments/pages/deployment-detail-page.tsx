@@ -24,8 +24,8 @@ import { StepLogDialog } from '../components/step-log-dialog';
 import { useLiveDetail } from '../lib/use-live-detail';
 import { useTicker } from '../lib/use-ticker';
 
-// spec: operations §2.5 Deployment details, §4 (cancel with confirmation while pending or running,
-// live subscriptions), §8 (errors), §9 (progress rounded, pending count, whole minutes).
+// docs/product/deployments.md#details Deployment details, #job-statuses (cancel with confirmation while pending or running,
+// live subscriptions), docs/product/deployments.md#deploy-dialog (errors), #job-statuses (progress rounded, pending count, whole minutes).
 
 export default function DeploymentDetailPage() {
   const params = useParams();

@@ -21,7 +21,7 @@ import { deploymentColumns } from '../components/deployment-columns';
 import { useLiveDeploymentRows } from '../lib/use-live-deployment-rows';
 import { useTicker } from '../lib/use-ticker';
 
-// spec: operations §2.4 Deployment history, §4 (live subscriptions, cancel), §8, §9 (page size
+// docs/product/deployments.md#history Deployment history, docs/product/live-updates.md#live-lists (live subscriptions, cancel), #details, docs/product/devices.md#lists (page size
 // 20, relative time Just now / minutes / hours / days).
 
 const statusOptions = [

@@ -11,7 +11,7 @@ export const controlService = ({ idOrGuid, serviceName, action }: ServiceControl
     `/customer/devices/${encodeURIComponent(idOrGuid)}/services/${encodeURIComponent(serviceName)}/${action}`,
   );
 
-/** spec: core §4 — after a control action the services list reloads (success or not). */
+/** docs/product/devices.md#services — after a control action the services list reloads (success or not). */
 export function useControlService() {
   const queryClient = useQueryClient();
   const user = useUser();

@@ -5,7 +5,7 @@ import { api } from '../../../lib/api-client';
 export const refreshInventory = ({ idOrGuid, kind }: { idOrGuid: string; kind: InventoryKind }) =>
   api.post<RefreshResponse>(`/customer/devices/${encodeURIComponent(idOrGuid)}/refresh/${kind}`);
 
-/** Reloading the data is the caller's (spec: core §4 — after about 2 s). */
+/** Reloading the data is the caller's (docs/product/devices.md — after about 2 s). */
 export function useRefreshInventory() {
   return useMutation({ mutationFn: refreshInventory });
 }

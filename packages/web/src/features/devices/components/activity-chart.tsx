@@ -3,7 +3,7 @@ import { cn } from '../../../lib/cn';
 import type { SlotState } from '../lib/activity-slots';
 import { formatMinutes, minutesElapsed, sessionPosition, slotLabel, slotState } from '../lib/activity-slots';
 
-// spec: core §2 Device Activity tab — a 12-hour chart with one row per hourly slot (slots beyond
+// docs/product/activity.md#device-activity-tab — a 12-hour chart with one row per hourly slot (slots beyond
 // the current hour marked as future).
 
 const futureStripes =

@@ -7,7 +7,7 @@ import { cn } from '../../../lib/cn';
 import { formatDateTime, relativeTime } from '../../../lib/format';
 import { shortSessionId } from '../lib/activity-slots';
 
-// spec: core §2 Device Activity tab — a scrollable Recent Activity Log.
+// docs/product/activity.md#device-activity-tab — a scrollable Recent Activity Log.
 
 const EVENTS: Record<ActivityEventType, { label: string; tone: Tone; icon: ReactNode }> = {
   online: { label: 'Online', tone: 'green', icon: <Power className="size-3" /> },

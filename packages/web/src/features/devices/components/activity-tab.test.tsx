@@ -18,7 +18,7 @@ import { ActivityLog } from './activity-log';
 import { ActivityTab } from './activity-tab';
 import { WeeklyTable } from './weekly-table';
 
-// spec: core §2 Device Activity tab, §3, §9 (12 slots, session id shown as 8 characters).
+// docs/product/activity.md#device-activity-tab, #fields, #limits (12 slots, session id shown as 8 characters).
 
 vi.mock('../../../lib/auth', () => ({ useUser: () => ({ tenant_id: 1 }) }));
 

@@ -13,9 +13,9 @@ import { ActivityChart } from './activity-chart';
 import { ActivityLog } from './activity-log';
 import { WeeklyTable } from './weekly-table';
 
-// spec: core §2 Device detail, Device Activity tab: a 12-hour chart with one row per hourly slot
+// docs/product/devices.md#device-detail, Device Activity tab: a 12-hour chart with one row per hourly slot
 // (slots beyond the current hour marked as future), a 7-day login summary table (Day, Sessions,
-// Hours Logged In) and a scrollable Recent Activity Log; §8 'Failed to load device activity'.
+// Hours Logged In) and a scrollable Recent Activity Log; docs/product/activity.md#device-activity-tab 'Failed to load device activity'.
 
 const loadError = (error: unknown) => {
   if (!error) {

@@ -6,8 +6,8 @@ import { Button } from '../../../components/ui/button';
 import { useDeployDialog } from '../../../lib/deploy-dialog';
 import { deviceName } from '../lib/device-format';
 
-// spec: core §2 Device list — Deploy Package (bulk bar and row) opens the deploy dialog with the
-// devices preselected; §5 — with no device selected: 'Please select devices first'.
+// docs/product/devices.md#device-list — Deploy Package (bulk bar and row) opens the deploy dialog with the
+// devices preselected; docs/product/devices.md#device-actions — with no device selected: 'Please select devices first'.
 export function DeployPackageButton({
   devices,
   onNothingSelected,

@@ -9,7 +9,7 @@ export const actionWords: Record<DeviceActionType, { title: string; verb: string
   shutdown: { title: 'Shutdown', verb: 'shutdown', done: 'Shutdown sent' },
 };
 
-/** Asks before a restart or shutdown of one device or several (spec: core §5). */
+/** Asks before a restart or shutdown of one device or several (docs/product/deployments.md#deploy-dialog-rules). */
 export function DeviceActionDialog({
   pending,
   isBusy,

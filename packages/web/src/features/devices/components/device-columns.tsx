@@ -10,7 +10,7 @@ import { deviceHref, deviceName, osParts } from '../lib/device-format';
 import { DeployPackageButton } from './deploy-package-button';
 import { UnavailableActions } from './unavailable-actions';
 
-/** The device list's columns (spec: core §2 Device list). */
+/** The device list's columns (docs/product/devices.md#device-list). */
 export function deviceColumns({
   onAsk,
   onNothingSelected,

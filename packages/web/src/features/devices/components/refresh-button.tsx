@@ -7,7 +7,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { useRefreshInventory } from '../api/refresh-inventory';
 
 /**
- * spec: core §4 Data refresh — ask the agent to report `kind` again and reload the data. The server
+ * docs/product/devices.md#refresh — ask the agent to report `kind` again and reload the data. The server
  * answers once the agent has reported (or after its 15 s wait), so the button stays busy until
  * then: the indicator reflects the request, and a second click cannot send a second one.
  */

@@ -17,8 +17,8 @@ import { ServicesTable } from './services-table';
 const FILTERS = ['Running', 'Stopped', 'Paused', 'Other'] as const;
 const KNOWN = new Set(['Running', 'Stopped', 'Paused']);
 
-// spec: core §2 Services, §4 Service control (Start only when Stopped; Stop and Restart only when
-// Running; the list reloads after an action), §8 messages.
+// docs/product/devices.md#services Service control (Start only when Stopped; Stop and Restart only when
+// Running; the list reloads after an action), docs/product/devices.md#device-detail messages.
 export function ServicesTab({ device }: { device: Device }) {
   const toast = useToast();
   const [search, setSearch] = useState('');

@@ -10,7 +10,7 @@ const statusTone = (status: string): Tone =>
   status === 'Running' ? 'green' : status === 'Stopped' ? 'gray' : status === 'Paused' ? 'yellow' : 'blue';
 
 /**
- * The services table (spec: core §4 Service control): Start only when Stopped; Stop and Restart only
+ * The services table (docs/product/devices.md#services): Start only when Stopped; Stop and Restart only
  * when Running; every button waits while an action runs or while the device is offline.
  */
 export function ServicesTable({

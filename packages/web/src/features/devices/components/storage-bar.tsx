@@ -4,7 +4,7 @@ import { formatGb } from '../../../lib/format';
 
 export type StorageLevel = 'ok' | 'warning' | 'critical';
 
-/** spec: core §2, §9 — green up to 75 %, yellow above 75, red above 90. */
+/** docs/product/devices.md#device-detail — green up to 75 %, yellow above 75, red above 90. */
 export function storageLevel(usedPercent: number): StorageLevel {
   if (usedPercent > STORAGE_CRITICAL_PERCENT) {
     return 'critical';

@@ -4,7 +4,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UnavailableActions } from './unavailable-actions';
 
-describe('the actions cell of a device that cannot be acted on (issue 24 item 17)', () => {
+describe('the actions cell of a device that cannot be acted on', () => {
   afterEach(cleanup);
 
   it('says Offline for an offline device', () => {

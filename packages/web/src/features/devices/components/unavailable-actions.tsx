@@ -1,6 +1,6 @@
 import type { DeviceStatus } from '@outpost/contract/devices';
 
-// What the actions cell of a device row says when the device cannot be acted on (spec: core §4
+// What the actions cell of a device row says when the device cannot be acted on (docs/product/devices.md#device-actions
 // Selection: only online and logged-in devices). Each status says why in its own words.
 
 const TEXT: Partial<Record<DeviceStatus, { label: string; reason: string }>> = {

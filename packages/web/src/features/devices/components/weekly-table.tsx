@@ -1,7 +1,7 @@
 import type { WeeklySummaryRow } from '@outpost/contract/activity';
 import { cn } from '../../../lib/cn';
 
-// spec: core §2 Device Activity tab — a 7-day login summary table (Day, Sessions, Hours Logged In).
+// docs/product/activity.md#device-activity-tab — a 7-day login summary table (Day, Sessions, Hours Logged In).
 
 export function WeeklyTable({ rows }: { rows: WeeklySummaryRow[] }) {
   const last = rows.length - 1;

@@ -1,6 +1,6 @@
 import type { ChartSession, ChartSlot } from '@outpost/contract/activity';
 
-// The device Activity tab's pure parts (spec: core §2 Device Activity tab, §3, §9): which
+// The device Activity tab's pure parts (docs/product/activity.md#device-activity-tab, #fields, #limits): which
 // hourly slots are past, current or future, where a session sits inside its hour, and the
 // session id shown as its first 8 characters.
 
@@ -11,7 +11,7 @@ export type SlotState = 'past' | 'current' | 'future';
 
 const slotStart = (slot: Pick<ChartSlot, 'hour_slot'>) => {
   const s = slot.hour_slot;
-  // A timestamp without a zone from the server is UTC (core §9).
+  // A timestamp without a zone from the server is UTC (docs/product/devices.md#lists).
   return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s}Z`).getTime();
 };
 

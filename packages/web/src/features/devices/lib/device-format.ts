@@ -1,7 +1,7 @@
 import type { DeviceListItem } from '@outpost/contract/devices';
 import { osTypeLabel } from '@outpost/contract/devices';
 
-// How a device is named and described on every devices screen (spec: core §2 Device list).
+// How a device is named and described on every devices screen (docs/product/devices.md#device-list).
 
 export const deviceName = (d: Pick<DeviceListItem, 'hostname' | 'id'>) => d.hostname || `Device ${d.id}`;
 
@@ -28,5 +28,5 @@ export function osParts(d: Pick<DeviceListItem, 'os_type' | 'os_version'>): {
   return m ? { name: m[1]!, build: m[2]! } : { name: label, build: null };
 }
 
-/** The guid the detail route uses (spec: device_guid or agent_guid). */
+/** The guid the detail route uses (product rule: device_guid or agent_guid). */
 export const deviceHref = (d: Pick<DeviceListItem, 'device_guid'>) => `/devices/${d.device_guid}`;

@@ -10,7 +10,7 @@ import type { PendingAction } from '../components/device-action-dialog';
 import { deviceName } from './device-format';
 
 /**
- * Restart and shutdown from the device list (spec: core §5): ask names the devices (only those
+ * Restart and shutdown from the device list (docs/product/deployments.md#deploy-dialog-rules): ask names the devices (only those
  * online take part), confirm sends the action, and the outcome is a toast or the page's error.
  */
 export function useDeviceActions(onDone: () => void) {

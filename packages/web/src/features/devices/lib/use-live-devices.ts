@@ -12,7 +12,7 @@ export function asDeviceUpdate(event: PortalEvent): DeviceUpdatePayload | null {
   return event.type === 'device_update' ? event.payload : null;
 }
 
-/** The row with the message's changes applied (spec: core §4 — status and lastSeen, in place). */
+/** The row with the message's changes applied (docs/product/live-updates.md — status and lastSeen, in place). */
 export function applyDeviceUpdate<
   T extends Pick<DeviceListItem, 'status' | 'last_seen'> & Partial<DeviceListItem>,
 >(row: T, u: DeviceUpdatePayload): T {
@@ -56,7 +56,7 @@ export function overlayUpdates(
 }
 
 /**
- * spec: core §4 Device list live updates — while connected, subscribe to 'device:{guid}' for each
+ * docs/product/live-updates.md#live-lists — while connected, subscribe to 'device:{guid}' for each
  * listed device and change the matching row of the cached page in place. The latest update of
  * each device is remembered, so a page fetched while an update was in flight (and answered after
  * it) does not put an older status back.

@@ -10,7 +10,7 @@ import { deviceMessages } from '@outpost/contract/messages';
 import { ToastProvider } from '../../../components/ui/toast';
 import DeviceDetailPage from './device-detail-page';
 
-// spec: core §8 — a device that fails to load (a server error, no network) reads 'Failed to load
+// docs/product/devices.md#device-detail — a device that fails to load (a server error, no network) reads 'Failed to load
 // device' with Try Again; 'Device not found' is only for the server's 404. The server is a stubbed
 // fetch answering in turn.
 

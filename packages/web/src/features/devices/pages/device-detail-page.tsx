@@ -41,7 +41,7 @@ const TABS = ['overview', 'activity', 'networking', 'software', 'services'] as c
 type TabKey = (typeof TABS)[number];
 const isTab = (v: string | null): v is TabKey => TABS.includes(v as TabKey);
 
-// spec: core §2 Device detail (/devices/{guid}).
+// docs/product/devices.md#device-detail Device detail (/devices/{guid}).
 export default function DeviceDetailPage() {
   const { deviceGuid = '' } = useParams();
   const [params, setParams] = useSearchParams();
@@ -112,7 +112,7 @@ export default function DeviceDetailPage() {
     );
   }
   // "Device not found" only when the server says so (a 404); a 5xx, a timeout or no network is a
-  // failure to load, with Try Again (spec: core §8 'Failed to load device').
+  // failure to load, with Try Again (docs/product/devices.md#device-detail 'Failed to load device').
   const isMissing =
     (query.isError && query.error instanceof ApiError && query.error.status === 404) ||
     (query.isSuccess && !device);

@@ -9,9 +9,9 @@ import { deviceMessages, messages } from '@outpost/contract/messages';
 import { ToastProvider } from '../../../components/ui/toast';
 import DeviceListPage from './device-list-page';
 
-// spec: core §2 Device list empty state. A user limited to some sites sees only their sites'
+// docs/product/devices.md#device-list. A user limited to some sites sees only their sites'
 // devices, so an empty list says so instead of claiming no device was ever registered.
-// spec: core §9 — a failed load is retried; meanwhile the list says it is retrying, and the final
+// docs/architecture.md#web-app — a failed load is retried; meanwhile the list says it is retrying, and the final
 // failure shows the error with Try Again.
 
 let access: SiteAccessType = 'all';

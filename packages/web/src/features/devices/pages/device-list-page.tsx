@@ -19,7 +19,7 @@ import { deviceName } from '../lib/device-format';
 import { useDeviceActions } from '../lib/use-device-actions';
 import { useLiveDeviceRows } from '../lib/use-live-devices';
 
-// spec: core §2 Device list, §4 Selection and Device list live updates, §5, §8.
+// docs/product/devices.md#device-list, docs/product/live-updates.md#live-lists Selection and Device list live updates, docs/product/deployments.md#deploy-dialog-rules, #device-detail.
 export default function DeviceListPage() {
   const user = useUser();
   const list = useListState<{ status: DeviceStatusFilter; osType: string; siteId: string }>({

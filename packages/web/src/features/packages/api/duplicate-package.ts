@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { packagesKey } from './get-packages';
 
-// Beyond the spec: a copy with the same steps, or the same saved as a template.
+// Beyond the original product description: a copy with the same steps, or the same saved as a template.
 export const duplicatePackage = ({ id, ...body }: PackageDuplicateBody & { id: number }) =>
   api.post<PackageDetail>(`/customer/deployment-packages/${id}/duplicate`, body);
 

@@ -9,7 +9,7 @@ export type PackageListParams = {
   limit: number;
   search: string;
   targetOs: TargetOs | '';
-  /** '' = all types, 'false' = packages, 'true' = templates (spec §7: true, false or omitted). */
+  /** '' = all types, 'false' = packages, 'true' = templates (docs/product/packages.md#calls: true, false or omitted). */
   isTemplate: '' | 'true' | 'false';
 };
 

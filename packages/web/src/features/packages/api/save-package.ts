@@ -10,7 +10,7 @@ import { api } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { packagesKey } from './get-packages';
 
-// spec: operations §7 — the package and step calls the builder's save flow makes, one at a time.
+// docs/product/packages.md#calls — the package and step calls the builder's save flow makes, one at a time.
 
 export type StepPayload = {
   step_name: string;
@@ -21,7 +21,7 @@ export type StepPayload = {
   retry_count: number;
 };
 
-// spec §3: step_details is sent as a JSON string.
+// docs/product/packages.md#fields: step_details is sent as a JSON string.
 const stepBody = (step: StepPayload) => ({ ...step, step_details: JSON.stringify(step.step_details) });
 
 export const createPackage = (body: PackageCreateBody) =>

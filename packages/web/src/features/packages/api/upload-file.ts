@@ -17,7 +17,7 @@ function parseEnvelope(text: string): Envelope | null {
 export type UploadProgress = { loaded: number; total: number };
 
 /**
- * POST /customer/files (spec §7, multipart field file). XMLHttpRequest rather than fetch, because
+ * POST /customer/files (docs/product/packages.md#calls, multipart field file). XMLHttpRequest rather than fetch, because
  * only it reports upload progress. Resolves to {id, originalFilename, …}; rejects with the
  * server's error text, or 'HTTP error! status: N'.
  */

@@ -4,8 +4,8 @@ import { Button } from '../../../components/ui/button';
 import type { ButtonProps } from '../../../components/ui/button';
 import { useDeployDialog } from '../../../lib/deploy-dialog';
 
-// spec: operations §2.2 — Deploy (per row or bulk) opens the deploy dialog with the chosen
-// packages preselected; §5 — with nothing selected: 'Please select packages first'.
+// docs/product/packages.md#package-list — Deploy (per row or bulk) opens the deploy dialog with the chosen
+// packages preselected; docs/product/packages.md#validation — with nothing selected: 'Please select packages first'.
 export function DeployButton({
   packages,
   onNothingSelected,

@@ -11,8 +11,8 @@ import { uploadFile } from '../api/upload-file';
 import { StorageUsageLabel } from './storage-usage';
 import type { UploadProgress } from '../api/upload-file';
 
-// spec: operations §2.3 — a file field uploads the file as soon as it is chosen; the result holds
-// an id and originalFilename. §8 — on failure 'Failed to upload file: {reason}' and the field is
+// docs/product/packages.md#step-types — a file field uploads the file as soon as it is chosen; the result holds
+// an id and originalFilename. docs/product/packages.md#saving — on failure 'Failed to upload file: {reason}' and the field is
 // cleared.
 
 type Props = {

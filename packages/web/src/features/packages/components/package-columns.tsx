@@ -7,7 +7,7 @@ import { formatDate } from '../../../lib/format';
 import { PackageMoreMenu } from './package-more-menu';
 import { PackageRowActions } from './package-row-actions';
 
-/** The package list's columns (spec: operations §2.2 Package list). */
+/** The package list's columns (docs/product/packages.md#package-list Package list). */
 export function packageColumns({
   onDelete,
   onDuplicate,

@@ -8,7 +8,7 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { Checkbox, Field, Input, Select, Textarea } from '../../../components/ui/form';
 import type { PackageInfo } from '../lib/builder-state';
 
-// spec: operations §2.3 — name, description, os_version_requirement (optional free text),
+// docs/product/packages.md#builder — name, description, os_version_requirement (optional free text),
 // architecture (x64, x86 or arm64, default x64), package_version (default 1.0.0). The target OS is
 // Windows (the default) or Linux; macOS is listed as future (docs/architecture.md "Package targets").
 

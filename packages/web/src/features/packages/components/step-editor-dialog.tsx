@@ -23,8 +23,8 @@ import type { StepForm } from '../lib/step-form';
 import { StepField } from './step-field';
 import { StepTypeIcon } from './step-type-icon';
 
-// spec: operations §2.3 step editor — name, type, the type's fields (some only for a given
-// source_type or script_type), fail on error, timeout and retries; §5 rules, in the spec's order.
+// docs/product/packages.md#step-types step editor — name, type, the type's fields (some only for a given
+// source_type or script_type), fail on error, timeout and retries; docs/product/packages.md rules, in the product's order.
 
 type Props = {
   draft: StepDraft;
@@ -65,7 +65,7 @@ export function StepEditorDialog({ draft, targetOs, stepNumber, isNew, onSave, o
   // After a failed submit, the empty required fields are marked where they are, too.
   const missingLabels = formState.errors.step_details ? missingRequiredFields(stepType, details ?? {}) : [];
 
-  // Errors in the spec's order (§5): step name, required fields, then the number ranges.
+  // Errors in the product's order (docs/product/packages.md#validation): step name, required fields, then the number ranges.
   const errorList = [
     formState.errors.step_name?.message,
     formState.errors.step_details?.message ?? formState.errors.step_details?.root?.message,

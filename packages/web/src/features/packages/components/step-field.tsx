@@ -7,7 +7,7 @@ import { Checkbox, Field, Input, Select, Textarea } from '../../../components/ui
 import { FileUploadField } from './file-upload-field';
 import type { StepForm } from '../lib/step-form';
 
-// One field of a step, rendered from its catalogue definition (spec §2.3: text, url, number,
+// One field of a step, rendered from its catalogue definition (docs/product/packages.md#step-types: text, url, number,
 // textarea, select, boolean and file, each with label, required flag, placeholder, help text and
 // options). The same definition drives the server's validation.
 

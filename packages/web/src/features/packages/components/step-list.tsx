@@ -23,7 +23,7 @@ import type { StepDraft } from '../lib/builder-state';
 import { stepSummary } from '../lib/step-summary';
 import { StepTypeIcon } from './step-type-icon';
 
-// spec: operations §2.3 — drag-to-reorder (dnd-kit, with the keyboard too: focus a handle, Space
+// docs/product/packages.md#builder — drag-to-reorder (dnd-kit, with the keyboard too: focus a handle, Space
 // to pick up, arrows to move, Space to drop); the list is numbered from 1 in its current order.
 
 type Props = {

@@ -7,7 +7,7 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import type { StepDraft } from '../lib/builder-state';
 import { StepList } from './step-list';
 
-// spec: operations §2.3 — the builder's second part, the ordered installation steps. A step is
+// docs/product/packages.md#builder — the builder's second part, the ordered installation steps. A step is
 // not offered beyond MAX_STEPS_PER_PACKAGE (addBlocker says why; SECURITY.md R2-6).
 
 export function StepsCard({

@@ -7,7 +7,7 @@ import type { StepType } from '@outpost/contract/step-catalog';
 import { stepRunsOn } from '@outpost/contract/targets';
 import type { AvailableTargetOs } from '@outpost/contract/targets';
 
-// The builder's working copy of a package (spec: operations §2.3, §3, §4 package save, §5).
+// The builder's working copy of a package (docs/product/packages.md#builder, #fields, #saving package save, #validation).
 
 export type PackageInfo = {
   name: string;
@@ -17,7 +17,7 @@ export type PackageInfo = {
   os_version_requirement: string;
   architecture: Architecture;
   package_version: string;
-  /** Beyond the spec: a template is a starting point to duplicate (listed under Templates). */
+  /** Beyond the original product description: a template is a starting point to duplicate (listed under Templates). */
   is_template: boolean;
   /** The owner site's id as the select holds it; '' = shared with all sites (SECURITY.md R2-5). */
   site_id: string;
@@ -32,7 +32,7 @@ export const packageBody = (info: PackageInfo): PackageBody => ({
 });
 
 export type StepDraft = {
-  /** Stable key for the list and drag-and-drop: the saved id, or a temporary id (spec §3). */
+  /** Stable key for the list and drag-and-drop: the saved id, or a temporary id (docs/product/packages.md#fields). */
   key: string;
   /** The saved step's id; null until the step has been saved. */
   id: number | null;
@@ -102,7 +102,7 @@ export function newStepDraft(type: StepType): StepDraft {
 }
 
 /**
- * Why the package cannot be saved yet, in the spec's order (§5); then the owner site a
+ * Why the package cannot be saved yet, in the product's order (docs/product/packages.md#validation); then the owner site a
  * site-limited member must choose, and the step limit (SECURITY.md R2-5, R2-6).
  */
 export function packageBlockers(
@@ -135,7 +135,7 @@ export type StepIssue = {
   message: string;
 };
 
-/** Every problem of a step, in the spec's order: name, required fields, timeout, retries (§5). */
+/** Every problem of a step, in the product's order: name, required fields, timeout, retries (docs/product/packages.md#validation). */
 export function validateStepDraft(
   step: Pick<StepDraft, 'step_name' | 'step_type' | 'step_details' | 'timeout_seconds' | 'retry_count'>,
 ): StepIssue[] {
@@ -158,7 +158,7 @@ export function validateStepDraft(
   return issues;
 }
 
-/** spec §2.3: reordering and deleting keep the list numbered from 1 (the index is the number). */
+/** docs/product/packages.md#builder: reordering and deleting keep the list numbered from 1 (the index is the number). */
 export function moveStep(steps: StepDraft[], from: number, to: number): StepDraft[] {
   if (from === to || from < 0 || to < 0 || from >= steps.length || to >= steps.length) {
     return steps;

@@ -3,7 +3,7 @@ import { packageMessages as messages } from '@outpost/contract/messages';
 import { Architecture, PACKAGE_NAME_MAX } from '@outpost/contract/packages';
 import { AVAILABLE_TARGET_OSES } from '@outpost/contract/targets';
 
-// spec: operations §2.3 Package information, §5 validation: the builder's first card.
+// docs/product/packages.md#builder Package information, #validation validation: the builder's first card.
 
 export const PackageInfoSchema = z.object({
   name: z.string().trim().min(1, messages.packageNameRequired).max(PACKAGE_NAME_MAX),

@@ -49,7 +49,7 @@ const step = (name: string, over: Partial<StepDraft> = {}): StepDraft => ({
   ...over,
 });
 
-describe('the save flow (spec §4)', () => {
+describe('the save flow (docs/product/packages.md#saving)', () => {
   it('creates the package, adds the steps one at a time in order, then orders them', async () => {
     const { deps, calls } = fakeServer();
     const result = await savePackage(deps, {
@@ -95,7 +95,7 @@ describe('the save flow (spec §4)', () => {
   });
 });
 
-describe('removed steps are deleted on save, not before (issue 24 item 19)', () => {
+describe('removed steps are deleted on save, not before', () => {
   it('deletes the removed saved steps first, then saves and orders the rest', async () => {
     const { deps, calls } = fakeServer();
     const result = await savePackage(deps, {
@@ -135,7 +135,7 @@ describe('removed steps are deleted on save, not before (issue 24 item 19)', () 
   });
 });
 
-describe('builder rules (spec §5)', () => {
+describe('builder rules (docs/product/packages.md)', () => {
   it('lists why the package cannot be saved, in the spec’s order', () => {
     expect(packageBlockers({ name: ' ' }, [])).toEqual([
       packageMessages.packageNameRequired,

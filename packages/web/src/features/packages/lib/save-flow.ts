@@ -5,8 +5,8 @@ import type { StepPayload } from '../api/save-package';
 import { packageBody } from './builder-state';
 import type { PackageBody, PackageInfo, StepDraft } from './builder-state';
 
-// spec: operations §4 Package save — create or update the package, then add new steps and update
-// changed ones one at a time, then put them in the builder's order; §8 names each failure.
+// docs/product/packages.md#saving — create or update the package, then add new steps and update
+// changed ones one at a time, then put them in the builder's order; docs/product/packages.md#saving names each failure.
 // Saved steps removed in the builder are deleted here, first, not when removed: leaving without
 // saving keeps them (docs/decisions/2026-11-26-step-delete-on-save.md).
 

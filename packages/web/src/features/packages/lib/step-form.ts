@@ -3,8 +3,8 @@ import { StepType } from '@outpost/contract/step-catalog';
 import type { StepType as StepTypeValue } from '@outpost/contract/step-catalog';
 import { validateStepDraft } from './builder-state';
 
-// spec: operations §2.3 step editor — the form's values, and the contract's rules (catalogue
-// schemas, limits, the spec's messages) behind a zod resolver. The editor dialog and each of its
+// docs/product/packages.md#builder step editor — the form's values, and the contract's rules (catalogue
+// schemas, limits, the product's messages) behind a zod resolver. The editor dialog and each of its
 // fields share them.
 
 export type StepForm = {

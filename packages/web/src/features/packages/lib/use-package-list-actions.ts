@@ -9,7 +9,7 @@ import { useExportPackage } from '../api/export-package';
 import { useImportPackage } from '../api/import-package';
 
 /**
- * What the package list does to its packages (spec: operations §2.2, §8): delete after a
+ * What the package list does to its packages (docs/product/packages.md#package-list, #saving): delete after a
  * confirmation (a failure shows on the page), duplicate, save as template, export and import
  * (each said in a toast).
  */

@@ -5,7 +5,7 @@ import { newStepDraft } from './builder-state';
 export type Editing = { index: number; draft: StepDraft; isNew: boolean };
 
 /**
- * The builder's steps while they are edited (spec: operations §2.3): the list, the step open in
+ * The builder's steps while they are edited (docs/product/packages.md#builder): the list, the step open in
  * the editor, a saved step waiting for its delete confirmation, and the saved steps removed here,
  * deleted on the server only when the package is saved
  * (docs/decisions/2026-11-26-step-delete-on-save.md).

@@ -42,8 +42,8 @@ import { useDefaultSite } from '../lib/use-default-site';
 import { useLeaveGuard } from '../lib/use-leave-guard';
 import { useStepDrafts } from '../lib/use-step-drafts';
 
-// spec: operations §2.3 Package builder (/packages/builder and /packages/{id}/edit), §4 package
-// save, §5 validation, §8 errors.
+// docs/product/packages.md#builder Package builder (/packages/builder and /packages/{id}/edit), docs/product/packages.md package
+// save, docs/product/packages.md validation, #saving errors.
 
 const SAVE_DEPS = { createPackage, updatePackage, addStep, updateStep, deleteStep, reorderSteps };
 
@@ -117,7 +117,7 @@ function Builder({
   });
   // A shared package is read-only to a site-limited member (SECURITY.md R2-5).
   const isLocked = isSaving || access.isReadOnly;
-  // spec §2.3: disabled while saving, while loading, when the name is empty or there are no steps.
+  // docs/product/packages.md#builder: disabled while saving, while loading, when the name is empty or there are no steps.
   const canSave = !isLocked && blockers.length === 0;
   const addBlocker = addStepBlocker(steps.length);
   useDefaultSite(form, isEdit ? undefined : access.defaultSiteId);

@@ -21,9 +21,9 @@ import { packageColumns } from '../components/package-columns';
 import { StorageUsageLabel } from '../components/storage-usage';
 import { usePackageListActions } from '../lib/use-package-list-actions';
 
-// spec: operations §2.2 Package list, §5 (deploy without selection), §8 (load and delete errors).
+// docs/product/packages.md#package-list Package list, #validation (deploy without selection), #saving (load and delete errors).
 
-/** spec §2.2 OS filter: Windows, and macOS marked as future (packages target Windows for now). */
+/** docs/product/packages.md#package-list OS filter: Windows, and macOS marked as future (packages target Windows for now). */
 const targetOsOptions = [
   { value: '' as const, label: 'All OS' },
   ...TARGET_OSES.map((os) => ({

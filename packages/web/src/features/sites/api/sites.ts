@@ -10,7 +10,7 @@ import { api } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { devicesKey } from '../../../lib/api/devices';
 
-// spec: operations §2.8 Sites, §3 Site, §7 Sites.
+// docs/product/administration.md#sites Sites, #fields, #calls.
 
 export type { Site } from '@outpost/contract/sites';
 export type SiteSaveBody = SiteCreateBody;

@@ -9,7 +9,7 @@ const none = <span className="text-slate-400 dark:text-slate-500">—</span>;
 
 const location = (s: Site) => [s.city, s.state, s.country].filter(Boolean).join(', ');
 
-/** The sites list's columns (spec: operations §2.8 Sites); Edit and Delete only for administrators. */
+/** The sites list's columns (docs/product/administration.md#sites Sites); Edit and Delete only for administrators. */
 export function siteColumns({
   isAdmin,
   onEdit,

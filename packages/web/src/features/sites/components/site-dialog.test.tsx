@@ -24,7 +24,7 @@ function renderDialog(site: Site | null = null) {
 
 const submit = () => screen.getByRole('button', { name: /^(Create Site|Save Changes)$/ });
 
-describe('Create Site dialog (spec: operations §5 Site)', () => {
+describe('Create Site dialog (docs/product/administration.md#sites)', () => {
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();

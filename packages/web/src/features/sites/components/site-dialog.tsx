@@ -18,8 +18,8 @@ import {
 } from '../lib/site-form';
 import type { SiteForm } from '../lib/site-form';
 
-// spec: operations §2.8 Create Site and Edit Site dialogs, §5 Site, §8 'Failed to create or
-// update site' (the server's text preferred), §9 timezones.
+// docs/product/administration.md#sites Create Site and Edit Site dialogs, #users 'Failed to create or
+// update site' (the server's text preferred), docs/product/administration.md#sites timezones.
 // Mounted while open (keyed by the site), so each opening starts from the site's values.
 export function SiteDialog({ site, onClose }: { site: Site | null; onClose: () => void }) {
   const toast = useToast();

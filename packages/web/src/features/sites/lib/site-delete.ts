@@ -2,7 +2,7 @@ import { adminMessages } from '@outpost/contract/messages';
 import type { DeleteSitesResponse } from '@outpost/contract/sites';
 import type { Site } from '../api/sites';
 
-// Deleting a site unassigns its devices (issue 11): the confirmation and the result say so.
+// Deleting a site unassigns its devices: the confirmation and the result say so.
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

@@ -2,7 +2,7 @@ import { adminMessages } from '@outpost/contract/messages';
 import { siteCodeError } from '@outpost/contract/sites';
 import type { Site, SiteSaveBody } from '../api/sites';
 
-// spec: operations §5 Site — name and code required; code at most 6 characters, uppercase
+// docs/product/administration.md#sites — name and code required; code at most 6 characters, uppercase
 // letters and digits, upper-cased as typed; other fields optional, empty ones omitted.
 
 export const OPTIONAL_SITE_FIELDS = [
@@ -38,10 +38,10 @@ export function siteToForm(site: Site): SiteForm {
   return form;
 }
 
-/** The site code as typed, upper-cased (spec §5). */
+/** The site code as typed, upper-cased (docs/product/administration.md#sites). */
 export const normaliseSiteCode = (typed: string) => typed.toUpperCase();
 
-/** The first rule the form breaks, in the spec's words, or null. */
+/** The first rule the form breaks, in the product's words, or null. */
 export function validateSiteForm(form: SiteForm): string | null {
   if (form.site_name.trim() === '') {
     return adminMessages.siteNameCodeRequired;
@@ -50,7 +50,7 @@ export function validateSiteForm(form: SiteForm): string | null {
 }
 
 /**
- * The request body: the required fields and the optional ones that are filled in (spec §5:
+ * The request body: the required fields and the optional ones that are filled in (docs/product/packages.md#validation:
  * empty ones are omitted). Editing, a field the site had and the form cleared is sent empty,
  * which clears it (the API leaves omitted fields as they are).
  */

@@ -21,7 +21,7 @@ import { deleteSitesMessage, deletedSitesMessage } from '../lib/site-delete';
 const TITLE = 'Sites';
 const DESCRIPTION = 'The locations your devices belong to, and the sites users can be limited to.';
 
-// spec: operations §2.8 Sites, §2.9 filter bar, §5 Site, §8, §9.
+// docs/product/administration.md#sites Sites, #admin-lists filter bar, #calls.
 export default function SitesPage() {
   const me = useUser();
   const isAdmin = me.role === 'tenant_admin';

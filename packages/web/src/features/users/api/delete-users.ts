@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client';
 import { usersKey } from '../../../lib/api/users';
 import { useUser } from '../../../lib/auth';
 
-// spec: operations §7 Users — delete one user, or several in one call.
+// docs/product/administration.md#calls — delete one user, or several in one call.
 
 export const deleteUser = (id: number) => api.delete<DeleteUsersResponse>(`/customer/users/${id}`);
 export const deleteUsers = (ids: number[]) =>

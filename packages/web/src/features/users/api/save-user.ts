@@ -5,7 +5,7 @@ import { usersKey } from '../../../lib/api/users';
 import type { UserSaveBody } from '../../../lib/api/users';
 import { useUser } from '../../../lib/auth';
 
-// spec: operations §7 Users — Add and Edit send the same fields.
+// docs/product/administration.md#calls — Add and Edit send the same fields.
 
 export const createUser = (body: UserSaveBody) => api.post<User>('/customer/users', body);
 export const updateUser = (id: number, body: UserSaveBody) => api.put<User>(`/customer/users/${id}`, body);

@@ -51,7 +51,7 @@ function UserCell({ user, isMe }: { user: TenantUser; isMe: boolean }) {
   );
 }
 
-/** The users list's columns (spec: operations §2.6 Users); your own row cannot be deleted. */
+/** The users list's columns (docs/product/administration.md#users Users); your own row cannot be deleted. */
 export function userColumns({
   meId,
   sites,

@@ -38,7 +38,7 @@ const okFetch = () =>
       ),
   );
 
-describe('Add User and Edit User dialogs (spec: operations §5 User)', () => {
+describe('Add User and Edit User dialogs (docs/product/administration.md#users)', () => {
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();

@@ -9,7 +9,7 @@ import type { UserForm } from '../lib/user-form';
 import { useUserForm } from '../lib/use-user-form';
 import { SiteAccessField } from './site-access-field';
 
-// spec: operations §2.6 Add User and Edit User dialogs, §5 User, §8 'Failed to create or update
+// docs/product/administration.md#users Add User and Edit User dialogs 'Failed to create or update
 // user' (the server's text preferred).
 // Mounted while open (keyed by the user), so each opening starts from the user's values.
 export function UserDialog({

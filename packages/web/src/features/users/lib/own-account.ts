@@ -1,7 +1,7 @@
 import { adminMessages } from '@outpost/contract/messages';
 import { useUsers } from '../../../lib/api/users';
 
-// An administrator does not delete their own account from the Users list (issue 24 item 15): the
+// An administrator does not delete their own account from the Users list: the
 // row's Delete and its selection box are disabled and say why. The last administrator is told
 // the server's own rule; any other administrator is told that another administrator can do it.
 

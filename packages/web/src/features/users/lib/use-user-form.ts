@@ -9,7 +9,7 @@ import type { UserForm } from './user-form';
 
 /**
  * The Add User and Edit User dialog's values and its save: a change clears the last error; a
- * save checks the form first, then says what was saved and closes (spec: operations §8 'Failed to
+ * save checks the form first, then says what was saved and closes (docs/product/administration.md#users 'Failed to
  * create or update user', the server's text preferred).
  */
 export function useUserForm(user: TenantUser | null, onSaved: () => void) {

@@ -3,7 +3,7 @@ import { adminMessages } from '@outpost/contract/messages';
 import { userSiteAccessError } from '@outpost/contract/users';
 import type { TenantUser, UserSaveBody } from '../../../lib/api/users';
 
-// spec: operations §5 User — email required; with specific site access at least one site.
+// docs/product/administration.md#users — email required; with specific site access at least one site.
 
 export type UserForm = {
   email: string;
@@ -34,13 +34,13 @@ export function userToForm(user: TenantUser): UserForm {
     email: user.email,
     name: user.name ?? '',
     role: user.role,
-    // 'none' may appear on read (spec §3): editing it means choosing sites again.
+    // 'none' may appear on read (docs/product/administration.md#fields): editing it means choosing sites again.
     siteAccessType: user.site_access_type === 'all' ? 'all' : 'specific',
     siteIds: parseSiteIds(user.assigned_site_ids),
   };
 }
 
-/** The first rule the form breaks, in the spec's words, or null. */
+/** The first rule the form breaks, in the product's words, or null. */
 export function validateUserForm(form: UserForm): string | null {
   if (form.email.trim() === '') {
     return adminMessages.emailRequired;

@@ -73,7 +73,7 @@ function renderPage() {
   return userEvent.setup();
 }
 
-describe('Users list (issue 24 item 15)', () => {
+describe('Users list', () => {
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();

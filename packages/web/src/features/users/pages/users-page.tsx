@@ -30,7 +30,7 @@ const ROLE_OPTIONS: { value: Role | ''; label: string }[] = [
 const TITLE = 'Users';
 const DESCRIPTION = 'Invite people to your organization and choose what they can see.';
 
-// spec: operations §2.6 Users, §2.9 filter bar, §5 User, §8, §9.
+// docs/product/administration.md#users Users, #admin-lists filter bar, #calls.
 export default function UsersPage() {
   const me = useUser();
   if (me.role !== 'tenant_admin') {
