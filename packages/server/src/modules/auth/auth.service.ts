@@ -46,27 +46,65 @@ async function withSites(tx: Executor, ctx: RequestContext): Promise<RequestCont
   return ctx.siteAccessType === 'specific' ? { ...ctx, siteIds: await listUserSiteIds(tx, ctx.userId) } : ctx;
 }
 
-export function createAuthService(db: Db, tokens: SessionTokens) {
-  /** A new server-side session for this membership, and its token. */
-  async function issueFor(tx: Executor, m: Membership, identityId: number): Promise<SignInResult> {
-    const sessionId = randomUUID();
-    await insertSession(tx, {
-      id: sessionId,
-      identityId,
-      userId: m.id,
-      tenantId: m.tenant_id,
-      ttlSeconds: SESSION_TOKEN_TTL_SECONDS,
-    });
-    const token = await tokens.issue({
-      userId: m.id,
-      tenantId: m.tenant_id,
-      role: m.role,
-      sessionId,
-      identityId,
-    });
-    return { token, user: toSessionUser(m) };
-  }
+/** A new server-side session for this membership, and its token. */
+async function issueFor(
+  tokens: SessionTokens,
+  tx: Executor,
+  m: Membership,
+  identityId: number,
+): Promise<SignInResult> {
+  const sessionId = randomUUID();
+  await insertSession(tx, {
+    id: sessionId,
+    identityId,
+    userId: m.id,
+    tenantId: m.tenant_id,
+    ttlSeconds: SESSION_TOKEN_TTL_SECONDS,
+  });
+  const token = await tokens.issue({
+    userId: m.id,
+    tenantId: m.tenant_id,
+    role: m.role,
+    sessionId,
+    identityId,
+  });
+  return { token, user: toSessionUser(m) };
+}
 
+/** `signIn` of the auth service: binds open invitations, audits, and opens a session. */
+async function signInIdentity(
+  db: Db,
+  tokens: SessionTokens,
+  who: AssertedIdentity,
+  meta: Meta,
+  method: string,
+): Promise<SignInResult> {
+  return db.transaction(async (tx) => {
+    const identityId = await upsertIdentity(tx, who);
+    await bindInvitations(tx, identityId, who.email);
+    const [first] = await findMembershipsOf(tx, identityId);
+    if (!first) {
+      // No tenant to write an audit entry into: the server log keeps the refusal.
+      throw unauthorized(messages.notInvited, 'NOT_INVITED');
+    }
+    await deleteDeadSessions(tx, identityId);
+    if (!first.name && who.name) {
+      await setMemberName(tx, first.id, who.name);
+      first.name = who.name;
+    }
+    const actor = await withSites(tx, contextOf(first, identityId, meta));
+    await writeAudit(tx, actor, {
+      action: 'Login',
+      siteIds: userAuditSites(actor),
+      resourceType: 'user',
+      resourceId: first.id,
+      details: `Signed in with ${method}`,
+    });
+    return issueFor(tokens, tx, first, identityId);
+  });
+}
+
+export function createAuthService(db: Db, tokens: SessionTokens) {
   return {
     /**
      * Sign-in for an identity already verified (an OpenID Connect ID token or dev sign-in). Open
@@ -74,29 +112,7 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
      * lands in their first organisation and the switcher offers the others.
      */
     async signIn(who: AssertedIdentity, meta: Meta, method: string): Promise<SignInResult> {
-      return db.transaction(async (tx) => {
-        const identityId = await upsertIdentity(tx, who);
-        await bindInvitations(tx, identityId, who.email);
-        const [first] = await findMembershipsOf(tx, identityId);
-        if (!first) {
-          // No tenant to write an audit entry into: the server log keeps the refusal.
-          throw unauthorized(messages.notInvited, 'NOT_INVITED');
-        }
-        await deleteDeadSessions(tx, identityId);
-        if (!first.name && who.name) {
-          await setMemberName(tx, first.id, who.name);
-          first.name = who.name;
-        }
-        const actor = await withSites(tx, contextOf(first, identityId, meta));
-        await writeAudit(tx, actor, {
-          action: 'Login',
-          siteIds: userAuditSites(actor),
-          resourceType: 'user',
-          resourceId: first.id,
-          details: `Signed in with ${method}`,
-        });
-        return issueFor(tx, first, identityId);
-      });
+      return signInIdentity(db, tokens, who, meta, method);
     },
 
     /**
@@ -198,7 +214,7 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
         if (ctx.sessionId) {
           await revokeSession(tx, ctx.sessionId);
         }
-        return issueFor(tx, target, identityId);
+        return issueFor(tokens, tx, target, identityId);
       });
     },
   };
