@@ -1,14 +1,13 @@
-import crypto from 'node:crypto';
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { AGENT_DEVICE_HEADER } from '@outpost/contract/agent-protocol';
 import type { UpdateAgentCommand } from '@outpost/contract/agent-protocol';
 import { platformOf, releaseMessages } from '@outpost/contract/agent-releases';
 import type { Logger } from '../connection';
+import { defaultIo } from './update-io';
+import type { UpdateIo } from './update-io';
+
+export type { SelfTestResult, UpdateIo } from './update-io';
 
 // Self-update of the packaged agent. The running agent downloads the build for its
 // platform beside its executable, checks size and sha256 (from the command, which came over the
@@ -29,7 +28,6 @@ export const UPDATE_EXIT_CODE = 75;
 export const ROLLBACK_EXIT_CODE = 76;
 export const MAX_START_ATTEMPTS = 3;
 export const DEFAULT_CONFIRM_TIMEOUT_MS = 120_000;
-const SELF_TEST_TIMEOUT_MS = 30_000;
 export const MARKER_FILE = 'update-pending.json';
 
 const Marker = z.object({
@@ -42,25 +40,6 @@ const Marker = z.object({
   appliedAt: z.string(),
 });
 type Marker = z.infer<typeof Marker>;
-
-export type SelfTestResult = { code: number | null; stdout: string };
-
-/** What the updater does to the world; tests replace parts of it. */
-export type UpdateIo = {
-  /** download `url` into `dest` (the bytes as served; verification is the updater's) */
-  download(url: URL, dest: string, headers: Record<string, string>, maxBytes: number): Promise<void>;
-  selfTest(file: string): Promise<SelfTestResult>;
-  rename(from: string, to: string): Promise<void>;
-  remove(file: string): Promise<void>;
-  exists(file: string): Promise<boolean>;
-  readFile(file: string): Promise<Buffer>;
-  /** the file's sha256 (hex) and size */
-  hash(file: string): Promise<{ sha256: string; size: number }>;
-  writeFile(file: string, data: string): Promise<void>;
-  chmod(file: string, mode: number): Promise<void>;
-  /** end the process so the service manager restarts it */
-  exit(code: number): void;
-};
 
 export type UpdaterOptions = {
   /** the running executable (process.execPath of the packaged agent) */
@@ -90,78 +69,115 @@ export type SettledUpdate = {
 
 export type ApplyOutcome = { restart: true } | { restart: false; result: Record<string, unknown> };
 
-async function downloadWithFetch(url: URL, dest: string, headers: Record<string, string>, maxBytes: number) {
-  const res = await fetch(url, { headers, redirect: 'error' });
-  if (!res.ok || !res.body) {
-    throw new Error(`Downloading ${url.pathname} failed: HTTP ${res.status}`);
-  }
-  let seen = 0;
-  const limit = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      seen += chunk.length;
-      done(
-        seen > maxBytes ? new Error(`The download is larger than the announced ${maxBytes} bytes`) : null,
-        chunk,
-      );
-    },
-  });
-  await pipeline(Readable.fromWeb(res.body as never), limit, fs.createWriteStream(dest, { mode: 0o700 }));
-}
-
-function selfTestWithExec(file: string): Promise<SelfTestResult> {
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      ['--self-test'],
-      {
-        timeout: SELF_TEST_TIMEOUT_MS,
-        maxBuffer: 64 * 1024,
-        env: { ...process.env, OUTPOST_SELF_TEST: '1' },
-      },
-      (err, stdout) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-        resolve({ code, stdout: String(stdout) });
-      },
-    );
-  });
-}
-
-const defaultIo: UpdateIo = {
-  download: downloadWithFetch,
-  selfTest: selfTestWithExec,
-  rename: (from, to) => fs.promises.rename(from, to),
-  remove: (file) => fs.promises.rm(file, { force: true }),
-  exists: async (file) => {
-    try {
-      await fs.promises.access(file);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  readFile: (file) => fs.promises.readFile(file),
-  hash: async (file) => {
-    const hash = crypto.createHash('sha256');
-    let size = 0;
-    for await (const chunk of fs.createReadStream(file)) {
-      hash.update(chunk as Buffer);
-      size += (chunk as Buffer).length;
-    }
-    return { sha256: hash.digest('hex'), size };
-  },
-  writeFile: async (file, data) => {
-    const tmp = `${file}.${process.pid}.tmp`;
-    await fs.promises.writeFile(tmp, data, { mode: 0o600 });
-    await fs.promises.rename(tmp, file);
-  },
-  chmod: (file, mode) => fs.promises.chmod(file, mode),
-  exit: (code) => process.exit(code),
-};
-
 /** The version a --self-test printed: its last word that looks like a version. */
 export function selfTestVersion(stdout: string): string | null {
   const match = /(\d+\.\d+\.\d+[0-9A-Za-z.+-]*)\s*$/.exec(stdout.trim());
   return match?.[1] ?? null;
+}
+
+type Build = UpdateAgentCommand['builds'][number];
+
+/** What `apply` works on: the io, the options and the files beside the executable. */
+type SwapContext = {
+  io: UpdateIo;
+  options: UpdaterOptions;
+  log: Logger | undefined;
+  exe: string;
+  previous: string;
+  markerPath: string;
+  writeMarker: (m: Marker) => Promise<void>;
+};
+
+/** Downloads `build` into `download`, verifies and self-tests it, and swaps it in. */
+async function downloadAndSwap(
+  ctx: SwapContext,
+  commandId: string,
+  build: Build,
+  download: string,
+): Promise<ApplyOutcome> {
+  const { io, options, log, exe, previous, markerPath, writeMarker } = ctx;
+  await io.remove(download);
+  const url = new URL(build.url, options.server);
+  if (url.origin !== new URL(options.server).origin) {
+    throw new Error(`The update names a download on another server (${url.origin}): refused`);
+  }
+  await io.download(
+    url,
+    download,
+    { [AGENT_DEVICE_HEADER]: options.deviceGuid, authorization: `Bearer ${options.agentSecret}` },
+    build.size,
+  );
+  const got = await io.hash(download);
+  if (got.size !== build.size) {
+    throw new Error(`The download has ${got.size} bytes, the update announced ${build.size}: refused`);
+  }
+  if (got.sha256 !== build.sha256) {
+    throw new Error(`The download's sha256 is ${got.sha256}, the update announced ${build.sha256}: refused`);
+  }
+  await io.chmod(download, 0o755);
+  const test = await io.selfTest(download);
+  const printed = selfTestVersion(test.stdout);
+  if (test.code !== 0) {
+    throw new Error(
+      `The new executable failed its self-test (exit code ${test.code ?? 'none'}): not installed`,
+    );
+  }
+  if (printed !== build.version) {
+    throw new Error(
+      `The new executable reports version ${printed ?? 'none'}, the update announced ${build.version}: not installed`,
+    );
+  }
+  const m: Marker = {
+    commandId,
+    fromVersion: options.version,
+    toVersion: build.version,
+    state: 'applied',
+    attempts: 0,
+    appliedAt: new Date().toISOString(),
+  };
+  await writeMarker(m);
+  await io.remove(previous);
+  await io.rename(exe, previous);
+  try {
+    await io.rename(download, exe);
+  } catch (err) {
+    await io.rename(previous, exe);
+    await io.remove(markerPath);
+    throw err;
+  }
+  log?.info(`update: ${options.version} → ${build.version} swapped in; restarting`);
+  return { restart: true };
+}
+
+/** The answer to the update that led to this start, from its marker; the leftovers removed. */
+async function settleMarker(ctx: SwapContext, failed: string, m: Marker): Promise<SettledUpdate> {
+  const { io, options, log, previous, markerPath } = ctx;
+  await io.remove(markerPath);
+  if (m.state === 'rolled_back') {
+    await io.remove(failed);
+    return {
+      commandId: m.commandId,
+      status: 'failed',
+      result: { version: options.version, rolledBack: true },
+      error: m.reason ?? `The update to ${m.toVersion} was rolled back`,
+    };
+  }
+  if (m.toVersion !== options.version) {
+    return {
+      commandId: m.commandId,
+      status: 'failed',
+      result: { version: options.version },
+      error: `The update to ${m.toVersion} did not take effect; the agent still runs ${options.version}`,
+    };
+  }
+  await io.remove(previous);
+  log?.info(`update: now running ${options.version} (was ${m.fromVersion})`);
+  return {
+    commandId: m.commandId,
+    status: 'completed',
+    result: { version: options.version, previousVersion: m.fromVersion, startAttempts: m.attempts },
+    error: null,
+  };
 }
 
 export function createUpdater(options: UpdaterOptions) {
@@ -250,32 +266,7 @@ export function createUpdater(options: UpdaterOptions) {
       if (!m) {
         return null;
       }
-      await io.remove(markerPath);
-      if (m.state === 'rolled_back') {
-        await io.remove(failed);
-        return {
-          commandId: m.commandId,
-          status: 'failed',
-          result: { version: options.version, rolledBack: true },
-          error: m.reason ?? `The update to ${m.toVersion} was rolled back`,
-        };
-      }
-      if (m.toVersion !== options.version) {
-        return {
-          commandId: m.commandId,
-          status: 'failed',
-          result: { version: options.version },
-          error: `The update to ${m.toVersion} did not take effect; the agent still runs ${options.version}`,
-        };
-      }
-      await io.remove(previous);
-      log?.info(`update: now running ${options.version} (was ${m.fromVersion})`);
-      return {
-        commandId: m.commandId,
-        status: 'completed',
-        result: { version: options.version, previousVersion: m.fromVersion, startAttempts: m.attempts },
-        error: null,
-      };
+      return settleMarker({ io, options, log, exe, previous, markerPath, writeMarker }, failed, m);
     },
 
     /**
@@ -306,59 +297,12 @@ export function createUpdater(options: UpdaterOptions) {
         ? exe.replace(/\.exe$/i, '.download.exe')
         : path.join(path.dirname(exe), `.${path.basename(exe)}.download`);
       try {
-        await io.remove(download);
-        const url = new URL(build.url, options.server);
-        if (url.origin !== new URL(options.server).origin) {
-          throw new Error(`The update names a download on another server (${url.origin}): refused`);
-        }
-        await io.download(
-          url,
-          download,
-          { [AGENT_DEVICE_HEADER]: options.deviceGuid, authorization: `Bearer ${options.agentSecret}` },
-          build.size,
-        );
-        const got = await io.hash(download);
-        if (got.size !== build.size) {
-          throw new Error(`The download has ${got.size} bytes, the update announced ${build.size}: refused`);
-        }
-        if (got.sha256 !== build.sha256) {
-          throw new Error(
-            `The download's sha256 is ${got.sha256}, the update announced ${build.sha256}: refused`,
-          );
-        }
-        await io.chmod(download, 0o755);
-        const test = await io.selfTest(download);
-        const printed = selfTestVersion(test.stdout);
-        if (test.code !== 0) {
-          throw new Error(
-            `The new executable failed its self-test (exit code ${test.code ?? 'none'}): not installed`,
-          );
-        }
-        if (printed !== build.version) {
-          throw new Error(
-            `The new executable reports version ${printed ?? 'none'}, the update announced ${build.version}: not installed`,
-          );
-        }
-        const m: Marker = {
+        return await downloadAndSwap(
+          { io, options, log, exe, previous, markerPath, writeMarker },
           commandId,
-          fromVersion: options.version,
-          toVersion: build.version,
-          state: 'applied',
-          attempts: 0,
-          appliedAt: new Date().toISOString(),
-        };
-        await writeMarker(m);
-        await io.remove(previous);
-        await io.rename(exe, previous);
-        try {
-          await io.rename(download, exe);
-        } catch (err) {
-          await io.rename(previous, exe);
-          await io.remove(markerPath);
-          throw err;
-        }
-        log?.info(`update: ${options.version} → ${build.version} swapped in; restarting`);
-        return { restart: true };
+          build,
+          download,
+        );
       } catch (err) {
         await io.remove(download).catch(() => undefined);
         throw err;

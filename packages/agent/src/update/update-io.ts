@@ -1,0 +1,96 @@
+import crypto from 'node:crypto';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+// What the self-update (updater.ts) does to the world, and how the real agent does it.
+
+const SELF_TEST_TIMEOUT_MS = 30_000;
+
+export type SelfTestResult = { code: number | null; stdout: string };
+
+/** What the updater does to the world; tests replace parts of it. */
+export type UpdateIo = {
+  /** download `url` into `dest` (the bytes as served; verification is the updater's) */
+  download(url: URL, dest: string, headers: Record<string, string>, maxBytes: number): Promise<void>;
+  selfTest(file: string): Promise<SelfTestResult>;
+  rename(from: string, to: string): Promise<void>;
+  remove(file: string): Promise<void>;
+  exists(file: string): Promise<boolean>;
+  readFile(file: string): Promise<Buffer>;
+  /** the file's sha256 (hex) and size */
+  hash(file: string): Promise<{ sha256: string; size: number }>;
+  writeFile(file: string, data: string): Promise<void>;
+  chmod(file: string, mode: number): Promise<void>;
+  /** end the process so the service manager restarts it */
+  exit(code: number): void;
+};
+
+async function downloadWithFetch(url: URL, dest: string, headers: Record<string, string>, maxBytes: number) {
+  const res = await fetch(url, { headers, redirect: 'error' });
+  if (!res.ok || !res.body) {
+    throw new Error(`Downloading ${url.pathname} failed: HTTP ${res.status}`);
+  }
+  let seen = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      done(
+        seen > maxBytes ? new Error(`The download is larger than the announced ${maxBytes} bytes`) : null,
+        chunk,
+      );
+    },
+  });
+  await pipeline(Readable.fromWeb(res.body as never), limit, fs.createWriteStream(dest, { mode: 0o700 }));
+}
+
+function selfTestWithExec(file: string): Promise<SelfTestResult> {
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      ['--self-test'],
+      {
+        timeout: SELF_TEST_TIMEOUT_MS,
+        maxBuffer: 64 * 1024,
+        env: { ...process.env, OUTPOST_SELF_TEST: '1' },
+      },
+      (err, stdout) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+        resolve({ code, stdout: String(stdout) });
+      },
+    );
+  });
+}
+
+export const defaultIo: UpdateIo = {
+  download: downloadWithFetch,
+  selfTest: selfTestWithExec,
+  rename: (from, to) => fs.promises.rename(from, to),
+  remove: (file) => fs.promises.rm(file, { force: true }),
+  exists: async (file) => {
+    try {
+      await fs.promises.access(file);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  readFile: (file) => fs.promises.readFile(file),
+  hash: async (file) => {
+    const hash = crypto.createHash('sha256');
+    let size = 0;
+    for await (const chunk of fs.createReadStream(file)) {
+      hash.update(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+    return { sha256: hash.digest('hex'), size };
+  },
+  writeFile: async (file, data) => {
+    const tmp = `${file}.${process.pid}.tmp`;
+    await fs.promises.writeFile(tmp, data, { mode: 0o600 });
+    await fs.promises.rename(tmp, file);
+  },
+  chmod: (file, mode) => fs.promises.chmod(file, mode),
+  exit: (code) => process.exit(code),
+};
