@@ -54,6 +54,8 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
 import { createReleaseStore } from './modules/agent-releases/release-store';
 
+type Redis = Awaited<ReturnType<typeof connectRedis>>;
+
 export const VERSION = '0.1.0';
 
 export type AppOptions = {
@@ -74,36 +76,8 @@ export type AppOptions = {
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { config, database } = options;
-  const app = Fastify({
-    // Credentials are redacted from every logged URL, header and body (lib/logger.ts).
-    logger: options.logger ?? { ...loggerOptions(config.logLevel), stream: options.logStream },
-    trustProxy: fastifyTrustProxy(config.trustProxy),
-    bodyLimit: 1024 * 1024,
-    // Behind a trusted proxy its X-Request-Id when that is a plain id (lib/logger.ts), else our own.
-    genReqId: requestIdGenerator(config.trustProxy !== false),
-    // Requests refused before any route runs answer in the envelope too (plugins/errors.ts).
-    frameworkErrors,
-    clientErrorHandler,
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(
-    responseSerializerCompiler({ check: options.checkResponses ?? process.env.NODE_ENV === 'test' }),
-  );
-
-  const tokens = createSessionTokens(config.sessionSecret);
-  const googleVerifier =
-    options.googleVerifier !== undefined
-      ? options.googleVerifier
-      : config.google.clientId
-        ? createOidcVerifier({
-            jwksUrl: config.google.jwksUrl,
-            issuers: config.google.issuers,
-            audience: config.google.clientId,
-          })
-        : null;
-
+/** The error envelope, security headers and the authorisation backstop, in this order. */
+async function registerSecurity(app: FastifyInstance): Promise<void> {
   await app.register(errorsPlugin);
   // helmet's headers, computed once, on every response (also those the access backstop below
   // refuses); HSTS over HTTPS only; no-store on /api (plugins/security-headers.ts)
@@ -135,6 +109,116 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     done();
   });
+}
+
+type ApiDeps = {
+  config: Config;
+  database: Database;
+  redis: Redis | null;
+  rateLimitPrefix: string;
+  routeOptions: Parameters<typeof configRoute>[1];
+  blobStore: ReturnType<typeof createLocalBlobStore>;
+  releases: ReturnType<typeof createReleaseStore>;
+  engine: ReturnType<typeof createDeploymentEngine>;
+  deployments: ReturnType<typeof createDeploymentsService>;
+};
+
+/** Every route under /api, in their registration order. */
+async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<void> {
+  const { config, database, redis, rateLimitPrefix, routeOptions, blobStore, releases, engine, deployments } =
+    deps;
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, {
+        database,
+        ...(redis && { redisState: () => (redis.status === 'ready' ? 'up' : 'down') }),
+      });
+      // Live sockets (docs/product/live-updates.md#server-side): WS /api/ws for the portal, WS /api/agent/ws for agents.
+      await api.register(portalSocketRoutes);
+      await api.register(agentSocketRoutes, {
+        authenticate: (deviceGuid, secret) => authenticateAgent(database.db, deviceGuid, secret),
+        limits: config.agents,
+        redis,
+        redisPrefix: rateLimitPrefix,
+      });
+      await api.register(configRoute, routeOptions);
+      // /api/agent/*: agents authenticate with enrolment tokens and device secrets, not sessions.
+      await api.register(agentEnrollRoutes, {
+        db: database.db,
+        prefix: '/agent',
+        guard: createEnrollGuard(redis, rateLimitPrefix, config.enroll),
+      });
+      await api.register(agentFilesRoutes, {
+        db: database.db,
+        service: deployments,
+        blobStore,
+        prefix: '/agent',
+      });
+      await api.register(agentReleaseRoutes, { releases, prefix: '/agent' });
+      await api.register(
+        async (customer) => {
+          await customer.register(authRoutes, routeOptions);
+          await customer.register(enrollmentTokenRoutes, { db: database.db });
+          await customer.register(filesRoutes, { db: database.db, config, blobStore });
+          await customer.register(packagesRoutes, {
+            db: database.db,
+            activeDeploymentCounters: [deploymentLookup.activeJobsForPackage],
+          });
+          await customer.register(devicesRoutes, { db: database.db });
+          await customer.register(dashboardRoutes, { db: database.db, deployments });
+          await customer.register(deviceActionsRoutes, { db: database.db });
+          await customer.register(deploymentsRoutes, { service: deployments });
+          await customer.register(offlineDevicesRoutes, {
+            service: createOfflineDevicesService({ db: database.db, engine, commandQueue: app.commandQueue }),
+          });
+          await customer.register(usersRoutes, {
+            db: database.db,
+            // SECURITY.md R2-1 "Sessions": ended sessions close their portal sockets on every instance.
+            sessions: createSessionControl((userIds) => app.bus.publish('portal.sessions', { userIds })),
+          });
+          await customer.register(sitesRoutes, { db: database.db });
+          await customer.register(auditRoutes, { db: database.db });
+          await customer.register(activityRoutes, { db: database.db });
+          await customer.register(agentUpdateRoutes, { db: database.db, releases });
+        },
+        { prefix: '/customer' },
+      );
+    },
+    { prefix: '/api' },
+  );
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    // Credentials are redacted from every logged URL, header and body (lib/logger.ts).
+    logger: options.logger ?? { ...loggerOptions(config.logLevel), stream: options.logStream },
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    bodyLimit: 1024 * 1024,
+    // Behind a trusted proxy its X-Request-Id when that is a plain id (lib/logger.ts), else our own.
+    genReqId: requestIdGenerator(config.trustProxy !== false),
+    // Requests refused before any route runs answer in the envelope too (plugins/errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(
+    responseSerializerCompiler({ check: options.checkResponses ?? process.env.NODE_ENV === 'test' }),
+  );
+
+  const tokens = createSessionTokens(config.sessionSecret);
+  const googleVerifier =
+    options.googleVerifier !== undefined
+      ? options.googleVerifier
+      : config.google.clientId
+        ? createOidcVerifier({
+            jwksUrl: config.google.jwksUrl,
+            issuers: config.google.issuers,
+            audience: config.google.clientId,
+          })
+        : null;
+
+  await registerSecurity(app);
   // Rate limits key on the client address; with REDIS_URL they live in Redis, so N instances
   // enforce one limit (docs/product/agent-protocol.md#several-instances).
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : null;
@@ -210,65 +294,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     await engine.stop();
   });
-  await app.register(
-    async (api) => {
-      await api.register(healthRoutes, {
-        database,
-        ...(redis && { redisState: () => (redis.status === 'ready' ? 'up' : 'down') }),
-      });
-      // Live sockets (docs/product/live-updates.md#server-side): WS /api/ws for the portal, WS /api/agent/ws for agents.
-      await api.register(portalSocketRoutes);
-      await api.register(agentSocketRoutes, {
-        authenticate: (deviceGuid, secret) => authenticateAgent(database.db, deviceGuid, secret),
-        limits: config.agents,
-        redis,
-        redisPrefix: rateLimitPrefix,
-      });
-      await api.register(configRoute, routeOptions);
-      // /api/agent/*: agents authenticate with enrolment tokens and device secrets, not sessions.
-      await api.register(agentEnrollRoutes, {
-        db: database.db,
-        prefix: '/agent',
-        guard: createEnrollGuard(redis, rateLimitPrefix, config.enroll),
-      });
-      await api.register(agentFilesRoutes, {
-        db: database.db,
-        service: deployments,
-        blobStore,
-        prefix: '/agent',
-      });
-      await api.register(agentReleaseRoutes, { releases, prefix: '/agent' });
-      await api.register(
-        async (customer) => {
-          await customer.register(authRoutes, routeOptions);
-          await customer.register(enrollmentTokenRoutes, { db: database.db });
-          await customer.register(filesRoutes, { db: database.db, config, blobStore });
-          await customer.register(packagesRoutes, {
-            db: database.db,
-            activeDeploymentCounters: [deploymentLookup.activeJobsForPackage],
-          });
-          await customer.register(devicesRoutes, { db: database.db });
-          await customer.register(dashboardRoutes, { db: database.db, deployments });
-          await customer.register(deviceActionsRoutes, { db: database.db });
-          await customer.register(deploymentsRoutes, { service: deployments });
-          await customer.register(offlineDevicesRoutes, {
-            service: createOfflineDevicesService({ db: database.db, engine, commandQueue: app.commandQueue }),
-          });
-          await customer.register(usersRoutes, {
-            db: database.db,
-            // SECURITY.md R2-1 "Sessions": ended sessions close their portal sockets on every instance.
-            sessions: createSessionControl((userIds) => app.bus.publish('portal.sessions', { userIds })),
-          });
-          await customer.register(sitesRoutes, { db: database.db });
-          await customer.register(auditRoutes, { db: database.db });
-          await customer.register(activityRoutes, { db: database.db });
-          await customer.register(agentUpdateRoutes, { db: database.db, releases });
-        },
-        { prefix: '/customer' },
-      );
-    },
-    { prefix: '/api' },
-  );
+  await registerApiRoutes(app, {
+    config,
+    database,
+    redis,
+    rateLimitPrefix,
+    routeOptions,
+    blobStore,
+    releases,
+    engine,
+    deployments,
+  });
 
   await app.register(staticPlugin, { root: config.webDistDir ?? defaultWebDist });
   return app;
