@@ -82,6 +82,127 @@ function requireReportedService(device: ScopedDevice, serviceName: string): void
   }
 }
 
+/** What asking an agent needs: the database, the command queue and how long to wait. */
+type AgentAsk = { db: Db; commandQueue: CommandQueue; answerWaitMs: number };
+
+async function requireDevice(db: Db, ctx: RequestContext, idOrGuid: string): Promise<ScopedDevice> {
+  const device = await findScopedDevice(db, ctx, idOrGuid);
+  if (!device) {
+    throw notFound(deviceMessages.deviceNotFound, 'DEVICE_NOT_FOUND');
+  }
+  return device;
+}
+
+/**
+ * Queues a command (with its audit entry, in one transaction), rings the agent's doorbell and
+ * waits a bounded time for its answer. The caller has checked the device can answer: service
+ * control and refresh only make sense while someone is waiting for the answer.
+ */
+async function askAgent(
+  deps: AgentAsk,
+  ctx: RequestContext,
+  device: ScopedDevice,
+  command: AgentCommand,
+  audit: { action: string; details: string; newValues: Record<string, unknown> },
+) {
+  const { db, commandQueue, answerWaitMs } = deps;
+  const commandId = await db.transaction(async (tx) => {
+    const id = await commandQueue.queueCommand(tx, {
+      tenantId: ctx.tenantId,
+      deviceId: device.id,
+      command,
+      createdBy: ctx.userId,
+      // Not delivered in time, it must not run later by surprise.
+      expiresInMs: answerWaitMs,
+    });
+    await writeAudit(tx, ctx, {
+      action: audit.action,
+      resourceType: 'device',
+      resourceId: device.id,
+      details: audit.details,
+      newValues: { ...audit.newValues, command_id: id },
+      siteIds: [device.siteId],
+    });
+    return id;
+  });
+  await commandQueue.dispatch([device.id]);
+  const outcome = await commandQueue.waitForResult(commandId, answerWaitMs);
+  if (outcome.status === 'timeout') {
+    throw new HttpError(504, deviceMessages.agentNoAnswer(Math.round(answerWaitMs / 1000)), 'AGENT_TIMEOUT');
+  }
+  if (outcome.status === 'failed') {
+    throw new HttpError(502, outcome.error || deviceMessages.agentFailed, 'AGENT_FAILED');
+  }
+  return outcome.result ?? {};
+}
+
+async function controlService(
+  deps: AgentAsk,
+  ctx: RequestContext,
+  idOrGuid: string,
+  serviceName: string,
+  action: ServiceAction,
+): Promise<ServiceControlResponse> {
+  const device = await requireDevice(deps.db, ctx, idOrGuid);
+  requireReportedService(device, serviceName);
+  requireActionable(device);
+  const result = await askAgent(
+    deps,
+    ctx,
+    device,
+    { kind: 'service_control', serviceName, action },
+    {
+      // 'Service Start', 'Service Stop', 'Service Restart' (the audit actions)
+      action: `Service ${action.charAt(0).toUpperCase()}${action.slice(1)}`,
+      details: `${action} ${serviceName} on ${device.hostname ?? device.deviceGuid}`,
+      newValues: { service: serviceName, action },
+    },
+  );
+  return {
+    serviceName,
+    action,
+    status: typeof result.status === 'string' ? result.status : 'Unknown',
+    message: deviceMessages.serviceActionDone(action),
+  };
+}
+
+async function refresh(
+  deps: AgentAsk,
+  ctx: RequestContext,
+  idOrGuid: string,
+  kind: InventoryKind,
+): Promise<RefreshResponse> {
+  const { db } = deps;
+  const device = await requireDevice(db, ctx, idOrGuid);
+  if (device.status === 'offline') {
+    throw conflict(deviceMessages.deviceOffline(device.hostname), 'DEVICE_OFFLINE');
+  }
+  const answer = await askAgent(
+    deps,
+    ctx,
+    device,
+    { kind: 'refresh_inventory', inventoryKind: kind },
+    {
+      action: 'Refresh Device Inventory',
+      details: `${kind} of ${device.hostname ?? device.deviceGuid}`,
+      newValues: { kind },
+    },
+  );
+  // The agent sends the inventory before its result, and one agent's messages are handled
+  // in order, so the new data is stored by now.
+  const after = await findScopedDevice(db, ctx, String(device.id));
+  const notReported = NotReportedPart.array().safeParse(answer.notReported).data ?? [];
+  return {
+    kind,
+    message:
+      notReported.length > 0
+        ? messages.inventoryNotReported(notReported.map((p) => `${p.kind} (${p.reason})`).join(', '))
+        : `The device reported its ${kind} data`,
+    last_inventory_update: after?.lastInventoryUpdate?.toISOString() ?? null,
+    ...(notReported.length > 0 && { not_reported: notReported }),
+  };
+}
+
 // Device actions never touch the host running the server: they are commands for the agent.
 export function createDevicesService({
   db,
@@ -90,58 +211,8 @@ export function createDevicesService({
   answerWaitMs = AGENT_ANSWER_WAIT_MS,
 }: DevicesServiceDeps) {
   const searchTotals = createSearchTotals();
-  async function requireDevice(ctx: RequestContext, idOrGuid: string): Promise<ScopedDevice> {
-    const device = await findScopedDevice(db, ctx, idOrGuid);
-    if (!device) {
-      throw notFound(deviceMessages.deviceNotFound, 'DEVICE_NOT_FOUND');
-    }
-    return device;
-  }
-
-  /**
-   * Queues a command (with its audit entry, in one transaction), rings the agent's doorbell and
-   * waits a bounded time for its answer. The caller has checked the device can answer: service
-   * control and refresh only make sense while someone is waiting for the answer.
-   */
-  async function askAgent(
-    ctx: RequestContext,
-    device: ScopedDevice,
-    command: AgentCommand,
-    audit: { action: string; details: string; newValues: Record<string, unknown> },
-  ) {
-    const commandId = await db.transaction(async (tx) => {
-      const id = await commandQueue.queueCommand(tx, {
-        tenantId: ctx.tenantId,
-        deviceId: device.id,
-        command,
-        createdBy: ctx.userId,
-        // Not delivered in time, it must not run later by surprise.
-        expiresInMs: answerWaitMs,
-      });
-      await writeAudit(tx, ctx, {
-        action: audit.action,
-        resourceType: 'device',
-        resourceId: device.id,
-        details: audit.details,
-        newValues: { ...audit.newValues, command_id: id },
-        siteIds: [device.siteId],
-      });
-      return id;
-    });
-    await commandQueue.dispatch([device.id]);
-    const outcome = await commandQueue.waitForResult(commandId, answerWaitMs);
-    if (outcome.status === 'timeout') {
-      throw new HttpError(
-        504,
-        deviceMessages.agentNoAnswer(Math.round(answerWaitMs / 1000)),
-        'AGENT_TIMEOUT',
-      );
-    }
-    if (outcome.status === 'failed') {
-      throw new HttpError(502, outcome.error || deviceMessages.agentFailed, 'AGENT_FAILED');
-    }
-    return outcome.result ?? {};
-  }
+  const ask: AgentAsk = { db, commandQueue, answerWaitMs };
+  const requireDeviceIn = (ctx: RequestContext, idOrGuid: string) => requireDevice(db, ctx, idOrGuid);
 
   const removeDevices = createDeviceRemoval({
     db,
@@ -160,7 +231,7 @@ export function createDevicesService({
     },
 
     async get(ctx: RequestContext, idOrGuid: string): Promise<Device> {
-      return toDevice(await requireDevice(ctx, idOrGuid));
+      return toDevice(await requireDeviceIn(ctx, idOrGuid));
     },
 
     async software(
@@ -168,14 +239,14 @@ export function createDevicesService({
       idOrGuid: string,
       q: { page: number; limit: number; search?: string },
     ): Promise<SoftwareListResponse> {
-      const device = await requireDevice(ctx, idOrGuid);
+      const device = await requireDeviceIn(ctx, idOrGuid);
       const { rows, total } = await listDeviceSoftware(db, device.id, q);
       const { totalPages } = paginate(q.page, q.limit, total);
       return { data: rows, total, totalPages, page: q.page, limit: q.limit };
     },
 
     async services(ctx: RequestContext, idOrGuid: string): Promise<Service[]> {
-      const device = await requireDevice(ctx, idOrGuid);
+      const device = await requireDeviceIn(ctx, idOrGuid);
       return [...(device.services ?? [])].sort((a, b) =>
         (a.displayName || a.serviceName).localeCompare(b.displayName || b.serviceName),
       );
@@ -187,56 +258,11 @@ export function createDevicesService({
       serviceName: string,
       action: ServiceAction,
     ): Promise<ServiceControlResponse> {
-      const device = await requireDevice(ctx, idOrGuid);
-      requireReportedService(device, serviceName);
-      requireActionable(device);
-      const result = await askAgent(
-        ctx,
-        device,
-        { kind: 'service_control', serviceName, action },
-        {
-          // 'Service Start', 'Service Stop', 'Service Restart' (the audit actions)
-          action: `Service ${action.charAt(0).toUpperCase()}${action.slice(1)}`,
-          details: `${action} ${serviceName} on ${device.hostname ?? device.deviceGuid}`,
-          newValues: { service: serviceName, action },
-        },
-      );
-      return {
-        serviceName,
-        action,
-        status: typeof result.status === 'string' ? result.status : 'Unknown',
-        message: deviceMessages.serviceActionDone(action),
-      };
+      return controlService(ask, ctx, idOrGuid, serviceName, action);
     },
 
     async refresh(ctx: RequestContext, idOrGuid: string, kind: InventoryKind): Promise<RefreshResponse> {
-      const device = await requireDevice(ctx, idOrGuid);
-      if (device.status === 'offline') {
-        throw conflict(deviceMessages.deviceOffline(device.hostname), 'DEVICE_OFFLINE');
-      }
-      const answer = await askAgent(
-        ctx,
-        device,
-        { kind: 'refresh_inventory', inventoryKind: kind },
-        {
-          action: 'Refresh Device Inventory',
-          details: `${kind} of ${device.hostname ?? device.deviceGuid}`,
-          newValues: { kind },
-        },
-      );
-      // The agent sends the inventory before its result, and one agent's messages are handled
-      // in order, so the new data is stored by now.
-      const after = await findScopedDevice(db, ctx, String(device.id));
-      const notReported = NotReportedPart.array().safeParse(answer.notReported).data ?? [];
-      return {
-        kind,
-        message:
-          notReported.length > 0
-            ? messages.inventoryNotReported(notReported.map((p) => `${p.kind} (${p.reason})`).join(', '))
-            : `The device reported its ${kind} data`,
-        last_inventory_update: after?.lastInventoryUpdate?.toISOString() ?? null,
-        ...(notReported.length > 0 && { not_reported: notReported }),
-      };
+      return refresh(ask, ctx, idOrGuid, kind);
     },
 
     async sites(ctx: RequestContext): Promise<SiteOption[]> {
@@ -265,7 +291,7 @@ export function createDevicesService({
 
     async remove(ctx: RequestContext, idOrGuid: string) {
       requireAdmin(ctx);
-      const device = await requireDevice(ctx, idOrGuid);
+      const device = await requireDeviceIn(ctx, idOrGuid);
       const row = {
         id: device.id,
         hostname: device.hostname,
