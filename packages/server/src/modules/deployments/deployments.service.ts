@@ -106,10 +106,168 @@ export const deploymentLookup = {
     countActiveJobsForPackage(tx, tenantOnly(tenantId), packageId),
 };
 
+/** `create` of the deployments service: the dialog's rules checked again, then the job and its device rows. */
+async function createJob(
+  deps: DeploymentsServiceDeps,
+  ctx: RequestContext,
+  body: DeploymentCreateInput,
+): Promise<DeploymentJob> {
+  const { db, engine, devices } = deps;
+  if (body.package_id === undefined) {
+    throw badRequest(messages.selectPackage, 'PACKAGE_REQUIRED');
+  }
+  if (body.device_ids.length === 0) {
+    throw badRequest(messages.selectDevice, 'DEVICES_REQUIRED');
+  }
+  const name = body.job_name.trim();
+  if (!name) {
+    throw badRequest(messages.jobNameRequired, 'JOB_NAME_REQUIRED');
+  }
+  const ids = [...new Set(body.device_ids)];
+  const targets = await devices.findManyInScope(ctx, ids);
+  if (targets.length !== ids.length) {
+    // another tenant's or site's device reads as one that does not exist
+    throw notFound(messages.devicesOffline, 'DEVICE_NOT_FOUND');
+  }
+  if (targets.some((t) => !isDeviceActionable(t.status))) {
+    throw conflict(messages.devicesOffline, 'DEVICE_NOT_ACTIONABLE');
+  }
+  const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;
+  if (scheduledAt && scheduledAt.getTime() < Date.now() - SCHEDULE_PAST_TOLERANCE_MS) {
+    throw badRequest(messages.scheduledInPast, 'SCHEDULED_IN_PAST');
+  }
+  const job = await db.transaction(async (tx) => {
+    const snapshot = await snapshotSteps(tx, ctx, body.package_id ?? 0);
+    if (!snapshot) {
+      throw notFound(packageMessages.packageNotFound, 'PACKAGE_NOT_FOUND');
+    }
+    if (snapshot.steps.length === 0) {
+      throw badRequest(messages.packageHasNoSteps, 'PACKAGE_HAS_NO_STEPS');
+    }
+    await packageLookup.assertDeployableTo(tx, ctx, snapshot.pkg, targets);
+    const row = await insertJob(tx, {
+      tenantId: ctx.tenantId,
+      packageId: snapshot.pkg.id,
+      packageName: snapshot.pkg.name,
+      packageVersion: snapshot.pkg.package_version,
+      targetOs: snapshot.pkg.target_os,
+      packageUpdatedAt: packageLookup.updatedAtOf(snapshot.pkg.id),
+      name,
+      description: body.job_description?.trim() || null,
+      steps: snapshot.steps,
+      scheduledAt,
+      totalDevices: targets.length,
+      createdBy: ctx.userId,
+      createdByName: ctx.name,
+    });
+    await insertPendingDeviceDeployments(
+      tx,
+      targets.map((t) => ({
+        jobId: row.id,
+        tenantId: ctx.tenantId,
+        deviceId: t.id,
+        siteId: t.siteId,
+        deviceGuid: t.deviceGuid,
+        hostname: t.hostname,
+        ipAddress: t.ipAddress,
+      })),
+    );
+    await insertJobFiles(tx, row.id, snapshot.fileIds);
+    await writeAudit(tx, ctx, {
+      action: 'Create Deployment',
+      resourceType: 'deployment',
+      resourceId: row.id,
+      details: `${name}: ${snapshot.pkg.name} to ${targets.length} device${targets.length === 1 ? '' : 's'}${
+        scheduledAt ? ` at ${scheduledAt.toISOString()}` : ''
+      }`,
+      newValues: {
+        package_id: snapshot.pkg.id,
+        device_ids: ids,
+        job_name: name,
+        job_description: row.description,
+        scheduled_at: scheduledAt?.toISOString() ?? null,
+      },
+      siteIds: targets.map((t) => t.siteId),
+    });
+    return row;
+  });
+  engine.kick();
+  return toJob(job);
+}
+
+/** `cancel` of the deployments service: pending rows end at once, running agents get a cancel command. */
+async function cancelJob(
+  deps: DeploymentsServiceDeps,
+  ctx: RequestContext,
+  id: number,
+): Promise<DeploymentJob> {
+  const { db, engine, commandQueue } = deps;
+  const cancelCommands: { deviceId: number }[] = [];
+  const out = await db.transaction(async (tx) => {
+    const job = await findJob(tx, ctx, id, { lock: true });
+    if (!job) {
+      throw notFound(messages.notFound, 'DEPLOYMENT_NOT_FOUND');
+    }
+    if (isTerminal(job.status)) {
+      throw conflict(messages.notCancellable(job.status), 'DEPLOYMENT_NOT_CANCELLABLE');
+    }
+    if ((await countDeviceDeploymentsOutside(tx, ctx, id)) > 0) {
+      throw forbidden(messages.cancelOutsideScope, 'DEPLOYMENT_OUTSIDE_SCOPE');
+    }
+    const reason = messages.cancelledByUser(ctx.name);
+    const ended: DeviceDeploymentRow[] = [];
+    for (const dd of await activeDeviceDeploymentsOf(tx, id)) {
+      ended.push(
+        await updateDeviceDeployment(tx, dd.id, {
+          status: 'cancelled',
+          errorMessage: reason,
+          completedAt: new Date(),
+        }),
+      );
+      await closeRunningStepLogs(tx, dd.id, 'cancelled', reason);
+      if (dd.commandId && dd.deviceId !== null) {
+        const wasUnfinished = await commandQueue.finishCommand(tx, dd.deviceId, dd.commandId, {
+          status: 'failed',
+          error: reason,
+        });
+        if (wasUnfinished) {
+          await commandQueue.queueCommand(tx, {
+            tenantId: ctx.tenantId,
+            deviceId: dd.deviceId,
+            command: { kind: 'cancel', targetCommandId: dd.commandId },
+            createdBy: ctx.userId,
+            expiresInMs: CANCEL_COMMAND_EXPIRY_MS,
+          });
+          cancelCommands.push({ deviceId: dd.deviceId });
+        }
+      }
+    }
+    await updateJob(tx, id, { status: 'cancelled' });
+    const { after } = await engine.settleJob(tx, id);
+    await writeAudit(tx, ctx, {
+      action: 'Cancel Deployment',
+      resourceType: 'deployment',
+      resourceId: id,
+      details: `Cancelled ${job.name} (${ended.length} unfinished device${ended.length === 1 ? '' : 's'})`,
+      oldValues: { status: job.status },
+      newValues: { status: after.status },
+      siteIds: await jobSiteIds(tx, id),
+    });
+    return { job: after, ended };
+  });
+  await commandQueue.dispatch(cancelCommands.map((c) => c.deviceId));
+  await engine.publishJob(out.job);
+  for (const dd of out.ended) {
+    await engine.publishJob(out.job, dd);
+  }
+  return toJob(out.job);
+}
+
 // Deployments (docs/product/administration.md#who-may-do-what, docs/product/deployments.md#running-on-devices): any member deploys to and follows the devices in their
 // scope; a job with devices outside a site-limited caller's sites is visible to them (their
 // devices only) but cancelled only by someone who sees all of its devices.
 export function createDeploymentsService({ db, engine, commandQueue, devices }: DeploymentsServiceDeps) {
+  const deps: DeploymentsServiceDeps = { db, engine, commandQueue, devices };
   async function loadJob(ctx: RequestContext, id: number): Promise<JobRow> {
     const job = await findJob(db, ctx, id);
     if (!job) {
@@ -121,86 +279,7 @@ export function createDeploymentsService({ db, engine, commandQueue, devices }: 
   return {
     // docs/product/deployments.md#deploy-dialog-rules (the dialog's rules, checked again here in its order and words), #calls.
     async create(ctx: RequestContext, body: DeploymentCreateInput): Promise<DeploymentJob> {
-      if (body.package_id === undefined) {
-        throw badRequest(messages.selectPackage, 'PACKAGE_REQUIRED');
-      }
-      if (body.device_ids.length === 0) {
-        throw badRequest(messages.selectDevice, 'DEVICES_REQUIRED');
-      }
-      const name = body.job_name.trim();
-      if (!name) {
-        throw badRequest(messages.jobNameRequired, 'JOB_NAME_REQUIRED');
-      }
-      const ids = [...new Set(body.device_ids)];
-      const targets = await devices.findManyInScope(ctx, ids);
-      if (targets.length !== ids.length) {
-        // another tenant's or site's device reads as one that does not exist
-        throw notFound(messages.devicesOffline, 'DEVICE_NOT_FOUND');
-      }
-      if (targets.some((t) => !isDeviceActionable(t.status))) {
-        throw conflict(messages.devicesOffline, 'DEVICE_NOT_ACTIONABLE');
-      }
-      const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;
-      if (scheduledAt && scheduledAt.getTime() < Date.now() - SCHEDULE_PAST_TOLERANCE_MS) {
-        throw badRequest(messages.scheduledInPast, 'SCHEDULED_IN_PAST');
-      }
-      const job = await db.transaction(async (tx) => {
-        const snapshot = await snapshotSteps(tx, ctx, body.package_id ?? 0);
-        if (!snapshot) {
-          throw notFound(packageMessages.packageNotFound, 'PACKAGE_NOT_FOUND');
-        }
-        if (snapshot.steps.length === 0) {
-          throw badRequest(messages.packageHasNoSteps, 'PACKAGE_HAS_NO_STEPS');
-        }
-        await packageLookup.assertDeployableTo(tx, ctx, snapshot.pkg, targets);
-        const row = await insertJob(tx, {
-          tenantId: ctx.tenantId,
-          packageId: snapshot.pkg.id,
-          packageName: snapshot.pkg.name,
-          packageVersion: snapshot.pkg.package_version,
-          targetOs: snapshot.pkg.target_os,
-          packageUpdatedAt: packageLookup.updatedAtOf(snapshot.pkg.id),
-          name,
-          description: body.job_description?.trim() || null,
-          steps: snapshot.steps,
-          scheduledAt,
-          totalDevices: targets.length,
-          createdBy: ctx.userId,
-          createdByName: ctx.name,
-        });
-        await insertPendingDeviceDeployments(
-          tx,
-          targets.map((t) => ({
-            jobId: row.id,
-            tenantId: ctx.tenantId,
-            deviceId: t.id,
-            siteId: t.siteId,
-            deviceGuid: t.deviceGuid,
-            hostname: t.hostname,
-            ipAddress: t.ipAddress,
-          })),
-        );
-        await insertJobFiles(tx, row.id, snapshot.fileIds);
-        await writeAudit(tx, ctx, {
-          action: 'Create Deployment',
-          resourceType: 'deployment',
-          resourceId: row.id,
-          details: `${name}: ${snapshot.pkg.name} to ${targets.length} device${targets.length === 1 ? '' : 's'}${
-            scheduledAt ? ` at ${scheduledAt.toISOString()}` : ''
-          }`,
-          newValues: {
-            package_id: snapshot.pkg.id,
-            device_ids: ids,
-            job_name: name,
-            job_description: row.description,
-            scheduled_at: scheduledAt?.toISOString() ?? null,
-          },
-          siteIds: targets.map((t) => t.siteId),
-        });
-        return row;
-      });
-      engine.kick();
-      return toJob(job);
+      return createJob(deps, ctx, body);
     },
 
     async list(ctx: RequestContext, f: DeploymentListFilters): Promise<ListData<DeploymentJob>> {
@@ -253,65 +332,7 @@ export function createDeploymentsService({ db, engine, commandQueue, devices }: 
     // docs/product/deployments.md#job-statuses — cancel while pending or running. Pending device rows end at once;
     // a running agent is told to stop (a cancel command) and its late reports change nothing.
     async cancel(ctx: RequestContext, id: number): Promise<DeploymentJob> {
-      const cancelCommands: { deviceId: number }[] = [];
-      const out = await db.transaction(async (tx) => {
-        const job = await findJob(tx, ctx, id, { lock: true });
-        if (!job) {
-          throw notFound(messages.notFound, 'DEPLOYMENT_NOT_FOUND');
-        }
-        if (isTerminal(job.status)) {
-          throw conflict(messages.notCancellable(job.status), 'DEPLOYMENT_NOT_CANCELLABLE');
-        }
-        if ((await countDeviceDeploymentsOutside(tx, ctx, id)) > 0) {
-          throw forbidden(messages.cancelOutsideScope, 'DEPLOYMENT_OUTSIDE_SCOPE');
-        }
-        const reason = messages.cancelledByUser(ctx.name);
-        const ended: DeviceDeploymentRow[] = [];
-        for (const dd of await activeDeviceDeploymentsOf(tx, id)) {
-          ended.push(
-            await updateDeviceDeployment(tx, dd.id, {
-              status: 'cancelled',
-              errorMessage: reason,
-              completedAt: new Date(),
-            }),
-          );
-          await closeRunningStepLogs(tx, dd.id, 'cancelled', reason);
-          if (dd.commandId && dd.deviceId !== null) {
-            const wasUnfinished = await commandQueue.finishCommand(tx, dd.deviceId, dd.commandId, {
-              status: 'failed',
-              error: reason,
-            });
-            if (wasUnfinished) {
-              await commandQueue.queueCommand(tx, {
-                tenantId: ctx.tenantId,
-                deviceId: dd.deviceId,
-                command: { kind: 'cancel', targetCommandId: dd.commandId },
-                createdBy: ctx.userId,
-                expiresInMs: CANCEL_COMMAND_EXPIRY_MS,
-              });
-              cancelCommands.push({ deviceId: dd.deviceId });
-            }
-          }
-        }
-        await updateJob(tx, id, { status: 'cancelled' });
-        const { after } = await engine.settleJob(tx, id);
-        await writeAudit(tx, ctx, {
-          action: 'Cancel Deployment',
-          resourceType: 'deployment',
-          resourceId: id,
-          details: `Cancelled ${job.name} (${ended.length} unfinished device${ended.length === 1 ? '' : 's'})`,
-          oldValues: { status: job.status },
-          newValues: { status: after.status },
-          siteIds: await jobSiteIds(tx, id),
-        });
-        return { job: after, ended };
-      });
-      await commandQueue.dispatch(cancelCommands.map((c) => c.deviceId));
-      await engine.publishJob(out.job);
-      for (const dd of out.ended) {
-        await engine.publishJob(out.job, dd);
-      }
-      return toJob(out.job);
+      return cancelJob(deps, ctx, id);
     },
 
     async countRunning(ctx: RequestContext): Promise<number> {
