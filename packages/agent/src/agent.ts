@@ -1,28 +1,32 @@
-import crypto from 'node:crypto';
 import { AGENT_PROTOCOL_VERSION } from '@outpost/contract/agent-protocol';
 import type {
   ActivityEvent,
   CommandMessage,
   CommandResultMessage,
+  HelloMessage,
   UserSession,
 } from '@outpost/contract/agent-protocol';
 import type { InventoryKind } from '@outpost/contract/devices';
-import type { RunDeploymentResult } from '@outpost/contract/deployments';
 import type { Executor } from './actions/executor';
 import { AgentConnection } from './connection';
 import type { Logger } from './connection';
 import { createMemoryJournal } from './deployment/journal';
 import type { RunJournal } from './deployment/journal';
-import { ProgressStream } from './deployment/progress';
 import type { ProgressOptions } from './deployment/progress';
-import { deploymentError } from './deployment/runner';
 import type { DeploymentCommand, DeploymentRunner } from './deployment/runner';
 import { InventoryLedger } from './inventory/digest';
 import { InventorySender } from './inventory/sender';
 import type { Outbox } from './outbox';
-import type { ApplyOutcome, SettledUpdate } from './update/updater';
-import { releaseMessages } from '@outpost/contract/agent-releases';
-import type { UpdateAgentCommand } from '@outpost/contract/agent-protocol';
+import { newId, runCommand, runDeployment, sessionEvents } from './agent-commands';
+import type {
+  CommandContext,
+  DeploymentContext,
+  RunningDeployment,
+  RunState,
+  SelfUpdatePort,
+} from './agent-commands';
+
+export { INTERRUPTED_MESSAGE } from './agent-commands';
 
 // The agent's behaviour, shared by the real agent and every virtual agent of the simulator: only
 // the DeviceBackend (where facts, inventory and sessions come from) and the Executor differ.
@@ -50,13 +54,7 @@ export type AgentOptions = {
   /** an opened socket without a welcome after this long is dropped and retried (default 30 s) */
   welcomeTimeoutMs?: number;
   /** self-update of the packaged agent (update/updater.ts); without it update_agent fails */
-  selfUpdate?: {
-    pendingCommandId(): string | null;
-    settle(): Promise<SettledUpdate | null>;
-    apply(commandId: string, command: UpdateAgentCommand): Promise<ApplyOutcome>;
-    /** stop and exit for the service manager to start the new executable */
-    restart(): void;
-  };
+  selfUpdate?: SelfUpdatePort;
 };
 
 export type Agent = {
@@ -68,14 +66,32 @@ export type Agent = {
   reportFault(active: boolean, message?: string): void;
 };
 
-const newId = () => crypto.randomUUID();
-
-/** command_result.error of a deployment offered again after the agent restarted while it ran. */
-export const INTERRUPTED_MESSAGE =
-  'The agent restarted while this deployment was running, so it was stopped; it is not run again';
-
 /** How long stop() waits for running deployments to stop their processes. */
 const STOP_WAIT_MS = 5000;
+
+/** The hello: the backend's facts, and the digests of the inventory the server holds. */
+function helloMessage(h: Awaited<ReturnType<DeviceBackend['hello']>>, ledger: InventoryLedger): HelloMessage {
+  const inventoryDigests = ledger.digests();
+  return {
+    type: 'hello',
+    protocolVersion: AGENT_PROTOCOL_VERSION,
+    ...h,
+    ...(inventoryDigests && { inventoryDigests }),
+  };
+}
+
+/** Abandons and aborts every running deployment and waits, STOP_WAIT_MS at most, for them to stop. */
+async function stopRunning(running: Map<string, RunningDeployment>): Promise<void> {
+  const runs = [...running.values()];
+  for (const r of runs) {
+    r.stream.abandon();
+    r.controller.abort();
+  }
+  await Promise.race([
+    Promise.all(runs.map((r) => r.done)),
+    new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref()),
+  ]);
+}
 
 export function createAgent(options: AgentOptions): Agent {
   const { backend, executor } = options;
@@ -83,13 +99,8 @@ export function createAgent(options: AgentOptions): Agent {
   const { deployments } = options;
   const journal = options.journal ?? createMemoryJournal();
   /** run_deployment commands running now, by command id */
-  const running = new Map<
-    string,
-    { controller: AbortController; stream: ProgressStream; done: Promise<void> }
-  >();
-  let isStopping = false;
-  /** deployments run one at a time (two installers at once fail, e.g. MSI's 1618); the last one */
-  let lastRun: Promise<unknown> = Promise.resolve();
+  const running = new Map<string, RunningDeployment>();
+  const state: RunState = { lastRun: Promise.resolve(), isStopping: false };
   let known = new Map<string, UserSession>();
   // what the server holds of this device's inventory, so a reconnect resends only what changed
   const ledger = new InventoryLedger();
@@ -115,13 +126,7 @@ export function createAgent(options: AgentOptions): Agent {
     hello: async () => {
       const h = await backend.hello();
       known = new Map(h.sessions.map((s) => [s.sessionId, s]));
-      const inventoryDigests = ledger.digests();
-      return {
-        type: 'hello',
-        protocolVersion: AGENT_PROTOCOL_VERSION,
-        ...h,
-        ...(inventoryDigests && { inventoryDigests }),
-      };
+      return helloMessage(h, ledger);
     },
     onAck: (messageId) => ledger.acknowledged(messageId),
     onRefused: (messageId) => ledger.refused(messageId),
@@ -165,139 +170,29 @@ export function createAgent(options: AgentOptions): Agent {
       return;
     }
     handled.add(m.commandId);
-    const c = m.command;
-    try {
-      switch (c.kind) {
-        case 'refresh_inventory': {
-          const notReported = await sendInventory(c.inventoryKind);
-          result(
-            m.commandId,
-            'completed',
-            { inventoryKind: c.inventoryKind, ...(notReported.length > 0 && { notReported }) },
-            null,
-          );
-          return;
-        }
-        case 'service_control': {
-          const { status } = await executor.serviceControl(c.serviceName, c.action);
-          result(m.commandId, 'completed', { serviceName: c.serviceName, action: c.action, status }, null);
-          await sendInventory('services');
-          return;
-        }
-        case 'device_action':
-          // The result goes first: after a restart or shutdown there is no one left to send it.
-          result(m.commandId, 'completed', { action: c.action }, null);
-          await executor.deviceAction(c.action);
-          return;
-        case 'run_deployment':
-          await runDeploymentCommand(m.commandId, c);
-          return;
-        case 'update_agent': {
-          if (!selfUpdate) {
-            throw new Error(releaseMessages.needsPackagedAgent);
-          }
-          const outcome = await selfUpdate.apply(m.commandId, c);
-          if (outcome.restart) {
-            // deployments already running finish first (a restart would interrupt them); the new
-            // version answers the command once the server has welcomed it
-            await lastRun;
-            selfUpdate.restart();
-          } else {
-            result(m.commandId, 'completed', outcome.result, null);
-          }
-          return;
-        }
-        case 'cancel': {
-          const run = running.get(c.targetCommandId);
-          if (run) {
-            run.controller.abort();
-            result(m.commandId, 'completed', { cancelled: true }, null);
-          } else {
-            const state = journal.get(c.targetCommandId);
-            const reason =
-              state === 'finished'
-                ? 'The deployment has already finished'
-                : state === 'running'
-                  ? 'The deployment was stopped when the agent restarted'
-                  : 'Nothing to cancel';
-            result(m.commandId, 'completed', { cancelled: false, reason }, null);
-          }
-          return;
-        }
-      }
-    } catch (err) {
-      result(m.commandId, 'failed', null, err instanceof Error ? err.message : String(err));
-    }
+    await runCommand(commandContext, m);
   }
 
-  function deploymentResult(commandId: string, outcome: RunDeploymentResult, error: string | null) {
-    result(commandId, outcome.deploymentStatus === 'completed' ? 'completed' : 'failed', outcome, error);
-    journal.set(commandId, 'finished');
-  }
-
-  /**
-   * Runs a deployment after the ones before it: its reports become step_progress messages
-   * (numbered, output coalesced), its end a command_result. `cancel` aborts it; stopping the
-   * agent abandons it (the journal answers it when the server offers it again after the restart).
-   */
-  async function runDeploymentCommand(commandId: string, command: DeploymentCommand) {
-    const before = journal.get(commandId);
-    if (before === 'finished') {
-      return; // its result is in the outbox, on its way
-    }
-    if (before === 'running') {
-      deploymentResult(commandId, { deploymentStatus: 'failed', rebootRequired: false }, INTERRUPTED_MESSAGE);
-      return;
-    }
-    const controller = new AbortController();
-    const stream = new ProgressStream(
-      commandId,
-      (message) => connection.sendReliable(message),
-      options.progress,
-    );
-    let finish: () => void = () => undefined;
-    const done = new Promise<void>((resolve) => (finish = resolve));
-    running.set(commandId, { controller, stream, done });
-    // A deployment waiting for its turn can be cancelled too: it then goes at once, with the
-    // signal aborted, and every step is reported cancelled without running.
-    const cancelled = new Promise((resolve) => controller.signal.addEventListener('abort', resolve));
-    const turn = Promise.race([lastRun, cancelled]).then(() => {
-      if (!controller.signal.aborted) {
-        journal.set(commandId, 'running');
-      }
-      return deployments(command, {
-        report: (progress) => stream.report(progress),
-        signal: controller.signal,
-      });
-    });
-    lastRun = Promise.all([lastRun, turn.catch(() => undefined)]);
-    try {
-      const outcome = await turn;
-      if (isStopping) {
-        return;
-      }
-      stream.close();
-      deploymentResult(
-        commandId,
-        { deploymentStatus: outcome.status, rebootRequired: outcome.rebootRequired },
-        deploymentError(outcome),
-      );
-    } catch (err) {
-      if (isStopping) {
-        return;
-      }
-      stream.close();
-      options.log?.error('deployment failed', { commandId, err: String(err) });
-      deploymentResult(
-        commandId,
-        { deploymentStatus: 'failed', rebootRequired: false },
-        err instanceof Error ? err.message : String(err),
-      );
-    } finally {
-      running.delete(commandId);
-      finish();
-    }
-  }
+  // what the commands and the deployments share with the agent
+  const shared = { journal, running, state };
+  const deploymentContext: DeploymentContext = {
+    ...shared,
+    deployments,
+    connection,
+    progress: options.progress,
+    log: options.log,
+    result,
+  };
+  const runDeploymentCommand = (commandId: string, command: DeploymentCommand) =>
+    runDeployment(deploymentContext, commandId, command);
+  const commandContext: CommandContext = {
+    ...shared,
+    executor,
+    selfUpdate,
+    sendInventory,
+    result,
+    runDeploymentCommand,
+  };
 
   async function pollSessions() {
     if (!backend.sessions || connection.state !== 'connected') {
@@ -305,30 +200,7 @@ export function createAgent(options: AgentOptions): Agent {
     }
     const now = await backend.sessions();
     const current = new Map(now.map((s) => [s.sessionId, s]));
-    const at = new Date().toISOString();
-    const events: ActivityEvent[] = [];
-    for (const [id, s] of current) {
-      if (!known.has(id)) {
-        events.push({
-          eventType: 'login',
-          userName: s.userName,
-          sessionId: id,
-          ipAddress: s.ipAddress ?? null,
-          timestamp: at,
-        });
-      }
-    }
-    for (const [id, s] of known) {
-      if (!current.has(id)) {
-        events.push({
-          eventType: 'logout',
-          userName: s.userName,
-          sessionId: id,
-          ipAddress: s.ipAddress ?? null,
-          timestamp: at,
-        });
-      }
-    }
+    const events = sessionEvents(known, current, new Date().toISOString());
     known = current;
     agent.reportActivity(events);
   }
@@ -352,16 +224,8 @@ export function createAgent(options: AgentOptions): Agent {
       }
       // A deployment does not survive its agent (as on a reboot): its processes are stopped and
       // nothing more is reported; the journal answers it when the server offers it again.
-      isStopping = true;
-      const runs = [...running.values()];
-      for (const r of runs) {
-        r.stream.abandon();
-        r.controller.abort();
-      }
-      await Promise.race([
-        Promise.all(runs.map((r) => r.done)),
-        new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref()),
-      ]);
+      state.isStopping = true;
+      await stopRunning(running);
       await connection.stop();
     },
     reportActivity(events) {
