@@ -1,5 +1,6 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, like, sql } from 'drizzle-orm';
 import type { EnrollmentToken } from '@outpost/contract/agents';
+import type { Db } from '../../db/client';
 import { devices, enrollmentTokens, sites, tenants } from '../../db/schema/index';
 import { firstOrThrow } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
@@ -187,4 +188,29 @@ export async function findAgentCredentials(db: Reader, deviceGuid: string) {
     .where(eq(devices.deviceGuid, deviceGuid))
     .limit(1);
   return row ?? null;
+}
+
+export type NewEnrollmentToken = {
+  name: string;
+  siteId: number;
+  tokenHash: string;
+  tokenPrefix: string;
+  createdByName: string;
+};
+
+/** Replaces the tenant's tokens whose name starts with namePrefix by the given ones. */
+export async function replaceEnrollmentTokens(
+  db: Db,
+  tenantId: number,
+  namePrefix: string,
+  tokens: NewEnrollmentToken[],
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(enrollmentTokens)
+      .where(and(eq(enrollmentTokens.tenantId, tenantId), like(enrollmentTokens.name, `${namePrefix}%`)));
+    if (tokens.length > 0) {
+      await tx.insert(enrollmentTokens).values(tokens.map((token) => ({ tenantId, ...token })));
+    }
+  });
 }

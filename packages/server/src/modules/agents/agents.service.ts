@@ -255,3 +255,7 @@ export function createAgentsService(db: Db, bus: Bus) {
 }
 
 export type AgentsService = ReturnType<typeof createAgentsService>;
+
+export type { NewEnrollmentToken } from './agents.queries';
+/** Replaces the tenant's enrolment tokens whose name starts with the prefix (the demo fleet's own). */
+export { replaceEnrollmentTokens } from './agents.queries';

@@ -133,20 +133,3 @@ export async function listUserSiteIds(db: Reader, userId: number): Promise<numbe
     .where(eq(userSites.userId, userId));
   return rows.map((r) => r.siteId);
 }
-
-/** Fills in a member's name from the identity provider (first sign-in); their own row only. */
-export async function setMemberName(tx: Executor, userId: number, name: string): Promise<void> {
-  await tx.update(users).set({ name }).where(eq(users.id, userId));
-}
-
-/** The caller's own profile fields, in their own tenant. */
-export async function updateMemberProfile(
-  tx: Executor,
-  member: { userId: number; tenantId: number },
-  patch: Partial<Pick<typeof users.$inferInsert, 'name' | 'company' | 'notificationPrefs'>>,
-): Promise<void> {
-  await tx
-    .update(users)
-    .set({ ...patch, updatedAt: sql`now()` })
-    .where(and(inTenant(users, member), eq(users.id, member.userId)));
-}

@@ -9,16 +9,10 @@ import type { RequestContext } from '../../lib/context';
 import { SESSION_TOKEN_TTL_SECONDS } from '@outpost/contract/limits';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Executor } from '../../lib/db';
-import {
-  findMembership,
-  findMembershipsOf,
-  listUserSiteIds,
-  setMemberName,
-  toSessionUser,
-  updateMemberProfile,
-} from './auth.queries';
+import { findMembership, findMembershipsOf, listUserSiteIds, toSessionUser } from './auth.queries';
 import type { Membership } from './auth.queries';
-import { bindInvitations, DEV_ISSUER, upsertIdentity } from './identities.queries';
+import { DEV_ISSUER, upsertIdentity } from './identities.queries';
+import { bindInvitations, setMemberName, updateMemberProfile } from '../users/members.service';
 import type { AssertedIdentity } from './identities.queries';
 import { deleteDeadSessions, insertSession, revokeSession } from './sessions.queries';
 import { consumeSignInLink, insertSignInLink } from './sign-in-links.queries';

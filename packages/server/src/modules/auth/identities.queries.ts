@@ -1,11 +1,11 @@
-import { and, eq, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../lib/db';
 import { firstOrThrow } from '../../lib/db';
-import { identities, users } from '../../db/schema/index';
+import { identities } from '../../db/schema/index';
 
-// Identities and the binding of invitations to them (SECURITY.md R2-1). A person is the identity
-// provider's issuer and subject; the e-mail a tenant typed is only an invitation, bound to the
-// first identity that signs in with that e-mail verified, and never moved to another after that.
+// Identities (SECURITY.md R2-1). A person is the identity provider's issuer and subject; the
+// e-mail a tenant typed is only an invitation, bound to the first identity that signs in with that
+// e-mail verified, and never moved to another after that (users/members.queries.ts binds it).
 
 /** Identities migrated from e-mail memberships, until their person's next sign-in re-keys them. */
 export const EMAIL_ISSUER = 'urn:outpost:email';
@@ -52,25 +52,4 @@ export async function upsertIdentity(tx: Executor, who: AssertedIdentity): Promi
     })
     .returning({ id: identities.id });
   return firstOrThrow(inserted, 'insert identity').id;
-}
-
-/**
- * Binds the open invitations for this verified e-mail to the identity: one per tenant (a tenant
- * where the identity already has a membership keeps that one). Bound rows are never unbound.
- */
-export async function bindInvitations(tx: Executor, identityId: number, email: string): Promise<void> {
-  const memberOf = tx
-    .select({ tenantId: users.tenantId })
-    .from(users)
-    .where(eq(users.identityId, identityId));
-  await tx
-    .update(users)
-    .set({ identityId, updatedAt: sql`now()` })
-    .where(
-      and(
-        isNull(users.identityId),
-        eq(users.email, email.toLowerCase()),
-        notInArray(users.tenantId, memberOf),
-      ),
-    );
 }

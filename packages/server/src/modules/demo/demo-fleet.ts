@@ -5,7 +5,9 @@ import { z } from 'zod';
 import type { Fleet } from '@outpost/agent/sim/fleet';
 import type { Db } from '../../db/client';
 import { hashSecret, newEnrollmentToken, tokenPrefixOf } from '../agents/agent-secrets';
-import { findTenantIdByName, listFirstSites, raiseMaxAgents, replaceEnrollmentTokens } from './demo.queries';
+import { replaceEnrollmentTokens } from '../agents/agents.service';
+import { raiseAgentLimit } from '../tenants/tenants.service';
+import { findTenantIdByName, listFirstSites } from './demo.queries';
 import { DEMO } from './demo.seed';
 
 const DEMO_TOKEN_NAME = 'Demo fleet';
@@ -63,7 +65,7 @@ export async function startDemoFleet(
   }
   // The operator asked for this many simulated devices (OUTPOST_DEMO_DEVICES, up to 10,000): the
   // demo tenant's own limit (100) must not refuse their enrolment.
-  await raiseMaxAgents(db, tenantId, devices);
+  await raiseAgentLimit(db, tenantId, devices);
   const issued = demoSites.map((site) => ({ site, token: newEnrollmentToken() }));
   await replaceEnrollmentTokens(
     db,

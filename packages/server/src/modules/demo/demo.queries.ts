@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNotNull, like, lt } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { deploymentPackages, devices, enrollmentTokens, sites, tenants } from '../../db/schema/index';
+import { deploymentPackages, devices, sites, tenants } from '../../db/schema/index';
 
 export async function findTenantIdByName(db: Db, tenantName: string): Promise<number | null> {
   const [tenant] = await db
@@ -11,14 +11,6 @@ export async function findTenantIdByName(db: Db, tenantName: string): Promise<nu
   return tenant?.id ?? null;
 }
 
-/** Raises the tenant's agent limit to `atLeast` when it has a lower one (never lowers it). */
-export async function raiseMaxAgents(db: Db, tenantId: number, atLeast: number): Promise<void> {
-  await db
-    .update(tenants)
-    .set({ maxAgents: atLeast })
-    .where(and(eq(tenants.id, tenantId), isNotNull(tenants.maxAgents), lt(tenants.maxAgents, atLeast)));
-}
-
 export function listFirstSites(db: Db, tenantId: number, limit: number) {
   return db
     .select({ id: sites.id, code: sites.siteCode, timezone: sites.timezone })
@@ -26,31 +18,6 @@ export function listFirstSites(db: Db, tenantId: number, limit: number) {
     .where(eq(sites.tenantId, tenantId))
     .orderBy(asc(sites.id))
     .limit(limit);
-}
-
-export type NewEnrollmentToken = {
-  name: string;
-  siteId: number;
-  tokenHash: string;
-  tokenPrefix: string;
-  createdByName: string;
-};
-
-/** Replaces the tenant's tokens whose name starts with namePrefix by the given ones. */
-export async function replaceEnrollmentTokens(
-  db: Db,
-  tenantId: number,
-  namePrefix: string,
-  tokens: NewEnrollmentToken[],
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx
-      .delete(enrollmentTokens)
-      .where(and(eq(enrollmentTokens.tenantId, tenantId), like(enrollmentTokens.name, `${namePrefix}%`)));
-    if (tokens.length > 0) {
-      await tx.insert(enrollmentTokens).values(tokens.map((token) => ({ tenantId, ...token })));
-    }
-  });
 }
 
 /** The demo tenant's connected devices, for its deployment history. */
@@ -77,9 +44,4 @@ export async function listPackageIds(db: Db, tenantId: number): Promise<number[]
     .where(and(eq(deploymentPackages.tenantId, tenantId), eq(deploymentPackages.isTemplate, false)))
     .orderBy(asc(deploymentPackages.id));
   return rows.map((r) => r.id);
-}
-
-/** The demo tenant's sites, in the order given. */
-export function insertDemoSites(db: Db, values: (typeof sites.$inferInsert)[]) {
-  return db.insert(sites).values(values).returning({ id: sites.id });
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { insertDemoSites } from './demo.queries';
+import { insertSites } from '../sites/sites.service';
 import { addMember, countTenants, createTenant } from '../tenants/tenants.service';
 import type { BlobStore } from '../files/blob-store';
 import { seedDemoPackages } from '../packages/packages.seed';
@@ -45,7 +45,7 @@ export async function seedDemo(
     adminName: 'Hank Scorpio',
   });
   await addMember(db, { tenantId: globex.id, email: DEMO.adminEmail, name: 'Alex Morgan', role: 'user' });
-  const created = await insertDemoSites(db, [
+  const created = await insertSites(db, [
     {
       tenantId: acme.id,
       siteName: 'Headquarters',

@@ -170,3 +170,8 @@ export async function deleteSites(tx: Executor, scope: Scope, ids: number[]): Pr
     .returning({ id: sites.id });
   return rows.map((r) => r.id);
 }
+
+/** New sites, in the order given (the demo tenant's); their ids in that order. */
+export function insertSites(db: Executor, values: (typeof sites.$inferInsert)[]) {
+  return db.insert(sites).values(values).returning({ id: sites.id });
+}

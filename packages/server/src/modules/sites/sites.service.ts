@@ -196,3 +196,6 @@ export function createSitesService(db: Db) {
 }
 
 export type SitesService = ReturnType<typeof createSitesService>;
+
+/** New sites for a tenant being seeded (the demo), written outside any caller's scope. */
+export { insertSites } from './sites.queries';

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
-import { sites, tenants, users, userSites } from '../../db/schema/index';
+import { and, asc, count, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { sites, tenants, users } from '../../db/schema/index';
 import { firstOrThrow, statementCache, UNNAMED_STATEMENT } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
 import { inTenant, tenantOnly } from '../../lib/scope';
@@ -9,12 +9,6 @@ import { inTenant, tenantOnly } from '../../lib/scope';
 
 export async function insertTenant(tx: Executor, values: typeof tenants.$inferInsert) {
   return firstOrThrow(await tx.insert(tenants).values(values).returning(), 'insert tenant');
-}
-
-/** Inserts a membership; null when the e-mail is already a member of that tenant. */
-export async function insertMember(tx: Executor, values: typeof users.$inferInsert) {
-  const [row] = await tx.insert(users).values(values).onConflictDoNothing().returning();
-  return row ?? null;
 }
 
 const tenantStatement = statementCache((db) =>
@@ -70,13 +64,6 @@ export async function countTenantSites(db: Reader, tenantId: number, siteIds: nu
   return row?.n ?? 0;
 }
 
-export async function insertUserSites(tx: Executor, userId: number, siteIds: number[]): Promise<void> {
-  const unique = [...new Set(siteIds)];
-  if (unique.length > 0) {
-    await tx.insert(userSites).values(unique.map((siteId) => ({ userId, siteId })));
-  }
-}
-
 /**
  * The tenant's own storage quota (null: the instance default), or undefined when there is no
  * such tenant. With `lock` the tenant row is held until the transaction ends, so uploads of one
@@ -104,4 +91,12 @@ export async function updateStorageQuota(db: Executor, tenantId: number, quota: 
     .where(eq(tenants.id, tenantId))
     .returning({ id: tenants.id });
   return rows.length > 0;
+}
+
+/** Raises the tenant's agent limit to `atLeast` when it has a lower one (never lowers it). */
+export async function raiseMaxAgents(db: Executor, tenantId: number, atLeast: number): Promise<void> {
+  await db
+    .update(tenants)
+    .set({ maxAgents: atLeast })
+    .where(and(eq(tenants.id, tenantId), isNotNull(tenants.maxAgents), lt(tenants.maxAgents, atLeast)));
 }

@@ -6,13 +6,13 @@ import {
   countAllTenants,
   countTenantSites,
   findTenant,
-  insertMember,
   insertTenant,
-  insertUserSites,
   listTenantsWithUserCounts,
+  raiseMaxAgents,
   readStorageQuota,
   updateStorageQuota,
 } from './tenants.queries';
+import { insertMember, insertMemberSites } from '../users/members.service';
 import type { Executor } from '../../lib/db';
 
 // Tenant provisioning, used by the admin CLI and the embedded demo; not exposed over HTTP.
@@ -88,7 +88,7 @@ export async function addMember(db: Db, input: NewMember) {
       if (found !== new Set(m.siteIds).size) {
         throw new HttpError(404, `Not every site in ${m.siteIds.join(', ')} belongs to tenant ${m.tenantId}`);
       }
-      await insertUserSites(tx, user.id, m.siteIds);
+      await insertMemberSites(tx, user.id, m.siteIds);
     }
     return user;
   });
@@ -155,3 +155,8 @@ export function createTenantsService(db: Db) {
 }
 
 export type TenantsService = ReturnType<typeof createTenantsService>;
+
+/** Raises a tenant's agent limit to at least this many (never lowers it; the demo fleet needs room). */
+export function raiseAgentLimit(db: Db, tenantId: number, atLeast: number): Promise<void> {
+  return raiseMaxAgents(db, tenantId, atLeast);
+}
