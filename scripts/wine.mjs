@@ -1,7 +1,9 @@
 // Wine for the Windows agent suite (docs/agent-windows.md): Debian's wine and wine64 run the
 // Windows single executable, wixl (msitools) builds the MSI the suite installs, osslsigncode
 // signs and verifies the executable. `node scripts/wine.mjs` installs what is missing (apt) and
-// prints what it found; `npm test` calls ensureWine() before the suite.
+// prints what it found; `npm test` calls ensureWine() before the suite. The suite runs 64-bit
+// programs only in a 64-bit prefix (WINEARCH=win64: node.exe, cmd, reg, ping, msiexec with an x64
+// MSI), so no i386 architecture or wine32 is needed; Wine's "wine32 is missing" line is a warning.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

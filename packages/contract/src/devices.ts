@@ -117,6 +117,10 @@ export const INVENTORY_KINDS = ['hardware', 'network', 'software', 'services'] a
 export const InventoryKind = z.enum(INVENTORY_KINDS);
 export type InventoryKind = z.infer<typeof InventoryKind>;
 
+/** An inventory part the agent could not collect, and why (docs/agent-windows.md). */
+export const InventoryNotReported = z.object({ kind: InventoryKind, reason: z.string() });
+export type InventoryNotReported = z.infer<typeof InventoryNotReported>;
+
 /** docs/product/devices.md#device-fields — action_type 'restart' or 'shutdown'. */
 export const DEVICE_ACTION_TYPES = ['restart', 'shutdown'] as const;
 export const DeviceActionType = z.enum(DEVICE_ACTION_TYPES);
@@ -145,6 +149,11 @@ export const Device = z.object({
   last_inventory_update: z.string().nullable(),
   hardware_info: HardwareInfo.nullable(),
   network_info: NetworkInfo.nullable(),
+  /**
+   * The inventory parts the agent last said it could not collect, with why (no PowerShell, a
+   * probe that did not answer); empty when it reported them all (docs/agent-windows.md).
+   */
+  not_reported: z.array(InventoryNotReported),
 });
 export type Device = z.infer<typeof Device>;
 
@@ -191,7 +200,7 @@ export type DeviceListQuery = z.input<typeof DeviceListQuery>;
 export type DeviceListFilters = z.output<typeof DeviceListQuery>;
 
 /** A list row: the device without its inventory documents. */
-export const DeviceListItem = Device.omit({ hardware_info: true, network_info: true });
+export const DeviceListItem = Device.omit({ hardware_info: true, network_info: true, not_reported: true });
 export type DeviceListItem = z.infer<typeof DeviceListItem>;
 
 export const DeviceListResponse = listOf(DeviceListItem);
@@ -238,7 +247,7 @@ export const RefreshResponse = z.object({
   message: z.string(),
   last_inventory_update: z.string().nullable(),
   /** the parts the agent could not collect, and why (docs/agent-windows.md); absent when none */
-  not_reported: z.array(z.object({ kind: InventoryKind, reason: z.string() })).optional(),
+  not_reported: z.array(InventoryNotReported).optional(),
 });
 export type RefreshResponse = z.infer<typeof RefreshResponse>;
 

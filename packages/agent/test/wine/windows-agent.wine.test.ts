@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RefreshResponse } from '@outpost/contract/devices';
+import type { Device, RefreshResponse } from '@outpost/contract/devices';
 import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../../server/test/harness';
 import type { TestServer } from '../../../server/test/harness';
 import { createEnrollmentToken, eventually } from '../../../server/src/live/test-support';
+import { CANCEL_NOT_COVERED, registerCancelChecks } from './cancel-checks';
 import { registerInstallerChecks } from './installer-checks';
 import { createWinePrefix, wineUnavailableReason } from './wine-harness';
 import type { WinePrefix, WineProcess } from './wine-harness';
@@ -26,6 +27,7 @@ const NOT_COVERED = [
   'POWERSHELL steps (checked only to fail as "PowerShell is not available on this device")',
   'the software and services inventory (checked only to be "not reported")',
   'service control, installing the Windows service, restart and shutdown',
+  CANCEL_NOT_COVERED,
 ];
 
 describe.skipIf(unavailable !== null)('the Windows agent under Wine', () => {
@@ -119,6 +121,12 @@ describe.skipIf(unavailable !== null)('the Windows agent under Wine', () => {
     expect(refreshed.body.data.message).toBe(
       messages.inventoryNotReported(`software (${messages.powershellUnavailable})`),
     );
+    // the device keeps the note: its detail says what was not reported, and why
+    const detail = await api.call<Device>('GET', `/api/customer/devices/${deviceId}`);
+    expect(detail.body.data.not_reported).toEqual([
+      { kind: 'software', reason: messages.powershellUnavailable },
+      { kind: 'services', reason: messages.powershellUnavailable },
+    ]);
     const network = await api.call<RefreshResponse>(
       'POST',
       `/api/customer/devices/${deviceId}/refresh/network`,
@@ -201,6 +209,7 @@ describe.skipIf(unavailable !== null)('the Windows agent under Wine', () => {
   }, 120_000);
 
   registerInstallerChecks(() => ({ wine, api, deviceId, home: device.home }));
+  registerCancelChecks(() => ({ wine, server, api, deviceId }));
 
   it('stops gracefully on Ctrl+C (Wine turns SIGINT into the console event) and goes offline at once', async () => {
     const running = agent!;

@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { DeviceStatus, HardwareInfo, NetworkInfo, Service } from '@outpost/contract/devices';
+import type {
+  DeviceStatus,
+  HardwareInfo,
+  InventoryNotReported,
+  NetworkInfo,
+  Service,
+} from '@outpost/contract/devices';
 import type { InventoryDigests, UserSession } from '@outpost/contract/agent-protocol';
 import { tenants } from './tenants';
 import { sites } from './sites';
@@ -58,6 +64,11 @@ export const devices = pgTable(
     lastInventoryUpdate: timestamp('last_inventory_update', { withTimezone: true }),
     /** the digest of each inventory part stored above, as the agent gave it (or the server's own) */
     inventoryDigests: jsonb('inventory_digests').$type<InventoryDigests>(),
+    /**
+     * The inventory parts the agent said it could not collect, with why: a part it sends again
+     * leaves the list, a part named not reported replaces its entry (device-state.queries.ts).
+     */
+    notReported: jsonb('not_reported').$type<InventoryNotReported[]>().notNull().default([]),
     /** user sessions open on the device right now (status loggedin while non-empty) */
     sessions: jsonb().$type<UserSession[]>().notNull().default([]),
     /** the agent connection that holds the device; presence changes only apply to the current one */

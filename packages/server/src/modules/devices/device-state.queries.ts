@@ -6,7 +6,7 @@ import type {
   InventoryMessage,
   UserSession,
 } from '@outpost/contract/agent-protocol';
-import type { DeviceStatus, InventoryKind } from '@outpost/contract/devices';
+import type { DeviceStatus, InventoryKind, InventoryNotReported } from '@outpost/contract/devices';
 import { deviceArchitecture } from '@outpost/contract/targets';
 import type { Db } from '../../db/client';
 import { devices } from '../../db/schema/index';
@@ -174,10 +174,10 @@ export async function setSessions(
     .returning(returning);
 }
 
-/** The digests of the inventory parts the server holds; null for a removed device. */
+/** The digests of the inventory parts the server holds and the parts not reported; null for a removed device. */
 export async function storedDigests(db: Reader, deviceId: number) {
   const [stored] = await db
-    .select({ digests: devices.inventoryDigests })
+    .select({ digests: devices.inventoryDigests, notReported: devices.notReported })
     .from(devices)
     .where(eq(devices.id, deviceId));
   return stored ?? null;
@@ -225,11 +225,13 @@ export async function writeInventory(
   inv: InventoryMessage,
   changed: readonly InventoryKind[],
   digests: InventoryDigests,
+  notReported?: InventoryNotReported[],
 ): Promise<DeviceStateRow | undefined> {
   const [row] = await tx
     .update(devices)
     .set({
       ...inventoryPatch(inv, changed),
+      ...(notReported && { notReported }),
       inventoryDigests: sql`coalesce(${devices.inventoryDigests}, '{}'::jsonb) || ${JSON.stringify(digests)}::jsonb`,
       lastInventoryUpdate: sql`now()`,
       lastSeen: sql`now()`,

@@ -8,7 +8,7 @@ import type {
   UserSession,
 } from '@outpost/contract/agent-protocol';
 import { INVENTORY_KINDS } from '@outpost/contract/devices';
-import type { DeviceStatus } from '@outpost/contract/devices';
+import type { DeviceStatus, InventoryNotReported } from '@outpost/contract/devices';
 import type { DeviceUpdatePayload } from '@outpost/contract/live';
 import type { Db } from '../../db/client';
 import type { Executor } from '../../lib/db';
@@ -237,6 +237,27 @@ function digestsOf(inv: InventoryMessage): InventoryDigests {
 }
 
 /**
+ * The device's "not reported" note after this message, or undefined when it does not change it: a
+ * part the message carries is reported again and leaves the note; a part the agent names as not
+ * reported replaces its entry (a refresh of one part says nothing of the others, so an empty list
+ * clears nothing by itself). Kept in the order of INVENTORY_KINDS.
+ */
+export function mergeNotReported(
+  stored: readonly InventoryNotReported[],
+  inv: InventoryMessage,
+): InventoryNotReported[] | undefined {
+  const named = inv.notReported ?? [];
+  const leaving = new Set<string>([
+    ...INVENTORY_KINDS.filter((k) => inv[k] !== undefined),
+    ...named.map((p) => p.kind),
+  ]);
+  const merged = [...stored.filter((p) => !leaving.has(p.kind)), ...named].sort(
+    (a, b) => INVENTORY_KINDS.indexOf(a.kind) - INVENTORY_KINDS.indexOf(b.kind),
+  );
+  return JSON.stringify(merged) === JSON.stringify(stored) ? undefined : merged;
+}
+
+/**
  * Any inventory part present replaces what the device row (and its software rows) held, unless
  * the server already holds it: a part whose digest equals the stored one is not written again
  * (docs/decisions/2026-11-26-fleet-scale.md). Without software to replace this is one read and one
@@ -256,8 +277,9 @@ export async function applyInventory(
   const changed = INVENTORY_KINDS.filter(
     (k) => digests[k] !== undefined && digests[k] !== stored.digests?.[k],
   );
+  const notReported = mergeNotReported(stored.notReported, inv);
   const write = async (tx: Executor) => {
-    const row = await writeInventory(tx, device.id, inv, changed, digests);
+    const row = await writeInventory(tx, device.id, inv, changed, digests, notReported);
     // an inventory changes no status: the change is published for its data
     return row ? changeOf(row, row.status, { inventory: changed }) : null;
   };

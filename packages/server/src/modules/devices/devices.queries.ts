@@ -49,6 +49,7 @@ export const deviceColumns = {
   ...deviceListColumns,
   hardwareInfo: devices.hardwareInfo,
   networkInfo: devices.networkInfo,
+  notReported: devices.notReported,
 };
 
 type Selected<Columns extends Record<string, { _: { notNull: boolean; data: unknown } }>> = {
@@ -89,7 +90,12 @@ export function toListItem(r: DeviceListSelection): DeviceListItem {
 
 /** A selected row as the API shows it (docs/product/devices.md#device-fields). */
 export function toDevice(r: DeviceSelection): Device {
-  return { ...toListItem(r), hardware_info: r.hardwareInfo, network_info: r.networkInfo };
+  return {
+    ...toListItem(r),
+    hardware_info: r.hardwareInfo,
+    network_info: r.networkInfo,
+    not_reported: r.notReported,
+  };
 }
 
 /** One device by guid within a scope (deviceScope(ctx) or a bare tenant condition). */

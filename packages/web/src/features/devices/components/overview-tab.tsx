@@ -1,9 +1,9 @@
-import { HardDrive } from 'lucide-react';
+import { HardDrive, AlertTriangle } from 'lucide-react';
 import type { Device } from '@outpost/contract/devices';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/states';
 import { formatDate, formatDateTime, relativeTime } from '../../../lib/format';
-import { osLabel } from '../lib/device-format';
+import { notReportedText, osLabel } from '../lib/device-format';
 import { DetailList } from './detail-list';
 import { RefreshInventoryButton } from './refresh-button';
 import { StorageBar } from './storage-bar';
@@ -15,6 +15,7 @@ export function OverviewTab({ device, onReload }: { device: Device; onReload: ()
   const memoryGb = hw?.memoryModules.reduce((sum, m) => sum + m.capacity, 0) ?? 0;
   const storageGb = (hw?.storageDevices.reduce((sum, s) => sum + s.totalSize, 0) ?? 0) / 1024 ** 3;
   const isOffline = device.status === 'offline';
+  const notReported = notReportedText(device.not_reported);
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <Card>
@@ -65,6 +66,15 @@ export function OverviewTab({ device, onReload }: { device: Device; onReload: ()
             ],
           ]}
         />
+        {notReported && (
+          <p
+            data-testid="inventory-not-reported"
+            className="flex items-start gap-2 border-t border-slate-100 px-5 py-3 text-sm text-amber-700 dark:border-slate-800 dark:text-amber-400"
+          >
+            <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+            <span>Not reported: {notReported}</span>
+          </p>
+        )}
       </Card>
       <Card className="lg:col-span-2">
         <CardHeader

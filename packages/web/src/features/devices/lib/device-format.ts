@@ -1,4 +1,4 @@
-import type { DeviceListItem } from '@outpost/contract/devices';
+import type { DeviceListItem, InventoryNotReported } from '@outpost/contract/devices';
 import { osTypeLabel } from '@outpost/contract/devices';
 
 // How a device is named and described on every devices screen (docs/product/devices.md#device-list).
@@ -30,3 +30,16 @@ export function osParts(d: Pick<DeviceListItem, 'os_type' | 'os_version'>): {
 
 /** The guid the detail route uses (product rule: device_guid or agent_guid). */
 export const deviceHref = (d: Pick<DeviceListItem, 'device_guid'>) => `/devices/${d.device_guid}`;
+
+/**
+ * The inventory parts the agent could not collect, those with the same reason together:
+ * "services, software (PowerShell is not available on this device)"; null when it reported all.
+ */
+export function notReportedText(parts: readonly InventoryNotReported[]): string | null {
+  const byReason = new Map<string, string[]>();
+  for (const p of parts) {
+    byReason.set(p.reason, [...(byReason.get(p.reason) ?? []), p.kind]);
+  }
+  const groups = [...byReason].map(([reason, kinds]) => `${kinds.join(', ')} (${reason})`);
+  return groups.length > 0 ? groups.join('; ') : null;
+}

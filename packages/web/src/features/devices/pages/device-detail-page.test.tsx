@@ -45,6 +45,7 @@ const device: Device = {
   last_inventory_update: null,
   hardware_info: null,
   network_info: null,
+  not_reported: [],
 };
 
 beforeEach(() => {
@@ -115,5 +116,33 @@ describe('the overview', () => {
     renderPage();
     const label = await screen.findByText('Architecture');
     expect(label.nextElementSibling ?? label.parentElement).toHaveTextContent('arm64');
+  });
+
+  it('says which inventory parts the agent did not report, and why, and nothing when it reported all', async () => {
+    const reason = 'PowerShell is not available on this device';
+    replies = [
+      {
+        status: 200,
+        body: {
+          success: true,
+          data: {
+            ...device,
+            not_reported: [
+              { kind: 'network', reason: 'The network inventory did not answer within 60 s' },
+              { kind: 'software', reason },
+              { kind: 'services', reason },
+            ],
+          },
+        },
+      },
+    ];
+    renderPage();
+    expect(await screen.findByTestId('inventory-not-reported')).toHaveTextContent(
+      `Not reported: network (The network inventory did not answer within 60 s); software, services (${reason})`,
+    );
+    cleanup();
+    renderPage();
+    await screen.findByRole('heading', { name: 'FRONT-DESK' });
+    expect(screen.queryByTestId('inventory-not-reported')).not.toBeInTheDocument();
   });
 });

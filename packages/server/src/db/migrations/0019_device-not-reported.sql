@@ -1,0 +1,1 @@
+ALTER TABLE "devices" ADD COLUMN "not_reported" jsonb DEFAULT '[]'::jsonb NOT NULL;
