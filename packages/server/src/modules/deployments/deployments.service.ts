@@ -42,11 +42,11 @@ import {
   listJobs,
   toDeviceDeployment,
   toJob,
-  updateDeviceDeployment,
   updateJob,
 } from './deployments.queries';
 import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
-import { closeRunningStepLogs, listStepLogsPage, toStepLog } from './step-logs.queries';
+import { listStepLogsPage, toStepLog } from './step-logs.queries';
+import { announceEnded, endDevicePart } from './end-device-deployment';
 import { jobSiteIds } from './job-sites.queries';
 import { withOfflineWaits } from './offline-devices.service';
 
@@ -202,7 +202,6 @@ async function cancelJob(
   id: number,
 ): Promise<DeploymentJob> {
   const { db, engine, commandQueue } = deps;
-  const cancelCommands: { deviceId: number }[] = [];
   const out = await db.transaction(async (tx) => {
     const job = await findJob(tx, ctx, id, { lock: true });
     if (!job) {
@@ -214,32 +213,19 @@ async function cancelJob(
     if ((await countDeviceDeploymentsOutside(tx, ctx, id)) > 0) {
       throw forbidden(messages.cancelOutsideScope, 'DEPLOYMENT_OUTSIDE_SCOPE');
     }
-    const reason = messages.cancelledByUser(ctx.name);
+    const end = {
+      status: 'cancelled' as const,
+      reason: messages.cancelledByUser(ctx.name),
+      mayStop: true,
+      stopExpiryMs: CANCEL_COMMAND_EXPIRY_MS,
+    };
     const ended: DeviceDeploymentRow[] = [];
+    const stopped: number[] = [];
     for (const dd of await activeDeviceDeploymentsOf(tx, id)) {
-      ended.push(
-        await updateDeviceDeployment(tx, dd.id, {
-          status: 'cancelled',
-          errorMessage: reason,
-          completedAt: new Date(),
-        }),
-      );
-      await closeRunningStepLogs(tx, dd.id, 'cancelled', reason);
-      if (dd.commandId && dd.deviceId !== null) {
-        const wasUnfinished = await commandQueue.finishCommand(tx, dd.deviceId, dd.commandId, {
-          status: 'failed',
-          error: reason,
-        });
-        if (wasUnfinished) {
-          await commandQueue.queueCommand(tx, {
-            tenantId: ctx.tenantId,
-            deviceId: dd.deviceId,
-            command: { kind: 'cancel', targetCommandId: dd.commandId },
-            createdBy: ctx.userId,
-            expiresInMs: CANCEL_COMMAND_EXPIRY_MS,
-          });
-          cancelCommands.push({ deviceId: dd.deviceId });
-        }
+      const result = await endDevicePart(tx, commandQueue, ctx, dd, end);
+      ended.push(result.row);
+      if (result.stopped && dd.deviceId !== null) {
+        stopped.push(dd.deviceId);
       }
     }
     await updateJob(tx, id, { status: 'cancelled' });
@@ -253,13 +239,9 @@ async function cancelJob(
       newValues: { status: after.status },
       siteIds: await jobSiteIds(tx, id),
     });
-    return { job: after, ended };
+    return { job: after, ended, stopped };
   });
-  await commandQueue.dispatch(cancelCommands.map((c) => c.deviceId));
-  await engine.publishJob(out.job);
-  for (const dd of out.ended) {
-    await engine.publishJob(out.job, dd);
-  }
+  await announceEnded(engine, commandQueue, out);
   return toJob(out.job);
 }
 
