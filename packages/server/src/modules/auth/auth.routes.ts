@@ -13,19 +13,16 @@ import {
 import { apiSuccess } from '@outpost/contract/envelope';
 import { messages } from '@outpost/contract/messages';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
 import { forbidden } from '../../lib/errors';
 import type { Config } from '../../config';
-import { createAuthService, devSignInAllowed } from './auth.service';
-import { listDevLoginUsers } from './auth.queries';
+import { devSignInAllowed } from './auth.service';
+import type { AuthService } from './auth.service';
 import { DEV_ISSUER } from './identities.queries';
 import type { OidcVerifier } from './oidc-verifier';
-import type { SessionTokens } from './session-token';
 
 export type AuthRoutesOptions = {
-  db: Db;
+  service: AuthService;
   config: Config;
-  tokens: SessionTokens;
   googleVerifier: OidcVerifier | null;
   version: string;
 };
@@ -38,7 +35,7 @@ const meta = (r: { ip: string; headers: Record<string, unknown> }) => ({
 // docs/product/sign-in.md#calls.
 // Plugins that only declare routes take Fastify's callback form (nothing to await).
 export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opts, done) => {
-  const service = createAuthService(opts.db, opts.tokens);
+  const { service } = opts;
 
   app.post(
     '/auth/google',
@@ -157,7 +154,7 @@ export const configRoute: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, op
         data: {
           googleClientId: opts.config.google.clientId,
           devLogin,
-          devUsers: devLogin ? await listDevLoginUsers(opts.db) : [],
+          devUsers: devLogin ? await opts.service.devLoginUsers() : [],
           version: opts.version,
         },
       };

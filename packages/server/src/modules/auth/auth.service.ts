@@ -12,6 +12,7 @@ import type { Executor } from '../../lib/db';
 import {
   findMembership,
   findMembershipsOf,
+  listDevLoginUsers,
   listUserSiteIds,
   setMemberName,
   toSessionUser,
@@ -104,8 +105,13 @@ async function signInIdentity(
   });
 }
 
-export function createAuthService(db: Db, tokens: SessionTokens) {
+export type AuthServiceDeps = { db: Db; tokens: SessionTokens };
+
+export function createAuthService({ db, tokens }: AuthServiceDeps) {
   return {
+    /** The members the sign-in screen offers for dev sign-in (GET /config, where it is allowed). */
+    devLoginUsers: () => listDevLoginUsers(db),
+
     /**
      * Sign-in for an identity already verified (an OpenID Connect ID token or dev sign-in). Open
      * invitations for its verified e-mail are bound to it first (SECURITY.md R2-1); then the person
@@ -264,7 +270,7 @@ export async function createSignInLink(db: Db, email: string): Promise<string> {
  */
 export async function openToolSession(db: Db, tokens: SessionTokens, email: string): Promise<string> {
   const who = { issuer: DEV_ISSUER, subject: email.toLowerCase(), email: email.toLowerCase(), name: null };
-  const result = await createAuthService(db, tokens).signIn(
+  const result = await createAuthService({ db, tokens }).signIn(
     who,
     { ip: '127.0.0.1', userAgent: null },
     'a tool',

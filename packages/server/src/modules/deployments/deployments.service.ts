@@ -11,16 +11,21 @@ import { SCHEDULE_PAST_TOLERANCE_MS } from '@outpost/contract/deployments';
 import { isDeviceActionable } from '@outpost/contract/devices';
 import { paginate } from '@outpost/contract/envelope';
 import type { ListData } from '@outpost/contract/envelope';
-import { deploymentMessages as messages, packageMessages } from '@outpost/contract/messages';
+import {
+  messages as commonMessages,
+  deploymentMessages as messages,
+  packageMessages,
+} from '@outpost/contract/messages';
 import { FileRef, referencedFileIds } from '@outpost/contract/step-catalog';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
 import { tenantOnly } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
 import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../lib/context';
+import { authenticateAgent } from '../agents/agent-auth';
 import type { DevicesService } from '../devices/devices.service';
 import { fileLookup } from '../files/files.service';
 import type { BlobStore } from '../files/blob-store';
@@ -55,7 +60,12 @@ export type DeploymentsServiceDeps = {
   engine: Pick<DeploymentEngine, 'kick' | 'publishJob' | 'settleJob'>;
   commandQueue: Pick<CommandQueue, 'queueCommand' | 'dispatch' | 'finishCommand'>;
   devices: Pick<DevicesService, 'findManyInScope'>;
+  /** where uploaded files are kept (the agent downloads them from it) */
+  blobStore: Pick<BlobStore, 'open'>;
 };
+
+/** What an agent's file download presents: its device guid header (null when absent) and secret. */
+export type AgentCredentials = { deviceGuid: string | null; secret: string };
 
 /** How long a cancel waits for an offline device before it is dropped (the run was ended anyway). */
 const CANCEL_COMMAND_EXPIRY_MS = 60 * 60 * 1000;
@@ -248,8 +258,8 @@ async function cancelJob(
 // Deployments (docs/product/administration.md#who-may-do-what, docs/product/deployments.md#running-on-devices): any member deploys to and follows the devices in their
 // scope; a job with devices outside a site-limited caller's sites is visible to them (their
 // devices only) but cancelled only by someone who sees all of its devices.
-export function createDeploymentsService({ db, engine, commandQueue, devices }: DeploymentsServiceDeps) {
-  const deps: DeploymentsServiceDeps = { db, engine, commandQueue, devices };
+export function createDeploymentsService(deps: DeploymentsServiceDeps) {
+  const { db, blobStore } = deps;
   async function loadJob(ctx: RequestContext, id: number): Promise<JobRow> {
     const job = await findJob(db, ctx, id);
     if (!job) {
@@ -321,24 +331,33 @@ export function createDeploymentsService({ db, engine, commandQueue, devices }: 
       return countRunningJobs(db, ctx);
     },
 
-    /** GET /api/agent/files/{id}: only a file a step of one of the device's unfinished jobs uses. */
+    /**
+     * GET /api/agent/files/{id}: the agent proves its device like on its socket (401 otherwise),
+     * and gets only a file a step of one of the device's unfinished jobs uses (404 otherwise).
+     */
     async openAgentFile(
-      device: { id: number; tenantId: number },
+      credentials: AgentCredentials,
       fileId: number,
-      store: BlobStore,
-    ): Promise<{ name: string; size: number; sha256: string; stream: Readable } | null> {
-      if (!(await deviceMayDownload(db, device.id, fileId))) {
-        return null;
+    ): Promise<{ name: string; size: number; sha256: string; stream: Readable }> {
+      const { deviceGuid, secret } = credentials;
+      if (deviceGuid === null || !secret) {
+        throw unauthorized(commonMessages.agentAuthMissing, 'AGENT_AUTH_REQUIRED');
       }
-      const [file] = await fileLookup.findByIds(db, tenantOnly(device.tenantId), [fileId]);
+      const device = await authenticateAgent(db, deviceGuid, secret);
+      if (!device) {
+        throw unauthorized(commonMessages.agentAuthFailed, 'AGENT_AUTH_FAILED');
+      }
+      const file = (await deviceMayDownload(db, device.id, fileId))
+        ? (await fileLookup.findByIds(db, tenantOnly(device.tenantId), [fileId]))[0]
+        : undefined;
       if (!file) {
-        return null;
+        throw notFound(packageMessages.fileNotFound, 'FILE_NOT_FOUND');
       }
       return {
         name: file.originalFilename,
         size: file.sizeBytes,
         sha256: file.sha256,
-        stream: await store.open(file.storageKey),
+        stream: await blobStore.open(file.storageKey),
       };
     },
   };
