@@ -48,7 +48,7 @@ function build() {
     tokens: createSessionTokens(config.sessionSecret),
     bus: {} as Bus,
     commandQueue: {} as CommandQueue,
-    portalHub: { send: () => undefined },
+    portalHub: { send: () => Promise.resolve() },
     log: { warn: () => undefined, error: () => undefined } as unknown as FastifyBaseLogger,
     blobStore: {} as BlobStore,
     releases: {} as ReleaseStore,
