@@ -17,7 +17,6 @@ import { forbidden } from '../../lib/errors';
 import type { Config } from '../../config';
 import { devSignInAllowed } from './auth.service';
 import type { AuthService } from './auth.service';
-import { DEV_ISSUER } from './identities.queries';
 import type { OidcVerifier } from './oidc-verifier';
 
 export type AuthRoutesOptions = {
@@ -67,10 +66,7 @@ export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opt
         request.log.warn({ ip: request.ip }, 'dev sign-in refused: the caller is not on this machine');
         throw forbidden(messages.devLoginLocalOnly, 'DEV_LOGIN_LOCAL_ONLY');
       }
-      const email = request.body.email.toLowerCase();
-      const who = { issuer: DEV_ISSUER, subject: email, email, name: null };
-      const data = await service.signIn(who, meta(request), 'dev sign-in');
-      return { success: true as const, data };
+      return { success: true as const, data: await service.signInDev(request.body.email, meta(request)) };
     },
   );
 

@@ -121,6 +121,13 @@ export function createAuthService({ db, tokens }: AuthServiceDeps) {
       return signInIdentity(db, tokens, who, meta, method);
     },
 
+    /** Dev sign-in (POST /auth/dev, where the route allows it): the e-mail is the identity. */
+    async signInDev(email: string, meta: Meta): Promise<SignInResult> {
+      const address = email.toLowerCase();
+      const who = { issuer: DEV_ISSUER, subject: address, email: address, name: null };
+      return signInIdentity(db, tokens, who, meta, 'dev sign-in');
+    },
+
     /**
      * A one-time link's sign-in (made by `npm run outpost -- sign-in-link`): the operator of this
      * machine vouched for the e-mail, as dev sign-in does, so it signs in through the same provider.
