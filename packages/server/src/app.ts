@@ -36,23 +36,19 @@ import { createLocalBlobStore } from './modules/files/blob-store';
 import { filesRoutes } from './modules/files/files.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { devicesRoutes } from './modules/devices/devices.routes';
+import { startCountsCompaction } from './modules/devices/counts-compaction';
 import { deviceActionsRoutes } from './modules/device-actions/device-actions.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { activityRoutes } from './modules/activity/activity.routes';
-import { deploymentSubscriptions } from './modules/deployments/deployment-subscriptions';
-import { createDeploymentEngine } from './modules/deployments/engine/deployment-engine';
 import { agentFilesRoutes, deploymentsRoutes } from './modules/deployments/deployments.routes';
-import { createDeploymentsService, deploymentLookup } from './modules/deployments/deployments.service';
 import { offlineDevicesRoutes } from './modules/deployments/offline-devices.routes';
-import { createOfflineDevicesService } from './modules/deployments/offline-devices.service';
-import { canFollowDevice, createDevicesService } from './modules/devices/devices.service';
-import { createDeviceStateService } from './modules/devices/device-state.service';
 import { usersRoutes } from './modules/users/users.routes';
-import { createSessionControl, resolveSession } from './modules/auth/sessions.service';
 import { sitesRoutes } from './modules/sites/sites.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
 import { createReleaseStore } from './modules/agent-releases/release-store';
+import { createLivePorts, createServices } from './services';
+import type { Services } from './services';
 
 type Redis = Awaited<ReturnType<typeof connectRedis>>;
 
@@ -116,23 +112,18 @@ type ApiDeps = {
   database: Database;
   redis: Redis | null;
   rateLimitPrefix: string;
-  routeOptions: Parameters<typeof configRoute>[1];
-  blobStore: ReturnType<typeof createLocalBlobStore>;
+  services: Services;
+  googleVerifier: OidcVerifier | null;
   releases: ReturnType<typeof createReleaseStore>;
-  engine: ReturnType<typeof createDeploymentEngine>;
-  deployments: ReturnType<typeof createDeploymentsService>;
 };
 
-/** Every route under /api, in their registration order. */
+/** Every route under /api, in their registration order; each plugin gets the service it calls. */
 async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<void> {
-  const { config, database, redis, rateLimitPrefix, routeOptions, blobStore, releases, engine, deployments } =
-    deps;
+  const { config, database, redis, rateLimitPrefix, services, googleVerifier, releases } = deps;
+  const authOptions = { service: services.auth, config, googleVerifier, version: VERSION };
   await app.register(
     async (api) => {
-      await api.register(healthRoutes, {
-        database,
-        ...(redis && { redisState: () => (redis.status === 'ready' ? 'up' : 'down') }),
-      });
+      await api.register(healthRoutes, { service: services.health });
       // Live sockets (docs/product/live-updates.md#server-side): WS /api/ws for the portal, WS /api/agent/ws for agents.
       await api.register(portalSocketRoutes);
       await api.register(agentSocketRoutes, {
@@ -141,45 +132,34 @@ async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
         redis,
         redisPrefix: rateLimitPrefix,
       });
-      await api.register(configRoute, routeOptions);
+      await api.register(configRoute, authOptions);
       // /api/agent/*: agents authenticate with enrolment tokens and device secrets, not sessions.
       await api.register(agentEnrollRoutes, {
-        db: database.db,
+        service: services.agents,
         prefix: '/agent',
         guard: createEnrollGuard(redis, rateLimitPrefix, config.enroll),
       });
-      await api.register(agentFilesRoutes, {
-        db: database.db,
-        service: deployments,
-        blobStore,
-        prefix: '/agent',
-      });
+      await api.register(agentFilesRoutes, { service: services.deployments, prefix: '/agent' });
       await api.register(agentReleaseRoutes, { releases, prefix: '/agent' });
       await api.register(
         async (customer) => {
-          await customer.register(authRoutes, routeOptions);
-          await customer.register(enrollmentTokenRoutes, { db: database.db });
-          await customer.register(filesRoutes, { db: database.db, config, blobStore });
-          await customer.register(packagesRoutes, {
-            db: database.db,
-            activeDeploymentCounters: [deploymentLookup.activeJobsForPackage],
+          await customer.register(authRoutes, authOptions);
+          await customer.register(enrollmentTokenRoutes, { service: services.agents });
+          await customer.register(filesRoutes, {
+            service: services.files,
+            maxUploadBytes: config.maxUploadBytes,
           });
-          await customer.register(devicesRoutes, { db: database.db });
-          await customer.register(dashboardRoutes, { db: database.db, deployments });
-          await customer.register(deviceActionsRoutes, { db: database.db });
-          await customer.register(deploymentsRoutes, { service: deployments });
-          await customer.register(offlineDevicesRoutes, {
-            service: createOfflineDevicesService({ db: database.db, engine, commandQueue: app.commandQueue }),
-          });
-          await customer.register(usersRoutes, {
-            db: database.db,
-            // SECURITY.md R2-1 "Sessions": ended sessions close their portal sockets on every instance.
-            sessions: createSessionControl((userIds) => app.bus.publish('portal.sessions', { userIds })),
-          });
-          await customer.register(sitesRoutes, { db: database.db });
-          await customer.register(auditRoutes, { db: database.db });
-          await customer.register(activityRoutes, { db: database.db });
-          await customer.register(agentUpdateRoutes, { db: database.db, releases });
+          await customer.register(packagesRoutes, { service: services.packages });
+          await customer.register(devicesRoutes, { service: services.devices });
+          await customer.register(dashboardRoutes, { service: services.dashboard });
+          await customer.register(deviceActionsRoutes, { service: services.deviceActions });
+          await customer.register(deploymentsRoutes, { service: services.deployments });
+          await customer.register(offlineDevicesRoutes, { service: services.offlineDevices });
+          await customer.register(usersRoutes, { service: services.users });
+          await customer.register(sitesRoutes, { service: services.sites });
+          await customer.register(auditRoutes, { service: services.audit });
+          await customer.register(activityRoutes, { service: services.activity });
+          await customer.register(agentUpdateRoutes, { service: services.agentUpdate });
         },
         { prefix: '/customer' },
       );
@@ -248,62 +228,57 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const metrics = createMetrics();
   // Live updates and agents (docs/product/agent-protocol.md#commands): the bus, the socket hubs and the command queue.
   // Agents' reports go from the command queue to the deployment engine (live/agent-reports.ts);
-  // the engine is built below, on the command queue, so this port forwards to it.
+  // the engine is built below with the services, on the command queue, so this port forwards to it.
   const agentReports: AgentReports = {
-    commandResult: (event) => engine.commandResult(event),
-    stepProgress: (event) => engine.stepProgress(event),
+    commandResult: (event) => services.engine.commandResult(event),
+    stepProgress: (event) => services.engine.stepProgress(event),
   };
   await app.register(livePlugin, {
     db: database.db,
     config,
-    deviceState: createDeviceStateService(database.db),
-    portalAccess: {
-      resolveSession: (token, meta) => resolveSession(database.db, tokens, token, meta),
-      canFollowDevice: (ctx, deviceGuid) => canFollowDevice(database.db, ctx, deviceGuid),
-    },
+    ...createLivePorts({ database, tokens }),
     busObserver: metrics.bus,
     agentReports,
-    authorizeDeployment: deploymentSubscriptions(database.db),
   });
   await app.register(metricsPlugin, { metrics, config, database });
 
-  const routeOptions = { db: database.db, config, tokens, googleVerifier, version: VERSION };
-  // Uploaded files (docs/product/packages.md#files); the agent download route will share this store.
-  const blobStore = createLocalBlobStore(config.blobDir);
   // Published agent executables (AGENT_RELEASES_DIR): install scripts, downloads and self-updates.
   const releases = createReleaseStore(config.agentReleasesDir, app.log);
-  // Deployments (docs/product/deployments.md#scheduling): one engine per instance, its scheduler started once listening.
-  const engine = createDeploymentEngine({
-    db: database.db,
+  // Every service, once (services.ts), on the live layer's bus and command queue.
+  const services: Services = createServices({
+    config,
+    database,
+    tokens,
+    bus: app.bus,
     commandQueue: app.commandQueue,
     portalHub: app.portalHub,
     log: app.log,
-    options: config.deployments,
+    // Uploaded files (docs/product/packages.md#files); the agent download route shares this store.
+    blobStore: createLocalBlobStore(config.blobDir),
+    releases,
+    ...(redis && { redisState: () => (redis.status === 'ready' ? 'up' : 'down') }),
     onDispatched: metrics.schedulerDispatched,
   });
-  const deployments = createDeploymentsService({
-    db: database.db,
-    engine,
-    commandQueue: app.commandQueue,
-    devices: createDevicesService({ db: database.db, commandQueue: app.commandQueue, bus: app.bus }),
-  });
   app.addHook('onReady', (done) => {
-    engine.start();
+    services.engine.start();
     done();
   });
   app.addHook('preClose', async () => {
-    await engine.stop();
+    await services.engine.stop();
+  });
+  const stopCompaction = startCountsCompaction(services.devices, app.log);
+  app.addHook('onClose', (_instance, done) => {
+    stopCompaction();
+    done();
   });
   await registerApiRoutes(app, {
     config,
     database,
     redis,
     rateLimitPrefix,
-    routeOptions,
-    blobStore,
+    services,
+    googleVerifier,
     releases,
-    engine,
-    deployments,
   });
 
   await app.register(staticPlugin, { root: config.webDistDir ?? defaultWebDist });

@@ -12,15 +12,14 @@ import {
 } from '@outpost/contract/activity';
 import { DeviceIdParams } from '@outpost/contract/devices';
 import { apiSuccess } from '@outpost/contract/envelope';
-import type { Db } from '../../db/client';
-import { createActivityService } from './activity.service';
+import type { ActivityService } from './activity.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 // docs/product/activity.md#calls device activity calls.
 // The device id is numeric or a guid, as on the other device routes.
-export const activityRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
-  const service = createActivityService({ db: opts.db });
+export const activityRoutes: FastifyPluginCallbackZod<{ service: ActivityService }> = (app, opts, done) => {
+  const { service } = opts;
   const tags = ['device activity'];
   // any member of the tenant; the service applies tenant and site scope
   const config = { access: 'member' as const };

@@ -10,11 +10,12 @@ import {
   releaseMessages,
 } from '@outpost/contract/agent-releases';
 import { apiSuccess } from '@outpost/contract/envelope';
-import type { Db } from '../../db/client';
 import { badRequest, notFound } from '../../lib/errors';
-import { createAgentUpdateService } from './agent-update.service';
+import type { createAgentUpdateService } from './agent-update.service';
 import { installPs1, installSh, scriptOrigin } from './install-scripts';
 import type { PublishedRelease, ReleaseStore } from './release-store';
+
+type AgentUpdateService = ReturnType<typeof createAgentUpdateService>;
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 const publicView = ({ filePath: _f, ...release }: PublishedRelease): AgentRelease => release;
@@ -107,16 +108,12 @@ export const agentReleaseRoutes: FastifyPluginCallbackZod<{ releases: ReleaseSto
 };
 
 /** Under /api/customer: update agents (admin). */
-export const agentUpdateRoutes: FastifyPluginCallbackZod<{ db: Db; releases: ReleaseStore }> = (
+export const agentUpdateRoutes: FastifyPluginCallbackZod<{ service: AgentUpdateService }> = (
   app,
   opts,
   done,
 ) => {
-  const service = createAgentUpdateService({
-    db: opts.db,
-    releases: opts.releases,
-    commandQueue: app.commandQueue,
-  });
+  const { service } = opts;
   app.post(
     '/agents/update',
     {

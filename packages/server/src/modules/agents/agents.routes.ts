@@ -8,11 +8,10 @@ import {
 } from '@outpost/contract/agents';
 import { EnrollBody, EnrollResult } from '@outpost/contract/agent-protocol';
 import { apiSuccess } from '@outpost/contract/envelope';
-import type { Db } from '../../db/client';
 import type { EnrollGuard } from '../../live/rate-limit';
-import { createAgentsService } from './agents.service';
+import type { AgentsService } from './agents.service';
 
-export type AgentsRoutesOptions = { db: Db };
+export type AgentsRoutesOptions = { service: AgentsService };
 
 const meta = (r: { ip: string; headers: Record<string, unknown> }) => ({
   ip: r.ip,
@@ -21,7 +20,7 @@ const meta = (r: { ip: string; headers: Record<string, unknown> }) => ({
 
 /** Enrolment tokens, under /api/customer (session required; admin only, checked in the service). */
 export const enrollmentTokenRoutes: FastifyPluginCallbackZod<AgentsRoutesOptions> = (app, opts, done) => {
-  const service = createAgentsService(opts.db, app.bus);
+  const { service } = opts;
 
   app.post(
     '/agents/enrollment-tokens',
@@ -75,7 +74,7 @@ export const agentEnrollRoutes: FastifyPluginCallbackZod<AgentsRoutesOptions & {
   opts,
   done,
 ) => {
-  const service = createAgentsService(opts.db, app.bus);
+  const { service } = opts;
 
   app.post(
     '/enroll',

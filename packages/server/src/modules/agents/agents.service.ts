@@ -164,7 +164,9 @@ async function enrollAgent(db: Db, bus: Bus, body: EnrollBody, meta: Meta): Prom
   return { device_guid: outcome.device.deviceGuid, agent_secret: secret, reused: outcome.reused };
 }
 
-export function createAgentsService(db: Db, bus: Bus) {
+export type AgentsServiceDeps = { db: Db; bus: Bus };
+
+export function createAgentsService({ db, bus }: AgentsServiceDeps) {
   return {
     /** A site-limited administrator creates tokens only for one of their sites. */
     async createToken(

@@ -7,16 +7,15 @@ import {
   AuditStats,
   AuditStatsQuery,
 } from '@outpost/contract/audit';
-import type { Db } from '../../db/client';
 import { useSpecValidationMessages } from '../../plugins/spec-messages';
-import { createAuditService } from './audit.service';
+import type { AuditService } from './audit.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 // docs/product/activity.md#calls. Administrators only; there are no routes that change or
 // delete entries.
-export const auditRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
-  const service = createAuditService(opts.db);
+export const auditRoutes: FastifyPluginCallbackZod<{ service: AuditService }> = (app, opts, done) => {
+  const { service } = opts;
   const tags = ['audit'];
   const config = { access: 'admin' as const };
   useSpecValidationMessages(app);

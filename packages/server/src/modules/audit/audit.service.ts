@@ -11,7 +11,7 @@ import { auditActions, auditStats, endBefore, listAuditLogs, startOf } from './a
 
 const TOP_USERS = 10;
 
-export function createAuditService(db: Db) {
+export function createAuditService({ db }: { db: Db }) {
   return {
     async list(ctx: RequestContext, f: AuditListFilters): Promise<AuditListResponse> {
       requireAdmin(ctx);

@@ -13,19 +13,15 @@ import {
 import { apiSuccess } from '@outpost/contract/envelope';
 import { messages } from '@outpost/contract/messages';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
 import { forbidden } from '../../lib/errors';
 import type { Config } from '../../config';
-import { createAuthService, devSignInAllowed } from './auth.service';
-import { listDevLoginUsers } from './auth.queries';
-import { DEV_ISSUER } from './identities.queries';
+import { devSignInAllowed } from './auth.service';
+import type { AuthService } from './auth.service';
 import type { OidcVerifier } from './oidc-verifier';
-import type { SessionTokens } from './session-token';
 
 export type AuthRoutesOptions = {
-  db: Db;
+  service: AuthService;
   config: Config;
-  tokens: SessionTokens;
   googleVerifier: OidcVerifier | null;
   version: string;
 };
@@ -38,7 +34,7 @@ const meta = (r: { ip: string; headers: Record<string, unknown> }) => ({
 // docs/product/sign-in.md#calls.
 // Plugins that only declare routes take Fastify's callback form (nothing to await).
 export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opts, done) => {
-  const service = createAuthService(opts.db, opts.tokens);
+  const { service } = opts;
 
   app.post(
     '/auth/google',
@@ -70,10 +66,7 @@ export const authRoutes: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, opt
         request.log.warn({ ip: request.ip }, 'dev sign-in refused: the caller is not on this machine');
         throw forbidden(messages.devLoginLocalOnly, 'DEV_LOGIN_LOCAL_ONLY');
       }
-      const email = request.body.email.toLowerCase();
-      const who = { issuer: DEV_ISSUER, subject: email, email, name: null };
-      const data = await service.signIn(who, meta(request), 'dev sign-in');
-      return { success: true as const, data };
+      return { success: true as const, data: await service.signInDev(request.body.email, meta(request)) };
     },
   );
 
@@ -157,7 +150,7 @@ export const configRoute: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, op
         data: {
           googleClientId: opts.config.google.clientId,
           devLogin,
-          devUsers: devLogin ? await listDevLoginUsers(opts.db) : [],
+          devUsers: devLogin ? await opts.service.devLoginUsers() : [],
           version: opts.version,
         },
       };

@@ -9,7 +9,13 @@ import type { RequestContext } from '../../lib/context';
 import { SESSION_TOKEN_TTL_SECONDS } from '@outpost/contract/limits';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Executor } from '../../lib/db';
-import { findMembership, findMembershipsOf, listUserSiteIds, toSessionUser } from './auth.queries';
+import {
+  findMembership,
+  findMembershipsOf,
+  listDevLoginUsers,
+  listUserSiteIds,
+  toSessionUser,
+} from './auth.queries';
 import type { Membership } from './auth.queries';
 import { DEV_ISSUER, upsertIdentity } from './identities.queries';
 import { bindInvitations, setMemberName, updateMemberProfile } from '../users/members.service';
@@ -98,8 +104,13 @@ async function signInIdentity(
   });
 }
 
-export function createAuthService(db: Db, tokens: SessionTokens) {
+export type AuthServiceDeps = { db: Db; tokens: SessionTokens };
+
+export function createAuthService({ db, tokens }: AuthServiceDeps) {
   return {
+    /** The members the sign-in screen offers for dev sign-in (GET /config, where it is allowed). */
+    devLoginUsers: () => listDevLoginUsers(db),
+
     /**
      * Sign-in for an identity already verified (an OpenID Connect ID token or dev sign-in). Open
      * invitations for its verified e-mail are bound to it first (SECURITY.md R2-1); then the person
@@ -107,6 +118,13 @@ export function createAuthService(db: Db, tokens: SessionTokens) {
      */
     async signIn(who: AssertedIdentity, meta: Meta, method: string): Promise<SignInResult> {
       return signInIdentity(db, tokens, who, meta, method);
+    },
+
+    /** Dev sign-in (POST /auth/dev, where the route allows it): the e-mail is the identity. */
+    async signInDev(email: string, meta: Meta): Promise<SignInResult> {
+      const address = email.toLowerCase();
+      const who = { issuer: DEV_ISSUER, subject: address, email: address, name: null };
+      return signInIdentity(db, tokens, who, meta, 'dev sign-in');
     },
 
     /**
@@ -258,7 +276,7 @@ export async function createSignInLink(db: Db, email: string): Promise<string> {
  */
 export async function openToolSession(db: Db, tokens: SessionTokens, email: string): Promise<string> {
   const who = { issuer: DEV_ISSUER, subject: email.toLowerCase(), email: email.toLowerCase(), name: null };
-  const result = await createAuthService(db, tokens).signIn(
+  const result = await createAuthService({ db, tokens }).signIn(
     who,
     { ip: '127.0.0.1', userAgent: null },
     'a tool',

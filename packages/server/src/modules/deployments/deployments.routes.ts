@@ -13,12 +13,7 @@ import {
 } from '@outpost/contract/deployments';
 import { apiSuccess } from '@outpost/contract/envelope';
 import { IdParam } from '@outpost/contract/input';
-import { messages, packageMessages } from '@outpost/contract/messages';
-import type { Db } from '../../db/client';
 import { bearerToken } from '../../lib/bearer';
-import { notFound, unauthorized } from '../../lib/errors';
-import { authenticateAgent } from '../agents/agent-auth';
-import type { BlobStore } from '../files/blob-store';
 import type { DeploymentsService } from './deployments.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
@@ -92,11 +87,11 @@ export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsS
  * GET /api/agent/files/{id} (docs/product/packages.md#files): an agent downloads a file one of its unfinished
  * deployments uses, authenticated with its device guid and secret like its socket.
  */
-export const agentFilesRoutes: FastifyPluginCallbackZod<{
-  db: Db;
-  service: DeploymentsService;
-  blobStore: BlobStore;
-}> = (app, opts, done) => {
+export const agentFilesRoutes: FastifyPluginCallbackZod<{ service: DeploymentsService }> = (
+  app,
+  opts,
+  done,
+) => {
   app.get(
     '/files/:id',
     {
@@ -105,18 +100,11 @@ export const agentFilesRoutes: FastifyPluginCallbackZod<{
     },
     async (request, reply) => {
       const guid = request.headers[AGENT_DEVICE_HEADER];
-      const secret = bearerToken(request.headers.authorization);
-      if (typeof guid !== 'string' || !secret) {
-        throw unauthorized(messages.agentAuthMissing, 'AGENT_AUTH_REQUIRED');
-      }
-      const device = await authenticateAgent(opts.db, guid, secret);
-      if (!device) {
-        throw unauthorized(messages.agentAuthFailed, 'AGENT_AUTH_FAILED');
-      }
-      const file = await opts.service.openAgentFile(device, request.params.id, opts.blobStore);
-      if (!file) {
-        throw notFound(packageMessages.fileNotFound, 'FILE_NOT_FOUND');
-      }
+      const credentials = {
+        deviceGuid: typeof guid === 'string' ? guid : null,
+        secret: bearerToken(request.headers.authorization),
+      };
+      const file = await opts.service.openAgentFile(credentials, request.params.id);
       return reply
         .header('Content-Type', 'application/octet-stream')
         .header('Content-Length', String(file.size))

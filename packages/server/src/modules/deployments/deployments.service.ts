@@ -11,16 +11,21 @@ import { SCHEDULE_PAST_TOLERANCE_MS } from '@outpost/contract/deployments';
 import { isDeviceActionable } from '@outpost/contract/devices';
 import { paginate } from '@outpost/contract/envelope';
 import type { ListData } from '@outpost/contract/envelope';
-import { deploymentMessages as messages, packageMessages } from '@outpost/contract/messages';
+import {
+  messages as commonMessages,
+  deploymentMessages as messages,
+  packageMessages,
+} from '@outpost/contract/messages';
 import { FileRef, referencedFileIds } from '@outpost/contract/step-catalog';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
 import { tenantOnly } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
 import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../lib/context';
+import { authenticateAgent } from '../agents/agent-auth';
 import type { DevicesService } from '../devices/devices.service';
 import { fileLookup } from '../files/files.service';
 import type { BlobStore } from '../files/blob-store';
@@ -42,11 +47,11 @@ import {
   listJobs,
   toDeviceDeployment,
   toJob,
-  updateDeviceDeployment,
   updateJob,
 } from './deployments.queries';
 import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
-import { closeRunningStepLogs, listStepLogsPage, toStepLog } from './step-logs.queries';
+import { listStepLogsPage, toStepLog } from './step-logs.queries';
+import { announceEnded, endDevicePart } from './end-device-deployment';
 import { jobSiteIds } from './job-sites.queries';
 import { withOfflineWaits } from './offline-devices.service';
 
@@ -55,7 +60,12 @@ export type DeploymentsServiceDeps = {
   engine: Pick<DeploymentEngine, 'kick' | 'publishJob' | 'settleJob'>;
   commandQueue: Pick<CommandQueue, 'queueCommand' | 'dispatch' | 'finishCommand'>;
   devices: Pick<DevicesService, 'findManyInScope'>;
+  /** where uploaded files are kept (the agent downloads them from it) */
+  blobStore: Pick<BlobStore, 'open'>;
 };
+
+/** What an agent's file download presents: its device guid header (null when absent) and secret. */
+export type AgentCredentials = { deviceGuid: string | null; secret: string };
 
 /** How long a cancel waits for an offline device before it is dropped (the run was ended anyway). */
 const CANCEL_COMMAND_EXPIRY_MS = 60 * 60 * 1000;
@@ -202,7 +212,6 @@ async function cancelJob(
   id: number,
 ): Promise<DeploymentJob> {
   const { db, engine, commandQueue } = deps;
-  const cancelCommands: { deviceId: number }[] = [];
   const out = await db.transaction(async (tx) => {
     const job = await findJob(tx, ctx, id, { lock: true });
     if (!job) {
@@ -214,32 +223,19 @@ async function cancelJob(
     if ((await countDeviceDeploymentsOutside(tx, ctx, id)) > 0) {
       throw forbidden(messages.cancelOutsideScope, 'DEPLOYMENT_OUTSIDE_SCOPE');
     }
-    const reason = messages.cancelledByUser(ctx.name);
+    const end = {
+      status: 'cancelled' as const,
+      reason: messages.cancelledByUser(ctx.name),
+      mayStop: true,
+      stopExpiryMs: CANCEL_COMMAND_EXPIRY_MS,
+    };
     const ended: DeviceDeploymentRow[] = [];
+    const stopped: number[] = [];
     for (const dd of await activeDeviceDeploymentsOf(tx, id)) {
-      ended.push(
-        await updateDeviceDeployment(tx, dd.id, {
-          status: 'cancelled',
-          errorMessage: reason,
-          completedAt: new Date(),
-        }),
-      );
-      await closeRunningStepLogs(tx, dd.id, 'cancelled', reason);
-      if (dd.commandId && dd.deviceId !== null) {
-        const wasUnfinished = await commandQueue.finishCommand(tx, dd.deviceId, dd.commandId, {
-          status: 'failed',
-          error: reason,
-        });
-        if (wasUnfinished) {
-          await commandQueue.queueCommand(tx, {
-            tenantId: ctx.tenantId,
-            deviceId: dd.deviceId,
-            command: { kind: 'cancel', targetCommandId: dd.commandId },
-            createdBy: ctx.userId,
-            expiresInMs: CANCEL_COMMAND_EXPIRY_MS,
-          });
-          cancelCommands.push({ deviceId: dd.deviceId });
-        }
+      const result = await endDevicePart(tx, commandQueue, ctx, dd, end);
+      ended.push(result.row);
+      if (result.stopped && dd.deviceId !== null) {
+        stopped.push(dd.deviceId);
       }
     }
     await updateJob(tx, id, { status: 'cancelled' });
@@ -253,21 +249,17 @@ async function cancelJob(
       newValues: { status: after.status },
       siteIds: await jobSiteIds(tx, id),
     });
-    return { job: after, ended };
+    return { job: after, ended, stopped };
   });
-  await commandQueue.dispatch(cancelCommands.map((c) => c.deviceId));
-  await engine.publishJob(out.job);
-  for (const dd of out.ended) {
-    await engine.publishJob(out.job, dd);
-  }
+  await announceEnded(engine, commandQueue, out);
   return toJob(out.job);
 }
 
 // Deployments (docs/product/administration.md#who-may-do-what, docs/product/deployments.md#running-on-devices): any member deploys to and follows the devices in their
 // scope; a job with devices outside a site-limited caller's sites is visible to them (their
 // devices only) but cancelled only by someone who sees all of its devices.
-export function createDeploymentsService({ db, engine, commandQueue, devices }: DeploymentsServiceDeps) {
-  const deps: DeploymentsServiceDeps = { db, engine, commandQueue, devices };
+export function createDeploymentsService(deps: DeploymentsServiceDeps) {
+  const { db, blobStore } = deps;
   async function loadJob(ctx: RequestContext, id: number): Promise<JobRow> {
     const job = await findJob(db, ctx, id);
     if (!job) {
@@ -339,24 +331,33 @@ export function createDeploymentsService({ db, engine, commandQueue, devices }: 
       return countRunningJobs(db, ctx);
     },
 
-    /** GET /api/agent/files/{id}: only a file a step of one of the device's unfinished jobs uses. */
+    /**
+     * GET /api/agent/files/{id}: the agent proves its device like on its socket (401 otherwise),
+     * and gets only a file a step of one of the device's unfinished jobs uses (404 otherwise).
+     */
     async openAgentFile(
-      device: { id: number; tenantId: number },
+      credentials: AgentCredentials,
       fileId: number,
-      store: BlobStore,
-    ): Promise<{ name: string; size: number; sha256: string; stream: Readable } | null> {
-      if (!(await deviceMayDownload(db, device.id, fileId))) {
-        return null;
+    ): Promise<{ name: string; size: number; sha256: string; stream: Readable }> {
+      const { deviceGuid, secret } = credentials;
+      if (deviceGuid === null || !secret) {
+        throw unauthorized(commonMessages.agentAuthMissing, 'AGENT_AUTH_REQUIRED');
       }
-      const [file] = await fileLookup.findByIds(db, tenantOnly(device.tenantId), [fileId]);
+      const device = await authenticateAgent(db, deviceGuid, secret);
+      if (!device) {
+        throw unauthorized(commonMessages.agentAuthFailed, 'AGENT_AUTH_FAILED');
+      }
+      const file = (await deviceMayDownload(db, device.id, fileId))
+        ? (await fileLookup.findByIds(db, tenantOnly(device.tenantId), [fileId]))[0]
+        : undefined;
       if (!file) {
-        return null;
+        throw notFound(packageMessages.fileNotFound, 'FILE_NOT_FOUND');
       }
       return {
         name: file.originalFilename,
         size: file.sizeBytes,
         sha256: file.sha256,
-        stream: await store.open(file.storageKey),
+        stream: await blobStore.open(file.storageKey),
       };
     },
   };

@@ -13,9 +13,9 @@ import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../lib/context';
 import type { DeploymentEngine } from './engine/deployment-engine';
 import { isTerminal } from './engine/job-updates';
-import { findJob, listDeviceDeployments, toJob, updateDeviceDeployment } from './deployments.queries';
+import { findJob, listDeviceDeployments, toJob } from './deployments.queries';
 import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
-import { closeRunningStepLogs } from './step-logs.queries';
+import { announceEnded, endDevicePart } from './end-device-deployment';
 import { offlineWaitOf } from './offline-wait';
 import { offlineWaitsOf } from './offline-waits.queries';
 import type { OfflineWaitRow } from './offline-waits.queries';
@@ -82,37 +82,6 @@ export function createOfflineDevicesService({ db, engine, commandQueue }: Offlin
     });
   }
 
-  /** Ends one waiting row; true when its device still holds the work (it is told to stop). */
-  async function endRow(tx: Executor, ctx: RequestContext, w: OfflineWaitRow, body: EndWaitingDevicesBody) {
-    const status = body.action === 'fail' ? 'failed' : 'cancelled';
-    const reason =
-      body.action === 'fail'
-        ? messages.failedWhileOffline(ctx.name)
-        : messages.cancelledWhileOffline(ctx.name);
-    const row = await updateDeviceDeployment(tx, w.id, {
-      status,
-      errorMessage: reason,
-      completedAt: new Date(),
-    });
-    await closeRunningStepLogs(tx, w.id, status, reason);
-    // the command is not offered again at reconnect; a device that had taken it is told to stop
-    const wasUnfinished = await commandQueue.finishCommand(tx, w.deviceId, w.commandId, {
-      status: 'failed',
-      error: reason,
-    });
-    const mustStop = wasUnfinished && w.status === 'running';
-    if (mustStop) {
-      await commandQueue.queueCommand(tx, {
-        tenantId: ctx.tenantId,
-        deviceId: w.deviceId,
-        command: { kind: 'cancel', targetCommandId: w.commandId },
-        createdBy: ctx.userId,
-        expiresInMs: CANCEL_COMMAND_EXPIRY_MS,
-      });
-    }
-    return { row, mustStop };
-  }
-
   return {
     // Administrators only (the route's access), in their tenant (404 otherwise) and their sites
     // (another site's row is not found; "all" means all the caller sees).
@@ -130,13 +99,25 @@ export function createOfflineDevicesService({ db, engine, commandQueue }: Offlin
           throw conflict(messages.notWaitingJob(job.status), 'DEPLOYMENT_NOT_ACTIVE');
         }
         const rows = await chosenRows(tx, ctx, jobId, body.device_deployment_ids);
+        const end = {
+          status: body.action === 'fail' ? ('failed' as const) : ('cancelled' as const),
+          reason:
+            body.action === 'fail'
+              ? messages.failedWhileOffline(ctx.name)
+              : messages.cancelledWhileOffline(ctx.name),
+          stopExpiryMs: CANCEL_COMMAND_EXPIRY_MS,
+        };
         const ended: DeviceDeploymentRow[] = [];
-        const toStop: number[] = [];
+        const stopped: number[] = [];
         for (const w of rows) {
-          const { row, mustStop } = await endRow(tx, ctx, w, body);
-          ended.push(row);
-          if (mustStop) {
-            toStop.push(w.deviceId);
+          // the command is not offered again at reconnect; a device that had taken it is told to stop
+          const result = await endDevicePart(tx, commandQueue, ctx, w, {
+            ...end,
+            mayStop: w.status === 'running',
+          });
+          ended.push(result.row);
+          if (result.stopped) {
+            stopped.push(w.deviceId);
           }
         }
         const { after } = await engine.settleJob(tx, jobId);
@@ -151,13 +132,9 @@ export function createOfflineDevicesService({ db, engine, commandQueue }: Offlin
           newValues: { status: after.status, device_status: ended[0]?.status ?? null },
           siteIds: ended.map((d) => d.siteId),
         });
-        return { job: after, ended, toStop };
+        return { job: after, ended, stopped };
       });
-      await commandQueue.dispatch(out.toStop);
-      await engine.publishJob(out.job);
-      for (const dd of out.ended) {
-        await engine.publishJob(out.job, dd);
-      }
+      await announceEnded(engine, commandQueue, out);
       return { job: toJob(out.job), ended: out.ended.map((d) => d.id) };
     },
   };

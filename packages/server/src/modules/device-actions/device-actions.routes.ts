@@ -6,19 +6,17 @@ import {
   DeviceActionListResponse,
 } from '@outpost/contract/device-actions';
 import { apiSuccess } from '@outpost/contract/envelope';
-import type { Db } from '../../db/client';
-import { createDevicesService } from '../devices/devices.service';
-import { createDeviceActionsService } from './device-actions.service';
+import type { DeviceActionsService } from './device-actions.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 // docs/product/deployments.md#calls Deployments and actions used by this area.
-export const deviceActionsRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
-  const service = createDeviceActionsService({
-    db: opts.db,
-    commandQueue: app.commandQueue,
-    devices: createDevicesService({ db: opts.db, commandQueue: app.commandQueue, bus: app.bus }),
-  });
+export const deviceActionsRoutes: FastifyPluginCallbackZod<{ service: DeviceActionsService }> = (
+  app,
+  opts,
+  done,
+) => {
+  const { service } = opts;
   const tags = ['device-actions'];
 
   app.post(

@@ -101,3 +101,5 @@ export function createDeviceActionsService({ db, commandQueue, devices }: Device
     },
   };
 }
+
+export type DeviceActionsService = ReturnType<typeof createDeviceActionsService>;

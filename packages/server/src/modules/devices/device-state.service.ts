@@ -297,7 +297,7 @@ export async function applyInventory(
 }
 
 /** The port the agent hub writes device state through, bound to this database. */
-export function createDeviceStateService(db: Db): DeviceState {
+export function createDeviceStateService({ db }: { db: Db }): DeviceState {
   return {
     markConnected: (deviceId, connectionId, hello, ip) =>
       markConnected(db, deviceId, connectionId, hello, ip),

@@ -18,39 +18,17 @@ import {
   SoftwareListResponse,
 } from '@outpost/contract/devices';
 import { apiSuccess } from '@outpost/contract/envelope';
-import type { Db } from '../../db/client';
-import { createDevicesService } from './devices.service';
+import type { DevicesService } from './devices.service';
 
-export type DevicesRoutesOptions = { db: Db; answerWaitMs?: number };
+export type DevicesRoutesOptions = { service: DevicesService };
 
 const ok = <T>(data: T) => ({ success: true as const, data });
-
-/** How often the device counters' deltas are folded. */
-const COUNTS_COMPACTION_MS = 5_000;
 
 // docs/product/devices.md#calls Devices and docs/product/administration.md#calls, under /api/customer. Tenant and site scope,
 // admin rules and audit live in the service.
 export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (app, opts, done) => {
-  const service = createDevicesService({
-    db: opts.db,
-    commandQueue: app.commandQueue,
-    bus: app.bus,
-    answerWaitMs: opts.answerWaitMs,
-  });
+  const { service } = opts;
   const tags = ['devices'];
-
-  // The device counters' upkeep (device_counts): fold their deltas every few seconds, so a count
-  // sums a handful of rows. A failure (a database restart) is logged and tried again next time.
-  const compaction = setInterval(() => {
-    service
-      .compactCounts()
-      .catch((err: unknown) => app.log.error({ err }, 'device counts compaction failed'));
-  }, COUNTS_COMPACTION_MS);
-  compaction.unref();
-  app.addHook('onClose', (_instance, next) => {
-    clearInterval(compaction);
-    next();
-  });
 
   app.get(
     '/devices',

@@ -3,15 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiSuccess, MessageOnly } from '@outpost/contract/envelope';
 import { FILE_FIELD, FileIdParams, StorageUsage, UploadedFile } from '@outpost/contract/files';
 import { packageMessages as messages } from '@outpost/contract/messages';
-import type { Config } from '../../config';
-import type { Db } from '../../db/client';
 import { badRequest } from '../../lib/errors';
-import type { BlobStore } from './blob-store';
-import { createFilesService } from './files.service';
+import type { FilesService } from './files.service';
 import { checkPartHeaders, firstPart, withPartErrors } from './upload-part';
-import { createStorageQuota, MULTIPART_ALLOWANCE_BYTES, quotaExceeded } from './storage-quota';
+import { MULTIPART_ALLOWANCE_BYTES, quotaExceeded } from './storage-quota';
 
-export type FilesRoutesOptions = { db: Db; config: Config; blobStore: BlobStore };
+/** `maxUploadBytes`: the configured limit of one file (MAX_UPLOAD_BYTES), the service's too. */
+export type FilesRoutesOptions = { service: FilesService; maxUploadBytes: number };
 
 /** RFC 6266: an ASCII fallback name plus the exact UTF-8 name. */
 export function contentDisposition(filename: string): string {
@@ -25,14 +23,12 @@ export function contentDisposition(filename: string): string {
 
 // docs/product/packages.md#calls; #files.
 export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app, opts) => {
-  const maxUploadBytes = opts.config.maxUploadBytes;
+  const { service, maxUploadBytes } = opts;
   // Registered here, so only these routes parse multipart bodies; the file part is consumed as a
   // stream, and the session check (onRequest) runs before a byte of it is read.
   await app.register(multipart, {
     limits: { fileSize: maxUploadBytes, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
   });
-  const quota = createStorageQuota(opts.db, opts.config.tenantStorageQuotaBytes);
-  const service = createFilesService(opts.db, opts.blobStore, { maxUploadBytes, quota });
 
   app.post(
     '/files',

@@ -70,11 +70,14 @@ export const fileLookup = {
 
 // Any signed-in member may upload and manage files: they are inputs to packages, which every
 // member may build (docs/product/administration.md#who-may-do-what). Everything is scoped to the caller's tenant.
-export function createFilesService(
-  db: Db,
-  store: BlobStore,
-  opts: { maxUploadBytes: number; quota: StorageQuota },
-) {
+export type FilesServiceDeps = {
+  db: Db;
+  blobStore: BlobStore;
+  maxUploadBytes: number;
+  quota: StorageQuota;
+};
+
+export function createFilesService({ db, blobStore: store, ...opts }: FilesServiceDeps) {
   return {
     /** What the caller's tenant may still upload (read before the upload's body is). */
     room: (ctx: RequestContext) => opts.quota.room(ctx),

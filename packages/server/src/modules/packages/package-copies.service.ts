@@ -17,7 +17,7 @@ import { listSteps } from './packages.queries';
 import { fromRow, insertPackage } from './package-insert';
 
 /** Copies of a package: duplicate, export and import (part of the packages service). */
-export function createPackageCopiesService(db: Db) {
+export function createPackageCopiesService({ db }: { db: Db }) {
   return {
     // Beyond the original product description: a copy of a package with its steps, or the same saved as a template.
     async duplicate(

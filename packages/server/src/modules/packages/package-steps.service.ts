@@ -23,7 +23,7 @@ import {
 import { assertStepFitsTarget } from './package-targets';
 
 /** A package's steps: add, change, delete and reorder (part of the packages service). */
-export function createPackageStepsService(db: Db) {
+export function createPackageStepsService({ db }: { db: Db }) {
   return {
     async addStep(ctx: RequestContext, packageId: number, input: StepInput): Promise<PackageStep> {
       return db.transaction(async (tx) => {

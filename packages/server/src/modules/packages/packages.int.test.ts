@@ -445,7 +445,8 @@ describe('package delete while deployments use it', () => {
     });
     const busyId = created.body.data.id;
     const { createPackagesService } = await import('./packages.service');
-    const service = createPackagesService(server.database.db, {
+    const service = createPackagesService({
+      db: server.database.db,
       activeDeploymentCounters: [
         (_tx, _tenantId, packageId) => Promise.resolve(packageId === busyId ? 2 : 0),
       ],

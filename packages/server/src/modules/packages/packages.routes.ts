@@ -19,11 +19,9 @@ import {
   StepIdParams,
   StepReorderBody,
 } from '@outpost/contract/packages';
-import type { Db } from '../../db/client';
-import { createPackagesService } from './packages.service';
-import type { PackagesService, PackagesServiceOptions } from './packages.service';
+import type { PackagesService } from './packages.service';
 
-export type PackagesRoutesOptions = { db: Db } & PackagesServiceOptions;
+export type PackagesRoutesOptions = { service: PackagesService };
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
@@ -32,7 +30,7 @@ const tags = ['packages'];
 
 // docs/product/packages.md#calls, plus duplicate, export and import (beyond the original product description).
 export const packagesRoutes: FastifyPluginCallbackZod<PackagesRoutesOptions> = (app, opts, done) => {
-  const service = createPackagesService(opts.db, opts);
+  const { service } = opts;
 
   // The contract's schemas carry the product's messages ('Step name is required', 'Please fill in
   // required fields: …'); the builder shows the server's error text, so it must be those words

@@ -76,8 +76,10 @@ export const packageLookup = {
 // build packages; a site-limited member reads the shared ones and their sites' ones, and changes
 // or deletes only their sites' ones (package-access.ts); every query is scoped (inScopeOrShared).
 // The steps (package-steps.service.ts) and the copies (package-copies.service.ts) are composed in.
-export function createPackagesService(db: Db, opts: PackagesServiceOptions = {}) {
-  const counters = opts.activeDeploymentCounters ?? [];
+export type PackagesServiceDeps = { db: Db } & PackagesServiceOptions;
+
+export function createPackagesService({ db, activeDeploymentCounters }: PackagesServiceDeps) {
+  const counters = activeDeploymentCounters ?? [];
 
   return {
     async list(ctx: RequestContext, query: PackageListFilters): Promise<ListData<PackageSummary>> {
@@ -166,8 +168,8 @@ export function createPackagesService(db: Db, opts: PackagesServiceOptions = {})
       });
     },
 
-    ...createPackageStepsService(db),
-    ...createPackageCopiesService(db),
+    ...createPackageStepsService({ db }),
+    ...createPackageCopiesService({ db }),
   };
 }
 

@@ -10,16 +10,15 @@ import {
   SiteListResponse,
   SiteUpdateBody,
 } from '@outpost/contract/sites';
-import type { Db } from '../../db/client';
 import { useSpecValidationMessages } from '../../plugins/spec-messages';
-import { createSitesService } from './sites.service';
+import type { SitesService } from './sites.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 // docs/product/administration.md#calls. Reads for every member (within their sites), writes for
 // administrators.
-export const sitesRoutes: FastifyPluginCallbackZod<{ db: Db }> = (app, opts, done) => {
-  const service = createSitesService(opts.db);
+export const sitesRoutes: FastifyPluginCallbackZod<{ service: SitesService }> = (app, opts, done) => {
+  const { service } = opts;
   const tags = ['sites'];
   const member = { access: 'member' as const };
   const admin = { access: 'admin' as const };

@@ -59,7 +59,7 @@ const fieldsOf = (b: SiteUpdateInput): Partial<SiteFields> => ({
 const definedOnly = <T extends object>(o: T): Partial<T> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-export function createSitesService(db: Db) {
+export function createSitesService({ db }: { db: Db }) {
   async function loadOne(ex: Executor, ctx: RequestContext, id: number, lock = false): Promise<SiteRow> {
     const [row] = await findSites(ex, ctx, [id], { lock });
     if (!row) {

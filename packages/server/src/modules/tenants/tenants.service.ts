@@ -145,7 +145,7 @@ export const tenantLookup = {
 
 // The same operations for other modules, bound to one database (a module uses another module
 // through its service). Callers pass their own tenant id: no caller reads another tenant.
-export function createTenantsService(db: Db) {
+export function createTenantsService({ db }: { db: Db }) {
   return {
     /** Name, plan and licence of the caller's own tenant (the dashboard's licence panel). */
     async summary(tenantId: number) {

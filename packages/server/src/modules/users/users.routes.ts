@@ -10,20 +10,14 @@ import {
   UserListResponse,
   UserUpdateBody,
 } from '@outpost/contract/users';
-import type { Db } from '../../db/client';
 import { useSpecValidationMessages } from '../../plugins/spec-messages';
-import { createUsersService } from './users.service';
-import type { SessionControl } from '../auth/sessions.service';
+import type { UsersService } from './users.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
 // docs/product/administration.md#calls. Administrators only.
-export const usersRoutes: FastifyPluginCallbackZod<{ db: Db; sessions: SessionControl }> = (
-  app,
-  opts,
-  done,
-) => {
-  const service = createUsersService(opts.db, opts.sessions);
+export const usersRoutes: FastifyPluginCallbackZod<{ service: UsersService }> = (app, opts, done) => {
+  const { service } = opts;
   const tags = ['users'];
   const config = { access: 'admin' as const };
   useSpecValidationMessages(app);

@@ -46,7 +46,9 @@ import type { SessionControl } from '../auth/sessions.service';
 // Administrators only. An administrator limited to specific sites manages only users whose
 // access lies within their sites, and gives only their sites (no privilege beyond their own).
 
-export function createUsersService(db: Db, sessions: SessionControl) {
+export type UsersServiceDeps = { db: Db; sessions: SessionControl };
+
+export function createUsersService({ db, sessions }: UsersServiceDeps) {
   return {
     async list(ctx: RequestContext, f: UserListFilters): Promise<UserListResponse> {
       requireAdmin(ctx);

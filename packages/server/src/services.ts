@@ -1,0 +1,123 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import type { Bus } from './live/bus';
+import type { CommandQueue } from './live/command-queue';
+import type { DeviceState } from './live/device-state';
+import type { PortalAccess, PortalHub, SubscriptionAuthorizer } from './live/portal-socket';
+import { createActivityService } from './modules/activity/activity.service';
+import { createAgentUpdateService } from './modules/agent-releases/agent-update.service';
+import type { ReleaseStore } from './modules/agent-releases/release-store';
+import { createAgentsService } from './modules/agents/agents.service';
+import { createAuditService } from './modules/audit/audit.service';
+import { createAuthService } from './modules/auth/auth.service';
+import type { SessionTokens } from './modules/auth/session-token';
+import { createSessionControl, resolveSession } from './modules/auth/sessions.service';
+import { createDashboardService } from './modules/dashboard/dashboard.service';
+import { deploymentSubscriptions } from './modules/deployments/deployment-subscriptions';
+import { createDeploymentsService, deploymentLookup } from './modules/deployments/deployments.service';
+import { createDeploymentEngine } from './modules/deployments/engine/deployment-engine';
+import { createOfflineDevicesService } from './modules/deployments/offline-devices.service';
+import { createDeviceActionsService } from './modules/device-actions/device-actions.service';
+import { createDeviceStateService } from './modules/devices/device-state.service';
+import { canFollowDevice, createDevicesService } from './modules/devices/devices.service';
+import type { BlobStore } from './modules/files/blob-store';
+import { createFilesService } from './modules/files/files.service';
+import { createStorageQuota } from './modules/files/storage-quota';
+import { createHealthService } from './modules/health/health.service';
+import type { DependencyState } from './modules/health/health.service';
+import { createPackagesService } from './modules/packages/packages.service';
+import { createSitesService } from './modules/sites/sites.service';
+import { createTenantsService } from './modules/tenants/tenants.service';
+import { createUsersService } from './modules/users/users.service';
+
+// The composition root (docs/architecture.md, "Module map"): every service is built here, once
+// per app, each from one deps object, and app.ts hands each route plugin the service it calls.
+// One devices service means one device search-total cache for every route that lists devices.
+
+/** What the live layer (live/live-plugin.ts) takes from the modules: built before it exists. */
+export function createLivePorts(deps: { database: Database; tokens: SessionTokens }): {
+  deviceState: DeviceState;
+  portalAccess: PortalAccess;
+  authorizeDeployment: SubscriptionAuthorizer;
+} {
+  const { db } = deps.database;
+  return {
+    deviceState: createDeviceStateService({ db }),
+    portalAccess: {
+      resolveSession: (token, meta) => resolveSession(db, deps.tokens, token, meta),
+      canFollowDevice: (ctx, deviceGuid) => canFollowDevice(db, ctx, deviceGuid),
+    },
+    authorizeDeployment: deploymentSubscriptions(db),
+  };
+}
+
+export type ServicesDeps = {
+  config: Config;
+  database: Database;
+  tokens: SessionTokens;
+  /** the live layer's bus, command queue and portal hub (app.bus, app.commandQueue, app.portalHub) */
+  bus: Bus;
+  commandQueue: CommandQueue;
+  portalHub: Pick<PortalHub, 'send'>;
+  log: FastifyBaseLogger;
+  blobStore: BlobStore;
+  releases: ReleaseStore;
+  /** the state of the Redis connection, when REDIS_URL is set (GET /api/health) */
+  redisState?: () => DependencyState;
+  /** told, per dispatched job, how long after it became due it was dispatched (the metrics) */
+  onDispatched?: (lagSeconds: number) => void;
+};
+
+/** Every service of the app, each built once; app.ts calls this once the live layer is up. */
+export function createServices(deps: ServicesDeps) {
+  const { config, bus, commandQueue, blobStore } = deps;
+  const { db } = deps.database;
+  // Deployments (docs/product/deployments.md#scheduling): one engine per instance; app.ts starts
+  // its scheduler once listening.
+  const engine = createDeploymentEngine({
+    db,
+    commandQueue,
+    portalHub: deps.portalHub,
+    log: deps.log,
+    options: config.deployments,
+    onDispatched: deps.onDispatched,
+  });
+  const devices = createDevicesService({ db, commandQueue, bus });
+  const tenants = createTenantsService({ db });
+  const deployments = createDeploymentsService({ db, engine, commandQueue, devices, blobStore });
+  return {
+    engine,
+    devices,
+    tenants,
+    deployments,
+    offlineDevices: createOfflineDevicesService({ db, engine, commandQueue }),
+    deviceActions: createDeviceActionsService({ db, commandQueue, devices }),
+    dashboard: createDashboardService({ db, devices, tenants, deployments }),
+    activity: createActivityService({ db }),
+    auth: createAuthService({ db, tokens: deps.tokens }),
+    agents: createAgentsService({ db, bus }),
+    agentUpdate: createAgentUpdateService({ db, releases: deps.releases, commandQueue }),
+    files: createFilesService({
+      db,
+      blobStore,
+      maxUploadBytes: config.maxUploadBytes,
+      quota: createStorageQuota(db, config.tenantStorageQuotaBytes),
+    }),
+    packages: createPackagesService({
+      db,
+      // a package still used by a pending or running deployment is not deleted
+      activeDeploymentCounters: [deploymentLookup.activeJobsForPackage],
+    }),
+    users: createUsersService({
+      db,
+      // SECURITY.md R2-1 "Sessions": ended sessions close their portal sockets on every instance.
+      sessions: createSessionControl((userIds) => bus.publish('portal.sessions', { userIds })),
+    }),
+    sites: createSitesService({ db }),
+    audit: createAuditService({ db }),
+    health: createHealthService({ database: deps.database, redisState: deps.redisState, log: deps.log }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
