@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import { startTestServer } from '../packages/server/test/harness';
-import { createEnrollmentToken } from '../packages/server/src/live/test-support';
+import { createEnrollmentToken } from '../packages/server/test/support/live';
 import { createWinePrefix } from '../packages/agent/test/wine/wine-harness';
 import { installInPrefix } from '../packages/agent/test/wine/wine-support';
 import { machine, repoRoot, writeResult } from './lib';

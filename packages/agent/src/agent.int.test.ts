@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { startTestServer } from '../../server/test/harness';
 import type { TestServer } from '../../server/test/harness';
 import { devices, deviceSoftware } from '../../server/src/db/schema/index';
-import { createEnrollmentToken, eventually } from '../../server/src/live/test-support';
+import { createEnrollmentToken, eventually } from '../../server/test/support/live';
 import { RecordingExecutor } from './actions/executor';
 import { createAgent } from './agent';
 import { createStepsRunner } from './deployment/steps-runner';

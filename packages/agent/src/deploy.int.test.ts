@@ -15,13 +15,13 @@ import type { PackageDetail } from '@outpost/contract/packages';
 import { startTestServer } from '../../server/test/harness';
 import type { TestServer } from '../../server/test/harness';
 import { devices } from '../../server/src/db/schema/index';
-import { createEnrollmentToken, enroll, eventually, facts } from '../../server/src/live/test-support';
+import { createEnrollmentToken, enroll, eventually, facts } from '../../server/test/support/live';
 import { RecordingExecutor } from './actions/executor';
 import { createAgent } from './agent';
 import type { Agent } from './agent';
 import { createStepsRunner } from './deployment/steps-runner';
 import { createFileOutbox } from './outbox';
-import { makeZip } from './steps/test-support';
+import { makeZip } from '../test/support/steps';
 import { createSystemBackend } from './system-backend';
 
 // The real agent on this machine runs a real deployment ("Tests that must exist"):

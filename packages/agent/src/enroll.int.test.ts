@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { startTestServer } from '../../server/test/harness';
 import type { TestServer } from '../../server/test/harness';
 import { devices } from '../../server/src/db/schema/index';
-import { createEnrollmentToken } from '../../server/src/live/test-support';
+import { createEnrollmentToken } from '../../server/test/support/live';
 import { loadAgentConfig } from './config';
 import { enrollDevice } from './enroll';
 

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { startTestServer } from '../../server/test/harness';
 import type { TestServer } from '../../server/test/harness';
 import { devices } from '../../server/src/db/schema/index';
-import { createEnrollmentToken, eventually } from '../../server/src/live/test-support';
+import { createEnrollmentToken, eventually } from '../../server/test/support/live';
 import { loadAgentConfig } from './config';
 
 const exec = promisify(execFile);

@@ -6,7 +6,7 @@ import type { AckedAgentMessage } from '@outpost/contract/agent-protocol';
 import { startTestServer } from '../../server/test/harness';
 import type { TestServer } from '../../server/test/harness';
 import { activityEvents } from '../../server/src/db/schema/index';
-import { createEnrollmentToken, enroll, eventually, facts } from '../../server/src/live/test-support';
+import { createEnrollmentToken, enroll, eventually, facts } from '../../server/test/support/live';
 import { RecordingExecutor } from './actions/executor';
 import { createAgent } from './agent';
 import type { Agent } from './agent';

@@ -11,7 +11,7 @@ import type { PackageDetail } from '@outpost/contract/packages';
 import { startTestServer } from '../../../server/test/harness';
 import type { TestServer } from '../../../server/test/harness';
 import { devices } from '../../../server/src/db/schema/index';
-import { createEnrollmentToken, enroll, eventually, facts } from '../../../server/src/live/test-support';
+import { createEnrollmentToken, enroll, eventually, facts } from '../../../server/test/support/live';
 import { RecordingExecutor } from '../actions/executor';
 import { createAgent } from '../agent';
 import type { Agent } from '../agent';

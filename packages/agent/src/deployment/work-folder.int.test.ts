@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessRunner } from '../steps/process-runner';
 import { spawnRunner } from '../steps/process-runner';
-import { makeZip } from '../steps/test-support';
+import { makeZip } from '../../test/support/steps';
 import { logOf, startRealAgentRig } from './real-agent-support';
 import type { RealAgentRig } from './real-agent-support';
 

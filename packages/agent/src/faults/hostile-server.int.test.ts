@@ -9,7 +9,7 @@ import { WebSocketServer } from 'ws';
 import { startTestServer } from '../../../server/test/harness';
 import type { TestServer } from '../../../server/test/harness';
 import { devices } from '../../../server/src/db/schema/index';
-import { createEnrollmentToken, enroll, eventually, facts } from '../../../server/src/live/test-support';
+import { createEnrollmentToken, enroll, eventually, facts } from '../../../server/test/support/live';
 import type { Agent } from '../agent';
 import type { Logger } from '../connection';
 import { realAgent } from './support';

@@ -13,7 +13,7 @@ import {
   deviceDeployments,
   devices,
 } from '../../../server/src/db/schema/index';
-import { createEnrollmentToken, enroll, eventually, facts } from '../../../server/src/live/test-support';
+import { createEnrollmentToken, enroll, eventually, facts } from '../../../server/test/support/live';
 import type { Agent } from '../agent';
 import { realAgent, startProxy } from './support';
 import type { Proxy } from './support';

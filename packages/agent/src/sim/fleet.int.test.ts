@@ -4,7 +4,7 @@ import { startTestServer } from '../../../server/test/harness';
 import type { TestServer } from '../../../server/test/harness';
 import type { AgentMessage, InventoryMessage } from '@outpost/contract/agent-protocol';
 import { devices, deviceSoftware, sites } from '../../../server/src/db/schema/index';
-import { createEnrollmentToken, eventually } from '../../../server/src/live/test-support';
+import { createEnrollmentToken, eventually } from '../../../server/test/support/live';
 import { startFleet } from './fleet';
 import type { Fleet } from './fleet';
 

@@ -11,7 +11,7 @@ import type { UpdateAgentsResponse } from '@outpost/contract/agent-releases';
 import { startTestServer } from '../../../server/test/harness';
 import type { TestServer } from '../../../server/test/harness';
 import { deviceCommands, devices } from '../../../server/src/db/schema/index';
-import { createEnrollmentToken, eventually } from '../../../server/src/live/test-support';
+import { createEnrollmentToken, eventually } from '../../../server/test/support/live';
 import { loadAgentConfig } from '../config';
 import { UPDATE_EXIT_CODE } from './updater';
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { eventually } from '../../../server/src/live/test-support';
-import { makeZip } from '../../src/steps/test-support';
+import { eventually } from '../../../server/test/support/live';
+import { makeZip } from '../support/steps';
 import { MSI_FOLDER, MSI_KEY, buildMsi, sha256, startFileServer } from './wine-fixtures';
 import type { WinePrefix } from './wine-harness';
 import type { portal } from './wine-support';

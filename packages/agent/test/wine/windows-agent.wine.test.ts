@@ -5,7 +5,7 @@ import type { RefreshResponse } from '@outpost/contract/devices';
 import { messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../../server/test/harness';
 import type { TestServer } from '../../../server/test/harness';
-import { createEnrollmentToken, eventually } from '../../../server/src/live/test-support';
+import { createEnrollmentToken, eventually } from '../../../server/test/support/live';
 import { registerInstallerChecks } from './installer-checks';
 import { createWinePrefix, wineUnavailableReason } from './wine-harness';
 import type { WinePrefix, WineProcess } from './wine-harness';

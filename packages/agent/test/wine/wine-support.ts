@@ -13,7 +13,7 @@ import type { UploadedFile } from '@outpost/contract/files';
 import type { PackageDetail } from '@outpost/contract/packages';
 import type { TestServer } from '../../../server/test/harness';
 import { devices } from '../../../server/src/db/schema/index';
-import { eventually } from '../../../server/src/live/test-support';
+import { eventually } from '../../../server/test/support/live';
 import { KEEPALIVE_PRELOAD, patchVirtualAlloc2 } from './wine-harness';
 import type { WinePrefix, WineProcess } from './wine-harness';
 

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../../db/client';
-import type { Executor } from '../../../lib/db';
-import type { DeviceDeploymentRow, JobRow } from '../deployments.queries';
-import type { Clock } from './clock';
+import type { Db } from '../../src/db/client';
+import type { Executor } from '../../src/lib/db';
+import type { DeviceDeploymentRow, JobRow } from '../../src/modules/deployments/deployments.queries';
+import type { Clock } from '../../src/modules/deployments/engine/clock';
 
 // What the engine's unit tests inject: a clock that moves only when told, a database whose
 // transactions run their callback at once (the queries are injected too), a log that records.

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import yazl from 'yazl';
 import type { DeploymentStep } from '@outpost/contract/agent-protocol';
-import type { AgentFileRef, Download, FetchFile, FileSource } from './context';
-import type { ProcessRequest, ProcessRunner } from './process-runner';
-import type { StepProgress } from './run-deployment';
+import type { AgentFileRef, Download, FetchFile, FileSource } from '../../src/steps/context';
+import type { ProcessRequest, ProcessRunner } from '../../src/steps/process-runner';
+import type { StepProgress } from '../../src/steps/run-deployment';
 
 // Shared by the steps' tests: a temp folder per test, uploaded files served from it, archives
 // written with yazl, and a runner that records commands instead of running them.

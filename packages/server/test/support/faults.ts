@@ -23,7 +23,7 @@ function pgBin(): string {
   }
   return path.join(root, versions[0], 'bin');
 }
-const SERVER_MAIN = path.join(import.meta.dirname, '..', 'main.ts');
+const SERVER_MAIN = path.join(import.meta.dirname, '..', '..', 'src', 'main.ts');
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

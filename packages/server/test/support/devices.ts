@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { NetworkInfo } from '@outpost/contract/devices';
-import type { TestServer } from '../../../test/harness';
-import { devices } from '../../db/schema/index';
-import { hashSecret } from '../agents/agent-secrets';
+import type { TestServer } from '../harness';
+import { devices } from '../../src/db/schema';
+import { hashSecret } from '../../src/modules/agents/agent-secrets';
 
 // Device rows for integration tests, written straight to the database (a state no agent could be
 // asked to produce quickly: seen 40 days ago, enrolled before another record).

@@ -8,8 +8,8 @@ import {
 import type { AgentMessage, EnrollFacts, EnrollResult, HelloMessage } from '@outpost/contract/agent-protocol';
 import { deviceKey } from '@outpost/contract/live';
 import type { PortalClientMessage, PortalServerMessage } from '@outpost/contract/live';
-import { createThrowawayDatabase } from '../../test/harness';
-import type { PortalHub } from './portal-socket';
+import { createThrowawayDatabase } from '../harness';
+import type { PortalHub } from '../../src/live/portal-socket';
 import type { CreatedEnrollmentToken } from '@outpost/contract/agents';
 import type { SignInResult } from '@outpost/contract/auth';
 
