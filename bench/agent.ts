@@ -19,8 +19,8 @@ import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import { startTestServer } from '../packages/server/test/harness';
 import { createEnrollmentToken } from '../packages/server/test/support/live';
-import { createWinePrefix } from '../packages/agent/test/wine/wine-harness';
-import { installInPrefix } from '../packages/agent/test/wine/wine-support';
+import { createWinePrefix } from '../packages/system-tests/test/wine/wine-harness';
+import { installInPrefix } from '../packages/system-tests/test/wine/wine-support';
 import { machine, repoRoot, writeResult } from './lib';
 
 const exec = promisify(execFile);

@@ -8,15 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { UpdateAgentsResponse } from '@outpost/contract/agent-releases';
 import { agentFileName, platformOf, releaseMessages } from '@outpost/contract/agent-releases';
-import { startTestServer } from '../../../server/test/harness';
-import type { TestServer } from '../../../server/test/harness';
-import { deviceCommands, devices } from '../../../server/src/db/schema/index';
-import { createEnrollmentToken, enroll, eventually, facts } from '../../../server/test/support/live';
-import { RecordingExecutor } from '../actions/executor';
-import { createAgent } from '../agent';
-import type { Agent, DeviceBackend } from '../agent';
-import { createMemoryOutbox } from '../outbox';
-import { createUpdater, selfTestVersion } from './updater';
+import {
+  startTestServer,
+  createEnrollmentToken,
+  enroll,
+  eventually,
+  facts,
+} from '@outpost/server/test-support';
+import type { TestServer } from '@outpost/server/test-support';
+import { deviceCommands, devices } from '@outpost/server/db/schema';
+import { RecordingExecutor } from '@outpost/agent/actions/executor';
+import { createAgent } from '@outpost/agent/agent';
+import type { Agent, DeviceBackend } from '@outpost/agent/agent';
+import { createMemoryOutbox } from '@outpost/agent/outbox';
+import { createUpdater, selfTestVersion } from '@outpost/agent/update/updater';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 const run = promisify(execFile);

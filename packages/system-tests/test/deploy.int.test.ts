@@ -12,17 +12,22 @@ import type {
 } from '@outpost/contract/deployments';
 import type { UploadedFile } from '@outpost/contract/files';
 import type { PackageDetail } from '@outpost/contract/packages';
-import { startTestServer } from '../../server/test/harness';
-import type { TestServer } from '../../server/test/harness';
-import { devices } from '../../server/src/db/schema/index';
-import { createEnrollmentToken, enroll, eventually, facts } from '../../server/test/support/live';
-import { RecordingExecutor } from './actions/executor';
-import { createAgent } from './agent';
-import type { Agent } from './agent';
-import { createStepsRunner } from './deployment/steps-runner';
-import { createFileOutbox } from './outbox';
-import { makeZip } from '../test/support/steps';
-import { createSystemBackend } from './system-backend';
+import {
+  startTestServer,
+  createEnrollmentToken,
+  enroll,
+  eventually,
+  facts,
+} from '@outpost/server/test-support';
+import type { TestServer } from '@outpost/server/test-support';
+import { devices } from '@outpost/server/db/schema';
+import { RecordingExecutor } from '@outpost/agent/actions/executor';
+import { createAgent } from '@outpost/agent/agent';
+import type { Agent } from '@outpost/agent/agent';
+import { createStepsRunner } from '@outpost/agent/deployment/steps-runner';
+import { createFileOutbox } from '@outpost/agent/outbox';
+import { makeZip } from '@outpost/agent/test-support';
+import { createSystemBackend } from '@outpost/agent/system-backend';
 
 // The real agent on this machine runs a real deployment ("Tests that must exist"):
 // CMD, CUSTOM_ZIP (a zip holding a script, run and cleaned up), EXE (an uploaded shell script)

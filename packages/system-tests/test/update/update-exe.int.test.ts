@@ -8,12 +8,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { UpdateAgentsResponse } from '@outpost/contract/agent-releases';
-import { startTestServer } from '../../../server/test/harness';
-import type { TestServer } from '../../../server/test/harness';
-import { deviceCommands, devices } from '../../../server/src/db/schema/index';
-import { createEnrollmentToken, eventually } from '../../../server/test/support/live';
-import { loadAgentConfig } from '../config';
-import { UPDATE_EXIT_CODE } from './updater';
+import { startTestServer, createEnrollmentToken, eventually } from '@outpost/server/test-support';
+import type { TestServer } from '@outpost/server/test-support';
+import { deviceCommands, devices } from '@outpost/server/db/schema';
+import { loadAgentConfig } from '@outpost/agent/config';
+import { UPDATE_EXIT_CODE } from '@outpost/agent/update/updater';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 const exec = promisify(execFile);

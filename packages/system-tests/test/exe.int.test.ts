@@ -6,11 +6,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { startTestServer } from '../../server/test/harness';
-import type { TestServer } from '../../server/test/harness';
-import { devices } from '../../server/src/db/schema/index';
-import { createEnrollmentToken, eventually } from '../../server/test/support/live';
-import { loadAgentConfig } from './config';
+import { startTestServer, createEnrollmentToken, eventually } from '@outpost/server/test-support';
+import type { TestServer } from '@outpost/server/test-support';
+import { devices } from '@outpost/server/db/schema';
+import { loadAgentConfig } from '@outpost/agent/config';
 
 const exec = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../../..');

@@ -11,9 +11,9 @@ import type {
 } from '@outpost/contract/deployments';
 import type { UploadedFile } from '@outpost/contract/files';
 import type { PackageDetail } from '@outpost/contract/packages';
-import type { TestServer } from '../../../server/test/harness';
-import { devices } from '../../../server/src/db/schema/index';
-import { eventually } from '../../../server/test/support/live';
+import type { TestServer } from '@outpost/server/test-support';
+import { devices } from '@outpost/server/db/schema';
+import { eventually } from '@outpost/server/test-support';
 import { KEEPALIVE_PRELOAD, patchVirtualAlloc2 } from './wine-harness';
 import type { WinePrefix, WineProcess } from './wine-harness';
 

@@ -6,13 +6,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { WebSocketServer } from 'ws';
-import { startTestServer } from '../../../server/test/harness';
-import type { TestServer } from '../../../server/test/harness';
-import { devices } from '../../../server/src/db/schema/index';
-import { createEnrollmentToken, enroll, eventually, facts } from '../../../server/test/support/live';
-import type { Agent } from '../agent';
-import type { Logger } from '../connection';
-import { realAgent } from './support';
+import {
+  startTestServer,
+  createEnrollmentToken,
+  enroll,
+  eventually,
+  facts,
+} from '@outpost/server/test-support';
+import type { TestServer } from '@outpost/server/test-support';
+import { devices } from '@outpost/server/db/schema';
+import type { Agent } from '@outpost/agent/agent';
+import type { Logger } from '@outpost/agent/connection';
+import { realAgent } from '../support/agent-faults';
 
 // Faults: the agent against a server that answers garbage. At the agent's server address
 // there is first a hostile server (an HTTP 500 with a broken body, bytes that are not HTTP, a

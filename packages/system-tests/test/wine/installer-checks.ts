@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { eventually } from '../../../server/test/support/live';
-import { makeZip } from '../support/steps';
+import { eventually } from '@outpost/server/test-support';
+import { makeZip } from '@outpost/agent/test-support';
 import { MSI_FOLDER, MSI_KEY, buildMsi, sha256, startFileServer } from './wine-fixtures';
 import type { WinePrefix } from './wine-harness';
 import type { portal } from './wine-support';

@@ -4,14 +4,22 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeploymentJob } from '@outpost/contract/deployments';
 import type { PackageDetail } from '@outpost/contract/packages';
-import { createThrowawayDatabase } from '../../../server/test/harness';
-import { PG_BASE } from '../../../server/test/support/live';
-import { freePort, startServerProcess, stopWithTest } from '../../../server/test/support/faults';
-import type { ServerProcess } from '../../../server/test/support/faults';
-import type { Agent } from '../agent';
-import { startFleet } from '../sim/fleet';
-import type { Fleet } from '../sim/fleet';
-import { call, enrolDevice, enrolmentToken, query, realAgent, signIn, sleep, until } from './support';
+import { createThrowawayDatabase, PG_BASE } from '@outpost/server/test-support';
+import { freePort, startServerProcess, stopWithTest } from '@outpost/server/test-support/faults';
+import type { ServerProcess } from '@outpost/server/test-support/faults';
+import type { Agent } from '@outpost/agent/agent';
+import { startFleet } from '@outpost/agent/sim/fleet';
+import type { Fleet } from '@outpost/agent/sim/fleet';
+import {
+  call,
+  enrolDevice,
+  enrolmentToken,
+  query,
+  realAgent,
+  signIn,
+  sleep,
+  until,
+} from '../support/agent-faults';
 
 // Faults: the server is killed with SIGKILL (no shutdown, nothing flushed) while a
 // deployment runs on two real agents (the step library running real `sleep` and `echo` processes,

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logOf, startRealAgentRig } from './real-agent-support';
-import type { RealAgentRig } from './real-agent-support';
+import { logOf, startRealAgentRig } from '../support/real-agent';
+import type { RealAgentRig } from '../support/real-agent';
 
 // SECURITY.md "Download from URL": the real agent checks an EXE download against the step's
 // Expected SHA-256 while writing it, runs it only when it matches, and records the hash it saw

@@ -5,12 +5,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { startTestServer } from '../../server/test/harness';
-import type { TestServer } from '../../server/test/harness';
-import { devices } from '../../server/src/db/schema/index';
-import { createEnrollmentToken } from '../../server/test/support/live';
-import { loadAgentConfig } from './config';
-import { enrollDevice } from './enroll';
+import { startTestServer, createEnrollmentToken } from '@outpost/server/test-support';
+import type { TestServer } from '@outpost/server/test-support';
+import { devices } from '@outpost/server/db/schema';
+import { loadAgentConfig } from '@outpost/agent/config';
+import { enrollDevice } from '@outpost/agent/enroll';
 
 const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, '../../..');

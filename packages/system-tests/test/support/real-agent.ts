@@ -8,17 +8,22 @@ import type {
 } from '@outpost/contract/deployments';
 import type { UploadedFile } from '@outpost/contract/files';
 import type { PackageDetail } from '@outpost/contract/packages';
-import { startTestServer } from '../../../server/test/harness';
-import type { TestServer } from '../../../server/test/harness';
-import { devices } from '../../../server/src/db/schema/index';
-import { createEnrollmentToken, enroll, eventually, facts } from '../../../server/test/support/live';
-import { RecordingExecutor } from '../actions/executor';
-import { createAgent } from '../agent';
-import type { Agent } from '../agent';
-import { createFileOutbox } from '../outbox';
-import type { ProcessRunner } from '../steps/process-runner';
-import { createSystemBackend } from '../system-backend';
-import { createAgentStepsRunner } from './steps-runner';
+import {
+  startTestServer,
+  createEnrollmentToken,
+  enroll,
+  eventually,
+  facts,
+} from '@outpost/server/test-support';
+import type { TestServer } from '@outpost/server/test-support';
+import { devices } from '@outpost/server/db/schema';
+import { RecordingExecutor } from '@outpost/agent/actions/executor';
+import { createAgent } from '@outpost/agent/agent';
+import type { Agent } from '@outpost/agent/agent';
+import { createFileOutbox } from '@outpost/agent/outbox';
+import type { ProcessRunner } from '@outpost/agent/steps/process-runner';
+import { createSystemBackend } from '@outpost/agent/system-backend';
+import { createAgentStepsRunner } from '@outpost/agent/deployment/steps-runner';
 
 // The real agent against a real server, wired as `outpost-agent run` wires it (its work folder
 // under its state folder, the executor securing it), for the integration tests of the agent's

@@ -3,12 +3,12 @@ import pg from 'pg';
 import type { SignInResult } from '@outpost/contract/auth';
 import type { CreatedEnrollmentToken } from '@outpost/contract/agents';
 import type { EnrollResult } from '@outpost/contract/agent-protocol';
-import { RecordingExecutor } from '../actions/executor';
-import { createAgent } from '../agent';
-import type { Agent, AgentOptions } from '../agent';
-import { createStepsRunner } from '../deployment/steps-runner';
-import { createFileOutbox } from '../outbox';
-import { createSystemBackend } from '../system-backend';
+import { RecordingExecutor } from '@outpost/agent/actions/executor';
+import { createAgent } from '@outpost/agent/agent';
+import type { Agent, AgentOptions } from '@outpost/agent/agent';
+import { createStepsRunner } from '@outpost/agent/deployment/steps-runner';
+import { createFileOutbox } from '@outpost/agent/outbox';
+import { createSystemBackend } from '@outpost/agent/system-backend';
 
 // Helpers for the agent-side fault tests: plain HTTP against a server the test may kill
 // and restart (a child process), and the real agent wired as on a device, in dry run.

@@ -2,19 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createThrowawayDatabase } from '../../../server/test/harness';
-import { PG_BASE } from '../../../server/test/support/live';
-import { freePort, startServerProcess, stopWithTest } from '../../../server/test/support/faults';
-import type { ServerProcess } from '../../../server/test/support/faults';
-import { RecordingExecutor } from '../actions/executor';
-import { createAgent } from '../agent';
-import type { Agent, DeviceBackend } from '../agent';
-import type { Logger } from '../connection';
-import { enrollDevice } from '../enroll';
-import { createMemoryOutbox } from '../outbox';
-import { createRng } from '../sim/rng';
-import { createVirtualDevice, virtualBackend } from '../sim/virtual-device';
-import { enrolmentToken, query, signIn, until } from './support';
+import { createThrowawayDatabase, PG_BASE } from '@outpost/server/test-support';
+import { freePort, startServerProcess, stopWithTest } from '@outpost/server/test-support/faults';
+import type { ServerProcess } from '@outpost/server/test-support/faults';
+import { RecordingExecutor } from '@outpost/agent/actions/executor';
+import { createAgent } from '@outpost/agent/agent';
+import type { Agent, DeviceBackend } from '@outpost/agent/agent';
+import type { Logger } from '@outpost/agent/connection';
+import { enrollDevice } from '@outpost/agent/enroll';
+import { createMemoryOutbox } from '@outpost/agent/outbox';
+import { createRng } from '@outpost/agent/sim/rng';
+import { createVirtualDevice, virtualBackend } from '@outpost/agent/sim/virtual-device';
+import { enrolmentToken, query, signIn, until } from '../support/agent-faults';
 
 // Faults: a server restart during a reconnect storm. 1,000 simulated agents (the
 // simulator's virtual devices on the real agent library, in this process) are connected; the

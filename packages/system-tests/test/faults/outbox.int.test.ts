@@ -5,18 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { DeploymentJob } from '@outpost/contract/deployments';
 import type { PackageDetail } from '@outpost/contract/packages';
-import { startTestServer } from '../../../server/test/harness';
-import type { TestServer } from '../../../server/test/harness';
 import {
-  deploymentJobs,
-  deploymentStepLogs,
-  deviceDeployments,
-  devices,
-} from '../../../server/src/db/schema/index';
-import { createEnrollmentToken, enroll, eventually, facts } from '../../../server/test/support/live';
-import type { Agent } from '../agent';
-import { realAgent, startProxy } from './support';
-import type { Proxy } from './support';
+  startTestServer,
+  createEnrollmentToken,
+  enroll,
+  eventually,
+  facts,
+} from '@outpost/server/test-support';
+import type { TestServer } from '@outpost/server/test-support';
+import { deploymentJobs, deploymentStepLogs, deviceDeployments, devices } from '@outpost/server/db/schema';
+import type { Agent } from '@outpost/agent/agent';
+import { realAgent, startProxy } from '../support/agent-faults';
+import type { Proxy } from '../support/agent-faults';
 
 // Faults: the real agent loses its connection in the middle of a step (a TCP proxy
 // between it and the server is cut). It finishes the deployment offline, keeping every progress

@@ -3,15 +3,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AckedAgentMessage } from '@outpost/contract/agent-protocol';
-import { startTestServer } from '../../server/test/harness';
-import type { TestServer } from '../../server/test/harness';
-import { activityEvents } from '../../server/src/db/schema/index';
-import { createEnrollmentToken, enroll, eventually, facts } from '../../server/test/support/live';
-import { RecordingExecutor } from './actions/executor';
-import { createAgent } from './agent';
-import type { Agent } from './agent';
-import { createFileOutbox } from './outbox';
-import { createSystemBackend } from './system-backend';
+import {
+  startTestServer,
+  createEnrollmentToken,
+  enroll,
+  eventually,
+  facts,
+} from '@outpost/server/test-support';
+import type { TestServer } from '@outpost/server/test-support';
+import { activityEvents } from '@outpost/server/db/schema';
+import { RecordingExecutor } from '@outpost/agent/actions/executor';
+import { createAgent } from '@outpost/agent/agent';
+import type { Agent } from '@outpost/agent/agent';
+import { createFileOutbox } from '@outpost/agent/outbox';
+import { createSystemBackend } from '@outpost/agent/system-backend';
 
 // The real agent, its on-disk outbox and the real server: a message the server refuses as invalid
 // (here an activity whose user name holds an unpaired surrogate, as an older agent could have

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ProcessRunner } from '../steps/process-runner';
-import { spawnRunner } from '../steps/process-runner';
-import { makeZip } from '../../test/support/steps';
-import { logOf, startRealAgentRig } from './real-agent-support';
-import type { RealAgentRig } from './real-agent-support';
+import type { ProcessRunner } from '@outpost/agent/steps/process-runner';
+import { spawnRunner } from '@outpost/agent/steps/process-runner';
+import { makeZip } from '@outpost/agent/test-support';
+import { logOf, startRealAgentRig } from '../support/real-agent';
+import type { RealAgentRig } from '../support/real-agent';
 
 // SECURITY.md R2-2: a local account on a managed device must not get root through the agent.
 // The real agent (wired as `outpost-agent run`) against a real server, with another local

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
-import { startTestServer } from '../../../server/test/harness';
-import type { TestServer } from '../../../server/test/harness';
+import { startTestServer, createEnrollmentToken, eventually } from '@outpost/server/test-support';
+import type { TestServer } from '@outpost/server/test-support';
 import type { AgentMessage, InventoryMessage } from '@outpost/contract/agent-protocol';
-import { devices, deviceSoftware, sites } from '../../../server/src/db/schema/index';
-import { createEnrollmentToken, eventually } from '../../../server/test/support/live';
-import { startFleet } from './fleet';
-import type { Fleet } from './fleet';
+import { devices, deviceSoftware, sites } from '@outpost/server/db/schema';
+import { startFleet } from '@outpost/agent/sim/fleet';
+import type { Fleet } from '@outpost/agent/sim/fleet';
 
 describe('fleet simulator over the real protocol', () => {
   let server: TestServer;
