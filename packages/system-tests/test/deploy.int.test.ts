@@ -3,15 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import type {
-  DeploymentJob,
-  DeploymentJobDetail,
-  StepLog,
-  StepLogsResponse,
-} from '@outpost/contract/deployments';
-import type { UploadedFile } from '@outpost/contract/files';
-import type { PackageDetail } from '@outpost/contract/packages';
+import type { DeploymentJob, DeploymentJobDetail, StepLog } from '@outpost/contract/deployments';
 import {
   startTestServer,
   createEnrollmentToken,
@@ -20,7 +12,6 @@ import {
   facts,
 } from '@outpost/server/test-support';
 import type { TestServer } from '@outpost/server/test-support';
-import { devices } from '@outpost/server/db/schema';
 import { RecordingExecutor } from '@outpost/agent/actions/executor';
 import { createAgent } from '@outpost/agent/agent';
 import type { Agent } from '@outpost/agent/agent';
@@ -28,6 +19,8 @@ import { createStepsRunner } from '@outpost/agent/deployment/steps-runner';
 import { createFileOutbox } from '@outpost/agent/outbox';
 import { makeZip } from '@outpost/agent/test-support';
 import { createSystemBackend } from '@outpost/agent/system-backend';
+import { portal } from './support/portal';
+import type { Portal } from './support/portal';
 
 // The real agent on this machine runs a real deployment ("Tests that must exist"):
 // CMD, CUSTOM_ZIP (a zip holding a script, run and cleaned up), EXE (an uploaded shell script)
@@ -35,12 +28,11 @@ import { createSystemBackend } from '@outpost/agent/system-backend';
 // that times out and is killed. Everything happens in a temp folder; only harmless POSIX
 // commands run.
 
-type Envelope<T> = { success: true; data: T };
-
 describe('the real agent runs a deployment', () => {
   let server: TestServer;
   let agent: Agent | null = null;
   let token: string;
+  let api: Portal;
   let deviceId = 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-deploy-'));
   const workDir = path.join(dir, 'work');
@@ -50,26 +42,13 @@ describe('the real agent runs a deployment', () => {
     server = await startTestServer({ env: { DEPLOYMENT_SCHEDULER_INTERVAL_MS: '100' } });
     await server.seedDemo();
     token = (await server.devSignIn('admin@acme.example')).token;
+    api = portal(server, token, 'linux');
   });
   afterAll(async () => {
     await agent?.stop();
     await server?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-
-  const call = <T>(method: string, url: string, body?: unknown) =>
-    server.request<Envelope<T>>(method, url, { token, body });
-
-  async function upload(name: string, content: Buffer | string): Promise<UploadedFile> {
-    const form = new FormData();
-    form.append('file', new Blob([content]), name);
-    const res = await fetch(`${server.url}/api/customer/files`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
-    });
-    return ((await res.json()) as Envelope<UploadedFile>).data;
-  }
 
   it('runs CMD, CUSTOM_ZIP, EXE and FOLDER for real, logs retries, carries on, and kills a step that times out', async () => {
     const enrolToken = (await createEnrollmentToken(server, token)).token;
@@ -89,16 +68,13 @@ describe('the real agent runs a deployment', () => {
       }),
     });
     agent.start();
-    const [device] = await eventually(async () => {
-      const rows = await server.database.db
-        .select()
-        .from(devices)
-        .where(eq(devices.deviceGuid, creds.device_guid));
-      return rows[0]?.status === 'online' ? rows : null;
+    const device = await eventually(async () => {
+      const row = await api.device(creds.device_guid);
+      return row?.status === 'online' ? row : null;
     });
-    deviceId = device!.id;
+    deviceId = device.id;
 
-    const zip = await upload(
+    const zip = await api.upload(
       'tool.zip',
       await makeZip([
         {
@@ -108,13 +84,7 @@ describe('the real agent runs a deployment', () => {
         },
       ]),
     );
-    const script = await upload('installer.sh', '#!/bin/sh\necho "exe ran with $1"\nexit 0\n');
-    const pkg = (
-      await call<PackageDetail>('POST', '/api/customer/deployment-packages', {
-        name: 'Real agent',
-        target_os: 'linux',
-      })
-    ).body.data;
+    const script = await api.upload('installer.sh', '#!/bin/sh\necho "exe ran with $1"\nexit 0\n');
     const steps = [
       { step_name: 'Say hello', step_type: 'CMD', step_details: { command: 'echo hello-from-cmd' } },
       {
@@ -142,32 +112,11 @@ describe('the real agent runs a deployment', () => {
       { step_name: 'Too slow', step_type: 'CMD', step_details: { command: 'sleep 30' }, timeout_seconds: 1 },
       { step_name: 'Never reached', step_type: 'CMD', step_details: { command: 'echo unreachable' } },
     ];
-    for (const s of steps) {
-      const res = await call('POST', `/api/customer/deployment-packages/${pkg.id}/steps`, {
-        ...s,
-        step_details: JSON.stringify(s.step_details),
-      });
-      expect(res.status).toBe(200);
-    }
-    const created = await call<DeploymentJob>('POST', '/api/customer/deployments', {
-      package_id: pkg.id,
-      device_ids: [device!.id],
-      job_name: 'Real agent run',
-    });
-    expect(created.status).toBe(200);
-    const job = await eventually(async () => {
-      const d = (await call<DeploymentJobDetail>('GET', `/api/customer/deployments/${created.body.data.id}`))
-        .body.data;
-      return d.status === 'failed' || d.status === 'completed' ? d : null;
-    }, 60_000);
+    const { job, logs } = await api.deploy(deviceId, 'Real agent run', steps, 60_000);
     expect(job).toMatchObject({ status: 'failed', failed_devices: 1, completed_devices: 0 });
-    const dd = job.deployments[0]!;
-    expect(dd.error_message).toContain('Too slow');
+    expect(job.deployments[0]!.error_message).toContain('Too slow');
 
-    const logs = (
-      await call<StepLogsResponse>('GET', `/api/customer/deployments/device-deployment/${dd.id}/logs`)
-    ).body.data.logs;
-    const of = (name: string) => logs.filter((l) => l.step_name === name);
+    const of = await logs();
     const one = (name: string): StepLog => {
       const [l] = of(name);
       expect(l, name).toBeDefined();
@@ -200,24 +149,9 @@ describe('the real agent runs a deployment', () => {
   }, 90_000);
 
   it('cancel reaches the running agent, which kills the step’s process', async () => {
-    const pkg = (
-      await call<PackageDetail>('POST', '/api/customer/deployment-packages', {
-        name: 'Long one',
-        target_os: 'linux',
-      })
-    ).body.data;
-    await call('POST', `/api/customer/deployment-packages/${pkg.id}/steps`, {
-      step_name: 'Wait a while',
-      step_type: 'CMD',
-      step_details: JSON.stringify({ command: 'sleep 47.5' }),
-    });
-    const created = await call<DeploymentJob>('POST', '/api/customer/deployments', {
-      package_id: pkg.id,
-      device_ids: [deviceId],
-      job_name: 'Cancel the real agent',
-    });
-    expect(JSON.stringify(created.body)).toContain('"success":true');
-    const id = created.body.data.id;
+    const id = await api.start(deviceId, 'Cancel the real agent', [
+      { step_name: 'Wait a while', step_type: 'CMD', step_details: { command: 'sleep 47.5' } },
+    ]);
     const isSleeping = () => {
       try {
         return execFileSync('pgrep', ['-f', 'sleep 47.5']).toString().trim() !== '';
@@ -226,13 +160,13 @@ describe('the real agent runs a deployment', () => {
       }
     };
     await eventually(async () => {
-      const d = (await call<DeploymentJobDetail>('GET', `/api/customer/deployments/${id}`)).body.data;
+      const d = (await api.call<DeploymentJobDetail>('GET', `/api/customer/deployments/${id}`)).body.data;
       return d.status === 'running' && isSleeping();
     }, 30_000);
-    const res = await call<DeploymentJob>('POST', `/api/customer/deployments/${id}/cancel`);
+    const res = await api.call<DeploymentJob>('POST', `/api/customer/deployments/${id}/cancel`);
     expect(res.body.data.status).toBe('cancelled');
     await eventually(() => Promise.resolve(!isSleeping()), 15_000);
-    const d = (await call<DeploymentJobDetail>('GET', `/api/customer/deployments/${id}`)).body.data;
+    const d = (await api.call<DeploymentJobDetail>('GET', `/api/customer/deployments/${id}`)).body.data;
     expect(d.deployments[0]).toMatchObject({ status: 'cancelled' });
   }, 60_000);
 });

@@ -1,13 +1,6 @@
 import { expect } from 'vitest';
-import { eq } from 'drizzle-orm';
-import type {
-  DeploymentJob,
-  DeploymentJobDetail,
-  StepLog,
-  StepLogsResponse,
-} from '@outpost/contract/deployments';
+import type { DeploymentJobDetail, StepLog } from '@outpost/contract/deployments';
 import type { UploadedFile } from '@outpost/contract/files';
-import type { PackageDetail } from '@outpost/contract/packages';
 import {
   startTestServer,
   createEnrollmentToken,
@@ -16,7 +9,6 @@ import {
   facts,
 } from '@outpost/server/test-support';
 import type { TestServer } from '@outpost/server/test-support';
-import { devices } from '@outpost/server/db/schema';
 import { RecordingExecutor } from '@outpost/agent/actions/executor';
 import { createAgent } from '@outpost/agent/agent';
 import type { Agent } from '@outpost/agent/agent';
@@ -24,12 +16,11 @@ import { createFileOutbox } from '@outpost/agent/outbox';
 import type { ProcessRunner } from '@outpost/agent/steps/process-runner';
 import { createSystemBackend } from '@outpost/agent/system-backend';
 import { createAgentStepsRunner } from '@outpost/agent/deployment/steps-runner';
+import { portal } from './portal';
 
 // The real agent against a real server, wired as `outpost-agent run` wires it (its work folder
 // under its state folder, the executor securing it), for the integration tests of the agent's
-// file handling. Packages are built and deployed over the portal's REST API.
-
-type Envelope<T> = { success: true; data: T };
+// file handling. Packages are built and deployed over the portal's REST API (./portal.ts).
 
 export type StepInput = {
   step_name: string;
@@ -56,8 +47,7 @@ export async function startRealAgentRig(): Promise<RealAgentRig> {
   const server = await startTestServer({ env: { DEPLOYMENT_SCHEDULER_INTERVAL_MS: '100' } });
   await server.seedDemo();
   const token = (await server.devSignIn('admin@acme.example')).token;
-  const call = <T>(method: string, url: string, body?: unknown) =>
-    server.request<Envelope<T>>(method, url, { token, body });
+  const api = portal(server, token, 'linux');
   const enrolToken = (await createEnrollmentToken(server, token)).token;
   const creds = (await enroll(server, enrolToken, facts({ hostname: 'file-rules' }))).body.data;
   const executor = new RecordingExecutor();
@@ -86,68 +76,22 @@ export async function startRealAgentRig(): Promise<RealAgentRig> {
         deployments: createAgentStepsRunner(config, executor, runner ? { runner } : {}),
       });
       agent.start();
-      const [device] = await eventually(async () => {
-        const rows = await server.database.db
-          .select()
-          .from(devices)
-          .where(eq(devices.deviceGuid, creds.device_guid));
-        return rows[0]?.status === 'online' ? rows : null;
+      const device = await eventually(async () => {
+        const row = await api.device(creds.device_guid);
+        return row?.status === 'online' ? row : null;
       });
-      deviceId = device!.id;
+      deviceId = device.id;
     },
     async stopAgent() {
       await agent?.stop();
       agent = null;
-      await eventually(async () => {
-        const [row] = await server.database.db
-          .select()
-          .from(devices)
-          .where(eq(devices.deviceGuid, creds.device_guid));
-        return row?.status === 'offline';
-      });
+      await eventually(async () => (await api.device(creds.device_guid))?.status === 'offline');
     },
-    async upload(name, content) {
-      const form = new FormData();
-      form.append('file', new Blob([content]), name);
-      const res = await fetch(`${server.url}/api/customer/files`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}` },
-        body: form,
-      });
-      return ((await res.json()) as Envelope<UploadedFile>).data;
-    },
+    upload: api.upload,
     async deploy(steps) {
       packages += 1;
-      const pkg = (
-        await call<PackageDetail>('POST', '/api/customer/deployment-packages', {
-          name: `File rules ${packages}`,
-          target_os: 'linux',
-        })
-      ).body.data;
-      for (const s of steps) {
-        const res = await call('POST', `/api/customer/deployment-packages/${pkg.id}/steps`, {
-          ...s,
-          step_details: JSON.stringify(s.step_details),
-        });
-        expect(res.status, JSON.stringify(res.body)).toBe(200);
-      }
-      const created = await call<DeploymentJob>('POST', '/api/customer/deployments', {
-        package_id: pkg.id,
-        device_ids: [deviceId],
-        job_name: `File rules ${packages}`,
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(200);
-      const job = await eventually(async () => {
-        const d = (
-          await call<DeploymentJobDetail>('GET', `/api/customer/deployments/${created.body.data.id}`)
-        ).body.data;
-        return d.status === 'failed' || d.status === 'completed' ? d : null;
-      }, 60_000);
-      const dd = job.deployments[0]!;
-      const logs = (
-        await call<StepLogsResponse>('GET', `/api/customer/deployments/device-deployment/${dd.id}/logs`)
-      ).body.data.logs;
-      return { job, logs };
+      const { job } = await api.deploy(deviceId, `File rules ${packages}`, steps, 60_000);
+      return { job, logs: await api.allLogsOf(job.deployments[0]!.id) };
     },
     async close() {
       await agent?.stop();

@@ -5,14 +5,14 @@ import { eventually } from '@outpost/server/test-support';
 import { makeZip } from '@outpost/agent/test-support';
 import { MSI_FOLDER, MSI_KEY, buildMsi, sha256, startFileServer } from './wine-fixtures';
 import type { WinePrefix } from './wine-harness';
-import type { portal } from './wine-support';
+import type { Portal } from '../support/portal';
 
 // EXE, MSI, CUSTOM_ZIP and URL steps, a timeout and a cancel, run by the Windows agent under
 // Wine (registered into the suite's describe, which owns the prefix, the server and the device).
 
 export type WineSession = {
   wine: WinePrefix;
-  api: ReturnType<typeof portal>;
+  api: Portal;
   deviceId: number;
   home: string;
 };

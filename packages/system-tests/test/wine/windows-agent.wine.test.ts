@@ -8,7 +8,9 @@ import type { TestServer } from '@outpost/server/test-support';
 import { registerInstallerChecks } from './installer-checks';
 import { createWinePrefix, wineUnavailableReason } from './wine-harness';
 import type { WinePrefix, WineProcess } from './wine-harness';
-import { EXE, buildWindowsAgent, installInPrefix, portal } from './wine-support';
+import { portal } from '../support/portal';
+import type { Portal } from '../support/portal';
+import { EXE, buildWindowsAgent, installInPrefix } from './wine-support';
 
 // The Windows single executable, built by the project's script, enrolled against a real server
 // and run under Wine 8 in a fresh prefix (docs/agent-windows.md says what this proves and what it
@@ -33,7 +35,7 @@ describe.skipIf(unavailable !== null)('the Windows agent under Wine', () => {
   let server: TestServer;
   let admin: string;
   let device: ReturnType<typeof installInPrefix>;
-  let api: ReturnType<typeof portal>;
+  let api: Portal;
   let agent: WineProcess | null = null;
   let deviceGuid = '';
   let deviceId = 0;
@@ -46,7 +48,7 @@ describe.skipIf(unavailable !== null)('the Windows agent under Wine', () => {
     server = await startTestServer({ env: { DEPLOYMENT_SCHEDULER_INTERVAL_MS: '100' } });
     await server.seedDemo();
     admin = (await server.devSignIn('admin@acme.example')).token;
-    api = portal(server, admin);
+    api = portal(server, admin, 'windows');
   }, 600_000); // a loaded CI machine: making the prefix and the build can take minutes
 
   afterAll(async () => {
