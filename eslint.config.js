@@ -26,6 +26,8 @@ const boundaryElements = [
     pattern: `packages/server/src/modules/${name}`,
   })),
   { type: 'server-live', pattern: 'packages/server/src/live' },
+  // The rest of a package's code, so that the rules below reach every file of src/.
+  { type: 'package-src', pattern: 'packages/*/src' },
   // A package's test helpers (docs/development.md "Where tests live").
   { type: 'test-support', pattern: 'packages/*/test' },
 ];
