@@ -26,6 +26,10 @@ const boundaryElements = [
     pattern: `packages/server/src/modules/${name}`,
   })),
   { type: 'server-live', pattern: 'packages/server/src/live' },
+  // The rest of a package's code, so that the rules below reach every file of src/.
+  { type: 'package-src', pattern: 'packages/*/src' },
+  // A package's test helpers (docs/development.md "Where tests live").
+  { type: 'test-support', pattern: 'packages/*/test' },
 ];
 
 const boundaryPolicies = [
@@ -56,6 +60,12 @@ const boundaryPolicies = [
     message: 'A module uses another module through its service, never its queries.',
   })),
 ];
+
+// Production code never imports a test helper; tests (a later block) do.
+const testSupportPolicy = {
+  disallow: { to: { element: { type: 'test-support' } } },
+  message: 'Only tests import packages/*/test/: move what production code needs into src/.',
+};
 
 // live/ is transport below the modules: what it needs of them is passed in from app.ts. Its tests
 // (a later block) may still set up through the modules.
@@ -97,6 +107,15 @@ export default tseslint.config(
       'boundaries/files': [{ category: 'queries', pattern: '**/*.queries.ts' }],
     },
     rules: {
+      'boundaries/dependencies': [
+        'error',
+        { default: 'allow', policies: [...boundaryPolicies, livePolicy, testSupportPolicy] },
+      ],
+    },
+  },
+  {
+    files: ['packages/*/src/**/*.test.{ts,tsx}'],
+    rules: {
       'boundaries/dependencies': ['error', { default: 'allow', policies: [...boundaryPolicies, livePolicy] }],
     },
   },
@@ -112,9 +131,8 @@ export default tseslint.config(
     ignores: [
       '**/*.queries.ts',
       'packages/server/src/db/**',
-      // Tests set up and inspect rows directly; test-devices.ts is their device fixture.
+      // Tests set up and inspect rows directly (their helpers live in packages/server/test/).
       '**/*.test.ts',
-      'packages/server/src/modules/devices/test-devices.ts',
       // lib/db.ts: the typed helpers every queries file builds on (Executor, arrayParam, ...).
       'packages/server/src/lib/db.ts',
       // lib/scope.ts: the one tenant and site WHERE clause every queries file uses.

@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: fast unit tests beside the code, and integration tests that start the real
-// server over HTTP and websockets against PGlite (default) or PostgreSQL (TEST_DATABASE_URL); and the
-// Windows agent under Wine.
+// Three projects (docs/development.md "Where tests live"): fast unit tests beside the code; integration
+// tests that start the real server over HTTP and websockets against PGlite (default) or PostgreSQL
+// (TEST_DATABASE_URL), beside the code or, for the agent and the server together, in
+// packages/system-tests; and the Windows agent under Wine. Test helpers live in packages/*/test/.
 export default defineConfig({
   test: {
     projects: [
@@ -17,8 +18,13 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['packages/*/src/**/*.int.test.ts', 'packages/*/test/**/*.int.test.ts'],
-          // Fault tests (issue 14) that concern one database run once: *.pg.int.test.ts need
+          include: [
+            'packages/*/src/**/*.int.test.ts',
+            'packages/*/test/**/*.int.test.ts',
+            // the agent and the server together
+            'packages/system-tests/test/**/*.int.test.ts',
+          ],
+          // Fault tests that concern one database run once: *.pg.int.test.ts need
           // PostgreSQL and run in the PostgreSQL run (npm run test:integration:pg);
           // *.pglite.int.test.ts are about the embedded default and run in the PGlite run.
           exclude: [
@@ -37,7 +43,7 @@ export default defineConfig({
         // `npm run test:wine` after scripts/wine.mjs has installed Wine; never part of the others.
         test: {
           name: 'wine',
-          include: ['packages/agent/test/wine/**/*.wine.test.ts'],
+          include: ['packages/system-tests/test/wine/**/*.wine.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 300_000,

@@ -18,9 +18,9 @@ import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import { startTestServer } from '../packages/server/test/harness';
-import { createEnrollmentToken } from '../packages/server/src/live/test-support';
-import { createWinePrefix } from '../packages/agent/test/wine/wine-harness';
-import { installInPrefix } from '../packages/agent/test/wine/wine-support';
+import { createEnrollmentToken } from '../packages/server/test/support/live';
+import { createWinePrefix } from '../packages/system-tests/test/wine/wine-harness';
+import { installInPrefix } from '../packages/system-tests/test/wine/wine-support';
 import { machine, repoRoot, writeResult } from './lib';
 
 const exec = promisify(execFile);

@@ -90,4 +90,20 @@ describe('lint import boundaries', { timeout: 30_000 }, () => {
     );
     expect(errors).toEqual([]);
   });
+
+  it('refuses production code importing a test helper', async () => {
+    const errors = await boundaryErrors(
+      'packages/agent/src/steps/probe.ts',
+      "import { makeZip } from '../../test/support/steps';\nexport const probe = makeZip;\n",
+    );
+    expect(errors).toEqual([expect.stringContaining('Only tests import packages/*/test/')]);
+  });
+
+  it('allows a test beside the code to use its package’s test helpers', async () => {
+    const errors = await boundaryErrors(
+      'packages/agent/src/steps/probe.test.ts',
+      "import { makeZip } from '../../test/support/steps';\nexport const probe = makeZip;\n",
+    );
+    expect(errors).toEqual([]);
+  });
 });

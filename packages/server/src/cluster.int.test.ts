@@ -38,7 +38,7 @@ import {
   portalAuth,
   REDIS_URL,
   throwawayDatabase,
-} from './live/test-support';
+} from '../test/support/live';
 
 // Two instances on one PostgreSQL and one Redis behind nginx running deploy/nginx.conf
 // (scripts/nginx.mjs substitutes only the listen address, the upstream's servers and TLS). The

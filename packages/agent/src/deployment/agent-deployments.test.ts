@@ -6,12 +6,12 @@ import { RecordingExecutor } from '../actions/executor';
 import { INTERRUPTED_MESSAGE, createAgent } from '../agent';
 import type { Agent, AgentOptions } from '../agent';
 import { createMemoryOutbox } from '../outbox';
-import { command, step, tempDir } from '../steps/test-support';
+import { command, step, tempDir } from '../../test/support/steps';
 import { createMemoryJournal } from './journal';
 import type { RunJournal } from './journal';
 import { createStepsRunner } from './steps-runner';
-import { DEVICE, DOWNLOADED_TOOL, sha256, startFakeServer } from './test-support';
-import type { FakeServer } from './test-support';
+import { DEVICE, DOWNLOADED_TOOL, sha256, startFakeServer } from '../../test/support/deployment';
+import type { FakeServer } from '../../test/support/deployment';
 
 // The agent's command handling for run_deployment and cancel, against a stand-in server over a
 // real websocket, with the step library and the real process runner: only /bin/sh with echo,

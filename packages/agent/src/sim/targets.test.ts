@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deploymentMessages } from '@outpost/contract/messages';
-import { command, reports, step } from '../steps/test-support';
+import { command, reports, step } from '../../test/support/steps';
 import { createSimulatedRunner } from './deployments';
 import type { SimDeploymentOptions } from './deployments';
 import { createRng } from './rng';

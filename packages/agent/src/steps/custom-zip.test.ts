@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDeployment } from './run-deployment';
 import type { DeploymentDeps } from './run-deployment';
-import { command, makeZip, noDownload, reports, step, useTempFiles } from './test-support';
-import type { ZipEntry } from './test-support';
+import { command, makeZip, noDownload, reports, step, useTempFiles } from '../../test/support/steps';
+import type { ZipEntry } from '../../test/support/steps';
 
 const temp = useTempFiles();
 

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDeployment } from './run-deployment';
-import { command, noDownload, recordingRunner, reports, serve, step, useTempFiles } from './test-support';
+import {
+  command,
+  noDownload,
+  recordingRunner,
+  reports,
+  serve,
+  step,
+  useTempFiles,
+} from '../../test/support/steps';
 
 const temp = useTempFiles();
 

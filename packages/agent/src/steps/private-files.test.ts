@@ -12,7 +12,7 @@ import {
   preparePrivateFolders,
   writePrivateFile,
 } from './private-files';
-import { tempDir } from './test-support';
+import { tempDir } from '../../test/support/steps';
 
 // The folder and file rules of SECURITY.md "The agent's file-handling rules", on this machine's
 // real file system.

@@ -3,7 +3,15 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDeployment } from './run-deployment';
 import type { DeploymentDeps } from './run-deployment';
-import { command, noDownload, recordingRunner, reports, serve, step, tempDir } from './test-support';
+import {
+  command,
+  noDownload,
+  recordingRunner,
+  reports,
+  serve,
+  step,
+  tempDir,
+} from '../../test/support/steps';
 
 // The real runner here starts only /bin/sh with echo, exit and sleep, inside a temp folder.
 

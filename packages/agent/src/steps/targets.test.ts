@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deploymentMessages } from '@outpost/contract/messages';
 import { runDeployment } from './run-deployment';
-import { command, noDownload, recordingRunner, reports, step } from './test-support';
+import { command, noDownload, recordingRunner, reports, step } from '../../test/support/steps';
 
 // The real step library runs nothing of a package for another OS, nor a step its OS cannot run
 // (docs/architecture.md "Package targets"); the server refuses such jobs before they are sent.

@@ -13,7 +13,7 @@ import {
   serve,
   step,
   useTempFiles,
-} from './test-support';
+} from '../../test/support/steps';
 
 // Windows programs that CreateProcess cannot start as they are: batch files (spawn EINVAL) go
 // through cmd.exe, and a download without an extension is named by its type before it runs.

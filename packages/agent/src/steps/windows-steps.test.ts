@@ -12,7 +12,7 @@ import {
   stagedPath,
   step,
   useTempFiles,
-} from './test-support';
+} from '../../test/support/steps';
 
 // Windows commands are recorded on a fake win32 platform, never run.
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDeployment } from './run-deployment';
-import { command, noDownload, recordingRunner, reports, step, tempDir } from './test-support';
+import { command, noDownload, recordingRunner, reports, step, tempDir } from '../../test/support/steps';
 import { openWorkFolders } from './work-folders';
 
 // The deployment's folders (SECURITY.md "The agent's file-handling rules"): created private and

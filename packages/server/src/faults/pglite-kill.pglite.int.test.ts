@@ -4,8 +4,14 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client';
 import { deploymentPackages } from '../db/schema/index';
-import { freePort, runServerToExit, sleep, startServerProcess, stopWithTest } from './support';
-import type { ServerProcess } from './support';
+import {
+  freePort,
+  runServerToExit,
+  sleep,
+  startServerProcess,
+  stopWithTest,
+} from '../../test/support/faults';
+import type { ServerProcess } from '../../test/support/faults';
 
 // Faults: the embedded default (PGlite in DATA_DIR/pglite) survives a SIGKILL of the
 // server in the middle of a stream of writes: after a restart on the same directory the server

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
-import { startOwnPostgres, sleep } from './support';
-import type { OwnPostgres } from './support';
+import { startOwnPostgres, sleep } from '../../test/support/faults';
+import type { OwnPostgres } from '../../test/support/faults';
 
 // Faults: PostgreSQL restarts while the server takes writes. Meanwhile every request
 // that needs the database answers 503 DB_UNAVAILABLE (never a 500) and /api/health names the

@@ -13,10 +13,10 @@ import {
   onlineAgent,
   portalAuth,
   throwawayDatabase,
-} from '../live/test-support';
-import type { AgentSocket } from '../live/test-support';
-import { startOwnRedis } from './support';
-import type { OwnRedis } from './support';
+} from '../../test/support/live';
+import type { AgentSocket } from '../../test/support/live';
+import { startOwnRedis } from '../../test/support/faults';
+import type { OwnRedis } from '../../test/support/faults';
 
 // Faults: Redis stops while two instances share it (docs/product/agent-protocol.md#several-instances). Neither instance
 // crashes, /api/health says `degraded` with Redis down, a device action and an inventory refresh

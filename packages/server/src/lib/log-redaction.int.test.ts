@@ -13,7 +13,7 @@ import {
   enroll,
   onlineAgent,
   portalAuth,
-} from '../live/test-support';
+} from '../../test/support/live';
 
 type Envelope<T> = { success: boolean; data: T; error?: string };
 type LogLine = { msg?: string; reqId?: string; tenantId?: number; userId?: number; req?: { url?: string } };

@@ -15,7 +15,7 @@ import {
   facts,
   hello,
   onlineAgent,
-} from './test-support';
+} from '../../test/support/live';
 
 // SECURITY.md: anonymous upgrades never spend the authenticated agents' budget, and one agent
 // cannot queue unbounded work or send faster than its message budget.

@@ -17,7 +17,7 @@ import {
   hello,
   onlineAgent,
   portalAuth,
-} from './test-support';
+} from '../../test/support/live';
 
 const GRACE_MS = 400;
 

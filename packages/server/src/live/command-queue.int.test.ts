@@ -5,7 +5,7 @@ import type { EnrollResult } from '@outpost/contract/agent-protocol';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
 import { deviceCommands, devices } from '../db/schema/index';
-import { createEnrollmentToken, enroll, facts, onlineAgent } from './test-support';
+import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../test/support/live';
 
 // The command queue over real agent sockets (docs/product/agent-protocol.md#commands): the database is the queue, the
 // bus is the doorbell; a command is offered again after a reconnect and answered exactly once.

@@ -17,7 +17,7 @@ import {
   portalAuth,
   flushAnswers,
   flushPortal,
-} from './test-support';
+} from '../../test/support/live';
 
 describe('portal socket /api/ws', () => {
   let server: TestServer;

@@ -14,7 +14,7 @@ import {
   portalAuth,
   REDIS_URL,
   throwawayDatabase,
-} from './test-support';
+} from '../../test/support/live';
 
 // docs/product/agent-protocol.md#several-instances: two instances on one PostgreSQL and one Redis. This test always uses a real
 // PostgreSQL (TEST_DATABASE_URL, else the local default) and Redis (TEST_REDIS_URL, else the

@@ -12,7 +12,7 @@ import {
   facts,
   postFrom,
   throwawayDatabase,
-} from './test-support';
+} from '../../test/support/live';
 
 // SECURITY.md, docs/product/agent-protocol.md#several-instances: with REDIS_URL the sign-in, enrolment and agent upgrade limits
 // are counted in Redis, so two instances enforce one limit. Requests alternate between the two

@@ -34,8 +34,8 @@ import {
   hello,
   onlineAgent,
   portalAuth,
-} from './test-support';
-import type { AgentSocket, PortalSocket } from './test-support';
+} from '../../test/support/live';
+import type { AgentSocket, PortalSocket } from '../../test/support/live';
 
 // Both websockets under generated hostile frames: invalid JSON, wrong types, unknown
 // message types, binary frames, frames over the 1 MiB payload limit, messages out of order

@@ -4,7 +4,7 @@ import { INT4_MAX } from '@outpost/contract/input';
 import { inputMessages } from '@outpost/contract/messages';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
-import { createEnrollmentToken, facts } from '../live/test-support';
+import { createEnrollmentToken, facts } from '../../test/support/live';
 
 type Envelope<T = unknown> = { success: boolean; data: T; error?: string; code?: string };
 

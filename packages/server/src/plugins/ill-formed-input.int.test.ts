@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inputMessages, messages } from '@outpost/contract/messages';
 import { startTestServer } from '../../test/harness';
 import type { TestServer } from '../../test/harness';
-import { createEnrollmentToken, enroll, facts, onlineAgent } from '../live/test-support';
-import type { AgentSocket } from '../live/test-support';
+import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../test/support/live';
+import type { AgentSocket } from '../../test/support/live';
 
 type Envelope<T = unknown> = { success: boolean; data: T; error?: string; code?: string };
 

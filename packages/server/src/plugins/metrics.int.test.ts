@@ -18,8 +18,8 @@ import {
   onlineAgent,
   portalAuth,
   REDIS_URL,
-} from '../live/test-support';
-import type { AgentSocket, PortalSocket } from '../live/test-support';
+} from '../../test/support/live';
+import type { AgentSocket, PortalSocket } from '../../test/support/live';
 
 // GET /metrics (plugins/metrics.ts, docs/operations.md#metrics): who may read it,
 // and that the named metrics are there with values that follow what the server did.

@@ -13,8 +13,8 @@ import type { CommandMessage } from '@outpost/contract/agent-protocol';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { auditLogs } from '../../db/schema/index';
-import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../live/test-support';
-import type { AgentSocket } from '../../live/test-support';
+import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../../test/support/live';
+import type { AgentSocket } from '../../../test/support/live';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 const run = promisify(execFile);

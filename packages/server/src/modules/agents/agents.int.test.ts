@@ -7,7 +7,7 @@ import { accessMessages } from '@outpost/contract/messages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { auditLogs, devices, enrollmentTokens, sites, tenants } from '../../db/schema/index';
-import { connectAgentSocket, createEnrollmentToken, enroll, facts } from '../../live/test-support';
+import { connectAgentSocket, createEnrollmentToken, enroll, facts } from '../../../test/support/live';
 import { addMember } from '../tenants/tenants.service';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };

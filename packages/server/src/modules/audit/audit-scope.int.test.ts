@@ -7,7 +7,7 @@ import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { auditLogs } from '../../db/schema/index';
 import { addMember } from '../tenants/tenants.service';
-import { insertDevice } from '../devices/test-devices';
+import { insertDevice } from '../../../test/support/devices';
 
 // The audit log of a site-limited administrator (SECURITY.md R2-9): entries about their sites
 // only. Every entry here is written by a real request; the list, its search and filters, and the

@@ -3,7 +3,7 @@ import type { DashboardStats } from '@outpost/contract/devices';
 import type { InventoryMessage } from '@outpost/contract/agent-protocol';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../live/test-support';
+import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../../test/support/live';
 
 // What a device reports in its first software inventory is what it came with;
 // only titles that appear after it are "recently discovered" on the dashboard

@@ -20,8 +20,8 @@ import {
   onlineAgent,
   portalAuth,
   sleep,
-} from '../../live/test-support';
-import type { AgentSocket } from '../../live/test-support';
+} from '../../../test/support/live';
+import type { AgentSocket } from '../../../test/support/live';
 
 // The deployment engine over real agent sockets (docs/product/deployments.md#running-on-devices): the API's rules in the product's
 // order and words, dispatch now and when scheduled, progress and results applied once, the

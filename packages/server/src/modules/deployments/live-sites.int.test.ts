@@ -15,8 +15,8 @@ import {
   facts,
   onlineAgent,
   portalAuth,
-} from '../../live/test-support';
-import type { AgentSocket } from '../../live/test-support';
+} from '../../../test/support/live';
+import type { AgentSocket } from '../../../test/support/live';
 
 // SECURITY.md R2-3: live step output and per-device job updates reach only subscribers who may see
 // the device's site, and a subscription stops when an administrator narrows the subscriber's sites.

@@ -20,8 +20,8 @@ import {
   facts,
   onlineAgent,
   portalAuth,
-} from '../../live/test-support';
-import type { AgentSocket } from '../../live/test-support';
+} from '../../../test/support/live';
+import type { AgentSocket } from '../../../test/support/live';
 
 // docs/architecture.md, "Devices a job waits for": a device that went offline mid-job is shown
 // with since when and until when the job waits for it, a step whose timeout passed meanwhile is

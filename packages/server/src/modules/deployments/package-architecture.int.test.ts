@@ -6,8 +6,8 @@ import type { ApiErrorBody } from '@outpost/contract/envelope';
 import type { PackageDetail } from '@outpost/contract/packages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import type { AgentSocket } from '../../live/test-support';
-import { createEnrollmentToken, enroll, eventually, facts, onlineAgent } from '../../live/test-support';
+import type { AgentSocket } from '../../../test/support/live';
+import { createEnrollmentToken, enroll, eventually, facts, onlineAgent } from '../../../test/support/live';
 
 // Packages reach only devices that run their architecture (docs/architecture.md "Package
 // targets"): agents report theirs over the real enrolment and websocket, the server stores it, and

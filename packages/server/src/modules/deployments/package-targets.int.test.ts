@@ -5,7 +5,7 @@ import { packageMessages } from '@outpost/contract/messages';
 import type { PackageDetail } from '@outpost/contract/packages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { insertDevice } from '../devices/test-devices';
+import { insertDevice } from '../../../test/support/devices';
 
 // Packages reach only devices they are built for (docs/architecture.md "Package targets"): every
 // way of creating a job (now or scheduled) refuses a device of another OS with a 409 naming it,

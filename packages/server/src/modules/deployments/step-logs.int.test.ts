@@ -9,8 +9,8 @@ import type { PackageDetail } from '@outpost/contract/packages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { deploymentStepLogs, devices } from '../../db/schema/index';
-import { createEnrollmentToken, enroll, eventually, facts, onlineAgent } from '../../live/test-support';
-import type { AgentSocket } from '../../live/test-support';
+import { createEnrollmentToken, enroll, eventually, facts, onlineAgent } from '../../../test/support/live';
+import type { AgentSocket } from '../../../test/support/live';
 
 // SECURITY.md R2-13: an agent writes step logs only for its job's steps and attempts, each stream
 // of an attempt is kept to its head and tail with the cut said, and the logs come a page at a time.

@@ -7,8 +7,8 @@ import type { PackageDetail } from '@outpost/contract/packages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { devices } from '../../db/schema/index';
-import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../live/test-support';
-import type { AgentSocket } from '../../live/test-support';
+import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../../test/support/live';
+import type { AgentSocket } from '../../../test/support/live';
 
 // docs/product/deployments.md#details Deployment details — the details show the step a device is at or failed at, and the
 // steps that never ran as not run. The agent reports those as 'cancelled' with no attempt and no

@@ -14,7 +14,7 @@ import {
   onlineAgent,
   portalAuth,
   throwawayDatabase,
-} from '../../live/test-support';
+} from '../../../test/support/live';
 
 // docs/product/deployments.md#scheduling and docs/product/agent-protocol.md#several-instances: two instances share one PostgreSQL; both schedulers run every 50 ms
 // and claim due jobs with FOR UPDATE SKIP LOCKED. Every device deployment gets exactly one run

@@ -4,8 +4,8 @@ import type { Device } from '@outpost/contract/devices';
 import type { EnrollResult } from '@outpost/contract/agent-protocol';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { createEnrollmentToken, enroll, eventually, facts, onlineAgent } from '../../live/test-support';
-import type { AgentSocket } from '../../live/test-support';
+import { createEnrollmentToken, enroll, eventually, facts, onlineAgent } from '../../../test/support/live';
+import type { AgentSocket } from '../../../test/support/live';
 
 // The impostor of SECURITY.md R2-4, end to end: a holder of an enrolment token enrols with a real
 // machine's hostname and serial number, connects and keeps heartbeating. Duplicate cleanup must

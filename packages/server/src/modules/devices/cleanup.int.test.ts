@@ -7,8 +7,8 @@ import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { auditLogs, devices } from '../../db/schema/index';
 import { addMember } from '../tenants/tenants.service';
-import { DAY, iface, insertDevice } from './test-devices';
-import type { DeviceSeed } from './test-devices';
+import { DAY, iface, insertDevice } from '../../../test/support/devices';
+import type { DeviceSeed } from '../../../test/support/devices';
 
 // Agent cleanup over HTTP (docs/product/administration.md#agent-cleanup; the duplicate rules: SECURITY.md R2-4), with
 // device rows written straight to the database so each rule meets the state it is about. The

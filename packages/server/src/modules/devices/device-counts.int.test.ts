@@ -8,7 +8,7 @@ import type { TestServer } from '../../../test/harness';
 import { deviceCounts, devices, sites, tenants, userSites, users } from '../../db/schema/index';
 import { hashSecret } from '../agents/agent-secrets';
 import { compactDeviceCounts, listDevices } from './devices-list.queries';
-import { createEnrollmentToken, eventually } from '../../live/test-support';
+import { createEnrollmentToken, eventually } from '../../../test/support/live';
 
 // The per-tenant device counters (device_counts, kept by triggers on devices, migration 0007)
 // must always equal a count(*) of the rows, whatever writes them; the device list's totals and

@@ -15,8 +15,8 @@ import type { Fleet } from '@outpost/agent/sim/fleet';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { auditLogs, deviceCommands, devices, deviceSoftware } from '../../db/schema/index';
-import { insertDevice } from './test-devices';
-import { createEnrollmentToken, eventually } from '../../live/test-support';
+import { insertDevice } from '../../../test/support/devices';
+import { createEnrollmentToken, eventually } from '../../../test/support/live';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 

@@ -3,7 +3,7 @@ import type { InventoryMessage } from '@outpost/contract/agent-protocol';
 import type { Device, DeviceListResponse } from '@outpost/contract/devices';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../live/test-support';
+import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../../test/support/live';
 
 // The inventory parts an agent could not collect stay on the device row and show in its detail
 // (docs/agent-windows.md): a part sent again leaves the note, a part named again replaces its

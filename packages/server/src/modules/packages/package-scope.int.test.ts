@@ -7,8 +7,8 @@ import type { PackageDetail, PackageExportDocument, PackageStep } from '@outpost
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { auditLogs, devices, sites } from '../../db/schema/index';
-import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../live/test-support';
-import type { AgentSocket } from '../../live/test-support';
+import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../../test/support/live';
+import type { AgentSocket } from '../../../test/support/live';
 
 // SECURITY.md R2-5: packages have an owner scope. A site-limited member reads shared packages
 // but cannot change them (a shared package may later be deployed to any site by an all-sites

@@ -6,7 +6,7 @@ import type { JobRow, WrittenStepLog } from '../deployments.queries';
 import type { ProgressWrite } from './agent-progress.queries';
 import { createProgressWriter } from './agent-progress';
 import type { DeviceDeploymentState } from './device-rows.queries';
-import { fakeDb, job, manualClock } from './test-support';
+import { fakeDb, job, manualClock } from '../../../../test/support/engine';
 
 // Step progress: each message once, a first message starts the row and its job, a row changed
 // meanwhile or a command started over goes through the locked pass, messages for steps the job

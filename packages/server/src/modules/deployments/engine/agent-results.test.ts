@@ -4,7 +4,7 @@ import type { CommandResultEnd } from './agent-results.queries';
 import { createResultWriter, resultEnd } from './agent-results';
 import type { ResultInput } from './agent-results';
 import type { DeviceRowUpdate } from './job-updates';
-import { fakeTx } from './test-support';
+import { fakeTx } from '../../../../test/support/engine';
 
 // run_deployment results: how each ends its device row, written in batches, the rows' jobs
 // marked for settling.

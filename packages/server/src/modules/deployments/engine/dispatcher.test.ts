@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { QueueCommandInput } from '../../../live/command-queue';
 import type { JobRow } from '../deployments.queries';
 import { CLAIM_BATCH, createDispatcher } from './dispatcher';
-import { fakeDb, job, manualClock } from './test-support';
+import { fakeDb, job, manualClock } from '../../../../test/support/engine';
 
 // The dispatcher: a due job's pending rows become one run_deployment command each, its devices'
 // doorbells ring after the commit, and the metrics hear how late it was.

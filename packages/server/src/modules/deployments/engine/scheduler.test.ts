@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLAIM_BATCH } from './dispatcher';
 import { createScheduler, SWEEP_EVERY_MS } from './scheduler';
-import { manualClock, recordingLog } from './test-support';
+import { manualClock, recordingLog } from '../../../../test/support/engine';
 
 // The scheduler: passes on its timer and on a kick, one at a time; due jobs until a batch comes
 // back short, the sweep at most every SWEEP_EVERY_MS.

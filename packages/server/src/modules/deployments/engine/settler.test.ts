@@ -3,7 +3,7 @@ import type { JobStatus } from '@outpost/contract/live';
 import type { JobRow, NewJob } from '../deployments.queries';
 import type { DeviceRowUpdate } from './job-updates';
 import { createSettler, SETTLE_DELAY_MS, SETTLE_RETRY_MS, settledStatus } from './settler';
-import { deviceRow, fakeDb, job, manualClock, recordingLog } from './test-support';
+import { deviceRow, fakeDb, job, manualClock, recordingLog } from '../../../../test/support/engine';
 
 // The settler: a job's status and counters from its device rows, settled once per batch of
 // changes, published after, retried when the database is away.

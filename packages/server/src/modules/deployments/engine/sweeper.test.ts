@@ -4,7 +4,7 @@ import type { DeviceDeploymentRow, JobRow } from '../deployments.queries';
 import type { ResultInput } from './agent-results';
 import type { DeviceRowUpdate } from './job-updates';
 import { createSweeper, overdueReason, RECONCILE_AFTER_MS, SWEEP_BATCH } from './sweeper';
-import { deviceRow, fakeDb, job, manualClock } from './test-support';
+import { deviceRow, fakeDb, job, manualClock } from '../../../../test/support/engine';
 
 // The sweep: overdue rows fail with the reason the user reads, their commands end with them;
 // rows whose command ended are reconciled from it; jobs whose counters disagree are settled.
