@@ -61,6 +61,24 @@ export const AgentBuild = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   size: z.number().int().positive(),
   url: z.string().max(512).regex(serverPath),
+  /**
+   * The same build Brotli-compressed (large window): the agent downloads this instead, at most
+   * `size` bytes of it, and checks size and sha256 above on the decompressed result.
+   */
+  br: z
+    .object({
+      url: z
+        .string()
+        .max(512)
+        .regex(/^\/api\/[A-Za-z0-9/_.-]+\?encoding=br$/),
+      size: z.number().int().positive(),
+    })
+    .optional(),
+  /** Windows: the signer certificate's sha256; the agent refuses an executable it did not sign */
+  signer_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 export type AgentBuild = z.infer<typeof AgentBuild>;
 export const UpdateAgentCommand = z.object({

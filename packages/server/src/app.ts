@@ -271,7 +271,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Uploaded files (docs/product/packages.md#files); the agent download route will share this store.
   const blobStore = createLocalBlobStore(config.blobDir);
   // Published agent executables (AGENT_RELEASES_DIR): install scripts, downloads and self-updates.
-  const releases = createReleaseStore(config.agentReleasesDir, app.log);
+  const releases = createReleaseStore(config.agentReleasesDir, app.log, {
+    requireSignature: config.agentRequireSignature,
+  });
   // Deployments (docs/product/deployments.md#scheduling): one engine per instance, its scheduler started once listening.
   const engine = createDeploymentEngine({
     db: database.db,

@@ -3,6 +3,9 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import { verifyAuthenticode } from '@outpost/contract/authenticode';
+import type { AuthenticodeResult } from '@outpost/contract/authenticode';
 
 // What the self-update (updater.ts) does to the world, and how the real agent does it.
 
@@ -23,26 +26,47 @@ export type UpdateIo = {
   hash(file: string): Promise<{ sha256: string; size: number }>;
   writeFile(file: string, data: string): Promise<void>;
   chmod(file: string, mode: number): Promise<void>;
+  /** decompress a Brotli file (large window allowed) into `dest`, at most `maxBytes` of output */
+  decompress(file: string, dest: string, maxBytes: number): Promise<void>;
+  /** the file's Authenticode signature, valid only when signed by the certificate `thumbprint` */
+  verifySignature(file: string, thumbprint: string): Promise<AuthenticodeResult>;
   /** end the process so the service manager restarts it */
   exit(code: number): void;
 };
+
+/** Passes chunks on until more than `maxBytes` went through, then fails with `what`. */
+function byteLimit(maxBytes: number, what: string): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      done(
+        seen > maxBytes ? new Error(`${what} is larger than the announced ${maxBytes} bytes`) : null,
+        chunk,
+      );
+    },
+  });
+}
+
+async function decompressBrotli(file: string, dest: string, maxBytes: number) {
+  await pipeline(
+    fs.createReadStream(file),
+    zlib.createBrotliDecompress({ params: { [zlib.constants.BROTLI_DECODER_PARAM_LARGE_WINDOW]: 1 } }),
+    byteLimit(maxBytes, 'The decompressed download'),
+    fs.createWriteStream(dest, { mode: 0o700 }),
+  );
+}
 
 async function downloadWithFetch(url: URL, dest: string, headers: Record<string, string>, maxBytes: number) {
   const res = await fetch(url, { headers, redirect: 'error' });
   if (!res.ok || !res.body) {
     throw new Error(`Downloading ${url.pathname} failed: HTTP ${res.status}`);
   }
-  let seen = 0;
-  const limit = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      seen += chunk.length;
-      done(
-        seen > maxBytes ? new Error(`The download is larger than the announced ${maxBytes} bytes`) : null,
-        chunk,
-      );
-    },
-  });
-  await pipeline(Readable.fromWeb(res.body as never), limit, fs.createWriteStream(dest, { mode: 0o700 }));
+  await pipeline(
+    Readable.fromWeb(res.body as never),
+    byteLimit(maxBytes, 'The download'),
+    fs.createWriteStream(dest, { mode: 0o700 }),
+  );
 }
 
 function selfTestWithExec(file: string): Promise<SelfTestResult> {
@@ -92,5 +116,7 @@ export const defaultIo: UpdateIo = {
     await fs.promises.rename(tmp, file);
   },
   chmod: (file, mode) => fs.promises.chmod(file, mode),
+  decompress: decompressBrotli,
+  verifySignature: (file, thumbprint) => verifyAuthenticode(file, thumbprint),
   exit: (code) => process.exit(code),
 };

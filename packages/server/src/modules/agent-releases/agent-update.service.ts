@@ -72,6 +72,8 @@ export function createAgentUpdateService({ db, releases, commandQueue }: AgentUp
               sha256: r.sha256,
               size: r.size,
               url: r.url,
+              ...(r.compressed?.br && { br: { url: `${r.url}?encoding=br`, size: r.compressed.br.size } }),
+              ...(r.signer_sha256 && { signer_sha256: r.signer_sha256 }),
             }));
           chosen.push({ device, to, builds });
         }
