@@ -12,7 +12,7 @@
 // 4. Windows: signed with Authenticode when OUTPOST_SIGN_PFX (and OUTPOST_SIGN_PASSWORD) name a
 //    certificate (osslsigncode).
 // 5. --compress (releases): the compressed downloads beside it, <file>.br (Brotli, quality 11,
-//    large window: the self-update), <file>.xz (install.sh) and <file>.gz (install.ps1 on Windows
+//    16 MiB window: the self-update), <file>.xz (install.sh) and <file>.gz (install.ps1 on Windows
 //    PowerShell 5.1); docs/decisions/2026-11-26-agent-download-size.md. Minutes, not seconds.
 // --strip (Linux): the Node binary's symbol table is stripped before the injection (-17 MiB).
 // Output: DIR/outpost-agent-<platform>[.exe] and beside it DIR/outpost-agent-<platform>[.exe].json,

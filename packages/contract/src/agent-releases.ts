@@ -84,9 +84,9 @@ export function compareVersions(a: string, b: string): number | null {
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lower-case hex digits');
 
 /**
- * The compressed forms of a release, each a file `<executable>.<encoding>` beside it: br (Brotli,
- * large window: the agent's self-update, Node's zlib decompresses it), xz (the Linux and macOS
- * install script), gz (the Windows install script on Windows PowerShell 5.1). docs/agent.md.
+ * The compressed forms of a release, each a file `<executable>.<encoding>` beside it: br (Brotli
+ * quality 11: the agent's self-update, Node's zlib decompresses it; install.ps1 on PowerShell 7),
+ * xz (install.sh), gz (install.ps1 on Windows PowerShell 5.1). docs/agent.md#download-sizes.
  */
 export const AGENT_ENCODINGS = ['br', 'xz', 'gz'] as const;
 export const AgentEncoding = z.enum(AGENT_ENCODINGS);

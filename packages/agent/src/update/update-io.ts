@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -26,8 +26,13 @@ export type UpdateIo = {
   hash(file: string): Promise<{ sha256: string; size: number }>;
   writeFile(file: string, data: string): Promise<void>;
   chmod(file: string, mode: number): Promise<void>;
-  /** decompress a Brotli file (large window allowed) into `dest`, at most `maxBytes` of output */
-  decompress(file: string, dest: string, maxBytes: number): Promise<void>;
+  /**
+   * decompress `file` into `dest`, at most `maxBytes` of output: Brotli (a large-window one too,
+   * Node's zlib) or xz (the system's xz command)
+   */
+  decompress(file: string, dest: string, maxBytes: number, encoding?: 'br' | 'xz'): Promise<void>;
+  /** whether the system has the xz command (Linux and macOS agents prefer the smaller xz download) */
+  hasXz(): Promise<boolean>;
   /** the file's Authenticode signature, valid only when signed by the certificate `thumbprint` */
   verifySignature(file: string, thumbprint: string): Promise<AuthenticodeResult>;
   /** end the process so the service manager restarts it */
@@ -48,13 +53,35 @@ function byteLimit(maxBytes: number, what: string): Transform {
   });
 }
 
-async function decompressBrotli(file: string, dest: string, maxBytes: number) {
-  await pipeline(
-    fs.createReadStream(file),
-    zlib.createBrotliDecompress({ params: { [zlib.constants.BROTLI_DECODER_PARAM_LARGE_WINDOW]: 1 } }),
-    byteLimit(maxBytes, 'The decompressed download'),
-    fs.createWriteStream(dest, { mode: 0o700 }),
-  );
+async function decompress(file: string, dest: string, maxBytes: number, encoding: 'br' | 'xz' = 'br') {
+  const limit = byteLimit(maxBytes, 'The decompressed download');
+  const out = fs.createWriteStream(dest, { mode: 0o700 });
+  if (encoding === 'br') {
+    const brotli = zlib.createBrotliDecompress({
+      params: { [zlib.constants.BROTLI_DECODER_PARAM_LARGE_WINDOW]: 1 },
+    });
+    await pipeline(fs.createReadStream(file), brotli, limit, out);
+    return;
+  }
+  const xz = spawn('xz', ['-dc', '--', file], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const exited = new Promise<void>((resolve, reject) => {
+    xz.on('error', reject);
+    xz.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`xz -d failed (exit code ${code})`)),
+    );
+  });
+  try {
+    await pipeline(xz.stdout, limit, out);
+  } finally {
+    xz.kill();
+  }
+  await exited;
+}
+
+function hasXz(): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile('xz', ['--version'], { timeout: 5000 }, (err) => resolve(!err));
+  });
 }
 
 async function downloadWithFetch(url: URL, dest: string, headers: Record<string, string>, maxBytes: number) {
@@ -116,7 +143,8 @@ export const defaultIo: UpdateIo = {
     await fs.promises.rename(tmp, file);
   },
   chmod: (file, mode) => fs.promises.chmod(file, mode),
-  decompress: decompressBrotli,
+  decompress,
+  hasXz,
   verifySignature: (file, thumbprint) => verifyAuthenticode(file, thumbprint),
   exit: (code) => process.exit(code),
 };

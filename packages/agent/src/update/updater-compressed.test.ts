@@ -137,6 +137,53 @@ describe('self-update: compressed download and signature', () => {
     expect(fs.readdirSync(dir).sort()).toEqual(['outpost-agent.exe', 'state']);
   });
 
+  it('on Linux takes the xz form when the system has xz, the Brotli form otherwise', async () => {
+    const body = Buffer.from(`#!/bin/sh\necho "outpost-agent 2.0.0"\n# ${'x'.repeat(4000)}\n`);
+    const linuxExe = path.join(dir, 'outpost-agent');
+    fs.writeFileSync(linuxExe, 'old');
+    const xz = execFileSync('xz', ['-c'], { input: body });
+    const br = largeWindow(body);
+    served.set('/api/agent/releases/linux-x64?encoding=xz', xz);
+    served.set('/api/agent/releases/linux-x64?encoding=br', br);
+    const update = (hasXz: boolean) =>
+      createUpdater({
+        exePath: linuxExe,
+        isPackaged: true,
+        version: '1.0.0',
+        platform: 'linux',
+        arch: 'x64',
+        stateDir: path.join(dir, 'state'),
+        server: 'https://outpost.example.com',
+        deviceGuid: 'g',
+        agentSecret: 's',
+        io: { ...io, hasXz: async () => hasXz },
+      }).apply('cmd-1', {
+        kind: 'update_agent',
+        version: '2.0.0',
+        builds: [
+          {
+            platform: 'linux-x64',
+            version: '2.0.0',
+            sha256: sha(body),
+            size: body.length,
+            url: '/api/agent/releases/linux-x64',
+            br: { url: '/api/agent/releases/linux-x64?encoding=br', size: br.length },
+            xz: { url: '/api/agent/releases/linux-x64?encoding=xz', size: xz.length },
+          },
+        ],
+      });
+    expect(await update(true)).toEqual({ restart: true });
+    expect(fs.readFileSync(linuxExe).equals(body)).toBe(true);
+    fs.writeFileSync(linuxExe, 'old');
+    fs.rmSync(`${linuxExe}.previous`);
+    expect(await update(false)).toEqual({ restart: true });
+    expect(fs.readFileSync(linuxExe).equals(body)).toBe(true);
+    expect(downloads).toEqual([
+      '/api/agent/releases/linux-x64?encoding=xz',
+      '/api/agent/releases/linux-x64?encoding=br',
+    ]);
+  });
+
   it('refuses an unsigned executable, a changed one and another signer’s when a signer is named', async () => {
     const unsigned = fs.readFileSync(WINE_PE);
     await expect(apply(unsigned, { signer_sha256: thumbprint })).rejects.toThrow(/not signed/);

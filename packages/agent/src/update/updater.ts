@@ -10,7 +10,7 @@ import type { UpdateIo } from './update-io';
 export type { SelfTestResult, UpdateIo } from './update-io';
 
 // Self-update of the packaged agent. The running agent downloads the build for its
-// platform beside its executable (Brotli-compressed when the server offers it, then
+// platform beside its executable (xz- or Brotli-compressed when the server offers it, then
 // decompressed), checks size and sha256 (from the command, which came over the agent's
 // authenticated socket) and, when the command names a signer (Windows), its Authenticode
 // signature and signer certificate (docs/agent.md#signature); runs it with --self-test (it must print the promised version and
@@ -99,22 +99,29 @@ function ownServer(options: UpdaterOptions, relative: string): URL {
   return url;
 }
 
-/** The build's executable into `download`: its Brotli form decompressed when offered, else as is. */
+/**
+ * The build's executable into `download`: its smallest compressed form this agent can unpack
+ * (xz with the system's xz on Linux and macOS, else Brotli) decompressed, or else as is.
+ */
 async function fetchBuild(io: UpdateIo, options: UpdaterOptions, build: Build, download: string) {
   const headers = {
     [AGENT_DEVICE_HEADER]: options.deviceGuid,
     authorization: `Bearer ${options.agentSecret}`,
   };
-  if (!build.br) {
+  const xz = build.xz && (await io.hasXz()) ? build.xz : undefined;
+  const packed = xz
+    ? { encoding: 'xz' as const, ...xz }
+    : build.br && { encoding: 'br' as const, ...build.br };
+  if (!packed) {
     await io.download(ownServer(options, build.url), download, headers, build.size);
     return;
   }
-  const packed = `${download}.br`;
+  const file = `${download}.${packed.encoding}`;
   try {
-    await io.download(ownServer(options, build.br.url), packed, headers, build.br.size);
-    await io.decompress(packed, download, build.size);
+    await io.download(ownServer(options, packed.url), file, headers, packed.size);
+    await io.decompress(file, download, build.size, packed.encoding);
   } finally {
-    await io.remove(packed);
+    await io.remove(file);
   }
 }
 
