@@ -133,13 +133,13 @@ type Source = {
 function bufferSource(file: Buffer): Source {
   return {
     size: file.length,
-    read: async (start, end) => file.subarray(start, end),
-    digest: async (algorithm, ranges) => {
+    read: (start, end) => Promise.resolve(file.subarray(start, end)),
+    digest: (algorithm, ranges) => {
       const hash = crypto.createHash(algorithm);
       for (const [start, end] of ranges) {
         hash.update(file.subarray(start, end));
       }
-      return hash.digest();
+      return Promise.resolve(hash.digest());
     },
   };
 }

@@ -50,10 +50,12 @@ describe('loadConfig', () => {
 
   it('requires signed Windows agent releases only when OUTPOST_AGENT_REQUIRE_SIGNATURE says so', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).agentRequireSignature).toBe(false);
-    expect(loadConfig({ DATA_DIR: tmp(), OUTPOST_AGENT_REQUIRE_SIGNATURE: 'true' }).agentRequireSignature).toBe(
-      true,
+    expect(
+      loadConfig({ DATA_DIR: tmp(), OUTPOST_AGENT_REQUIRE_SIGNATURE: 'true' }).agentRequireSignature,
+    ).toBe(true);
+    expect(loadConfig({ DATA_DIR: tmp(), OUTPOST_AGENT_REQUIRE_SIGNATURE: '0' }).agentRequireSignature).toBe(
+      false,
     );
-    expect(loadConfig({ DATA_DIR: tmp(), OUTPOST_AGENT_REQUIRE_SIGNATURE: '0' }).agentRequireSignature).toBe(false);
     expect(() => loadConfig({ DATA_DIR: tmp(), OUTPOST_AGENT_REQUIRE_SIGNATURE: 'maybe' })).toThrow(
       /OUTPOST_AGENT_REQUIRE_SIGNATURE/,
     );

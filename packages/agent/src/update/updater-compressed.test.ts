@@ -84,7 +84,7 @@ describe('self-update: compressed download and signature', () => {
       }
       await fs.promises.writeFile(dest, body);
     },
-    selfTest: async () => ({ code: 0, stdout: 'outpost-agent 2.0.0\n' }),
+    selfTest: () => Promise.resolve({ code: 0, stdout: 'outpost-agent 2.0.0\n' }),
     exit: () => undefined,
   };
 
@@ -156,7 +156,7 @@ describe('self-update: compressed download and signature', () => {
         server: 'https://outpost.example.com',
         deviceGuid: 'g',
         agentSecret: 's',
-        io: { ...io, hasXz: async () => hasXz },
+        io: { ...io, hasXz: () => Promise.resolve(hasXz) },
       }).apply('cmd-1', {
         kind: 'update_agent',
         version: '2.0.0',
