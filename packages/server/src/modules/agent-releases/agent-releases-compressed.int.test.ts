@@ -8,8 +8,10 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRelease } from '@outpost/contract/agent-releases';
 import { agentFileName, platformOf, releaseMessages } from '@outpost/contract/agent-releases';
+import type { CommandMessage } from '@outpost/contract/agent-protocol';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
+import { createEnrollmentToken, enroll, facts, onlineAgent } from '../../live/test-support';
 
 // Compressed agent downloads (?encoding=br|xz|gz) and signed Windows releases
 // (OUTPOST_AGENT_REQUIRE_SIGNATURE): docs/agent.md#download-sizes, docs/agent.md#signature.
@@ -49,6 +51,7 @@ describe('compressed agent downloads', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-releases-z-'));
     published = publish(dir, here, Buffer.from(STAND_IN));
     server = await startTestServer({ env: { AGENT_RELEASES_DIR: dir } });
+    await server.seedDemo();
   });
   afterAll(async () => {
     await server?.close();
@@ -92,6 +95,46 @@ describe('compressed agent downloads', () => {
     } finally {
       fs.writeFileSync(`${published.file}.gz`, original);
       fs.writeFileSync(sidecar, fs.readFileSync(sidecar));
+    }
+  });
+
+  it('offers the Brotli and xz forms in the update command', async () => {
+    const admin = (await server.devSignIn('admin@acme.example')).token;
+    const token = await createEnrollmentToken(server, admin);
+    const osType = here.startsWith('darwin') ? 'macos' : 'linux';
+    const creds = (
+      await enroll(server, token.token, facts({ hostname: 'z-1', osType, agentVersion: '1.0.0' }))
+    ).body.data;
+    const socket = await onlineAgent(server.url, creds, { hostname: 'z-1', osType, agentVersion: '1.0.0' });
+    try {
+      const list = await server.request<Envelope<{ data: { id: number; device_guid: string }[] }>>(
+        'GET',
+        '/api/customer/devices?search=z-1',
+        { token: admin },
+      );
+      const id = list.body.data.data.find((d) => d.device_guid === creds.device_guid)!.id;
+      const res = await server.request('POST', '/api/customer/agents/update', {
+        token: admin,
+        body: { device_ids: [id] },
+      });
+      expect(res.status).toBe(200);
+      const message: CommandMessage = await socket.waitFor(
+        'command',
+        (m) => m.command.kind === 'update_agent',
+      );
+      expect(message.command.kind === 'update_agent' && message.command.builds).toEqual([
+        {
+          platform: here,
+          version: '1.0.1',
+          sha256: published.sha256,
+          size: STAND_IN.length,
+          url: `/api/agent/releases/${here}`,
+          br: { url: `/api/agent/releases/${here}?encoding=br`, size: published.packed.br.length },
+          xz: { url: `/api/agent/releases/${here}?encoding=xz`, size: published.packed.xz.length },
+        },
+      ]);
+    } finally {
+      socket.ws.close();
     }
   });
 
