@@ -4,8 +4,9 @@
 //   npm run bench -- agent --quick         # 1 minute idle
 //   options: --minutes N   --wine (also the Windows executable under Wine, for reference)
 //
-// Builds the single executable with the project's script, records its size and its compressed
-// download size (gzip -9 and xz -9), enrols it against a real test server (PGlite), lets it
+// Builds the single executable with the project's script as a release is built (--compress
+// --strip), records its size and its compressed download sizes from the sidecar (Brotli: the
+// self-update; xz -9: install.sh; gzip -9: install.ps1 on Windows PowerShell 5.1), enrols it against a real test server (PGlite), lets it
 // connect and send its first inventory, then samples its resident memory (VmRSS) and CPU time
 // (/proc/<pid>/stat utime+stime) every 5 s for --minutes. Idle CPU is the CPU time used after the
 // first minute divided by the wall time. Targets: compressed download ≤ 25 MB, idle RSS ≤ 60 MB on
@@ -16,7 +17,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
-import zlib from 'node:zlib';
 import { startTestServer } from '../packages/server/test/harness';
 import { createEnrollmentToken } from '../packages/server/test/support/live';
 import { createWinePrefix } from '../packages/system-tests/test/wine/wine-harness';
@@ -37,12 +37,12 @@ const TICK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).t
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function sizes(file: string) {
-  const data = fs.readFileSync(file);
-  const gzip = zlib.gzipSync(data, { level: 9 }).length;
-  const xz = Number(
-    execFileSync('sh', ['-c', `xz -9 -T1 -c '${file}' | wc -c`], { encoding: 'utf8' }).trim(),
-  );
-  return { size_mb: data.length / MB, gzip_mb: gzip / MB, xz_mb: xz / MB };
+  const sidecar = JSON.parse(fs.readFileSync(`${file}.json`, 'utf8')) as {
+    size: number;
+    compressed?: Record<string, { size: number }>;
+  };
+  const packed = (encoding: string) => (sidecar.compressed?.[encoding]?.size ?? NaN) / MB;
+  return { size_mb: sidecar.size / MB, br_mb: packed('br'), gzip_mb: packed('gz'), xz_mb: packed('xz') };
 }
 
 function sample(pid: number) {
@@ -75,7 +75,10 @@ async function idle(pid: () => number) {
 async function build(platform: string, out: string) {
   await exec(
     'node',
-    ['scripts/build-agent-exe.mjs', '--platform', platform, '--version', '0.0.0-bench', '--out', out],
+    ['scripts/build-agent-exe.mjs', '--platform', platform, '--version', '0.0.0-bench', '--out', out].concat([
+      '--compress',
+      '--strip',
+    ]),
     {
       cwd: repoRoot,
       maxBuffer: 16 * MB,
@@ -134,12 +137,12 @@ try {
 
 const command = `npm run bench -- agent${values.quick ? ' --quick' : ''}${values.minutes ? ` --minutes ${minutes}` : ''}${values.wine ? ' --wine' : ''}`;
 console.log(`\n${command} (${minutes} min idle)\n`);
-console.log('| platform | size MB | gzip -9 MB | xz -9 MB | idle RSS MB | max RSS MB | idle CPU % |');
-console.log('| --- | --- | --- | --- | --- | --- | --- |');
+console.log('| platform | size MB | br MB | gzip -9 MB | xz -9 MB | idle RSS MB | max RSS MB | idle CPU % |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const [platform, r] of Object.entries(results) as [string, Record<string, number>][]) {
   const f = (k: string, d = 1) => r[k]!.toFixed(d);
   console.log(
-    `| ${platform} | ${f('size_mb')} | ${f('gzip_mb')} | ${f('xz_mb')} | ${f('idle_rss_mb')} | ${f('max_rss_mb')} | ${f('idle_cpu_percent', 3)} |`,
+    `| ${platform} | ${f('size_mb')} | ${f('br_mb')} | ${f('gzip_mb')} | ${f('xz_mb')} | ${f('idle_rss_mb')} | ${f('max_rss_mb')} | ${f('idle_cpu_percent', 3)} |`,
   );
 }
 console.log('\nTargets: compressed download ≤ 25 MB, idle RSS ≤ 60 MB (Linux), idle CPU ≤ 0.2 % of a core.');

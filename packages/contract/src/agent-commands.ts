@@ -51,6 +51,14 @@ export const CancelCommand = z.object({
 
 /** `url` of a build: a path on the agent's own server (never another origin: it sends its credentials) */
 const serverPath = /^\/api\/[A-Za-z0-9/_.-]+$/;
+const compressedBuild = (encoding: 'br' | 'xz') =>
+  z.object({
+    url: z
+      .string()
+      .max(512)
+      .regex(new RegExp(`^/api/[A-Za-z0-9/_.-]+\\?encoding=${encoding}$`)),
+    size: z.number().int().positive(),
+  });
 /**
  * Update the agent: a published build per platform of the device's OS (older agents report no
  * architecture); the agent takes its own and answers once it connected, or why it refused or rolled back.
@@ -61,6 +69,18 @@ export const AgentBuild = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   size: z.number().int().positive(),
   url: z.string().max(512).regex(serverPath),
+  /**
+   * The same build compressed (Brotli; xz for Linux and macOS, decompressed with the system's xz
+   * when it has one): the agent downloads one of these instead, at most its `size` bytes, and
+   * checks size and sha256 above on the decompressed result.
+   */
+  br: compressedBuild('br').optional(),
+  xz: compressedBuild('xz').optional(),
+  /** Windows: the signer certificate's sha256; the agent refuses an executable it did not sign */
+  signer_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 export type AgentBuild = z.infer<typeof AgentBuild>;
 export const UpdateAgentCommand = z.object({

@@ -68,4 +68,23 @@ describe('agent versions and releases', () => {
       expect(UpdateAgentCommand.safeParse(command(url)).success, url).toBe(false);
     }
   });
+
+  it('lets a build’s compressed forms name only ?encoding= on a path of the agent’s own server', () => {
+    const build = (extra: object) => ({
+      kind: 'update_agent',
+      version: '1.0.1',
+      builds: [
+        { platform: 'linux-x64', version: '1.0.1', sha256: 'a'.repeat(64), size: 1, url: '/api/a', ...extra },
+      ],
+    });
+    const ok = (extra: object) => UpdateAgentCommand.safeParse(build(extra)).success;
+    expect(ok({ br: { url: '/api/agent/releases/linux-x64?encoding=br', size: 1 } })).toBe(true);
+    expect(ok({ xz: { url: '/api/agent/releases/linux-x64?encoding=xz', size: 1 } })).toBe(true);
+    expect(ok({ br: { url: '/api/agent/releases/linux-x64?encoding=xz', size: 1 } })).toBe(false);
+    for (const url of ['//evil.example/api?encoding=br', 'https://evil.example/api/x?encoding=br']) {
+      expect(ok({ br: { url, size: 1 } }), url).toBe(false);
+    }
+    expect(ok({ signer_sha256: 'b'.repeat(64) })).toBe(true);
+    expect(ok({ signer_sha256: 'not hex' })).toBe(false);
+  });
 });

@@ -81,13 +81,29 @@ export function compareVersions(a: string, b: string): number | null {
   return 0;
 }
 
+const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lower-case hex digits');
+
+/**
+ * The compressed forms of a release, each a file `<executable>.<encoding>` beside it: br (Brotli
+ * quality 11: the agent's self-update, Node's zlib decompresses it; install.ps1 on PowerShell 7),
+ * xz (install.sh), gz (install.ps1 on Windows PowerShell 5.1). docs/agent.md#download-sizes.
+ */
+export const AGENT_ENCODINGS = ['br', 'xz', 'gz'] as const;
+export const AgentEncoding = z.enum(AGENT_ENCODINGS);
+export type AgentEncoding = z.infer<typeof AgentEncoding>;
+const CompressedFile = z.object({ sha256: Sha256Hex, size: z.number().int().positive() });
+export type CompressedFile = z.infer<typeof CompressedFile>;
+
 /** The sidecar the build script writes beside each executable (its contract). */
 export const AgentReleaseSidecar = z.object({
   platform: AgentPlatform,
   version: SemVer,
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lower-case hex digits'),
+  sha256: Sha256Hex,
   size: z.number().int().positive(),
   node: z.string().max(64),
+  /** the Authenticode signer of a Windows executable: its subject and certificate sha256 */
+  signer: z.object({ subject: z.string().max(1024), sha256: Sha256Hex }).optional(),
+  compressed: z.partialRecord(AgentEncoding, CompressedFile).optional(),
 });
 export type AgentReleaseSidecar = z.infer<typeof AgentReleaseSidecar>;
 
@@ -103,10 +119,15 @@ export const AgentRelease = z.object({
   /** the download, relative to the server (GET /api/agent/releases/:platform) */
   url: z.string(),
   published_at: z.string(),
+  /** the sha256 of the Authenticode signer's certificate (Windows, when signed) */
+  signer_sha256: z.string().optional(),
+  /** the compressed downloads (GET …/releases/:platform?encoding=br|xz|gz): their sizes */
+  compressed: z.partialRecord(AgentEncoding, z.object({ size: z.number().int() })).optional(),
 });
 export type AgentRelease = z.infer<typeof AgentRelease>;
 
 export const AgentReleasePlatformParams = z.object({ platform: z.string().max(64) });
+export const AgentReleaseDownloadQuery = z.object({ encoding: z.string().max(16).optional() });
 
 /**
  * The version an agent on this OS would be updated to: the oldest release among the OS's
@@ -178,6 +199,10 @@ export const releaseMessages = {
   skippedCurrent: (version: string) => `Already runs ${version}`,
   skippedNoRelease: (os: string) => `No executable is published for ${os}`,
   skippedNewer: (version: string, target: string) => `Runs ${version}, newer than the published ${target}`,
+  unknownEncoding: (encoding: string) =>
+    `Unknown download encoding "${encoding}". Encodings: ${AGENT_ENCODINGS.join(', ')} (or none: the executable itself)`,
+  notCompressed: (platform: string, encoding: string) =>
+    `The agent for ${platform} is not published compressed with ${encoding}; download it without ?encoding`,
   needsPackagedAgent:
     'Self-update needs the packaged agent (outpost-agent executable); an agent run from source is updated with git and npm',
 } as const;

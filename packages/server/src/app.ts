@@ -114,12 +114,11 @@ type ApiDeps = {
   rateLimitPrefix: string;
   services: Services;
   googleVerifier: OidcVerifier | null;
-  releases: ReturnType<typeof createReleaseStore>;
 };
 
 /** Every route under /api, in their registration order; each plugin gets the service it calls. */
 async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<void> {
-  const { config, database, redis, rateLimitPrefix, services, googleVerifier, releases } = deps;
+  const { config, database, redis, rateLimitPrefix, services, googleVerifier } = deps;
   const authOptions = { service: services.auth, config, googleVerifier, version: VERSION };
   await app.register(
     async (api) => {
@@ -140,7 +139,7 @@ async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
         guard: createEnrollGuard(redis, rateLimitPrefix, config.enroll),
       });
       await api.register(agentFilesRoutes, { service: services.deployments, prefix: '/agent' });
-      await api.register(agentReleaseRoutes, { releases, prefix: '/agent' });
+      await api.register(agentReleaseRoutes, { service: services.agentReleases, prefix: '/agent' });
       await api.register(
         async (customer) => {
           await customer.register(authRoutes, authOptions);
@@ -243,7 +242,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsPlugin, { metrics, config, database });
 
   // Published agent executables (AGENT_RELEASES_DIR): install scripts, downloads and self-updates.
-  const releases = createReleaseStore(config.agentReleasesDir, app.log);
+  const releases = createReleaseStore(config.agentReleasesDir, app.log, {
+    requireSignature: config.agentRequireSignature,
+  });
   // Every service, once (services.ts), on the live layer's bus and command queue.
   const services: Services = createServices({
     config,
@@ -278,7 +279,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimitPrefix,
     services,
     googleVerifier,
-    releases,
   });
 
   await app.register(staticPlugin, { root: config.webDistDir ?? defaultWebDist });

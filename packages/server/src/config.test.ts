@@ -48,6 +48,19 @@ describe('loadConfig', () => {
     ).toBe('/opt/outpost/releases');
   });
 
+  it('requires signed Windows agent releases only when OUTPOST_AGENT_REQUIRE_SIGNATURE says so', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).agentRequireSignature).toBe(false);
+    expect(
+      loadConfig({ DATA_DIR: tmp(), OUTPOST_AGENT_REQUIRE_SIGNATURE: 'true' }).agentRequireSignature,
+    ).toBe(true);
+    expect(loadConfig({ DATA_DIR: tmp(), OUTPOST_AGENT_REQUIRE_SIGNATURE: '0' }).agentRequireSignature).toBe(
+      false,
+    );
+    expect(() => loadConfig({ DATA_DIR: tmp(), OUTPOST_AGENT_REQUIRE_SIGNATURE: 'maybe' })).toThrow(
+      /OUTPOST_AGENT_REQUIRE_SIGNATURE/,
+    );
+  });
+
   it('points the demo fleet at a given server URL, else at the server itself', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).demoFleetUrl).toBeNull();
     expect(

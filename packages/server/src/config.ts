@@ -103,6 +103,9 @@ const EnvSchema = z.object({
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   // Agent executables served to install scripts and self-updates (docs/agent.md#installing-the-agent)
   AGENT_RELEASES_DIR: z.string().optional(),
+  // Windows agent releases only Authenticode-signed: the server publishes, the install script
+  // and the self-update accept nothing else (docs/operations.md#agent-releases)
+  OUTPOST_AGENT_REQUIRE_SIGNATURE: booleanFlag,
 });
 
 export type Config = {
@@ -192,6 +195,8 @@ export type Config = {
   };
   /** the published agent executables and their sidecars (default packages/agent/dist-exe) */
   agentReleasesDir: string;
+  /** refuse to publish an unsigned Windows agent release (OUTPOST_AGENT_REQUIRE_SIGNATURE) */
+  agentRequireSignature: boolean;
 };
 
 /** The repository root: config.ts (and the built entry) sit two folders below packages/server. */
@@ -301,5 +306,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     blobDir,
     metrics: { token: e.METRICS_TOKEN ?? null, port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
     agentReleasesDir,
+    agentRequireSignature: e.OUTPOST_AGENT_REQUIRE_SIGNATURE,
   };
 }

@@ -6,6 +6,7 @@ import type { CommandQueue } from './live/command-queue';
 import type { DeviceState } from './live/device-state';
 import type { PortalAccess, PortalHub, SubscriptionAuthorizer } from './live/portal-socket';
 import { createActivityService } from './modules/activity/activity.service';
+import { createAgentReleasesService } from './modules/agent-releases/agent-releases.service';
 import { createAgentUpdateService } from './modules/agent-releases/agent-update.service';
 import type { ReleaseStore } from './modules/agent-releases/release-store';
 import { createAgentsService } from './modules/agents/agents.service';
@@ -97,6 +98,7 @@ export function createServices(deps: ServicesDeps) {
     activity: createActivityService({ db }),
     auth: createAuthService({ db, tokens: deps.tokens }),
     agents: createAgentsService({ db, bus }),
+    agentReleases: createAgentReleasesService({ releases: deps.releases }),
     agentUpdate: createAgentUpdateService({ db, releases: deps.releases, commandQueue }),
     files: createFilesService({
       db,

@@ -10,8 +10,10 @@ import type { UpdateIo } from './update-io';
 export type { SelfTestResult, UpdateIo } from './update-io';
 
 // Self-update of the packaged agent. The running agent downloads the build for its
-// platform beside its executable, checks size and sha256 (from the command, which came over the
-// agent's authenticated socket), runs it with --self-test (it must print the promised version and
+// platform beside its executable (xz- or Brotli-compressed when the server offers it, then
+// decompressed), checks size and sha256 (from the command, which came over the agent's
+// authenticated socket) and, when the command names a signer (Windows), its Authenticode
+// signature and signer certificate (docs/agent.md#signature); runs it with --self-test (it must print the promised version and
 // exit 0), writes a marker and swaps: current → <exe>.previous, new → current, each a rename in
 // one directory (atomic). Then it exits (UPDATE_EXIT_CODE) and the service manager starts the new
 // version.
@@ -88,6 +90,41 @@ type SwapContext = {
   writeMarker: (m: Marker) => Promise<void>;
 };
 
+/** A URL of the agent's own server (it sends its credentials there, nowhere else). */
+function ownServer(options: UpdaterOptions, relative: string): URL {
+  const url = new URL(relative, options.server);
+  if (url.origin !== new URL(options.server).origin) {
+    throw new Error(`The update names a download on another server (${url.origin}): refused`);
+  }
+  return url;
+}
+
+/**
+ * The build's executable into `download`: its smallest compressed form this agent can unpack
+ * (xz with the system's xz on Linux and macOS, else Brotli) decompressed, or else as is.
+ */
+async function fetchBuild(io: UpdateIo, options: UpdaterOptions, build: Build, download: string) {
+  const headers = {
+    [AGENT_DEVICE_HEADER]: options.deviceGuid,
+    authorization: `Bearer ${options.agentSecret}`,
+  };
+  const xz = build.xz && (await io.hasXz()) ? build.xz : undefined;
+  const packed = xz
+    ? { encoding: 'xz' as const, ...xz }
+    : build.br && { encoding: 'br' as const, ...build.br };
+  if (!packed) {
+    await io.download(ownServer(options, build.url), download, headers, build.size);
+    return;
+  }
+  const file = `${download}.${packed.encoding}`;
+  try {
+    await io.download(ownServer(options, packed.url), file, headers, packed.size);
+    await io.decompress(file, download, build.size, packed.encoding);
+  } finally {
+    await io.remove(file);
+  }
+}
+
 /** Downloads `build` into `download`, verifies and self-tests it, and swaps it in. */
 async function downloadAndSwap(
   ctx: SwapContext,
@@ -97,22 +134,19 @@ async function downloadAndSwap(
 ): Promise<ApplyOutcome> {
   const { io, options, log, exe, previous, markerPath, writeMarker } = ctx;
   await io.remove(download);
-  const url = new URL(build.url, options.server);
-  if (url.origin !== new URL(options.server).origin) {
-    throw new Error(`The update names a download on another server (${url.origin}): refused`);
-  }
-  await io.download(
-    url,
-    download,
-    { [AGENT_DEVICE_HEADER]: options.deviceGuid, authorization: `Bearer ${options.agentSecret}` },
-    build.size,
-  );
+  await fetchBuild(io, options, build, download);
   const got = await io.hash(download);
   if (got.size !== build.size) {
     throw new Error(`The download has ${got.size} bytes, the update announced ${build.size}: refused`);
   }
   if (got.sha256 !== build.sha256) {
     throw new Error(`The download's sha256 is ${got.sha256}, the update announced ${build.sha256}: refused`);
+  }
+  if (build.signer_sha256) {
+    const signature = await io.verifySignature(download, build.signer_sha256);
+    if (!signature.valid) {
+      throw new Error(`The download's Authenticode signature does not verify (${signature.reason}): refused`);
+    }
   }
   await io.chmod(download, 0o755);
   const test = await io.selfTest(download);

@@ -1,24 +1,19 @@
-import fs from 'node:fs';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  AgentPlatform,
   AgentRelease,
+  AgentReleaseDownloadQuery,
   AgentReleasePlatformParams,
   UpdateAgentsBody,
   UpdateAgentsResponse,
-  releaseMessages,
 } from '@outpost/contract/agent-releases';
 import { apiSuccess } from '@outpost/contract/envelope';
-import { badRequest, notFound } from '../../lib/errors';
+import type { AgentReleasesService } from './agent-releases.service';
 import type { createAgentUpdateService } from './agent-update.service';
-import { installPs1, installSh, scriptOrigin } from './install-scripts';
-import type { PublishedRelease, ReleaseStore } from './release-store';
 
 type AgentUpdateService = ReturnType<typeof createAgentUpdateService>;
 
 const ok = <T>(data: T) => ({ success: true as const, data });
-const publicView = ({ filePath: _f, ...release }: PublishedRelease): AgentRelease => release;
 
 /**
  * Under /api/agent, public: the releases, their downloads and the install scripts. A device has
@@ -26,18 +21,16 @@ const publicView = ({ filePath: _f, ...release }: PublishedRelease): AgentReleas
  * executable (as MeshCentral's agent download); the executable carries no secret, and the
  * integrity check is the sha256 written into the script (same origin, same TLS connection as the
  * administrator's command) and into the update command (the agent's authenticated socket).
+ * `?encoding=br|xz|gz` serves a compressed form as an opaque file (no Content-Encoding: the
+ * client decompresses it itself and checks the executable's sha256, X-Checksum-Sha256).
  */
-export const agentReleaseRoutes: FastifyPluginCallbackZod<{ releases: ReleaseStore }> = (app, opts, done) => {
+export const agentReleaseRoutes: FastifyPluginCallbackZod<{ service: AgentReleasesService }> = (
+  app,
+  opts,
+  done,
+) => {
   const tags = ['agent'];
-  const { releases } = opts;
-
-  const originOf = (request: { protocol: string; host: string }) => {
-    const origin = scriptOrigin(request.protocol, request.host);
-    if (!origin) {
-      throw badRequest('The request names no valid server address (Host header)', 'INVALID_HOST');
-    }
-    return origin;
-  };
+  const { service } = opts;
 
   app.get(
     '/releases',
@@ -45,65 +38,48 @@ export const agentReleaseRoutes: FastifyPluginCallbackZod<{ releases: ReleaseSto
       config: { access: 'public' },
       schema: { tags, security: [], response: { 200: apiSuccess(z.array(AgentRelease)) } },
     },
-    async () => ok((await releases.list()).map(publicView)),
+    async () => ok(await service.list()),
   );
 
   app.get(
     '/releases/:platform',
     {
       config: { access: 'public' },
-      schema: { tags, security: [], params: AgentReleasePlatformParams },
+      schema: {
+        tags,
+        security: [],
+        params: AgentReleasePlatformParams,
+        querystring: AgentReleaseDownloadQuery,
+      },
     },
     async (request, reply) => {
-      const parsed = AgentPlatform.safeParse(request.params.platform);
-      if (!parsed.success) {
-        throw notFound(releaseMessages.unknownPlatform(request.params.platform), 'UNKNOWN_PLATFORM');
-      }
-      const release = await releases.get(parsed.data);
-      if (!release) {
-        throw notFound(releaseMessages.notPublished(parsed.data), 'RELEASE_NOT_PUBLISHED');
-      }
-      let stream: fs.ReadStream;
-      try {
-        const handle = await fs.promises.open(release.filePath, 'r');
-        stream = handle.createReadStream();
-      } catch {
-        throw notFound(releaseMessages.notPublished(parsed.data), 'RELEASE_NOT_PUBLISHED');
+      const download = await service.download(request.params.platform, request.query.encoding);
+      if (download.compressedSha256) {
+        reply.header('x-compressed-sha256', download.compressedSha256);
       }
       return reply
         .header('content-type', 'application/octet-stream')
-        .header('content-length', String(release.size))
-        .header('content-disposition', `attachment; filename="${release.file_name}"`)
-        .header('x-checksum-sha256', release.sha256)
-        .header('x-agent-version', release.version)
+        .header('content-length', String(download.size))
+        .header('content-disposition', `attachment; filename="${download.fileName}"`)
+        .header('x-checksum-sha256', download.sha256)
+        .header('x-agent-version', download.version)
         .header('cache-control', 'no-cache')
-        .send(stream);
+        .send(download.stream);
     },
   );
 
-  app.get(
-    '/install.sh',
-    { config: { access: 'public' }, schema: { tags, security: [] } },
-    async (request, reply) => {
-      const script = installSh(originOf(request), await releases.list());
-      return reply
-        .header('content-type', 'text/x-shellscript; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(script);
-    },
-  );
-
-  app.get(
-    '/install.ps1',
-    { config: { access: 'public' }, schema: { tags, security: [] } },
-    async (request, reply) => {
-      const script = installPs1(originOf(request), await releases.list());
-      return reply
-        .header('content-type', 'text/plain; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(script);
-    },
-  );
+  const scriptRoute = (kind: 'sh' | 'ps1', contentType: string) =>
+    app.get(
+      `/install.${kind}`,
+      { config: { access: 'public' }, schema: { tags, security: [] } },
+      async (request, reply) =>
+        reply
+          .header('content-type', contentType)
+          .header('cache-control', 'no-store')
+          .send(await service.installScript(kind, request)),
+    );
+  scriptRoute('sh', 'text/x-shellscript; charset=utf-8');
+  scriptRoute('ps1', 'text/plain; charset=utf-8');
   done();
 };
 

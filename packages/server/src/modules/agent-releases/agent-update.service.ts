@@ -72,6 +72,12 @@ export function createAgentUpdateService({ db, releases, commandQueue }: AgentUp
               sha256: r.sha256,
               size: r.size,
               url: r.url,
+              ...(r.compressed?.br && { br: { url: `${r.url}?encoding=br`, size: r.compressed.br.size } }),
+              ...(r.compressed?.xz &&
+                r.os_type !== 'windows' && {
+                  xz: { url: `${r.url}?encoding=xz`, size: r.compressed.xz.size },
+                }),
+              ...(r.signer_sha256 && { signer_sha256: r.signer_sha256 }),
             }));
           chosen.push({ device, to, builds });
         }

@@ -91,7 +91,9 @@ describe('install.sh', () => {
       release('win-x64', 'b'),
       release('darwin-arm64', 'c'),
     ]);
-    expect(script).toContain(`linux-x64) expected_sha256='${'a'.repeat(64)}'; expected_version='1.2.3' ;;`);
+    expect(script).toContain(
+      `linux-x64) expected_sha256='${'a'.repeat(64)}'; expected_version='1.2.3'; has_xz=0; has_gz=0 ;;`,
+    );
     expect(script).toContain(`darwin-arm64) expected_sha256='${'c'.repeat(64)}'`);
     expect(script).not.toContain('b'.repeat(64));
     expect(script).toContain(shellInstallCommand('http://h'));

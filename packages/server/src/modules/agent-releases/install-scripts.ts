@@ -35,14 +35,19 @@ export const powershellInstallCommand = (origin: string) =>
 export function installSh(origin: string, releases: AgentRelease[]): string {
   const known = releases
     .filter((r) => r.os_type === 'linux' || r.os_type === 'macos')
-    .map((r) => `    ${r.platform}) expected_sha256=${sh(r.sha256)}; expected_version=${sh(r.version)} ;;`)
+    .map(
+      (r) =>
+        `    ${r.platform}) expected_sha256=${sh(r.sha256)}; expected_version=${sh(r.version)}; ` +
+        `has_xz=${r.compressed?.xz ? 1 : 0}; has_gz=${r.compressed?.gz ? 1 : 0} ;;`,
+    )
     .join('\n');
   return `#!/bin/sh
 # Outpost agent installer for Linux and macOS, served by ${origin}
 #
 #   curl -fsSL ${origin}/api/agent/install.sh | sudo sh -s -- --token TOKEN
 #
-# Downloads the agent executable for this machine, checks its sha256, and runs
+# Downloads the agent executable for this machine (xz- or gzip-compressed when published so and
+# xz or gzip is here), checks the sha256 of the executable, and runs
 # 'outpost-agent install --server URL --token TOKEN': it enrols the device and registers the agent
 # as a service (systemd on Linux, launchd on macOS).
 # Options: --token TOKEN (or OUTPOST_ENROLL_TOKEN); --no-service: no service, only put the
@@ -91,6 +96,8 @@ platform="$os-$arch"
 
 expected_sha256=""
 expected_version=""
+has_xz=0
+has_gz=0
 case "$platform" in
 ${known}
     *) ;;
@@ -116,14 +123,30 @@ if [ -n "$install_dir" ]; then
 fi
 
 url="$OUTPOST_SERVER/api/agent/releases/$platform"
+encoding=""
+if [ "$has_xz" = 1 ] && command -v xz >/dev/null 2>&1; then
+  encoding=xz
+elif [ "$has_gz" = 1 ] && command -v gzip >/dev/null 2>&1; then
+  encoding=gz
+fi
+packed="$download"
+if [ -n "$encoding" ]; then
+  url="$url?encoding=$encoding"
+  packed="$download.$encoding"
+  trap 'rm -f "$download" "$packed"; if [ -z "$install_dir" ] && [ "$register_service" = 1 ]; then rm -rf "$work_dir"; fi' EXIT INT TERM
+fi
 echo "outpost: downloading the agent $expected_version for $platform from $url"
 if command -v curl >/dev/null 2>&1; then
-  curl -fsSL -o "$download" "$url" || fail "download failed: $url"
+  curl -fsSL -o "$packed" "$url" || fail "download failed: $url"
 elif command -v wget >/dev/null 2>&1; then
-  wget -q -O "$download" "$url" || fail "download failed: $url"
+  wget -q -O "$packed" "$url" || fail "download failed: $url"
 else
   fail "curl or wget is needed to download the agent"
 fi
+case "$encoding" in
+  xz) xz -dc "$packed" > "$download" || fail "the download does not decompress (xz): not installed"; rm -f "$packed" ;;
+  gz) gzip -dc "$packed" > "$download" || fail "the download does not decompress (gzip): not installed"; rm -f "$packed" ;;
+esac
 
 if command -v sha256sum >/dev/null 2>&1; then
   actual_sha256=$(sha256sum "$download" | cut -d ' ' -f 1)
@@ -154,15 +177,26 @@ fi
 `;
 }
 
-/** Windows PowerShell 5.1 and PowerShell 7. */
-export function installPs1(origin: string, releases: AgentRelease[]): string {
+/**
+ * Windows PowerShell 5.1 and PowerShell 7. With requireSignature the executable must carry a
+ * valid Authenticode signature (Get-AuthenticodeSignature: Valid, so a certificate Windows trusts)
+ * by the certificate the release names.
+ */
+export function installPs1(
+  origin: string,
+  releases: AgentRelease[],
+  options: { requireSignature?: boolean } = {},
+): string {
   const win = releases.find((r) => r.platform === 'win-x64');
+  const signer = options.requireSignature ? (win?.signer_sha256 ?? '') : '';
   return `# Outpost agent installer for Windows, served by ${origin}
 #
 # In PowerShell run as Administrator:
 #   & ([scriptblock]::Create((irm ${origin}/api/agent/install.ps1))) -Token TOKEN
 #
-# Downloads the agent executable, checks its sha256 and runs
+# Downloads the agent executable (Brotli-compressed on PowerShell 7, gzip on Windows PowerShell
+# 5.1, when published so), checks its sha256 (and its Authenticode signer when the server
+# requires signed releases) and runs
 # 'outpost-agent.exe install --server URL --token TOKEN': it enrols the device and registers the
 # agent as a Windows service. Options: -Token (or $env:OUTPOST_ENROLL_TOKEN); -NoService: no
 # service, only put the executable into -InstallDir (default $env:ProgramFiles\\Outpost) and enrol
@@ -177,6 +211,10 @@ $ErrorActionPreference = 'Stop'
 $OutpostServer = ${ps(origin)}
 $ExpectedSha256 = ${ps(win?.sha256 ?? '')}
 $ExpectedVersion = ${ps(win?.version ?? '')}
+$ExpectedSigner = ${ps(signer)}
+$RequireSignature = $${options.requireSignature ? 'true' : 'false'}
+$HasBr = $${win?.compressed?.br ? 'true' : 'false'}
+$HasGz = $${win?.compressed?.gz ? 'true' : 'false'}
 $Platform = 'win-x64'
 
 if (-not $Token) {
@@ -207,14 +245,52 @@ $Download = Join-Path $WorkDir 'outpost-agent.exe.download'
 
 [Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12
 $Url = "$OutpostServer/api/agent/releases/$Platform"
+$Encoding = ''
+if ($HasBr -and $PSVersionTable.PSVersion.Major -ge 6) {
+  # PowerShell 7 (.NET) has Brotli; Windows PowerShell 5.1 (.NET Framework) has only gzip
+  try { Add-Type -AssemblyName System.IO.Compression.Brotli -ErrorAction Stop; $Encoding = 'br' } catch { }
+}
+if (-not $Encoding -and $HasGz) { $Encoding = 'gz' }
+if ($Encoding) { $Url = "$Url" + '?encoding=' + $Encoding }
 Write-Host "outpost: downloading the agent $ExpectedVersion for $Platform from $Url"
-Invoke-WebRequest -UseBasicParsing -Uri $Url -OutFile $Download
+if ($Encoding) {
+  $Packed = "$Download.$Encoding"
+  Invoke-WebRequest -UseBasicParsing -Uri $Url -OutFile $Packed
+  $In = [IO.File]::OpenRead($Packed)
+  $Out = [IO.File]::Create($Download)
+  try {
+    $Mode = [IO.Compression.CompressionMode]::Decompress
+    if ($Encoding -eq 'br') { $Unpack = New-Object IO.Compression.BrotliStream($In, $Mode) }
+    else { $Unpack = New-Object IO.Compression.GZipStream($In, $Mode) }
+    $Unpack.CopyTo($Out)
+  } finally {
+    if ($Unpack) { $Unpack.Dispose() }
+    $Out.Dispose()
+    $In.Dispose()
+    Remove-Item -Force $Packed -ErrorAction SilentlyContinue
+  }
+} else {
+  Invoke-WebRequest -UseBasicParsing -Uri $Url -OutFile $Download
+}
 $ActualSha256 = (Get-FileHash -Algorithm SHA256 -Path $Download).Hash.ToLowerInvariant()
 if ($ActualSha256 -ne $ExpectedSha256) {
   Remove-Item -Force $Download
   throw "The download's sha256 is $ActualSha256, expected $ExpectedSha256: not installed"
 }
 Move-Item -Force -Path $Download -Destination $Target
+if ($RequireSignature) {
+  # Windows checks the signature and its chain; the signer must be the release's certificate
+  $Signature = Get-AuthenticodeSignature -FilePath $Target
+  $SignerSha256 = ''
+  if ($Signature.SignerCertificate) {
+    $Hash = [Security.Cryptography.SHA256]::Create().ComputeHash($Signature.SignerCertificate.RawData)
+    $SignerSha256 = ([BitConverter]::ToString($Hash) -replace '-', '').ToLowerInvariant()
+  }
+  if ($Signature.Status -ne 'Valid' -or -not $ExpectedSigner -or $SignerSha256 -ne $ExpectedSigner) {
+    Remove-Item -Force $Target
+    throw "The executable's Authenticode signature is $($Signature.Status), signer $SignerSha256; expected Valid, signer $ExpectedSigner: not installed"
+  }
+}
 
 if (-not $NoService) {
   & $Target install --server $OutpostServer --token $Token
