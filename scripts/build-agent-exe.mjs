@@ -32,6 +32,16 @@ const CACHE = path.join(ROOT, 'node_modules', '.cache', 'outpost-node');
 const NODE_MAJOR = 24;
 const PLATFORMS = ['linux-x64', 'win-x64', 'darwin-x64', 'darwin-arm64'];
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+/**
+ * Node and V8 flags the executable always starts with (the SEA config's execArgv; docs/agent.md
+ * "Footprint" has what each saves). OUTPOST_AGENT_EXEC_ARGV replaces them ("" for none): the
+ * agent benchmark compares them that way.
+ */
+export const AGENT_EXEC_ARGV = [];
+function execArgv(env = process.env) {
+  const given = env.OUTPOST_AGENT_EXEC_ARGV;
+  return given === undefined ? AGENT_EXEC_ARGV : given.split(/\s+/).filter(Boolean);
+}
 
 export function hostPlatform() {
   return `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
@@ -286,6 +296,7 @@ export async function buildAgentExe(options = {}) {
         // them the blob is the same for every platform.
         useCodeCache: false,
         useSnapshot: false,
+        execArgv: execArgv(),
       }),
     );
     run(host.file, ['--experimental-sea-config', seaConfig], { cwd: work });
