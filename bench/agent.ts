@@ -185,7 +185,7 @@ try {
 
 const loadAfter = load();
 const execArgv = values['exec-argv'] === undefined ? '' : ` --exec-argv="${values['exec-argv']}"`;
-const command = `npm run bench -- agent${values.quick ? ' --quick' : ''}${values.minutes ? ` --minutes ${minutes}` : ''}${values.wine ? ' --wine' : ''}${execArgv}${values.exe ? ` --exe ${values.exe}` : ''}`;
+const command = `npm run bench -- agent${values.quick ? ' --quick' : ''}${values.minutes ? ` --minutes ${minutes}` : ''}${values.wine ? ' --wine' : ''}${execArgv}${values.exe ? ` --exe ${values.exe}` : ''}${values['no-size'] ? ' --no-size' : ''}`;
 console.log(`\n${command} (${minutes} min idle)\n`);
 console.log(
   `load average before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')} (${os.cpus().length} cores)\n`,
