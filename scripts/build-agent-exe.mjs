@@ -38,6 +38,16 @@ const CACHE = path.join(ROOT, 'node_modules', '.cache', 'outpost-node');
 const NODE_MAJOR = 24;
 const PLATFORMS = ['linux-x64', 'win-x64', 'darwin-x64', 'darwin-arm64'];
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+/**
+ * Node and V8 flags the executable always starts with (the SEA config's execArgv; docs/agent.md
+ * "Footprint" has what each saves). OUTPOST_AGENT_EXEC_ARGV replaces them ("" for none): the
+ * agent benchmark compares them that way.
+ */
+export const AGENT_EXEC_ARGV = ['--max-semi-space-size=1', '--optimize-for-size', '--no-opt', '--no-maglev'];
+function execArgv(env = process.env) {
+  const given = env.OUTPOST_AGENT_EXEC_ARGV;
+  return given === undefined ? AGENT_EXEC_ARGV : given.split(/\s+/).filter(Boolean);
+}
 
 export function hostPlatform() {
   return `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
@@ -143,6 +153,12 @@ export async function bundleAgent({ version, outfile }) {
     // (a SEA can load no file from disk with `require`): left as requires that fail and are caught.
     external: ['bufferutil', 'utf-8-validate', 'osx-temperature-sensor', 'macos-temperature-sensor'],
     legalComments: 'none',
+    // V8 keeps the script's source in the heap: without comments and spaces, and with every
+    // character in Latin-1 (escaped otherwise), it is a one-byte string of 1.3 MB, not a two-byte
+    // one of 3.9 MB (docs/agent.md "Footprint"); identifiers keep their names for stack traces
+    charset: 'ascii',
+    minifyWhitespace: true,
+    minifySyntax: true,
     metafile: true,
     logLevel: 'warning',
   });
@@ -292,6 +308,7 @@ export async function buildAgentExe(options = {}) {
         // them the blob is the same for every platform.
         useCodeCache: false,
         useSnapshot: false,
+        execArgv: execArgv(),
       }),
     );
     run(host.file, ['--experimental-sea-config', seaConfig], { cwd: work });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_MEMORY_LIMIT_MB } from './memory-ceiling';
 
 // The agent's identity on disk. The file holds the device secret, so it is written readable only
 // by its owner (0600) in a directory only the owner may enter (0700).
@@ -14,6 +15,11 @@ export const AgentConfig = z.object({
   stateDir: z.string().min(1),
   /** look up the external IP here (never required); null disables the look-up */
   externalIpUrl: z.url().nullable().default('https://api.ipify.org'),
+  /**
+   * the agent's memory ceiling in MB of resident memory, 0 for none (memory-ceiling.ts);
+   * OUTPOST_AGENT_MEMORY_LIMIT_MB overrides it
+   */
+  memoryLimitMb: z.number().int().min(0).max(1_048_576).default(DEFAULT_MEMORY_LIMIT_MB),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 

@@ -4,14 +4,15 @@ import { isSea } from 'node:sea';
 import { parseArgs } from 'node:util';
 import { RecordingExecutor, SystemExecutor, isDryRun } from './actions/executor';
 import { createAgent } from './agent';
-import { createAgentStepsRunner } from './deployment/steps-runner';
+import type { DeploymentRunner } from './deployment/runner';
 import { AgentConfig, defaultConfigPath, loadAgentConfig, saveAgentConfig } from './config';
 import type { Logger } from './connection';
 import { createFileJournal } from './deployment/journal';
 import { enrollDevice } from './enroll';
 import type { AgentIdentity } from './enroll';
-import { collectFacts } from './inventory/system';
+import { memoryLimitMb, watchMemory } from './memory-ceiling';
 import { createFileOutbox } from './outbox';
+import { sessionPollMs } from './inventory/sessions-watch';
 import { createSystemBackend } from './system-backend';
 import { DryRunInstallHost, SystemInstallHost } from './service/host';
 import type { InstallHost } from './service/host';
@@ -71,7 +72,7 @@ async function enroll(args: {
   if (!args.server || !args.token) {
     throw new Error(`--server and --token are required\n\n${USAGE}`);
   }
-  const facts = await collectFacts();
+  const facts = await (await import('./inventory/probes')).collectFacts();
   // An identity kept from an earlier enrolment (a reinstall over the same configuration) proves
   // this is the same device, so the server keeps its record; anything else enrols a new device.
   const current = readExistingIdentity(args.config);
@@ -95,6 +96,21 @@ async function enroll(args: {
   console.log(
     `Identity saved to ${args.config} (mode 0600). Start with: ${SELF} run --config ${args.config}`,
   );
+}
+
+/**
+ * The step library (and its ZIP library) is loaded when the first deployment runs, not at start:
+ * most of an agent's life has no deployment (docs/agent.md "Footprint").
+ */
+function lazyStepsRunner(
+  config: AgentConfig,
+  executor: SystemExecutor | RecordingExecutor,
+): DeploymentRunner {
+  let runner: Promise<DeploymentRunner> | null = null;
+  return async (command, io) => {
+    runner ??= import('./deployment/steps-runner').then((m) => m.createAgentStepsRunner(config, executor));
+    return (await runner)(command, io);
+  };
 }
 
 async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
@@ -125,11 +141,12 @@ async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
     // deployments run with the step library in the agent's private work folder
     // (<stateDir>/work); the journal remembers which ones were running, so a restart never runs
     // one twice
-    deployments: createAgentStepsRunner(config, executor),
+    deployments: lazyStepsRunner(config, executor),
     journal: createFileJournal(path.join(config.stateDir, 'deployments.json')),
     backend: createSystemBackend({ externalIpUrl: config.externalIpUrl }),
     executor,
     log,
+    sessionPollMs: sessionPollMs(),
     selfUpdate: {
       pendingCommandId: () => updater.pendingCommandId(),
       settle: () => updater.settle(),
@@ -139,6 +156,15 @@ async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
   });
   agent.connection.onState((state) => log.info(`connection ${state}`));
   agent.start();
+  // past its memory limit for a while, the agent reports it, stops and exits for its service
+  // manager to start it again (memory-ceiling.ts)
+  watchMemory({
+    limitMb: memoryLimitMb(config.memoryLimitMb),
+    log,
+    report: (message) => agent.reportFault(true, message),
+    stop: () => agent.stop(),
+    exit: (code) => process.exit(code),
+  });
   log.info(`agent ${AGENT_VERSION} running for device ${config.deviceGuid} against ${config.server}`);
   const stop = async (code = 0) => {
     await agent.stop();

@@ -3,9 +3,7 @@ import type { NotReportedPart } from '@outpost/contract/agent-protocol';
 import type { DeviceBackend, InventoryParts } from './agent';
 import { AGENT_VERSION } from './version';
 import { PART_TIMEOUT_MS, bounded } from './inventory/bounded';
-import { collectFacts, collectHardware, collectNetwork, collectSessions } from './inventory/system';
-import { collectServices } from './inventory/services';
-import { collectSoftware } from './inventory/software';
+import { createSessionsWatch, utmpPath } from './inventory/sessions-watch';
 
 type Collectors = { [K in InventoryKind]: () => Promise<NonNullable<InventoryParts[K]>> };
 
@@ -36,16 +34,19 @@ export async function collectInventoryParts(
   return notReported.sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind));
 }
 
+/** The probes (systeminformation and the platform adapters), loaded when first used. */
+const probes = () => import('./inventory/probes');
+
 /** This machine, for real. */
 export function createSystemBackend(options: { externalIpUrl: string | null }): DeviceBackend {
   const collectors: Collectors = {
-    hardware: collectHardware,
-    network: () => collectNetwork(options.externalIpUrl),
-    software: () => collectSoftware(),
-    services: () => collectServices(),
+    hardware: async () => (await probes()).collectHardware(),
+    network: async () => (await probes()).collectNetwork(options.externalIpUrl),
+    software: async () => (await probes()).collectSoftware(),
+    services: async () => (await probes()).collectServices(),
   };
   async function facts(): Promise<InventoryParts['facts']> {
-    const f = await collectFacts();
+    const f = await (await probes()).collectFacts();
     return {
       hostname: f.hostname,
       osType: f.osType,
@@ -57,11 +58,16 @@ export function createSystemBackend(options: { externalIpUrl: string | null }): 
       ipAddress: f.ipAddress,
     };
   }
+  // login/logout polling lists the sessions only when the utmp file changed (sessions-watch.ts)
+  const sessions = createSessionsWatch({
+    list: async () => (await probes()).collectSessions(),
+    file: utmpPath(),
+  });
   const kindsOf = (kind: InventoryKind | 'all'): InventoryKind[] =>
     kind === 'all' ? ['hardware', 'network', 'software', 'services'] : [kind];
   return {
     async hello() {
-      const f = await collectFacts();
+      const f = await (await probes()).collectFacts();
       return {
         agentVersion: AGENT_VERSION,
         hostname: f.hostname,
@@ -69,7 +75,7 @@ export function createSystemBackend(options: { externalIpUrl: string | null }): 
         osVersion: f.osVersion,
         architecture: f.architecture,
         ipAddress: f.ipAddress,
-        sessions: await collectSessions(),
+        sessions: await sessions.fresh(),
       };
     },
     async inventory(kind) {
@@ -81,6 +87,6 @@ export function createSystemBackend(options: { externalIpUrl: string | null }): 
       send({ facts: await facts() });
       return collectInventoryParts(kindsOf(kind), collectors, send);
     },
-    sessions: collectSessions,
+    sessions: () => sessions.poll(),
   };
 }

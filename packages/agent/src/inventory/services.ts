@@ -75,7 +75,8 @@ export function parseSystemdServices(units: string, unitFiles: string): Service[
   }
   const out: Service[] = [];
   for (const line of units.split('\n')) {
-    const m = /^\s*[●*]?\s*(\S+\.service)\s+(\S+)\s+(\S+)\s+(\S+)\s*(.*)$/.exec(line);
+    // \u25cf: systemctl's "●"; escaped so the bundle holds no character past Latin-1 (docs/agent.md "Footprint")
+    const m = /^\s*[\u25cf*]?\s*(\S+\.service)\s+(\S+)\s+(\S+)\s+(\S+)\s*(.*)$/.exec(line);
     if (!m) {
       continue;
     }

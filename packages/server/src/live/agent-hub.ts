@@ -61,6 +61,7 @@ type HelloMessage = Extract<AgentMessage, { type: 'hello' }>;
 /** What the message handlers of the hub work with (built once by createAgentHub). */
 type HubContext = {
   deviceState: DeviceState;
+  log: FastifyBaseLogger;
   bus: Bus;
   commandQueue: CommandDelivery;
   options: AgentHubOptions;
@@ -131,6 +132,7 @@ export function createAgentHub(deps: {
 
   const ctx: HubContext = {
     deviceState,
+    log,
     bus,
     commandQueue,
     options,
@@ -316,6 +318,11 @@ async function handleMessage(ctx: HubContext, conn: AgentConnection, m: HandledM
       return;
     }
     case 'fault': {
+      // the server log keeps what the agent reported (its memory limit, docs/agent.md "Footprint");
+      // the device row keeps it until the agent's next hello
+      if (m.active) {
+        ctx.log.warn({ deviceId: conn.device.id, fault: m.message }, 'agent fault');
+      }
       const change = await deviceState.applyFault(conn.device.id, m);
       if (change?.statusChanged) {
         await publishChange(change);
