@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compactPages, pageWindow } from './pager';
 
-describe('pageWindow (spec: at most 5 page numbers)', () => {
+describe('pageWindow (at most 5 page numbers)', () => {
   it('centres on the current page and stays within bounds', () => {
     expect(pageWindow(1, 3)).toEqual([1, 2, 3]);
     expect(pageWindow(1, 10)).toEqual([1, 2, 3, 4, 5]);
