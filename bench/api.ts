@@ -148,7 +148,7 @@ try {
         const captures = [await once(), await once(), await once()];
         const { res } = captures[2]!;
         const captured = agreedStatements(captures.map((x) => x.captured));
-        if (!/from "users"/.test(captured[0]?.text ?? '')) {
+        if (!/from "(users|sessions)"/.test(captured[0]?.text ?? '')) {
           throw new Error(`${c.path}: the first query is not the session check: ${captured[0]?.text}`);
         }
         const waves = wavesOf(captured);
