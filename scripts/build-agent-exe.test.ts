@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exeName, removePeSignature } from './build-agent-exe.mjs';
+import { exeName } from './build-agent-exe.mjs';
+import { removePeSignature } from './pe-signature.mjs';
 
 /** A minimal PE32+ file: DOS header, PE header, optional header with its data directories, then a certificate table. */
 function fakePe(certificate: Buffer | null) {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signWindowsExe } from './build-agent-exe.mjs';
+import { signWindowsExe } from './pe-signature.mjs';
 
 // Authenticode signing of the Windows executable: a throwaway certificate made here signs a
 // small Windows program (Wine's hostname.exe, installed with the Wine suite's packages), and
