@@ -126,4 +126,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     );
     process.exit(1);
   }
+  console.log('One writer per table: every table is written by one module.');
 }
