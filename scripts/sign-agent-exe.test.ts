@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { makeTestCertificate, WINE_PE } from '../packages/contract/test/support/test-signer';
 import { signWindowsExe } from './pe-signature.mjs';
 
 // Authenticode signing of the Windows executable: a throwaway certificate made here signs a
 // small Windows program (Wine's hostname.exe, installed with the Wine suite's packages), and
 // osslsigncode verifies the signature against that certificate.
 
-const PE = '/usr/lib/x86_64-linux-gnu/wine/x86_64-windows/hostname.exe';
+const PE = WINE_PE;
 
 describe('signWindowsExe', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-sign-test-'));
@@ -24,34 +25,16 @@ describe('signWindowsExe', () => {
 
   it('signs with the configured PFX, names the signer, and osslsigncode verifies it', () => {
     const at = (name: string) => path.join(dir, name);
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=Outpost Test Signer',
-        '-keyout',
-        at('key.pem'),
-        '-out',
-        at('cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
+    const made = makeTestCertificate(dir);
     execFileSync(
       'openssl',
       [
         'pkcs12',
         '-export',
         '-inkey',
-        at('key.pem'),
+        made.key,
         '-in',
-        at('cert.pem'),
+        made.cert,
         '-out',
         at('signer.pfx'),
         '-passout',
@@ -67,7 +50,7 @@ describe('signWindowsExe', () => {
     });
     expect(signer?.subject).toContain('CN = Outpost Test Signer');
     expect(signer?.sha256).toMatch(/^[0-9a-f]{64}$/);
-    const verified = execFileSync('osslsigncode', ['verify', '-CAfile', at('cert.pem'), '-in', file], {
+    const verified = execFileSync('osslsigncode', ['verify', '-CAfile', made.cert, '-in', file], {
       encoding: 'utf8',
     });
     expect(verified).toContain('Signature verification: ok');
@@ -76,7 +59,7 @@ describe('signWindowsExe', () => {
     data[200] = data[200]! ^ 0xff;
     fs.writeFileSync(at('tampered.exe'), data);
     expect(() =>
-      execFileSync('osslsigncode', ['verify', '-CAfile', at('cert.pem'), '-in', at('tampered.exe')], {
+      execFileSync('osslsigncode', ['verify', '-CAfile', made.cert, '-in', at('tampered.exe')], {
         stdio: 'pipe',
       }),
     ).toThrow();

@@ -1,57 +1,29 @@
 import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuthenticode } from '@outpost/contract/authenticode';
+import { makeTestCertificate, signPe, WINE_PE } from '@outpost/contract/test-support/signer';
+import type { TestCertificate } from '@outpost/contract/test-support/signer';
 
 // The JS Authenticode verifier the self-update and the server use: a throwaway certificate made
 // here signs a small Windows program (Wine's hostname.exe, as scripts/sign-agent-exe.test.ts)
 // with osslsigncode; the verifier must agree with `osslsigncode verify`.
 
-const PE = '/usr/lib/x86_64-linux-gnu/wine/x86_64-windows/hostname.exe';
+const PE = WINE_PE;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-authenticode-'));
 const at = (name: string) => path.join(dir, name);
 
+const signers = new Map<string, TestCertificate>();
 function certificate(name: string, subject: string, key = ['rsa:2048']): string {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      ...key,
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      subject,
-      '-keyout',
-      at(`${name}.key`),
-    ].concat(['-out', at(`${name}.pem`)]),
-    { stdio: 'ignore' },
-  );
-  const der = execFileSync('openssl', ['x509', '-in', at(`${name}.pem`), '-outform', 'DER']);
-  return crypto.createHash('sha256').update(der).digest('hex');
+  const made = makeTestCertificate(dir, name, subject, key);
+  signers.set(name, made);
+  return made.thumbprint;
 }
 
 function sign(name: string, input: string, output: string) {
-  execFileSync(
-    'osslsigncode',
-    [
-      'sign',
-      '-certs',
-      at(`${name}.pem`),
-      '-key',
-      at(`${name}.key`),
-      '-h',
-      'sha256',
-      '-n',
-      'Outpost agent',
-    ].concat(['-in', input, '-out', output]),
-    { stdio: 'ignore' },
-  );
+  signPe(signers.get(name)!, input, output);
 }
 
 const osslVerifies = (file: string, name: string) => {

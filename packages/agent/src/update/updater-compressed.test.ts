@@ -6,6 +6,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UpdateAgentCommand } from '@outpost/contract/agent-protocol';
+import { makeTestCertificate, signPe, WINE_PE } from '@outpost/contract/test-support/signer';
 import type { UpdateIo } from './updater';
 import { createUpdater } from './updater';
 
@@ -13,7 +14,6 @@ import { createUpdater } from './updater';
 // real JS verifier (update-io.ts); only the download and the self-test are stand-ins.
 
 const sha = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
-const WINE_PE = '/usr/lib/x86_64-linux-gnu/wine/x86_64-windows/hostname.exe';
 const largeWindow = (data: Buffer) =>
   zlib.brotliCompressSync(data, {
     params: {
@@ -36,30 +36,9 @@ describe('self-update: compressed download and signature', () => {
   let downloads: string[];
 
   beforeAll(() => {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=Outpost Test Signer',
-      ].concat(['-keyout', at('key.pem'), '-out', at('cert.pem')]),
-      { stdio: 'ignore' },
-    );
-    thumbprint = sha(execFileSync('openssl', ['x509', '-in', at('cert.pem'), '-outform', 'DER']));
-    execFileSync(
-      'osslsigncode',
-      ['sign', '-certs', at('cert.pem'), '-key', at('key.pem'), '-h', 'sha256', '-in', WINE_PE].concat([
-        '-out',
-        at('signed.exe'),
-      ]),
-      { stdio: 'ignore' },
-    );
+    const signer = makeTestCertificate(certs);
+    thumbprint = signer.thumbprint;
+    signPe(signer, WINE_PE, at('signed.exe'));
     signed = fs.readFileSync(at('signed.exe'));
   }, 60_000);
   afterAll(() => fs.rmSync(certs, { recursive: true, force: true }));

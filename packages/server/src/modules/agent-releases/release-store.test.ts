@@ -1,16 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestCertificate, signPe, WINE_PE } from '@outpost/contract/test-support/signer';
 import { createAgentReleasesService } from './agent-releases.service';
 import { createReleaseStore } from './release-store';
 
 // Signed Windows releases: a throwaway certificate made here signs a small Windows program
 // (Wine's hostname.exe, as scripts/sign-agent-exe.test.ts) with osslsigncode.
 
-const WINE_PE = '/usr/lib/x86_64-linux-gnu/wine/x86_64-windows/hostname.exe';
 const sha = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex');
 
 describe('release store: Windows signatures', () => {
@@ -19,30 +18,9 @@ describe('release store: Windows signatures', () => {
   let thumbprint = '';
   let signed: Buffer;
   beforeAll(() => {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=Outpost Test Signer',
-      ].concat(['-keyout', at('key.pem'), '-out', at('cert.pem')]),
-      { stdio: 'ignore' },
-    );
-    thumbprint = sha(execFileSync('openssl', ['x509', '-in', at('cert.pem'), '-outform', 'DER']));
-    execFileSync(
-      'osslsigncode',
-      ['sign', '-certs', at('cert.pem'), '-key', at('key.pem'), '-h', 'sha256', '-in', WINE_PE].concat([
-        '-out',
-        at('signed.exe'),
-      ]),
-      { stdio: 'ignore' },
-    );
+    const signer = makeTestCertificate(dir);
+    thumbprint = signer.thumbprint;
+    signPe(signer, WINE_PE, at('signed.exe'));
     signed = fs.readFileSync(at('signed.exe'));
   }, 60_000);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
