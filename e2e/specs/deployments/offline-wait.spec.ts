@@ -5,7 +5,7 @@ import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN, DEMO_TECH } from '../../fixtures/env';
 import { listDevices } from '../devices/api';
 import { createJob, getJob, uniqueName } from './api';
-import { wireAgent } from './wire-agent';
+import { wireAgent } from '../../fixtures/wire-agent';
 
 // docs/architecture.md, "Devices a job waits for": a device that went offline mid-job is shown
 // with since when and until when the job waits, its step's passed timeout is marked, and an
