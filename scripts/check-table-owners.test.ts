@@ -60,7 +60,6 @@ describe('the table ownership check', () => {
       'modules/tenants/tenants.queries.ts':
         'db.select().from(users).where(eq(users.id, 1)); tx.insert(tenants);\n',
       'modules/tenants/tenants.int.test.ts': 'tx.update(users);\n',
-      'live/test-support.ts': 'tx.insert(userSites);\n',
       'modules/devices/search.ts': 'seen.delete(key); map.update(users2);\n',
     });
     expect(lines).toEqual([]);
