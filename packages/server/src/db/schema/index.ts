@@ -15,3 +15,6 @@ export * from './files';
 export * from './packages';
 export * from './deployments';
 export * from './device-counts';
+export * from './tags';
+export * from './custom-fields';
+export * from './device-groups';
