@@ -63,7 +63,8 @@ export type Agent = {
   stop(): Promise<void>;
   /** report login/logout events (the simulator calls this; the real agent polls sessions) */
   reportActivity(events: ActivityEvent[]): void;
-  reportFault(active: boolean, message?: string): void;
+  /** reason memory_limit: the agent is about to restart past its memory limit (memory-ceiling.ts) */
+  reportFault(active: boolean, message?: string, reason?: 'memory_limit'): void;
 };
 
 /** How long stop() waits for running deployments to stop their processes. */
@@ -233,8 +234,8 @@ export function createAgent(options: AgentOptions): Agent {
         connection.sendReliable({ type: 'activity', messageId: newId(), events });
       }
     },
-    reportFault(active, message) {
-      connection.send({ type: 'fault', active, ...(message && { message }) });
+    reportFault(active, message, reason) {
+      connection.send({ type: 'fault', active, ...(message && { message }), ...(reason && { reason }) });
     },
   };
   return agent;

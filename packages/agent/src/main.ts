@@ -161,7 +161,7 @@ async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
   watchMemory({
     limitMb: memoryLimitMb(config.memoryLimitMb),
     log,
-    report: (message) => agent.reportFault(true, message),
+    report: (message) => agent.reportFault(true, message, 'memory_limit'),
     stop: () => agent.stop(),
     exit: (code) => process.exit(code),
   });

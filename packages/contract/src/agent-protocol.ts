@@ -206,6 +206,11 @@ export const FaultMessage = z.object({
   type: z.literal('fault'),
   active: z.boolean(),
   message: z.string().max(2000).optional(),
+  /**
+   * memory_limit: the agent passed its memory limit and is about to restart; besides the device's
+   * fault, the server keeps it in the device's activity log (docs/agent.md#footprint)
+   */
+  reason: z.enum(['memory_limit']).optional(),
 });
 export type FaultMessage = z.infer<typeof FaultMessage>;
 

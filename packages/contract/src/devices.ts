@@ -158,7 +158,12 @@ export const Device = z.object({
 export type Device = z.infer<typeof Device>;
 
 // docs/product/activity.md#fields Activity log entry (device detail, Device Activity tab).
-export const ACTIVITY_EVENT_TYPES = ['online', 'offline', 'login', 'logout'] as const;
+/**
+ * online/offline/login/logout are presence and sessions (the utilisation counts them);
+ * memory_limit is a notice: the agent passed its memory limit and restarted through its service
+ * (docs/agent.md#footprint), kept in the log with what the agent said in `detail`.
+ */
+export const ACTIVITY_EVENT_TYPES = ['online', 'offline', 'login', 'logout', 'memory_limit'] as const;
 export const ActivityEventType = z.enum(ACTIVITY_EVENT_TYPES);
 export type ActivityEventType = z.infer<typeof ActivityEventType>;
 
@@ -169,6 +174,8 @@ export const ActivityLogEntry = z.object({
   user_name: z.string().nullable(),
   ip_address: z.string().nullable(),
   session_id: z.string().nullable(),
+  /** what the agent said (memory_limit); null for presence and sessions */
+  detail: z.string().nullable(),
 });
 export type ActivityLogEntry = z.infer<typeof ActivityLogEntry>;
 

@@ -74,7 +74,7 @@ describe('the agent past its memory limit', () => {
         sustainMs: 0,
         intervalMs: 20,
         graceMs: 200,
-        report: (message) => running.reportFault(true, message),
+        report: (message) => running.reportFault(true, message, 'memory_limit'),
         stop: async () => {
           await running.stop();
           stopped = true;
@@ -95,5 +95,40 @@ describe('the agent past its memory limit', () => {
     });
     expect(row.faultMessage).toMatch(/350 MB of memory, above its limit of 200 MB/);
     expect(row.faultMessage).toContain(`exit code ${MEMORY_LIMIT_EXIT_CODE}`);
+
+    // restarted by its service, the agent's hello ends the fault; the device's activity log keeps
+    // that it passed its limit, with what it said
+    agent = createAgent({
+      server: server.url,
+      deviceGuid: enrolled.device_guid,
+      agentSecret: enrolled.agent_secret,
+      outbox: createFileOutbox(path.join(dir, 'outbox')),
+      backend,
+      executor: new RecordingExecutor(),
+      deployments: () => Promise.reject(new Error('no deployments here')),
+    });
+    agent.start();
+    await eventually(async () => {
+      const [r] = await server.database.db
+        .select({ status: devices.status })
+        .from(devices)
+        .where(eq(devices.deviceGuid, enrolled.device_guid));
+      return r?.status === 'online';
+    });
+    const log = await server.request<{ data: { event_type: string; detail: string | null }[] }>(
+      'GET',
+      `/api/customer/device-activity/device/${enrolled.device_guid}?days=1`,
+      { token: admin.token },
+    );
+    expect(log.status).toBe(200);
+    const entries = log.body.data;
+    const notice = entries.find((e) => e.event_type === 'memory_limit');
+    expect(notice?.detail).toMatch(/350 MB of memory, above its limit of 200 MB/);
+    // a notice counts no time: the presence events around it are still online, offline, online
+    expect(entries.filter((e) => e.event_type !== 'memory_limit').map((e) => e.event_type)).toEqual([
+      'online',
+      'offline',
+      'online',
+    ]);
   }, 60_000);
 });

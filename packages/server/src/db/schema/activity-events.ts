@@ -3,7 +3,8 @@ import type { ActivityEventType } from '@outpost/contract/devices';
 import { tenants } from './tenants';
 import { devices } from './devices';
 
-// docs/product/activity.md#fields. Presence (online, offline) and user sessions (login, logout).
+// docs/product/activity.md#fields. Presence (online, offline), user sessions (login, logout) and
+// the agent's notices (memory_limit).
 export const activityEvents = pgTable(
   'activity_events',
   {
@@ -19,6 +20,8 @@ export const activityEvents = pgTable(
     userName: text('user_name'),
     ipAddress: text('ip_address'),
     sessionId: text('session_id'),
+    /** a notice's text (memory_limit: what the agent reported); null for presence and sessions */
+    detail: text(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -4,6 +4,7 @@ import { tenantOnly } from '../../lib/scope';
 import { addToRollups, insertEvent, lockState, saveState } from './activity.queries';
 import type { EventRow } from './activity.queries';
 import { applyEvent, effectiveTime, emptyState } from './activity-accounting';
+import { insertNotice } from './activity-log.queries';
 import type { AccountingState } from './activity-accounting';
 
 // Records device activity inside the agent gateway's device transaction (modules/devices/device-state.service.ts):
@@ -123,4 +124,17 @@ export async function recordSessionEvents(
       ipAddress: e.ipAddress ?? null,
     })),
   );
+}
+
+/**
+ * The agent passed its memory limit and restarts through its service: kept in the device's log
+ * (the device's fault ends with its next hello; docs/agent.md#footprint).
+ */
+export async function recordMemoryLimit(
+  tx: Executor,
+  device: ActivityDevice,
+  detail: string,
+  now = new Date(),
+): Promise<void> {
+  await insertNotice(tx, tenantOnly(device.tenantId), device.id, { type: 'memory_limit', detail, at: now });
 }

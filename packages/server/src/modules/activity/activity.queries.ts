@@ -238,38 +238,13 @@ export async function findDeviceActivity(db: Reader, scope: Scope, idOrGuid: str
   return row ?? null;
 }
 
-/** The device's log since `since`, newest first. */
-export async function listEvents(
-  db: Reader,
-  scope: TenantScope,
-  deviceId: number,
-  since: Date,
-  limit: number,
-) {
-  return db
-    .select({
-      id: activityEvents.id,
-      event_type: activityEvents.eventType,
-      eventTimestamp: activityEvents.eventTimestamp,
-      user_name: activityEvents.userName,
-      ip_address: activityEvents.ipAddress,
-      session_id: activityEvents.sessionId,
-    })
-    .from(activityEvents)
-    .where(
-      and(
-        inTenant(activityEvents, scope),
-        eq(activityEvents.deviceId, deviceId),
-        gte(activityEvents.eventTimestamp, since),
-      ),
-    )
-    .orderBy(desc(activityEvents.eventTimestamp), desc(activityEvents.id))
-    .limit(limit);
-}
+/** What the accounting reads: presence and sessions (notices such as memory_limit count no time). */
+const ACCOUNTED: ActivityKind[] = ['online', 'offline', 'login', 'logout'];
+const accounted = inArray(activityEvents.eventType, ACCOUNTED);
 
 const eventColumns = {
   id: activityEvents.id,
-  type: activityEvents.eventType,
+  type: sql<ActivityKind>`${activityEvents.eventType}`,
   timestamp: activityEvents.eventTimestamp,
   receivedAt: activityEvents.createdAt,
   userName: activityEvents.userName,
@@ -295,7 +270,7 @@ export async function eventsSince(db: Reader, scope: TenantScope, deviceId: numb
   return db
     .select(eventColumns)
     .from(activityEvents)
-    .where(anchor ? and(mine, gte(activityEvents.id, anchor.id)) : mine)
+    .where(and(anchor ? and(mine, gte(activityEvents.id, anchor.id)) : mine, accounted))
     .orderBy(asc(activityEvents.id));
 }
 
@@ -304,7 +279,7 @@ export async function allEvents(db: Reader, scope: TenantScope, deviceId: number
   return db
     .select(eventColumns)
     .from(activityEvents)
-    .where(and(inTenant(activityEvents, scope), eq(activityEvents.deviceId, deviceId)))
+    .where(and(inTenant(activityEvents, scope), eq(activityEvents.deviceId, deviceId), accounted))
     .orderBy(asc(activityEvents.id));
 }
 

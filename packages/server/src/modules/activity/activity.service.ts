@@ -17,10 +17,10 @@ import {
   dailyRows,
   eventsSince,
   findDeviceActivity,
-  listEvents,
   openIntervals,
   overviewRows,
 } from './activity.queries';
+import { listEvents } from './activity-log.queries';
 import {
   DAY_MS,
   HOUR_MS,

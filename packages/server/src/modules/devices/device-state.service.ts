@@ -13,7 +13,12 @@ import type { DeviceUpdatePayload } from '@outpost/contract/live';
 import type { Db } from '../../db/client';
 import type { Executor } from '../../lib/db';
 import type { ConnectedChange, DeviceChange, DeviceRef, DeviceState } from '../../live/device-state';
-import { recordConnected, recordDisconnected, recordSessionEvents } from '../activity/activity-recorder';
+import {
+  recordConnected,
+  recordDisconnected,
+  recordMemoryLimit,
+  recordSessionEvents,
+} from '../activity/activity-recorder';
 import { replaceSoftware } from './device-software.queries';
 import {
   lockDevice,
@@ -180,6 +185,10 @@ export async function applyFault(
 ): Promise<DeviceChange | null> {
   const faultMessage = fault.active ? fault.message || 'The agent reported a fault' : null;
   const row = await setFault(db, deviceId, faultMessage);
+  if (row && faultMessage && fault.reason === 'memory_limit') {
+    // the fault ends with the agent's next hello; the log keeps that it restarted
+    await recordMemoryLimit(db, { id: row.id, tenantId: row.tenantId }, faultMessage);
+  }
   return row ? changeOf(row, row.previous) : null;
 }
 

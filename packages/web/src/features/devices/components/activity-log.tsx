@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { LogIn, LogOut, Power, PowerOff } from 'lucide-react';
+import { LogIn, LogOut, MemoryStick, Power, PowerOff } from 'lucide-react';
 import type { ActivityEventType, ActivityLogEntry } from '@outpost/contract/activity';
 import { Badge } from '../../../components/ui/badge';
 import type { Tone } from '../../../components/ui/badge';
@@ -14,6 +14,7 @@ const EVENTS: Record<ActivityEventType, { label: string; tone: Tone; icon: React
   offline: { label: 'Offline', tone: 'gray', icon: <PowerOff className="size-3" /> },
   login: { label: 'Login', tone: 'indigo', icon: <LogIn className="size-3" /> },
   logout: { label: 'Logout', tone: 'yellow', icon: <LogOut className="size-3" /> },
+  memory_limit: { label: 'Memory limit', tone: 'red', icon: <MemoryStick className="size-3" /> },
 };
 
 const headCell =
@@ -61,15 +62,26 @@ export function ActivityLog({ entries }: { entries: ActivityLogEntry[] }) {
                     {relativeTime(e.event_timestamp)}
                   </div>
                 </td>
-                <td className={cell}>
-                  {e.user_name ?? <span className="text-slate-500 dark:text-slate-400">—</span>}
-                </td>
-                <td className={cn(cell, 'font-mono text-xs')}>
-                  {e.ip_address ?? <span className="font-sans text-slate-500 dark:text-slate-400">—</span>}
-                </td>
-                <td className={cn(cell, 'font-mono text-xs')} title={e.session_id ?? undefined}>
-                  {shortSessionId(e.session_id)}
-                </td>
+                {e.detail !== null ? (
+                  // a notice of the agent (memory_limit): what it said, across the session columns
+                  <td colSpan={3} className={cn(cell, 'text-xs')}>
+                    {e.detail}
+                  </td>
+                ) : (
+                  <>
+                    <td className={cell}>
+                      {e.user_name ?? <span className="text-slate-500 dark:text-slate-400">—</span>}
+                    </td>
+                    <td className={cn(cell, 'font-mono text-xs')}>
+                      {e.ip_address ?? (
+                        <span className="font-sans text-slate-500 dark:text-slate-400">—</span>
+                      )}
+                    </td>
+                    <td className={cn(cell, 'font-mono text-xs')} title={e.session_id ?? undefined}>
+                      {shortSessionId(e.session_id)}
+                    </td>
+                  </>
+                )}
               </tr>
             );
           })}

@@ -150,12 +150,22 @@ describe('the activity log', () => {
     expect(shortSessionId(null)).toBe('—');
     const entries: ActivityLogEntry[] = [
       {
+        id: 3,
+        event_type: 'memory_limit',
+        event_timestamp: '2026-11-23T09:30:00Z',
+        user_name: null,
+        ip_address: null,
+        session_id: null,
+        detail: 'The agent used 231 MB of memory, above its limit of 200 MB, for 60 s; it restarts (exit code 77).',
+      },
+      {
         id: 2,
         event_type: 'login',
         event_timestamp: '2026-11-23T09:00:00Z',
         user_name: 'alice',
         ip_address: '10.0.0.5',
         session_id: 'f3a9c2d1-77b0-4c1e-9d2a-1b2c3d4e5f60',
+        detail: null,
       },
       {
         id: 1,
@@ -164,11 +174,15 @@ describe('the activity log', () => {
         user_name: null,
         ip_address: null,
         session_id: null,
+        detail: null,
       },
     ];
     render(<ActivityLog entries={entries} />);
     const log = screen.getByRole('region', { name: 'Recent activity log' });
-    const [, login, online] = within(log).getAllByRole('row');
+    const [, memory, login, online] = within(log).getAllByRole('row');
+    // a notice shows what the agent said across the session columns
+    expect(memory).toHaveTextContent('Memory limit');
+    expect(memory).toHaveTextContent('above its limit of 200 MB');
     expect(within(login!).getByText('f3a9c2d1')).toHaveAttribute(
       'title',
       'f3a9c2d1-77b0-4c1e-9d2a-1b2c3d4e5f60',
