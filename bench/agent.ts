@@ -18,6 +18,7 @@
 // Linux, idle CPU ≤ 0.2 % of a core. Written to bench/results/agent.json.
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -129,6 +130,22 @@ async function build(platform: string, out: string) {
   return path.join(out, `outpost-agent-${platform}${platform.startsWith('win') ? '.exe' : ''}`);
 }
 
+/**
+ * The executable as an installer leaves it: written in 64 KiB pieces (install.sh's `xz -d`, the
+ * self-update's download). The build's copy was written by postject in one piece, which the
+ * kernel keeps in large page-cache folios that a process then maps whole: the same executable
+ * idles about 16 MB higher from the build's copy than from an installed one (docs/agent.md#footprint).
+ */
+async function installCopy(exe: string, dir: string): Promise<string> {
+  fs.mkdirSync(dir, { recursive: true });
+  const target = path.join(dir, path.basename(exe));
+  await pipeline(
+    fs.createReadStream(exe, { highWaterMark: 64 * 1024 }),
+    fs.createWriteStream(target, { mode: 0o755 }),
+  );
+  return target;
+}
+
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-bench-agent-'));
 const server = await startTestServer();
 const results: Record<string, unknown> = {};
@@ -137,7 +154,8 @@ const loadBefore = load();
 try {
   await server.seedDemo();
   const admin = (await server.devSignIn('admin@acme.example')).token;
-  const linuxExe = values.exe ? path.resolve(values.exe) : await build('linux-x64', path.join(work, 'linux'));
+  const builtExe = values.exe ? path.resolve(values.exe) : await build('linux-x64', path.join(work, 'linux'));
+  const linuxExe = await installCopy(builtExe, path.join(work, 'installed'));
   const config = path.join(work, 'linux-config', 'agent.json');
   const env = { ...process.env, OUTPOST_AGENT_CONFIG: config, OUTPOST_AGENT_DRY_RUN: '1' };
   const token = (await createEnrollmentToken(server, admin)).token;
@@ -148,7 +166,7 @@ try {
   const linuxIdle = await idle(() => agent.pid!);
   agent.kill('SIGTERM');
   // after the sampling: xz blocks this process, and the server the agent is connected to with it
-  results['linux-x64'] = { ...(values['no-size'] ? noSizes : sizes(linuxExe)), ...linuxIdle };
+  results['linux-x64'] = { ...(values['no-size'] ? noSizes : sizes(builtExe)), ...linuxIdle };
 
   if (values.wine) {
     const wine = createWinePrefix();

@@ -44,7 +44,15 @@ const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
  * "Footprint" has what each saves). OUTPOST_AGENT_EXEC_ARGV replaces them ("" for none): the
  * agent benchmark compares them that way.
  */
-export const AGENT_EXEC_ARGV = ['--max-semi-space-size=1', '--optimize-for-size', '--no-opt', '--no-maglev'];
+export const AGENT_EXEC_ARGV = [
+  '--max-semi-space-size=1',
+  '--optimize-for-size',
+  '--no-opt',
+  '--no-maglev',
+  '--no-sparkplug',
+  '--v8-pool-size=1',
+  '--single-threaded-gc',
+];
 function execArgv(env = process.env) {
   const given = env.OUTPOST_AGENT_EXEC_ARGV;
   return given === undefined ? AGENT_EXEC_ARGV : given.split(/\s+/).filter(Boolean);

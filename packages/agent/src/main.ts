@@ -13,7 +13,8 @@ import type { AgentIdentity } from './enroll';
 import { memoryLimitMb, watchMemory } from './memory-ceiling';
 import { createFileOutbox } from './outbox';
 import { sessionPollMs } from './inventory/sessions-watch';
-import { createSystemBackend } from './system-backend';
+import { PROBE_WORKER_COMMAND, runProbeWorker } from './inventory/probe-worker';
+import { createSystemBackend, probesMode } from './system-backend';
 import { DryRunInstallHost, SystemInstallHost } from './service/host';
 import type { InstallHost } from './service/host';
 import { installService, uninstallService } from './service/install';
@@ -143,7 +144,7 @@ async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
     // one twice
     deployments: lazyStepsRunner(config, executor),
     journal: createFileJournal(path.join(config.stateDir, 'deployments.json')),
-    backend: createSystemBackend({ externalIpUrl: config.externalIpUrl }),
+    backend: createSystemBackend({ externalIpUrl: config.externalIpUrl, probes: probesMode() }),
     executor,
     log,
     sessionPollMs: sessionPollMs(),
@@ -268,6 +269,11 @@ function printVersion(verbose: boolean) {
 }
 
 async function main() {
+  if (process.argv.includes(PROBE_WORKER_COMMAND) && process.send) {
+    // started by the agent to run its probes (inventory/probe-worker.ts)
+    runProbeWorker();
+    return;
+  }
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {

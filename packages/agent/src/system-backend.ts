@@ -4,6 +4,8 @@ import type { DeviceBackend, InventoryParts } from './agent';
 import { AGENT_VERSION } from './version';
 import { PART_TIMEOUT_MS, bounded } from './inventory/bounded';
 import { createSessionsWatch, utmpPath } from './inventory/sessions-watch';
+import { createProbeClient } from './inventory/probe-worker';
+import type { Probes } from './inventory/probe-worker';
 
 type Collectors = { [K in InventoryKind]: () => Promise<NonNullable<InventoryParts[K]>> };
 
@@ -34,11 +36,37 @@ export async function collectInventoryParts(
   return notReported.sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind));
 }
 
-/** The probes (systeminformation and the platform adapters), loaded when first used. */
-const probes = () => import('./inventory/probes');
+/**
+ * Where the probes run (docs/agent.md#footprint): 'worker', in a process of the agent's own that
+ * exits when idle (inventory/probe-worker.ts), on Linux; 'inline', loaded into the agent on first
+ * use, elsewhere (not measured there yet). OUTPOST_AGENT_PROBES=inline|worker overrides it.
+ */
+export function probesMode(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): 'worker' | 'inline' {
+  const given = env.OUTPOST_AGENT_PROBES;
+  if (given === 'worker' || given === 'inline') {return given;}
+  return platform === 'linux' ? 'worker' : 'inline';
+}
 
-/** This machine, for real. */
-export function createSystemBackend(options: { externalIpUrl: string | null }): DeviceBackend {
+function probeSource(mode: 'worker' | 'inline'): () => Promise<Probes> {
+  if (mode === 'inline') {
+    return () => import('./inventory/probes');
+  }
+  const client = createProbeClient();
+  return () => Promise.resolve(client);
+}
+
+/**
+ * This machine, for real. `probes`: 'inline' unless the agent's own program (main.ts) asks for
+ * probesMode(): a worker is the agent started again, which only the agent's program can be.
+ */
+export function createSystemBackend(options: {
+  externalIpUrl: string | null;
+  probes?: 'worker' | 'inline';
+}): DeviceBackend {
+  const probes = probeSource(options.probes ?? 'inline');
   const collectors: Collectors = {
     hardware: async () => (await probes()).collectHardware(),
     network: async () => (await probes()).collectNetwork(options.externalIpUrl),
