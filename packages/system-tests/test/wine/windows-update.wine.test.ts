@@ -12,6 +12,8 @@ import { createWinePrefix, patchVirtualAlloc2, wineUnavailableReason } from './w
 import type { WinePrefix, WineProcess } from './wine-harness';
 import { portal } from '../support/portal';
 import { EXE, buildWindowsAgent, installInPrefix } from './wine-support';
+import { makeTestCertificate, signPe } from '@outpost/contract/test-support/signer';
+import type { TestCertificate } from '@outpost/contract/test-support/signer';
 
 // Self-update of the Windows single executable under Wine 8, from one build to the next: both
 // built by the project's script with their own version, the newer published where the server's
@@ -22,7 +24,10 @@ import { EXE, buildWindowsAgent, installInPrefix } from './wine-support';
 //
 // Wine's workaround 1 (wine-harness.ts) holds for the new build too: the published file is the
 // patched test copy, its sidecar's size and sha256 those of that copy, so the update checks,
-// downloads and runs exactly what was published.
+// downloads and runs exactly what was published. That copy is then signed with a throwaway
+// Authenticode certificate (osslsigncode), the server requires signed Windows releases
+// (OUTPOST_AGENT_REQUIRE_SIGNATURE), and the update command names the signer: the agent checks
+// the signature of the real executable under Wine before it swaps it in.
 
 const unavailable = wineUnavailableReason();
 
@@ -34,6 +39,7 @@ describe.skipIf(unavailable !== null)('the Windows agent updating itself under W
   let admin: string;
   let device: ReturnType<typeof installInPrefix>;
   let releases = '';
+  let signer: TestCertificate;
   let service: WineProcess | null = null;
   let isStopping = false;
   const exits: (number | null)[] = [];
@@ -60,15 +66,22 @@ describe.skipIf(unavailable !== null)('the Windows agent updating itself under W
       buildWindowsAgent(NEW, releases),
     ]);
     device = installInPrefix(wine, old);
-    // the published file becomes the patched copy; its sidecar follows it
+    // the published file becomes the patched copy, signed; its sidecar follows it
     patchVirtualAlloc2(published, published);
+    fs.mkdirSync(path.join(wine.dir, 'signer'));
+    signer = makeTestCertificate(path.join(wine.dir, 'signer'), 'signer', '/CN=Outpost Wine Test Signer');
+    signPe(signer, published, `${published}.signed`);
+    fs.renameSync(`${published}.signed`, published);
     const data = fs.readFileSync(published);
     const sidecarFile = `${published}.json`;
     const sidecar = JSON.parse(fs.readFileSync(sidecarFile, 'utf8')) as Record<string, unknown>;
     sidecar.sha256 = crypto.createHash('sha256').update(data).digest('hex');
     sidecar.size = data.length;
+    sidecar.signer = { subject: 'CN=Outpost Wine Test Signer', sha256: signer.thumbprint };
     fs.writeFileSync(sidecarFile, JSON.stringify(sidecar, null, 2));
-    server = await startTestServer({ env: { AGENT_RELEASES_DIR: releases } });
+    server = await startTestServer({
+      env: { AGENT_RELEASES_DIR: releases, OUTPOST_AGENT_REQUIRE_SIGNATURE: '1' },
+    });
     await server.seedDemo();
     admin = (await server.devSignIn('admin@acme.example')).token;
   }, 600_000);
@@ -108,6 +121,12 @@ describe.skipIf(unavailable !== null)('the Windows agent updating itself under W
     expect(res.status).toBe(200);
     expect(res.body.data.updates).toMatchObject([{ device_id: before.id, from: OLD, to: NEW }]);
     const commandId = res.body.data.updates[0]!.command_id;
+    const [sent] = await server.database.db
+      .select({ payload: deviceCommands.payload })
+      .from(deviceCommands)
+      .where(eq(deviceCommands.id, commandId));
+    const builds = (sent?.payload as { builds: { signer_sha256?: string }[] }).builds;
+    expect(builds.map((b) => b.signer_sha256)).toEqual([signer.thumbprint]);
 
     // answered by the new version once the server has welcomed it
     const done = await eventually(async () => {
