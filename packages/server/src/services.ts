@@ -86,7 +86,7 @@ export function createServices(deps: ServicesDeps) {
     log: deps.log,
     options: config.deployments,
     onDispatched: deps.onDispatched,
-    storeStepOutput: customFields.storeStepOutput,
+    storeStepOutput: (step) => customFields.storeStepOutput(step),
   });
   const devices = createDevicesService({ db, commandQueue, bus });
   const tenants = createTenantsService({ db });

@@ -28,7 +28,8 @@ describe('custom fields API', () => {
 
   const call = <T>(method: string, path: string, body?: unknown, token = admin) =>
     server.request<Envelope<T>>(method, path, { token, body });
-  const create = (body: Record<string, unknown>) => call<CustomField>('POST', '/api/customer/custom-fields', body);
+  const create = (body: Record<string, unknown>) =>
+    call<CustomField>('POST', '/api/customer/custom-fields', body);
   const fieldsOf = (device: { id: number }, token = admin) =>
     call<DeviceFieldsResponse>('GET', `/api/customer/devices/${device.id}/fields`, undefined, token);
   const valueOf = (r: { body: Envelope<DeviceFieldsResponse> }, key: string) =>
@@ -52,7 +53,11 @@ describe('custom fields API', () => {
     admin = (await server.devSignIn(DEMO.adminEmail)).token;
     tech = (await server.devSignIn(DEMO.techEmail)).token;
     globexAdmin = (await server.devSignIn('admin@globex.example')).token;
-    await addMember(server.database.db, { tenantId: acme, email: 'cf-limited@acme.example', siteIds: [london] });
+    await addMember(server.database.db, {
+      tenantId: acme,
+      email: 'cf-limited@acme.example',
+      siteIds: [london],
+    });
     limited = (await server.devSignIn('cf-limited@acme.example')).token;
     dev.hq1 = await insertDevice(server, { tenantId: acme, siteId: hq, hostname: 'cf-hq-1' });
     dev.hq2 = await insertDevice(server, { tenantId: acme, siteId: hq, hostname: 'cf-hq-2' });
@@ -66,11 +71,22 @@ describe('custom fields API', () => {
   it('creates fields of every type, canonicalising defaults, and lists them in order for every member', async () => {
     const created = await create({ key: 'asset_tag', name: 'Asset tag', field_type: 'text', required: true });
     expect(created.status).toBe(200);
-    expect(created.body.data).toMatchObject({ key: 'asset_tag', required: true, default_value: null, position: 0 });
+    expect(created.body.data).toMatchObject({
+      key: 'asset_tag',
+      required: true,
+      default_value: null,
+      position: 0,
+    });
     const cost = await create({ key: 'cost', name: 'Cost', field_type: 'number', default_value: '010.50' });
     expect(cost.body.data.default_value).toBe('10.5');
     await create({ key: 'warranty_end', name: 'Warranty end', field_type: 'date' });
-    await create({ key: 'ring', name: 'Ring', field_type: 'select', options: ['pilot', 'broad'], default_value: 'broad' });
+    await create({
+      key: 'ring',
+      name: 'Ring',
+      field_type: 'select',
+      options: ['pilot', 'broad'],
+      default_value: 'broad',
+    });
     await create({ key: 'kiosk', name: 'Kiosk', field_type: 'boolean', default_value: 'no' });
     const list = await call<CustomField[]>('GET', '/api/customer/custom-fields', undefined, tech);
     expect(list.status).toBe(200);
@@ -81,18 +97,29 @@ describe('custom fields API', () => {
       ['ring', 3, 'broad'],
       ['kiosk', 4, 'false'],
     ]);
-    expect(await lastAudit('Create Custom Field')).toMatchObject({ resourceType: 'custom_field', userEmail: DEMO.adminEmail });
+    expect(await lastAudit('Create Custom Field')).toMatchObject({
+      resourceType: 'custom_field',
+      userEmail: DEMO.adminEmail,
+    });
     // another tenant sees none of them
-    expect((await call<CustomField[]>('GET', '/api/customer/custom-fields', undefined, globexAdmin)).body.data).toEqual([]);
+    expect(
+      (await call<CustomField[]>('GET', '/api/customer/custom-fields', undefined, globexAdmin)).body.data,
+    ).toEqual([]);
   });
 
   it('refuses bad definitions with 400 and the message, a taken key with 409, and users with 403', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ key: 'Bad Key', name: 'x', field_type: 'text' }, customFieldMessages.keyInvalid],
       [{ key: 'ok_key', name: '', field_type: 'text' }, customFieldMessages.nameRequired],
-      [{ key: 'ok_key', name: 'x', field_type: 'colour' }, 'Type must be one of text, number, date, select, boolean'],
+      [
+        { key: 'ok_key', name: 'x', field_type: 'colour' },
+        'Type must be one of text, number, date, select, boolean',
+      ],
       [{ key: 'ok_key', name: 'x', field_type: 'select', options: [] }, customFieldMessages.optionsRequired],
-      [{ key: 'ok_key', name: 'x', field_type: 'select', options: ['a', 'a'] }, customFieldMessages.optionDuplicate('a')],
+      [
+        { key: 'ok_key', name: 'x', field_type: 'select', options: ['a', 'a'] },
+        customFieldMessages.optionDuplicate('a'),
+      ],
       [
         { key: 'ok_key', name: 'x', field_type: 'number', default_value: 'twelve' },
         customFieldMessages.defaultInvalid(customFieldMessages.notANumber),
@@ -106,7 +133,12 @@ describe('custom fields API', () => {
     const taken = await create({ key: 'cost', name: 'Again', field_type: 'text' });
     expect(taken.status).toBe(409);
     expect(taken.body.error).toBe(customFieldMessages.keyTaken('cost'));
-    const byTech = await call('POST', '/api/customer/custom-fields', { key: 'x', name: 'x', field_type: 'text' }, tech);
+    const byTech = await call(
+      'POST',
+      '/api/customer/custom-fields',
+      { key: 'x', name: 'x', field_type: 'text' },
+      tech,
+    );
     expect(byTech.status).toBe(403);
     expect(byTech.body.error).toBe(messages.adminOnly);
   });
@@ -115,13 +147,17 @@ describe('custom fields API', () => {
     const before = await fieldsOf(dev.hq1);
     expect(valueOf(before, 'ring')).toMatchObject({ value: 'broad', is_default: true });
     expect(valueOf(before, 'asset_tag')).toMatchObject({ value: null, is_default: false });
-    const put = await call<DeviceFieldsResponse>('PUT', `/api/customer/devices/${dev.hq1.deviceGuid}/fields`, {
-      asset_tag: '  A-100 ',
-      cost: '1e3',
-      warranty_end: '2027-02-28',
-      ring: 'pilot',
-      kiosk: true,
-    });
+    const put = await call<DeviceFieldsResponse>(
+      'PUT',
+      `/api/customer/devices/${dev.hq1.deviceGuid}/fields`,
+      {
+        asset_tag: '  A-100 ',
+        cost: '1e3',
+        warranty_end: '2027-02-28',
+        ring: 'pilot',
+        kiosk: true,
+      },
+    );
     expect(put.status).toBe(200);
     expect(put.body.data.fields.map((f) => [f.key, f.value, f.is_default])).toEqual([
       ['asset_tag', 'A-100', false],
@@ -139,7 +175,12 @@ describe('custom fields API', () => {
     expect(audit).toMatchObject({ resourceType: 'device', resourceId: String(dev.hq1.id), siteIds: [hq] });
     expect(JSON.parse(audit!.newValues!)).toMatchObject({ cost: '1000', ring: 'pilot' });
 
-    const cleared = await call<DeviceFieldsResponse>('PUT', `/api/customer/devices/${dev.hq1.id}/fields`, { ring: null }, tech);
+    const cleared = await call<DeviceFieldsResponse>(
+      'PUT',
+      `/api/customer/devices/${dev.hq1.id}/fields`,
+      { ring: null },
+      tech,
+    );
     expect(cleared.status).toBe(200);
     expect(valueOf(cleared, 'ring')).toMatchObject({ value: 'broad', is_default: true });
 
@@ -148,10 +189,19 @@ describe('custom fields API', () => {
     expect(required.body.error).toBe(customFieldMessages.requiredCannotClear('Asset tag'));
     const bad: [Record<string, unknown>, string][] = [
       [{ cost: 'abc' }, customFieldMessages.valueInvalid('Cost', customFieldMessages.notANumber)],
-      [{ warranty_end: '2027-02-30' }, customFieldMessages.valueInvalid('Warranty end', customFieldMessages.notADate)],
-      [{ ring: 'nope' }, customFieldMessages.valueInvalid('Ring', customFieldMessages.notAnOption(['pilot', 'broad']))],
+      [
+        { warranty_end: '2027-02-30' },
+        customFieldMessages.valueInvalid('Warranty end', customFieldMessages.notADate),
+      ],
+      [
+        { ring: 'nope' },
+        customFieldMessages.valueInvalid('Ring', customFieldMessages.notAnOption(['pilot', 'broad'])),
+      ],
       [{ kiosk: 'maybe' }, customFieldMessages.valueInvalid('Kiosk', customFieldMessages.notABoolean)],
-      [{ asset_tag: 'x'.repeat(501) }, customFieldMessages.valueInvalid('Asset tag', customFieldMessages.textTooLong)],
+      [
+        { asset_tag: 'x'.repeat(501) },
+        customFieldMessages.valueInvalid('Asset tag', customFieldMessages.textTooLong),
+      ],
       [{ nope: 'x' }, customFieldMessages.unknownField('nope')],
       [{}, customFieldMessages.noValues],
     ];
@@ -172,10 +222,19 @@ describe('custom fields API', () => {
     expect(put.status).toBe(404);
     const fields = (await call<CustomField[]>('GET', '/api/customer/custom-fields')).body.data;
     const cost = fields.find((f) => f.key === 'cost')!;
-    expect((await call('PUT', `/api/customer/custom-fields/${cost.id}`, { name: 'X' }, globexAdmin)).status).toBe(404);
-    expect((await call('DELETE', `/api/customer/custom-fields/${cost.id}`, undefined, globexAdmin)).status).toBe(404);
+    expect(
+      (await call('PUT', `/api/customer/custom-fields/${cost.id}`, { name: 'X' }, globexAdmin)).status,
+    ).toBe(404);
+    expect(
+      (await call('DELETE', `/api/customer/custom-fields/${cost.id}`, undefined, globexAdmin)).status,
+    ).toBe(404);
     // Globex's own fields never apply to Acme devices: its key is unknown here
-    await call('POST', '/api/customer/custom-fields', { key: 'globex_only', name: 'G', field_type: 'text' }, globexAdmin);
+    await call(
+      'POST',
+      '/api/customer/custom-fields',
+      { key: 'globex_only', name: 'G', field_type: 'text' },
+      globexAdmin,
+    );
     const foreign = await call('PUT', `/api/customer/devices/${dev.hq1.id}/fields`, { globex_only: 'x' });
     expect(foreign.status).toBe(400);
     expect(foreign.body.error).toBe(customFieldMessages.unknownField('globex_only'));
@@ -191,7 +250,10 @@ describe('custom fields API', () => {
     }
     const audit = await lastAudit('Bulk Set Custom Fields');
     expect(audit?.details).toBe('Set Ring, Cost on 2 devices');
-    expect(JSON.parse(audit!.newValues!)).toMatchObject({ device_count: 2, values: { ring: 'pilot', cost: '7' } });
+    expect(JSON.parse(audit!.newValues!)).toMatchObject({
+      device_count: 2,
+      values: { ring: 'pilot', cost: '7' },
+    });
     expect(audit?.siteIds).toEqual([london]);
 
     const across = { device_ids: [dev.lon1.id, dev.hq2.id], values: { cost: 99 } };
@@ -201,7 +263,12 @@ describe('custom fields API', () => {
     // all or nothing: neither device changed
     expect(valueOf(await fieldsOf(dev.lon1), 'cost')?.value).toBe('7');
     expect(valueOf(await fieldsOf(dev.hq2), 'cost')).toMatchObject({ value: '10.5', is_default: true });
-    const foreign = await call('POST', '/api/customer/devices/fields', { device_ids: [dev.hq2.id], values: { cost: 1 } }, globexAdmin);
+    const foreign = await call(
+      'POST',
+      '/api/customer/devices/fields',
+      { device_ids: [dev.hq2.id], values: { cost: 1 } },
+      globexAdmin,
+    );
     expect(foreign.status).toBe(404);
     const none = await call('POST', '/api/customer/devices/fields', { device_ids: [], values: { cost: 1 } });
     expect(none.status).toBe(400);
@@ -226,14 +293,19 @@ describe('custom fields API', () => {
     expect(badDefault.body.error).toBe(customFieldMessages.defaultInvalid(customFieldMessages.notANumber));
 
     const order = [id('kiosk'), id('ring'), id('cost'), id('warranty_end'), id('asset_tag')];
-    const reordered = await call<CustomField[]>('PUT', '/api/customer/custom-fields/reorder', { field_ids: order });
+    const reordered = await call<CustomField[]>('PUT', '/api/customer/custom-fields/reorder', {
+      field_ids: order,
+    });
     expect(reordered.status).toBe(200);
     expect(reordered.body.data.map((f) => f.id)).toEqual(order);
     const partial = await call('PUT', '/api/customer/custom-fields/reorder', { field_ids: order.slice(1) });
     expect(partial.status).toBe(400);
     expect(partial.body.error).toBe(customFieldMessages.reorderMismatch);
 
-    const removed = await call<DeleteCustomFieldResponse>('DELETE', `/api/customer/custom-fields/${id('ring')}`);
+    const removed = await call<DeleteCustomFieldResponse>(
+      'DELETE',
+      `/api/customer/custom-fields/${id('ring')}`,
+    );
     expect(removed.status).toBe(200);
     expect(removed.body.data).toEqual({ deleted: 1, values_removed: 2 });
     expect((await fieldsOf(dev.lon1)).body.data.fields.map((f) => f.key)).not.toContain('ring');

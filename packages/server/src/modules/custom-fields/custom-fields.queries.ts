@@ -10,7 +10,12 @@ import type { Scope, TenantScope } from '../../lib/scope';
 
 export type FieldRow = typeof customFields.$inferSelect;
 export type FieldValues = Pick<FieldRow, 'name' | 'options' | 'required' | 'defaultValue'>;
-export type ScopedDeviceRef = { id: number; deviceGuid: string; hostname: string | null; siteId: number | null };
+export type ScopedDeviceRef = {
+  id: number;
+  deviceGuid: string;
+  hostname: string | null;
+  siteId: number | null;
+};
 const INSERT_CHUNK = 5000;
 
 export type ValueWrite = { fieldId: number; valueText: string; valueNumber: number | null };
@@ -146,7 +151,11 @@ const deviceRef = {
 };
 
 /** A device in the caller's scope by id or guid (the same keys as /devices/{id}); null when not visible. */
-export async function findScopedDeviceRef(db: Reader, scope: Scope, idOrGuid: string): Promise<ScopedDeviceRef | null> {
+export async function findScopedDeviceRef(
+  db: Reader,
+  scope: Scope,
+  idOrGuid: string,
+): Promise<ScopedDeviceRef | null> {
   let key;
   if (/^[1-9][0-9]{0,9}$/.test(idOrGuid) && Number(idOrGuid) <= 2_147_483_647) {
     key = eq(devices.id, Number(idOrGuid));

@@ -22,7 +22,11 @@ const ok = <T>(data: T) => ({ success: true as const, data });
 // docs/product/device-sets.md#custom-fields, under /api/customer. Definitions: read by every
 // member, changed by administrators. Values: every member, on the devices of their sites (the
 // same rule as device actions). Scope, rules and audit live in the service.
-export const customFieldsRoutes: FastifyPluginCallbackZod<{ service: CustomFieldsService }> = (app, opts, done) => {
+export const customFieldsRoutes: FastifyPluginCallbackZod<{ service: CustomFieldsService }> = (
+  app,
+  opts,
+  done,
+) => {
   const { service } = opts;
   const tags = ['custom-fields'];
   const member = { access: 'member' as const };
@@ -37,7 +41,10 @@ export const customFieldsRoutes: FastifyPluginCallbackZod<{ service: CustomField
 
   app.post(
     '/custom-fields',
-    { config: admin, schema: { tags, body: CustomFieldCreateBody, response: { 200: apiSuccess(CustomField) } } },
+    {
+      config: admin,
+      schema: { tags, body: CustomFieldCreateBody, response: { 200: apiSuccess(CustomField) } },
+    },
     async (request) => ok(await service.create(request.ctx, request.body)),
   );
 
@@ -84,7 +91,10 @@ export const customFieldsRoutes: FastifyPluginCallbackZod<{ service: CustomField
 
   app.get(
     '/devices/:id/fields',
-    { config: member, schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(DeviceFieldsResponse) } } },
+    {
+      config: member,
+      schema: { tags, params: DeviceIdParams, response: { 200: apiSuccess(DeviceFieldsResponse) } },
+    },
     async (request) => ok(await service.deviceFields(request.ctx, request.params.id)),
   );
 

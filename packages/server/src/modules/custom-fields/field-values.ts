@@ -77,16 +77,17 @@ export async function applyPlan(
   const one = devices.length === 1 ? devices[0] : undefined;
   const oldValues =
     one !== undefined
-      ? Object.fromEntries(touched.map((f) => [f.key, before.find((b) => b.fieldId === f.id)?.valueText ?? null]))
+      ? Object.fromEntries(
+          touched.map((f) => [f.key, before.find((b) => b.fieldId === f.id)?.valueText ?? null]),
+        )
       : before.map((b) => ({ device_id: b.deviceId, key: keyOf.get(b.fieldId), value: b.valueText }));
   await writeAudit(tx, actor, {
     action: devices.length === 1 ? 'Set Custom Fields' : 'Bulk Set Custom Fields',
     resourceType: 'device',
     resourceId: one?.id ?? null,
     details:
-      (one
-        ? `Set ${names} on ${deviceName(one)}`
-        : `Set ${names} on ${devices.length} devices`) + (source ? ` (${source})` : ''),
+      (one ? `Set ${names} on ${deviceName(one)}` : `Set ${names} on ${devices.length} devices`) +
+      (source ? ` (${source})` : ''),
     oldValues,
     newValues: one ? newValues : { values: newValues, device_count: devices.length, device_ids: deviceIds },
     siteIds: devices.map((d) => d.siteId),

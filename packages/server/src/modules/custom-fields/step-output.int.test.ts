@@ -46,20 +46,38 @@ describe('store output in custom field', () => {
   afterAll(async () => server?.close());
 
   it('refuses a step naming a field the tenant does not have', async () => {
-    const pkg = await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Unknown field' });
-    const res = await call('POST', `/api/customer/deployment-packages/${pkg.body.data.id}/steps`, cmdStep('x', 'nope'));
+    const pkg = await call<PackageDetail>('POST', '/api/customer/deployment-packages', {
+      name: 'Unknown field',
+    });
+    const res = await call(
+      'POST',
+      `/api/customer/deployment-packages/${pkg.body.data.id}/steps`,
+      cmdStep('x', 'nope'),
+    );
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(`Store output in custom field: ${customFieldMessages.unknownField('nope')}`);
   });
 
   it("writes a completed step's trimmed output into the device's field, and notes output that does not fit", async () => {
-    const creds = (await enroll(server, enrollToken, facts({ hostname: 'pc-output', machineId: 'mid-pc-output' }))).body
-      .data;
+    const creds = (
+      await enroll(server, enrollToken, facts({ hostname: 'pc-output', machineId: 'mid-pc-output' }))
+    ).body.data;
     const agent = await onlineAgent(server.url, creds, { hostname: 'pc-output' });
-    const [device] = await server.database.db.select().from(devices).where(eq(devices.deviceGuid, creds.device_guid));
-    const pkg = await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Output to fields' });
-    for (const step of [cmdStep('build', 'os_build'), cmdStep('disk', 'disk_gb'), cmdStep('fails', 'last_error')]) {
-      expect((await call('POST', `/api/customer/deployment-packages/${pkg.body.data.id}/steps`, step)).status).toBe(200);
+    const [device] = await server.database.db
+      .select()
+      .from(devices)
+      .where(eq(devices.deviceGuid, creds.device_guid));
+    const pkg = await call<PackageDetail>('POST', '/api/customer/deployment-packages', {
+      name: 'Output to fields',
+    });
+    for (const step of [
+      cmdStep('build', 'os_build'),
+      cmdStep('disk', 'disk_gb'),
+      cmdStep('fails', 'last_error'),
+    ]) {
+      expect(
+        (await call('POST', `/api/customer/deployment-packages/${pkg.body.data.id}/steps`, step)).status,
+      ).toBe(200);
     }
     const job = await call<DeploymentJob>('POST', '/api/customer/deployments', {
       package_id: pkg.body.data.id,
@@ -79,9 +97,29 @@ describe('store output in custom field', () => {
     };
     const at = new Date().toISOString();
     await progress({ stepOrder: 1, status: 'running', stdout: '\r\nMicrosoft Windows ', startedAt: at });
-    await progress({ stepOrder: 1, status: 'completed', exitCode: 0, stdout: '[Version 10.0.22631]\r\n\r\n', completedAt: at });
-    await progress({ stepOrder: 2, status: 'completed', exitCode: 0, stdout: 'about 512 GB\n', startedAt: at, completedAt: at });
-    await progress({ stepOrder: 3, status: 'failed', exitCode: 1, stdout: 'Access denied\n', startedAt: at, completedAt: at });
+    await progress({
+      stepOrder: 1,
+      status: 'completed',
+      exitCode: 0,
+      stdout: '[Version 10.0.22631]\r\n\r\n',
+      completedAt: at,
+    });
+    await progress({
+      stepOrder: 2,
+      status: 'completed',
+      exitCode: 0,
+      stdout: 'about 512 GB\n',
+      startedAt: at,
+      completedAt: at,
+    });
+    await progress({
+      stepOrder: 3,
+      status: 'failed',
+      exitCode: 1,
+      stdout: 'Access denied\n',
+      startedAt: at,
+      completedAt: at,
+    });
 
     const fields = await eventually(async () => {
       const res = await call<DeviceFieldsResponse>('GET', `/api/customer/devices/${device!.id}/fields`);
