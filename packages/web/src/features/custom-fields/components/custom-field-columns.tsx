@@ -7,7 +7,7 @@ import { FIELD_TYPE_LABELS, formatFieldValue } from '../../../lib/custom-field-v
 
 const none = <span className="text-slate-400 dark:text-slate-500">—</span>;
 
-/** The custom fields list's columns (docs/product/device-sets.md#custom-fields); order, Edit and Delete for administrators. */
+/** The custom fields list's columns (docs/product/device-sets.md#custom-fields); Move, Edit and Delete for administrators. */
 export function customFieldColumns({
   isAdmin,
   count,
@@ -22,33 +22,6 @@ export function customFieldColumns({
   onDelete: (field: CustomField) => void;
 }): Column<CustomField & { index: number }>[] {
   return [
-    {
-      id: 'order',
-      header: <span className="sr-only">Order</span>,
-      className: 'w-20 whitespace-nowrap',
-      isHidden: !isAdmin,
-      label: 'Order',
-      cell: (f) => (
-        <span className="inline-flex">
-          <IconButton
-            label={`Move ${f.name} up`}
-            className="size-7"
-            disabled={f.index === 0}
-            onClick={() => onMove(f, -1)}
-          >
-            <ArrowUp className="size-3.5" />
-          </IconButton>
-          <IconButton
-            label={`Move ${f.name} down`}
-            className="size-7"
-            disabled={f.index === count - 1}
-            onClick={() => onMove(f, 1)}
-          >
-            <ArrowDown className="size-3.5" />
-          </IconButton>
-        </span>
-      ),
-    },
     {
       id: 'field',
       header: 'Field',
@@ -102,6 +75,22 @@ export function customFieldColumns({
       isHidden: !isAdmin,
       cell: (f) => (
         <>
+          <IconButton
+            label={`Move ${f.name} up`}
+            className="size-8"
+            disabled={f.index === 0}
+            onClick={() => onMove(f, -1)}
+          >
+            <ArrowUp className="size-3.5" />
+          </IconButton>
+          <IconButton
+            label={`Move ${f.name} down`}
+            className="size-8"
+            disabled={f.index === count - 1}
+            onClick={() => onMove(f, 1)}
+          >
+            <ArrowDown className="size-3.5" />
+          </IconButton>
           <Button
             size="sm"
             variant="ghost"

@@ -93,7 +93,7 @@ function SetFieldDialog({ devices, onClose, onDone }: Props & { onClose: () => v
             isLoading={bulk.isPending}
             disabled={!field}
           >
-            Apply to {plural}
+            {field && draftToValue(draft) === null ? `Clear on ${plural}` : `Apply to ${plural}`}
           </Button>
         </>
       }
@@ -118,8 +118,16 @@ function SetFieldDialog({ devices, onClose, onDone }: Props & { onClose: () => v
             id={`${baseId}-field`}
             value={key}
             onChange={(e) => {
+              const next = fields.data?.find((f) => f.key === e.target.value);
               setKey(e.target.value);
-              setDraft('');
+              // a list starts on its first choice, so clearing is always a choice of its own
+              setDraft(
+                next?.field_type === 'select'
+                  ? (next.options[0] ?? '')
+                  : next?.field_type === 'boolean'
+                    ? 'true'
+                    : '',
+              );
               setError(null);
             }}
           >
