@@ -86,7 +86,13 @@ describe('the step catalogue', () => {
     ]);
     expect(keys('REGISTRY')).toEqual(['hive', 'key_path', 'value_name', 'value_type', 'value_data']);
     expect(keys('FOLDER')).toEqual(['folder_path', 'create_parents', 'permissions', 'hidden']);
-    expect(keys('CMD')).toEqual(['command', 'working_directory', 'run_as_admin', 'wait_for_completion']);
+    expect(keys('CMD')).toEqual([
+      'command',
+      'working_directory',
+      'run_as_admin',
+      'wait_for_completion',
+      'store_output_field',
+    ]);
     expect(keys('POWERSHELL')).toEqual([
       'script_type',
       'script_content',
@@ -94,6 +100,7 @@ describe('the step catalogue', () => {
       'execution_policy',
       'run_as_admin',
       'working_directory',
+      'store_output_field',
     ]);
   });
 

@@ -65,6 +65,18 @@ const runAsAdmin: StepField = {
   default: true,
 };
 
+/**
+ * docs/product/device-sets.md#custom-fields: a step that produces output may store it in one of
+ * the tenant's custom fields when it completes (the server checks the key when the step is saved).
+ */
+const storeOutputField: StepField = {
+  key: 'store_output_field',
+  label: 'Store output in custom field',
+  type: 'custom_field',
+  required: false,
+  helpText: 'When the step succeeds, its trimmed output is saved in this field of the device.',
+};
+
 export const STEP_CATALOG: Record<StepType, StepTypeDefinition> = {
   EXE: {
     type: 'EXE',
@@ -302,6 +314,7 @@ export const STEP_CATALOG: Record<StepType, StepTypeDefinition> = {
         helpText: 'Wait for the command to end before the next step starts.',
         default: true,
       },
+      storeOutputField,
     ],
   },
   POWERSHELL: {
@@ -347,6 +360,7 @@ export const STEP_CATALOG: Record<StepType, StepTypeDefinition> = {
       },
       runAsAdmin,
       workingDirectory,
+      storeOutputField,
     ],
   },
 };

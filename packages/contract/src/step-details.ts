@@ -70,6 +70,7 @@ function fieldValueSchema(field: StepField): z.ZodType {
     case 'text':
     case 'url':
     case 'textarea':
+    case 'custom_field':
       return z.string({ error: messages.stepFieldText(field.label) });
     case 'number':
       return z.coerce.number({ error: messages.stepFieldNumber(field.label) });

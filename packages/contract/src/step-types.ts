@@ -7,7 +7,17 @@ export const STEP_TYPES = ['EXE', 'MSI', 'CUSTOM_ZIP', 'REGISTRY', 'FOLDER', 'CM
 export const StepType = z.enum(STEP_TYPES);
 export type StepType = z.infer<typeof StepType>;
 
-export const FIELD_TYPES = ['text', 'url', 'number', 'textarea', 'select', 'boolean', 'file'] as const;
+/** `custom_field`: the key of one of the tenant's custom fields (docs/product/device-sets.md#custom-fields). */
+export const FIELD_TYPES = [
+  'text',
+  'url',
+  'number',
+  'textarea',
+  'select',
+  'boolean',
+  'file',
+  'custom_field',
+] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** An uploaded file as a step refers to it (docs/product/packages.md#fields). */

@@ -46,6 +46,7 @@ import { usersRoutes } from './modules/users/users.routes';
 import { sitesRoutes } from './modules/sites/sites.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
+import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes';
 import { createReleaseStore } from './modules/agent-releases/release-store';
 import { createLivePorts, createServices } from './services';
 import type { Services } from './services';
@@ -159,6 +160,7 @@ async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
           await customer.register(auditRoutes, { service: services.audit });
           await customer.register(activityRoutes, { service: services.activity });
           await customer.register(agentUpdateRoutes, { service: services.agentUpdate });
+          await customer.register(customFieldsRoutes, { service: services.customFields });
         },
         { prefix: '/customer' },
       );

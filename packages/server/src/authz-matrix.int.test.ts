@@ -9,6 +9,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import {
   auditLogs,
+  customFields,
   deploymentJobs,
   deploymentPackages,
   deviceDeployments,
@@ -55,7 +56,8 @@ describe('authorisation matrix over every registered /api route', () => {
     | 'token'
     | 'user'
     | 'site'
-    | 'ownSite',
+    | 'ownSite'
+    | 'field',
     number
   >;
   let stepBody: Record<string, unknown>;
@@ -79,6 +81,7 @@ describe('authorisation matrix over every registered /api route', () => {
       ['/api/customer/agents/enrollment-tokens/', acme.token],
       ['/api/customer/users/', acme.user],
       ['/api/customer/sites/', acme.site],
+      ['/api/customer/custom-fields/', acme.field],
       ['/api/agent/files/', acme.file],
     ];
     const id = idByPrefix.find(([prefix]) => pattern.startsWith(prefix))?.[1];
@@ -112,6 +115,10 @@ describe('authorisation matrix over every registered /api route', () => {
       'DELETE /api/customer/users': { user_ids: [acme.user] },
       'DELETE /api/customer/sites': { site_ids: [acme.site] },
       'POST /api/customer/deployments/:id/waiting-devices/end': { action: 'cancel' },
+      'PUT /api/customer/custom-fields/:id': { name: 'Renamed' },
+      'PUT /api/customer/custom-fields/reorder': { field_ids: [acme.field] },
+      'PUT /api/customer/devices/:id/fields': { matrix_field: 'x' },
+      'POST /api/customer/devices/fields': { device_ids: [acme.device], values: { matrix_field: 'x' } },
     };
     return bodies[key] ?? (method === 'GET' || method === 'DELETE' ? undefined : {});
   }
@@ -185,6 +192,10 @@ describe('authorisation matrix over every registered /api route', () => {
         tokenPrefix: 'matrix',
       })
       .returning({ id: enrollmentTokens.id });
+    const [field] = await db
+      .insert(customFields)
+      .values({ tenantId: demo.acmeTenantId, key: 'matrix_field', name: 'Matrix field', fieldType: 'text' })
+      .returning({ id: customFields.id });
     const [techRow] = await db
       .select({ id: users.id })
       .from(users)
@@ -200,6 +211,7 @@ describe('authorisation matrix over every registered /api route', () => {
       user: techRow!.id,
       site: hq,
       ownSite: london,
+      field: field!.id,
     });
     stepBody = {
       step_name: step!.stepName,
@@ -244,6 +256,10 @@ describe('authorisation matrix over every registered /api route', () => {
       'GET /api/customer/agents/enrollment-tokens',
       'POST /api/customer/agents/enrollment-tokens',
       'DELETE /api/customer/agents/enrollment-tokens/:id',
+      'POST /api/customer/custom-fields',
+      'PUT /api/customer/custom-fields/:id',
+      'PUT /api/customer/custom-fields/reorder',
+      'DELETE /api/customer/custom-fields/:id',
     ]) {
       expect(adminRoutes).toContain(expected);
     }
@@ -318,9 +334,12 @@ describe('authorisation matrix over every registered /api route', () => {
     const addressing = routesWith('member', 'admin').filter(
       (r) =>
         r.url.includes(':id') ||
-        ['DELETE /api/customer/devices', 'DELETE /api/customer/users', 'DELETE /api/customer/sites'].includes(
-          `${r.method} ${r.url}`,
-        ),
+        [
+          'DELETE /api/customer/devices',
+          'DELETE /api/customer/users',
+          'DELETE /api/customer/sites',
+          'POST /api/customer/devices/fields',
+        ].includes(`${r.method} ${r.url}`),
     );
     expect(addressing.length).toBeGreaterThan(20);
     for (const r of addressing) {
@@ -385,6 +404,7 @@ describe('authorisation matrix over every registered /api route', () => {
       'POST /api/customer/deployment-packages': { name: 'Matrix package' },
       'POST /api/customer/agents/enrollment-tokens': { name: 'Matrix token' },
       'PUT /api/customer/auth/profile': { company: 'Matrix Inc' },
+      'POST /api/customer/custom-fields': { key: 'matrix_new', name: 'Matrix new', field_type: 'text' },
     };
     const entries = async () =>
       (await server.database.db.select({ id: auditLogs.id }).from(auditLogs)).length;

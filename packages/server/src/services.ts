@@ -14,6 +14,7 @@ import { createAuditService } from './modules/audit/audit.service';
 import { createAuthService } from './modules/auth/auth.service';
 import type { SessionTokens } from './modules/auth/session-token';
 import { createSessionControl, resolveSession } from './modules/auth/sessions.service';
+import { createCustomFieldsService } from './modules/custom-fields/custom-fields.service';
 import { createDashboardService } from './modules/dashboard/dashboard.service';
 import { deploymentSubscriptions } from './modules/deployments/deployment-subscriptions';
 import { createDeploymentsService, deploymentLookup } from './modules/deployments/deployments.service';
@@ -74,6 +75,8 @@ export type ServicesDeps = {
 export function createServices(deps: ServicesDeps) {
   const { config, bus, commandQueue, blobStore } = deps;
   const { db } = deps.database;
+  // docs/product/device-sets.md#custom-fields: the engine stores step output through this service.
+  const customFields = createCustomFieldsService({ db });
   // Deployments (docs/product/deployments.md#scheduling): one engine per instance; app.ts starts
   // its scheduler once listening.
   const engine = createDeploymentEngine({
@@ -83,6 +86,7 @@ export function createServices(deps: ServicesDeps) {
     log: deps.log,
     options: config.deployments,
     onDispatched: deps.onDispatched,
+    storeStepOutput: (step) => customFields.storeStepOutput(step),
   });
   const devices = createDevicesService({ db, commandQueue, bus });
   const tenants = createTenantsService({ db });
@@ -119,6 +123,7 @@ export function createServices(deps: ServicesDeps) {
     sites: createSitesService({ db }),
     audit: createAuditService({ db }),
     health: createHealthService({ database: deps.database, redisState: deps.redisState, log: deps.log }),
+    customFields,
   };
 }
 

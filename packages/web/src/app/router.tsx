@@ -54,6 +54,10 @@ export const routes: RouteObject[] = [
           { path: 'users', ...page(() => import('../features/users/pages/users-page')) },
           { path: 'agents', ...page(() => import('../features/agents/pages/agents-page')) },
           { path: 'sites', ...page(() => import('../features/sites/pages/sites-page')) },
+          {
+            path: 'custom-fields',
+            ...page(() => import('../features/custom-fields/pages/custom-fields-page')),
+          },
           { path: 'audit-logs', ...page(() => import('../features/audit/pages/audit-logs-page')) },
           {
             path: 'device-activity',

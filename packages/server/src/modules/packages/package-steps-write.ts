@@ -1,9 +1,11 @@
 import { packageMessages as messages } from '@outpost/contract/messages';
 import type { StepInput } from '@outpost/contract/packages';
-import { FileRef } from '@outpost/contract/step-catalog';
+import { customFieldMessages } from '@outpost/contract/custom-fields';
+import { FileRef, STEP_CATALOG } from '@outpost/contract/step-catalog';
 import type { Executor } from '../../lib/db';
 import { badRequest } from '../../lib/errors';
 import type { TenantScope } from '../../lib/scope';
+import { customFieldLookup } from '../custom-fields/custom-fields.service';
 import { fileLookup } from '../files/files.service';
 import { fileFieldsOf } from './package-transfer';
 import { insertStepFiles, insertSteps } from './packages.queries';
@@ -31,6 +33,7 @@ export async function resolveStepFiles(
       ref: FileRef.safeParse(step.step_details[field.key]).data,
     })),
   );
+  await requireKnownFields(ex, scope, steps);
   const ids = [...new Set(refsOf.flat().flatMap((r) => (r.ref ? [r.ref.id] : [])))];
   const found = new Map((await fileLookup.findByIds(ex, scope, ids)).map((f) => [f.id, f]));
   return steps.map((step, index) => {
@@ -49,6 +52,30 @@ export async function resolveStepFiles(
     }
     return { details, fileIds };
   });
+}
+
+/**
+ * docs/product/device-sets.md#custom-fields: a step that stores its output names a custom field
+ * of the tenant (400 otherwise, with the field's label).
+ */
+async function requireKnownFields(ex: Executor, scope: TenantScope, steps: StepLike[]): Promise<void> {
+  const named = steps.flatMap((step) =>
+    STEP_CATALOG[step.step_type].fields
+      .filter((f) => f.type === 'custom_field')
+      .flatMap((f) => {
+        const key = step.step_details[f.key];
+        return typeof key === 'string' && key.trim() !== '' ? [{ label: f.label, key: key.trim() }] : [];
+      }),
+  );
+  const known = await customFieldLookup.knownKeys(
+    ex,
+    scope,
+    named.map((n) => n.key),
+  );
+  const unknown = named.find((n) => !known.has(n.key));
+  if (unknown) {
+    throw badRequest(`${unknown.label}: ${customFieldMessages.unknownField(unknown.key)}`, 'CUSTOM_FIELD_UNKNOWN');
+  }
 }
 
 /** A step's stored columns from the API's input and its resolved details. */

@@ -172,8 +172,10 @@ export function createProgressWriter(deps: {
   portalHub: Pick<PortalHub, 'send'>;
   clock: Clock;
   queries?: ProgressQueries;
+  /** stores completed steps' output in custom fields (step-output.ts) */
+  storeOutputs?: (applied: AppliedProgress[]) => Promise<void>;
 }): ProgressWriter {
-  const { db, settler, portalHub, clock } = deps;
+  const { db, settler, portalHub, clock, storeOutputs } = deps;
   const queries = deps.queries ?? {
     deleteStepLogs,
     deviceDeploymentsOfCommands,
@@ -276,6 +278,7 @@ export function createProgressWriter(deps: {
         dd.siteId,
       );
     }
+    await storeOutputs?.(applied);
   }
 
   return {

@@ -14,6 +14,8 @@ import { createJobPublisher } from './job-updates';
 import type { DeviceRowUpdate } from './job-updates';
 import { createScheduler } from './scheduler';
 import { createSettler } from './settler';
+import { createStepOutputs } from './step-output';
+import type { StepOutputStore } from './step-output';
 import { createSweeper } from './sweeper';
 
 // The deployment engine (docs/architecture.md, Engine), one per server instance, wired from its
@@ -54,6 +56,8 @@ export function createDeploymentEngine(deps: {
   /** told, per dispatched job, how long after it became due it was dispatched (the metrics) */
   onDispatched?: (lagSeconds: number) => void;
   clock?: Clock;
+  /** writes a device's custom field from a step's output (docs/product/device-sets.md#custom-fields) */
+  storeStepOutput?: StepOutputStore;
 }): DeploymentEngine {
   const { db, commandQueue, portalHub, log, options } = deps;
   const clock = deps.clock ?? systemClock;
@@ -61,7 +65,8 @@ export function createDeploymentEngine(deps: {
   const publishJob = createJobPublisher(portalHub);
   const settler = createSettler({ db, publishJob, log, clock });
   const results = createResultWriter({ db, settler, expiryHours });
-  const progress = createProgressWriter({ db, settler, portalHub, clock });
+  const storeOutputs = createStepOutputs({ db, store: deps.storeStepOutput, log });
+  const progress = createProgressWriter({ db, settler, portalHub, clock, storeOutputs });
   const dispatcher = createDispatcher({
     db,
     commandQueue,

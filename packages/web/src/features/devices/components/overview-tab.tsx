@@ -4,6 +4,7 @@ import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/states';
 import { formatDate, formatDateTime, relativeTime } from '../../../lib/format';
 import { notReportedText, osLabel } from '../lib/device-format';
+import { CustomFieldsCard } from './custom-fields-card';
 import { DetailList } from './detail-list';
 import { RefreshInventoryButton } from './refresh-button';
 import { StorageBar } from './storage-bar';
@@ -101,6 +102,7 @@ export function OverviewTab({ device, onReload }: { device: Device; onReload: ()
           />
         )}
       </Card>
+      <CustomFieldsCard device={device} />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { useListState } from '../../../lib/use-list-state';
 import { DeployPackageButton } from '../components/deploy-package-button';
 import { DeviceActionDialog } from '../components/device-action-dialog';
 import { deviceColumns } from '../components/device-columns';
+import { SetFieldButton } from '../components/set-field-button';
 import { deviceName } from '../lib/device-format';
 import { useDeviceActions } from '../lib/use-device-actions';
 import { useLiveDeviceRows } from '../lib/use-live-devices';
@@ -106,6 +107,7 @@ export default function DeviceListPage() {
             onNothingSelected={actions.setError}
             onDeployed={list.clearSelection}
           />
+          <SetFieldButton devices={selectedDevices} onDone={list.clearSelection} />
           <Button
             size="sm"
             icon={<RotateCcw className="size-3.5" />}

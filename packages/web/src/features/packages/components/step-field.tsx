@@ -4,11 +4,12 @@ import type { Control } from 'react-hook-form';
 import { FileRef } from '@outpost/contract/step-catalog';
 import type { StepField as StepFieldDef } from '@outpost/contract/step-catalog';
 import { Checkbox, Field, Input, Select, Textarea } from '../../../components/ui/form';
+import { CustomFieldSelect } from './custom-field-select';
 import { FileUploadField } from './file-upload-field';
 import type { StepForm } from '../lib/step-form';
 
 // One field of a step, rendered from its catalogue definition (docs/product/packages.md#step-types: text, url, number,
-// textarea, select, boolean and file, each with label, required flag, placeholder, help text and
+// textarea, select, boolean, file and a custom field of the tenant, each with label, required flag, placeholder, help text and
 // options). The same definition drives the server's validation.
 
 type Props = {
@@ -82,6 +83,15 @@ export function StepField({ field, control, isMissing, onUploadingChange }: Prop
                       </option>
                     ))}
                   </Select>
+                );
+              case 'custom_field':
+                return (
+                  <CustomFieldSelect
+                    id={id}
+                    value={typeof f.value === 'string' ? f.value : ''}
+                    onChange={f.onChange}
+                    onBlur={f.onBlur}
+                  />
                 );
               case 'textarea':
                 return (
