@@ -78,14 +78,20 @@ export const PolicySchedule = z.discriminatedUnion(
       weekdays: z
         .array(Weekday, { error: policyMessages.weekdaysRequired })
         .min(1, policyMessages.weekdaysRequired)
-        .max(7, policyMessages.weekdayInvalid)
-        .transform((days) => [...new Set(days)].sort((a, b) => a - b)),
+        .max(7, policyMessages.weekdayInvalid),
     }),
     z.object({ frequency: z.literal('monthly'), time: PolicyTime, day_of_month: DayOfMonth }),
   ],
   { error: policyMessages.frequencyInvalid },
 );
 export type PolicySchedule = z.output<typeof PolicySchedule>;
+
+/** The schedule as stored: a weekly schedule's days once each, in order. */
+export function normaliseSchedule(schedule: PolicySchedule): PolicySchedule {
+  return schedule.frequency === 'weekly'
+    ? { ...schedule, weekdays: [...new Set(schedule.weekdays)].sort((a, b) => a - b) }
+    : schedule;
+}
 
 const Name = z
   .string({ error: policyMessages.nameRequired })
@@ -118,8 +124,6 @@ export const PolicyUpdateBody = PolicyCreateBody.omit({ enabled: true }).partial
   enabled: z.boolean().optional(),
 });
 export type PolicyUpdateInput = z.output<typeof PolicyUpdateBody>;
-
-export const PolicyEnableBody = z.object({ enabled: z.boolean({ error: 'enabled must be true or false' }) });
 
 export const PolicyIdParams = z.object({ id: IdParam });
 

@@ -41,7 +41,7 @@ export type PolicyJobInput = {
 };
 
 export type PolicyJobResult = {
-  jobs: { id: number; devices: number }[];
+  jobs: { id: number; deviceIds: number[] }[];
   packageVersion: string | null;
   /** devices left out: the package is not built for them or belongs to another site */
   skipped: number;
@@ -103,7 +103,7 @@ export async function createPolicyJobs(tx: Executor, input: PolicyJobInput): Pro
       newValues: { package_id: pkg.id, device_ids: targets.map((t) => t.id), policy_id: input.policyId },
       siteIds: targets.map((t) => t.siteId),
     });
-    jobs.push({ id: row.id, devices: targets.length });
+    jobs.push({ id: row.id, deviceIds: targets.map((t) => t.id) });
   }
   return { jobs, packageVersion: pkg.package_version, skipped: input.devices.length - fits.length };
 }
