@@ -28,13 +28,22 @@ function local(ms: number, timeZone: string): string {
   return f.format(new Date(ms));
 }
 
-const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Sydney', 'Asia/Kolkata', 'Australia/Lord_Howe'];
+const ZONES = [
+  'UTC',
+  'Europe/Berlin',
+  'America/New_York',
+  'Australia/Sydney',
+  'Asia/Kolkata',
+  'Australia/Lord_Howe',
+];
 
 describe('policy schedules', () => {
   it('reads zone offsets and local times', () => {
     expect(zoneOffsetMs(at('2026-01-15T12:00:00Z'), 'Europe/Berlin')).toBe(3_600_000);
     expect(zoneOffsetMs(at('2026-07-15T12:00:00Z'), 'Europe/Berlin')).toBe(7_200_000);
-    expect(iso(wallToInstant(Date.UTC(2026, 0, 15, 2, 30), 'America/New_York'))).toBe('2026-01-15T07:30:00.000Z');
+    expect(iso(wallToInstant(Date.UTC(2026, 0, 15, 2, 30), 'America/New_York'))).toBe(
+      '2026-01-15T07:30:00.000Z',
+    );
     expect(isTimeZone('Europe/Berlin')).toBe(true);
     expect(isTimeZone('Mars/Olympus')).toBe(false);
   });
@@ -97,11 +106,16 @@ describe('policy schedules', () => {
     expect(problems({ frequency: 'monthly', time: '02:30', day_of_month: 31 })).toContain(
       'Day of the month must be 1 to 28, or "last"',
     );
-    expect(problems({ frequency: 'hourly', time: '02:30' })).toContain('Frequency must be daily, weekly or monthly');
+    expect(problems({ frequency: 'hourly', time: '02:30' })).toContain(
+      'Frequency must be daily, weekly or monthly',
+    );
   });
 
   const schedules: fc.Arbitrary<Schedule> = fc.oneof(
-    fc.record({ frequency: fc.constant('daily' as const), time: fc.constantFrom('00:00', '02:30', '12:15', '23:59') }),
+    fc.record({
+      frequency: fc.constant('daily' as const),
+      time: fc.constantFrom('00:00', '02:30', '12:15', '23:59'),
+    }),
     fc.record({
       frequency: fc.constant('weekly' as const),
       time: fc.constantFrom('01:30', '02:30', '03:00', '23:00'),

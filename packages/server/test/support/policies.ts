@@ -2,7 +2,13 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { PackageDetail } from '@outpost/contract/packages';
 import type { PolicyCreateBody, PolicyDetail } from '@outpost/contract/policies';
 import type { TestServer } from '../harness';
-import { deploymentJobs, deviceDeployments, deviceGroupMembers, deviceGroups, sites } from '../../src/db/schema';
+import {
+  deploymentJobs,
+  deviceDeployments,
+  deviceGroupMembers,
+  deviceGroups,
+  sites,
+} from '../../src/db/schema';
 import { createPolicyJobs } from '../../src/modules/deployments/policy-jobs';
 import { createPolicyRunner } from '../../src/modules/policies/policy-runner';
 import { recordingLog } from './engine';
@@ -23,7 +29,12 @@ export function testRunner(server: TestServer) {
   });
 }
 
-export async function insertSite(server: TestServer, tenantId: number, code: string, timezone: string | null) {
+export async function insertSite(
+  server: TestServer,
+  tenantId: number,
+  code: string,
+  timezone: string | null,
+) {
   const [row] = await server.database.db
     .insert(sites)
     .values({ tenantId, siteName: `Site ${code}`, siteCode: code, timezone })
@@ -39,7 +50,13 @@ export async function insertGroup(server: TestServer, tenantId: number, name: st
   return row!.id;
 }
 
-export async function addMember(server: TestServer, tenantId: number, groupId: number, deviceId: number, addedAt?: Date) {
+export async function addMember(
+  server: TestServer,
+  tenantId: number,
+  groupId: number,
+  deviceId: number,
+  addedAt?: Date,
+) {
   await server.database.db
     .insert(deviceGroupMembers)
     .values({ tenantId, groupId, deviceId, ...(addedAt && { addedAt }) });

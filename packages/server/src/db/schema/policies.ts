@@ -43,7 +43,9 @@ export const policies = pgTable(
   (t) => [
     index('policies_tenant_idx').on(t.tenantId, t.name),
     // the scheduler's pass: enabled policies of every tenant
-    index('policies_enabled_idx').on(t.trigger).where(sql`${t.enabled}`),
+    index('policies_enabled_idx')
+      .on(t.trigger)
+      .where(sql`${t.enabled}`),
   ],
 );
 

@@ -185,7 +185,12 @@ export async function findJob(
 }
 
 /** The jobs an automation policy created that the caller may see, newest first. */
-export async function listPolicyJobs(db: Executor, scope: Scope, policyId: number, limit: number): Promise<JobRow[]> {
+export async function listPolicyJobs(
+  db: Executor,
+  scope: Scope,
+  policyId: number,
+  limit: number,
+): Promise<JobRow[]> {
   return db
     .select()
     .from(deploymentJobs)

@@ -20,7 +20,6 @@ import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
 import { tenantOnly } from '../../lib/scope';
-import type { Scope } from '../../lib/scope';
 import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../lib/context';
 import { authenticateAgent } from '../agents/agent-auth';

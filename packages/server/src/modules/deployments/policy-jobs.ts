@@ -61,7 +61,12 @@ export async function createPolicyJobs(tx: Executor, input: PolicyJobInput): Pro
       deviceRunsTarget(d.osType, pkg.target_os) &&
       deviceRunsArchitecture(d.osType, d.architecture, pkg.architecture),
   );
-  const actor = systemActor({ tenantId: input.tenantId, name: `Policy: ${input.policyName}`, ip: null, userAgent: null });
+  const actor = systemActor({
+    tenantId: input.tenantId,
+    name: `Policy: ${input.policyName}`,
+    ip: null,
+    userAgent: null,
+  });
   const jobs: PolicyJobResult['jobs'] = [];
   for (let i = 0; i < fits.length; i += MAX_DEVICES_PER_JOB) {
     const targets = fits.slice(i, i + MAX_DEVICES_PER_JOB);
@@ -109,6 +114,11 @@ export async function createPolicyJobs(tx: Executor, input: PolicyJobInput): Pro
 }
 
 /** The jobs a policy created that the caller may see, newest first (the policy is already found in scope). */
-export async function policyJobs(ex: Executor, scope: Scope, policyId: number, limit: number): Promise<DeploymentJob[]> {
+export async function policyJobs(
+  ex: Executor,
+  scope: Scope,
+  policyId: number,
+  limit: number,
+): Promise<DeploymentJob[]> {
   return (await listPolicyJobs(ex, scope, policyId, limit)).map(toJob);
 }

@@ -80,7 +80,10 @@ describe('two instances never run the same policy occurrence twice', () => {
     }
     const joined = await jobsOf(one, join);
     expect(joined.flatMap((j) => j.deviceIds)).toHaveLength(10);
-    const runs = await one.database.db.select().from(policyDeviceRuns).where(eq(policyDeviceRuns.policyId, join));
+    const runs = await one.database.db
+      .select()
+      .from(policyDeviceRuns)
+      .where(eq(policyDeviceRuns.policyId, join));
     expect(runs).toHaveLength(10);
   });
 });

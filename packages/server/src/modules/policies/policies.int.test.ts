@@ -87,13 +87,16 @@ describe('automation policies: routes, scope and roles', () => {
       [{ schedule: null }, policyMessages.scheduleRequired],
       [{ schedule: { frequency: 'weekly', time: '02:30', weekdays: [] } }, policyMessages.weekdaysRequired],
       [{ schedule: { frequency: 'daily', time: '25:00' } }, policyMessages.timeInvalid],
-      [{ schedule: { frequency: 'monthly', time: '01:00', day_of_month: 30 } }, policyMessages.dayOfMonthInvalid],
+      [
+        { schedule: { frequency: 'monthly', time: '01:00', day_of_month: 30 } },
+        policyMessages.dayOfMonthInvalid,
+      ],
       [{ target_type: 'site', site_id: null }, policyMessages.siteRequired],
       [{ target_type: 'group', group_id: undefined }, policyMessages.groupRequired],
       [{ target_type: 'planet' }, 'Target must be the whole organisation, a site or a group'],
     ];
     for (const [over, message] of cases) {
-      const res = await createPolicy(server, admin, { ...base(), ...over } as PolicyCreateBody);
+      const res = await createPolicy(server, admin, { ...base(), ...over });
       expect(res.status, message).toBe(400);
       expect(JSON.stringify(res.body), message).toContain(JSON.stringify(message).slice(1, -1));
     }
@@ -106,7 +109,10 @@ describe('automation policies: routes, scope and roles', () => {
   it('lets only administrators of all sites target the tenant or a tenant-wide group', async () => {
     const group = await insertGroup(server, tenantId, 'Everyone', null);
     for (const token of [tech, limited]) {
-      for (const over of [{ target_type: 'tenant' as const }, { target_type: 'group' as const, group_id: group }]) {
+      for (const over of [
+        { target_type: 'tenant' as const },
+        { target_type: 'group' as const, group_id: group },
+      ]) {
         const res = await createPolicy(server, token, base(over));
         expect([403, 404]).toContain(res.status);
       }
@@ -134,12 +140,22 @@ describe('automation policies: routes, scope and roles', () => {
     expect(
       (await createPolicy(server, limited, base({ target_type: 'group', group_id: hqGroup }))).status,
     ).toBe(404);
-    const own = await createPolicy(server, limited, base({ name: 'London', site_id: london, package_id: londonPkg }));
+    const own = await createPolicy(
+      server,
+      limited,
+      base({ name: 'London', site_id: london, package_id: londonPkg }),
+    );
     expect(own.status).toBe(200);
     const ownGroup = await createPolicy(
       server,
       limited,
-      base({ name: 'London group', target_type: 'group', group_id: londonGroup, trigger: 'join', schedule: null }),
+      base({
+        name: 'London group',
+        target_type: 'group',
+        group_id: londonGroup,
+        trigger: 'join',
+        schedule: null,
+      }),
     );
     expect(ownGroup.status).toBe(200);
     expect(ownGroup.body.data.schedule).toBeNull();

@@ -50,12 +50,15 @@ const flat = (r: {
   packageName: string | null;
   siteName: string | null;
   groupName: string | null;
-}): PolicyListRow => ({ ...r.policy, packageName: r.packageName, siteName: r.siteName, groupName: r.groupName });
+}): PolicyListRow => ({
+  ...r.policy,
+  packageName: r.packageName,
+  siteName: r.siteName,
+  groupName: r.groupName,
+});
 
 export async function listPolicies(db: Reader, scope: Scope): Promise<PolicyListRow[]> {
-  const rows = await listSelect(db)
-    .where(visible(scope))
-    .orderBy(asc(policies.name), asc(policies.id));
+  const rows = await listSelect(db).where(visible(scope)).orderBy(asc(policies.name), asc(policies.id));
   return rows.map(flat);
 }
 

@@ -26,11 +26,15 @@ export const policiesRoutes: FastifyPluginCallbackZod<{ service: PoliciesService
     { config: access, schema: { tags, response: { 200: apiSuccess(PolicyListResponse) } } },
     async (request) => ok(await service.list(request.ctx)),
   );
-  app.post('/policies', { config: access, schema: { tags, body: PolicyCreateBody, response: one } }, async (request) =>
-    ok(await service.create(request.ctx, request.body)),
+  app.post(
+    '/policies',
+    { config: access, schema: { tags, body: PolicyCreateBody, response: one } },
+    async (request) => ok(await service.create(request.ctx, request.body)),
   );
-  app.get('/policies/:id', { config: access, schema: { tags, params: PolicyIdParams, response: one } }, async (request) =>
-    ok(await service.get(request.ctx, request.params.id)),
+  app.get(
+    '/policies/:id',
+    { config: access, schema: { tags, params: PolicyIdParams, response: one } },
+    async (request) => ok(await service.get(request.ctx, request.params.id)),
   );
   app.put(
     '/policies/:id',
@@ -51,13 +55,20 @@ export const policiesRoutes: FastifyPluginCallbackZod<{ service: PoliciesService
     '/policies/:id',
     {
       config: access,
-      schema: { tags, params: PolicyIdParams, response: { 200: apiSuccess(z.object({ id: z.number().int() })) } },
+      schema: {
+        tags,
+        params: PolicyIdParams,
+        response: { 200: apiSuccess(z.object({ id: z.number().int() })) },
+      },
     },
     async (request) => ok(await service.remove(request.ctx, request.params.id)),
   );
   app.get(
     '/policies/:id/jobs',
-    { config: access, schema: { tags, params: PolicyIdParams, response: { 200: apiSuccess(PolicyJobsResponse) } } },
+    {
+      config: access,
+      schema: { tags, params: PolicyIdParams, response: { 200: apiSuccess(PolicyJobsResponse) } },
+    },
     async (request) => ok(await service.jobs(request.ctx, request.params.id)),
   );
   done();

@@ -58,12 +58,10 @@ async function nextRuns(db: Db, row: PolicyRow, now: number) {
   }
   const schedule = row.schedule;
   const zones = [...new Set((await targetZones(db, row)).map(zoneOf))];
-  return (zones.length > 0 ? zones : [DEFAULT_ZONE])
-    .sort()
-    .flatMap((zone) => {
-      const at = nextOccurrence(schedule, zone, now);
-      return at === null ? [] : [{ time_zone: zone, next_run_at: new Date(at).toISOString() }];
-    });
+  return (zones.length > 0 ? zones : [DEFAULT_ZONE]).sort().flatMap((zone) => {
+    const at = nextOccurrence(schedule, zone, now);
+    return at === null ? [] : [{ time_zone: zone, next_run_at: new Date(at).toISOString() }];
+  });
 }
 
 function toPolicy(row: PolicyListRow, next: { next_run_at: string }[]): Policy {
@@ -108,6 +106,69 @@ const auditValues = (p: PolicyRow) => ({
   schedule: p.schedule,
   enabled: p.enabled,
 });
+
+/** A schedule's keys in one order (jsonb gives them back in its own). */
+const SCHEDULE_KEYS = ['day_of_month', 'frequency', 'time', 'weekdays'];
+
+/** `update` of the policies service: the merged policy checked like a new one, audited with both. */
+async function updateOne(
+  db: Db,
+  ctx: RequestContext,
+  id: number,
+  body: PolicyUpdateInput,
+  now: () => number,
+) {
+  await db.transaction(async (tx) => {
+    const before = await lockPolicy(tx, ctx, id);
+    if (!before) {
+      throw notFound(messages.notFound, 'POLICY_NOT_FOUND');
+    }
+    assertMayManage(ctx, before);
+    const target: ResolvedTarget =
+      body.target_type === undefined
+        ? before
+        : await resolveTarget(tx, ctx, {
+            target_type: body.target_type,
+            site_id: body.site_id,
+            group_id: body.group_id,
+          });
+    assertMayManage(ctx, target);
+    const packageId = body.package_id ?? before.packageId;
+    if (packageId === null) {
+      throw notFound(messages.packageNotFound, 'PACKAGE_NOT_FOUND');
+    }
+    await checkedPackage(tx, ctx, packageId, target);
+    const trigger = body.trigger ?? before.trigger;
+    const schedule = scheduleFor(trigger, body.schedule === undefined ? before.schedule : body.schedule);
+    const enabled = body.enabled ?? before.enabled;
+    // a new target, trigger or schedule counts from now, as re-enabling does (no backlog)
+    const when = (t: ResolvedTarget, tr: string, sc: PolicySchedule | null) =>
+      JSON.stringify([t.targetType, t.siteId, t.groupId, tr, sc], SCHEDULE_KEYS);
+    const changedWhen = when(target, trigger, schedule) !== when(before, before.trigger, before.schedule);
+    const restart = enabled && (!before.enabled || changedWhen);
+    const after = await updatePolicy(tx, id, {
+      name: body.name ?? before.name,
+      description: body.description === undefined ? before.description : body.description?.trim() || null,
+      targetType: target.targetType,
+      siteId: target.siteId,
+      groupId: target.groupId,
+      packageId,
+      trigger,
+      schedule,
+      enabled,
+      activeSince: restart ? new Date(now()) : before.activeSince,
+    });
+    await writeAudit(tx, ctx, {
+      action: 'Update Policy',
+      resourceType: 'policy',
+      resourceId: id,
+      details: `Updated ${after.name}`,
+      oldValues: auditValues(before),
+      newValues: auditValues(after),
+      siteIds: [before.siteId, after.siteId],
+    });
+  });
+}
 
 export function createPoliciesService({ db, deployments, now = Date.now }: PoliciesServiceDeps) {
   async function load(ctx: RequestContext, id: number): Promise<PolicyListRow> {
@@ -178,52 +239,7 @@ export function createPoliciesService({ db, deployments, now = Date.now }: Polic
     },
 
     async update(ctx: RequestContext, id: number, body: PolicyUpdateInput): Promise<PolicyDetail> {
-      await db.transaction(async (tx) => {
-        const before = await lockForChange(tx, ctx, id);
-        const target: ResolvedTarget =
-          body.target_type === undefined
-            ? before
-            : await resolveTarget(tx, ctx, {
-                target_type: body.target_type,
-                site_id: body.site_id,
-                group_id: body.group_id,
-              });
-        assertMayManage(ctx, target);
-        const packageId = body.package_id ?? before.packageId;
-        if (packageId === null) {
-          throw notFound(messages.packageNotFound, 'PACKAGE_NOT_FOUND');
-        }
-        await checkedPackage(tx, ctx, packageId, target);
-        const trigger = body.trigger ?? before.trigger;
-        const schedule = scheduleFor(trigger, body.schedule === undefined ? before.schedule : body.schedule);
-        const enabled = body.enabled ?? before.enabled;
-        // a new target, trigger or schedule counts from now, as re-enabling does (no backlog)
-        const changedWhen =
-          JSON.stringify([target.targetType, target.siteId, target.groupId, trigger, schedule]) !==
-          JSON.stringify([before.targetType, before.siteId, before.groupId, before.trigger, before.schedule]);
-        const restart = enabled && (!before.enabled || changedWhen);
-        const after = await updatePolicy(tx, id, {
-          name: body.name ?? before.name,
-          description: body.description === undefined ? before.description : body.description?.trim() || null,
-          targetType: target.targetType,
-          siteId: target.siteId,
-          groupId: target.groupId,
-          packageId,
-          trigger,
-          schedule,
-          enabled,
-          activeSince: restart ? new Date(now()) : before.activeSince,
-        });
-        await writeAudit(tx, ctx, {
-          action: 'Update Policy',
-          resourceType: 'policy',
-          resourceId: id,
-          details: `Updated ${after.name}`,
-          oldValues: auditValues(before),
-          newValues: auditValues(after),
-          siteIds: [before.siteId, after.siteId],
-        });
-      });
+      await updateOne(db, ctx, id, body, now);
       return detail(ctx, id);
     },
 

@@ -56,14 +56,22 @@ export async function resolveTarget(
 }
 
 /** The package the caller sees; a site's package only for a target within that site (409). */
-export async function checkedPackage(db: Reader, ctx: RequestContext, packageId: number, target: ResolvedTarget) {
+export async function checkedPackage(
+  db: Reader,
+  ctx: RequestContext,
+  packageId: number,
+  target: ResolvedTarget,
+) {
   const pkg = await findPackage(db, ctx, packageId);
   if (!pkg) {
     throw notFound(messages.packageNotFound, 'PACKAGE_NOT_FOUND');
   }
   if (pkg.siteId !== null && pkg.siteId !== target.siteId) {
     const site = await findSite(db, { ...ctx, siteAccessType: 'all' }, pkg.siteId);
-    throw conflict(messages.packageOutsideTarget(site?.name ?? `site ${pkg.siteId}`), 'PACKAGE_SITE_MISMATCH');
+    throw conflict(
+      messages.packageOutsideTarget(site?.name ?? `site ${pkg.siteId}`),
+      'PACKAGE_SITE_MISMATCH',
+    );
   }
   return pkg;
 }

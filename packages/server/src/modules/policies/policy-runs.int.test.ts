@@ -100,7 +100,9 @@ describe('automation policy runs', () => {
     expect(listed.body.data).toHaveLength(2);
 
     // disabled, it runs no more
-    expect((await server.request('POST', `/api/customer/policies/${id}/disable`, { token: admin })).status).toBe(200);
+    expect(
+      (await server.request('POST', `/api/customer/policies/${id}/disable`, { token: admin })).status,
+    ).toBe(200);
     expect(await runner.pass(at('2026-04-19T00:31:00Z'))).toBe(0);
     expect(await jobsOf(server, id)).toHaveLength(2);
   });

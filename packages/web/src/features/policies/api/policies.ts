@@ -76,7 +76,9 @@ async function getGroupOptions(signal?: AbortSignal): Promise<GroupOption[] | nu
     const rows = Array.isArray(res) ? res : ((res as { data?: unknown }).data ?? []);
     return (Array.isArray(rows) ? rows : []).flatMap((g: unknown) => {
       const row = g as { id?: unknown; name?: unknown };
-      return typeof row.id === 'number' && typeof row.name === 'string' ? [{ id: row.id, name: row.name }] : [];
+      return typeof row.id === 'number' && typeof row.name === 'string'
+        ? [{ id: row.id, name: row.name }]
+        : [];
     });
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 400)) {

@@ -12,6 +12,7 @@ import type { Policy } from '../api/policies';
 import { emptyPolicyForm, policyFormToBody, policyToForm, validatePolicyForm } from '../lib/policy-form';
 import type { PolicyForm } from '../lib/policy-form';
 import { ScheduleFields } from './schedule-fields';
+import { TargetFields } from './target-fields';
 
 // The Create Policy and Edit Policy dialog (docs/product/device-sets.md#automation-policies).
 // The whole organisation is offered to administrators of all sites only; the group target only
@@ -106,47 +107,14 @@ export function PolicyDialog({ policy, onClose }: { policy: Policy | null; onClo
             onChange={(e) => change({ description: e.target.value })}
           />
         </Field>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Target" htmlFor={idOf('target_type')} required>
-            <Select
-              id={idOf('target_type')}
-              value={form.target_type}
-              onChange={(e) => change({ target_type: e.target.value as PolicyForm['target_type'] })}
-            >
-              {mayTargetTenant && <option value="tenant">All devices</option>}
-              <option value="site">A site</option>
-              {groups !== null && <option value="group">A group</option>}
-            </Select>
-          </Field>
-          {form.target_type === 'site' && (
-            <Field label="Site" htmlFor={idOf('site_id')} required>
-              <Select id={idOf('site_id')} value={form.site_id} onChange={(e) => change({ site_id: e.target.value })}>
-                <option value="">Choose a site…</option>
-                {(sites.data ?? []).map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.site_name} ({s.site_code})
-                  </option>
-                ))}
-              </Select>
-            </Field>
-          )}
-          {form.target_type === 'group' && (
-            <Field label="Group" htmlFor={idOf('group_id')} required>
-              <Select
-                id={idOf('group_id')}
-                value={form.group_id}
-                onChange={(e) => change({ group_id: e.target.value })}
-              >
-                <option value="">Choose a group…</option>
-                {(groups ?? []).map((g) => (
-                  <option key={g.id} value={g.id}>
-                    {g.name}
-                  </option>
-                ))}
-              </Select>
-            </Field>
-          )}
-        </div>
+        <TargetFields
+          form={form}
+          idOf={idOf}
+          onChange={change}
+          mayTargetTenant={mayTargetTenant}
+          sites={sites.data ?? []}
+          groups={groups}
+        />
         <Field label="Package" htmlFor={idOf('package_id')} required>
           <Select
             id={idOf('package_id')}
@@ -175,8 +143,8 @@ export function PolicyDialog({ policy, onClose }: { policy: Policy | null; onClo
           <ScheduleFields form={form} idOf={idOf} onChange={change} />
         ) : (
           <p className="text-sm text-slate-500 dark:text-slate-400">
-            Each device that enrols into the target, or is added to the group, after the policy is enabled gets
-            the package once per package version.
+            Each device that enrols into the target, or is added to the group, after the policy is enabled
+            gets the package once per package version.
           </p>
         )}
         {!isEdit && (

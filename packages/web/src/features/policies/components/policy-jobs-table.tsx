@@ -28,7 +28,9 @@ const columns: Column<DeploymentJob>[] = [
     cell: (j) => (
       <span className="tabular-nums">
         {j.completed_devices}/{j.total_devices}
-        {j.failed_devices > 0 && <span className="text-red-600 dark:text-red-400"> · {j.failed_devices} failed</span>}
+        {j.failed_devices > 0 && (
+          <span className="text-red-600 dark:text-red-400"> · {j.failed_devices} failed</span>
+        )}
       </span>
     ),
   },

@@ -19,7 +19,9 @@ export function ScheduleFields({
 }) {
   const toggleDay = (day: number) =>
     onChange({
-      weekdays: form.weekdays.includes(day) ? form.weekdays.filter((d) => d !== day) : [...form.weekdays, day],
+      weekdays: form.weekdays.includes(day)
+        ? form.weekdays.filter((d) => d !== day)
+        : [...form.weekdays, day],
     });
   return (
     <div className="space-y-4 rounded-lg border border-slate-200 bg-slate-50/60 p-4 dark:border-slate-800 dark:bg-slate-900/40">

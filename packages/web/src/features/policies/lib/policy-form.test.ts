@@ -5,7 +5,9 @@ import { emptyPolicyForm, policyFormToBody, triggerText, validatePolicyForm } fr
 describe('policy form', () => {
   it('says the first missing field', () => {
     expect(validatePolicyForm(emptyPolicyForm)).toBe('Policy name is required');
-    expect(validatePolicyForm({ ...emptyPolicyForm, name: 'Patch' })).toBe('Choose the site the policy targets');
+    expect(validatePolicyForm({ ...emptyPolicyForm, name: 'Patch' })).toBe(
+      'Choose the site the policy targets',
+    );
     expect(
       validatePolicyForm({ ...emptyPolicyForm, name: 'Patch', site_id: '2', package_id: '4', weekdays: [] }),
     ).toBe('Choose at least one day of the week');

@@ -1,4 +1,10 @@
-import type { Policy, PolicyCreateBody, PolicySchedule, PolicyTargetType, PolicyTrigger } from '@outpost/contract/policies';
+import type {
+  Policy,
+  PolicyCreateBody,
+  PolicySchedule,
+  PolicyTargetType,
+  PolicyTrigger,
+} from '@outpost/contract/policies';
 import { PolicyTime, policyMessages } from '@outpost/contract/policies';
 import { describeSchedule } from '@outpost/contract/policy-schedule';
 

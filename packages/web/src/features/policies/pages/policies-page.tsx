@@ -15,7 +15,8 @@ import { policyColumns } from '../components/policy-columns';
 import { mayManagePolicy } from '../lib/policy-access';
 
 const TITLE = 'Policies';
-const DESCRIPTION = 'Deploy packages automatically: on a schedule in each site’s local time, or as devices join.';
+const DESCRIPTION =
+  'Deploy packages automatically: on a schedule in each site’s local time, or as devices join.';
 
 // docs/product/device-sets.md#automation-policies: the list, the toggle, create, edit, delete.
 export default function PoliciesPage() {
@@ -38,7 +39,11 @@ export default function PoliciesPage() {
       { id: p.id, enabled },
       {
         onSuccess: () =>
-          toast.show({ type: 'success', title: enabled ? 'Policy enabled' : 'Policy disabled', message: p.name }),
+          toast.show({
+            type: 'success',
+            title: enabled ? 'Policy enabled' : 'Policy disabled',
+            message: p.name,
+          }),
         onError: (err) =>
           toast.show({ type: 'error', title: 'Failed to change the policy', message: errorMessage(err, '') }),
       },
