@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Building2, Globe2, Layers, Pencil, Trash2, UserPlus, CalendarClock } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
+import { IconButton } from '../../../components/ui/button';
 import type { Column } from '../../../components/ui/data-table';
 import { formatDateTime, relativeTime } from '../../../lib/format';
 import type { Policy } from '../api/policies';
@@ -8,6 +8,14 @@ import { triggerText } from '../lib/policy-form';
 import { EnabledToggle } from './enabled-toggle';
 
 const none = <span className="text-slate-400 dark:text-slate-500">—</span>;
+
+/** "Nov 30, 02:30 AM": the next run is always within a few weeks (the full date is the tooltip). */
+const shortDateTime = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 
 const targetIcons = { tenant: Globe2, site: Building2, group: Layers } as const;
 
@@ -26,7 +34,14 @@ export function TriggerLabel({ policy }: { policy: Policy }) {
   return (
     <span className="inline-flex items-start gap-1.5">
       <Icon className="mt-0.5 size-3.5 shrink-0 text-slate-400" aria-hidden />
-      <span>{triggerText(policy)}</span>
+      <span>
+        {triggerText(policy)}
+        {policy.trigger === 'schedule' && (
+          <span className="block text-xs text-slate-500 dark:text-slate-400">
+            Each site&apos;s local time
+          </span>
+        )}
+      </span>
     </span>
   );
 }
@@ -57,7 +72,7 @@ export function policyColumns({
       id: 'name',
       header: 'Policy',
       sticky: true,
-      className: 'min-w-56 max-w-sm',
+      className: 'min-w-48 max-w-64',
       cell: (p) => (
         <>
           <Link
@@ -66,7 +81,10 @@ export function policyColumns({
           >
             {p.name}
           </Link>
-          <p className="mt-0.5 truncate text-xs text-slate-500 dark:text-slate-400">
+          <p
+            className="mt-0.5 max-w-60 truncate text-xs text-slate-500 dark:text-slate-400"
+            title={p.package_name ?? undefined}
+          >
             {p.package_name ?? 'Package deleted'}
           </p>
         </>
@@ -77,7 +95,7 @@ export function policyColumns({
       id: 'trigger',
       header: 'Trigger',
       label: 'Trigger',
-      className: 'min-w-64',
+      className: 'min-w-52',
       cell: (p) => <TriggerLabel policy={p} />,
     },
     {
@@ -104,7 +122,7 @@ export function policyColumns({
           <span className="text-slate-500 dark:text-slate-400">On join</span>
         ) : p.next_run_at ? (
           <span className="whitespace-nowrap" title={formatDateTime(p.next_run_at)}>
-            {formatDateTime(p.next_run_at)}
+            {shortDateTime.format(new Date(p.next_run_at))}
           </span>
         ) : (
           none
@@ -117,19 +135,17 @@ export function policyColumns({
       className: 'text-right whitespace-nowrap',
       cell: (p) =>
         mayManage(p) ? (
-          <div className="flex justify-end gap-1">
-            <Button size="sm" variant="ghost" icon={<Pencil className="size-4" />} onClick={() => onEdit(p)}>
-              Edit
-            </Button>
-            <Button
-              size="sm"
-              variant="ghost"
-              icon={<Trash2 className="size-4" />}
+          <div className="flex justify-end gap-0.5">
+            <IconButton label={`Edit ${p.name}`} onClick={() => onEdit(p)}>
+              <Pencil className="size-4" />
+            </IconButton>
+            <IconButton
+              label={`Delete ${p.name}`}
+              className="hover:text-red-600 dark:hover:text-red-400"
               onClick={() => onDelete(p)}
-              aria-label={`Delete ${p.name}`}
             >
-              Delete
-            </Button>
+              <Trash2 className="size-4" />
+            </IconButton>
           </div>
         ) : null,
     },

@@ -30,7 +30,7 @@ describe('policy form', () => {
   it('puts the trigger in words', () => {
     expect(triggerText({ trigger: 'join', schedule: null })).toBe('When a device joins');
     expect(triggerText({ trigger: 'schedule', schedule: { frequency: 'daily', time: '01:00' } })).toBe(
-      "Every day at 01:00, each site's local time",
+      'Every day at 01:00',
     );
   });
 });

@@ -131,5 +131,5 @@ export function triggerText(p: Pick<Policy, 'trigger' | 'schedule'>): string {
   if (p.trigger === 'join' || !p.schedule) {
     return 'When a device joins';
   }
-  return `${describeSchedule(p.schedule)}, each site's local time`;
+  return describeSchedule(p.schedule);
 }
