@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import {
   deploymentPackages,
@@ -146,10 +146,14 @@ export type MemberRow = {
   joinedAt: Date;
 };
 
-/** The devices a policy's target holds now (a site-owned group: that site's devices only). */
+/**
+ * The devices a policy's target holds now (a site-owned group: that site's devices only);
+ * `joinedAfter`: only those that entered it since.
+ */
 export async function targetMembers(
   db: Reader,
   policy: Pick<PolicyRow, 'tenantId' | 'targetType' | 'siteId' | 'groupId'>,
+  joinedAfter?: Date,
 ): Promise<MemberRow[]> {
   const columns = {
     id: devices.id,
@@ -176,6 +180,7 @@ export async function targetMembers(
           tenant,
           eq(deviceGroupMembers.groupId, policy.groupId),
           policy.siteId === null ? undefined : eq(devices.siteId, policy.siteId),
+          joinedAfter ? gt(deviceGroupMembers.addedAt, joinedAfter) : undefined,
         ),
       )
       .orderBy(asc(devices.id));
@@ -184,7 +189,13 @@ export async function targetMembers(
     .select({ ...columns, joinedAt: devices.createdAt })
     .from(devices)
     .leftJoin(sites, eq(sites.id, devices.siteId))
-    .where(and(tenant, policy.targetType === 'site' ? eq(devices.siteId, policy.siteId ?? 0) : undefined))
+    .where(
+      and(
+        tenant,
+        policy.targetType === 'site' ? eq(devices.siteId, policy.siteId ?? 0) : undefined,
+        joinedAfter ? gt(devices.createdAt, joinedAfter) : undefined,
+      ),
+    )
     .orderBy(asc(devices.id));
 }
 

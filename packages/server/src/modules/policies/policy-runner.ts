@@ -12,6 +12,7 @@ import {
   recordDeviceRuns,
   recordOccurrence,
   targetMembers,
+  targetZones,
 } from './policies.queries';
 import type { MemberRow, PolicyRow } from './policies.queries';
 
@@ -92,32 +93,42 @@ export function createPolicyRunner({ db, deployments, log }: PolicyRunnerDeps): 
     if (policy.packageId === null) {
       return 0;
     }
-    let jobs = 0;
-    for (const [zone, members] of byZone(await targetMembers(db, policy))) {
+    // the zones first (one small query): the members are read only when one is due
+    const due = [...new Set((await targetZones(db, policy)).map(zoneOf))].flatMap((zone) => {
       const at = dueOccurrence(policy, zone, now);
-      if (at === null) {
-        continue;
-      }
-      const occurrenceAt = new Date(at);
-      jobs += await db.transaction(async (tx) => {
-        const run = { policyId: policy.id, tenantId: policy.tenantId, zone, occurrenceAt };
-        if (!(await claimOccurrence(tx, run))) {
-          return 0;
-        }
-        const result = await deployments.createForPolicy(tx, {
-          tenantId: policy.tenantId,
-          policyId: policy.id,
-          policyName: policy.name,
-          packageId: policy.packageId ?? 0,
-          devices: members.map(asJobDevice),
-          jobName: `${policy.name} (${localLabel(at, zone)} ${zone})`,
-        });
-        const devices = result.jobs.reduce((n, j) => n + j.deviceIds.length, 0);
-        await recordOccurrence(tx, { ...run, devices });
-        return result.jobs.length;
-      });
+      return at === null ? [] : [{ zone, at }];
+    });
+    if (due.length === 0) {
+      return 0;
+    }
+    const members = byZone(await targetMembers(db, policy));
+    let jobs = 0;
+    for (const { zone, at } of due) {
+      jobs += await runOccurrence(policy, zone, at, members.get(zone) ?? []);
     }
     return jobs;
+  }
+
+  /** One occurrence in one zone: claimed, then its job(s), in one transaction. */
+  function runOccurrence(policy: PolicyRow, zone: string, at: number, members: MemberRow[]): Promise<number> {
+    const occurrenceAt = new Date(at);
+    return db.transaction(async (tx) => {
+      const run = { policyId: policy.id, tenantId: policy.tenantId, zone, occurrenceAt };
+      if (!(await claimOccurrence(tx, run))) {
+        return 0;
+      }
+      const result = await deployments.createForPolicy(tx, {
+        tenantId: policy.tenantId,
+        policyId: policy.id,
+        policyName: policy.name,
+        packageId: policy.packageId ?? 0,
+        devices: members.map(asJobDevice),
+        jobName: `${policy.name} (${localLabel(at, zone)} ${zone})`,
+      });
+      const devices = result.jobs.reduce((n, j) => n + j.deviceIds.length, 0);
+      await recordOccurrence(tx, { ...run, devices });
+      return result.jobs.length;
+    });
   }
 
   async function runJoins(policy: PolicyRow): Promise<number> {
@@ -130,9 +141,7 @@ export function createPolicyRunner({ db, deployments, log }: PolicyRunnerDeps): 
       return 0;
     }
     const done = await devicesRun(db, policy.id, version);
-    const fresh = (await targetMembers(db, policy)).filter(
-      (m) => m.joinedAt.getTime() > since && !done.has(m.id),
-    );
+    const fresh = (await targetMembers(db, policy, new Date(since))).filter((m) => !done.has(m.id));
     if (fresh.length === 0) {
       return 0;
     }
