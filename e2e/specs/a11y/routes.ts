@@ -45,6 +45,24 @@ const firstDeployment = async ({ request, token }: Ctx) => {
   return job.id;
 };
 
+const firstPolicy = async ({ request, token }: Ctx) => {
+  const pkg = await firstPackage({ request, token });
+  const res = await request.post('/api/customer/policies', {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      name: `Axe policy ${Date.now().toString(36)}`,
+      target_type: 'tenant',
+      package_id: pkg,
+      trigger: 'schedule',
+      schedule: { frequency: 'weekly', time: '02:30', weekdays: [1, 4] },
+    },
+  });
+  if (!res.ok()) {
+    throw new Error(`create policy: ${res.status()} ${await res.text()}`);
+  }
+  return ((await res.json()) as { data: { id: number } }).data.id;
+};
+
 export const routes: Route[] = [
   { name: 'sign-in', path: '/login', isPublic: true },
   { name: 'dashboard', path: '/dashboard' },
@@ -65,6 +83,8 @@ export const routes: Route[] = [
   { name: 'custom fields', path: '/custom-fields' },
   { name: 'audit logs', path: '/audit-logs' },
   { name: 'device activity', path: '/device-activity' },
+  { name: 'policies', path: '/policies' },
+  { name: 'policy details', path: async (ctx) => `/policies/${await firstPolicy(ctx)}` },
 ];
 
 export async function useTheme(page: Page, theme: 'light' | 'dark') {

@@ -41,6 +41,7 @@ import { deviceActionsRoutes } from './modules/device-actions/device-actions.rou
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { activityRoutes } from './modules/activity/activity.routes';
 import { agentFilesRoutes, deploymentsRoutes } from './modules/deployments/deployments.routes';
+import { policiesRoutes } from './modules/policies/policies.routes';
 import { offlineDevicesRoutes } from './modules/deployments/offline-devices.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { sitesRoutes } from './modules/sites/sites.routes';
@@ -161,6 +162,7 @@ async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
           await customer.register(activityRoutes, { service: services.activity });
           await customer.register(agentUpdateRoutes, { service: services.agentUpdate });
           await customer.register(customFieldsRoutes, { service: services.customFields });
+          await customer.register(policiesRoutes, { service: services.policies });
         },
         { prefix: '/customer' },
       );
@@ -264,9 +266,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onReady', (done) => {
     services.engine.start();
+    services.policyScheduler.start();
     done();
   });
   app.addHook('preClose', async () => {
+    await services.policyScheduler.stop();
     await services.engine.stop();
   });
   const stopCompaction = startCountsCompaction(services.devices, app.log);

@@ -17,6 +17,7 @@ import {
   enrollmentTokens,
   files,
   packageSteps,
+  policies,
   users,
 } from './db/schema/index';
 import { hashSecret } from './modules/agents/agent-secrets';
@@ -58,6 +59,7 @@ describe('authorisation matrix over every registered /api route', () => {
     | 'site'
     | 'ownSite'
     | 'field',
+    | 'policy',
     number
   >;
   let stepBody: Record<string, unknown>;
@@ -83,6 +85,7 @@ describe('authorisation matrix over every registered /api route', () => {
       ['/api/customer/sites/', acme.site],
       ['/api/customer/custom-fields/', acme.field],
       ['/api/agent/files/', acme.file],
+      ['/api/customer/policies/', acme.policy],
     ];
     const id = idByPrefix.find(([prefix]) => pattern.startsWith(prefix))?.[1];
     let unknown = false;
@@ -196,6 +199,19 @@ describe('authorisation matrix over every registered /api route', () => {
       .insert(customFields)
       .values({ tenantId: demo.acmeTenantId, key: 'matrix_field', name: 'Matrix field', fieldType: 'text' })
       .returning({ id: customFields.id });
+    // an automation policy on the site `limited` cannot see (docs/product/device-sets.md#automation-policies)
+    const [policy] = await db
+      .insert(policies)
+      .values({
+        tenantId: demo.acmeTenantId,
+        name: 'Matrix policy',
+        targetType: 'site',
+        siteId: hq,
+        packageId: pkg!.id,
+        trigger: 'join',
+        activeSince: new Date(),
+      })
+      .returning({ id: policies.id });
     const [techRow] = await db
       .select({ id: users.id })
       .from(users)
@@ -212,6 +228,7 @@ describe('authorisation matrix over every registered /api route', () => {
       site: hq,
       ownSite: london,
       field: field!.id,
+      policy: policy!.id,
     });
     stepBody = {
       step_name: step!.stepName,
@@ -351,7 +368,12 @@ describe('authorisation matrix over every registered /api route', () => {
   });
 
   it("a user limited to one site gets 404 for another site's device, deployment and site records", async () => {
-    const siteOwned = ['/api/customer/devices/:id', '/api/customer/deployments/', '/api/customer/sites/:id'];
+    const siteOwned = [
+      '/api/customer/devices/:id',
+      '/api/customer/deployments/',
+      '/api/customer/sites/:id',
+      '/api/customer/policies/:id',
+    ];
     const addressing = routesWith('member').filter(
       (r) => r.url.includes(':id') && siteOwned.some((prefix) => r.url.startsWith(prefix)),
     );
@@ -371,6 +393,8 @@ describe('authorisation matrix over every registered /api route', () => {
     expect(JSON.stringify(adminDevices.body.data)).toContain('hq-matrix');
     const jobs = await call('GET', '/api/customer/deployments?limit=100', limited);
     expect(JSON.stringify(jobs.body.data)).not.toContain('Matrix job');
+    const policyList = await call('GET', '/api/customer/policies', limited);
+    expect(JSON.stringify(policyList.body.data)).not.toContain('Matrix policy');
     const options = (await call('GET', '/api/customer/devices/sites/list', limited)).body.data as {
       id: number;
     }[];

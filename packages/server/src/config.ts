@@ -87,6 +87,8 @@ const EnvSchema = z.object({
     .min(1000)
     .default(24 * 60 * 60 * 1000),
   DEPLOYMENT_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  // Automation policies (docs/product/device-sets.md#automation-policies): how often each instance looks for due runs
+  POLICY_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
   // Metrics (docs/operations.md#running-in-production): /metrics only with a token, or on an internal port
   METRICS_TOKEN: z
     .string()
@@ -174,6 +176,8 @@ export type Config = {
     /** how often each instance looks for due jobs and expired device deployments */
     schedulerIntervalMs: number;
   };
+  /** automation policies: how often each instance looks for due occurrences and joined devices */
+  policies: { schedulerIntervalMs: number };
   /** simulated devices the embedded demo runs (0 disables) */
   demoDevices: number;
   /** chance that a step attempt of a simulated demo device fails */
@@ -298,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       offlineExpiryMs: e.DEPLOYMENT_OFFLINE_EXPIRY_MS,
       schedulerIntervalMs: e.DEPLOYMENT_SCHEDULER_INTERVAL_MS,
     },
+    policies: { schedulerIntervalMs: e.POLICY_SCHEDULER_INTERVAL_MS },
     demoDevices: e.OUTPOST_DEMO_DEVICES,
     demoFailureRate: e.OUTPOST_SIM_FAILURE_RATE,
     demoFleetUrl: e.OUTPOST_DEMO_FLEET_URL?.replace(/\/$/, '') ?? null,

@@ -29,6 +29,10 @@ import { createStorageQuota } from './modules/files/storage-quota';
 import { createHealthService } from './modules/health/health.service';
 import type { DependencyState } from './modules/health/health.service';
 import { createPackagesService } from './modules/packages/packages.service';
+import { createPoliciesService } from './modules/policies/policies.service';
+import { createPolicyRunner } from './modules/policies/policy-runner';
+import { createPolicyScheduler } from './modules/policies/policy-scheduler';
+import { systemClock } from './modules/deployments/engine/clock';
 import { createSitesService } from './modules/sites/sites.service';
 import { createTenantsService } from './modules/tenants/tenants.service';
 import { createUsersService } from './modules/users/users.service';
@@ -124,6 +128,14 @@ export function createServices(deps: ServicesDeps) {
     audit: createAuditService({ db }),
     health: createHealthService({ database: deps.database, redisState: deps.redisState, log: deps.log }),
     customFields,
+    // Automation policies (docs/product/device-sets.md#automation-policies): one timer per instance; app.ts starts it.
+    policies: createPoliciesService({ db, deployments }),
+    policyScheduler: createPolicyScheduler({
+      runner: createPolicyRunner({ db, deployments, log: deps.log }),
+      clock: systemClock,
+      intervalMs: config.policies.schedulerIntervalMs,
+      log: deps.log,
+    }),
   };
 }
 

@@ -94,6 +94,7 @@ export function job(over: Partial<JobRow> = {}): JobRow {
     packageName: 'Pkg',
     packageVersion: null,
     packageUpdatedAt: null,
+    policyId: null,
     targetOs: 'windows',
     name: 'Job',
     description: null,

@@ -51,6 +51,8 @@ export const routes: RouteObject[] = [
             path: 'deployments/:id',
             ...page(() => import('../features/deployments/pages/deployment-detail-page')),
           },
+          { path: 'policies', ...page(() => import('../features/policies/pages/policies-page')) },
+          { path: 'policies/:id', ...page(() => import('../features/policies/pages/policy-detail-page')) },
           { path: 'users', ...page(() => import('../features/users/pages/users-page')) },
           { path: 'agents', ...page(() => import('../features/agents/pages/agents-page')) },
           { path: 'sites', ...page(() => import('../features/sites/pages/sites-page')) },

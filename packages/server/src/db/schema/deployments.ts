@@ -20,6 +20,7 @@ import { users } from './users';
 import { devices } from './devices';
 import { deploymentPackages } from './packages';
 import { files } from './files';
+import { policies } from './policies';
 
 // docs/product/deployments.md#running-on-devices, #fields, Device deployment, Step log.
 
@@ -58,8 +59,11 @@ export const deploymentJobs = pgTable(
     createdByName: text('created_by_name'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** the automation policy that created the job (docs/product/device-sets.md#automation-policies) */
+    policyId: integer('policy_id').references(() => policies.id, { onDelete: 'set null' }),
   },
   (t) => [
+    index('deployment_jobs_policy_idx').on(t.policyId, t.createdAt),
     index('deployment_jobs_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('deployment_jobs_tenant_status_idx').on(t.tenantId, t.status),
     // a package's jobs, newest first (the package's last deployment)

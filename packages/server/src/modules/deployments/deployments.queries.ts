@@ -184,6 +184,21 @@ export async function findJob(
   return row ?? null;
 }
 
+/** The jobs an automation policy created that the caller may see, newest first. */
+export async function listPolicyJobs(
+  db: Executor,
+  scope: Scope,
+  policyId: number,
+  limit: number,
+): Promise<JobRow[]> {
+  return db
+    .select()
+    .from(deploymentJobs)
+    .where(and(jobVisible(db, scope), eq(deploymentJobs.policyId, policyId)))
+    .orderBy(desc(deploymentJobs.createdAt), desc(deploymentJobs.id))
+    .limit(limit);
+}
+
 /** The job's device rows the caller may see (all of them for everyone but site-limited callers). */
 export async function listDeviceDeployments(
   db: Executor,

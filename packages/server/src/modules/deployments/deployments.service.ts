@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import type { DeploymentStep } from '@outpost/contract/agent-protocol';
 import type {
   DeploymentCreateInput,
   DeploymentJob,
@@ -16,13 +15,11 @@ import {
   deploymentMessages as messages,
   packageMessages,
 } from '@outpost/contract/messages';
-import { FileRef, referencedFileIds } from '@outpost/contract/step-catalog';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
 import { tenantOnly } from '../../lib/scope';
-import type { Scope } from '../../lib/scope';
 import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../lib/context';
 import { authenticateAgent } from '../agents/agent-auth';
@@ -54,6 +51,9 @@ import { listStepLogsPage, toStepLog } from './step-logs.queries';
 import { announceEnded, endDevicePart } from './end-device-deployment';
 import { jobSiteIds } from './job-sites.queries';
 import { withOfflineWaits } from './offline-devices.service';
+import { snapshotSteps } from './snapshot-steps';
+import { createPolicyJobs, policyJobs } from './policy-jobs';
+import type { PolicyJobInput, PolicyJobResult } from './policy-jobs';
 
 export type DeploymentsServiceDeps = {
   db: Db;
@@ -69,39 +69,6 @@ export type AgentCredentials = { deviceGuid: string | null; secret: string };
 
 /** How long a cancel waits for an offline device before it is dropped (the run was ended anyway). */
 const CANCEL_COMMAND_EXPIRY_MS = 60 * 60 * 1000;
-
-/**
- * A package's steps as the job runs them, with the sha256 of every uploaded file a step uses so
- * the agent verifies what it downloads.
- */
-async function snapshotSteps(tx: Executor, scope: Scope, packageId: number) {
-  const pkg = await packageLookup.lockWithSteps(tx, scope, packageId);
-  if (!pkg) {
-    return null;
-  }
-  const fileIds = pkg.steps.flatMap((s) => referencedFileIds(s.step_type, s.step_details));
-  const files = new Map((await fileLookup.findByIds(tx, scope, fileIds)).map((f) => [f.id, f]));
-  const steps: DeploymentStep[] = pkg.steps.map((s) => {
-    const details: Record<string, unknown> = { ...s.step_details };
-    for (const [key, value] of Object.entries(details)) {
-      const ref = FileRef.safeParse(value);
-      const file = ref.success ? files.get(ref.data.id) : undefined;
-      if (file) {
-        details[key] = { ...ref.data, sha256: file.sha256 };
-      }
-    }
-    return {
-      stepOrder: s.step_order,
-      stepName: s.step_name,
-      stepType: s.step_type,
-      stepDetails: details,
-      timeoutSeconds: s.timeout_seconds,
-      retryCount: s.retry_count,
-      failDeploymentOnError: s.fail_deployment_on_error,
-    };
-  });
-  return { pkg, steps, fileIds: [...files.keys()] };
-}
 
 function stepNameOf(job: JobRow, order: number | null): string | null {
   return order === null ? null : (job.steps.find((s) => s.stepOrder === order)?.stepName ?? null);
@@ -325,6 +292,24 @@ export function createDeploymentsService(deps: DeploymentsServiceDeps) {
     // a running agent is told to stop (a cancel command) and its late reports change nothing.
     async cancel(ctx: RequestContext, id: number): Promise<DeploymentJob> {
       return cancelJob(deps, ctx, id);
+    },
+
+    /**
+     * An automation policy's run (docs/product/device-sets.md#automation-policies): its jobs, in
+     * the caller's (the policy scheduler's) transaction; `kick` the engine after it commits.
+     */
+    createForPolicy(tx: Executor, input: PolicyJobInput): Promise<PolicyJobResult> {
+      return createPolicyJobs(tx, input);
+    },
+
+    /** The jobs a policy created that the caller may see, newest first. */
+    jobsOfPolicy(ctx: RequestContext, policyId: number, limit = 100): Promise<DeploymentJob[]> {
+      return policyJobs(db, ctx, policyId, limit);
+    },
+
+    /** Look for due jobs now (after a policy run committed). */
+    kick(): void {
+      deps.engine.kick();
     },
 
     async countRunning(ctx: RequestContext): Promise<number> {

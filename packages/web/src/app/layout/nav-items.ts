@@ -10,6 +10,7 @@ import {
   SlidersHorizontal,
   UserCircle,
   Users,
+  Workflow,
 } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 
@@ -22,6 +23,7 @@ export const mainNav: NavItem[] = [
   { to: '/device-activity', label: 'Device Activity', icon: Activity },
   { to: '/packages', label: 'Packages', icon: Package },
   { to: '/deployments', label: 'Deployments', icon: Rocket },
+  { to: '/policies', label: 'Policies', icon: Workflow },
 ];
 export const managementNav: NavItem[] = [
   { to: '/users', label: 'Users', icon: Users },
