@@ -58,7 +58,7 @@ describe('authorisation matrix over every registered /api route', () => {
     | 'user'
     | 'site'
     | 'ownSite'
-    | 'field',
+    | 'field'
     | 'policy',
     number
   >;
