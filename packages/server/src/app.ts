@@ -45,6 +45,7 @@ import { offlineDevicesRoutes } from './modules/deployments/offline-devices.rout
 import { usersRoutes } from './modules/users/users.routes';
 import { sitesRoutes } from './modules/sites/sites.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
+import { softwareRoutes } from './modules/software/software.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
 import { createReleaseStore } from './modules/agent-releases/release-store';
 import { createLivePorts, createServices } from './services';
@@ -159,6 +160,7 @@ async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
           await customer.register(auditRoutes, { service: services.audit });
           await customer.register(activityRoutes, { service: services.activity });
           await customer.register(agentUpdateRoutes, { service: services.agentUpdate });
+          await customer.register(softwareRoutes, { service: services.software });
         },
         { prefix: '/customer' },
       );

@@ -29,6 +29,7 @@ import { createHealthService } from './modules/health/health.service';
 import type { DependencyState } from './modules/health/health.service';
 import { createPackagesService } from './modules/packages/packages.service';
 import { createSitesService } from './modules/sites/sites.service';
+import { createSoftwareService } from './modules/software/software.service';
 import { createTenantsService } from './modules/tenants/tenants.service';
 import { createUsersService } from './modules/users/users.service';
 
@@ -119,6 +120,7 @@ export function createServices(deps: ServicesDeps) {
     sites: createSitesService({ db }),
     audit: createAuditService({ db }),
     health: createHealthService({ database: deps.database, redisState: deps.redisState, log: deps.log }),
+    software: createSoftwareService({ db }),
   };
 }
 

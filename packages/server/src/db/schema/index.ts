@@ -18,3 +18,4 @@ export * from './device-counts';
 export * from './tags';
 export * from './custom-fields';
 export * from './device-groups';
+export * from './software-versions';
