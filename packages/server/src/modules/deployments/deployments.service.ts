@@ -54,6 +54,7 @@ import { listStepLogsPage, toStepLog } from './step-logs.queries';
 import { announceEnded, endDevicePart } from './end-device-deployment';
 import { jobSiteIds } from './job-sites.queries';
 import { withOfflineWaits } from './offline-devices.service';
+import { deploymentResultsCsv } from './deployment-export';
 
 export type DeploymentsServiceDeps = {
   db: Db;
@@ -295,6 +296,11 @@ export function createDeploymentsService(deps: DeploymentsServiceDeps) {
           fail_deployment_on_error: s.failDeploymentOnError,
         })),
       };
+    },
+
+    /** The job's per-device results as CSV, in the caller's scope (docs/product/device-sets.md#exports). */
+    async exportCsv(ctx: RequestContext, id: number) {
+      return deploymentResultsCsv(db, ctx, await loadJob(ctx, id));
     },
 
     // a page at a time: a device's attempts are bounded by its job, each stream by
