@@ -1,10 +1,9 @@
-import type { DeviceListItem } from '@outpost/contract/devices';
 import type { Db } from '../../db/client';
 import { csvFilename, CSV_PAGE_ROWS } from '../../lib/csv';
 import type { CsvExport } from '../../lib/csv';
 import type { RequestContext } from '../../lib/context';
-import { exportFieldValues, exportFields, exportPage, exportTags } from './devices-export.queries';
-import type { ExportFilters, ExportKey } from './devices-export.queries';
+import { exportFieldValues, exportFields, exportPage, exportTags, tenantHasTags } from './devices-export.queries';
+import type { ExportDevice, ExportFilters, ExportKey } from './devices-export.queries';
 
 // The device list as CSV (docs/product/device-sets.md#exports): what the list shows with the same
 // filters, in its order, with the devices' tags and a column per custom field of the tenant.
@@ -29,7 +28,7 @@ const BASE_HEADER = [
   'Tags',
 ] as const;
 
-const baseRecord = (d: DeviceListItem, tagNames: string[]) => [
+const baseRecord = (d: ExportDevice, tagNames: string[]) => [
   d.hostname,
   d.device_guid,
   d.status,
@@ -55,6 +54,7 @@ async function* devicePages(
   filters: ExportFilters,
   columns: Field[],
 ): AsyncGenerator<unknown[][]> {
+  const hasTags = await tenantHasTags(db, ctx.tenantId);
   // the devices with a hostname first (null: from the start), then those without one, by id
   let after: ExportKey | null = null;
   for (;;) {
@@ -62,7 +62,7 @@ async function* devicePages(
     if (page.length > 0) {
       const ids = page.map((d) => d.id);
       const [tagsOf, valuesOf] = await Promise.all([
-        exportTags(db, ctx.tenantId, ids),
+        hasTags ? exportTags(db, ctx.tenantId, ids) : new Map<number, string[]>(),
         columns.length > 0 ? exportFieldValues(db, ctx.tenantId, ids) : new Map<number, Map<number, string>>(),
       ]);
       yield page.map((d) => [
