@@ -105,10 +105,24 @@ export function csvFilename(base: string, at = new Date()): string {
   return `${safe}-${at.toISOString().slice(0, 10)}.csv`;
 }
 
-/** Streams the export as the reply (the route returns what this returns). */
-export function sendCsv(reply: FastifyReply, exp: CsvExport): FastifyReply {
+/** The chunks again, the first one already read. */
+async function* startingWith(first: string, rest: AsyncGenerator<string>): AsyncGenerator<string> {
+  yield first;
+  yield* rest;
+}
+
+/**
+ * Streams the export as the reply (the route returns what this returns). The header and the
+ * first page are read before anything is sent, so a failure there is an ordinary error answer;
+ * one later can only end the download early (the connection is closed, the file incomplete).
+ */
+export async function sendCsv(reply: FastifyReply, exp: CsvExport): Promise<FastifyReply> {
   const filename = exp.filename.endsWith('.csv') ? exp.filename : `${exp.filename}.csv`;
-  const stream = Readable.from(csvChunks(exp), { objectMode: false, highWaterMark: 64 * 1024 });
+  const chunks = csvChunks(exp);
+  const head = await chunks.next();
+  const firstPage = await chunks.next();
+  const first = (head.done ? '' : head.value) + (firstPage.done ? '' : firstPage.value);
+  const stream = Readable.from(startingWith(first, chunks), { objectMode: false, highWaterMark: 64 * 1024 });
   return reply
     .header('Content-Type', 'text/csv; charset=utf-8')
     .header('Content-Disposition', `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`)

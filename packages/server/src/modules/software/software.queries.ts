@@ -157,11 +157,13 @@ const toSoftwareDevice = (r: DeviceRow): SoftwareDevice => ({
 
 function titleDevicesSelect(scope: Scope, f: Pick<SoftwareDevicesFilters, 'name' | 'version'>): SQL {
   const version = f.version === undefined ? sql`` : sql`and s.version = ${f.version}`;
+  // devices keeps its own name: the scope condition (lib/scope) names its columns in full
   return sql`
-    select s.id as ds_id, d.id, d.device_guid, d.hostname, d.status, d.os_type, st.site_name, s.version, s.publisher
+    select s.id as ds_id, ${devices.id} as id, ${devices.deviceGuid} as device_guid, ${devices.hostname} as hostname,
+      ${devices.status} as status, ${devices.osType} as os_type, st.site_name, s.version, s.publisher
     from ${deviceSoftware} s
-    join ${devices} d on d.id = s.device_id
-    left join ${sites} st on st.id = d.site_id
+    join ${devices} on ${devices.id} = s.device_id
+    left join ${sites} st on st.id = ${devices.siteId}
     where s.tenant_id = ${scope.tenantId} and lower(s.name) = lower(${f.name}) and s.name = ${f.name} ${version}
       and ${inScope(devices, scope)}`;
 }
@@ -175,7 +177,7 @@ export async function listTitleDevices(
   const rows = rowsOf<DeviceRow>(
     await db.execute(sql`
       ${titleDevicesSelect(scope, f)}
-      order by lower(d.hostname) nulls last, d.id, s.version
+      order by lower(${devices.hostname}) nulls last, ${devices.id}, s.version
       limit ${f.limit} offset ${(f.page - 1) * f.limit}`),
   );
   return rows.map(toSoftwareDevice);
