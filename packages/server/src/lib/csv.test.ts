@@ -15,7 +15,7 @@ const collect = async (chunks: AsyncIterable<string>) => {
 
 async function* pagesOf<T>(pages: T[][]) {
   for (const p of pages) {
-    yield p;
+    yield await Promise.resolve(p);
   }
 }
 
@@ -29,13 +29,16 @@ describe('csv', () => {
       fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '"', ',', 'a', 'é', ' ') }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { maxLength: 8 }), async (rows) => {
-        const header = ['a'];
-        const text = await collect(csvChunks({ header, pages: pagesOf([rows]) }));
-        expect(text.startsWith(CSV_BOM)).toBe(true);
-        const parsed = parseCsv(text);
-        expect(parsed).toEqual([header, ...rows.map((r) => r.map(expectedCell))]);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { maxLength: 8 }),
+        async (rows) => {
+          const header = ['a'];
+          const text = await collect(csvChunks({ header, pages: pagesOf([rows]) }));
+          expect(text.startsWith(CSV_BOM)).toBe(true);
+          const parsed = parseCsv(text);
+          expect(parsed).toEqual([header, ...rows.map((r) => r.map(expectedCell))]);
+        },
+      ),
     );
   });
 

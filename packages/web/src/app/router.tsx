@@ -55,6 +55,8 @@ export const routes: RouteObject[] = [
           { path: 'agents', ...page(() => import('../features/agents/pages/agents-page')) },
           { path: 'sites', ...page(() => import('../features/sites/pages/sites-page')) },
           { path: 'audit-logs', ...page(() => import('../features/audit/pages/audit-logs-page')) },
+          { path: 'software', ...page(() => import('../features/software/pages/software-page')) },
+          { path: 'software/title', ...page(() => import('../features/software/pages/software-title-page')) },
           {
             path: 'device-activity',
             ...page(() => import('../features/activity/pages/device-activity-page')),

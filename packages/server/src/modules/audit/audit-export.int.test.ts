@@ -25,7 +25,10 @@ describe('audit log CSV export', () => {
       ['=Formula site', 'FX1'],
       ['Plain site', 'PL1'],
     ]) {
-      const r = await server.request('POST', '/api/customer/sites', { token: admin, body: { site_name: name, site_code: code } });
+      const r = await server.request('POST', '/api/customer/sites', {
+        token: admin,
+        body: { site_name: name, site_code: code },
+      });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
     }
   });

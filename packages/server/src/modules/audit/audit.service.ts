@@ -40,7 +40,17 @@ export function createAuditService({ db }: { db: Db }) {
       );
       return {
         filename: csvFilename('audit-log'),
-        header: ['Time', 'User', 'E-mail', 'Role', 'Action', 'Resource type', 'Resource ID', 'Details', 'IP address'],
+        header: [
+          'Time',
+          'User',
+          'E-mail',
+          'Role',
+          'Action',
+          'Resource type',
+          'Resource ID',
+          'Details',
+          'IP address',
+        ],
         pages: mapPages(pages, (r) => [
           r.created_at,
           r.user_name,

@@ -24,7 +24,10 @@ describe('deployment results CSV export', () => {
   const agents: AgentSocket[] = [];
 
   const csv = (id: number, token = admin) =>
-    server.request<string>('GET', `/api/customer/deployments/${id}`, { token, headers: { accept: 'text/csv' } });
+    server.request<string>('GET', `/api/customer/deployments/${id}`, {
+      token,
+      headers: { accept: 'text/csv' },
+    });
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -38,15 +41,20 @@ describe('deployment results CSV export', () => {
       ['dep-lon', lon],
     ] as const) {
       const token = (await createEnrollmentToken(server, admin, { site_id: siteId })).token;
-      const creds = (await enroll(server, token, facts({ hostname, machineId: `mid-${hostname}` }))).body.data;
+      const creds = (await enroll(server, token, facts({ hostname, machineId: `mid-${hostname}` }))).body
+        .data;
       agents.push(await onlineAgent(server.url, creds, { hostname }));
-      const [row] = await server.database.db.select().from(devices).where(eq(devices.deviceGuid, creds.device_guid));
+      const [row] = await server.database.db
+        .select()
+        .from(devices)
+        .where(eq(devices.deviceGuid, creds.device_guid));
       ids.push(row!.id);
     }
     const call = <T>(method: string, path: string, body?: unknown) =>
       server.request<Envelope<T>>(method, path, { token: admin, body });
-    const pkg = (await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Export me' })).body
-      .data;
+    const pkg = (
+      await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Export me' })
+    ).body.data;
     await call('POST', `/api/customer/deployment-packages/${pkg.id}/steps`, {
       step_name: 'echo',
       step_type: 'CMD',
@@ -75,7 +83,9 @@ describe('deployment results CSV export', () => {
   it('exports one record per device, in the caller’s scope', async () => {
     const r = await csv(jobId);
     expect(r.status).toBe(200);
-    expect(r.headers.get('content-disposition')).toMatch(new RegExp(`filename="deployment-${jobId}-results-`));
+    expect(r.headers.get('content-disposition')).toMatch(
+      new RegExp(`filename="deployment-${jobId}-results-`),
+    );
     expect(parseCsv(r.body)[0]).toEqual([
       'Hostname',
       'Device ID',
@@ -91,7 +101,11 @@ describe('deployment results CSV export', () => {
     ]);
     const rows = csvObjects(r.body);
     expect(rows.map((row) => row.Hostname).sort()).toEqual(['dep-hq', 'dep-lon']);
-    expect(rows[0]).toMatchObject({ Deployment: "'@risky name", Package: 'Export me', 'Reboot required': 'false' });
+    expect(rows[0]).toMatchObject({
+      Deployment: "'@risky name",
+      Package: 'Export me',
+      'Reboot required': 'false',
+    });
     const london = csvObjects((await csv(jobId, londonOnly)).body);
     expect(london.map((row) => row.Hostname)).toEqual(['dep-lon']);
   });

@@ -18,7 +18,11 @@ export function deviceDeploymentsAfter(
     .select()
     .from(deviceDeployments)
     .where(
-      and(eq(deviceDeployments.jobId, jobId), inScope(deviceDeployments, scope), gt(deviceDeployments.id, afterId)),
+      and(
+        eq(deviceDeployments.jobId, jobId),
+        inScope(deviceDeployments, scope),
+        gt(deviceDeployments.id, afterId),
+      ),
     )
     .orderBy(asc(deviceDeployments.id))
     .limit(limit);

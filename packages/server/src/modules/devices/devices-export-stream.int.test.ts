@@ -40,7 +40,7 @@ describe('device export at 100,000 devices', () => {
       headers: { authorization: `Bearer ${admin}`, accept: 'text/csv' },
     });
     expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     let records = 0;
     let tail = '';
@@ -56,7 +56,7 @@ describe('device export at 100,000 devices', () => {
     };
     const first = await reader.read();
     expect(first.done).toBe(false);
-    take(first.value!);
+    take(first.value as Uint8Array);
     expect(records).toBeGreaterThan(0);
     // the walk is under way; a device enrolled now sorts after every other one
     await insertDevice(server, { tenantId: acme, hostname: 'zzzz-enrolled-later', status: 'online' });

@@ -20,7 +20,10 @@ describe('device list CSV export', () => {
   let lon: number;
 
   const exportCsv = (query: string, token = admin) =>
-    server.request<string>('GET', `/api/customer/devices${query}`, { token, headers: { accept: 'text/csv' } });
+    server.request<string>('GET', `/api/customer/devices${query}`, {
+      token,
+      headers: { accept: 'text/csv' },
+    });
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -46,7 +49,9 @@ describe('device list CSV export', () => {
     );
     const lonIds: number[] = [];
     for (const hostname of ['=cmd|calc', 'LON-2', 'lon-3, "x"']) {
-      lonIds.push((await insertDevice(server, { tenantId: acme, hostname, siteId: lon, status: 'online' })).id);
+      lonIds.push(
+        (await insertDevice(server, { tenantId: acme, hostname, siteId: lon, status: 'online' })).id,
+      );
     }
     await insertDevice(server, { tenantId: acme, hostname: null as never, status: 'offline' });
     await insertDevice(server, { tenantId: acme, hostname: null as never, status: 'offline' });
@@ -83,7 +88,9 @@ describe('device list CSV export', () => {
     const r = await exportCsv('');
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="devices-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(r.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="devices-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     const [header, ...rows] = parseCsv(r.body);
     expect(header).toEqual([
       'Hostname',
@@ -135,7 +142,10 @@ describe('device list CSV export', () => {
       .select({ id: users.id })
       .from(users)
       .where(and(eq(users.tenantId, acme), eq(users.email, 'tech@acme.example')));
-    await server.database.db.update(users).set({ siteAccessType: 'specific' }).where(eq(users.id, techRow!.id));
+    await server.database.db
+      .update(users)
+      .set({ siteAccessType: 'specific' })
+      .where(eq(users.id, techRow!.id));
     await server.database.db.insert(userSites).values({ userId: techRow!.id, siteId: lon });
     try {
       const rows = csvObjects((await exportCsv('', tech)).body);

@@ -47,8 +47,7 @@ const pageIdsStatement = statementCache((db, key) => {
     .prepare(UNNAMED_STATEMENT);
 });
 
-const isoText = (column: SQL) =>
-  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const isoText = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export type ExportDevice = {
   id: number;
@@ -137,7 +136,12 @@ export async function exportTags(db: Reader, tenantId: number, deviceIds: number
     .select({ deviceId: deviceTags.deviceId, name: tags.name })
     .from(deviceTags)
     .innerJoin(tags, eq(tags.id, deviceTags.tagId))
-    .where(and(eq(deviceTags.tenantId, tenantId), sql`${deviceTags.deviceId} = any(${arrayParam(deviceIds, 'int')})`))
+    .where(
+      and(
+        eq(deviceTags.tenantId, tenantId),
+        sql`${deviceTags.deviceId} = any(${arrayParam(deviceIds, 'int')})`,
+      ),
+    )
     .orderBy(sql`lower(${tags.name})`, asc(tags.id));
   const byDevice = new Map<number, string[]>();
   for (const r of rows) {

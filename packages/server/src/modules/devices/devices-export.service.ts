@@ -2,7 +2,13 @@ import type { Db } from '../../db/client';
 import { csvFilename, CSV_PAGE_ROWS } from '../../lib/csv';
 import type { CsvExport } from '../../lib/csv';
 import type { RequestContext } from '../../lib/context';
-import { exportFieldValues, exportFields, exportPage, exportTags, tenantHasTags } from './devices-export.queries';
+import {
+  exportFieldValues,
+  exportFields,
+  exportPage,
+  exportTags,
+  tenantHasTags,
+} from './devices-export.queries';
 import type { ExportDevice, ExportFilters, ExportKey } from './devices-export.queries';
 
 // The device list as CSV (docs/product/device-sets.md#exports): what the list shows with the same
@@ -63,7 +69,9 @@ async function* devicePages(
       const ids = page.map((d) => d.id);
       const [tagsOf, valuesOf] = await Promise.all([
         hasTags ? exportTags(db, ctx.tenantId, ids) : new Map<number, string[]>(),
-        columns.length > 0 ? exportFieldValues(db, ctx.tenantId, ids) : new Map<number, Map<number, string>>(),
+        columns.length > 0
+          ? exportFieldValues(db, ctx.tenantId, ids)
+          : new Map<number, Map<number, string>>(),
       ]);
       yield page.map((d) => [
         ...baseRecord(d, tagsOf.get(d.id) ?? []),

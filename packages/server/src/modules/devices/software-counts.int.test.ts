@@ -40,9 +40,13 @@ describe('fleet software counts', () => {
     expect(await counts()).toEqual(await expected());
   };
   const titles = async () => {
-    const r = await server.request<{ data: FleetSoftwareResponse }>('GET', '/api/customer/software?limit=100', {
-      token: admin,
-    });
+    const r = await server.request<{ data: FleetSoftwareResponse }>(
+      'GET',
+      '/api/customer/software?limit=100',
+      {
+        token: admin,
+      },
+    );
     expect(r.status).toBe(200);
     return r.body.data.data;
   };
@@ -53,9 +57,17 @@ describe('fleet software counts', () => {
     expect(res.status).toBe(200);
     const socket = await onlineAgent(server.url, res.body.data);
     const [row] = rowsOf<{ id: number }>(
-      await server.database.db.execute(sql`select id from devices where device_guid = ${res.body.data.device_guid}`),
+      await server.database.db.execute(
+        sql`select id from devices where device_guid = ${res.body.data.device_guid}`,
+      ),
     );
-    return { socket, guid: res.body.data.device_guid, secret: res.body.data.agent_secret, id: row!.id, sent: 0 };
+    return {
+      socket,
+      guid: res.body.data.device_guid,
+      secret: res.body.data.agent_secret,
+      id: row!.id,
+      sent: 0,
+    };
   };
   const report = async (agent: Agent, software: Title[]) => {
     agent.sent += 1;
@@ -140,7 +152,12 @@ describe('fleet software counts', () => {
     // b's agent reinstalls with a token for London: its software moves with it
     const token = (await createEnrollmentToken(server, admin, { site_id: lon })).token;
     const again = await server.request('POST', '/api/agent/enroll', {
-      body: { token, facts: facts({ hostname: 'sw-b', machineId: 'mid-sw-b' }), device_guid: b.guid, agent_secret: b.secret },
+      body: {
+        token,
+        facts: facts({ hostname: 'sw-b', machineId: 'mid-sw-b' }),
+        device_guid: b.guid,
+        agent_secret: b.secret,
+      },
     });
     expect(again.status).toBe(200);
     await expectExact();

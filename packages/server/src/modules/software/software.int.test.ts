@@ -34,13 +34,26 @@ describe('fleet software API', () => {
     tech = (await server.devSignIn('tech@acme.example')).token;
     globexAdmin = (await server.devSignIn('admin@globex.example')).token;
     const install = async (deviceId: number, tenantId: number, titles: [string, string, string?][]) => {
-      await server.database.db.insert(deviceSoftware).values(
-        titles.map(([name, version, publisher]) => ({ tenantId, deviceId, name, version, publisher: publisher ?? 'Acme Soft' })),
-      );
+      await server.database.db
+        .insert(deviceSoftware)
+        .values(
+          titles.map(([name, version, publisher]) => ({
+            tenantId,
+            deviceId,
+            name,
+            version,
+            publisher: publisher ?? 'Acme Soft',
+          })),
+        );
     };
     // 3 HQ devices, 2 London devices, 1 without a site
     for (let i = 0; i < 3; i++) {
-      const d = await insertDevice(server, { tenantId: acme, hostname: `hq-${i}`, siteId: hq, status: 'online' });
+      const d = await insertDevice(server, {
+        tenantId: acme,
+        hostname: `hq-${i}`,
+        siteId: hq,
+        status: 'online',
+      });
       await install(d.id, acme, [
         ['Browser', i === 0 ? '2.0' : '1.0'],
         ['Office Suite', '16', 'Big Vendor'],
@@ -69,7 +82,12 @@ describe('fleet software API', () => {
 
   it('lists titles with their versions, sorted by name or by devices, and searches', async () => {
     const byName = (await get<FleetSoftwareResponse>('/api/customer/software')).body.data;
-    expect(byName.data.map((t) => t.name)).toEqual(['=HYPERLINK("x")', 'Browser', 'Office Suite', 'Zip Tool']);
+    expect(byName.data.map((t) => t.name)).toEqual([
+      '=HYPERLINK("x")',
+      'Browser',
+      'Office Suite',
+      'Zip Tool',
+    ]);
     expect(byName.pagination.total).toBe(4);
     expect(byName.data[1]).toEqual({
       name: 'Browser',
@@ -80,7 +98,8 @@ describe('fleet software API', () => {
         { version: '2.0', device_count: 1 },
       ],
     });
-    const byDevices = (await get<FleetSoftwareResponse>('/api/customer/software?sort=devices&limit=2')).body.data;
+    const byDevices = (await get<FleetSoftwareResponse>('/api/customer/software?sort=devices&limit=2')).body
+      .data;
     expect(byDevices.data.map((t) => t.name)).toEqual(['Browser', 'Office Suite']);
     expect(byDevices.pagination).toMatchObject({ total: 4, totalPages: 2 });
     const search = (await get<FleetSoftwareResponse>('/api/customer/software?search=big%20vend')).body.data;
@@ -89,13 +108,17 @@ describe('fleet software API', () => {
   });
 
   it('lists the devices of a title or one version, paged', async () => {
-    const all = (await get<SoftwareDevicesResponse>('/api/customer/software/devices?name=Browser&limit=2')).body.data;
+    const all = (await get<SoftwareDevicesResponse>('/api/customer/software/devices?name=Browser&limit=2'))
+      .body.data;
     expect(all.pagination).toMatchObject({ total: 5, totalPages: 3 });
     expect(all.data.map((d) => d.hostname)).toEqual(['hq-0', 'hq-1']);
-    const v2 = (await get<SoftwareDevicesResponse>('/api/customer/software/devices?name=Browser&version=2.0')).body
+    const v2 = (await get<SoftwareDevicesResponse>('/api/customer/software/devices?name=Browser&version=2.0'))
+      .body.data;
+    expect(v2.data.map((d) => [d.hostname, d.version, d.site_name])).toEqual([
+      ['hq-0', '2.0', 'Headquarters'],
+    ]);
+    const none = (await get<SoftwareDevicesResponse>('/api/customer/software/devices?name=Nothing')).body
       .data;
-    expect(v2.data.map((d) => [d.hostname, d.version, d.site_name])).toEqual([['hq-0', '2.0', 'Headquarters']]);
-    const none = (await get<SoftwareDevicesResponse>('/api/customer/software/devices?name=Nothing')).body.data;
     expect(none).toMatchObject({ data: [], pagination: { total: 0 } });
     expect((await get('/api/customer/software/devices')).status).toBe(400);
   });
@@ -122,7 +145,10 @@ describe('fleet software API', () => {
       .select({ id: users.id })
       .from(users)
       .where(and(eq(users.tenantId, acme), eq(users.email, 'tech@acme.example')));
-    await server.database.db.update(users).set({ siteAccessType: 'specific' }).where(eq(users.id, techRow!.id));
+    await server.database.db
+      .update(users)
+      .set({ siteAccessType: 'specific' })
+      .where(eq(users.id, techRow!.id));
     await server.database.db.insert(userSites).values({ userId: techRow!.id, siteId: lon });
     try {
       const list = (await get<FleetSoftwareResponse>('/api/customer/software', tech)).body.data;
@@ -130,8 +156,9 @@ describe('fleet software API', () => {
         ['=HYPERLINK("x")', 2],
         ['Browser', 2],
       ]);
-      const devices = (await get<SoftwareDevicesResponse>('/api/customer/software/devices?name=Browser', tech)).body
-        .data;
+      const devices = (
+        await get<SoftwareDevicesResponse>('/api/customer/software/devices?name=Browser', tech)
+      ).body.data;
       expect(devices.data.map((d) => d.hostname)).toEqual(['lon-0', 'lon-1']);
       expect(devices.pagination.total).toBe(2);
       const exported = csvObjects((await csv('/api/customer/software/devices?name=Browser', tech)).body);
@@ -142,8 +169,9 @@ describe('fleet software API', () => {
     }
     const globex = (await get<FleetSoftwareResponse>('/api/customer/software', globexAdmin)).body.data;
     expect(globex.data.map((t) => t.name)).toEqual(['Globex Secret']);
-    const leak = (await get<SoftwareDevicesResponse>('/api/customer/software/devices?name=Browser', globexAdmin)).body
-      .data;
+    const leak = (
+      await get<SoftwareDevicesResponse>('/api/customer/software/devices?name=Browser', globexAdmin)
+    ).body.data;
     expect(leak.data).toEqual([]);
   });
 });

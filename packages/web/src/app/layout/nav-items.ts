@@ -1,5 +1,6 @@
 import {
   Activity,
+  AppWindow,
   Building2,
   LayoutDashboard,
   Monitor,
@@ -21,6 +22,7 @@ export const mainNav: NavItem[] = [
   { to: '/device-activity', label: 'Device Activity', icon: Activity },
   { to: '/packages', label: 'Packages', icon: Package },
   { to: '/deployments', label: 'Deployments', icon: Rocket },
+  { to: '/software', label: 'Software', icon: AppWindow },
 ];
 export const managementNav: NavItem[] = [
   { to: '/users', label: 'Users', icon: Users },
