@@ -64,6 +64,7 @@ export const routes: Route[] = [
   { name: 'sites', path: '/sites' },
   { name: 'audit logs', path: '/audit-logs' },
   { name: 'device activity', path: '/device-activity' },
+  { name: 'software', path: '/software' },
 ];
 
 export async function useTheme(page: Page, theme: 'light' | 'dark') {
