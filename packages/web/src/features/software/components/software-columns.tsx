@@ -52,7 +52,7 @@ export function titleColumns(): Column<TitleRow>[] {
               className="inline-flex items-center gap-1 rounded-md bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700 hover:bg-indigo-50 hover:text-indigo-700 dark:bg-slate-800 dark:text-slate-200 dark:hover:bg-indigo-950 dark:hover:text-indigo-300"
             >
               {versionLabel(v.version)}
-              <span className="font-sans text-slate-500 dark:text-slate-400">· {v.device_count}</span>
+              <span className="font-sans text-slate-600 dark:text-slate-300">· {v.device_count}</span>
             </Link>
           ))}
           {t.versions.length > VERSIONS_SHOWN && (
