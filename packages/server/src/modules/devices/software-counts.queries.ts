@@ -8,8 +8,8 @@ import type { Executor } from '../../lib/db';
 // many devices of each site hold each title and version. Written only here, in the transaction
 // of the change that moves device_software rows or a device's site, so the counts are always
 // those of the committed rows (docs/decisions/2026-11-26-fleet-software-counts.md). Keys are
-// written in one order (site, name, version) so two transactions never wait on each other in a
-// circle.
+// written in one order (site, then name and version byte-wise, `collate "C"`, whatever the
+// database's collation) so two transactions never wait on each other in a circle.
 
 export type SoftwareCountChange = { name: string; version: string; publisher: string | null; delta: number };
 
@@ -57,16 +57,13 @@ export async function adjustSoftwareCounts(
   if (changes.length === 0) {
     return;
   }
-  const sorted = [...changes].sort((a, b) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : a.version < b.version ? -1 : a.version > b.version ? 1 : 0,
-  );
-  const col = <T>(pick: (c: SoftwareCountChange) => T, type: string) => arrayParam(sorted.map(pick), type);
+  const col = <T>(pick: (c: SoftwareCountChange) => T, type: string) => arrayParam(changes.map(pick), type);
   const result = await tx.execute(sql`
     insert into ${softwareVersions} (tenant_id, site_key, name, version, publisher, device_count)
     select ${tenantId}, ${siteKey}, c.name, c.version, c.publisher, c.delta
     from unnest(${col((c) => c.name, 'text')}, ${col((c) => c.version, 'text')},
-      ${col((c) => c.publisher, 'text')}, ${col((c) => c.delta, 'int')}) with ordinality as c(name, version, publisher, delta, ord)
-    order by c.ord
+      ${col((c) => c.publisher, 'text')}, ${col((c) => c.delta, 'int')}) as c(name, version, publisher, delta)
+    order by c.name collate "C", c.version collate "C"
     ${upsertTail}`);
   await dropEmpty(tx, tenantId, rowsOf<KeyRow>(result));
 }
@@ -95,7 +92,7 @@ export async function shiftDevicesSoftware(
     from ${deviceSoftware} s join ${devices} d on d.id = s.device_id
     where d.tenant_id = ${tenantId} and d.id = any(${ids})
     group by 1, 2, 3, 4
-    order by 2, 3, 4
+    order by coalesce(d.site_id, 0), s.name collate "C", s.version collate "C"
     ${upsertTail}`);
   await dropEmpty(tx, tenantId, rowsOf<KeyRow>(result));
 }
@@ -129,6 +126,6 @@ export async function foldSitesIntoNone(tx: Executor, tenantId: number, siteIds:
     with gone as (${gone})
     insert into ${softwareVersions} (tenant_id, site_key, name, version, publisher, device_count)
     select ${tenantId}, 0, name, version, max(publisher), sum(device_count)::int
-    from gone group by name, version order by name, version
+    from gone group by name, version order by name collate "C", version collate "C"
     ${upsertTail}`);
 }
