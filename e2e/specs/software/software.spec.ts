@@ -110,7 +110,7 @@ test('the device list exports the devices as CSV', async ({ page }) => {
     page.getByRole('button', { name: 'Export CSV' }).click(),
   ]);
   expect(download.suggestedFilename()).toMatch(/^devices-\d{4}-\d{2}-\d{2}\.csv$/);
-  const text = await fs.readFile((await download.path()), 'utf8');
+  const text = await fs.readFile(await download.path(), 'utf8');
   const [header, ...rows] = parseCsv(text);
   expect(header!.slice(0, 4)).toEqual(['Hostname', 'Device ID', 'Status', 'OS']);
   expect(rows).toHaveLength(list.pagination.total);

@@ -34,17 +34,15 @@ describe('fleet software API', () => {
     tech = (await server.devSignIn('tech@acme.example')).token;
     globexAdmin = (await server.devSignIn('admin@globex.example')).token;
     const install = async (deviceId: number, tenantId: number, titles: [string, string, string?][]) => {
-      await server.database.db
-        .insert(deviceSoftware)
-        .values(
-          titles.map(([name, version, publisher]) => ({
-            tenantId,
-            deviceId,
-            name,
-            version,
-            publisher: publisher ?? 'Acme Soft',
-          })),
-        );
+      await server.database.db.insert(deviceSoftware).values(
+        titles.map(([name, version, publisher]) => ({
+          tenantId,
+          deviceId,
+          name,
+          version,
+          publisher: publisher ?? 'Acme Soft',
+        })),
+      );
     };
     // 3 HQ devices, 2 London devices, 1 without a site
     for (let i = 0; i < 3; i++) {
