@@ -85,6 +85,7 @@ export const routes: Route[] = [
   { name: 'device activity', path: '/device-activity' },
   { name: 'policies', path: '/policies' },
   { name: 'policy details', path: async (ctx) => `/policies/${await firstPolicy(ctx)}` },
+  { name: 'software', path: '/software' },
 ];
 
 export async function useTheme(page: Page, theme: 'light' | 'dark') {

@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
 import type { DashboardStats } from '@outpost/contract/devices';
-import { deviceMessages } from '@outpost/contract/messages';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 
@@ -51,7 +50,7 @@ test('View All Software says the fleet software page is coming soon', async ({ p
   });
   await page.goto('/dashboard');
   await expect(page.getByText('Installed Later', { exact: true })).toBeVisible();
-  await page.getByRole('button', { name: 'View All Software' }).click();
-  await expect(page.getByText(deviceMessages.softwareSoon)).toBeVisible();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole('link', { name: 'View All Software' }).click();
+  await expect(page).toHaveURL(/\/software$/);
+  await expect(page.getByRole('heading', { name: 'Software', exact: true })).toBeVisible();
 });

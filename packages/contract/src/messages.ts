@@ -174,7 +174,6 @@ export const deviceMessages = {
   serviceActionFailed: (action: string) => `Failed to ${action} service`,
   serviceActionDone: (action: string) => `Service ${action} completed successfully`,
   selectDevicesFirst: 'Please select devices first',
-  softwareSoon: 'Software inventory management coming soon!',
   noOptionsSelected: 'No Options Selected',
   noSelection: 'No Selection',
   deleteFailed: 'Delete Failed',

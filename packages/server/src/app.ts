@@ -46,6 +46,7 @@ import { offlineDevicesRoutes } from './modules/deployments/offline-devices.rout
 import { usersRoutes } from './modules/users/users.routes';
 import { sitesRoutes } from './modules/sites/sites.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
+import { softwareRoutes } from './modules/software/software.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes';
 import { createReleaseStore } from './modules/agent-releases/release-store';
@@ -163,6 +164,7 @@ async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
           await customer.register(agentUpdateRoutes, { service: services.agentUpdate });
           await customer.register(customFieldsRoutes, { service: services.customFields });
           await customer.register(policiesRoutes, { service: services.policies });
+          await customer.register(softwareRoutes, { service: services.software });
         },
         { prefix: '/customer' },
       );

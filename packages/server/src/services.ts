@@ -34,6 +34,7 @@ import { createPolicyRunner } from './modules/policies/policy-runner';
 import { createPolicyScheduler } from './modules/policies/policy-scheduler';
 import { systemClock } from './modules/deployments/engine/clock';
 import { createSitesService } from './modules/sites/sites.service';
+import { createSoftwareService } from './modules/software/software.service';
 import { createTenantsService } from './modules/tenants/tenants.service';
 import { createUsersService } from './modules/users/users.service';
 
@@ -136,6 +137,7 @@ export function createServices(deps: ServicesDeps) {
       intervalMs: config.policies.schedulerIntervalMs,
       log: deps.log,
     }),
+    software: createSoftwareService({ db }),
   };
 }
 

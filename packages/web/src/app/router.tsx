@@ -61,6 +61,8 @@ export const routes: RouteObject[] = [
             ...page(() => import('../features/custom-fields/pages/custom-fields-page')),
           },
           { path: 'audit-logs', ...page(() => import('../features/audit/pages/audit-logs-page')) },
+          { path: 'software', ...page(() => import('../features/software/pages/software-page')) },
+          { path: 'software/title', ...page(() => import('../features/software/pages/software-title-page')) },
           {
             path: 'device-activity',
             ...page(() => import('../features/activity/pages/device-activity-page')),

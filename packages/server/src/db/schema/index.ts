@@ -19,3 +19,4 @@ export * from './tags';
 export * from './custom-fields';
 export * from './device-groups';
 export * from './policies';
+export * from './software-versions';

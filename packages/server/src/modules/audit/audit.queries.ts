@@ -157,3 +157,47 @@ export async function auditActions(db: Reader, scope: Scope): Promise<string[]> 
     .limit(AUDIT_ACTIONS_MAX);
   return rows.map((r) => r.action);
 }
+
+export type AuditExportRow = AuditLogEntry & { key: { at: string; id: number } };
+
+/**
+ * The CSV export's walk (docs/product/device-sets.md#exports): the entries the list shows with
+ * these filters, in its order (newest first), a page after `after` (keyset on created_at and id;
+ * the time travels as text so no microsecond is lost in a JavaScript Date).
+ */
+export async function auditLogsAfter(
+  db: Reader,
+  scope: Scope,
+  f: Omit<AuditListFilters, 'page' | 'limit'>,
+  after: { at: string; id: number } | null,
+  limit: number,
+): Promise<AuditExportRow[]> {
+  const where = listWhere(scope, { ...f, page: 1, limit });
+  const rows = await db
+    .select({ entry: auditLogs, at: sql<string>`${auditLogs.createdAt}::text` })
+    .from(auditLogs)
+    .where(
+      after
+        ? and(where, sql`(${auditLogs.createdAt}, ${auditLogs.id}) < (${after.at}::timestamptz, ${after.id})`)
+        : where,
+    )
+    .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
+    .limit(limit);
+  return rows.map(({ entry: r, at }) => ({
+    id: r.id,
+    action: r.action,
+    user_id: r.userId,
+    user_name: r.userName,
+    user_email: r.userEmail,
+    user_role: r.userRole,
+    resource_type: r.resourceType,
+    resource_id: r.resourceId,
+    created_at: r.createdAt.toISOString(),
+    ip_address: r.ipAddress,
+    details: r.details,
+    old_values: r.oldValues,
+    new_values: r.newValues,
+    user_agent: r.userAgent,
+    key: { at, id: r.id },
+  }));
+}

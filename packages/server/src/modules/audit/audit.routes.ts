@@ -8,6 +8,7 @@ import {
   AuditStatsQuery,
 } from '@outpost/contract/audit';
 import { useSpecValidationMessages } from '../../plugins/spec-messages';
+import { sendCsv, wantsCsv } from '../../lib/csv';
 import type { AuditService } from './audit.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
@@ -26,7 +27,14 @@ export const auditRoutes: FastifyPluginCallbackZod<{ service: AuditService }> = 
       config,
       schema: { tags, querystring: AuditListQuery, response: { 200: apiSuccess(AuditListResponse) } },
     },
-    async (request) => ok(await service.list(request.ctx, request.query)),
+    // `Accept: text/csv`: every entry the filters match, streamed (docs/product/device-sets.md#exports)
+    async (request, reply) => {
+      if (wantsCsv(request.headers.accept)) {
+        const { page: _page, limit: _limit, ...filters } = request.query;
+        return sendCsv(reply, service.exportCsv(request.ctx, filters));
+      }
+      return ok(await service.list(request.ctx, request.query));
+    },
   );
 
   app.get(

@@ -14,6 +14,7 @@ import {
 import { apiSuccess } from '@outpost/contract/envelope';
 import { IdParam } from '@outpost/contract/input';
 import { bearerToken } from '../../lib/bearer';
+import { sendCsv, wantsCsv } from '../../lib/csv';
 import type { DeploymentsService } from './deployments.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
@@ -55,7 +56,11 @@ export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsS
       config: { access: 'member' },
       schema: { tags, params: DeploymentIdParams, response: { 200: apiSuccess(DeploymentJobDetail) } },
     },
-    async (request) => ok(await service.get(request.ctx, request.params.id)),
+    // `Accept: text/csv`: the per-device results, streamed (docs/product/device-sets.md#exports)
+    async (request, reply) =>
+      wantsCsv(request.headers.accept)
+        ? sendCsv(reply, await service.exportCsv(request.ctx, request.params.id))
+        : ok(await service.get(request.ctx, request.params.id)),
   );
 
   // docs/product/deployments.md#calls — "one reading: POST; another reading: PUT": both are accepted.

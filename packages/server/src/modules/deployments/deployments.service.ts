@@ -54,6 +54,7 @@ import { withOfflineWaits } from './offline-devices.service';
 import { snapshotSteps } from './snapshot-steps';
 import { createPolicyJobs, policyJobs } from './policy-jobs';
 import type { PolicyJobInput, PolicyJobResult } from './policy-jobs';
+import { deploymentResultsCsv } from './deployment-export';
 
 export type DeploymentsServiceDeps = {
   db: Db;
@@ -262,6 +263,11 @@ export function createDeploymentsService(deps: DeploymentsServiceDeps) {
           fail_deployment_on_error: s.failDeploymentOnError,
         })),
       };
+    },
+
+    /** The job's per-device results as CSV, in the caller's scope (docs/product/device-sets.md#exports). */
+    async exportCsv(ctx: RequestContext, id: number) {
+      return deploymentResultsCsv(db, ctx, await loadJob(ctx, id));
     },
 
     // a page at a time: a device's attempts are bounded by its job, each stream by

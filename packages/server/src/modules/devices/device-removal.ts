@@ -4,6 +4,7 @@ import type { Bus } from '../../live/bus';
 import type { RequestContext } from '../../lib/context';
 import { deleteIdleDevices } from './cleanup.queries';
 import { deleteDevices } from './devices-list.queries';
+import { shiftDevicesSoftware } from './software-counts.queries';
 
 // Removing devices (delete, bulk delete, agent cleanup): the rows and their audit entries in one
 // transaction, then the removed agents' sockets closed.
@@ -43,8 +44,17 @@ export function createDeviceRemoval({
       return [];
     }
     const deleted = await db.transaction(async (tx) => {
+      // the fleet's software counts lose these devices' software (docs/product/device-sets.md#fleet-software);
+      // those a delete spares (out of scope, or heard from since a cleanup's plan) get theirs back
+      await shiftDevicesSoftware(tx, ctx.tenantId, ids, -1);
       const gone = new Set(
         idleSince ? await deleteIdleDevices(tx, ctx, ids, idleSince) : await deleteDevices(tx, ctx, ids),
+      );
+      await shiftDevicesSoftware(
+        tx,
+        ctx.tenantId,
+        ids.filter((id) => !gone.has(id)),
+        1,
       );
       const done = rows.filter((r) => gone.has(r.id));
       if (done.length === 0) {

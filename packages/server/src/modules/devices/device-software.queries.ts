@@ -3,10 +3,14 @@ import type { InventoryMessage } from '@outpost/contract/agent-protocol';
 import type { SoftwareItem } from '@outpost/contract/devices';
 import { deviceSoftware } from '../../db/schema/index';
 import type { Executor, Reader } from '../../lib/db';
+import { adjustSoftwareCounts, siteKeyOf } from './software-counts.queries';
+import type { SoftwareCountChange } from './software-counts.queries';
 
 // A device's software rows, replaced from its inventory (device-state.service.ts). A row keeps
 // the time it was first seen; the rows of the device's first software inventory share the time
-// stored as the device's software_baseline_at (docs/architecture.md#database).
+// stored as the device's software_baseline_at (docs/architecture.md#database). The fleet's
+// software counts follow the diff in the same transaction (software-counts.queries.ts); the
+// caller has locked the device row.
 
 const CHUNK = 500;
 
@@ -24,14 +28,30 @@ export async function replaceSoftware(
   tenantId: number,
   deviceId: number,
   items: NonNullable<InventoryMessage['software']>,
+  siteId: number | null,
 ) {
   const list = dedupeSoftware(items);
   const existing = await tx
-    .select({ id: deviceSoftware.id, name: deviceSoftware.name, version: deviceSoftware.version })
+    .select({
+      id: deviceSoftware.id,
+      name: deviceSoftware.name,
+      version: deviceSoftware.version,
+      publisher: deviceSoftware.publisher,
+    })
     .from(deviceSoftware)
     .where(eq(deviceSoftware.deviceId, deviceId));
-  const keep = new Set(list.map((s) => `${s.name}\u0000${s.version}`));
-  const gone = existing.filter((e) => !keep.has(`${e.name}\u0000${e.version}`)).map((e) => e.id);
+  const keyOf = (s: { name: string; version: string }) => `${s.name}\u0000${s.version}`;
+  const keep = new Set(list.map(keyOf));
+  const had = new Set(existing.map(keyOf));
+  const goneRows = existing.filter((e) => !keep.has(keyOf(e)));
+  const gone = goneRows.map((e) => e.id);
+  const changes: SoftwareCountChange[] = [
+    ...list
+      .filter((s) => !had.has(keyOf(s)))
+      .map((s) => ({ name: s.name, version: s.version, publisher: s.publisher ?? null, delta: 1 })),
+    ...goneRows.map((e) => ({ name: e.name, version: e.version, publisher: e.publisher, delta: -1 })),
+  ];
+  await adjustSoftwareCounts(tx, tenantId, siteKeyOf(siteId), changes);
   for (let i = 0; i < gone.length; i += CHUNK) {
     await tx.delete(deviceSoftware).where(inArray(deviceSoftware.id, gone.slice(i, i + CHUNK)));
   }

@@ -38,6 +38,7 @@ export async function lockDevice(tx: Executor, deviceId: number) {
       faultMessage: devices.faultMessage,
       tenantId: devices.tenantId,
       inventoryDigests: devices.inventoryDigests,
+      siteId: devices.siteId,
     })
     .from(devices)
     .where(eq(devices.id, deviceId))

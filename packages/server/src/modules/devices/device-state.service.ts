@@ -297,10 +297,11 @@ export async function applyInventory(
   }
   const software = inv.software;
   return db.transaction(async (tx) => {
-    if (!(await lockDevice(tx, device.id))) {
+    const locked = await lockDevice(tx, device.id);
+    if (!locked) {
       return null;
     }
-    await replaceSoftware(tx, device.tenantId, device.id, software);
+    await replaceSoftware(tx, device.tenantId, device.id, software, locked.siteId);
     return write(tx);
   });
 }

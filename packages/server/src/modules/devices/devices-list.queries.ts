@@ -380,3 +380,17 @@ export async function deleteDevices(tx: Executor, ctx: Scope, ids: number[]): Pr
     .returning({ id: devices.id });
   return rows.map((r) => r.id);
 }
+
+/**
+ * The list's filter for another walk over the same devices (the CSV export,
+ * devices-export.queries.ts): the statement key of its shape, its condition for a key (with
+ * placeholders) and the placeholders' values, so the export applies exactly the list's filters.
+ */
+export function listFilter(ctx: Scope, f: ListFilters) {
+  return {
+    key: shapeKey(listShape(ctx, f)),
+    values: listValues(ctx, f),
+    seesNothing: seesNothing(ctx),
+    whereOf: (key: string) => listWhere(shapeOfKey(key)),
+  };
+}

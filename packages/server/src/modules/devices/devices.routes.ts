@@ -18,6 +18,7 @@ import {
   SoftwareListResponse,
 } from '@outpost/contract/devices';
 import { apiSuccess } from '@outpost/contract/envelope';
+import { sendCsv, wantsCsv } from '../../lib/csv';
 import type { DevicesService } from './devices.service';
 
 export type DevicesRoutesOptions = { service: DevicesService };
@@ -36,7 +37,14 @@ export const devicesRoutes: FastifyPluginCallbackZod<DevicesRoutesOptions> = (ap
       config: { access: 'member' },
       schema: { tags, querystring: DeviceListQuery, response: { 200: apiSuccess(DeviceListResponse) } },
     },
-    async (request) => ok(await service.list(request.ctx, request.query)),
+    // `Accept: text/csv`: every matching device, streamed (docs/product/device-sets.md#exports)
+    async (request, reply) => {
+      if (wantsCsv(request.headers.accept)) {
+        const { page: _page, limit: _limit, ...filters } = request.query;
+        return sendCsv(reply, await service.exportCsv(request.ctx, filters));
+      }
+      return ok(await service.list(request.ctx, request.query));
+    },
   );
 
   app.get(

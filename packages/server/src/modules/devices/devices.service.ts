@@ -45,6 +45,8 @@ import {
 } from './devices-list.queries';
 import type { ScopedDevice } from './devices-list.queries';
 import { createCleanupService } from './cleanup.service';
+import { exportDevices } from './devices-export.service';
+import type { ExportFilters } from './devices-export.queries';
 import { createDeviceRemoval } from './device-removal';
 import { createSearchTotals } from './search-totals';
 
@@ -229,6 +231,9 @@ export function createDevicesService({
       }
       return { data: rows, pagination: paginate(f.page, f.limit, total) };
     },
+
+    /** The list as CSV, same filters and scope (docs/product/device-sets.md#exports; a group's members too). */
+    exportCsv: (ctx: RequestContext, f: ExportFilters, name?: string) => exportDevices(db, ctx, f, name),
 
     async get(ctx: RequestContext, idOrGuid: string): Promise<Device> {
       return toDevice(await requireDeviceIn(ctx, idOrGuid));

@@ -10,6 +10,7 @@ import type {
   SiteUpdateInput,
 } from '@outpost/contract/sites';
 import type { Db } from '../../db/client';
+import { moveSoftwareOfDeletedSites } from '../devices/software-counts.service';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
 import { conflict, notFound } from '../../lib/errors';
@@ -89,6 +90,7 @@ export function createSitesService({ db }: { db: Db }) {
         );
       }
       const deleted = await deleteSites(tx, ctx, ids);
+      await moveSoftwareOfDeletedSites(tx, ctx.tenantId, deleted);
       const devicesUnassigned = rows.reduce((n, r) => n + r.deviceCount, 0);
       for (const row of rows) {
         await writeAudit(tx, ctx, {

@@ -1,5 +1,6 @@
 import {
   Activity,
+  AppWindow,
   Building2,
   LayoutDashboard,
   Monitor,
@@ -24,6 +25,7 @@ export const mainNav: NavItem[] = [
   { to: '/packages', label: 'Packages', icon: Package },
   { to: '/deployments', label: 'Deployments', icon: Rocket },
   { to: '/policies', label: 'Policies', icon: Workflow },
+  { to: '/software', label: 'Software', icon: AppWindow },
 ];
 export const managementNav: NavItem[] = [
   { to: '/users', label: 'Users', icon: Users },

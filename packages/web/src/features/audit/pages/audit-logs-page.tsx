@@ -5,6 +5,7 @@ import { adminMessages } from '@outpost/contract/messages';
 import { AdminListFooter, PageSizeSelect } from '../../../components/ui/admin-filter-bar';
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Card, PageHeader } from '../../../components/ui/card';
+import { ExportButton } from '../../../components/ui/export-button';
 import { EmptyState, ErrorState, RetryingState } from '../../../components/ui/states';
 import { useAuditActions, useAuditLogs, useAuditStats } from '../api/audit';
 import type { AuditFilters } from '../api/audit';
@@ -127,7 +128,18 @@ function AuditLogs() {
 
   return (
     <>
-      <PageHeader title={TITLE} description={DESCRIPTION} />
+      <PageHeader
+        title={TITLE}
+        description={DESCRIPTION}
+        actions={
+          // the applied filters, every entry they match (docs/product/device-sets.md#exports)
+          <ExportButton
+            path="/customer/audit"
+            query={{ ...toQuery(applied, 1, pageSize), page: undefined, limit: undefined }}
+            filename="audit-log.csv"
+          />
+        }
+      />
       {isInitialLoad && logs.failureCount > 0 ? (
         <Card>
           <RetryingState failures={logs} />

@@ -1,12 +1,10 @@
 import { ArrowRight, Box, Package } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import type { DashboardStats } from '@outpost/contract/devices';
 import { RECENT_SOFTWARE_DAYS } from '@outpost/contract/devices';
-import { deviceMessages } from '@outpost/contract/messages';
-import { Button } from '../../../components/ui/button';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { EmptyState } from '../../../components/ui/states';
-import { useToast } from '../../../components/ui/toast';
 import { cn } from '../../../lib/cn';
 import { formatDate, relativeTime } from '../../../lib/format';
 
@@ -88,10 +86,6 @@ export function LicensePanel({ tenant, total }: { tenant: DashboardStats['tenant
 }
 
 export function RecentSoftwarePanel({ stats }: { stats: DashboardStats }) {
-  const toast = useToast();
-  // The fleet-wide software page does not exist yet: say so rather than open one device's tab
-  // (docs/decisions/2026-11-26-discovered-software.md).
-  const viewAll = () => toast.show({ type: 'info', title: deviceMessages.softwareSoon });
   return (
     <Card>
       <CardHeader
@@ -128,9 +122,14 @@ export function RecentSoftwarePanel({ stats }: { stats: DashboardStats }) {
         </ul>
       )}
       <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
-        <Button variant="ghost" size="sm" onClick={viewAll} icon={<ArrowRight className="size-3.5" />}>
+        {/* the fleet's software (docs/product/device-sets.md#fleet-software) */}
+        <Link
+          to="/software"
+          className="inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-xs font-medium whitespace-nowrap text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
+        >
+          <ArrowRight className="size-3.5" aria-hidden />
           View All Software
-        </Button>
+        </Link>
       </div>
     </Card>
   );

@@ -8,6 +8,7 @@ import { DismissibleAlert } from '../../../components/ui/alert';
 import { StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardHeader, PageHeader } from '../../../components/ui/card';
+import { ExportButton } from '../../../components/ui/export-button';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../../components/ui/states';
 import { ApiError, errorMessage } from '../../../lib/api-client';
@@ -138,6 +139,11 @@ function Details({
             >
               Refresh
             </Button>
+            {/* the per-device results (docs/product/device-sets.md#exports) */}
+            <ExportButton
+              path={`/customer/deployments/${job.id}`}
+              filename={`deployment-${job.id}-results.csv`}
+            />
             {canCancel && (
               <Button
                 variant="danger"

@@ -5,6 +5,7 @@ import { deviceMessages } from '@outpost/contract/messages';
 import { DismissibleAlert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
+import { ExportButton } from '../../../components/ui/export-button';
 import { BulkActionBar } from '../../../components/ui/bulk-action-bar';
 import { DataList } from '../../../components/ui/data-list';
 import { FilterSelect, ListToolbar, osTypeOptions } from '../../../components/ui/list-toolbar';
@@ -50,12 +51,20 @@ export default function DeviceListPage() {
         title="Devices"
         description="Every device running the Outpost agent in your organization, live."
         actions={
-          <Button
-            onClick={() => void query.refetch()}
-            icon={<RefreshCw className={query.isFetching ? 'size-4 animate-spin' : 'size-4'} />}
-          >
-            Refresh
-          </Button>
+          <>
+            <Button
+              onClick={() => void query.refetch()}
+              icon={<RefreshCw className={query.isFetching ? 'size-4 animate-spin' : 'size-4'} />}
+            >
+              Refresh
+            </Button>
+            {/* every device the current filters match (docs/product/device-sets.md#exports) */}
+            <ExportButton
+              path="/customer/devices"
+              query={{ ...filters, page: undefined, limit: undefined }}
+              filename="devices.csv"
+            />
+          </>
         }
       />
       <DismissibleAlert message={actions.error} onDismiss={() => actions.setError(null)} />
