@@ -16,6 +16,7 @@ import {
   enrollmentTokens,
   files,
   packageSteps,
+  tags,
   users,
 } from './db/schema/index';
 import { hashSecret } from './modules/agents/agent-secrets';
@@ -55,7 +56,8 @@ describe('authorisation matrix over every registered /api route', () => {
     | 'token'
     | 'user'
     | 'site'
-    | 'ownSite',
+    | 'ownSite'
+    | 'tag',
     number
   >;
   let stepBody: Record<string, unknown>;
@@ -79,6 +81,7 @@ describe('authorisation matrix over every registered /api route', () => {
       ['/api/customer/agents/enrollment-tokens/', acme.token],
       ['/api/customer/users/', acme.user],
       ['/api/customer/sites/', acme.site],
+      ['/api/customer/tags/', acme.tag],
       ['/api/agent/files/', acme.file],
     ];
     const id = idByPrefix.find(([prefix]) => pattern.startsWith(prefix))?.[1];
@@ -112,6 +115,10 @@ describe('authorisation matrix over every registered /api route', () => {
       'DELETE /api/customer/users': { user_ids: [acme.user] },
       'DELETE /api/customer/sites': { site_ids: [acme.site] },
       'POST /api/customer/deployments/:id/waiting-devices/end': { action: 'cancel' },
+      'POST /api/customer/devices/tags': { device_ids: [acme.device], add: [acme.tag] },
+      // runs after the POST above put the tag on: taking it off is a change
+      'PUT /api/customer/devices/:id/tags': { tags: [] },
+      'PUT /api/customer/tags/:id': { color: 'red' },
     };
     return bodies[key] ?? (method === 'GET' || method === 'DELETE' ? undefined : {});
   }
@@ -185,6 +192,10 @@ describe('authorisation matrix over every registered /api route', () => {
         tokenPrefix: 'matrix',
       })
       .returning({ id: enrollmentTokens.id });
+    const [tag] = await db
+      .insert(tags)
+      .values({ tenantId: demo.acmeTenantId, name: 'Matrix tag', color: 'teal' })
+      .returning({ id: tags.id });
     const [techRow] = await db
       .select({ id: users.id })
       .from(users)
@@ -200,6 +211,7 @@ describe('authorisation matrix over every registered /api route', () => {
       user: techRow!.id,
       site: hq,
       ownSite: london,
+      tag: tag!.id,
     });
     stepBody = {
       step_name: step!.stepName,
@@ -244,6 +256,8 @@ describe('authorisation matrix over every registered /api route', () => {
       'GET /api/customer/agents/enrollment-tokens',
       'POST /api/customer/agents/enrollment-tokens',
       'DELETE /api/customer/agents/enrollment-tokens/:id',
+      'PUT /api/customer/tags/:id',
+      'DELETE /api/customer/tags/:id',
     ]) {
       expect(adminRoutes).toContain(expected);
     }
@@ -318,9 +332,12 @@ describe('authorisation matrix over every registered /api route', () => {
     const addressing = routesWith('member', 'admin').filter(
       (r) =>
         r.url.includes(':id') ||
-        ['DELETE /api/customer/devices', 'DELETE /api/customer/users', 'DELETE /api/customer/sites'].includes(
-          `${r.method} ${r.url}`,
-        ),
+        [
+          'DELETE /api/customer/devices',
+          'DELETE /api/customer/users',
+          'DELETE /api/customer/sites',
+          'POST /api/customer/devices/tags',
+        ].includes(`${r.method} ${r.url}`),
     );
     expect(addressing.length).toBeGreaterThan(20);
     for (const r of addressing) {
@@ -385,6 +402,7 @@ describe('authorisation matrix over every registered /api route', () => {
       'POST /api/customer/deployment-packages': { name: 'Matrix package' },
       'POST /api/customer/agents/enrollment-tokens': { name: 'Matrix token' },
       'PUT /api/customer/auth/profile': { company: 'Matrix Inc' },
+      'POST /api/customer/tags': { name: 'Matrix new tag' },
     };
     const entries = async () =>
       (await server.database.db.select({ id: auditLogs.id }).from(auditLogs)).length;
@@ -399,7 +417,13 @@ describe('authorisation matrix over every registered /api route', () => {
       }
     }
     expect(succeeded).toEqual(
-      expect.arrayContaining([...Object.keys(creates), 'POST /api/customer/auth/logout']),
+      expect.arrayContaining([
+        ...Object.keys(creates),
+        'POST /api/customer/auth/logout',
+        'POST /api/customer/devices/tags',
+        'PUT /api/customer/devices/:id/tags',
+        'PUT /api/customer/tags/:id',
+      ]),
     );
     expect(succeeded.length).toBeGreaterThan(15);
   });

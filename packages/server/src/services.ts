@@ -29,6 +29,7 @@ import { createHealthService } from './modules/health/health.service';
 import type { DependencyState } from './modules/health/health.service';
 import { createPackagesService } from './modules/packages/packages.service';
 import { createSitesService } from './modules/sites/sites.service';
+import { createTagsService } from './modules/tags/tags.service';
 import { createTenantsService } from './modules/tenants/tenants.service';
 import { createUsersService } from './modules/users/users.service';
 
@@ -117,6 +118,7 @@ export function createServices(deps: ServicesDeps) {
       sessions: createSessionControl((userIds) => bus.publish('portal.sessions', { userIds })),
     }),
     sites: createSitesService({ db }),
+    tags: createTagsService({ db }),
     audit: createAuditService({ db }),
     health: createHealthService({ database: deps.database, redisState: deps.redisState, log: deps.log }),
   };

@@ -1,12 +1,21 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
-import type { AnyColumn, SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { DeviceListFilters, DeviceListItem, SiteOption } from '@outpost/contract/devices';
 import { deviceCounts, devices, sites } from '../../db/schema/index';
 import { statementCache, UNNAMED_STATEMENT } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
 import { inScope, inScopePlaceholders, isSiteLimited, scopeValues, sitesInScope } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
-import { escapeLike } from './device-software.queries';
+import {
+  filterConditions,
+  isCounted,
+  listShape,
+  listValues,
+  listWhere,
+  shapeKey,
+  shapeOfKey,
+} from './devices-list-shape';
+import type { ListFilters, ListShape } from './devices-list-shape';
 import { deviceColumns, deviceListColumns, toListItem } from './devices.queries';
 import type { DeviceSelection } from './devices.queries';
 
@@ -17,87 +26,10 @@ import type { DeviceSelection } from './devices.queries';
 export type { Scope };
 // The software list of one device lives in device-software.queries.ts.
 export { listDeviceSoftware } from './device-software.queries';
-
-/**
- * What decides the text of a list statement: which conditions it has. The values (tenant, sites,
- * search term, filters, page window) are placeholders, so each shape is built once per database
- * handle (lib/db statementCache) and run unnamed (PostgreSQL still plans it with the values).
- */
-type ListShape = {
-  isSiteLimited: boolean;
-  /**
-   * 'joined': the term against search_text, the three searched fields joined by newlines; 'fields':
-   * each field on its own, for a term with a newline in it (which could otherwise match across
-   * two fields)
-   */
-  search: 'none' | 'joined' | 'fields';
-  /** 'connected': online or loggedin (the dashboard counts it the same way) */
-  status: 'any' | 'connected' | 'one';
-  hasOsType: boolean;
-  hasSite: boolean;
-};
-type ListFilters = Pick<DeviceListFilters, 'search' | 'status' | 'os_type' | 'site_id'>;
-
-const listShape = (ctx: Scope, f: ListFilters): ListShape => ({
-  isSiteLimited: isSiteLimited(ctx),
-  search: !f.search ? 'none' : f.search.includes('\n') ? 'fields' : 'joined',
-  status: !f.status ? 'any' : f.status === 'online' ? 'connected' : 'one',
-  hasOsType: Boolean(f.os_type),
-  hasSite: Boolean(f.site_id),
-});
-const SEARCH_KEYS = ['none', 'joined', 'fields'] as const;
-const shapeKey = (s: ListShape) =>
-  `${+s.isSiteLimited}${SEARCH_KEYS.indexOf(s.search)}${s.status}${+s.hasOsType}${+s.hasSite}`;
-const shapeOfKey = (key: string): ListShape => ({
-  isSiteLimited: key[0] === '1',
-  search: SEARCH_KEYS[Number(key[1])]!,
-  status: key.slice(2, -2) as ListShape['status'],
-  hasOsType: key.at(-2) === '1',
-  hasSite: key.at(-1) === '1',
-});
-
-/** The placeholders' values of a list statement. */
-const listValues = (ctx: Scope, f: ListFilters) => ({
-  ...scopeValues(ctx),
-  term: f.search ? `%${escapeLike(f.search.toLowerCase())}%` : null,
-  status: f.status ?? null,
-  osType: f.os_type ?? null,
-  siteId: f.site_id ?? null,
-});
+// The list's WHERE, for a statement of one's own over the same devices (the CSV export).
+export { deviceListCondition } from './devices-list-shape';
 
 const p = sql.placeholder;
-
-/** The filters of a list on a table with these columns (the devices, or their counters). */
-function filterConditions(
-  table: { status: AnyColumn; osType: AnyColumn; siteId: AnyColumn },
-  s: ListShape,
-): (SQL | undefined)[] {
-  return [
-    s.status === 'connected'
-      ? inArray(table.status, ['online', 'loggedin'])
-      : s.status === 'one'
-        ? eq(table.status, p('status'))
-        : undefined,
-    s.hasOsType ? eq(table.osType, p('osType')) : undefined,
-    s.hasSite ? eq(table.siteId, p('siteId')) : undefined,
-  ];
-}
-
-/** The devices a list shows: the caller's scope, the search and the filters. */
-function listWhere(s: ListShape): SQL {
-  const term = p('term');
-  const search =
-    s.search === 'joined'
-      ? sql`${devices.searchText} like ${term}`
-      : s.search === 'fields'
-        ? or(
-            sql`lower(${devices.hostname}) like ${term}`,
-            ilike(devices.ipAddress, term),
-            sql`lower(${devices.serialNumber}) like ${term}`,
-          )
-        : undefined;
-  return and(inScopePlaceholders(devices, s.isSiteLimited), search, ...filterConditions(devices, s))!;
-}
 
 /**
  * The device_counts rows of a list's filters in the caller's scope (a site-limited caller sums
@@ -132,7 +64,14 @@ export async function countFromCounters(db: Reader, ctx: Scope, f: ListFilters):
   if (seesNothing(ctx)) {
     return 0;
   }
-  const shape = listShape(ctx, { ...f, search: undefined });
+  const shape = listShape(ctx, {
+    ...f,
+    search: undefined,
+    tag_id: undefined,
+    group_id: undefined,
+    field_key: undefined,
+    field_value: undefined,
+  });
   const [row] = await countersStatement(db, shapeKey(shape)).execute(listValues(ctx, f));
   return row?.n ?? 0;
 }
@@ -212,7 +151,7 @@ const pageStatement = statementCache((db, key) => {
     .offset(p('offset'))
     .as('page_ids');
   return db
-    .select({ ...deviceListColumns, total: shape.search !== 'none' ? sql<number>`0` : countersTotal(shape) })
+    .select({ ...deviceListColumns, total: isCounted(shape) ? sql<number>`0` : countersTotal(shape) })
     .from(devices)
     .innerJoin(pageIds, eq(pageIds.id, devices.id))
     .leftJoin(sites, eq(sites.id, devices.siteId))
@@ -250,7 +189,8 @@ export async function listDevices(
     searchTotal?: number;
   } = {},
 ): Promise<{ rows: DeviceListItem[]; total: number; isSearchCounted?: boolean }> {
-  const key = shapeKey(listShape(ctx, f));
+  const shape = listShape(ctx, f);
+  const key = shapeKey(shape);
   const values = listValues(ctx, f);
   const forward: PageWindow = { limit: f.limit, offset: (f.page - 1) * f.limit, isBackward: false };
   const page = (w: PageWindow) =>
@@ -259,7 +199,7 @@ export async function listDevices(
       limit: w.limit,
       offset: w.offset,
     });
-  if (f.search) {
+  if (isCounted(shape)) {
     if (searchTotal !== undefined) {
       const rows = await page(forward);
       // a full page lies within the known total; a short one ends exactly at it

@@ -45,6 +45,7 @@ import {
 } from './devices-list.queries';
 import type { ScopedDevice } from './devices-list.queries';
 import { createCleanupService } from './cleanup.service';
+import { withTagsAndFields } from './device-list-extras.queries';
 import { createDeviceRemoval } from './device-removal';
 import { createSearchTotals } from './search-totals';
 
@@ -224,10 +225,11 @@ export function createDevicesService({
     async list(ctx: RequestContext, f: DeviceListFilters): Promise<DeviceListResponse> {
       const searchTotal = f.search ? searchTotals.get(ctx, f) : undefined;
       const { rows, total, isSearchCounted } = await listDevices(db, ctx, f, { searchTotal });
-      if (isSearchCounted) {
+      if (isSearchCounted && f.search) {
         searchTotals.set(ctx, f, total);
       }
-      return { data: rows, pagination: paginate(f.page, f.limit, total) };
+      const data = await withTagsAndFields(db, ctx.tenantId, rows, f.fields);
+      return { data, pagination: paginate(f.page, f.limit, total) };
     },
 
     async get(ctx: RequestContext, idOrGuid: string): Promise<Device> {
