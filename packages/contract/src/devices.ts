@@ -237,10 +237,13 @@ export const DeviceListQuery = z
     message: deviceListMessages.fieldPair,
     path: ['field_value'],
   })
-  .refine((q) => (q.field_op ?? 'eq') === 'eq' || q.field_value === undefined || isNumberText(q.field_value), {
-    message: deviceListMessages.fieldNumber,
-    path: ['field_value'],
-  });
+  .refine(
+    (q) => (q.field_op ?? 'eq') === 'eq' || q.field_value === undefined || isNumberText(q.field_value),
+    {
+      message: deviceListMessages.fieldNumber,
+      path: ['field_value'],
+    },
+  );
 export type DeviceListQuery = z.input<typeof DeviceListQuery>;
 export type DeviceListFilters = z.output<typeof DeviceListQuery>;
 

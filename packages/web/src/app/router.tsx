@@ -54,6 +54,7 @@ export const routes: RouteObject[] = [
           { path: 'users', ...page(() => import('../features/users/pages/users-page')) },
           { path: 'agents', ...page(() => import('../features/agents/pages/agents-page')) },
           { path: 'sites', ...page(() => import('../features/sites/pages/sites-page')) },
+          { path: 'tags', ...page(() => import('../features/tags/pages/tags-page')) },
           { path: 'audit-logs', ...page(() => import('../features/audit/pages/audit-logs-page')) },
           {
             path: 'device-activity',

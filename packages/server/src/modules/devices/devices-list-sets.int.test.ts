@@ -80,7 +80,7 @@ describe('device list: tag, group and custom field filters', () => {
     await db.insert(deviceGroupMembers).values([
       { groupId, deviceId: ids['set-b']!, tenantId: acme },
       { groupId, deviceId: ids['set-d']!, tenantId: acme },
-      { groupId: globexGroupId, deviceId: ids['set-globex']!, tenantId: globex },
+      { groupId: globexGroupId, deviceId: ids['set-globex'], tenantId: globex },
     ]);
 
     const [owner, ram] = await db
@@ -99,7 +99,7 @@ describe('device list: tag, group and custom field filters', () => {
       { tenantId: acme, deviceId: ids['set-d']!, fieldId: owner!.id, valueText: 'Finance' },
       { tenantId: acme, deviceId: ids['set-a']!, fieldId: ram!.id, valueText: '8', valueNumber: 8 },
       { tenantId: acme, deviceId: ids['set-b']!, fieldId: ram!.id, valueText: '32', valueNumber: 32 },
-      { tenantId: globex, deviceId: ids['set-globex']!, fieldId: gOwner!.id, valueText: 'Finance' },
+      { tenantId: globex, deviceId: ids['set-globex'], fieldId: gOwner!.id, valueText: 'Finance' },
     ]);
   });
   afterAll(async () => {

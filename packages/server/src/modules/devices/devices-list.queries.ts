@@ -14,8 +14,8 @@ import {
   listWhere,
   shapeKey,
   shapeOfKey,
-} from './devices-list-shape';
-import type { ListFilters, ListShape } from './devices-list-shape';
+} from './devices-list-shape.queries';
+import type { ListFilters, ListShape } from './devices-list-shape.queries';
 import { deviceColumns, deviceListColumns, toListItem } from './devices.queries';
 import type { DeviceSelection } from './devices.queries';
 
@@ -27,7 +27,7 @@ export type { Scope };
 // The software list of one device lives in device-software.queries.ts.
 export { listDeviceSoftware } from './device-software.queries';
 // The list's WHERE, for a statement of one's own over the same devices (the CSV export).
-export { deviceListCondition } from './devices-list-shape';
+export { deviceListCondition } from './devices-list-shape.queries';
 
 const p = sql.placeholder;
 

@@ -7,6 +7,7 @@ import {
   Rocket,
   ScrollText,
   Server,
+  Tags,
   UserCircle,
   Users,
 } from 'lucide-react';
@@ -26,6 +27,7 @@ export const managementNav: NavItem[] = [
   { to: '/users', label: 'Users', icon: Users },
   { to: '/agents', label: 'Agents', icon: Server },
   { to: '/sites', label: 'Sites', icon: Building2 },
+  { to: '/tags', label: 'Tags', icon: Tags },
   { to: '/audit-logs', label: 'Audit Logs', icon: ScrollText },
 ];
 export const bottomNav: NavItem[] = [{ to: '/profile', label: 'Profile', icon: UserCircle }];
