@@ -62,6 +62,7 @@ export const routes: Route[] = [
   { name: 'deployment details', path: async (ctx) => `/deployments/${await firstDeployment(ctx)}` },
   { name: 'users', path: '/users' },
   { name: 'sites', path: '/sites' },
+  { name: 'tags', path: '/tags' },
   { name: 'audit logs', path: '/audit-logs' },
   { name: 'device activity', path: '/device-activity' },
 ];

@@ -35,7 +35,7 @@ export function DeviceSetFilters({ state }: { state: SetFilterState }) {
             ? [{ value: String(filters.tag_id), label: `Tag #${filters.tag_id}` }]
             : []),
         ]}
-        className="sm:w-36"
+        className="sm:w-44"
       />
       {(groupList !== null || filters.group_id) && (
         <FilterSelect
