@@ -71,21 +71,21 @@ const common = await one<{ id: number }>(
   sql`insert into tags (tenant_id, name, color) values (${t}, 'Common', 'blue') returning id`,
 );
 await db.execute(sql`insert into device_tags (tenant_id, device_id, tag_id)
-  select ${t}, id, ${rare.id} from devices where tenant_id = ${t} and id % 100 = 0
-  union all select ${t}, id, ${common.id} from devices where tenant_id = ${t} and id % 10 < 3`);
+  select ${t}::int, id, ${rare.id}::int from devices where tenant_id = ${t} and id % 100 = 0
+  union all select ${t}::int, id, ${common.id}::int from devices where tenant_id = ${t} and id % 10 < 3`);
 const group = await one<{ id: number }>(
   sql`insert into device_groups (tenant_id, name, kind) values (${t}, 'Servers', 'static') returning id`,
 );
 await db.execute(sql`insert into device_group_members (group_id, device_id, tenant_id)
-  select ${group.id}, id, ${t} from devices where tenant_id = ${t} and id % 10 = 7`);
+  select ${group.id}::int, id, ${t}::int from devices where tenant_id = ${t} and id % 10 = 7`);
 const owner = await one<{ id: number }>(sql`insert into custom_fields (tenant_id, key, name, field_type)
   values (${t}, 'owner', 'Owner', 'text') returning id`);
 const ram = await one<{ id: number }>(sql`insert into custom_fields (tenant_id, key, name, field_type)
   values (${t}, 'ram_gb', 'RAM (GB)', 'number') returning id`);
 await db.execute(sql`insert into device_field_values (tenant_id, device_id, field_id, value_text)
-  select ${t}, id, ${owner.id}, (array['Finance', 'Sales', 'IT', 'Ops', 'Legal'])[1 + id % 5] from devices where tenant_id = ${t}`);
+  select ${t}::int, id, ${owner.id}::int, (array['Finance', 'Sales', 'IT', 'Ops', 'Legal'])[1 + id % 5] from devices where tenant_id = ${t}`);
 await db.execute(sql`insert into device_field_values (tenant_id, device_id, field_id, value_text, value_number)
-  select ${t}, id, ${ram.id}, ((id % 8 + 1) * 8)::text, (id % 8 + 1) * 8 from devices where tenant_id = ${t} and id % 2 = 0`);
+  select ${t}::int, id, ${ram.id}::int, ((id % 8 + 1) * 8)::text, (id % 8 + 1) * 8 from devices where tenant_id = ${t} and id % 2 = 0`);
 await db.execute(sql`analyze`);
 const seededMs = Date.now() - started;
 

@@ -8,6 +8,7 @@ import { insertDevice } from '../../../test/support/devices';
 import { customFields, deviceFieldValues, deviceGroupMembers, deviceGroups } from '../../db/schema/index';
 import { DEMO } from '../demo/demo.seed';
 import { addMember } from '../tenants/tenants.service';
+import { listDevices } from './devices-list.queries';
 
 type Envelope<T> = { success: boolean; data: T; error?: string; code?: string };
 
@@ -177,5 +178,26 @@ describe('device list: tag, group and custom field filters', () => {
     expect((await list(`group_id=${groupId}`, globexAdmin)).data).toEqual([]);
     expect(hostnames(await list('field_key=owner&field_value=Finance', globexAdmin))).toEqual(['set-globex']);
     expect((await list(`group_id=${globexGroupId}`)).data).toEqual([]);
+  });
+
+  it('reads a large set by walking the list in order, with the same rows as a small one', async () => {
+    const scope = { tenantId: acme, siteAccessType: 'all' as const, siteIds: [] };
+    const db = server.database.db;
+    for (const extra of [
+      { tag_id: tag.id },
+      { group_id: groupId },
+      { field_key: 'owner', field_value: 'Finance' },
+    ]) {
+      const f = { page: 1, limit: 1, search: undefined, os_type: undefined, ...extra };
+      for (const page of [1, 2, 3]) {
+        const small = await listDevices(db, scope, { ...f, page });
+        const large = await listDevices(db, scope, { ...f, page }, { smallSetRows: 0 });
+        expect(
+          large.rows.map((r) => r.hostname),
+          JSON.stringify(extra),
+        ).toEqual(small.rows.map((r) => r.hostname));
+        expect(large.total).toBe(small.total);
+      }
+    }
   });
 });

@@ -38,6 +38,12 @@ export type ListShape = {
   hasTag: boolean;
   hasGroup: boolean;
   field: 'none' | 'eq' | 'lt' | 'gt';
+  /**
+   * How a set filter is written: 'any', `devices.id = any(array(<the set>))`, reads the set first
+   * and then its devices by primary key (a small set, and every count); 'in', `devices.id in
+   * (<the set>)`, lets the list walk its index in order and probe the set (a large set's page)
+   */
+  setForm: 'any' | 'in';
 };
 export type ListFilters = Pick<
   DeviceListFilters,
@@ -54,7 +60,11 @@ export const listShape = (ctx: Pick<Scope, 'siteAccessType'>, f: ListFilters): L
   hasTag: Boolean(f.tag_id),
   hasGroup: Boolean(f.group_id),
   field: f.field_key !== undefined && f.field_value !== undefined ? (f.field_op ?? 'eq') : 'none',
+  setForm: 'any',
 });
+
+/** A list with a tag, group or custom-field filter. */
+export const hasSetFilter = (s: ListShape) => s.hasTag || s.hasGroup || s.field !== 'none';
 
 /** A list counted row by row: a search or a set filter (no counter can know either). */
 export const isCounted = (s: ListShape) =>
@@ -64,7 +74,7 @@ const SEARCH_KEYS = ['none', 'joined', 'fields'] as const;
 const FIELD_KEYS = ['none', 'eq', 'lt', 'gt'] as const;
 export const shapeKey = (s: ListShape) =>
   `${+s.isSiteLimited}${SEARCH_KEYS.indexOf(s.search)}${+s.hasOsType}${+s.hasSite}` +
-  `${+s.hasTag}${+s.hasGroup}${FIELD_KEYS.indexOf(s.field)}${s.status}`;
+  `${+s.hasTag}${+s.hasGroup}${FIELD_KEYS.indexOf(s.field)}${s.setForm === 'in' ? 1 : 0}${s.status}`;
 export const shapeOfKey = (key: string): ListShape => ({
   isSiteLimited: key[0] === '1',
   search: SEARCH_KEYS[Number(key[1])]!,
@@ -73,7 +83,8 @@ export const shapeOfKey = (key: string): ListShape => ({
   hasTag: key[4] === '1',
   hasGroup: key[5] === '1',
   field: FIELD_KEYS[Number(key[6])]!,
-  status: key.slice(7) as ListShape['status'],
+  setForm: key[7] === '1' ? 'in' : 'any',
+  status: key.slice(8) as ListShape['status'],
 });
 
 /** The placeholders' values of a list statement. */
@@ -113,13 +124,16 @@ export function filterConditions(
 }
 
 /**
- * The set filters, each `devices.id in (…)` over its table's tenant-first index: a tag's devices
+ * The set filters over their tables' tenant-first indexes: a tag's devices
  * (device_tags_tenant_tag_idx), a group's members (its primary key, group first), a field's
- * matching values (device_field_values_text_idx, or _number_idx for lt and gt), so the planner
- * can start from the set when it is small and keep the list's index walk when it is large.
+ * matching values (device_field_values_text_idx, or _number_idx for lt and gt). Written as the
+ * shape's setForm says (ListShape): PostgreSQL's estimates alone pick a full scan of the tenant's
+ * devices for a small set.
  */
 function setConditions(s: ListShape, v: ValueOf): (SQL | undefined)[] {
   const tenant = v('tenantId');
+  const member = (set: SQL) =>
+    s.setForm === 'in' ? sql`${devices.id} in (${set})` : sql`${devices.id} = any(array(${set}))`;
   const fieldId = sql`(select ${customFields.id} from ${customFields} where ${customFields.tenantId} = ${tenant} and ${customFields.key} = ${v('fieldKey')})`;
   const fieldMatch =
     s.field === 'eq'
@@ -127,13 +141,19 @@ function setConditions(s: ListShape, v: ValueOf): (SQL | undefined)[] {
       : sql`${deviceFieldValues.valueNumber} ${s.field === 'lt' ? sql`<` : sql`>`} ${v('fieldNumber')}::float8`;
   return [
     s.hasTag
-      ? sql`${devices.id} in (select ${deviceTags.deviceId} from ${deviceTags} where ${deviceTags.tenantId} = ${tenant} and ${deviceTags.tagId} = ${v('tagId')})`
+      ? member(
+          sql`select ${deviceTags.deviceId} from ${deviceTags} where ${deviceTags.tenantId} = ${tenant} and ${deviceTags.tagId} = ${v('tagId')}`,
+        )
       : undefined,
     s.hasGroup
-      ? sql`${devices.id} in (select ${deviceGroupMembers.deviceId} from ${deviceGroupMembers} where ${deviceGroupMembers.groupId} = ${v('groupId')} and ${deviceGroupMembers.tenantId} = ${tenant})`
+      ? member(
+          sql`select ${deviceGroupMembers.deviceId} from ${deviceGroupMembers} where ${deviceGroupMembers.groupId} = ${v('groupId')} and ${deviceGroupMembers.tenantId} = ${tenant}`,
+        )
       : undefined,
     s.field !== 'none'
-      ? sql`${devices.id} in (select ${deviceFieldValues.deviceId} from ${deviceFieldValues} where ${deviceFieldValues.tenantId} = ${tenant} and ${deviceFieldValues.fieldId} = ${fieldId} and ${fieldMatch})`
+      ? member(
+          sql`select ${deviceFieldValues.deviceId} from ${deviceFieldValues} where ${deviceFieldValues.tenantId} = ${tenant} and ${deviceFieldValues.fieldId} = ${fieldId} and ${fieldMatch}`,
+        )
       : undefined,
   ];
 }

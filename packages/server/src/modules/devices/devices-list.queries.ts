@@ -8,6 +8,7 @@ import { inScope, inScopePlaceholders, isSiteLimited, scopeValues, sitesInScope 
 import type { Scope } from '../../lib/scope';
 import {
   filterConditions,
+  hasSetFilter,
   isCounted,
   listShape,
   listValues,
@@ -130,6 +131,13 @@ const listOrderReversed = [sql`lower(${devices.hostname}) desc nulls first`, des
  */
 const BACKWARD_FROM_ROWS = 1_000;
 
+/**
+ * A set filter matching more devices than this reads its page by walking the list's index and
+ * probing the set; a smaller one reads the set's devices by primary key and sorts them
+ * (bench/device-sets.ts measures both at 100,000 devices).
+ */
+const SMALL_SET_ROWS = 2_000;
+
 type PageWindow = { limit: number; offset: number; isBackward: boolean };
 
 /**
@@ -171,7 +179,8 @@ const searchCountStatement = statementCache((db, key) =>
  * A page of devices. The order is stable (hostname, then id). Without a search the total is the
  * counters' sum, a column of the page statement (one round trip, the same snapshot as the rows);
  * a search counts its matches with a count(*) on a second connection at the same time as the
- * page (tenant-first trigram indexes). A deep page in the list's second half is read backwards
+ * page (tenant-first trigram indexes); so does a tag, group or custom-field filter, which no
+ * counter knows (docs/product/device-sets.md#device-list-filters). A deep page in the list's second half is read backwards
  * from the end, its position computed from the counters' total read first; should the total
  * have moved between the two statements (a device enrolled or removed meanwhile), the page is
  * read forwards instead, in one statement.
@@ -182,9 +191,12 @@ export async function listDevices(
   f: DeviceListFilters,
   {
     backwardFromRows = BACKWARD_FROM_ROWS,
+    smallSetRows = SMALL_SET_ROWS,
     searchTotal,
   }: {
     backwardFromRows?: number;
+    /** the largest set filter read by primary key (tests lower it) */
+    smallSetRows?: number;
     /** a search's total counted moments ago (the service keeps it): used when the page agrees */
     searchTotal?: number;
   } = {},
@@ -193,27 +205,34 @@ export async function listDevices(
   const key = shapeKey(shape);
   const values = listValues(ctx, f);
   const forward: PageWindow = { limit: f.limit, offset: (f.page - 1) * f.limit, isBackward: false };
-  const page = (w: PageWindow) =>
-    pageStatement(db, key + (w.isBackward ? 'b' : 'f')).execute({
+  const pageOf = (pageKey: string, w: PageWindow) =>
+    pageStatement(db, pageKey + (w.isBackward ? 'b' : 'f')).execute({
       ...values,
       limit: w.limit,
       offset: w.offset,
     });
+  const page = (w: PageWindow) => pageOf(key, w);
   if (isCounted(shape)) {
-    if (searchTotal !== undefined) {
-      const rows = await page(forward);
+    let total = searchTotal;
+    const isSet = hasSetFilter(shape);
+    // a set filter is counted first: its size says how to read its page (ListShape.setForm)
+    if (isSet && total === undefined) {
+      const [counted] = await searchCountStatement(db, key).execute(values);
+      total = counted?.n ?? 0;
+    }
+    const pageKey = isSet && total! > smallSetRows ? shapeKey({ ...shape, setForm: 'in' }) : key;
+    if (total !== undefined) {
+      const rows = await pageOf(pageKey, forward);
       // a full page lies within the known total; a short one ends exactly at it
       const end = forward.offset + rows.length;
       const agrees =
-        rows.length === f.limit
-          ? end <= searchTotal
-          : end === searchTotal && (rows.length > 0 || f.page === 1);
-      if (agrees) {
-        return { rows: rows.map(toListItem), total: searchTotal };
+        rows.length === f.limit ? end <= total : end === total && (rows.length > 0 || f.page === 1);
+      if (agrees || searchTotal === undefined) {
+        return { rows: rows.map(toListItem), total, isSearchCounted: searchTotal === undefined };
       }
     }
     const [rows, [counted]] = await Promise.all([
-      page(forward),
+      pageOf(pageKey, forward),
       searchCountStatement(db, key).execute(values),
     ]);
     return { rows: rows.map(toListItem), total: counted?.n ?? 0, isSearchCounted: true };

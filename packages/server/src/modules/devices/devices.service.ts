@@ -223,9 +223,11 @@ export function createDevicesService({
 
   return {
     async list(ctx: RequestContext, f: DeviceListFilters): Promise<DeviceListResponse> {
-      const searchTotal = f.search ? searchTotals.get(ctx, f) : undefined;
+      // a search or a set filter (tag, group, custom field) is counted row by row: its total is reused
+      const isCounted = Boolean(f.search || f.tag_id || f.group_id || f.field_key);
+      const searchTotal = isCounted ? searchTotals.get(ctx, f) : undefined;
       const { rows, total, isSearchCounted } = await listDevices(db, ctx, f, { searchTotal });
-      if (isSearchCounted && f.search) {
+      if (isSearchCounted) {
         searchTotals.set(ctx, f, total);
       }
       const data = await withTagsAndFields(db, ctx.tenantId, rows, f.fields);
