@@ -111,6 +111,7 @@ const token = ((await signIn.json()) as { data: { token: string } }).data.token;
 
 const list = '/api/customer/devices';
 const cases: [string, string][] = [
+  ['baseline: no filter (for comparison)', list],
   ['tag, 1 % of devices', `${list}?tag_id=${rare.id}`],
   ['tag, 30 % of devices', `${list}?tag_id=${common.id}`],
   ['tag 30 %, page 50', `${list}?tag_id=${common.id}&page=50`],
