@@ -81,6 +81,7 @@ export const routes: Route[] = [
   { name: 'users', path: '/users' },
   { name: 'sites', path: '/sites' },
   { name: 'custom fields', path: '/custom-fields' },
+  { name: 'tags', path: '/tags' },
   { name: 'audit logs', path: '/audit-logs' },
   { name: 'device activity', path: '/device-activity' },
   { name: 'policies', path: '/policies' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, IdParam, PageParam } from './input';
 import { listOf } from './envelope';
+import { DeviceTag } from './tags';
 
 // docs/product/devices.md#device-fields, field for field. Sizes: memory module capacity in
 // GB, storage sizes in bytes, interface byte counters in bytes (the UI shows MB).
@@ -183,6 +184,8 @@ export type ActivityLogEntry = z.infer<typeof ActivityLogEntry>;
 // docs/product/devices.md#calls, docs/product/administration.md#calls. Lists carry data.data + data.pagination.
 
 const pageParam = PageParam;
+/** The most custom fields a device list shows as columns. */
+export const DEVICE_LIST_FIELDS_MAX = 10;
 const limitParam = (fallback: number) => z.coerce.number().int().min(1).max(100).default(fallback);
 const optionalText = z
   .string()
@@ -191,23 +194,77 @@ const optionalText = z
   .optional()
   .transform((v) => v || undefined);
 
+export const deviceListMessages = {
+  fieldPair: 'field_key and field_value go together',
+  fieldNumber: 'field_value must be a number with field_op lt or gt',
+  fieldKey: 'A custom field key holds letters, digits, dots, dashes and underscores (at most 64)',
+  fieldsTooMany: `At most ${DEVICE_LIST_FIELDS_MAX} custom fields as columns`,
+} as const;
+export const FIELD_OPS = ['eq', 'lt', 'gt'] as const;
+const FIELD_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+const isNumberText = (v: string) => /^-?\d+(\.\d+)?$/.test(v.trim()) && Number.isFinite(Number(v));
+const FieldKeyParam = z.string().trim().regex(FIELD_KEY, deviceListMessages.fieldKey);
+const FieldKeysParam = z
+  .string()
+  .max(1000)
+  .transform((v) => [
+    ...new Set(
+      v
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    ),
+  ])
+  .refine((keys) => keys.every((k) => FIELD_KEY.test(k)), deviceListMessages.fieldKey)
+  .refine((keys) => keys.length <= DEVICE_LIST_FIELDS_MAX, deviceListMessages.fieldsTooMany);
+
 /**
  * GET /customer/devices. status 'online' matches online and loggedin (a signed-in device is
  * online; the dashboard counts it the same way); 'loggedin' alone matches only loggedin.
  */
-export const DeviceListQuery = z.object({
-  page: pageParam,
-  limit: limitParam(20),
-  search: optionalText,
-  status: DeviceStatus.optional(),
-  os_type: optionalText,
-  site_id: IdParam.optional(),
-});
+export const DeviceListQuery = z
+  .object({
+    page: pageParam,
+    limit: limitParam(20),
+    search: optionalText,
+    status: DeviceStatus.optional(),
+    os_type: optionalText,
+    site_id: IdParam.optional(),
+    // docs/product/device-sets.md#device-list-filters: devices carrying a tag, members of a group,
+    // devices whose custom field equals a value (or, for a number field, is below or above it)
+    tag_id: IdParam.optional(),
+    group_id: IdParam.optional(),
+    field_key: FieldKeyParam.optional(),
+    field_value: z.string().max(500).optional(),
+    field_op: z.enum(FIELD_OPS).optional(),
+    /** custom fields to return with each row, comma-separated keys */
+    fields: FieldKeysParam.optional(),
+  })
+  .refine((q) => (q.field_key === undefined) === (q.field_value === undefined), {
+    message: deviceListMessages.fieldPair,
+    path: ['field_value'],
+  })
+  .refine(
+    (q) => (q.field_op ?? 'eq') === 'eq' || q.field_value === undefined || isNumberText(q.field_value),
+    {
+      message: deviceListMessages.fieldNumber,
+      path: ['field_value'],
+    },
+  );
 export type DeviceListQuery = z.input<typeof DeviceListQuery>;
 export type DeviceListFilters = z.output<typeof DeviceListQuery>;
 
 /** A list row: the device without its inventory documents. */
-export const DeviceListItem = Device.omit({ hardware_info: true, network_info: true, not_reported: true });
+export const DeviceListItem = Device.omit({
+  hardware_info: true,
+  network_info: true,
+  not_reported: true,
+}).extend({
+  /** the device's tags (the device list; docs/product/device-sets.md#tags) */
+  tags: z.array(DeviceTag).optional(),
+  /** the custom fields asked for with `fields`, by key; null: no value */
+  fields: z.record(z.string(), z.string().nullable()).optional(),
+});
 export type DeviceListItem = z.infer<typeof DeviceListItem>;
 
 export const DeviceListResponse = listOf(DeviceListItem);

@@ -45,6 +45,7 @@ import { policiesRoutes } from './modules/policies/policies.routes';
 import { offlineDevicesRoutes } from './modules/deployments/offline-devices.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { sitesRoutes } from './modules/sites/sites.routes';
+import { tagsRoutes } from './modules/tags/tags.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { softwareRoutes } from './modules/software/software.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
@@ -159,6 +160,7 @@ async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
           await customer.register(offlineDevicesRoutes, { service: services.offlineDevices });
           await customer.register(usersRoutes, { service: services.users });
           await customer.register(sitesRoutes, { service: services.sites });
+          await customer.register(tagsRoutes, { service: services.tags });
           await customer.register(auditRoutes, { service: services.audit });
           await customer.register(activityRoutes, { service: services.activity });
           await customer.register(agentUpdateRoutes, { service: services.agentUpdate });

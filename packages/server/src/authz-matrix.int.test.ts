@@ -18,6 +18,7 @@ import {
   files,
   packageSteps,
   policies,
+  tags,
   users,
 } from './db/schema/index';
 import { hashSecret } from './modules/agents/agent-secrets';
@@ -59,7 +60,8 @@ describe('authorisation matrix over every registered /api route', () => {
     | 'site'
     | 'ownSite'
     | 'field'
-    | 'policy',
+    | 'policy'
+    | 'tag',
     number
   >;
   let stepBody: Record<string, unknown>;
@@ -84,6 +86,7 @@ describe('authorisation matrix over every registered /api route', () => {
       ['/api/customer/users/', acme.user],
       ['/api/customer/sites/', acme.site],
       ['/api/customer/custom-fields/', acme.field],
+      ['/api/customer/tags/', acme.tag],
       ['/api/agent/files/', acme.file],
       ['/api/customer/policies/', acme.policy],
     ];
@@ -122,6 +125,10 @@ describe('authorisation matrix over every registered /api route', () => {
       'PUT /api/customer/custom-fields/reorder': { field_ids: [acme.field] },
       'PUT /api/customer/devices/:id/fields': { matrix_field: 'x' },
       'POST /api/customer/devices/fields': { device_ids: [acme.device], values: { matrix_field: 'x' } },
+      'POST /api/customer/devices/tags': { device_ids: [acme.device], add: [acme.tag] },
+      // runs after the POST above put the tag on: taking it off is a change
+      'PUT /api/customer/devices/:id/tags': { tags: [] },
+      'PUT /api/customer/tags/:id': { color: 'red' },
     };
     return bodies[key] ?? (method === 'GET' || method === 'DELETE' ? undefined : {});
   }
@@ -212,6 +219,10 @@ describe('authorisation matrix over every registered /api route', () => {
         activeSince: new Date(),
       })
       .returning({ id: policies.id });
+    const [tag] = await db
+      .insert(tags)
+      .values({ tenantId: demo.acmeTenantId, name: 'Matrix tag', color: 'teal' })
+      .returning({ id: tags.id });
     const [techRow] = await db
       .select({ id: users.id })
       .from(users)
@@ -229,6 +240,7 @@ describe('authorisation matrix over every registered /api route', () => {
       ownSite: london,
       field: field!.id,
       policy: policy!.id,
+      tag: tag!.id,
     });
     stepBody = {
       step_name: step!.stepName,
@@ -277,6 +289,8 @@ describe('authorisation matrix over every registered /api route', () => {
       'PUT /api/customer/custom-fields/:id',
       'PUT /api/customer/custom-fields/reorder',
       'DELETE /api/customer/custom-fields/:id',
+      'PUT /api/customer/tags/:id',
+      'DELETE /api/customer/tags/:id',
     ]) {
       expect(adminRoutes).toContain(expected);
     }
@@ -356,6 +370,7 @@ describe('authorisation matrix over every registered /api route', () => {
           'DELETE /api/customer/users',
           'DELETE /api/customer/sites',
           'POST /api/customer/devices/fields',
+          'POST /api/customer/devices/tags',
         ].includes(`${r.method} ${r.url}`),
     );
     expect(addressing.length).toBeGreaterThan(20);
@@ -429,6 +444,7 @@ describe('authorisation matrix over every registered /api route', () => {
       'POST /api/customer/agents/enrollment-tokens': { name: 'Matrix token' },
       'PUT /api/customer/auth/profile': { company: 'Matrix Inc' },
       'POST /api/customer/custom-fields': { key: 'matrix_new', name: 'Matrix new', field_type: 'text' },
+      'POST /api/customer/tags': { name: 'Matrix new tag' },
     };
     const entries = async () =>
       (await server.database.db.select({ id: auditLogs.id }).from(auditLogs)).length;
@@ -443,7 +459,13 @@ describe('authorisation matrix over every registered /api route', () => {
       }
     }
     expect(succeeded).toEqual(
-      expect.arrayContaining([...Object.keys(creates), 'POST /api/customer/auth/logout']),
+      expect.arrayContaining([
+        ...Object.keys(creates),
+        'POST /api/customer/auth/logout',
+        'POST /api/customer/devices/tags',
+        'PUT /api/customer/devices/:id/tags',
+        'PUT /api/customer/tags/:id',
+      ]),
     );
     expect(succeeded.length).toBeGreaterThan(15);
   });

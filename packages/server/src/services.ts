@@ -35,6 +35,7 @@ import { createPolicyScheduler } from './modules/policies/policy-scheduler';
 import { systemClock } from './modules/deployments/engine/clock';
 import { createSitesService } from './modules/sites/sites.service';
 import { createSoftwareService } from './modules/software/software.service';
+import { createTagsService } from './modules/tags/tags.service';
 import { createTenantsService } from './modules/tenants/tenants.service';
 import { createUsersService } from './modules/users/users.service';
 
@@ -126,6 +127,7 @@ export function createServices(deps: ServicesDeps) {
       sessions: createSessionControl((userIds) => bus.publish('portal.sessions', { userIds })),
     }),
     sites: createSitesService({ db }),
+    tags: createTagsService({ db }),
     audit: createAuditService({ db }),
     health: createHealthService({ database: deps.database, redisState: deps.redisState, log: deps.log }),
     customFields,

@@ -1,12 +1,22 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
-import type { AnyColumn, SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { DeviceListFilters, DeviceListItem, SiteOption } from '@outpost/contract/devices';
 import { deviceCounts, devices, sites } from '../../db/schema/index';
 import { statementCache, UNNAMED_STATEMENT } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
 import { inScope, inScopePlaceholders, isSiteLimited, scopeValues, sitesInScope } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
-import { escapeLike } from './device-software.queries';
+import {
+  filterConditions,
+  hasSetFilter,
+  isCounted,
+  listShape,
+  listValues,
+  listWhere,
+  shapeKey,
+  shapeOfKey,
+} from './devices-list-shape.queries';
+import type { ListFilters, ListShape } from './devices-list-shape.queries';
 import { deviceColumns, deviceListColumns, toListItem } from './devices.queries';
 import type { DeviceSelection } from './devices.queries';
 
@@ -17,87 +27,10 @@ import type { DeviceSelection } from './devices.queries';
 export type { Scope };
 // The software list of one device lives in device-software.queries.ts.
 export { listDeviceSoftware } from './device-software.queries';
-
-/**
- * What decides the text of a list statement: which conditions it has. The values (tenant, sites,
- * search term, filters, page window) are placeholders, so each shape is built once per database
- * handle (lib/db statementCache) and run unnamed (PostgreSQL still plans it with the values).
- */
-type ListShape = {
-  isSiteLimited: boolean;
-  /**
-   * 'joined': the term against search_text, the three searched fields joined by newlines; 'fields':
-   * each field on its own, for a term with a newline in it (which could otherwise match across
-   * two fields)
-   */
-  search: 'none' | 'joined' | 'fields';
-  /** 'connected': online or loggedin (the dashboard counts it the same way) */
-  status: 'any' | 'connected' | 'one';
-  hasOsType: boolean;
-  hasSite: boolean;
-};
-type ListFilters = Pick<DeviceListFilters, 'search' | 'status' | 'os_type' | 'site_id'>;
-
-const listShape = (ctx: Scope, f: ListFilters): ListShape => ({
-  isSiteLimited: isSiteLimited(ctx),
-  search: !f.search ? 'none' : f.search.includes('\n') ? 'fields' : 'joined',
-  status: !f.status ? 'any' : f.status === 'online' ? 'connected' : 'one',
-  hasOsType: Boolean(f.os_type),
-  hasSite: Boolean(f.site_id),
-});
-const SEARCH_KEYS = ['none', 'joined', 'fields'] as const;
-const shapeKey = (s: ListShape) =>
-  `${+s.isSiteLimited}${SEARCH_KEYS.indexOf(s.search)}${s.status}${+s.hasOsType}${+s.hasSite}`;
-const shapeOfKey = (key: string): ListShape => ({
-  isSiteLimited: key[0] === '1',
-  search: SEARCH_KEYS[Number(key[1])]!,
-  status: key.slice(2, -2) as ListShape['status'],
-  hasOsType: key.at(-2) === '1',
-  hasSite: key.at(-1) === '1',
-});
-
-/** The placeholders' values of a list statement. */
-const listValues = (ctx: Scope, f: ListFilters) => ({
-  ...scopeValues(ctx),
-  term: f.search ? `%${escapeLike(f.search.toLowerCase())}%` : null,
-  status: f.status ?? null,
-  osType: f.os_type ?? null,
-  siteId: f.site_id ?? null,
-});
+// The list's WHERE, for a statement of one's own over the same devices (the CSV export).
+export { deviceListCondition } from './devices-list-shape.queries';
 
 const p = sql.placeholder;
-
-/** The filters of a list on a table with these columns (the devices, or their counters). */
-function filterConditions(
-  table: { status: AnyColumn; osType: AnyColumn; siteId: AnyColumn },
-  s: ListShape,
-): (SQL | undefined)[] {
-  return [
-    s.status === 'connected'
-      ? inArray(table.status, ['online', 'loggedin'])
-      : s.status === 'one'
-        ? eq(table.status, p('status'))
-        : undefined,
-    s.hasOsType ? eq(table.osType, p('osType')) : undefined,
-    s.hasSite ? eq(table.siteId, p('siteId')) : undefined,
-  ];
-}
-
-/** The devices a list shows: the caller's scope, the search and the filters. */
-function listWhere(s: ListShape): SQL {
-  const term = p('term');
-  const search =
-    s.search === 'joined'
-      ? sql`${devices.searchText} like ${term}`
-      : s.search === 'fields'
-        ? or(
-            sql`lower(${devices.hostname}) like ${term}`,
-            ilike(devices.ipAddress, term),
-            sql`lower(${devices.serialNumber}) like ${term}`,
-          )
-        : undefined;
-  return and(inScopePlaceholders(devices, s.isSiteLimited), search, ...filterConditions(devices, s))!;
-}
 
 /**
  * The device_counts rows of a list's filters in the caller's scope (a site-limited caller sums
@@ -132,7 +65,14 @@ export async function countFromCounters(db: Reader, ctx: Scope, f: ListFilters):
   if (seesNothing(ctx)) {
     return 0;
   }
-  const shape = listShape(ctx, { ...f, search: undefined });
+  const shape = listShape(ctx, {
+    ...f,
+    search: undefined,
+    tag_id: undefined,
+    group_id: undefined,
+    field_key: undefined,
+    field_value: undefined,
+  });
   const [row] = await countersStatement(db, shapeKey(shape)).execute(listValues(ctx, f));
   return row?.n ?? 0;
 }
@@ -191,6 +131,13 @@ const listOrderReversed = [sql`lower(${devices.hostname}) desc nulls first`, des
  */
 const BACKWARD_FROM_ROWS = 1_000;
 
+/**
+ * A set filter matching more devices than this reads its page by walking the list's index and
+ * probing the set; a smaller one reads the set's devices by primary key and sorts them
+ * (bench/device-sets.ts measures both at 100,000 devices).
+ */
+const SMALL_SET_ROWS = 2_000;
+
 type PageWindow = { limit: number; offset: number; isBackward: boolean };
 
 /**
@@ -212,7 +159,7 @@ const pageStatement = statementCache((db, key) => {
     .offset(p('offset'))
     .as('page_ids');
   return db
-    .select({ ...deviceListColumns, total: shape.search !== 'none' ? sql<number>`0` : countersTotal(shape) })
+    .select({ ...deviceListColumns, total: isCounted(shape) ? sql<number>`0` : countersTotal(shape) })
     .from(devices)
     .innerJoin(pageIds, eq(pageIds.id, devices.id))
     .leftJoin(sites, eq(sites.id, devices.siteId))
@@ -232,7 +179,8 @@ const searchCountStatement = statementCache((db, key) =>
  * A page of devices. The order is stable (hostname, then id). Without a search the total is the
  * counters' sum, a column of the page statement (one round trip, the same snapshot as the rows);
  * a search counts its matches with a count(*) on a second connection at the same time as the
- * page (tenant-first trigram indexes). A deep page in the list's second half is read backwards
+ * page (tenant-first trigram indexes); so does a tag, group or custom-field filter, which no
+ * counter knows (docs/product/device-sets.md#device-list-filters). A deep page in the list's second half is read backwards
  * from the end, its position computed from the counters' total read first; should the total
  * have moved between the two statements (a device enrolled or removed meanwhile), the page is
  * read forwards instead, in one statement.
@@ -243,37 +191,48 @@ export async function listDevices(
   f: DeviceListFilters,
   {
     backwardFromRows = BACKWARD_FROM_ROWS,
+    smallSetRows = SMALL_SET_ROWS,
     searchTotal,
   }: {
     backwardFromRows?: number;
+    /** the largest set filter read by primary key (tests lower it) */
+    smallSetRows?: number;
     /** a search's total counted moments ago (the service keeps it): used when the page agrees */
     searchTotal?: number;
   } = {},
 ): Promise<{ rows: DeviceListItem[]; total: number; isSearchCounted?: boolean }> {
-  const key = shapeKey(listShape(ctx, f));
+  const shape = listShape(ctx, f);
+  const key = shapeKey(shape);
   const values = listValues(ctx, f);
   const forward: PageWindow = { limit: f.limit, offset: (f.page - 1) * f.limit, isBackward: false };
-  const page = (w: PageWindow) =>
-    pageStatement(db, key + (w.isBackward ? 'b' : 'f')).execute({
+  const pageOf = (pageKey: string, w: PageWindow) =>
+    pageStatement(db, pageKey + (w.isBackward ? 'b' : 'f')).execute({
       ...values,
       limit: w.limit,
       offset: w.offset,
     });
-  if (f.search) {
-    if (searchTotal !== undefined) {
-      const rows = await page(forward);
+  const page = (w: PageWindow) => pageOf(key, w);
+  if (isCounted(shape)) {
+    let total = searchTotal;
+    const isSet = hasSetFilter(shape);
+    // a set filter is counted first: its size says how to read its page (ListShape.setForm)
+    if (isSet && total === undefined) {
+      const [counted] = await searchCountStatement(db, key).execute(values);
+      total = counted?.n ?? 0;
+    }
+    const pageKey = isSet && total! > smallSetRows ? shapeKey({ ...shape, setForm: 'in' }) : key;
+    if (total !== undefined) {
+      const rows = await pageOf(pageKey, forward);
       // a full page lies within the known total; a short one ends exactly at it
       const end = forward.offset + rows.length;
       const agrees =
-        rows.length === f.limit
-          ? end <= searchTotal
-          : end === searchTotal && (rows.length > 0 || f.page === 1);
-      if (agrees) {
-        return { rows: rows.map(toListItem), total: searchTotal };
+        rows.length === f.limit ? end <= total : end === total && (rows.length > 0 || f.page === 1);
+      if (agrees || searchTotal === undefined) {
+        return { rows: rows.map(toListItem), total, isSearchCounted: searchTotal === undefined };
       }
     }
     const [rows, [counted]] = await Promise.all([
-      page(forward),
+      pageOf(pageKey, forward),
       searchCountStatement(db, key).execute(values),
     ]);
     return { rows: rows.map(toListItem), total: counted?.n ?? 0, isSearchCounted: true };

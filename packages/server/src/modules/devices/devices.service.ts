@@ -47,6 +47,7 @@ import type { ScopedDevice } from './devices-list.queries';
 import { createCleanupService } from './cleanup.service';
 import { exportDevices } from './devices-export.service';
 import type { ExportFilters } from './devices-export.queries';
+import { withTagsAndFields } from './device-list-extras.queries';
 import { createDeviceRemoval } from './device-removal';
 import { createSearchTotals } from './search-totals';
 
@@ -224,12 +225,15 @@ export function createDevicesService({
 
   return {
     async list(ctx: RequestContext, f: DeviceListFilters): Promise<DeviceListResponse> {
-      const searchTotal = f.search ? searchTotals.get(ctx, f) : undefined;
+      // a search or a set filter (tag, group, custom field) is counted row by row: its total is reused
+      const isCounted = Boolean(f.search || f.tag_id || f.group_id || f.field_key);
+      const searchTotal = isCounted ? searchTotals.get(ctx, f) : undefined;
       const { rows, total, isSearchCounted } = await listDevices(db, ctx, f, { searchTotal });
       if (isSearchCounted) {
         searchTotals.set(ctx, f, total);
       }
-      return { data: rows, pagination: paginate(f.page, f.limit, total) };
+      const data = await withTagsAndFields(db, ctx.tenantId, rows, f.fields);
+      return { data, pagination: paginate(f.page, f.limit, total) };
     },
 
     /** The list as CSV, same filters and scope (docs/product/device-sets.md#exports; a group's members too). */

@@ -7,7 +7,20 @@ export const SEARCH_TOTAL_TTL_MS = 10_000;
 /** Searches remembered at most (the oldest goes first). */
 const SEARCH_TOTALS_KEPT = 1_000;
 
-type SearchFilters = Partial<Pick<DeviceListFilters, 'search' | 'status' | 'os_type' | 'site_id'>>;
+type SearchFilters = Partial<
+  Pick<
+    DeviceListFilters,
+    | 'search'
+    | 'status'
+    | 'os_type'
+    | 'site_id'
+    | 'tag_id'
+    | 'group_id'
+    | 'field_key'
+    | 'field_value'
+    | 'field_op'
+  >
+>;
 
 /**
  * The totals of recent device searches. Counting a search's matches is most of its cost (a
@@ -29,6 +42,12 @@ export function createSearchTotals(now: () => number = Date.now) {
       f.status ?? '',
       f.os_type ?? '',
       f.site_id ?? 0,
+      // the set filters (docs/product/device-sets.md#device-list-filters), counted the same way
+      f.tag_id ?? 0,
+      f.group_id ?? 0,
+      f.field_key ?? '',
+      f.field_value ?? '',
+      f.field_op ?? 'eq',
     ]);
   return {
     get(ctx: Scope, f: SearchFilters): number | undefined {

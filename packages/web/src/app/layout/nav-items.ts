@@ -9,6 +9,7 @@ import {
   ScrollText,
   Server,
   SlidersHorizontal,
+  Tags,
   UserCircle,
   Users,
   Workflow,
@@ -32,6 +33,7 @@ export const managementNav: NavItem[] = [
   { to: '/agents', label: 'Agents', icon: Server },
   { to: '/sites', label: 'Sites', icon: Building2 },
   { to: '/custom-fields', label: 'Custom Fields', icon: SlidersHorizontal },
+  { to: '/tags', label: 'Tags', icon: Tags },
   { to: '/audit-logs', label: 'Audit Logs', icon: ScrollText },
 ];
 export const bottomNav: NavItem[] = [{ to: '/profile', label: 'Profile', icon: UserCircle }];

@@ -13,6 +13,14 @@ export type DeviceFilters = {
   status?: DeviceListQuery['status'];
   os_type?: string;
   site_id?: number;
+  // docs/product/device-sets.md#device-list-filters
+  tag_id?: number;
+  group_id?: number;
+  field_key?: string;
+  field_value?: string;
+  field_op?: 'eq' | 'lt' | 'gt';
+  /** custom fields to return with each row, comma-separated keys */
+  fields?: string;
 };
 
 export const devicesKey = (tenantId: number) => ['devices', tenantId] as const;

@@ -3,6 +3,7 @@ import { Power, RotateCcw } from 'lucide-react';
 import type { DeviceActionType, DeviceListItem } from '@outpost/contract/devices';
 import { isDeviceActionable } from '@outpost/contract/devices';
 import { StatusBadge } from '../../../components/ui/badge';
+import { TagList } from '../../../components/ui/tag-chip';
 import { Button } from '../../../components/ui/button';
 import type { Column } from '../../../components/ui/data-table';
 import { formatDateTime, relativeTime } from '../../../lib/format';
@@ -14,9 +15,12 @@ import { UnavailableActions } from './unavailable-actions';
 export function deviceColumns({
   onAsk,
   onNothingSelected,
+  fieldColumns = [],
 }: {
   onAsk: (action: DeviceActionType, devices: DeviceListItem[]) => void;
   onNothingSelected: (message: string) => void;
+  /** custom fields shown as columns (docs/product/device-sets.md#device-list-filters) */
+  fieldColumns?: { key: string; name: string }[];
 }): Column<DeviceListItem>[] {
   return [
     {
@@ -60,6 +64,26 @@ export function deviceColumns({
       className: 'whitespace-nowrap',
       cell: (d) => d.site_name ?? 'No site',
     },
+    {
+      id: 'tags',
+      header: 'Tags',
+      label: 'Tags',
+      className: 'min-w-32',
+      cell: (d) =>
+        d.tags?.length ? (
+          <TagList tags={d.tags} />
+        ) : (
+          <span className="text-slate-400 dark:text-slate-500">—</span>
+        ),
+    },
+    ...fieldColumns.map((f): Column<DeviceListItem> => ({
+      id: `field-${f.key}`,
+      header: f.name,
+      label: f.name,
+      className: 'max-w-48 truncate whitespace-nowrap',
+      title: (d) => d.fields?.[f.key] ?? undefined,
+      cell: (d) => d.fields?.[f.key] ?? <span className="text-slate-400 dark:text-slate-500">—</span>,
+    })),
     {
       id: 'last-seen',
       header: 'Last Seen',

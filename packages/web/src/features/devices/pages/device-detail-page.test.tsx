@@ -51,7 +51,11 @@ const device: Device = {
 beforeEach(() => {
   vi.stubGlobal(
     'fetch',
-    vi.fn(() => {
+    vi.fn((url: string) => {
+      // the device's tags (docs/product/device-sets.md#tags) load beside it: none here
+      if (String(url).endsWith('/tags')) {
+        return Promise.resolve(new Response(JSON.stringify({ success: true, data: [] }), { status: 200 }));
+      }
       const reply = replies.shift() ?? { status: 200, body: { success: true, data: device } };
       if (reply === 'network-down') {
         return Promise.reject(new TypeError('Failed to fetch'));

@@ -30,6 +30,7 @@ import { deviceKey, useDevice } from '../api/get-device';
 import { deviceServicesKey } from '../api/get-device-services';
 import { deviceSoftwareKey } from '../api/get-device-software';
 import { ActivityTab } from '../components/activity-tab';
+import { DeviceTags } from '../components/device-tags';
 import { NetworkingTab } from '../components/networking-tab';
 import { OverviewTab } from '../components/overview-tab';
 import { ServicesTab } from '../components/services-tab';
@@ -158,6 +159,7 @@ export default function DeviceDetailPage() {
               {osLabel(device)} · {device.ip_address ?? 'No IP'} · {device.site_name ?? 'No site'} · Last seen{' '}
               {relativeTime(device.last_seen).toLowerCase()}
             </p>
+            <DeviceTags deviceId={device.id} name={deviceName(device)} />
           </div>
         </div>
         <Button

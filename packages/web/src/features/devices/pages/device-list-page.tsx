@@ -1,4 +1,5 @@
-import { Monitor, Power, RefreshCw, RotateCcw } from 'lucide-react';
+import { useCallback, useState } from 'react';
+import { Monitor, RefreshCw } from 'lucide-react';
 import type { DeviceStatusFilter } from '@outpost/contract/devices';
 import { DEVICE_STATUS_FILTERS, isDeviceActionable } from '@outpost/contract/devices';
 import { deviceMessages } from '@outpost/contract/messages';
@@ -6,20 +7,22 @@ import { DismissibleAlert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { ExportButton } from '../../../components/ui/export-button';
-import { BulkActionBar } from '../../../components/ui/bulk-action-bar';
 import { DataList } from '../../../components/ui/data-list';
 import { FilterSelect, ListToolbar, osTypeOptions } from '../../../components/ui/list-toolbar';
 import { useUser } from '../../../lib/auth';
 import { deviceListKey, useDevices, useSiteOptions } from '../../../lib/api/devices';
 import type { DeviceFilters } from '../../../lib/api/devices';
 import { useListState } from '../../../lib/use-list-state';
-import { DeployPackageButton } from '../components/deploy-package-button';
+import { DeviceBulkBar } from '../components/device-bulk-bar';
 import { DeviceActionDialog } from '../components/device-action-dialog';
 import { deviceColumns } from '../components/device-columns';
-import { SetFieldButton } from '../components/set-field-button';
 import { deviceName } from '../lib/device-format';
 import { useDeviceActions } from '../lib/use-device-actions';
 import { useLiveDeviceRows } from '../lib/use-live-devices';
+import { DeviceSetFilters, FieldColumnsMenu } from '../components/device-set-filters';
+import { TagDevicesDialog } from '../components/tag-devices-dialog';
+import { useFieldOptions } from '../../../lib/api/device-sets';
+import { useDeviceSetFilters, useFieldColumns } from '../lib/use-device-set-filters';
 
 // docs/product/devices.md#device-list, docs/product/live-updates.md#live-lists Selection and Device list live updates, docs/product/deployments.md#deploy-dialog-rules, #device-detail.
 export default function DeviceListPage() {
@@ -28,6 +31,18 @@ export default function DeviceListPage() {
     filters: { status: '', osType: '', siteId: '' },
   });
 
+  const { setPage, clearSelection } = list;
+  const sets = useDeviceSetFilters(
+    useCallback(() => {
+      setPage(1);
+      clearSelection();
+    }, [setPage, clearSelection]),
+  );
+  const columns = useFieldColumns();
+  const fieldOptions = useFieldOptions();
+  const fieldColumns = (fieldOptions.data ?? []).filter((f) => columns.keys.includes(f.key));
+  const [isTagging, setIsTagging] = useState(false);
+
   const filters: DeviceFilters = {
     page: list.page,
     limit: list.pageSize,
@@ -35,6 +50,8 @@ export default function DeviceListPage() {
     status: list.filters.status || undefined,
     os_type: list.filters.osType || undefined,
     site_id: list.filters.siteId ? Number(list.filters.siteId) : undefined,
+    ...sets.filters,
+    fields: fieldColumns.length > 0 ? fieldColumns.map((f) => f.key).join(',') : undefined,
   };
   const query = useDevices(filters);
   const sites = useSiteOptions();
@@ -73,8 +90,12 @@ export default function DeviceListPage() {
           search={list.search}
           onSearchChange={list.setSearch}
           searchPlaceholder="Search hostname, IP or serial..."
-          hasActiveFilters={list.hasActiveFilters}
-          onClear={list.clearFilters}
+          hasActiveFilters={list.hasActiveFilters || sets.isActive}
+          onClear={() => {
+            list.clearFilters();
+            sets.clear();
+          }}
+          actions={<FieldColumnsMenu shown={columns.keys} onToggle={columns.toggle} />}
           filters={
             <>
               <FilterSelect
@@ -103,36 +124,16 @@ export default function DeviceListPage() {
                 ]}
                 className="sm:w-44"
               />
+              <DeviceSetFilters state={sets} />
             </>
           }
         />
-        <BulkActionBar
-          count={selectedDevices.length}
-          noun={['device', 'devices']}
+        <DeviceBulkBar
+          devices={selectedDevices}
+          actions={actions}
           onClear={list.clearSelection}
-        >
-          <DeployPackageButton
-            devices={selectedDevices}
-            onNothingSelected={actions.setError}
-            onDeployed={list.clearSelection}
-          />
-          <SetFieldButton devices={selectedDevices} onDone={list.clearSelection} />
-          <Button
-            size="sm"
-            icon={<RotateCcw className="size-3.5" />}
-            onClick={() => actions.ask('restart', selectedDevices)}
-          >
-            Restart
-          </Button>
-          <Button
-            size="sm"
-            variant="danger"
-            icon={<Power className="size-3.5" />}
-            onClick={() => actions.ask('shutdown', selectedDevices)}
-          >
-            Shutdown
-          </Button>
-        </BulkActionBar>
+          onTags={() => setIsTagging(true)}
+        />
         <DataList
           query={query}
           paging={list}
@@ -143,14 +144,15 @@ export default function DeviceListPage() {
           empty={{
             icon: <Monitor className="size-6" />,
             title: deviceMessages.noDevicesFound,
-            message: list.hasActiveFilters
-              ? 'Try adjusting your filters to see more devices.'
-              : user.site_access_type === 'specific'
-                ? deviceMessages.noDevicesInYourSites
-                : deviceMessages.noDevicesRegistered,
+            message:
+              list.hasActiveFilters || sets.isActive
+                ? 'Try adjusting your filters to see more devices.'
+                : user.site_access_type === 'specific'
+                  ? deviceMessages.noDevicesInYourSites
+                  : deviceMessages.noDevicesRegistered,
           }}
           cards
-          columns={deviceColumns({ onAsk: actions.ask, onNothingSelected: actions.setError })}
+          columns={deviceColumns({ onAsk: actions.ask, onNothingSelected: actions.setError, fieldColumns })}
           selection={{
             allLabel: 'Select all online devices',
             rowLabel: (d) => `Select ${deviceName(d)}`,
@@ -161,6 +163,13 @@ export default function DeviceListPage() {
           rowAttributes={(d) => ({ 'data-device-guid': d.device_guid })}
         />
       </Card>
+      <TagDevicesDialog
+        isOpen={isTagging}
+        onClose={() => setIsTagging(false)}
+        devices={selectedDevices}
+        title={`Tags of ${selectedDevices.length} device${selectedDevices.length === 1 ? '' : 's'}`}
+        onApplied={list.clearSelection}
+      />
       <DeviceActionDialog
         pending={actions.pending}
         isBusy={actions.isBusy}
