@@ -45,6 +45,7 @@ import { offlineDevicesRoutes } from './modules/deployments/offline-devices.rout
 import { usersRoutes } from './modules/users/users.routes';
 import { sitesRoutes } from './modules/sites/sites.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
+import { groupsRoutes } from './modules/groups/groups.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
 import { createReleaseStore } from './modules/agent-releases/release-store';
 import { createLivePorts, createServices } from './services';
@@ -159,6 +160,7 @@ async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
           await customer.register(auditRoutes, { service: services.audit });
           await customer.register(activityRoutes, { service: services.activity });
           await customer.register(agentUpdateRoutes, { service: services.agentUpdate });
+          await customer.register(groupsRoutes, { service: services.groups });
         },
         { prefix: '/customer' },
       );
@@ -235,7 +237,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(livePlugin, {
     db: database.db,
     config,
-    ...createLivePorts({ database, tokens }),
+    ...createLivePorts({ database, tokens, log: app.log }),
     busObserver: metrics.bus,
     agentReports,
   });
@@ -268,8 +270,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await services.engine.stop();
   });
   const stopCompaction = startCountsCompaction(services.devices, app.log);
+  // dynamic groups with status or last-seen conditions (docs/product/device-sets.md#groups)
+  const stopGroupSweep = services.membership.startSweep();
   app.addHook('onClose', (_instance, done) => {
     stopCompaction();
+    stopGroupSweep();
     done();
   });
   await registerApiRoutes(app, {

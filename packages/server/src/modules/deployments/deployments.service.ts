@@ -7,7 +7,8 @@ import type {
   DeploymentListFilters,
   StepLogsResponse,
 } from '@outpost/contract/deployments';
-import { SCHEDULE_PAST_TOLERANCE_MS } from '@outpost/contract/deployments';
+import { MAX_DEVICES_PER_JOB, SCHEDULE_PAST_TOLERANCE_MS } from '@outpost/contract/deployments';
+import { deploymentGroupMessages, groupMessages } from '@outpost/contract/groups';
 import { isDeviceActionable } from '@outpost/contract/devices';
 import { paginate } from '@outpost/contract/envelope';
 import type { ListData } from '@outpost/contract/envelope';
@@ -29,6 +30,7 @@ import { authenticateAgent } from '../agents/agent-auth';
 import type { DevicesService } from '../devices/devices.service';
 import { fileLookup } from '../files/files.service';
 import type { BlobStore } from '../files/blob-store';
+import { groupLookup } from '../groups/groups.service';
 import { packageLookup } from '../packages/packages.service';
 import type { DeploymentEngine } from './engine/deployment-engine';
 import { isTerminal } from './engine/job-updates';
@@ -116,6 +118,43 @@ export const deploymentLookup = {
     countActiveJobsForPackage(tx, tenantOnly(tenantId), packageId),
 };
 
+/**
+ * The job's devices: the chosen ones, each in the caller's scope and online; or a group's members
+ * the caller may see now, the online ones (docs/product/device-sets.md#groups "Deploying to a
+ * group": the members at creation, offline members skipped, devices that join later are not).
+ */
+async function resolveTargets(deps: DeploymentsServiceDeps, ctx: RequestContext, body: DeploymentCreateInput) {
+  if (body.group_id === undefined) {
+    const ids = [...new Set(body.device_ids)];
+    const targets = await deps.devices.findManyInScope(ctx, ids);
+    if (targets.length !== ids.length) {
+      // another tenant's or site's device reads as one that does not exist
+      throw notFound(messages.devicesOffline, 'DEVICE_NOT_FOUND');
+    }
+    if (targets.some((t) => !isDeviceActionable(t.status))) {
+      throw conflict(messages.devicesOffline, 'DEVICE_NOT_ACTIONABLE');
+    }
+    return { ids, targets, group: null };
+  }
+  if (body.device_ids.length > 0) {
+    throw badRequest(deploymentGroupMessages.devicesOrGroup, 'DEVICES_OR_GROUP');
+  }
+  const group = await groupLookup.membersForDeployment(deps.db, ctx, body.group_id, MAX_DEVICES_PER_JOB);
+  if (!group) {
+    throw notFound(groupMessages.notFound, 'GROUP_NOT_FOUND');
+  }
+  if (group.deviceIds.length > MAX_DEVICES_PER_JOB) {
+    throw badRequest(deploymentGroupMessages.groupTooLarge(MAX_DEVICES_PER_JOB), 'GROUP_TOO_LARGE');
+  }
+  const targets = (await deps.devices.findManyInScope(ctx, group.deviceIds)).filter((t) =>
+    isDeviceActionable(t.status),
+  );
+  if (targets.length === 0) {
+    throw conflict(deploymentGroupMessages.noOnlineMembers, 'GROUP_NO_ONLINE_MEMBERS');
+  }
+  return { ids: targets.map((t) => t.id), targets, group: { id: group.id, name: group.name } };
+}
+
 /** `create` of the deployments service: the dialog's rules checked again, then the job and its device rows. */
 async function createJob(
   deps: DeploymentsServiceDeps,
@@ -126,22 +165,14 @@ async function createJob(
   if (body.package_id === undefined) {
     throw badRequest(messages.selectPackage, 'PACKAGE_REQUIRED');
   }
-  if (body.device_ids.length === 0) {
+  if (body.device_ids.length === 0 && body.group_id === undefined) {
     throw badRequest(messages.selectDevice, 'DEVICES_REQUIRED');
   }
   const name = body.job_name.trim();
   if (!name) {
     throw badRequest(messages.jobNameRequired, 'JOB_NAME_REQUIRED');
   }
-  const ids = [...new Set(body.device_ids)];
-  const targets = await devices.findManyInScope(ctx, ids);
-  if (targets.length !== ids.length) {
-    // another tenant's or site's device reads as one that does not exist
-    throw notFound(messages.devicesOffline, 'DEVICE_NOT_FOUND');
-  }
-  if (targets.some((t) => !isDeviceActionable(t.status))) {
-    throw conflict(messages.devicesOffline, 'DEVICE_NOT_ACTIONABLE');
-  }
+  const { ids, targets, group } = await resolveTargets(deps, ctx, body);
   const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;
   if (scheduledAt && scheduledAt.getTime() < Date.now() - SCHEDULE_PAST_TOLERANCE_MS) {
     throw badRequest(messages.scheduledInPast, 'SCHEDULED_IN_PAST');
@@ -169,6 +200,8 @@ async function createJob(
       totalDevices: targets.length,
       createdBy: ctx.userId,
       createdByName: ctx.name,
+      groupId: group?.id ?? null,
+      groupName: group?.name ?? null,
     });
     await insertPendingDeviceDeployments(
       tx,
@@ -193,6 +226,7 @@ async function createJob(
       newValues: {
         package_id: snapshot.pkg.id,
         device_ids: ids,
+        ...(group && { group_id: group.id, group_name: group.name }),
         job_name: name,
         job_description: row.description,
         scheduled_at: scheduledAt?.toISOString() ?? null,
