@@ -34,7 +34,8 @@ export const groupMessages = {
 /** The deploy dialog's words for a group target (contract deployments.ts group_id). */
 export const deploymentGroupMessages = {
   devicesOrGroup: 'Choose devices or a group, not both',
-  groupTooLarge: (max: number) => `The group has more than ${max} devices you may deploy to; deploy to a smaller group`,
+  groupTooLarge: (max: number) =>
+    `The group has more than ${max} devices you may deploy to; deploy to a smaller group`,
   noOnlineMembers: 'No device of the group is online',
   snapshotNote: 'Devices in the group now are deployed to; devices that join later are not.',
 } as const;
@@ -276,7 +277,10 @@ export const GroupMembersChangeBody = z.object({
     .max(MAX_STATIC_MEMBERS_PER_CALL, `At most ${MAX_STATIC_MEMBERS_PER_CALL} devices at once`),
 });
 export type GroupMembersChangeBody = z.input<typeof GroupMembersChangeBody>;
-export const GroupMembersChangeResponse = z.object({ changed: z.number().int(), member_count: z.number().int() });
+export const GroupMembersChangeResponse = z.object({
+  changed: z.number().int(),
+  member_count: z.number().int(),
+});
 export type GroupMembersChangeResponse = z.infer<typeof GroupMembersChangeResponse>;
 
 // ---------- the version order, shared by the server's SQL and its tests ----------
@@ -284,7 +288,7 @@ export type GroupMembersChangeResponse = z.infer<typeof GroupMembersChangeRespon
 /**
  * The comparable form of a version: its leading dotted numbers with trailing zero parts dropped
  * (1.2.0 = 1.2), or null when it does not start with a number. The server's SQL
- * (modules/groups/version-sql.ts) computes the same key.
+ * (modules/groups/version-order.queries.ts) computes the same key.
  */
 export function versionKey(version: string): bigint[] | null {
   const prefix = /^\d+(?:\.\d+)*/.exec(version)?.[0];

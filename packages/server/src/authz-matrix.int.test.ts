@@ -10,6 +10,7 @@ import { openDatabase } from './db/client';
 import {
   auditLogs,
   deploymentJobs,
+  deviceGroups,
   deploymentPackages,
   deviceDeployments,
   devices,
@@ -55,7 +56,8 @@ describe('authorisation matrix over every registered /api route', () => {
     | 'token'
     | 'user'
     | 'site'
-    | 'ownSite',
+    | 'ownSite'
+    | 'group',
     number
   >;
   let stepBody: Record<string, unknown>;
@@ -79,6 +81,7 @@ describe('authorisation matrix over every registered /api route', () => {
       ['/api/customer/agents/enrollment-tokens/', acme.token],
       ['/api/customer/users/', acme.user],
       ['/api/customer/sites/', acme.site],
+      ['/api/customer/groups/', acme.group],
       ['/api/agent/files/', acme.file],
     ];
     const id = idByPrefix.find(([prefix]) => pattern.startsWith(prefix))?.[1];
@@ -112,6 +115,9 @@ describe('authorisation matrix over every registered /api route', () => {
       'DELETE /api/customer/users': { user_ids: [acme.user] },
       'DELETE /api/customer/sites': { site_ids: [acme.site] },
       'POST /api/customer/deployments/:id/waiting-devices/end': { action: 'cancel' },
+      'PUT /api/customer/groups/:id': { name: 'Renamed' },
+      'POST /api/customer/groups/:id/members': { device_ids: [acme.device] },
+      'DELETE /api/customer/groups/:id/members': { device_ids: [acme.device] },
     };
     return bodies[key] ?? (method === 'GET' || method === 'DELETE' ? undefined : {});
   }
@@ -189,6 +195,11 @@ describe('authorisation matrix over every registered /api route', () => {
       .select({ id: users.id })
       .from(users)
       .where(and(eq(users.tenantId, demo.acmeTenantId), eq(users.email, DEMO.techEmail)));
+    // a static group owned by HQ (the site `limited` cannot see), holding the HQ device
+    const [group] = await db
+      .insert(deviceGroups)
+      .values({ tenantId: demo.acmeTenantId, siteId: hq, name: 'Matrix group', kind: 'static' })
+      .returning({ id: deviceGroups.id });
     Object.assign(acme, {
       device: device!.id,
       package: pkg!.id,
@@ -200,6 +211,7 @@ describe('authorisation matrix over every registered /api route', () => {
       user: techRow!.id,
       site: hq,
       ownSite: london,
+      group: group!.id,
     });
     stepBody = {
       step_name: step!.stepName,
@@ -332,7 +344,12 @@ describe('authorisation matrix over every registered /api route', () => {
   });
 
   it("a user limited to one site gets 404 for another site's device, deployment and site records", async () => {
-    const siteOwned = ['/api/customer/devices/:id', '/api/customer/deployments/', '/api/customer/sites/:id'];
+    const siteOwned = [
+      '/api/customer/devices/:id',
+      '/api/customer/deployments/',
+      '/api/customer/sites/:id',
+      '/api/customer/groups/:id',
+    ];
     const addressing = routesWith('member').filter(
       (r) => r.url.includes(':id') && siteOwned.some((prefix) => r.url.startsWith(prefix)),
     );
@@ -360,6 +377,10 @@ describe('authorisation matrix over every registered /api route', () => {
       data: { id: number }[];
     };
     expect(siteList.data.map((s) => s.id)).toEqual([acme.ownSite]);
+    const groupList = (await call('GET', '/api/customer/groups?limit=200', limited)).body.data as {
+      data: { id: number }[];
+    };
+    expect(groupList.data.map((g) => g.id)).not.toContain(acme.group);
     const dashboard = (await call('GET', '/api/customer/devices/stats/dashboard', limited)).body.data;
     expect(JSON.stringify(dashboard)).not.toContain('hq-matrix');
   });
@@ -385,6 +406,8 @@ describe('authorisation matrix over every registered /api route', () => {
       'POST /api/customer/deployment-packages': { name: 'Matrix package' },
       'POST /api/customer/agents/enrollment-tokens': { name: 'Matrix token' },
       'PUT /api/customer/auth/profile': { company: 'Matrix Inc' },
+      'POST /api/customer/groups': { name: 'Matrix static group', kind: 'static' },
+      'POST /api/customer/groups/:id/members': { device_ids: [acme.device] },
     };
     const entries = async () =>
       (await server.database.db.select({ id: auditLogs.id }).from(auditLogs)).length;

@@ -178,7 +178,7 @@ export type AgentsServiceDeps = {
 };
 
 export function createAgentsService(deps: AgentsServiceDeps) {
-  const { db, bus } = deps;
+  const { db } = deps;
   return {
     /** A site-limited administrator creates tokens only for one of their sites. */
     async createToken(

@@ -7,9 +7,7 @@ import type {
   DeploymentListFilters,
   StepLogsResponse,
 } from '@outpost/contract/deployments';
-import { MAX_DEVICES_PER_JOB, SCHEDULE_PAST_TOLERANCE_MS } from '@outpost/contract/deployments';
-import { deploymentGroupMessages, groupMessages } from '@outpost/contract/groups';
-import { isDeviceActionable } from '@outpost/contract/devices';
+import { SCHEDULE_PAST_TOLERANCE_MS } from '@outpost/contract/deployments';
 import { paginate } from '@outpost/contract/envelope';
 import type { ListData } from '@outpost/contract/envelope';
 import {
@@ -30,7 +28,6 @@ import { authenticateAgent } from '../agents/agent-auth';
 import type { DevicesService } from '../devices/devices.service';
 import { fileLookup } from '../files/files.service';
 import type { BlobStore } from '../files/blob-store';
-import { groupLookup } from '../groups/groups.service';
 import { packageLookup } from '../packages/packages.service';
 import type { DeploymentEngine } from './engine/deployment-engine';
 import { isTerminal } from './engine/job-updates';
@@ -56,6 +53,7 @@ import { listStepLogsPage, toStepLog } from './step-logs.queries';
 import { announceEnded, endDevicePart } from './end-device-deployment';
 import { jobSiteIds } from './job-sites.queries';
 import { withOfflineWaits } from './offline-devices.service';
+import { resolveTargets } from './deployment-targets';
 
 export type DeploymentsServiceDeps = {
   db: Db;
@@ -118,50 +116,13 @@ export const deploymentLookup = {
     countActiveJobsForPackage(tx, tenantOnly(tenantId), packageId),
 };
 
-/**
- * The job's devices: the chosen ones, each in the caller's scope and online; or a group's members
- * the caller may see now, the online ones (docs/product/device-sets.md#groups "Deploying to a
- * group": the members at creation, offline members skipped, devices that join later are not).
- */
-async function resolveTargets(deps: DeploymentsServiceDeps, ctx: RequestContext, body: DeploymentCreateInput) {
-  if (body.group_id === undefined) {
-    const ids = [...new Set(body.device_ids)];
-    const targets = await deps.devices.findManyInScope(ctx, ids);
-    if (targets.length !== ids.length) {
-      // another tenant's or site's device reads as one that does not exist
-      throw notFound(messages.devicesOffline, 'DEVICE_NOT_FOUND');
-    }
-    if (targets.some((t) => !isDeviceActionable(t.status))) {
-      throw conflict(messages.devicesOffline, 'DEVICE_NOT_ACTIONABLE');
-    }
-    return { ids, targets, group: null };
-  }
-  if (body.device_ids.length > 0) {
-    throw badRequest(deploymentGroupMessages.devicesOrGroup, 'DEVICES_OR_GROUP');
-  }
-  const group = await groupLookup.membersForDeployment(deps.db, ctx, body.group_id, MAX_DEVICES_PER_JOB);
-  if (!group) {
-    throw notFound(groupMessages.notFound, 'GROUP_NOT_FOUND');
-  }
-  if (group.deviceIds.length > MAX_DEVICES_PER_JOB) {
-    throw badRequest(deploymentGroupMessages.groupTooLarge(MAX_DEVICES_PER_JOB), 'GROUP_TOO_LARGE');
-  }
-  const targets = (await deps.devices.findManyInScope(ctx, group.deviceIds)).filter((t) =>
-    isDeviceActionable(t.status),
-  );
-  if (targets.length === 0) {
-    throw conflict(deploymentGroupMessages.noOnlineMembers, 'GROUP_NO_ONLINE_MEMBERS');
-  }
-  return { ids: targets.map((t) => t.id), targets, group: { id: group.id, name: group.name } };
-}
-
 /** `create` of the deployments service: the dialog's rules checked again, then the job and its device rows. */
 async function createJob(
   deps: DeploymentsServiceDeps,
   ctx: RequestContext,
   body: DeploymentCreateInput,
 ): Promise<DeploymentJob> {
-  const { db, engine, devices } = deps;
+  const { db, engine } = deps;
   if (body.package_id === undefined) {
     throw badRequest(messages.selectPackage, 'PACKAGE_REQUIRED');
   }

@@ -300,7 +300,10 @@ export async function applyInventory(
 export type OnDevicesChanged = (tenantId: number, deviceIds: number[]) => Promise<void>;
 
 /** The change, after `onDevicesChanged` heard of it (when it is about stored facts). */
-async function told<T extends DeviceChange | null>(change: T, onDevicesChanged?: OnDevicesChanged): Promise<T> {
+async function told<T extends DeviceChange | null>(
+  change: T,
+  onDevicesChanged?: OnDevicesChanged,
+): Promise<T> {
   if (change && onDevicesChanged) {
     await onDevicesChanged(change.ref.tenantId, [change.ref.id]);
   }

@@ -8,7 +8,14 @@ import type { RequestContext } from '../../lib/context';
 import type { Executor } from '../../lib/db';
 import { badRequest, notFound } from '../../lib/errors';
 import { assertMayChange } from './group-access';
-import { addMembers, devicesInScope, findGroup, listMembers, removeMembers, toGroupDevice } from './groups.queries';
+import {
+  addMembers,
+  devicesInScope,
+  findGroup,
+  listMembers,
+  removeMembers,
+  toGroupDevice,
+} from './groups.queries';
 
 // A group's members (docs/product/device-sets.md#groups "Members"): the list of every group, and
 // the devices an editor adds to or removes from a static group. The caller sees and changes only
@@ -40,7 +47,11 @@ export function createGroupMembersService({ db }: { db: Db }) {
       };
     },
 
-    async addMembers(ctx: RequestContext, id: number, deviceIds: number[]): Promise<GroupMembersChangeResponse> {
+    async addMembers(
+      ctx: RequestContext,
+      id: number,
+      deviceIds: number[],
+    ): Promise<GroupMembersChangeResponse> {
       const ids = [...new Set(deviceIds)];
       return db.transaction(async (tx) => {
         const group = await staticGroupFor(tx, ctx, id);
@@ -50,7 +61,10 @@ export function createGroupMembersService({ db }: { db: Db }) {
           throw notFound(messages.deviceNotFound, 'DEVICE_NOT_FOUND');
         }
         if (group.siteId !== null && found.some((d) => d.siteId !== group.siteId)) {
-          throw badRequest(messages.deviceOutsideGroupSite(group.siteName ?? `#${group.siteId}`), 'DEVICE_OUTSIDE_GROUP_SITE');
+          throw badRequest(
+            messages.deviceOutsideGroupSite(group.siteName ?? `#${group.siteId}`),
+            'DEVICE_OUTSIDE_GROUP_SITE',
+          );
         }
         const changed = await addMembers(tx, ctx.tenantId, id, ids);
         await writeAudit(tx, ctx, {
@@ -65,7 +79,11 @@ export function createGroupMembersService({ db }: { db: Db }) {
       });
     },
 
-    async removeMembers(ctx: RequestContext, id: number, deviceIds: number[]): Promise<GroupMembersChangeResponse> {
+    async removeMembers(
+      ctx: RequestContext,
+      id: number,
+      deviceIds: number[],
+    ): Promise<GroupMembersChangeResponse> {
       const ids = [...new Set(deviceIds)];
       return db.transaction(async (tx) => {
         const group = await staticGroupFor(tx, ctx, id);

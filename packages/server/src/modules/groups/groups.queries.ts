@@ -1,13 +1,18 @@
 import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
-import type { GroupDevice, GroupFilter, GroupListFilters, GroupMembersFilters } from '@outpost/contract/groups';
+import type {
+  GroupDevice,
+  GroupFilter,
+  GroupListFilters,
+  GroupMembersFilters,
+} from '@outpost/contract/groups';
 import { GROUP_PREVIEW_SAMPLE } from '@outpost/contract/groups';
 import { deviceGroupMembers, deviceGroups, devices, sites } from '../../db/schema/index';
 import { arrayParam, firstOrThrow } from '../../lib/db';
 import type { Executor } from '../../lib/db';
 import { inScope, inScopeOrShared, isSiteLimited } from '../../lib/scope';
 import type { Scope, TenantScope } from '../../lib/scope';
-import { containsPattern } from './filter-sql';
+import { containsPattern } from './group-filter.queries';
 import { matchSql } from './membership.queries';
 
 // The groups' reads and writes (docs/product/device-sets.md#groups). Every read is scoped: a group

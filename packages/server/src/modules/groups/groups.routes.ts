@@ -26,13 +26,19 @@ const tags = ['groups'];
 export const groupsRoutes: FastifyPluginCallbackZod<GroupsRoutesOptions> = (app, { service }, done) => {
   app.get(
     '/groups',
-    { config: { access: 'member' }, schema: { tags, querystring: GroupListQuery, response: { 200: apiSuccess(GroupListResponse) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, querystring: GroupListQuery, response: { 200: apiSuccess(GroupListResponse) } },
+    },
     async (request) => ok(await service.list(request.ctx, request.query)),
   );
 
   app.post(
     '/groups',
-    { config: { access: 'member' }, schema: { tags, body: GroupCreateBody, response: { 200: apiSuccess(GroupDetail) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, body: GroupCreateBody, response: { 200: apiSuccess(GroupDetail) } },
+    },
     async (request) => ok(await service.create(request.ctx, request.body)),
   );
 
@@ -47,7 +53,10 @@ export const groupsRoutes: FastifyPluginCallbackZod<GroupsRoutesOptions> = (app,
 
   app.get(
     '/groups/:id',
-    { config: { access: 'member' }, schema: { tags, params: GroupIdParams, response: { 200: apiSuccess(GroupDetail) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: GroupIdParams, response: { 200: apiSuccess(GroupDetail) } },
+    },
     async (request) => ok(await service.get(request.ctx, request.params.id)),
   );
 
@@ -55,14 +64,22 @@ export const groupsRoutes: FastifyPluginCallbackZod<GroupsRoutesOptions> = (app,
     '/groups/:id',
     {
       config: { access: 'member' },
-      schema: { tags, params: GroupIdParams, body: GroupUpdateBody, response: { 200: apiSuccess(GroupDetail) } },
+      schema: {
+        tags,
+        params: GroupIdParams,
+        body: GroupUpdateBody,
+        response: { 200: apiSuccess(GroupDetail) },
+      },
     },
     async (request) => ok(await service.update(request.ctx, request.params.id, request.body)),
   );
 
   app.delete(
     '/groups/:id',
-    { config: { access: 'member' }, schema: { tags, params: GroupIdParams, response: { 200: apiSuccess(MessageOnly) } } },
+    {
+      config: { access: 'member' },
+      schema: { tags, params: GroupIdParams, response: { 200: apiSuccess(MessageOnly) } },
+    },
     async (request) => {
       await service.remove(request.ctx, request.params.id);
       return ok({ message: 'Group deleted' });
@@ -73,7 +90,12 @@ export const groupsRoutes: FastifyPluginCallbackZod<GroupsRoutesOptions> = (app,
     '/groups/:id/members',
     {
       config: { access: 'member' },
-      schema: { tags, params: GroupIdParams, querystring: GroupMembersQuery, response: { 200: apiSuccess(GroupMembersResponse) } },
+      schema: {
+        tags,
+        params: GroupIdParams,
+        querystring: GroupMembersQuery,
+        response: { 200: apiSuccess(GroupMembersResponse) },
+      },
     },
     async (request) => ok(await service.members(request.ctx, request.params.id, request.query)),
   );
@@ -103,7 +125,8 @@ export const groupsRoutes: FastifyPluginCallbackZod<GroupsRoutesOptions> = (app,
         response: { 200: apiSuccess(GroupMembersChangeResponse) },
       },
     },
-    async (request) => ok(await service.removeMembers(request.ctx, request.params.id, request.body.device_ids)),
+    async (request) =>
+      ok(await service.removeMembers(request.ctx, request.params.id, request.body.device_ids)),
   );
   done();
 };

@@ -87,8 +87,13 @@ export const groupLookup = {
 export type GroupsServiceDeps = { db: Db; membership: Pick<GroupMembership, 'materialise'> };
 
 export function createGroupsService({ db, membership }: GroupsServiceDeps) {
-  const materialise = (ex: Executor, tenantId: number, id: number, siteId: number | null, filter: GroupFilter) =>
-    membership.materialise(ex, { id, tenantId, siteId, filter });
+  const materialise = (
+    ex: Executor,
+    tenantId: number,
+    id: number,
+    siteId: number | null,
+    filter: GroupFilter,
+  ) => membership.materialise(ex, { id, tenantId, siteId, filter });
 
   return {
     async list(ctx: RequestContext, f: GroupListFilters): Promise<ListData<GroupSummary>> {
@@ -160,7 +165,12 @@ export function createGroupsService({ db, membership }: GroupsServiceDeps) {
           resourceType: 'device_group',
           resourceId: id,
           details: `Updated group ${body.name ?? before.name}`,
-          oldValues: { name: before.name, description: before.description, site_id: before.siteId, filter: before.filter },
+          oldValues: {
+            name: before.name,
+            description: before.description,
+            site_id: before.siteId,
+            filter: before.filter,
+          },
           newValues: { ...body, site_id: siteId },
           siteIds: before.siteId === siteId ? [siteId] : [before.siteId, siteId],
         });

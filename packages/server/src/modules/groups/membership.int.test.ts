@@ -6,7 +6,14 @@ import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { DAY, insertDevice } from '../../../test/support/devices';
 import { createEnrollmentToken, enroll, eventually, facts, onlineAgent } from '../../../test/support/live';
-import { customFields, deviceFieldValues, deviceGroupMembers, devices, deviceTags, tags } from '../../db/schema/index';
+import {
+  customFields,
+  deviceFieldValues,
+  deviceGroupMembers,
+  devices,
+  deviceTags,
+  tags,
+} from '../../db/schema/index';
 import { createGroupMembership } from './membership.service';
 
 // docs/product/device-sets.md#groups "Membership": a dynamic group's members follow the devices'
@@ -53,11 +60,24 @@ describe('dynamic group membership', () => {
   it('follows the software inventory an agent sends, comparing versions as dotted numbers', async () => {
     const group = await dynamicGroup({
       match: 'all',
-      conditions: [{ field: 'software', op: 'installed', name_match: 'contains', name: 'zip', version_op: 'gt', version: '1.9' }],
+      conditions: [
+        {
+          field: 'software',
+          op: 'installed',
+          name_match: 'contains',
+          name: 'zip',
+          version_op: 'gt',
+          version: '1.9',
+        },
+      ],
     });
     expect(group.member_count).toBe(0);
     const token = (await createEnrollmentToken(server, admin)).token;
-    const res = await enroll(server, token, facts({ hostname: 'pc-inventory', machineId: 'mid-pc-inventory' }));
+    const res = await enroll(
+      server,
+      token,
+      facts({ hostname: 'pc-inventory', machineId: 'mid-pc-inventory' }),
+    );
     const agent = await onlineAgent(server.url, res.body.data);
     const [device] = await server.database.db
       .select({ id: devices.id })
@@ -84,7 +104,11 @@ describe('dynamic group membership', () => {
       conditions: [{ field: 'os_version', op: 'contains', value: 'Server 2022' }],
     });
     const token = (await createEnrollmentToken(server, admin)).token;
-    const res = await enroll(server, token, facts({ hostname: 'srv-enrol', osVersion: 'Windows Server 2022 Standard' }));
+    const res = await enroll(
+      server,
+      token,
+      facts({ hostname: 'srv-enrol', osVersion: 'Windows Server 2022 Standard' }),
+    );
     expect(res.status).toBe(200);
     const [device] = await server.database.db
       .select({ id: devices.id })
@@ -98,7 +122,10 @@ describe('dynamic group membership', () => {
     const [tag] = await db.insert(tags).values({ tenantId, name: 'Kiosk', color: 'blue' }).returning();
     const a = await insertDevice(server, { tenantId, hostname: 'kiosk-a' });
     const b = await insertDevice(server, { tenantId, hostname: 'kiosk-b' });
-    const has = await dynamicGroup({ match: 'all', conditions: [{ field: 'tag', op: 'has', tag_id: tag!.id }] });
+    const has = await dynamicGroup({
+      match: 'all',
+      conditions: [{ field: 'tag', op: 'has', tag_id: tag!.id }],
+    });
     const hasNot = await dynamicGroup({
       match: 'all',
       conditions: [
@@ -135,7 +162,10 @@ describe('dynamic group membership', () => {
       { tenantId, deviceId: pilot.id, fieldId: ram!.id, valueText: '16', valueNumber: 16 },
       { tenantId, deviceId: plain.id, fieldId: ram!.id, valueText: '9', valueNumber: 9 },
     ]);
-    const pilots = await dynamicGroup({ match: 'all', conditions: [{ field: 'custom_field', key: 'ring', op: 'eq', value: 'pilot' }] });
+    const pilots = await dynamicGroup({
+      match: 'all',
+      conditions: [{ field: 'custom_field', key: 'ring', op: 'eq', value: 'pilot' }],
+    });
     const broad = await dynamicGroup({
       match: 'all',
       conditions: [
@@ -144,7 +174,10 @@ describe('dynamic group membership', () => {
       ],
     });
     // 16 > 10 but '16' < '10' as text: a number field compares numbers
-    const big = await dynamicGroup({ match: 'all', conditions: [{ field: 'custom_field', key: 'ram_gb', op: 'gt', value: '10' }] });
+    const big = await dynamicGroup({
+      match: 'all',
+      conditions: [{ field: 'custom_field', key: 'ram_gb', op: 'gt', value: '10' }],
+    });
     expect(await memberIds(pilots.id)).toEqual([pilot.id]);
     expect(await memberIds(broad.id)).toEqual([plain.id]);
     expect(await memberIds(big.id)).toEqual([pilot.id]);
@@ -158,12 +191,25 @@ describe('dynamic group membership', () => {
 
   it('keeps when a device joined while it stays a member, and the sweep follows last seen', async () => {
     const db = server.database.db;
-    const stale = await insertDevice(server, { tenantId, hostname: 'stale-1', lastSeen: new Date(Date.now() - 40 * DAY) });
-    const group = await dynamicGroup({ match: 'all', conditions: [{ field: 'last_seen', op: 'older_than', amount: 30, unit: 'days' }] });
+    const stale = await insertDevice(server, {
+      tenantId,
+      hostname: 'stale-1',
+      lastSeen: new Date(Date.now() - 40 * DAY),
+    });
+    const group = await dynamicGroup({
+      match: 'all',
+      conditions: [{ field: 'last_seen', op: 'older_than', amount: 30, unit: 'days' }],
+    });
     expect(await memberIds(group.id)).toContain(stale.id);
-    const [before] = await db.select().from(deviceGroupMembers).where(eq(deviceGroupMembers.groupId, group.id));
+    const [before] = await db
+      .select()
+      .from(deviceGroupMembers)
+      .where(eq(deviceGroupMembers.groupId, group.id));
     await membership.devicesChanged(tenantId, [stale.id]);
-    const [after] = await db.select().from(deviceGroupMembers).where(eq(deviceGroupMembers.groupId, group.id));
+    const [after] = await db
+      .select()
+      .from(deviceGroupMembers)
+      .where(eq(deviceGroupMembers.groupId, group.id));
     expect(after?.addedAt.getTime()).toBe(before?.addedAt.getTime());
     await db.update(devices).set({ lastSeen: new Date() }).where(eq(devices.id, stale.id));
     expect(await membership.sweep()).toBeGreaterThanOrEqual(1);
@@ -172,7 +218,12 @@ describe('dynamic group membership', () => {
 
   it('matches any condition with match any', async () => {
     const mac = await insertDevice(server, { tenantId, hostname: 'any-mac', osType: 'macos' });
-    const arm = await insertDevice(server, { tenantId, hostname: 'any-arm', osType: 'windows', architecture: 'arm64' });
+    const arm = await insertDevice(server, {
+      tenantId,
+      hostname: 'any-arm',
+      osType: 'windows',
+      architecture: 'arm64',
+    });
     const group = await dynamicGroup({
       match: 'any',
       conditions: [

@@ -4,7 +4,7 @@ import { GroupFilter } from '@outpost/contract/groups';
 import { deviceGroupMembers, deviceGroups, devices } from '../../db/schema/index';
 import { arrayParam, rowsOf } from '../../lib/db';
 import type { Executor } from '../../lib/db';
-import { filterSql } from './filter-sql';
+import { filterSql } from './group-filter.queries';
 
 // The member rows of dynamic groups (docs/product/device-sets.md#groups "Membership"): a group's
 // matches are computed in the database, never in the server: one DELETE and one INSERT … SELECT

@@ -26,7 +26,7 @@ export function createGroupMembership({ db, log }: { db: Db; log?: Pick<FastifyB
      * Some devices of a tenant changed: their membership of every dynamic group of the tenant is
      * evaluated again, in one statement. Not authorised: called by the server on a change it made.
      */
-    async devicesChanged(tenantId: number, deviceIds: number[]): Promise<void> {
+    devicesChanged: async (tenantId: number, deviceIds: number[]): Promise<void> => {
       if (deviceIds.length === 0) {
         return;
       }
@@ -35,11 +35,10 @@ export function createGroupMembership({ db, log }: { db: Db; log?: Pick<FastifyB
     },
 
     /** The same, never throwing: for callers whose own work must not fail because of groups. */
-    notify(tenantId: number, deviceIds: number[]): Promise<void> {
-      return membership.devicesChanged(tenantId, deviceIds).catch((err: unknown) => {
+    notify: (tenantId: number, deviceIds: number[]): Promise<void> =>
+      membership.devicesChanged(tenantId, deviceIds).catch((err: unknown) => {
         log?.error({ err, tenantId }, 'group membership update failed');
-      });
-    },
+      }),
 
     /** Every dynamic group of a tenant evaluated in full (a tag or field removed, a site deleted). */
     async tenantChanged(tenantId: number): Promise<void> {

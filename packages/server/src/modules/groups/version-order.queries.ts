@@ -6,7 +6,7 @@ import type { VersionOp } from '@outpost/contract/groups';
 // dotted numbers of a version, trailing zero parts dropped, as numeric[]; arrays compare element
 // by element, a shorter prefix first, so 1.10 > 1.9 and 1.2 = 1.2.0. A version that does not
 // start with a number has no key (null) and matches no comparison. The contract's versionKey is
-// the same rule in TypeScript; version-sql.int.test.ts checks them against each other.
+// the same rule in TypeScript; version-order.int.test.ts checks them against each other.
 
 /** The comparable key of a version expression (text). */
 export function versionKeySql(version: SQL): SQL {

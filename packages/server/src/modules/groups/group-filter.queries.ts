@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { GroupCondition, GroupFilter } from '@outpost/contract/groups';
 import { devices } from '../../db/schema/index';
-import { compareVersionSql } from './version-sql';
+import { compareVersionSql } from './version-order.queries';
 
 // A dynamic group's filter as one SQL condition over the devices table (docs/product/device-sets.md
 // #groups "Conditions"). The statement that uses it selects FROM devices (no alias) with the
@@ -26,7 +26,9 @@ function softwareSql(c: Extract<GroupCondition, { field: 'software' }>): SQL {
       ? sql`(lower(s.name) = ${c.name.toLowerCase()} or lower(s.display_name) = ${c.name.toLowerCase()})`
       : sql`(lower(s.name) like ${containsPattern(c.name)} or lower(s.display_name) like ${containsPattern(c.name)})`;
   const version =
-    c.version_op !== undefined ? sql` and ${compareVersionSql(sql`s.version`, c.version_op, c.version ?? '')}` : sql``;
+    c.version_op !== undefined
+      ? sql` and ${compareVersionSql(sql`s.version`, c.version_op, c.version ?? '')}`
+      : sql``;
   const exists = sql`exists (select 1 from device_software s where s.tenant_id = ${d.tenantId} and s.device_id = ${d.id} and ${name}${version})`;
   return c.op === 'installed' ? exists : sql`not ${exists}`;
 }
