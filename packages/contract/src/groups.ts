@@ -235,6 +235,7 @@ export type GroupListResponse = z.infer<typeof GroupListResponse>;
 
 export const GroupDevice = z.object({
   id: z.number().int(),
+  device_guid: z.string(),
   hostname: z.string().nullable(),
   status: DeviceStatus,
   os_type: z.string().nullable(),

@@ -105,6 +105,7 @@ export async function findSiteName(ex: Executor, scope: TenantScope, siteId: num
 
 const deviceColumns = {
   id: devices.id,
+  deviceGuid: devices.deviceGuid,
   hostname: devices.hostname,
   status: devices.status,
   osType: devices.osType,
@@ -114,13 +115,21 @@ const deviceColumns = {
   lastSeen: devices.lastSeen,
 };
 
-type DeviceRow = { [K in keyof typeof deviceColumns]: (typeof deviceColumns)[K]['_']['data'] | null } & {
+type DeviceRow = {
   id: number;
+  deviceGuid: string;
+  hostname: string | null;
   status: GroupDevice['status'];
+  osType: string | null;
+  osVersion: string | null;
+  siteId: number | null;
+  siteName: string | null;
+  lastSeen: Date | null;
 };
 
 export const toGroupDevice = (r: DeviceRow): GroupDevice => ({
   id: r.id,
+  device_guid: r.deviceGuid,
   hostname: r.hostname,
   status: r.status,
   os_type: r.osType,

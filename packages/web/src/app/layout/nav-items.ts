@@ -1,5 +1,6 @@
 import {
   Activity,
+  Boxes,
   Building2,
   LayoutDashboard,
   Monitor,
@@ -18,6 +19,7 @@ export type NavItem = { to: string; label: string; icon: LucideIcon };
 export const mainNav: NavItem[] = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { to: '/devices', label: 'Devices', icon: Monitor },
+  { to: '/groups', label: 'Groups', icon: Boxes },
   { to: '/device-activity', label: 'Device Activity', icon: Activity },
   { to: '/packages', label: 'Packages', icon: Package },
   { to: '/deployments', label: 'Deployments', icon: Rocket },

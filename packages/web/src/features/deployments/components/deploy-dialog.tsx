@@ -17,6 +17,8 @@ import type { DeployFormValues } from '../lib/deploy-form';
 import { DeployFields } from './deploy-fields';
 import { ChangedPackagesNote, changedSinceDeploy } from './changed-packages-note';
 import { DeployTargets } from './deploy-targets';
+import { DeployGroupPicker, DeployTargetSwitch } from './deploy-group-picker';
+import type { DeployTargetKind } from './deploy-group-picker';
 import { useDeployRules } from './use-deploy-rules';
 import { useDeployTargets } from './use-deploy-targets';
 
@@ -28,6 +30,8 @@ export type DeployDialogProps = {
   onClose: () => void;
   initialPackages?: DeployPackageChoice[];
   initialDevices?: DeployDeviceChoice[];
+  /** a device group to deploy to (the Groups page) */
+  initialGroup?: { id: number; name: string };
   /** every job created, also after a partial failure (the shell watches them for notifications) */
   onCreated?: (jobs: DeploymentJob[]) => void;
   /** a full success: the dialog has reset and closed */
@@ -130,6 +134,7 @@ export default function DeployDialog({
   onClose,
   initialPackages = [],
   initialDevices = [],
+  initialGroup,
   onCreated,
   onSuccess,
   create = createDeployment,
@@ -139,6 +144,9 @@ export default function DeployDialog({
   const targets = useDeployTargets({ isOpen, initialPackages, initialDevices });
   const { options, packages, packageIds, setPackageIds, deviceIds, setDeviceIds } = targets;
   const { selectedPackages, selectedDevices, byTarget } = targets;
+  const [target, setTarget] = useState<DeployTargetKind>(initialGroup ? 'group' : 'devices');
+  const [group, setGroup] = useState<{ id: number; name: string } | null>(initialGroup ?? null);
+  const groupRule = target === 'group' ? { groupId: group?.id ?? null } : undefined;
   const [isCreating, setIsCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const defaultName = defaultJobName(initialPackages.map((p) => p.name));
@@ -157,6 +165,7 @@ export default function DeployDialog({
     values,
     packageCount: packageIds.length,
     devices: selectedDevices,
+    group: groupRule,
   });
   const { shownError, touch } = rules;
   const blocker = rules.problems[0]?.message ?? null;
@@ -171,6 +180,7 @@ export default function DeployDialog({
     const [rule] = deployProblems({
       packageCount: packageIds.length,
       devices: selectedDevices,
+      group: groupRule,
       jobName: v.jobName,
       schedule: v,
     });
@@ -182,6 +192,7 @@ export default function DeployDialog({
     setIsCreating(true);
     const outcome = await createJobs(create, selectedPackages, {
       deviceIds,
+      groupId: target === 'group' ? (group?.id ?? null) : null,
       jobName: v.jobName,
       description: v.description,
       scheduledAt: scheduledAt(v),
@@ -219,7 +230,7 @@ export default function DeployDialog({
       description="Choose what to install and where, then deploy now or schedule it."
       footer={
         <DeployFooter
-          summary={deploySummary(deviceIds.length, values)}
+          summary={deploySummary(deviceIds.length, values, target === 'group' ? (group?.name ?? '…') : null)}
           formId={formId}
           isCreating={isCreating}
           isLater={isLater}
@@ -252,6 +263,29 @@ export default function DeployDialog({
           devicesError={shownError('devices')}
           isLoading={options.isPending && isOpen}
           isDisabled={isCreating}
+          targetSwitch={
+            <DeployTargetSwitch
+              value={target}
+              isDisabled={isCreating}
+              onChange={(next) => {
+                setTarget(next);
+                touch('devices');
+              }}
+            />
+          }
+          groupPicker={
+            target === 'group' ? (
+              <DeployGroupPicker
+                groupId={group?.id ?? null}
+                onChange={(next) => {
+                  setGroup(next);
+                  touch('devices');
+                }}
+                error={shownError('devices')}
+                isDisabled={isCreating}
+              />
+            ) : undefined
+          }
         />
 
         <DeployFields

@@ -1,0 +1,126 @@
+import { useId } from 'react';
+import { Boxes, Info } from 'lucide-react';
+import { deploymentGroupMessages } from '@outpost/contract/groups';
+import { Badge } from '../../../components/ui/badge';
+import { Field, Select } from '../../../components/ui/form';
+import { Spinner } from '../../../components/ui/spinner';
+import { useDeployGroups } from '../api/get-deploy-groups';
+
+export type DeployTargetKind = 'devices' | 'group';
+
+/** "Deploy to: Devices | Group": which of the two pickers the dialog shows. */
+export function DeployTargetSwitch({
+  value,
+  onChange,
+  isDisabled,
+}: {
+  value: DeployTargetKind;
+  onChange: (value: DeployTargetKind) => void;
+  isDisabled: boolean;
+}) {
+  const options: [DeployTargetKind, string][] = [
+    ['devices', 'Chosen devices'],
+    ['group', 'A device group'],
+  ];
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <span id="deploy-target-label" className="text-sm font-medium text-slate-700 dark:text-slate-200">
+        Deploy to
+      </span>
+      <div
+        role="radiogroup"
+        aria-labelledby="deploy-target-label"
+        className="inline-flex rounded-lg bg-slate-100 p-0.5 dark:bg-slate-800"
+      >
+        {options.map(([key, label]) => (
+          <button
+            key={key}
+            type="button"
+            role="radio"
+            aria-checked={value === key}
+            disabled={isDisabled}
+            onClick={() => onChange(key)}
+            className={
+              value === key
+                ? 'rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-900 shadow-sm dark:bg-slate-950 dark:text-white'
+                : 'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white'
+            }
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The deploy dialog's group choice (docs/product/device-sets.md#groups "Deploying to a group"):
+ * one group; its online members the user may see at creation are the job's devices.
+ */
+export function DeployGroupPicker({
+  groupId,
+  onChange,
+  error,
+  isDisabled,
+}: {
+  groupId: number | null;
+  onChange: (group: { id: number; name: string } | null) => void;
+  error: string | undefined;
+  isDisabled: boolean;
+}) {
+  const id = useId();
+  const groups = useDeployGroups(true);
+  const list = groups.data?.data ?? [];
+  const chosen = list.find((g) => g.id === groupId);
+  return (
+    <section className="space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+      <Field
+        label="Group"
+        htmlFor={id}
+        error={error}
+        hint={groups.isError ? 'The groups could not be loaded.' : undefined}
+      >
+        <div className="flex items-center gap-2">
+          <Select
+            id={id}
+            value={groupId ?? ''}
+            disabled={isDisabled || groups.isPending}
+            onChange={(e) => {
+              const g = list.find((x) => x.id === Number(e.target.value));
+              onChange(g ? { id: g.id, name: g.name } : null);
+            }}
+          >
+            <option value="">{groups.isPending ? 'Loading groups…' : 'Choose a group'}</option>
+            {list.map((g) => (
+              <option key={g.id} value={g.id}>
+                {g.name} · {g.kind === 'dynamic' ? 'Dynamic' : 'Static'} · {g.member_count} device
+                {g.member_count === 1 ? '' : 's'}
+              </option>
+            ))}
+          </Select>
+          {groups.isPending && <Spinner label="Loading groups" />}
+        </div>
+      </Field>
+      {chosen && (
+        <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+          <Boxes className="size-4 text-slate-400" aria-hidden />
+          <span className="font-medium text-slate-900 dark:text-white">{chosen.name}</span>
+          <Badge tone={chosen.kind === 'dynamic' ? 'indigo' : 'gray'}>
+            {chosen.kind === 'dynamic' ? 'Dynamic' : 'Static'}
+          </Badge>
+          <span>
+            {chosen.member_count} member{chosen.member_count === 1 ? '' : 's'}
+          </span>
+        </p>
+      )}
+      <p className="flex gap-2 text-xs text-slate-500 dark:text-slate-400" data-testid="deploy-group-note">
+        <Info className="mt-0.5 size-3.5 shrink-0" aria-hidden />
+        <span>
+          {deploymentGroupMessages.snapshotNote} Members that are offline when the deployment is created are
+          skipped.
+        </span>
+      </p>
+    </section>
+  );
+}
