@@ -37,6 +37,7 @@ export const deploymentGroupMessages = {
   groupTooLarge: (max: number) =>
     `The group has more than ${max} devices you may deploy to; deploy to a smaller group`,
   noOnlineMembers: 'No device of the group is online',
+  noRunnableMembers: "No online device of the group runs this package's operating system and architecture",
   snapshotNote: 'Devices in the group now are deployed to; devices that join later are not.',
 } as const;
 

@@ -1,6 +1,8 @@
 import type { DeploymentCreateInput } from '@outpost/contract/deployments';
 import { MAX_DEVICES_PER_JOB } from '@outpost/contract/deployments';
 import { isDeviceActionable } from '@outpost/contract/devices';
+import { deviceRunsArchitecture, deviceRunsTarget } from '@outpost/contract/targets';
+import type { Architecture, TargetOs } from '@outpost/contract/targets';
 import { deploymentGroupMessages, groupMessages } from '@outpost/contract/groups';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
 import type { Db } from '../../db/client';
@@ -46,4 +48,23 @@ export async function resolveTargets(deps: TargetDeps, ctx: RequestContext, body
     throw conflict(deploymentGroupMessages.noOnlineMembers, 'GROUP_NO_ONLINE_MEMBERS');
   }
   return { ids: targets.map((t) => t.id), targets, group: { id: group.id, name: group.name } };
+}
+
+/**
+ * The members of a group a package reaches: its owner site's devices (a site's package) that run
+ * its OS and architecture. None left is a 409 (docs/product/device-sets.md#groups).
+ */
+export function runnableMembers<
+  T extends { siteId: number | null; osType: string | null; architecture: string | null },
+>(pkg: { site_id: number | null; target_os: TargetOs; architecture: Architecture }, targets: T[]): T[] {
+  const runnable = targets.filter(
+    (t) =>
+      (pkg.site_id === null || t.siteId === pkg.site_id) &&
+      deviceRunsTarget(t.osType, pkg.target_os) &&
+      deviceRunsArchitecture(t.osType, t.architecture, pkg.architecture),
+  );
+  if (runnable.length === 0) {
+    throw conflict(deploymentGroupMessages.noRunnableMembers, 'GROUP_NO_RUNNABLE_MEMBERS');
+  }
+  return runnable;
 }

@@ -53,7 +53,7 @@ import { listStepLogsPage, toStepLog } from './step-logs.queries';
 import { announceEnded, endDevicePart } from './end-device-deployment';
 import { jobSiteIds } from './job-sites.queries';
 import { withOfflineWaits } from './offline-devices.service';
-import { resolveTargets } from './deployment-targets';
+import { resolveTargets, runnableMembers } from './deployment-targets';
 
 export type DeploymentsServiceDeps = {
   db: Db;
@@ -133,7 +133,7 @@ async function createJob(
   if (!name) {
     throw badRequest(messages.jobNameRequired, 'JOB_NAME_REQUIRED');
   }
-  const { ids, targets, group } = await resolveTargets(deps, ctx, body);
+  const { ids: chosenIds, targets: candidates, group } = await resolveTargets(deps, ctx, body);
   const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;
   if (scheduledAt && scheduledAt.getTime() < Date.now() - SCHEDULE_PAST_TOLERANCE_MS) {
     throw badRequest(messages.scheduledInPast, 'SCHEDULED_IN_PAST');
@@ -146,6 +146,9 @@ async function createJob(
     if (snapshot.steps.length === 0) {
       throw badRequest(messages.packageHasNoSteps, 'PACKAGE_HAS_NO_STEPS');
     }
+    // a group's members the package cannot reach are left out, as offline ones are
+    const targets = group ? runnableMembers(snapshot.pkg, candidates) : candidates;
+    const ids = group ? targets.map((t) => t.id) : chosenIds;
     await packageLookup.assertDeployableTo(tx, ctx, snapshot.pkg, targets);
     const row = await insertJob(tx, {
       tenantId: ctx.tenantId,

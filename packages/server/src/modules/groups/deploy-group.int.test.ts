@@ -28,10 +28,14 @@ describe('deploying to a group', () => {
   const call = <T>(method: string, path: string, token: string, body?: unknown) =>
     server.request<Envelope<T>>(method, path, { token, body });
 
-  async function onlineDevice(siteId: number, hostname: string): Promise<number> {
+  async function onlineDevice(
+    siteId: number,
+    hostname: string,
+    osType: 'windows' | 'macos' = 'windows',
+  ): Promise<number> {
     const token = (await createEnrollmentToken(server, admin, { site_id: siteId })).token;
-    const creds = (await enroll(server, token, facts({ hostname }))).body.data;
-    agents.push(await onlineAgent(server.url, creds, { hostname }));
+    const creds = (await enroll(server, token, facts({ hostname, osType }))).body.data;
+    agents.push(await onlineAgent(server.url, creds, { hostname, osType }));
     const [row] = await server.database.db
       .select()
       .from(devices)
@@ -68,6 +72,8 @@ describe('deploying to a group', () => {
     const hqOnline = await onlineDevice(hq, 'grp-deploy-hq');
     const lonOnline = await onlineDevice(lon, 'grp-deploy-lon');
     const offline = (await insertDevice(server, { tenantId, siteId: hq, hostname: 'grp-deploy-off' })).id;
+    // a Windows package does not reach a Mac: the Mac member is left out, as the offline one is
+    const mac = await onlineDevice(hq, 'grp-deploy-mac', 'macos');
     const group = (
       await call<GroupDetail>('POST', '/api/customer/groups', admin, {
         name: 'Rollout ring 1',
@@ -75,7 +81,7 @@ describe('deploying to a group', () => {
       })
     ).body.data;
     await call('POST', `/api/customer/groups/${group.id}/members`, admin, {
-      device_ids: [hqOnline, lonOnline, offline],
+      device_ids: [hqOnline, lonOnline, offline, mac],
     });
 
     const res = await call<DeploymentJob>('POST', '/api/customer/deployments', admin, {

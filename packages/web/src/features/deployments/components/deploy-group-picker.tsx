@@ -117,8 +117,8 @@ export function DeployGroupPicker({
       <p className="flex gap-2 text-xs text-slate-500 dark:text-slate-400" data-testid="deploy-group-note">
         <Info className="mt-0.5 size-3.5 shrink-0" aria-hidden />
         <span>
-          {deploymentGroupMessages.snapshotNote} Members that are offline when the deployment is created are
-          skipped.
+          {deploymentGroupMessages.snapshotNote} Members that are offline when the deployment is created, or
+          that do not run the package's operating system, are skipped.
         </span>
       </p>
     </section>
