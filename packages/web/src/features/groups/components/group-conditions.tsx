@@ -27,7 +27,8 @@ export function GroupConditions({ group }: { group: GroupDetail }) {
         </h2>
         {group.evaluated_at && (
           <span className="text-xs text-slate-500 dark:text-slate-400">
-            Evaluated in full {relativeTime(group.evaluated_at)}; kept up to date as devices change
+            Kept up to date as devices change · last full evaluation{' '}
+            {relativeTime(group.evaluated_at).toLowerCase()}
           </span>
         )}
       </div>

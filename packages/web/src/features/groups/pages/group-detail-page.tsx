@@ -28,7 +28,7 @@ export default function GroupDetailPage() {
   const toast = useToast();
   const { openDeployDialog } = useDeployDialog();
   const group = useGroup(id);
-  const list = useListState<Record<string, never>>({ filters: {}, pageSize: 25 });
+  const list = useListState<Record<string, never>>({ filters: {} });
   const members = useGroupMembers(id, {
     page: list.page,
     limit: list.pageSize,
