@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { GroupFilter } from '../packages/contract/src/groups';
 import { openDatabase } from '../packages/server/src/db/client';
+import { rowsOf } from '../packages/server/src/lib/db';
 import { deviceGroups, sites } from '../packages/server/src/db/schema/index';
 import { createGroupMembership } from '../packages/server/src/modules/groups/membership.service';
 import { createTenant } from '../packages/server/src/modules/tenants/tenants.service';
@@ -124,13 +125,9 @@ for (const [label, filter] of filters) {
   started = performance.now();
   await db.transaction((tx) => membership.materialise(tx, group));
   const ms = performance.now() - started;
-  const [count] = (
-    (await db.execute(
-      sql`select count(*)::int as n from device_group_members where group_id = ${group.id}`,
-    )) as unknown as {
-      rows: { n: number }[];
-    }
-  ).rows;
+  const [count] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from device_group_members where group_id = ${group.id}`),
+  );
   rows.push(`| materialise a new group: ${label} | ${ms.toFixed(0)} ms | ${count?.n ?? 0} members |`);
 }
 
@@ -139,13 +136,11 @@ for (let i = filters.length; i < GROUPS; i++) {
   const [, filter] = filters[i % filters.length]!;
   await db.insert(deviceGroups).values({ tenantId: tenant.id, name: `Extra ${i}`, kind: 'dynamic', filter });
 }
-const [one] = (
-  (await db.execute(
+const [one] = rowsOf<{ id: number }>(
+  await db.execute(
     sql`select id from devices where tenant_id = ${tenant.id} order by id limit 1 offset ${Math.floor(N / 2)}`,
-  )) as unknown as {
-    rows: { id: number }[];
-  }
-).rows;
+  ),
+);
 const wall: number[] = [];
 const cpu: number[] = [];
 for (let r = 0; r < RUNS + 3; r++) {
