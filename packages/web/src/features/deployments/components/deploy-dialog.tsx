@@ -17,8 +17,7 @@ import type { DeployFormValues } from '../lib/deploy-form';
 import { DeployFields } from './deploy-fields';
 import { ChangedPackagesNote, changedSinceDeploy } from './changed-packages-note';
 import { DeployTargets } from './deploy-targets';
-import { DeployGroupPicker, DeployTargetSwitch } from './deploy-group-picker';
-import type { DeployTargetKind } from './deploy-group-picker';
+import { groupTargetSlots, useGroupTarget } from './deploy-group-picker';
 import { useDeployRules } from './use-deploy-rules';
 import { useDeployTargets } from './use-deploy-targets';
 
@@ -144,9 +143,7 @@ export default function DeployDialog({
   const targets = useDeployTargets({ isOpen, initialPackages, initialDevices });
   const { options, packages, packageIds, setPackageIds, deviceIds, setDeviceIds } = targets;
   const { selectedPackages, selectedDevices, byTarget } = targets;
-  const [target, setTarget] = useState<DeployTargetKind>(initialGroup ? 'group' : 'devices');
-  const [group, setGroup] = useState<{ id: number; name: string } | null>(initialGroup ?? null);
-  const groupRule = target === 'group' ? { groupId: group?.id ?? null } : undefined;
+  const groupTarget = useGroupTarget(initialGroup);
   const [isCreating, setIsCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const defaultName = defaultJobName(initialPackages.map((p) => p.name));
@@ -154,18 +151,16 @@ export default function DeployDialog({
     defaultValues: { jobName: defaultName, timing: 'now', date: '', time: '', description: '' },
   });
   const values = useWatch({ control: form.control }) as DeployFormValues;
-
   useJobNameFollowing(
     form,
     selectedPackages.map((p) => p.name),
   );
-
   const rules = useDeployRules({
     form,
     values,
     packageCount: packageIds.length,
     devices: selectedDevices,
-    group: groupRule,
+    group: groupTarget.rule,
   });
   const { shownError, touch } = rules;
   const blocker = rules.problems[0]?.message ?? null;
@@ -180,7 +175,7 @@ export default function DeployDialog({
     const [rule] = deployProblems({
       packageCount: packageIds.length,
       devices: selectedDevices,
-      group: groupRule,
+      group: groupTarget.rule,
       jobName: v.jobName,
       schedule: v,
     });
@@ -192,7 +187,7 @@ export default function DeployDialog({
     setIsCreating(true);
     const outcome = await createJobs(create, selectedPackages, {
       deviceIds,
-      groupId: target === 'group' ? (group?.id ?? null) : null,
+      groupId: groupTarget.rule?.groupId ?? null,
       jobName: v.jobName,
       description: v.description,
       scheduledAt: scheduledAt(v),
@@ -230,7 +225,7 @@ export default function DeployDialog({
       description="Choose what to install and where, then deploy now or schedule it."
       footer={
         <DeployFooter
-          summary={deploySummary(deviceIds.length, values, target === 'group' ? (group?.name ?? '…') : null)}
+          summary={deploySummary(deviceIds.length, values, groupTarget.summaryName)}
           formId={formId}
           isCreating={isCreating}
           isLater={isLater}
@@ -263,29 +258,12 @@ export default function DeployDialog({
           devicesError={shownError('devices')}
           isLoading={options.isPending && isOpen}
           isDisabled={isCreating}
-          targetSwitch={
-            <DeployTargetSwitch
-              value={target}
-              isDisabled={isCreating}
-              onChange={(next) => {
-                setTarget(next);
-                touch('devices');
-              }}
-            />
-          }
-          groupPicker={
-            target === 'group' ? (
-              <DeployGroupPicker
-                groupId={group?.id ?? null}
-                onChange={(next) => {
-                  setGroup(next);
-                  touch('devices');
-                }}
-                error={shownError('devices')}
-                isDisabled={isCreating}
-              />
-            ) : undefined
-          }
+          {...groupTargetSlots({
+            state: groupTarget,
+            onTouched: () => touch('devices'),
+            error: shownError('devices'),
+            isDisabled: isCreating,
+          })}
         />
 
         <DeployFields

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Boxes, Info } from 'lucide-react';
 import { deploymentGroupMessages } from '@outpost/contract/groups';
 import { Badge } from '../../../components/ui/badge';
@@ -123,4 +123,53 @@ export function DeployGroupPicker({
       </p>
     </section>
   );
+}
+
+export type GroupChoice = { id: number; name: string };
+
+/** Whether the dialog deploys to chosen devices or a group, the group, and the rule it adds. */
+export function useGroupTarget(initialGroup: GroupChoice | undefined) {
+  const [target, setTarget] = useState<DeployTargetKind>(initialGroup ? 'group' : 'devices');
+  const [group, setGroup] = useState<GroupChoice | null>(initialGroup ?? null);
+  const rule = target === 'group' ? { groupId: group?.id ?? null } : undefined;
+  const summaryName = target === 'group' ? (group?.name ?? '…') : null;
+  return { target, setTarget, group, setGroup, rule, summaryName };
+}
+
+/** The deploy targets' switch and, while deploying to a group, the group picker. */
+export function groupTargetSlots({
+  state,
+  onTouched,
+  error,
+  isDisabled,
+}: {
+  state: ReturnType<typeof useGroupTarget>;
+  onTouched: () => void;
+  error: string | undefined;
+  isDisabled: boolean;
+}) {
+  return {
+    targetSwitch: (
+      <DeployTargetSwitch
+        value={state.target}
+        isDisabled={isDisabled}
+        onChange={(next) => {
+          state.setTarget(next);
+          onTouched();
+        }}
+      />
+    ),
+    groupPicker:
+      state.target === 'group' ? (
+        <DeployGroupPicker
+          groupId={state.group?.id ?? null}
+          onChange={(next) => {
+            state.setGroup(next);
+            onTouched();
+          }}
+          error={error}
+          isDisabled={isDisabled}
+        />
+      ) : undefined,
+  };
 }

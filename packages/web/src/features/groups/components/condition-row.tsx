@@ -162,68 +162,103 @@ function ConditionValue({ index, condition: c, onChange, choices, isDisabled }: 
         </>
       );
     case 'software':
-      return (
-        <>
-          <Choice
-            label={`Name match (condition ${n})`}
-            value={c.name_match}
-            options={[
-              { value: 'contains', label: 'name contains' },
-              { value: 'equals', label: 'name is' },
-            ]}
-            onChange={(v) => onChange({ ...c, name_match: v as typeof c.name_match })}
-            isDisabled={isDisabled}
-          />
-          {text('Software name', c.name, (v) => onChange({ ...c, name: v }), 'e.g. 7-Zip')}
-          {c.op === 'installed' || c.version_op ? (
-            <>
-              <Choice
-                label={`Version comparison (condition ${n})`}
-                value={c.version_op ?? ''}
-                options={VERSION_OP_OPTIONS}
-                onChange={(v) =>
-                  onChange({
-                    ...c,
-                    version_op: (v || undefined) as typeof c.version_op,
-                    version: v ? (c.version ?? '') : undefined,
-                  })
-                }
-                isDisabled={isDisabled}
-              />
-              {c.version_op &&
-                text('Version', c.version ?? '', (v) => onChange({ ...c, version: v }), '1.10.2', 'max-w-28')}
-            </>
-          ) : null}
-        </>
-      );
+      return <SoftwareValue index={index} condition={c} onChange={onChange} isDisabled={isDisabled} />;
     case 'last_seen':
-      return (
+      return <LastSeenValue index={index} condition={c} onChange={onChange} isDisabled={isDisabled} />;
+  }
+}
+
+type ValueProps<F extends GroupConditionInput['field']> = {
+  index: number;
+  condition: Extract<GroupConditionInput, { field: F }>;
+  onChange: (c: GroupConditionInput) => void;
+  isDisabled?: boolean;
+};
+
+/** Installed software: how the name matches, the name, and an optional version comparison. */
+function SoftwareValue({ index, condition: c, onChange, isDisabled }: ValueProps<'software'>) {
+  const n = index + 1;
+  const text = (
+    label: string,
+    value: string,
+    set: (v: string) => void,
+    placeholder?: string,
+    className?: string,
+  ) => (
+    <Input
+      aria-label={`${label} (condition ${n})`}
+      value={value}
+      placeholder={placeholder}
+      disabled={isDisabled}
+      onChange={(e) => set(e.target.value)}
+      className={cn('min-w-0 flex-1', className)}
+    />
+  );
+  return (
+    <>
+      <Choice
+        label={`Name match (condition ${n})`}
+        value={c.name_match}
+        options={[
+          { value: 'contains', label: 'name contains' },
+          { value: 'equals', label: 'name is' },
+        ]}
+        onChange={(v) => onChange({ ...c, name_match: v as typeof c.name_match })}
+        isDisabled={isDisabled}
+      />
+      {text('Software name', c.name, (v) => onChange({ ...c, name: v }), 'e.g. 7-Zip')}
+      {c.op === 'installed' || c.version_op ? (
         <>
-          <Input
-            type="number"
-            min={1}
-            aria-label={`Amount (condition ${n})`}
-            value={c.amount}
-            disabled={isDisabled}
-            onChange={(e) => onChange({ ...c, amount: Math.max(1, Math.floor(Number(e.target.value) || 1)) })}
-            className="w-24"
-          />
           <Choice
-            label={`Unit (condition ${n})`}
-            value={c.unit}
-            options={[
-              { value: 'hours', label: 'hours' },
-              { value: 'days', label: 'days' },
-            ]}
-            onChange={(v) => onChange({ ...c, unit: v as typeof c.unit })}
+            label={`Version comparison (condition ${n})`}
+            value={c.version_op ?? ''}
+            options={VERSION_OP_OPTIONS}
+            onChange={(v) =>
+              onChange({
+                ...c,
+                version_op: (v || undefined) as typeof c.version_op,
+                version: v ? (c.version ?? '') : undefined,
+              })
+            }
             isDisabled={isDisabled}
           />
-          {c.op === 'older_than' && (
-            <span className="self-center text-sm text-slate-500 dark:text-slate-400">ago</span>
-          )}
+          {c.version_op &&
+            text('Version', c.version ?? '', (v) => onChange({ ...c, version: v }), '1.10.2', 'max-w-28')}
         </>
-      );
-  }
+      ) : null}
+    </>
+  );
+}
+
+/** Last seen: an amount of hours or days. */
+function LastSeenValue({ index, condition: c, onChange, isDisabled }: ValueProps<'last_seen'>) {
+  const n = index + 1;
+  return (
+    <>
+      <Input
+        type="number"
+        min={1}
+        aria-label={`Amount (condition ${n})`}
+        value={c.amount}
+        disabled={isDisabled}
+        onChange={(e) => onChange({ ...c, amount: Math.max(1, Math.floor(Number(e.target.value) || 1)) })}
+        className="w-24"
+      />
+      <Choice
+        label={`Unit (condition ${n})`}
+        value={c.unit}
+        options={[
+          { value: 'hours', label: 'hours' },
+          { value: 'days', label: 'days' },
+        ]}
+        onChange={(v) => onChange({ ...c, unit: v as typeof c.unit })}
+        isDisabled={isDisabled}
+      />
+      {c.op === 'older_than' && (
+        <span className="self-center text-sm text-slate-500 dark:text-slate-400">ago</span>
+      )}
+    </>
+  );
 }
 
 /** One condition of the builder: field, operator, values, remove. */

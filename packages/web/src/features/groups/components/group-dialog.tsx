@@ -23,6 +23,49 @@ const KINDS: { kind: GroupKind; title: string; text: string; icon: typeof Filter
   { kind: 'static', title: 'Static', text: 'Devices you add and remove yourself', icon: ListChecks },
 ];
 
+/** The body of a create or update call. */
+function groupBody(f: {
+  isEdit: boolean;
+  name: string;
+  description: string;
+  owner: number | null;
+  kind: GroupKind;
+  filter: GroupFilterInput;
+}) {
+  const common = { name: f.name.trim(), description: f.description.trim() || null, site_id: f.owner };
+  const filter = f.kind === 'dynamic' ? { filter: f.filter } : {};
+  return f.isEdit ? { ...common, ...filter } : { ...common, kind: f.kind, ...filter };
+}
+
+/** Dynamic or static, as two cards (only when creating: the kind does not change). */
+function KindChoice({ kind, onChange }: { kind: GroupKind; onChange: (kind: GroupKind) => void }) {
+  return (
+    <div role="radiogroup" aria-label="Kind" className="grid gap-3 sm:grid-cols-2">
+      {KINDS.map(({ kind: k, title, text, icon: Icon }) => (
+        <button
+          key={k}
+          type="button"
+          role="radio"
+          aria-checked={kind === k}
+          onClick={() => onChange(k)}
+          className={cn(
+            'flex items-start gap-3 rounded-lg p-3 text-left ring-1 ring-inset transition-colors',
+            kind === k
+              ? 'bg-indigo-50 ring-2 ring-indigo-600 dark:bg-indigo-500/10 dark:ring-indigo-400'
+              : 'ring-slate-200 hover:bg-slate-50 dark:ring-slate-700 dark:hover:bg-slate-900',
+          )}
+        >
+          <Icon className="mt-0.5 size-5 text-indigo-600 dark:text-indigo-400" aria-hidden />
+          <span>
+            <span className="block text-sm font-semibold text-slate-900 dark:text-white">{title}</span>
+            <span className="block text-xs text-slate-500 dark:text-slate-400">{text}</span>
+          </span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
 /**
  * Create or edit a group (docs/product/device-sets.md#groups): name, description, owner (all
  * sites, for administrators of all sites, or one site), kind, and for a dynamic group the
@@ -67,10 +110,7 @@ export function GroupDialog({
       setError(problem);
       return;
     }
-    const common = { name: name.trim(), description: description.trim() || null, site_id: owner };
-    const body = isEdit
-      ? { ...common, ...(kind === 'dynamic' && { filter }) }
-      : { ...common, kind, ...(kind === 'dynamic' && { filter }) };
+    const body = groupBody({ isEdit, name, description, owner, kind, filter });
     save.mutate(
       { id: group?.id, body },
       {
@@ -159,31 +199,7 @@ export function GroupDialog({
             onChange={(e) => setDescription(e.target.value)}
           />
         </Field>
-        {!isEdit && (
-          <div role="radiogroup" aria-label="Kind" className="grid gap-3 sm:grid-cols-2">
-            {KINDS.map(({ kind: k, title, text, icon: Icon }) => (
-              <button
-                key={k}
-                type="button"
-                role="radio"
-                aria-checked={kind === k}
-                onClick={() => setKind(k)}
-                className={cn(
-                  'flex items-start gap-3 rounded-lg p-3 text-left ring-1 ring-inset transition-colors',
-                  kind === k
-                    ? 'bg-indigo-50 ring-2 ring-indigo-600 dark:bg-indigo-500/10 dark:ring-indigo-400'
-                    : 'ring-slate-200 hover:bg-slate-50 dark:ring-slate-700 dark:hover:bg-slate-900',
-                )}
-              >
-                <Icon className="mt-0.5 size-5 text-indigo-600 dark:text-indigo-400" aria-hidden />
-                <span>
-                  <span className="block text-sm font-semibold text-slate-900 dark:text-white">{title}</span>
-                  <span className="block text-xs text-slate-500 dark:text-slate-400">{text}</span>
-                </span>
-              </button>
-            ))}
-          </div>
-        )}
+        {!isEdit && <KindChoice kind={kind} onChange={setKind} />}
         {kind === 'dynamic' && (
           <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_16rem]">
             <ConditionBuilder
