@@ -85,7 +85,10 @@ test('a dynamic group with a software version condition previews live, and is de
 
   await page.getByRole('button', { name: 'Deploy', exact: true }).click();
   const deploy = page.getByRole('dialog', { name: 'Deploy Package' });
-  await expect(deploy.getByRole('radio', { name: 'A device group' })).toHaveAttribute('aria-checked', 'true');
+  await expect(deploy.getByRole('radio', { name: 'Group', exact: true })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
   await expect(deploy.getByLabel('Group', { exact: true })).toHaveValue(String(groupId));
   await expect(deploy.getByTestId('deploy-group-note')).toContainText(
     'Devices in the group now are deployed to; devices that join later are not.',

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Boxes, Info } from 'lucide-react';
 import { deploymentGroupMessages } from '@outpost/contract/groups';
 import { Badge } from '../../../components/ui/badge';
@@ -19,18 +20,18 @@ export function DeployTargetSwitch({
   isDisabled: boolean;
 }) {
   const options: [DeployTargetKind, string][] = [
-    ['devices', 'Chosen devices'],
-    ['group', 'A device group'],
+    ['devices', 'Devices'],
+    ['group', 'Group'],
   ];
   return (
-    <div className="flex flex-wrap items-center gap-3">
-      <span id="deploy-target-label" className="text-sm font-medium text-slate-700 dark:text-slate-200">
+    <div className="flex items-center gap-2 whitespace-nowrap">
+      <span id="deploy-target-label" className="text-xs font-medium text-slate-500 dark:text-slate-400">
         Deploy to
       </span>
       <div
         role="radiogroup"
         aria-labelledby="deploy-target-label"
-        className="inline-flex rounded-lg bg-slate-100 p-0.5 dark:bg-slate-800"
+        className="inline-flex rounded-md bg-slate-100 p-0.5 dark:bg-slate-800"
       >
         {options.map(([key, label]) => (
           <button
@@ -42,8 +43,8 @@ export function DeployTargetSwitch({
             onClick={() => onChange(key)}
             className={
               value === key
-                ? 'rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-900 shadow-sm dark:bg-slate-950 dark:text-white'
-                : 'rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white'
+                ? 'rounded px-2 py-0.5 text-xs font-medium text-slate-900 shadow-sm bg-white dark:bg-slate-950 dark:text-white'
+                : 'rounded px-2 py-0.5 text-xs font-medium text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white'
             }
           >
             {label}
@@ -63,7 +64,9 @@ export function DeployGroupPicker({
   onChange,
   error,
   isDisabled,
+  headerExtra,
 }: {
+  headerExtra?: ReactNode;
   groupId: number | null;
   onChange: (group: { id: number; name: string } | null) => void;
   error: string | undefined;
@@ -74,7 +77,11 @@ export function DeployGroupPicker({
   const list = groups.data?.data ?? [];
   const chosen = list.find((g) => g.id === groupId);
   return (
-    <section className="space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+    <section className="space-y-3" aria-label="Device group">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <h3 className="text-sm font-semibold text-slate-900 dark:text-white">Device group</h3>
+        {headerExtra}
+      </div>
       <Field
         label="Group"
         htmlFor={id}
@@ -148,20 +155,22 @@ export function groupTargetSlots({
   error: string | undefined;
   isDisabled: boolean;
 }) {
+  const switchNode = (
+    <DeployTargetSwitch
+      value={state.target}
+      isDisabled={isDisabled}
+      onChange={(next) => {
+        state.setTarget(next);
+        onTouched();
+      }}
+    />
+  );
   return {
-    targetSwitch: (
-      <DeployTargetSwitch
-        value={state.target}
-        isDisabled={isDisabled}
-        onChange={(next) => {
-          state.setTarget(next);
-          onTouched();
-        }}
-      />
-    ),
+    targetSwitch: switchNode,
     groupPicker:
       state.target === 'group' ? (
         <DeployGroupPicker
+          headerExtra={switchNode}
           groupId={state.group?.id ?? null}
           onChange={(next) => {
             state.setGroup(next);

@@ -35,7 +35,7 @@ export function DeployTargets({
   devicesError: string | undefined;
   isLoading: boolean;
   isDisabled: boolean;
-  /** "Deploy to: devices | group", above the devices */
+  /** "Deploy to: devices | group", in the devices' header */
   targetSwitch?: ReactNode;
   /** shown instead of the devices' pick list when deploying to a group */
   groupPicker?: ReactNode;
@@ -66,10 +66,10 @@ export function DeployTargets({
         isDisabled={isDisabled}
         hint={`Up to ${DEPLOY_DIALOG_LOAD_LIMIT} packages are listed; search to narrow them.`}
       />
-      {targetSwitch}
       {groupPicker ?? (
         <PickList
           title="Devices"
+          headerExtra={targetSwitch}
           noun={['device', 'devices']}
           items={deviceItems}
           selectedIds={deviceIds}
