@@ -63,6 +63,23 @@ const firstPolicy = async ({ request, token }: Ctx) => {
   return ((await res.json()) as { data: { id: number } }).data.id;
 };
 
+/** A group to open: the first the user may see, or a new static one (docs/product/device-sets.md#groups). */
+const firstGroup = async ({ request, token }: Ctx) => {
+  const list = await apiGet<ListData<{ id: number }>>(request, token, '/api/customer/groups?limit=1');
+  if (list.data[0]) {
+    return list.data[0].id;
+  }
+  const res = await request.post('/api/customer/groups', {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      name: 'A11y group',
+      kind: 'dynamic',
+      filter: { match: 'all', conditions: [{ field: 'os_type', op: 'is', value: 'windows' }] },
+    },
+  });
+  return ((await res.json()) as { data: { id: number } }).data.id;
+};
+
 export const routes: Route[] = [
   { name: 'sign-in', path: '/login', isPublic: true },
   { name: 'dashboard', path: '/dashboard' },
@@ -87,6 +104,8 @@ export const routes: Route[] = [
   { name: 'policies', path: '/policies' },
   { name: 'policy details', path: async (ctx) => `/policies/${await firstPolicy(ctx)}` },
   { name: 'software', path: '/software' },
+  { name: 'groups', path: '/groups' },
+  { name: 'group details', path: async (ctx) => `/groups/${await firstGroup(ctx)}` },
 ];
 
 export async function useTheme(page: Page, theme: 'light' | 'dark') {

@@ -34,6 +34,11 @@ export const DeploymentCreateBody = z.object({
     .array(Id)
     .max(MAX_DEVICES_PER_JOB, `At most ${MAX_DEVICES_PER_JOB} devices per deployment`)
     .default([]),
+  /**
+   * Deploy to a device group instead of chosen devices (docs/product/device-sets.md#groups
+   * "Deploying to a group"): its online members the caller may see now are the job's devices.
+   */
+  group_id: Id.optional(),
   job_name: z.string().max(JOB_NAME_MAX, `Job name must be ${JOB_NAME_MAX} characters or less`).default(''),
   job_description: z
     .string()
@@ -68,6 +73,9 @@ export const DeploymentJob = z.object({
   total_devices: z.number().int(),
   completed_devices: z.number().int(),
   failed_devices: z.number().int(),
+  /** the device group the job was created for (its members then), or null */
+  group_id: z.number().int().nullable().optional(),
+  group_name: z.string().nullable().optional(),
 });
 export type DeploymentJob = z.infer<typeof DeploymentJob>;
 

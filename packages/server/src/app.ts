@@ -48,6 +48,7 @@ import { sitesRoutes } from './modules/sites/sites.routes';
 import { tagsRoutes } from './modules/tags/tags.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { softwareRoutes } from './modules/software/software.routes';
+import { groupsRoutes } from './modules/groups/groups.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes';
 import { createReleaseStore } from './modules/agent-releases/release-store';
@@ -167,6 +168,7 @@ async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
           await customer.register(customFieldsRoutes, { service: services.customFields });
           await customer.register(policiesRoutes, { service: services.policies });
           await customer.register(softwareRoutes, { service: services.software });
+          await customer.register(groupsRoutes, { service: services.groups });
         },
         { prefix: '/customer' },
       );
@@ -243,7 +245,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(livePlugin, {
     db: database.db,
     config,
-    ...createLivePorts({ database, tokens }),
+    ...createLivePorts({ database, tokens, log: app.log }),
     busObserver: metrics.bus,
     agentReports,
   });
@@ -278,8 +280,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await services.engine.stop();
   });
   const stopCompaction = startCountsCompaction(services.devices, app.log);
+  // dynamic groups with status or last-seen conditions (docs/product/device-sets.md#groups)
+  const stopGroupSweep = services.membership.startSweep();
   app.addHook('onClose', (_instance, done) => {
     stopCompaction();
+    stopGroupSweep();
     done();
   });
   await registerApiRoutes(app, {

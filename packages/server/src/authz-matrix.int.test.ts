@@ -11,6 +11,7 @@ import {
   auditLogs,
   customFields,
   deploymentJobs,
+  deviceGroups,
   deploymentPackages,
   deviceDeployments,
   devices,
@@ -61,7 +62,8 @@ describe('authorisation matrix over every registered /api route', () => {
     | 'ownSite'
     | 'field'
     | 'policy'
-    | 'tag',
+    | 'tag'
+    | 'group',
     number
   >;
   let stepBody: Record<string, unknown>;
@@ -87,6 +89,7 @@ describe('authorisation matrix over every registered /api route', () => {
       ['/api/customer/sites/', acme.site],
       ['/api/customer/custom-fields/', acme.field],
       ['/api/customer/tags/', acme.tag],
+      ['/api/customer/groups/', acme.group],
       ['/api/agent/files/', acme.file],
       ['/api/customer/policies/', acme.policy],
     ];
@@ -129,6 +132,9 @@ describe('authorisation matrix over every registered /api route', () => {
       // runs after the POST above put the tag on: taking it off is a change
       'PUT /api/customer/devices/:id/tags': { tags: [] },
       'PUT /api/customer/tags/:id': { color: 'red' },
+      'PUT /api/customer/groups/:id': { name: 'Renamed' },
+      'POST /api/customer/groups/:id/members': { device_ids: [acme.device] },
+      'DELETE /api/customer/groups/:id/members': { device_ids: [acme.device] },
     };
     return bodies[key] ?? (method === 'GET' || method === 'DELETE' ? undefined : {});
   }
@@ -227,6 +233,11 @@ describe('authorisation matrix over every registered /api route', () => {
       .select({ id: users.id })
       .from(users)
       .where(and(eq(users.tenantId, demo.acmeTenantId), eq(users.email, DEMO.techEmail)));
+    // a static group owned by HQ (the site `limited` cannot see), holding the HQ device
+    const [group] = await db
+      .insert(deviceGroups)
+      .values({ tenantId: demo.acmeTenantId, siteId: hq, name: 'Matrix group', kind: 'static' })
+      .returning({ id: deviceGroups.id });
     Object.assign(acme, {
       device: device!.id,
       package: pkg!.id,
@@ -241,6 +252,7 @@ describe('authorisation matrix over every registered /api route', () => {
       field: field!.id,
       policy: policy!.id,
       tag: tag!.id,
+      group: group!.id,
     });
     stepBody = {
       step_name: step!.stepName,
@@ -388,6 +400,7 @@ describe('authorisation matrix over every registered /api route', () => {
       '/api/customer/deployments/',
       '/api/customer/sites/:id',
       '/api/customer/policies/:id',
+      '/api/customer/groups/:id',
     ];
     const addressing = routesWith('member').filter(
       (r) => r.url.includes(':id') && siteOwned.some((prefix) => r.url.startsWith(prefix)),
@@ -418,6 +431,10 @@ describe('authorisation matrix over every registered /api route', () => {
       data: { id: number }[];
     };
     expect(siteList.data.map((s) => s.id)).toEqual([acme.ownSite]);
+    const groupList = (await call('GET', '/api/customer/groups?limit=200', limited)).body.data as {
+      data: { id: number }[];
+    };
+    expect(groupList.data.map((g) => g.id)).not.toContain(acme.group);
     const dashboard = (await call('GET', '/api/customer/devices/stats/dashboard', limited)).body.data;
     expect(JSON.stringify(dashboard)).not.toContain('hq-matrix');
   });
@@ -445,6 +462,8 @@ describe('authorisation matrix over every registered /api route', () => {
       'PUT /api/customer/auth/profile': { company: 'Matrix Inc' },
       'POST /api/customer/custom-fields': { key: 'matrix_new', name: 'Matrix new', field_type: 'text' },
       'POST /api/customer/tags': { name: 'Matrix new tag' },
+      'POST /api/customer/groups': { name: 'Matrix static group', kind: 'static' },
+      'POST /api/customer/groups/:id/members': { device_ids: [acme.device] },
     };
     const entries = async () =>
       (await server.database.db.select({ id: auditLogs.id }).from(auditLogs)).length;

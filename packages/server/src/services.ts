@@ -25,6 +25,8 @@ import { createDeviceStateService } from './modules/devices/device-state.service
 import { canFollowDevice, createDevicesService } from './modules/devices/devices.service';
 import type { BlobStore } from './modules/files/blob-store';
 import { createFilesService } from './modules/files/files.service';
+import { createGroupsService } from './modules/groups/groups.service';
+import { createGroupMembership } from './modules/groups/membership.service';
 import { createStorageQuota } from './modules/files/storage-quota';
 import { createHealthService } from './modules/health/health.service';
 import type { DependencyState } from './modules/health/health.service';
@@ -44,14 +46,22 @@ import { createUsersService } from './modules/users/users.service';
 // One devices service means one device search-total cache for every route that lists devices.
 
 /** What the live layer (live/live-plugin.ts) takes from the modules: built before it exists. */
-export function createLivePorts(deps: { database: Database; tokens: SessionTokens }): {
+export function createLivePorts(deps: {
+  database: Database;
+  tokens: SessionTokens;
+  log?: FastifyBaseLogger;
+}): {
   deviceState: DeviceState;
   portalAccess: PortalAccess;
   authorizeDeployment: SubscriptionAuthorizer;
 } {
   const { db } = deps.database;
   return {
-    deviceState: createDeviceStateService({ db }),
+    // a device's stored state changed: its dynamic groups follow (docs/product/device-sets.md#groups)
+    deviceState: createDeviceStateService({
+      db,
+      onDevicesChanged: createGroupMembership({ db, log: deps.log }).notify,
+    }),
     portalAccess: {
       resolveSession: (token, meta) => resolveSession(db, deps.tokens, token, meta),
       canFollowDevice: (ctx, deviceGuid) => canFollowDevice(db, ctx, deviceGuid),
@@ -81,8 +91,11 @@ export type ServicesDeps = {
 export function createServices(deps: ServicesDeps) {
   const { config, bus, commandQueue, blobStore } = deps;
   const { db } = deps.database;
+  // Groups (docs/product/device-sets.md#groups): membership.notify is what the tags and
+  // custom-fields services, enrolment and device state call when devices change.
+  const membership = createGroupMembership({ db, log: deps.log });
   // docs/product/device-sets.md#custom-fields: the engine stores step output through this service.
-  const customFields = createCustomFieldsService({ db });
+  const customFields = createCustomFieldsService({ db, onDevicesChanged: membership.notify });
   // Deployments (docs/product/deployments.md#scheduling): one engine per instance; app.ts starts
   // its scheduler once listening.
   const engine = createDeploymentEngine({
@@ -107,7 +120,7 @@ export function createServices(deps: ServicesDeps) {
     dashboard: createDashboardService({ db, devices, tenants, deployments }),
     activity: createActivityService({ db }),
     auth: createAuthService({ db, tokens: deps.tokens }),
-    agents: createAgentsService({ db, bus }),
+    agents: createAgentsService({ db, bus, onDevicesChanged: membership.notify }),
     agentReleases: createAgentReleasesService({ releases: deps.releases }),
     agentUpdate: createAgentUpdateService({ db, releases: deps.releases, commandQueue }),
     files: createFilesService({
@@ -127,7 +140,9 @@ export function createServices(deps: ServicesDeps) {
       sessions: createSessionControl((userIds) => bus.publish('portal.sessions', { userIds })),
     }),
     sites: createSitesService({ db }),
-    tags: createTagsService({ db }),
+    tags: createTagsService({ db, onDevicesChanged: membership.notify }),
+    membership,
+    groups: createGroupsService({ db, membership }),
     audit: createAuditService({ db }),
     health: createHealthService({ database: deps.database, redisState: deps.redisState, log: deps.log }),
     customFields,

@@ -109,6 +109,8 @@ export function job(over: Partial<JobRow> = {}): JobRow {
     failedDevices: 0,
     createdBy: 2,
     createdByName: 'Admin',
+    groupId: null,
+    groupName: null,
     createdAt: created,
     updatedAt: created,
     ...over,

@@ -38,6 +38,7 @@ export function DeployDialogHost({ children }: { children: ReactNode }) {
             onClose={() => setRequest(null)}
             initialPackages={request.packages}
             initialDevices={request.devices}
+            initialGroup={request.group}
             onCreated={onCreated}
             onSuccess={request.onSuccess}
           />

@@ -34,6 +34,8 @@ export const routes: RouteObject[] = [
             path: 'devices/:deviceGuid',
             ...page(() => import('../features/devices/pages/device-detail-page')),
           },
+          { path: 'groups', ...page(() => import('../features/groups/pages/groups-page')) },
+          { path: 'groups/:id', ...page(() => import('../features/groups/pages/group-detail-page')) },
           { path: 'packages', ...page(() => import('../features/packages/pages/package-list-page')) },
           {
             path: 'packages/builder',

@@ -29,6 +29,8 @@ export type DeployDialogRequest = {
   packages?: DeployPackageChoice[];
   /** preselected devices (the device list's selection or row) */
   devices?: DeployDeviceChoice[];
+  /** a device group to deploy to (the Groups page; docs/product/device-sets.md#groups) */
+  group?: { id: number; name: string };
   /** called with the jobs created after a full success (the dialog has closed) */
   onSuccess?: (jobs: DeploymentJob[]) => void;
 };

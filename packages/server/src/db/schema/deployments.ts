@@ -21,6 +21,7 @@ import { devices } from './devices';
 import { deploymentPackages } from './packages';
 import { files } from './files';
 import { policies } from './policies';
+import { deviceGroups } from './device-groups';
 
 // docs/product/deployments.md#running-on-devices, #fields, Device deployment, Step log.
 
@@ -57,6 +58,13 @@ export const deploymentJobs = pgTable(
     failedDevices: integer('failed_devices').notNull().default(0),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdByName: text('created_by_name'),
+    /**
+     * The device group the job was created for (docs/product/device-sets.md#groups "Deploying to
+     * a group"): its members in the creator's scope at creation are the job's devices; devices
+     * that join later are not. Null for a job of chosen devices or once the group is deleted.
+     */
+    groupId: integer('group_id').references(() => deviceGroups.id, { onDelete: 'set null' }),
+    groupName: text('group_name'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** the automation policy that created the job (docs/product/device-sets.md#automation-policies) */

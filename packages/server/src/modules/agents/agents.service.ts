@@ -84,7 +84,11 @@ async function provenDevice(tx: Executor, tenantId: number, body: EnrollBody) {
  * its configuration). max_agents is checked under a lock on the tenant row so two agents
  * enrolling at once cannot both take the last place.
  */
-async function enrollAgent(db: Db, bus: Bus, body: EnrollBody, meta: Meta): Promise<EnrollResult> {
+async function enrollAgent(
+  { db, bus, onDevicesChanged }: AgentsServiceDeps,
+  body: EnrollBody,
+  meta: Meta,
+): Promise<EnrollResult> {
   const token = usableToken(await findTokenByHash(db, hashSecret(body.token)));
   const f = body.facts;
   const secret = newAgentSecret();
@@ -156,17 +160,25 @@ async function enrollAgent(db: Db, bus: Bus, body: EnrollBody, meta: Meta): Prom
     });
     // Last: the token row stays locked (its use count) only until the commit that follows.
     await markTokenUsed(tx, token.id);
-    return { device, reused: proven !== null };
+    return { device, reused: proven !== null, tenantId: tenant.id };
   });
+  // the device's dynamic groups (docs/product/device-sets.md#groups): its facts are new
+  await onDevicesChanged?.(outcome.tenantId, [outcome.device.id]);
   if (outcome.reused) {
     await bus.publish('agent.disconnect', { deviceId: outcome.device.id, reason: 'Re-enrolled' });
   }
   return { device_guid: outcome.device.deviceGuid, agent_secret: secret, reused: outcome.reused };
 }
 
-export type AgentsServiceDeps = { db: Db; bus: Bus };
+export type AgentsServiceDeps = {
+  db: Db;
+  bus: Bus;
+  /** told of an enrolled device (the groups' membership); must not throw */
+  onDevicesChanged?: (tenantId: number, deviceIds: number[]) => Promise<void>;
+};
 
-export function createAgentsService({ db, bus }: AgentsServiceDeps) {
+export function createAgentsService(deps: AgentsServiceDeps) {
+  const { db } = deps;
   return {
     /** A site-limited administrator creates tokens only for one of their sites. */
     async createToken(
@@ -251,7 +263,7 @@ export function createAgentsService({ db, bus }: AgentsServiceDeps) {
      * enrolling at once cannot both take the last place.
      */
     async enroll(body: EnrollBody, meta: Meta): Promise<EnrollResult> {
-      return enrollAgent(db, bus, body, meta);
+      return enrollAgent(deps, body, meta);
     },
   };
 }

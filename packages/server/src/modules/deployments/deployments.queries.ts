@@ -346,6 +346,8 @@ export function toJob(row: JobRow): DeploymentJob {
     total_devices: row.totalDevices,
     completed_devices: row.completedDevices,
     failed_devices: row.failedDevices,
+    group_id: row.groupId,
+    group_name: row.groupName,
   };
 }
 

@@ -7,7 +7,6 @@ import type {
   StepLogsResponse,
 } from '@outpost/contract/deployments';
 import { SCHEDULE_PAST_TOLERANCE_MS } from '@outpost/contract/deployments';
-import { isDeviceActionable } from '@outpost/contract/devices';
 import { paginate } from '@outpost/contract/envelope';
 import type { ListData } from '@outpost/contract/envelope';
 import {
@@ -55,6 +54,7 @@ import { snapshotSteps } from './snapshot-steps';
 import { createPolicyJobs, policyJobs } from './policy-jobs';
 import type { PolicyJobInput, PolicyJobResult } from './policy-jobs';
 import { deploymentResultsCsv } from './deployment-export';
+import { resolveTargets, runnableMembers } from './deployment-targets';
 
 export type DeploymentsServiceDeps = {
   db: Db;
@@ -90,26 +90,18 @@ async function createJob(
   ctx: RequestContext,
   body: DeploymentCreateInput,
 ): Promise<DeploymentJob> {
-  const { db, engine, devices } = deps;
+  const { db, engine } = deps;
   if (body.package_id === undefined) {
     throw badRequest(messages.selectPackage, 'PACKAGE_REQUIRED');
   }
-  if (body.device_ids.length === 0) {
+  if (body.device_ids.length === 0 && body.group_id === undefined) {
     throw badRequest(messages.selectDevice, 'DEVICES_REQUIRED');
   }
   const name = body.job_name.trim();
   if (!name) {
     throw badRequest(messages.jobNameRequired, 'JOB_NAME_REQUIRED');
   }
-  const ids = [...new Set(body.device_ids)];
-  const targets = await devices.findManyInScope(ctx, ids);
-  if (targets.length !== ids.length) {
-    // another tenant's or site's device reads as one that does not exist
-    throw notFound(messages.devicesOffline, 'DEVICE_NOT_FOUND');
-  }
-  if (targets.some((t) => !isDeviceActionable(t.status))) {
-    throw conflict(messages.devicesOffline, 'DEVICE_NOT_ACTIONABLE');
-  }
+  const { ids: chosenIds, targets: candidates, group } = await resolveTargets(deps, ctx, body);
   const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;
   if (scheduledAt && scheduledAt.getTime() < Date.now() - SCHEDULE_PAST_TOLERANCE_MS) {
     throw badRequest(messages.scheduledInPast, 'SCHEDULED_IN_PAST');
@@ -122,6 +114,9 @@ async function createJob(
     if (snapshot.steps.length === 0) {
       throw badRequest(messages.packageHasNoSteps, 'PACKAGE_HAS_NO_STEPS');
     }
+    // a group's members the package cannot reach are left out, as offline ones are
+    const targets = group ? runnableMembers(snapshot.pkg, candidates) : candidates;
+    const ids = group ? targets.map((t) => t.id) : chosenIds;
     await packageLookup.assertDeployableTo(tx, ctx, snapshot.pkg, targets);
     const row = await insertJob(tx, {
       tenantId: ctx.tenantId,
@@ -137,6 +132,8 @@ async function createJob(
       totalDevices: targets.length,
       createdBy: ctx.userId,
       createdByName: ctx.name,
+      groupId: group?.id ?? null,
+      groupName: group?.name ?? null,
     });
     await insertPendingDeviceDeployments(
       tx,
@@ -161,6 +158,7 @@ async function createJob(
       newValues: {
         package_id: snapshot.pkg.id,
         device_ids: ids,
+        ...(group && { group_id: group.id, group_name: group.name }),
         job_name: name,
         job_description: row.description,
         scheduled_at: scheduledAt?.toISOString() ?? null,

@@ -306,16 +306,44 @@ export async function applyInventory(
   });
 }
 
-/** The port the agent hub writes device state through, bound to this database. */
-export function createDeviceStateService({ db }: { db: Db }): DeviceState {
+/** Told of devices whose stored facts or inventory changed (the groups' membership); must not throw. */
+export type OnDevicesChanged = (tenantId: number, deviceIds: number[]) => Promise<void>;
+
+/** The change, after `onDevicesChanged` heard of it (when it is about stored facts). */
+async function told<T extends DeviceChange | null>(
+  change: T,
+  onDevicesChanged?: OnDevicesChanged,
+): Promise<T> {
+  if (change && onDevicesChanged) {
+    await onDevicesChanged(change.ref.tenantId, [change.ref.id]);
+  }
+  return change;
+}
+
+/**
+ * The port the agent hub writes device state through, bound to this database. A hello (facts)
+ * and an inventory that changed something are told to `onDevicesChanged` (dynamic groups,
+ * docs/product/device-sets.md#groups); status and last-seen changes alone are not: the groups'
+ * periodic sweep re-evaluates conditions on them (docs/decisions/2026-11-26-group-membership.md).
+ */
+export function createDeviceStateService({
+  db,
+  onDevicesChanged,
+}: {
+  db: Db;
+  onDevicesChanged?: OnDevicesChanged;
+}): DeviceState {
   return {
-    markConnected: (deviceId, connectionId, hello, ip) =>
-      markConnected(db, deviceId, connectionId, hello, ip),
+    markConnected: async (deviceId, connectionId, hello, ip) =>
+      told(await markConnected(db, deviceId, connectionId, hello, ip), onDevicesChanged),
     markDisconnected: (deviceId, connectionId) => markDisconnected(db, deviceId, connectionId),
     sweepStale: (staleAfterMs, onBatch) => sweepStale(db, staleAfterMs, onBatch),
     touchLastSeen: (deviceIds) => touchLastSeen(db, deviceIds),
     applyFault: (deviceId, fault) => applyFault(db, deviceId, fault),
     applyActivity: (deviceId, message) => applyActivity(db, deviceId, message),
-    applyInventory: (device, inv) => applyInventory(db, device, inv),
+    applyInventory: async (device, inv) => {
+      const change = await applyInventory(db, device, inv);
+      return change?.update.inventory?.length ? told(change, onDevicesChanged) : change;
+    },
   };
 }

@@ -1,6 +1,7 @@
 import {
   Activity,
   AppWindow,
+  Boxes,
   Building2,
   LayoutDashboard,
   Monitor,
@@ -22,6 +23,7 @@ export type NavItem = { to: string; label: string; icon: LucideIcon };
 export const mainNav: NavItem[] = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { to: '/devices', label: 'Devices', icon: Monitor },
+  { to: '/groups', label: 'Groups', icon: Boxes },
   { to: '/device-activity', label: 'Device Activity', icon: Activity },
   { to: '/packages', label: 'Packages', icon: Package },
   { to: '/deployments', label: 'Deployments', icon: Rocket },

@@ -17,6 +17,7 @@ import type { DeployFormValues } from '../lib/deploy-form';
 import { DeployFields } from './deploy-fields';
 import { ChangedPackagesNote, changedSinceDeploy } from './changed-packages-note';
 import { DeployTargets } from './deploy-targets';
+import { groupTargetSlots, useGroupTarget } from './deploy-group-picker';
 import { useDeployRules } from './use-deploy-rules';
 import { useDeployTargets } from './use-deploy-targets';
 
@@ -28,6 +29,8 @@ export type DeployDialogProps = {
   onClose: () => void;
   initialPackages?: DeployPackageChoice[];
   initialDevices?: DeployDeviceChoice[];
+  /** a device group to deploy to (the Groups page) */
+  initialGroup?: { id: number; name: string };
   /** every job created, also after a partial failure (the shell watches them for notifications) */
   onCreated?: (jobs: DeploymentJob[]) => void;
   /** a full success: the dialog has reset and closed */
@@ -130,6 +133,7 @@ export default function DeployDialog({
   onClose,
   initialPackages = [],
   initialDevices = [],
+  initialGroup,
   onCreated,
   onSuccess,
   create = createDeployment,
@@ -139,6 +143,7 @@ export default function DeployDialog({
   const targets = useDeployTargets({ isOpen, initialPackages, initialDevices });
   const { options, packages, packageIds, setPackageIds, deviceIds, setDeviceIds } = targets;
   const { selectedPackages, selectedDevices, byTarget } = targets;
+  const groupTarget = useGroupTarget(initialGroup);
   const [isCreating, setIsCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const defaultName = defaultJobName(initialPackages.map((p) => p.name));
@@ -146,17 +151,16 @@ export default function DeployDialog({
     defaultValues: { jobName: defaultName, timing: 'now', date: '', time: '', description: '' },
   });
   const values = useWatch({ control: form.control }) as DeployFormValues;
-
   useJobNameFollowing(
     form,
     selectedPackages.map((p) => p.name),
   );
-
   const rules = useDeployRules({
     form,
     values,
     packageCount: packageIds.length,
     devices: selectedDevices,
+    group: groupTarget.rule,
   });
   const { shownError, touch } = rules;
   const blocker = rules.problems[0]?.message ?? null;
@@ -171,6 +175,7 @@ export default function DeployDialog({
     const [rule] = deployProblems({
       packageCount: packageIds.length,
       devices: selectedDevices,
+      group: groupTarget.rule,
       jobName: v.jobName,
       schedule: v,
     });
@@ -182,6 +187,7 @@ export default function DeployDialog({
     setIsCreating(true);
     const outcome = await createJobs(create, selectedPackages, {
       deviceIds,
+      groupId: groupTarget.rule?.groupId ?? null,
       jobName: v.jobName,
       description: v.description,
       scheduledAt: scheduledAt(v),
@@ -219,7 +225,7 @@ export default function DeployDialog({
       description="Choose what to install and where, then deploy now or schedule it."
       footer={
         <DeployFooter
-          summary={deploySummary(deviceIds.length, values)}
+          summary={deploySummary(deviceIds.length, values, groupTarget.summaryName)}
           formId={formId}
           isCreating={isCreating}
           isLater={isLater}
@@ -252,6 +258,12 @@ export default function DeployDialog({
           devicesError={shownError('devices')}
           isLoading={options.isPending && isOpen}
           isDisabled={isCreating}
+          {...groupTargetSlots({
+            state: groupTarget,
+            onTouched: () => touch('devices'),
+            error: shownError('devices'),
+            isDisabled: isCreating,
+          })}
         />
 
         <DeployFields

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { DEPLOY_DIALOG_LOAD_LIMIT } from '@outpost/contract/limits';
 import { StatusBadge } from '../../../components/ui/badge';
 import type { DeployDeviceChoice } from '../../../lib/deploy-dialog';
@@ -18,6 +19,8 @@ export function DeployTargets({
   devicesError,
   isLoading,
   isDisabled,
+  targetSwitch,
+  groupPicker,
 }: {
   packages: ReadonlyMap<number, DeployPackageInfo>;
   /** the devices offered for the chosen packages */
@@ -32,6 +35,10 @@ export function DeployTargets({
   devicesError: string | undefined;
   isLoading: boolean;
   isDisabled: boolean;
+  /** "Deploy to: devices | group", in the devices' header */
+  targetSwitch?: ReactNode;
+  /** shown instead of the devices' pick list when deploying to a group */
+  groupPicker?: ReactNode;
 }) {
   const packageItems: PickItem[] = [...packages.values()].map((p) => ({
     id: p.id,
@@ -59,30 +66,33 @@ export function DeployTargets({
         isDisabled={isDisabled}
         hint={`Up to ${DEPLOY_DIALOG_LOAD_LIMIT} packages are listed; search to narrow them.`}
       />
-      <PickList
-        title="Devices"
-        noun={['device', 'devices']}
-        items={deviceItems}
-        selectedIds={deviceIds}
-        onChange={onDevicesChange}
-        error={devicesError}
-        searchPlaceholder="Search hostname or IP..."
-        isLoading={isLoading}
-        isDisabled={isDisabled}
-        hint={
-          <>
-            Only devices that are online or logged in are offered.
-            {leftOutNote && (
-              <span
-                className="mt-1 block font-medium text-amber-700 dark:text-amber-300"
-                data-testid="devices-left-out"
-              >
-                {leftOutNote}
-              </span>
-            )}
-          </>
-        }
-      />
+      {groupPicker ?? (
+        <PickList
+          title="Devices"
+          headerExtra={targetSwitch}
+          noun={['device', 'devices']}
+          items={deviceItems}
+          selectedIds={deviceIds}
+          onChange={onDevicesChange}
+          error={devicesError}
+          searchPlaceholder="Search hostname or IP..."
+          isLoading={isLoading}
+          isDisabled={isDisabled}
+          hint={
+            <>
+              Only devices that are online or logged in are offered.
+              {leftOutNote && (
+                <span
+                  className="mt-1 block font-medium text-amber-700 dark:text-amber-300"
+                  data-testid="devices-left-out"
+                >
+                  {leftOutNote}
+                </span>
+              )}
+            </>
+          }
+        />
+      )}
     </>
   );
 }

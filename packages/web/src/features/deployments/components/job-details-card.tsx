@@ -12,6 +12,11 @@ export function JobDetailsCard({ job }: { job: DeploymentJobDetail }) {
       <CardHeader title="Job Details" />
       <dl className="grid grid-cols-1 gap-x-8 px-5 py-2 text-sm sm:grid-cols-2">
         <Detail label="Package">{job.package_name}</Detail>
+        {job.group_name && (
+          <Detail label="Device group">
+            <span title="The group's members when the deployment was created">{job.group_name}</span>
+          </Detail>
+        )}
         <Detail label="Created by">{job.created_by_name ?? 'Unknown'}</Detail>
         <Detail label="Created">{formatDateTime(job.created_at)}</Detail>
         <Detail label="Scheduled">

@@ -34,6 +34,8 @@ export type PickListProps = {
   hint?: ReactNode;
   /** the rule this group breaks, shown under its title */
   error?: string;
+  /** beside the title (the deploy dialog's "Deploy to" switch) */
+  headerExtra?: ReactNode;
 };
 
 // The lists are shorter on short windows so the job fields below stay in sight.
@@ -60,6 +62,7 @@ export function PickList({
   isDisabled,
   hint,
   error,
+  headerExtra,
 }: PickListProps) {
   const titleId = useId();
   const [search, setSearch] = useState('');
@@ -86,9 +89,12 @@ export function PickList({
     <section role="group" aria-labelledby={titleId} className="space-y-2.5">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
         <div>
-          <h3 id={titleId} className="text-sm font-semibold text-slate-900 dark:text-white">
-            {title}
-          </h3>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <h3 id={titleId} className="text-sm font-semibold text-slate-900 dark:text-white">
+              {title}
+            </h3>
+            {headerExtra}
+          </div>
           {hint && <p className="text-xs text-slate-500 dark:text-slate-400">{hint}</p>}
           {error && (
             <p className="text-xs font-medium text-red-600 dark:text-red-400" data-testid="pick-list-error">

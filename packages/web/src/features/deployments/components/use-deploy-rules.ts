@@ -14,11 +14,14 @@ export function useDeployRules({
   values,
   packageCount,
   devices,
+  group,
 }: {
   form: UseFormReturn<DeployFormValues>;
   values: DeployFormValues;
   packageCount: number;
   devices: readonly { status: string }[];
+  /** set when the dialog deploys to a group */
+  group?: { groupId: number | null };
 }) {
   const [showRules, setShowRules] = useState(false);
   const [touched, setTouched] = useState<ReadonlySet<DeployField>>(new Set());
@@ -27,6 +30,7 @@ export function useDeployRules({
   const problems = deployProblems({
     packageCount,
     devices,
+    group,
     jobName: values.jobName ?? '',
     schedule: values,
   });

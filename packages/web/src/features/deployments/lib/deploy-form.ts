@@ -32,6 +32,8 @@ export function deployProblems(
     devices: readonly { status: string }[];
     jobName: string;
     schedule?: Pick<DeployFormValues, 'timing' | 'date' | 'time'>;
+    /** deploying to a group (docs/product/device-sets.md#groups): the chosen group, or null */
+    group?: { groupId: number | null };
   },
   now = new Date(),
 ): DeployProblem[] {
@@ -39,13 +41,16 @@ export function deployProblems(
   if (form.packageCount === 0) {
     problems.push({ field: 'packages', message: messages.selectPackage });
   }
-  if (form.devices.length === 0) {
+  if (form.group && form.group.groupId === null) {
+    problems.push({ field: 'devices', message: SELECT_GROUP });
+  }
+  if (!form.group && form.devices.length === 0) {
     problems.push({ field: 'devices', message: messages.selectDevice });
   }
   if (form.jobName.trim() === '') {
     problems.push({ field: 'jobName', message: messages.jobNameRequired });
   }
-  if (!form.devices.every((d) => isDeviceActionable(d.status))) {
+  if (!form.group && !form.devices.every((d) => isDeviceActionable(d.status))) {
     problems.push({ field: 'devices', message: messages.devicesOffline });
   }
   if (form.schedule && isScheduleInPast(form.schedule, now)) {
@@ -101,10 +106,15 @@ export function todayInput(now = new Date()): string {
 export function deploySummary(
   deviceCount: number,
   values: Pick<DeployFormValues, 'timing' | 'date' | 'time'>,
+  groupName?: string | null,
 ) {
   const at = scheduledAt(values);
-  return `Deploying to ${deviceCount} device(s)${at ? ` at ${values.date} ${values.time}` : ''}`;
+  const where = groupName ? `the online devices of ${groupName}` : `${deviceCount} device(s)`;
+  return `Deploying to ${where}${at ? ` at ${values.date} ${values.time}` : ''}`;
 }
+
+/** The rule of a group target with no group chosen. */
+export const SELECT_GROUP = 'Please select a group';
 
 export type CreateOutcome =
   | { kind: 'success'; jobs: DeploymentJob[] }
@@ -119,7 +129,14 @@ export type CreateOutcome =
 export async function createJobs(
   create: (body: DeploymentCreateBody) => Promise<DeploymentJob>,
   packages: readonly { id: number; name: string }[],
-  common: { deviceIds: number[]; jobName: string; description: string; scheduledAt: Date | null },
+  common: {
+    deviceIds: number[];
+    /** a device group instead of devices (docs/product/device-sets.md#groups) */
+    groupId?: number | null;
+    jobName: string;
+    description: string;
+    scheduledAt: Date | null;
+  },
 ): Promise<CreateOutcome> {
   const jobs: DeploymentJob[] = [];
   const failed: { id: number; error: string }[] = [];
@@ -130,7 +147,7 @@ export async function createJobs(
       jobs.push(
         await create({
           package_id: pkg.id,
-          device_ids: common.deviceIds,
+          ...(common.groupId != null ? { group_id: common.groupId } : { device_ids: common.deviceIds }),
           job_name: jobNameFor(jobName, pkg.name, packages.length),
           job_description: description || null,
           scheduled_at: common.scheduledAt ? common.scheduledAt.toISOString() : null,
