@@ -142,7 +142,11 @@ export function createServices(deps: ServicesDeps) {
     sites: createSitesService({ db }),
     tags: createTagsService({ db, onDevicesChanged: membership.notify }),
     membership,
-    groups: createGroupsService({ db, membership }),
+    groups: createGroupsService({
+      db,
+      membership,
+      exportDevices: (ctx, filters, name) => devices.exportCsv(ctx, { search: '', os_type: '', ...filters }, name),
+    }),
     audit: createAuditService({ db }),
     health: createHealthService({ database: deps.database, redisState: deps.redisState, log: deps.log }),
     customFields,

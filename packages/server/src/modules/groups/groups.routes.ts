@@ -14,6 +14,7 @@ import {
   GroupPreviewResponse,
   GroupUpdateBody,
 } from '@outpost/contract/groups';
+import { sendCsv, wantsCsv } from '../../lib/csv';
 import type { GroupsService } from './groups.service';
 
 export type GroupsRoutesOptions = { service: GroupsService };
@@ -97,7 +98,10 @@ export const groupsRoutes: FastifyPluginCallbackZod<GroupsRoutesOptions> = (app,
         response: { 200: apiSuccess(GroupMembersResponse) },
       },
     },
-    async (request) => ok(await service.members(request.ctx, request.params.id, request.query)),
+    async (request, reply) =>
+      wantsCsv(request.headers.accept)
+        ? sendCsv(reply, await service.exportMembers(request.ctx, request.params.id))
+        : ok(await service.members(request.ctx, request.params.id, request.query)),
   );
 
   app.post(

@@ -11,6 +11,7 @@ import type {
   GroupUpdateInput,
 } from '@outpost/contract/groups';
 import type { Db } from '../../db/client';
+import type { CsvExport } from '../../lib/csv';
 import { writeAudit } from '../../lib/audit';
 import type { RequestContext } from '../../lib/context';
 import type { Executor } from '../../lib/db';
@@ -84,9 +85,14 @@ export const groupLookup = {
   },
 };
 
-export type GroupsServiceDeps = { db: Db; membership: Pick<GroupMembership, 'materialise'> };
+export type GroupsServiceDeps = {
+  db: Db;
+  membership: Pick<GroupMembership, 'materialise'>;
+  /** the device list's CSV export (modules/devices): a group's members are its group_id filter */
+  exportDevices?: (ctx: RequestContext, filters: { group_id: number }, name: string) => Promise<CsvExport>;
+};
 
-export function createGroupsService({ db, membership }: GroupsServiceDeps) {
+export function createGroupsService({ db, membership, exportDevices }: GroupsServiceDeps) {
   const materialise = (
     ex: Executor,
     tenantId: number,
@@ -99,6 +105,18 @@ export function createGroupsService({ db, membership }: GroupsServiceDeps) {
     async list(ctx: RequestContext, f: GroupListFilters): Promise<ListData<GroupSummary>> {
       const { rows, total } = await listGroups(db, ctx, f);
       return { data: rows.map((r) => toSummary(ctx, r)), pagination: paginate(f.page, f.limit, total) };
+    },
+
+    /**
+     * The members as CSV (docs/product/device-sets.md#exports): the devices the caller may see,
+     * with the device list's columns; 404 for a group they cannot see.
+     */
+    async exportMembers(ctx: RequestContext, id: number): Promise<CsvExport> {
+      const group = await this.get(ctx, id);
+      if (!exportDevices) {
+        throw new Error('the groups service was built without the device export');
+      }
+      return exportDevices(ctx, { group_id: group.id }, `group-${group.name}`);
     },
 
     async get(ctx: RequestContext, id: number): Promise<GroupDetail> {

@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ArrowLeft, Pencil, Rocket, Trash2 } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/card';
+import { ExportButton } from '../../../components/ui/export-button';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { ErrorState } from '../../../components/ui/states';
@@ -90,6 +91,7 @@ export default function GroupDetailPage() {
             >
               Deploy
             </Button>
+            <ExportButton path={`/customer/groups/${g.id}/members`} filename={`group-${g.name}.csv`} />
             {g.can_edit && (
               <>
                 <Button icon={<Pencil className="size-4" />} onClick={() => setDialog('edit')}>
