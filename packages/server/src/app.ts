@@ -54,6 +54,7 @@ import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes
 import { createReleaseStore } from './modules/agent-releases/release-store';
 import { createLivePorts, createServices } from './services';
 import type { Services } from './services';
+import type { DemoSetsServices } from './modules/demo/demo-sets';
 
 type Redis = Awaited<ReturnType<typeof connectRedis>>;
 
@@ -270,6 +271,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(redis && { redisState: () => (redis.status === 'ready' ? 'up' : 'down') }),
     onDispatched: metrics.schedulerDispatched,
   });
+  // what the embedded demo makes its device sets through (modules/demo/demo-sets.ts)
+  app.decorate('demoSets', {
+    tags: services.tags,
+    customFields: services.customFields,
+    groups: services.groups,
+    policies: services.policies,
+  });
   app.addHook('onReady', (done) => {
     services.engine.start();
     services.policyScheduler.start();
@@ -298,4 +306,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(staticPlugin, { root: config.webDistDir ?? defaultWebDist });
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    demoSets: DemoSetsServices;
+  }
 }

@@ -50,7 +50,10 @@ async function main() {
   );
   // The demo's simulated devices talk to this server over its own port, or through the load
   // balancer in front of several instances (OUTPOST_DEMO_FLEET_URL, set by `npm run cluster`).
-  await demo?.startFleet(config.demoFleetUrl ?? urlOf(isWildcard ? '127.0.0.1' : config.host, port));
+  await demo?.startFleet(
+    config.demoFleetUrl ?? urlOf(isWildcard ? '127.0.0.1' : config.host, port),
+    app.demoSets,
+  );
 }
 
 main().catch((err: unknown) => {

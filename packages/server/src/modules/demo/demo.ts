@@ -5,15 +5,20 @@ import type { Database } from '../../db/client';
 import { seedDemoDeployments } from '../deployments/deployments.demo';
 import { seedDemoActivity } from '../activity/activity.demo';
 import { createLocalBlobStore } from '../files/blob-store';
-import { findTenantIdByName, listOnlineDevices, listPackageIds } from './demo.queries';
+import { findTenantIdByName, findUser, hasTags, listOnlineDevices, listPackageIds } from './demo.queries';
+import { demoAdminContext, seedDemoSets } from './demo-sets';
+import type { DemoSetsServices } from './demo-sets';
 import { DEMO_FLEET_SEED, startDemoFleet } from './demo-fleet';
 import { DEMO, seedDemo } from './demo.seed';
 
 export type Demo = {
   /** Creates the demo tenants on an empty database (once, even with several instances starting). */
   seed(): Promise<void>;
-  /** Connects the simulated devices (OUTPOST_DEMO_DEVICES) to the listening server at serverUrl. */
-  startFleet(serverUrl: string): Promise<void>;
+  /**
+   * Connects the simulated devices (OUTPOST_DEMO_DEVICES) to the listening server at serverUrl;
+   * the first time, makes the demo's device sets through `sets`.
+   */
+  startFleet(serverUrl: string, sets?: DemoSetsServices): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -36,6 +41,30 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
     );
     if (made) {
       log.info('demo: created a deployment history (finished, running and scheduled jobs)');
+    }
+  }
+
+  /** Once, with the fleet online: tags, a custom field, two groups and a policy (demo-sets.ts). */
+  async function seedSets(sets: DemoSetsServices) {
+    const tenantId = await findTenantIdByName(database.db, DEMO.tenantName);
+    const admin = tenantId === null ? null : await findUser(database.db, tenantId, DEMO.adminEmail);
+    if (tenantId === null || !admin) {
+      return;
+    }
+    const made = await database.exclusive(async () => {
+      if (await hasTags(database.db, tenantId)) {
+        return false;
+      }
+      const online = await listOnlineDevices(database.db, tenantId, 24);
+      const [packageId] = await listPackageIds(database.db, tenantId);
+      await seedDemoSets(sets, demoAdminContext(tenantId, admin), {
+        deviceIds: online.map((d) => d.id),
+        packageId: packageId ?? null,
+      });
+      return true;
+    });
+    if (made) {
+      log.info('demo: created tags, a custom field, two groups and a weekly policy');
     }
   }
 
@@ -73,7 +102,7 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
         log.info('created the demo tenants "Acme Corp" and "Globex" (sign in as admin@acme.example)');
       }
     },
-    async startFleet(serverUrl) {
+    async startFleet(serverUrl, sets) {
       if (config.demoDevices === 0) {
         return;
       }
@@ -90,6 +119,9 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
         log.info(`demo: ${fleet.agents.length} simulated devices connected (OUTPOST_DEMO_DEVICES)`);
         await seedHistory();
         await seedActivity(fleet);
+        if (sets) {
+          await seedSets(sets);
+        }
       }
     },
     async stop() {

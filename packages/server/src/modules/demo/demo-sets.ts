@@ -1,0 +1,113 @@
+import type { RequestContext } from '../../lib/context';
+import { DEMO } from './demo.seed';
+import type { CustomFieldsService } from '../custom-fields/custom-fields.service';
+import type { GroupsService } from '../groups/groups.service';
+import type { PoliciesService } from '../policies/policies.service';
+import type { TagsService } from '../tags/tags.service';
+
+// The demo's device sets (docs/product/device-sets.md): tags, a custom field, two groups and a
+// weekly policy on the living fleet, made once through the same services the portal calls, as
+// the demo administrator would make them.
+
+export type DemoSetsServices = {
+  tags: Pick<TagsService, 'create' | 'bulk'>;
+  customFields: Pick<CustomFieldsService, 'create' | 'bulkSet'>;
+  groups: Pick<GroupsService, 'create'>;
+  policies: Pick<PoliciesService, 'create'>;
+};
+
+/** The demo administrator acting: an administrator of all sites, from the server itself. */
+export function demoAdminContext(
+  tenantId: number,
+  admin: { id: number; name: string | null; email: string },
+): RequestContext {
+  return {
+    sessionId: null,
+    identityId: null,
+    userId: admin.id,
+    tenantId,
+    tenantName: DEMO.tenantName,
+    email: admin.email,
+    name: admin.name,
+    role: 'tenant_admin',
+    siteAccessType: 'all',
+    siteIds: [],
+    ip: '127.0.0.1',
+    userAgent: 'Outpost demo',
+  };
+}
+
+const OWNERS = ['Finance', 'Engineering', 'Front desk', 'Warehouse'];
+
+/**
+ * Makes the demo's sets from its online devices (in hostname order) and packages: tags Pilot
+ * ring (the first 5 devices), VIP (the next 2) and Kiosk (the next 2); the custom field Asset
+ * owner set on the first 12; a dynamic group of the pilot ring and one of Windows 11 devices; a
+ * weekly policy deploying the first package to the pilot ring.
+ */
+export async function seedDemoSets(
+  services: DemoSetsServices,
+  ctx: RequestContext,
+  fleet: { deviceIds: number[]; packageId: number | null },
+): Promise<void> {
+  const { deviceIds } = fleet;
+  const [pilot, vip, kiosk] = [
+    await services.tags.create(ctx, { name: 'Pilot ring', color: 'violet' }),
+    await services.tags.create(ctx, { name: 'VIP', color: 'amber' }),
+    await services.tags.create(ctx, { name: 'Kiosk', color: 'teal' }),
+  ];
+  const tagged: [number, number[]][] = [
+    [pilot!.id, deviceIds.slice(0, 5)],
+    [vip!.id, deviceIds.slice(5, 7)],
+    [kiosk!.id, deviceIds.slice(7, 9)],
+  ];
+  for (const [tagId, ids] of tagged) {
+    if (ids.length > 0) {
+      await services.tags.bulk(ctx, { device_ids: ids, add: [tagId], remove: [] });
+    }
+  }
+  await services.customFields.create(ctx, {
+    key: 'asset_owner',
+    name: 'Asset owner',
+    field_type: 'select',
+    options: OWNERS,
+    required: false,
+    default_value: null,
+  });
+  for (const [i, owner] of OWNERS.entries()) {
+    const ids = deviceIds.slice(0, 12).filter((_, n) => n % OWNERS.length === i);
+    if (ids.length > 0) {
+      await services.customFields.bulkSet(ctx, { device_ids: ids, values: { asset_owner: owner } });
+    }
+  }
+  const ring = await services.groups.create(ctx, {
+    name: 'Pilot ring',
+    description: 'Devices tagged Pilot ring: they get changes first.',
+    kind: 'dynamic',
+    filter: { match: 'all', conditions: [{ field: 'tag', op: 'has', tag_id: pilot!.id }] },
+  });
+  await services.groups.create(ctx, {
+    name: 'Windows 11',
+    description: 'Every Windows 11 device.',
+    kind: 'dynamic',
+    filter: {
+      match: 'all',
+      conditions: [
+        { field: 'os_type', op: 'is', value: 'windows' },
+        { field: 'os_version', op: 'contains', value: '11' },
+      ],
+    },
+  });
+  if (fleet.packageId !== null) {
+    await services.policies.create(ctx, {
+      name: 'Weekly pilot update',
+      description: 'The pilot ring gets the package every Monday and Thursday night.',
+      target_type: 'group',
+      group_id: ring.id,
+      package_id: fleet.packageId,
+      trigger: 'schedule',
+      schedule: { frequency: 'weekly', time: '02:30', weekdays: [1, 4] },
+      enabled: true,
+    });
+  }
+}
