@@ -46,7 +46,9 @@ export function probesMode(
   env: NodeJS.ProcessEnv = process.env,
 ): 'worker' | 'inline' {
   const given = env.OUTPOST_AGENT_PROBES;
-  if (given === 'worker' || given === 'inline') {return given;}
+  if (given === 'worker' || given === 'inline') {
+    return given;
+  }
   return platform === 'linux' ? 'worker' : 'inline';
 }
 

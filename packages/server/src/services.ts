@@ -145,7 +145,8 @@ export function createServices(deps: ServicesDeps) {
     groups: createGroupsService({
       db,
       membership,
-      exportDevices: (ctx, filters, name) => devices.exportCsv(ctx, { search: '', os_type: '', ...filters }, name),
+      exportDevices: (ctx, filters, name) =>
+        devices.exportCsv(ctx, { search: '', os_type: '', ...filters }, name),
     }),
     audit: createAuditService({ db }),
     health: createHealthService({ database: deps.database, redisState: deps.redisState, log: deps.log }),

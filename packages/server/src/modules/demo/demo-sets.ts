@@ -57,9 +57,9 @@ export async function seedDemoSets(
     await services.tags.create(ctx, { name: 'Kiosk', color: 'teal' }),
   ];
   const tagged: [number, number[]][] = [
-    [pilot!.id, deviceIds.slice(0, 5)],
-    [vip!.id, deviceIds.slice(5, 7)],
-    [kiosk!.id, deviceIds.slice(7, 9)],
+    [pilot.id, deviceIds.slice(0, 5)],
+    [vip.id, deviceIds.slice(5, 7)],
+    [kiosk.id, deviceIds.slice(7, 9)],
   ];
   for (const [tagId, ids] of tagged) {
     if (ids.length > 0) {
@@ -84,7 +84,7 @@ export async function seedDemoSets(
     name: 'Pilot ring',
     description: 'Devices tagged Pilot ring: they get changes first.',
     kind: 'dynamic',
-    filter: { match: 'all', conditions: [{ field: 'tag', op: 'has', tag_id: pilot!.id }] },
+    filter: { match: 'all', conditions: [{ field: 'tag', op: 'has', tag_id: pilot.id }] },
   });
   await services.groups.create(ctx, {
     name: 'Windows 11',

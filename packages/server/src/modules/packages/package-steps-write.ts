@@ -74,7 +74,10 @@ async function requireKnownFields(ex: Executor, scope: TenantScope, steps: StepL
   );
   const unknown = named.find((n) => !known.has(n.key));
   if (unknown) {
-    throw badRequest(`${unknown.label}: ${customFieldMessages.unknownField(unknown.key)}`, 'CUSTOM_FIELD_UNKNOWN');
+    throw badRequest(
+      `${unknown.label}: ${customFieldMessages.unknownField(unknown.key)}`,
+      'CUSTOM_FIELD_UNKNOWN',
+    );
   }
 }
 

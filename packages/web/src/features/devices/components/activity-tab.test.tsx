@@ -156,7 +156,8 @@ describe('the activity log', () => {
         user_name: null,
         ip_address: null,
         session_id: null,
-        detail: 'The agent used 231 MB of memory, above its limit of 200 MB, for 60 s; it restarts (exit code 77).',
+        detail:
+          'The agent used 231 MB of memory, above its limit of 200 MB, for 60 s; it restarts (exit code 77).',
       },
       {
         id: 2,

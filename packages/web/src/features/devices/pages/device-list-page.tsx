@@ -64,25 +64,10 @@ export default function DeviceListPage() {
 
   return (
     <>
-      <PageHeader
-        title="Devices"
-        description="Every device running the Outpost agent in your organization, live."
-        actions={
-          <>
-            <Button
-              onClick={() => void query.refetch()}
-              icon={<RefreshCw className={query.isFetching ? 'size-4 animate-spin' : 'size-4'} />}
-            >
-              Refresh
-            </Button>
-            {/* every device the current filters match (docs/product/device-sets.md#exports) */}
-            <ExportButton
-              path="/customer/devices"
-              query={{ ...filters, page: undefined, limit: undefined }}
-              filename="devices.csv"
-            />
-          </>
-        }
+      <DeviceListHeader
+        isFetching={query.isFetching}
+        onRefresh={() => void query.refetch()}
+        filters={filters}
       />
       <DismissibleAlert message={actions.error} onDismiss={() => actions.setError(null)} />
       <Card>
@@ -177,5 +162,39 @@ export default function DeviceListPage() {
         onCancel={actions.cancel}
       />
     </>
+  );
+}
+
+/** The page's title, Refresh and Export CSV (every device the filters match). */
+function DeviceListHeader({
+  isFetching,
+  onRefresh,
+  filters,
+}: {
+  isFetching: boolean;
+  onRefresh: () => void;
+  filters: DeviceFilters;
+}) {
+  return (
+    <PageHeader
+      title="Devices"
+      description="Every device running the Outpost agent in your organization, live."
+      actions={
+        <>
+          <Button
+            onClick={onRefresh}
+            icon={<RefreshCw className={isFetching ? 'size-4 animate-spin' : 'size-4'} />}
+          >
+            Refresh
+          </Button>
+          {/* every device the current filters match (docs/product/device-sets.md#exports) */}
+          <ExportButton
+            path="/customer/devices"
+            query={{ ...filters, page: undefined, limit: undefined }}
+            filename="devices.csv"
+          />
+        </>
+      }
+    />
   );
 }
