@@ -7,6 +7,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditListResponse, AuditLogEntry, AuditStats } from '@outpost/contract/audit';
 import { adminMessages, messages } from '@outpost/contract/messages';
+import { ToastProvider } from '../../../components/ui/toast';
 import AuditLogsPage from './audit-logs-page';
 
 // docs/product/activity.md#audit-log — a failed load of the log is logged to the console ('Failed to load
@@ -76,9 +77,11 @@ function renderPage(retries = 0) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: retries, retryDelay: 0 } } });
   render(
     <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <AuditLogsPage />
-      </MemoryRouter>
+      <ToastProvider>
+        <MemoryRouter>
+          <AuditLogsPage />
+        </MemoryRouter>
+      </ToastProvider>
     </QueryClientProvider>,
   );
 }
