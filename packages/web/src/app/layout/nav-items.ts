@@ -24,11 +24,11 @@ export const mainNav: NavItem[] = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { to: '/devices', label: 'Devices', icon: Monitor },
   { to: '/groups', label: 'Groups', icon: Boxes },
+  { to: '/software', label: 'Software', icon: AppWindow },
   { to: '/device-activity', label: 'Device Activity', icon: Activity },
   { to: '/packages', label: 'Packages', icon: Package },
   { to: '/deployments', label: 'Deployments', icon: Rocket },
   { to: '/policies', label: 'Policies', icon: Workflow },
-  { to: '/software', label: 'Software', icon: AppWindow },
 ];
 export const managementNav: NavItem[] = [
   { to: '/users', label: 'Users', icon: Users },
