@@ -26,10 +26,10 @@ test('tiles, recent device activity, licence and recently discovered software', 
   await expect(page).toHaveURL(/\/devices$/);
 });
 
-// There is no fleet-wide software page yet, so "View All Software" says so and
-// stays on the dashboard instead of opening one device's Software tab. The panel is given a title
-// (the simulated fleet's software all came with its first inventories, which are not discoveries).
-test('View All Software says the fleet software page is coming soon', async ({ page }) => {
+// "View All Software" opens the fleet's Software page (docs/product/device-sets.md#fleet-software).
+// The panel is given a title (the simulated fleet's software all came with its first
+// inventories, which are not discoveries).
+test('View All Software opens the fleet software page', async ({ page }) => {
   await signInAs(page, DEMO_ADMIN);
   await page.route('**/api/customer/devices/stats/dashboard', async (route) => {
     const res = await route.fetch();

@@ -5,7 +5,7 @@ import { Button, IconButton } from '../../../components/ui/button';
 import type { Column } from '../../../components/ui/data-table';
 import { FIELD_TYPE_LABELS, formatFieldValue } from '../../../lib/custom-field-values';
 
-const none = <span className="text-slate-400 dark:text-slate-500">—</span>;
+const none = <span className="text-slate-500 dark:text-slate-400">—</span>;
 
 /** The custom fields list's columns (docs/product/device-sets.md#custom-fields); Move, Edit and Delete for administrators. */
 export function customFieldColumns({
@@ -65,7 +65,11 @@ export function customFieldColumns({
       header: 'Required',
       label: 'Required',
       cell: (f) =>
-        f.required ? <Badge tone="yellow">Required</Badge> : <span className="text-slate-500">Optional</span>,
+        f.required ? (
+          <Badge tone="yellow">Required</Badge>
+        ) : (
+          <span className="text-slate-500 dark:text-slate-400">Optional</span>
+        ),
     },
     {
       id: 'actions',
