@@ -61,10 +61,30 @@ async function* devicePages(
   columns: Field[],
 ): AsyncGenerator<unknown[][]> {
   const hasTags = await tenantHasTags(db, ctx.tenantId);
-  // the devices with a hostname first (null: from the start), then those without one, by id
+  const fetchPage = (after: ExportKey | null) => {
+    const pending = exportPage(db, ctx, filters, after, CSV_PAGE_ROWS);
+    // a page read ahead for an export stopped half-way must not fail unobserved
+    pending.catch(() => undefined);
+    return pending;
+  };
+  // the devices with a hostname first (null: from the start), then those without one, by id;
+  // the next page is read while this one is completed and written
   let after: ExportKey | null = null;
+  let next = fetchPage(after);
   for (;;) {
-    const page = await exportPage(db, ctx, filters, after, CSV_PAGE_ROWS);
+    const page = await next;
+    const last = page.at(-1);
+    const inHostPhase: boolean = after === null || after.host !== null;
+    const following: ExportKey | null | 'done' =
+      last !== undefined && page.length === CSV_PAGE_ROWS
+        ? last.key
+        : inHostPhase
+          ? { host: null, id: 0 }
+          : 'done';
+    if (following !== 'done') {
+      after = following;
+      next = fetchPage(after);
+    }
     if (page.length > 0) {
       const ids = page.map((d) => d.id);
       const [tagsOf, valuesOf] = await Promise.all([
@@ -78,13 +98,7 @@ async function* devicePages(
         ...columns.map((c) => valuesOf.get(d.id)?.get(c.id) ?? c.defaultValue),
       ]);
     }
-    const last = page.at(-1);
-    const inHostPhase = after === null || after.host !== null;
-    if (last !== undefined && page.length === CSV_PAGE_ROWS) {
-      after = last.key;
-    } else if (inHostPhase) {
-      after = { host: null, id: 0 };
-    } else {
+    if (following === 'done') {
       return;
     }
   }
