@@ -86,19 +86,23 @@ export async function insertDeviceDeployments(tx: Executor, rows: NewDeviceDeplo
   }
 }
 
+/** A device a new job targets, as its device row records it. */
+export type JobTarget = Required<
+  Pick<NewDeviceDeployment, 'siteId' | 'deviceGuid' | 'hostname' | 'ipAddress'>
+> & {
+  id: number;
+};
+
 /** A new job's device rows (pending), in one statement: a parameter per column, not per value. */
 export async function insertPendingDeviceDeployments(
   tx: Executor,
-  rows: Required<
-    Pick<
-      NewDeviceDeployment,
-      'jobId' | 'tenantId' | 'deviceId' | 'siteId' | 'deviceGuid' | 'hostname' | 'ipAddress'
-    >
-  >[],
+  job: { jobId: number; tenantId: number },
+  targets: readonly JobTarget[],
 ): Promise<void> {
-  if (rows.length === 0) {
+  if (targets.length === 0) {
     return;
   }
+  const rows = targets.map((t) => ({ ...job, ...t, deviceId: t.id }));
   const column = <T>(pick: (r: (typeof rows)[number]) => T, type: string) => arrayParam(rows.map(pick), type);
   await tx.execute(sql`
     insert into ${deviceDeployments} (job_id, tenant_id, device_id, site_id, device_guid, hostname, ip_address)

@@ -135,18 +135,7 @@ async function createJob(
       groupId: group?.id ?? null,
       groupName: group?.name ?? null,
     });
-    await insertPendingDeviceDeployments(
-      tx,
-      targets.map((t) => ({
-        jobId: row.id,
-        tenantId: ctx.tenantId,
-        deviceId: t.id,
-        siteId: t.siteId,
-        deviceGuid: t.deviceGuid,
-        hostname: t.hostname,
-        ipAddress: t.ipAddress,
-      })),
-    );
+    await insertPendingDeviceDeployments(tx, { jobId: row.id, tenantId: ctx.tenantId }, targets);
     await insertJobFiles(tx, row.id, snapshot.fileIds);
     await writeAudit(tx, ctx, {
       action: 'Create Deployment',

@@ -87,18 +87,7 @@ export async function createPolicyJobs(tx: Executor, input: PolicyJobInput): Pro
       createdByName: actor.name,
       policyId: input.policyId,
     });
-    await insertPendingDeviceDeployments(
-      tx,
-      targets.map((t) => ({
-        jobId: row.id,
-        tenantId: input.tenantId,
-        deviceId: t.id,
-        siteId: t.siteId,
-        deviceGuid: t.deviceGuid,
-        hostname: t.hostname,
-        ipAddress: t.ipAddress,
-      })),
-    );
+    await insertPendingDeviceDeployments(tx, { jobId: row.id, tenantId: input.tenantId }, targets);
     await insertJobFiles(tx, row.id, snapshot.fileIds);
     await writeAudit(tx, actor, {
       action: 'Create Deployment',
