@@ -63,7 +63,7 @@ export function ListToolbar({
       <div className="lg:min-w-48 lg:flex-[0_1_20rem]">
         <SearchInput value={search} onChange={onSearchChange} placeholder={searchPlaceholder} />
       </div>
-      <div className="flex flex-1 flex-wrap items-center gap-2 xl:flex-[1_0_auto]">
+      <div className="flex min-w-0 flex-1 flex-wrap items-center gap-2 xl:flex-[1_1_auto]">
         {filters}
         {hasActiveFilters && onClear && (
           <Button variant="ghost" size="sm" onClick={onClear} icon={<X className="size-3.5" />}>
