@@ -4,6 +4,7 @@ import { listOf, Pagination } from './envelope';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, STEP_LOG_MAX_PAGE_SIZE, STEP_LOG_PAGE_SIZE } from './limits';
 import { JOB_STATUSES, JobStatus } from './live';
 import { StepType } from './step-catalog';
+import { DeviceHold, Rollout, RolloutPlan, RolloutState } from './rollouts';
 
 // Deployments (docs/product/deployments.md#deploy-dialog, #fields job, #deploy-dialog-rules; #history, #details job,
 // device deployment, step log, docs/product/deployments.md#job-statuses, #calls, docs/product/packages.md#saving, #limits; #running-on-devices).
@@ -50,6 +51,10 @@ export const DeploymentCreateBody = z.object({
     .datetime({ offset: true, error: 'scheduled_at must be an ISO 8601 date and time' })
     .nullable()
     .optional(),
+  /** split the job into waves with gates (docs/product/rollouts.md#waves); absent: all at once */
+  rollout: RolloutPlan.optional(),
+  /** devices start only inside their maintenance windows (docs/product/rollouts.md#maintenance-windows) */
+  only_in_windows: z.boolean().default(false),
 });
 export type DeploymentCreateBody = z.input<typeof DeploymentCreateBody>;
 export type DeploymentCreateInput = z.output<typeof DeploymentCreateBody>;
@@ -76,6 +81,9 @@ export const DeploymentJob = z.object({
   /** the device group the job was created for (its members then), or null */
   group_id: z.number().int().nullable().optional(),
   group_name: z.string().nullable().optional(),
+  /** null or absent: no rollout (docs/product/rollouts.md) */
+  rollout_state: RolloutState.nullable().optional(),
+  only_in_windows: z.boolean().optional(),
 });
 export type DeploymentJob = z.infer<typeof DeploymentJob>;
 
@@ -107,6 +115,12 @@ export const DeviceDeployment = z.object({
     })
     .nullable()
     .optional(),
+  /** the wave of a rollout the device belongs to (0-based) */
+  wave_index: z.number().int().nullable().optional(),
+  /** why the row is held back now (docs/product/rollouts.md#device-states) */
+  hold: DeviceHold.nullable().optional(),
+  /** when the hold should end (a maintenance window's opening), if known */
+  hold_until: z.string().nullable().optional(),
 });
 export type DeviceDeployment = z.infer<typeof DeviceDeployment>;
 export type OfflineWait = NonNullable<DeviceDeployment['offline_wait']>;
@@ -127,6 +141,8 @@ export const DeploymentJobDetail = DeploymentJob.extend({
   steps: z.array(DeploymentStepSummary),
   /** how many of the caller's device rows wait for an offline device (`offline_wait` set) */
   waiting_offline_devices: z.number().int().optional(),
+  /** the rollout's waves and state; null without a rollout */
+  rollout: Rollout.nullable().optional(),
 });
 export type DeploymentJobDetail = z.infer<typeof DeploymentJobDetail>;
 
@@ -165,6 +181,8 @@ export const StepLog = z.object({
   output: z.string().nullable(),
   stderr_log: z.string(),
   error_message: z.string().nullable(),
+  /** why the step did not run or waited: a false condition, a deferred reboot, a window, a halted wave */
+  note: z.string().nullable().optional(),
 });
 export type StepLog = z.infer<typeof StepLog>;
 

@@ -111,6 +111,12 @@ export function job(over: Partial<JobRow> = {}): JobRow {
     createdByName: 'Admin',
     groupId: null,
     groupName: null,
+    rollout: null,
+    rolloutState: null,
+    currentWave: null,
+    rolloutStateReason: null,
+    rolloutStateAt: null,
+    onlyInWindows: false,
     createdAt: created,
     updatedAt: created,
     ...over,
@@ -136,6 +142,10 @@ export function deviceRow(over: Partial<DeviceDeploymentRow> = {}): DeviceDeploy
     completedAt: null,
     errorMessage: null,
     rebootRequired: false,
+    waveIndex: null,
+    hold: null,
+    holdUntil: null,
+    resumeStepOrder: null,
     ...over,
   };
 }

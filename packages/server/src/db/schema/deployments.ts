@@ -15,6 +15,7 @@ import {
 import type { DeploymentStep } from '@outpost/contract/agent-protocol';
 import type { JobStatus } from '@outpost/contract/live';
 import type { TargetOs } from '@outpost/contract/targets';
+import type { DeviceHold, RolloutPlanInput, RolloutState } from '@outpost/contract/rollouts';
 import { tenants } from './tenants';
 import { users } from './users';
 import { devices } from './devices';
@@ -69,6 +70,16 @@ export const deploymentJobs = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** the automation policy that created the job (docs/product/device-sets.md#automation-policies) */
     policyId: integer('policy_id').references(() => policies.id, { onDelete: 'set null' }),
+    /** the rollout plan (docs/product/rollouts.md#waves); null: every device at once */
+    rollout: jsonb().$type<RolloutPlanInput>(),
+    rolloutState: text('rollout_state').$type<RolloutState>(),
+    /** the wave now dispatched (0-based) */
+    currentWave: integer('current_wave'),
+    /** why the rollout halted, or who paused or aborted it */
+    rolloutStateReason: text('rollout_state_reason'),
+    rolloutStateAt: timestamp('rollout_state_at', { withTimezone: true }),
+    /** devices start only inside their maintenance windows (docs/product/rollouts.md#maintenance-windows) */
+    onlyInWindows: boolean('only_in_windows').notNull().default(false),
   },
   (t) => [
     index('deployment_jobs_policy_idx').on(t.policyId, t.createdAt),
@@ -112,11 +123,20 @@ export const deviceDeployments = pgTable(
     currentStepOrder: integer('current_step_order'),
     /** the last step_progress seq applied: a resent message is applied once */
     progressSeq: integer('progress_seq').notNull().default(0),
+    /** the wave the device belongs to (0-based), or null without a rollout */
+    waveIndex: integer('wave_index'),
+    /** why a pending or running row is held back (docs/product/rollouts.md#device-states) */
+    hold: text().$type<DeviceHold>(),
+    /** when the hold is expected to end (a window's opening), if known */
+    holdUntil: timestamp('hold_until', { withTimezone: true }),
+    /** the step the next dispatch starts at (after a window closed before a step) */
+    resumeStepOrder: integer('resume_step_order'),
   },
   (t) => [
     index('device_deployments_job_idx').on(t.jobId),
     uniqueIndex('device_deployments_command_uq').on(t.commandId),
     index('device_deployments_device_idx').on(t.deviceId),
+    index('device_deployments_job_wave_idx').on(t.jobId, t.waveIndex),
     index('device_deployments_active_expiry_idx')
       .on(t.expiresAt)
       .where(sql`${t.status} in ('pending', 'running')`),
@@ -147,6 +167,8 @@ export const deploymentStepLogs = pgTable(
     stderrCutBytes: bigint('stderr_cut_bytes', { mode: 'number' }).notNull().default(0),
     output: text(),
     errorMessage: text('error_message'),
+    /** why the step did not run or waited: a false condition, a deferred reboot, a window (docs/product/rollouts.md#step-log) */
+    note: text(),
   },
   (t) => [uniqueIndex('deployment_step_logs_attempt_uq').on(t.deviceDeploymentId, t.stepOrder, t.attempt)],
 );
@@ -163,4 +185,34 @@ export const deploymentJobFiles = pgTable(
       .references(() => files.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.jobId, t.fileId] }), index('deployment_job_files_file_idx').on(t.fileId)],
+);
+
+/**
+ * One wave of a job's rollout (docs/product/rollouts.md#waves): its gate and its timing. Written
+ * only by the engine's rollout part; the device rows carry `wave_index`.
+ */
+export const deploymentWaves = pgTable(
+  'deployment_waves',
+  {
+    jobId: integer('job_id')
+      .notNull()
+      .references(() => deploymentJobs.id, { onDelete: 'cascade' }),
+    waveIndex: integer('wave_index').notNull(),
+    name: text().notNull(),
+    groupId: integer('group_id').references(() => deviceGroups.id, { onDelete: 'set null' }),
+    percent: integer(),
+    minFinishedPercent: integer('min_finished_percent').notNull(),
+    minSuccessPercent: integer('min_success_percent').notNull(),
+    soakMinutes: integer('soak_minutes').notNull().default(0),
+    totalDevices: integer('total_devices').notNull().default(0),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    gateMetAt: timestamp('gate_met_at', { withTimezone: true }),
+    soakUntil: timestamp('soak_until', { withTimezone: true }),
+    passedAt: timestamp('passed_at', { withTimezone: true }),
+    haltedAt: timestamp('halted_at', { withTimezone: true }),
+    gateSkippedReason: text('gate_skipped_reason'),
+    gateSkippedBy: integer('gate_skipped_by').references(() => users.id, { onDelete: 'set null' }),
+    gateSkippedByName: text('gate_skipped_by_name'),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.waveIndex] })],
 );

@@ -20,3 +20,4 @@ export * from './custom-fields';
 export * from './device-groups';
 export * from './policies';
 export * from './software-versions';
+export * from './maintenance-windows';

@@ -33,7 +33,7 @@ export type NewStepLog = typeof deploymentStepLogs.$inferInsert;
 /** A step log as written by a batch of progress, without its output. */
 export type WrittenStepLog = Omit<
   StepLogRow,
-  'stdoutLog' | 'stderrLog' | 'stdoutCutBytes' | 'stderrCutBytes' | 'output'
+  'stdoutLog' | 'stderrLog' | 'stdoutCutBytes' | 'stderrCutBytes' | 'output' | 'note'
 >;
 
 export const ACTIVE: JobStatus[] = ['pending', 'running'];
