@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DeviceHold, RolloutState } from './rollouts';
 import { INT4_MAX, refineInput } from './input';
 import { DeviceStatus } from './devices';
 
@@ -44,6 +45,12 @@ export const DeploymentUpdatePayload = z.object({
   errorMessage: z.string().nullable().optional(),
   started_at: z.string().nullable().optional(),
   completed_at: z.string().nullable().optional(),
+  /** a rollout's state changed (docs/product/rollouts.md): refetch the waves */
+  rollout_state: RolloutState.nullable().optional(),
+  current_wave: z.number().int().optional(),
+  rollout_reason: z.string().nullable().optional(),
+  /** the device row's hold changed (docs/product/rollouts.md#device-states) */
+  deviceHold: DeviceHold.nullable().optional(),
 });
 export type DeploymentUpdatePayload = z.infer<typeof DeploymentUpdatePayload>;
 
