@@ -121,6 +121,8 @@ export const DeviceDeployment = z.object({
   hold: DeviceHold.nullable().optional(),
   /** when the hold should end (a maintenance window's opening), if known */
   hold_until: z.string().nullable().optional(),
+  /** the hold's reason in words ("Held: the rollout halted at wave 2 …") */
+  hold_note: z.string().nullable().optional(),
 });
 export type DeviceDeployment = z.infer<typeof DeviceDeployment>;
 export type OfflineWait = NonNullable<DeviceDeployment['offline_wait']>;

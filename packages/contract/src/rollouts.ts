@@ -120,6 +120,19 @@ export const SkipGateBody = z.object({
 });
 export type SkipGateBody = z.infer<typeof SkipGateBody>;
 
+/**
+ * Resume a paused or halted rollout. `use_current_package`: the devices that have not started
+ * yet run the package's steps as they are now (after a fix), not the job's copy; recorded in the
+ * audit log.
+ */
+export const ResumeRolloutBody = z.object({
+  use_current_package: z.boolean().default(false),
+});
+export type ResumeRolloutBody = z.input<typeof ResumeRolloutBody>;
+
+/** The answer of every rollout action. */
+export type RolloutActionResponse = { job_id: number; rollout: Rollout };
+
 /** Why a device's part is held back (docs/product/rollouts.md#device-states). */
 export const DEVICE_HOLDS = ['wave', 'halted', 'window', 'rebooting'] as const;
 export const DeviceHold = z.enum(DEVICE_HOLDS);

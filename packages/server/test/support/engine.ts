@@ -145,6 +145,7 @@ export function deviceRow(over: Partial<DeviceDeploymentRow> = {}): DeviceDeploy
     waveIndex: null,
     hold: null,
     holdUntil: null,
+    holdNote: null,
     resumeStepOrder: null,
     ...over,
   };

@@ -43,6 +43,7 @@ ALTER TABLE "deployment_step_logs" ADD COLUMN "note" text;--> statement-breakpoi
 ALTER TABLE "device_deployments" ADD COLUMN "wave_index" integer;--> statement-breakpoint
 ALTER TABLE "device_deployments" ADD COLUMN "hold" text;--> statement-breakpoint
 ALTER TABLE "device_deployments" ADD COLUMN "hold_until" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "device_deployments" ADD COLUMN "hold_note" text;--> statement-breakpoint
 ALTER TABLE "device_deployments" ADD COLUMN "resume_step_order" integer;--> statement-breakpoint
 ALTER TABLE "deployment_waves" ADD CONSTRAINT "deployment_waves_job_id_deployment_jobs_id_fk" FOREIGN KEY ("job_id") REFERENCES "public"."deployment_jobs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "deployment_waves" ADD CONSTRAINT "deployment_waves_group_id_device_groups_id_fk" FOREIGN KEY ("group_id") REFERENCES "public"."device_groups"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

@@ -129,6 +129,8 @@ export const deviceDeployments = pgTable(
     hold: text().$type<DeviceHold>(),
     /** when the hold is expected to end (a window's opening), if known */
     holdUntil: timestamp('hold_until', { withTimezone: true }),
+    /** the hold's reason in words, shown in the device's step log and the job's timeline */
+    holdNote: text('hold_note'),
     /** the step the next dispatch starts at (after a window closed before a step) */
     resumeStepOrder: integer('resume_step_order'),
   },
