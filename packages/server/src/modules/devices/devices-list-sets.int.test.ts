@@ -116,7 +116,9 @@ describe('device list: tag, group and custom field filters', () => {
     const plain = await list('search=set-');
     expect(plain.data.find((r) => r.hostname === 'set-b')?.tags).toEqual([]);
     // combined with another filter, and paged
-    expect(hostnames(await list(`tag_id=${tag.id}&site_id=${london}`))).toEqual(['set-c']);
+    const inLondon = await list(`tag_id=${tag.id}&site_id=${london}`);
+    expect(hostnames(inLondon)).toEqual(['set-c']);
+    expect(inLondon.pagination.total).toBe(1);
     const paged = await call<DeviceListResponse>(
       'GET',
       `/api/customer/devices?limit=1&page=2&tag_id=${tag.id}`,
@@ -180,13 +182,17 @@ describe('device list: tag, group and custom field filters', () => {
     expect((await list(`group_id=${globexGroupId}`)).data).toEqual([]);
   });
 
-  it('reads a large set by walking the list in order, with the same rows as a small one', async () => {
+  it('reads a large set by walking the list in order (and counts it joined), with the same rows and total as a small one', async () => {
     const scope = { tenantId: acme, siteAccessType: 'all' as const, siteIds: [] };
     const db = server.database.db;
     for (const extra of [
       { tag_id: tag.id },
       { group_id: groupId },
       { field_key: 'owner', field_value: 'Finance' },
+      // with other filters the total is counted over the devices, not the set's size
+      { tag_id: tag.id, site_id: london },
+      { group_id: groupId, site_id: hq },
+      { field_key: 'owner', field_value: 'Finance', tag_id: tag.id },
     ]) {
       const f = { page: 1, limit: 1, search: undefined, os_type: undefined, ...extra };
       for (const page of [1, 2, 3]) {

@@ -40,8 +40,9 @@ export type ListShape = {
   field: 'none' | 'eq' | 'lt' | 'gt';
   /**
    * How a set filter is written: 'any', `devices.id = any(array(<the set>))`, reads the set first
-   * and then its devices by primary key (a small set, and every count); 'in', `devices.id in
-   * (<the set>)`, lets the list walk its index in order and probe the set (a large set's page)
+   * and then its devices by primary key (a small set); 'in', `devices.id in (<the set>)`, lets a
+   * page walk the list's index in order and probe the set, and a count join the set with the
+   * devices the other filters leave (a large set)
    */
   setForm: 'any' | 'in';
 };
@@ -103,7 +104,7 @@ export const listValues = (ctx: Scope, f: ListFilters) => ({
 type ListValues = ReturnType<typeof listValues>;
 
 /** A value of the condition: a placeholder (a prepared statement) or the value itself. */
-type ValueOf = (name: Exclude<keyof ListValues, 'siteIds'>) => SQL;
+export type ValueOf = (name: Exclude<keyof ListValues, 'siteIds'>) => SQL;
 const placeholders: ValueOf = (name) => sql`${sql.placeholder(name)}`;
 
 /** The filters of a list on a table with these columns (the devices, or their counters). */
@@ -124,38 +125,56 @@ export function filterConditions(
 }
 
 /**
- * The set filters over their tables' tenant-first indexes: a tag's devices
+ * The set filters' member queries over their tables' tenant-first indexes: a tag's devices
  * (device_tags_tenant_tag_idx), a group's members (its primary key, group first), a field's
- * matching values (device_field_values_text_idx, or _number_idx for lt and gt). Written as the
- * shape's setForm says (ListShape): PostgreSQL's estimates alone pick a full scan of the tenant's
- * devices for a small set.
+ * matching values (device_field_values_text_idx, or _number_idx for lt and gt).
  */
-function setConditions(s: ListShape, v: ValueOf): (SQL | undefined)[] {
+export function setQueries(s: ListShape, v: ValueOf = placeholders): SQL[] {
   const tenant = v('tenantId');
-  const member = (set: SQL) =>
-    s.setForm === 'in' ? sql`${devices.id} in (${set})` : sql`${devices.id} = any(array(${set}))`;
   const fieldId = sql`(select ${customFields.id} from ${customFields} where ${customFields.tenantId} = ${tenant} and ${customFields.key} = ${v('fieldKey')})`;
   const fieldMatch =
     s.field === 'eq'
       ? sql`${deviceFieldValues.valueText} = ${v('fieldValue')}`
       : sql`${deviceFieldValues.valueNumber} ${s.field === 'lt' ? sql`<` : sql`>`} ${v('fieldNumber')}::float8`;
-  return [
-    s.hasTag
-      ? member(
-          sql`select ${deviceTags.deviceId} from ${deviceTags} where ${deviceTags.tenantId} = ${tenant} and ${deviceTags.tagId} = ${v('tagId')}`,
-        )
-      : undefined,
-    s.hasGroup
-      ? member(
-          sql`select ${deviceGroupMembers.deviceId} from ${deviceGroupMembers} where ${deviceGroupMembers.groupId} = ${v('groupId')} and ${deviceGroupMembers.tenantId} = ${tenant}`,
-        )
-      : undefined,
-    s.field !== 'none'
-      ? member(
-          sql`select ${deviceFieldValues.deviceId} from ${deviceFieldValues} where ${deviceFieldValues.tenantId} = ${tenant} and ${deviceFieldValues.fieldId} = ${fieldId} and ${fieldMatch}`,
-        )
-      : undefined,
-  ];
+  const sets: SQL[] = [];
+  if (s.hasTag) {
+    sets.push(
+      sql`select ${deviceTags.deviceId} from ${deviceTags} where ${deviceTags.tenantId} = ${tenant} and ${deviceTags.tagId} = ${v('tagId')}`,
+    );
+  }
+  if (s.hasGroup) {
+    sets.push(
+      sql`select ${deviceGroupMembers.deviceId} from ${deviceGroupMembers} where ${deviceGroupMembers.groupId} = ${v('groupId')} and ${deviceGroupMembers.tenantId} = ${tenant}`,
+    );
+  }
+  if (s.field !== 'none') {
+    sets.push(
+      sql`select ${deviceFieldValues.deviceId} from ${deviceFieldValues} where ${deviceFieldValues.tenantId} = ${tenant} and ${deviceFieldValues.fieldId} = ${fieldId} and ${fieldMatch}`,
+    );
+  }
+  return sets;
+}
+
+/**
+ * A list whose only condition besides the tenant is one set filter: its total is the set's size,
+ * counted in the set's own index (every row of a set belongs to a device of its tenant).
+ */
+export const isSetAlone = (s: ListShape) =>
+  !s.isSiteLimited &&
+  s.search === 'none' &&
+  s.status === 'any' &&
+  !s.hasOsType &&
+  !s.hasSite &&
+  Number(s.hasTag) + Number(s.hasGroup) + Number(s.field !== 'none') === 1;
+
+/**
+ * The set filters as conditions on the devices, written as the shape's setForm says (ListShape):
+ * PostgreSQL's estimates alone pick a full scan of the tenant's devices for a small set.
+ */
+function setConditions(s: ListShape, v: ValueOf): SQL[] {
+  return setQueries(s, v).map((set) =>
+    s.setForm === 'in' ? sql`${devices.id} in (${set})` : sql`${devices.id} = any(array(${set}))`,
+  );
 }
 
 function searchCondition(s: ListShape, v: ValueOf): SQL | undefined {

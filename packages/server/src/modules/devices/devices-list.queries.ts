@@ -10,6 +10,7 @@ import {
   filterConditions,
   hasSetFilter,
   isCounted,
+  isSetAlone,
   listShape,
   listValues,
   listWhere,
@@ -17,6 +18,7 @@ import {
   shapeOfKey,
 } from './devices-list-shape.queries';
 import type { ListFilters, ListShape } from './devices-list-shape.queries';
+import { smallestSetSize } from './devices-list-sets.queries';
 import { deviceColumns, deviceListColumns, toListItem } from './devices.queries';
 import type { DeviceSelection } from './devices.queries';
 
@@ -132,9 +134,9 @@ const listOrderReversed = [sql`lower(${devices.hostname}) desc nulls first`, des
 const BACKWARD_FROM_ROWS = 1_000;
 
 /**
- * A set filter matching more devices than this reads its page by walking the list's index and
- * probing the set; a smaller one reads the set's devices by primary key and sorts them
- * (bench/device-sets.ts measures both at 100,000 devices).
+ * A set filter of more devices than this is read by walking the list's index and probing the set
+ * (a page), or joined with the devices the other filters leave (a count); a smaller one is read
+ * by primary key (bench/device-sets.ts measures both at 100,000 devices).
  */
 const SMALL_SET_ROWS = 2_000;
 
@@ -212,15 +214,19 @@ export async function listDevices(
       offset: w.offset,
     });
   const page = (w: PageWindow) => pageOf(key, w);
+  const countMatches = async (countKey: string) =>
+    (await searchCountStatement(db, countKey).execute(values))[0]?.n ?? 0;
   if (isCounted(shape)) {
     let total = searchTotal;
-    const isSet = hasSetFilter(shape);
-    // a set filter is counted first: its size says how to read its page (ListShape.setForm)
-    if (isSet && total === undefined) {
-      const [counted] = await searchCountStatement(db, key).execute(values);
-      total = counted?.n ?? 0;
+    let pageKey = key;
+    if (hasSetFilter(shape)) {
+      // the set's size says how to read it (ListShape.setForm); alone, it is the total
+      const size = await smallestSetSize(db, key, values);
+      pageKey = size > smallSetRows ? shapeKey({ ...shape, setForm: 'in' }) : key;
+      if (total === undefined) {
+        total = isSetAlone(shape) ? size : await countMatches(pageKey);
+      }
     }
-    const pageKey = isSet && total! > smallSetRows ? shapeKey({ ...shape, setForm: 'in' }) : key;
     if (total !== undefined) {
       const rows = await pageOf(pageKey, forward);
       // a full page lies within the known total; a short one ends exactly at it
@@ -233,7 +239,7 @@ export async function listDevices(
     }
     const [rows, [counted]] = await Promise.all([
       pageOf(pageKey, forward),
-      searchCountStatement(db, key).execute(values),
+      searchCountStatement(db, pageKey).execute(values),
     ]);
     return { rows: rows.map(toListItem), total: counted?.n ?? 0, isSearchCounted: true };
   }
