@@ -95,7 +95,11 @@ export function createServices(deps: ServicesDeps) {
   // custom-fields services, enrolment and device state call when devices change.
   const membership = createGroupMembership({ db, log: deps.log });
   // docs/product/device-sets.md#custom-fields: the engine stores step output through this service.
-  const customFields = createCustomFieldsService({ db, onDevicesChanged: membership.notify });
+  const customFields = createCustomFieldsService({
+    db,
+    onDevicesChanged: membership.notify,
+    onDefaultChanged: membership.fieldChanged,
+  });
   // Deployments (docs/product/deployments.md#scheduling): one engine per instance; app.ts starts
   // its scheduler once listening.
   const engine = createDeploymentEngine({

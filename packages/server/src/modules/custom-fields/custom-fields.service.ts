@@ -42,6 +42,8 @@ export type CustomFieldsServiceDeps = {
   db: Db;
   /** told which devices' values changed, after the commit (dynamic groups re-evaluate) */
   onDevicesChanged?: (tenantId: number, deviceIds: number[]) => void | Promise<void>;
+  /** told a field's default changed, after the commit (dynamic groups on the field re-evaluate) */
+  onDefaultChanged?: (tenantId: number, key: string) => void | Promise<void>;
 };
 
 const auditDefinition = (
@@ -79,7 +81,11 @@ async function requireOptionsUnused(ex: Executor, ctx: RequestContext, before: F
   }
 }
 
-export function createCustomFieldsService({ db, onDevicesChanged }: CustomFieldsServiceDeps) {
+export function createCustomFieldsService({
+  db,
+  onDevicesChanged,
+  onDefaultChanged,
+}: CustomFieldsServiceDeps) {
   async function changed(tenantId: number, deviceIds: number[]) {
     if (onDevicesChanged && deviceIds.length > 0) {
       await onDevicesChanged(tenantId, deviceIds);
@@ -152,9 +158,15 @@ export function createCustomFieldsService({ db, onDevicesChanged }: CustomFields
           oldValues: auditDefinition(before),
           newValues: auditDefinition({ ...before, ...patch }),
         });
-        return loadField(tx, ctx, id);
+        return {
+          field: await loadField(tx, ctx, id),
+          defaultChanged: before.defaultValue !== patch.defaultValue,
+        };
       });
-      return toCustomField(row);
+      if (row.defaultChanged) {
+        await onDefaultChanged?.(ctx.tenantId, row.field.key);
+      }
+      return toCustomField(row.field);
     },
 
     async remove(ctx: RequestContext, id: number): Promise<DeleteCustomFieldResponse> {

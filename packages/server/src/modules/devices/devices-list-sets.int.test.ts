@@ -142,6 +142,14 @@ describe('device list: tag, group and custom field filters', () => {
     expect(none.data).toEqual([]);
     expect(none.pagination.total).toBe(0);
     expect(hostnames(await list(`field_key=owner&field_value=Finance&tag_id=${tag.id}`))).toEqual(['set-a']);
+    // a device without a value shows the default, and is found by it (as a group's filter finds it)
+    const byDefault = await list('field_key=owner&field_value=IT&search=set-');
+    expect(hostnames(byDefault)).toEqual(['set-b', 'set-c']);
+    expect(byDefault.pagination.total).toBe(2);
+    expect(hostnames(await list('field_key=owner&field_value=IT&search=set-', limited))).toEqual(['set-c']);
+    expect(hostnames(await list('field_key=ram_gb&field_op=lt&field_value=10&search=set-'))).toEqual([
+      'set-a',
+    ]);
   });
 
   it('returns the custom fields asked for as columns, defaults included', async () => {

@@ -132,10 +132,20 @@ export function filterConditions(
 export function setQueries(s: ListShape, v: ValueOf = placeholders): SQL[] {
   const tenant = v('tenantId');
   const fieldId = sql`(select ${customFields.id} from ${customFields} where ${customFields.tenantId} = ${tenant} and ${customFields.key} = ${v('fieldKey')})`;
-  const fieldMatch =
+  const compare = (text: SQL, number: SQL) =>
     s.field === 'eq'
-      ? sql`${deviceFieldValues.valueText} = ${v('fieldValue')}`
-      : sql`${deviceFieldValues.valueNumber} ${s.field === 'lt' ? sql`<` : sql`>`} ${v('fieldNumber')}::float8`;
+      ? sql`${text} = ${v('fieldValue')}`
+      : sql`${number} ${s.field === 'lt' ? sql`<` : sql`>`} ${v('fieldNumber')}::float8`;
+  const fieldMatch = compare(sql`${deviceFieldValues.valueText}`, sql`${deviceFieldValues.valueNumber}`);
+  // a device without a value shows the field's default (as a group's filter reads it): it matches
+  // when the default does (the devices scanned only then: the condition is a one-time filter)
+  const defaultMatch = compare(
+    sql`${customFields.defaultValue}`,
+    sql`case when ${customFields.defaultValue} ~ '^-?[0-9]+(\.[0-9]+)?$' then ${customFields.defaultValue}::float8 end`,
+  );
+  const withDefault = sql`select d.id from ${devices} d where d.tenant_id = ${tenant}
+    and exists (select from ${customFields} where ${customFields.tenantId} = ${tenant} and ${customFields.key} = ${v('fieldKey')} and ${defaultMatch})
+    and not exists (select from ${deviceFieldValues} dv where dv.device_id = d.id and dv.field_id = ${fieldId})`;
   const sets: SQL[] = [];
   if (s.hasTag) {
     sets.push(
@@ -149,7 +159,7 @@ export function setQueries(s: ListShape, v: ValueOf = placeholders): SQL[] {
   }
   if (s.field !== 'none') {
     sets.push(
-      sql`select ${deviceFieldValues.deviceId} from ${deviceFieldValues} where ${deviceFieldValues.tenantId} = ${tenant} and ${deviceFieldValues.fieldId} = ${fieldId} and ${fieldMatch}`,
+      sql`select ${deviceFieldValues.deviceId} from ${deviceFieldValues} where ${deviceFieldValues.tenantId} = ${tenant} and ${deviceFieldValues.fieldId} = ${fieldId} and ${fieldMatch} union all ${withDefault}`,
     );
   }
   return sets;

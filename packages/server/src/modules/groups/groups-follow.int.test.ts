@@ -14,6 +14,7 @@ describe('dynamic groups follow tags and custom fields set in the portal', () =>
   let server: TestServer;
   let admin: string;
   let device: number;
+  let acme: number;
 
   const call = <T>(method: string, path: string, body?: unknown) =>
     server.request<Envelope<T>>(method, `/api/customer${path}`, { token: admin, body });
@@ -24,7 +25,8 @@ describe('dynamic groups follow tags and custom fields set in the portal', () =>
     server = await startTestServer();
     const demo = (await server.seedDemo())!;
     admin = (await server.devSignIn('admin@acme.example')).token;
-    device = (await insertDevice(server, { tenantId: demo.acmeTenantId, hostname: 'follow-1' })).id;
+    acme = demo.acmeTenantId;
+    device = (await insertDevice(server, { tenantId: acme, hostname: 'follow-1' })).id;
   });
   afterAll(async () => {
     await server?.close();
@@ -64,6 +66,33 @@ describe('dynamic groups follow tags and custom fields set in the portal', () =>
     await call('PUT', `/devices/${device}/fields`, { ring: 'canary' });
     expect(await count(group.id)).toBe(1);
     await call('POST', '/devices/fields', { device_ids: [device], values: { ring: null } });
+    expect(await count(group.id)).toBe(0);
+  });
+
+  it("a custom field's default changed: devices without a value follow it", async () => {
+    const field = (
+      await call<{ id: number }>('POST', '/custom-fields', { key: 'wave', name: 'Wave', field_type: 'text' })
+    ).body.data;
+    const group = (
+      await call<GroupDetail>('POST', '/groups', {
+        name: 'Wave pilot',
+        kind: 'dynamic',
+        filter: {
+          match: 'all',
+          conditions: [{ field: 'custom_field', key: 'wave', op: 'eq', value: 'pilot' }],
+        },
+      })
+    ).body.data;
+    expect(group.member_count).toBe(0);
+    await insertDevice(server, { tenantId: acme, hostname: 'follow-2' });
+    const devices = (await call<{ pagination: { total: number } }>('GET', '/devices?limit=1')).body.data
+      .pagination.total;
+    expect(devices).toBeGreaterThan(1);
+    await call('PUT', `/devices/${device}/fields`, { wave: 'office' });
+    expect((await call('PUT', `/custom-fields/${field.id}`, { default_value: 'pilot' })).status).toBe(200);
+    // every device of the tenant but the one whose own value is "office"
+    expect(await count(group.id)).toBe(devices - 1);
+    await call('PUT', `/custom-fields/${field.id}`, { default_value: null });
     expect(await count(group.id)).toBe(0);
   });
 });

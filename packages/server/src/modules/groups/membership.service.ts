@@ -47,6 +47,23 @@ export function createGroupMembership({ db, log }: { db: Db; log?: Pick<FastifyB
       }
     },
 
+    /**
+     * A custom field's definition changed (its default): the dynamic groups with a condition on
+     * it are evaluated in full, since every device without a value now shows another one. Never
+     * throws (the definition is saved either way).
+     */
+    fieldChanged: (tenantId: number, key: string): Promise<void> =>
+      (async () => {
+        const groups = (await dynamicGroups(db, tenantId)).filter((g) =>
+          g.filter.conditions.some((c) => c.field === 'custom_field' && c.key === key),
+        );
+        for (const group of groups) {
+          await db.transaction((tx) => materialiseGroup(tx, group));
+        }
+      })().catch((err: unknown) => {
+        log?.error({ err, tenantId, key }, 'group membership update failed');
+      }),
+
     /** The periodic sweep: groups whose conditions change with time or presence. Returns how many. */
     async sweep(): Promise<number> {
       const groups = (await dynamicGroups(db)).filter((g) => isTimeDependent(g.filter));
