@@ -81,6 +81,8 @@ export const DeploymentJob = z.object({
   /** the device group the job was created for (its members then), or null */
   group_id: z.number().int().nullable().optional(),
   group_name: z.string().nullable().optional(),
+  /** the automation policy that created the job (docs/product/device-sets.md#automation-policies), or null */
+  policy_id: z.number().int().nullable().optional(),
   /** null or absent: no rollout (docs/product/rollouts.md) */
   rollout_state: RolloutState.nullable().optional(),
   only_in_windows: z.boolean().optional(),

@@ -352,6 +352,7 @@ export function toJob(row: JobRow): DeploymentJob {
     failed_devices: row.failedDevices,
     group_id: row.groupId,
     group_name: row.groupName,
+    policy_id: row.policyId,
   };
 }
 

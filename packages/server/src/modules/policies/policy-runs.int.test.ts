@@ -98,6 +98,15 @@ describe('automation policy runs', () => {
       token: admin,
     });
     expect(listed.body.data).toHaveLength(2);
+    // each job names the policy that created it
+    const jobId = (listed.body.data[0] as { id: number }).id;
+    const job = await server.request<Envelope<{ policy_id: number | null; created_by_name: string }>>(
+      'GET',
+      `/api/customer/deployments/${jobId}`,
+      { token: admin },
+    );
+    expect(job.body.data.policy_id).toBe(id);
+    expect(job.body.data.created_by_name).toBe('Policy: Sunday patch');
 
     // disabled, it runs no more
     expect(

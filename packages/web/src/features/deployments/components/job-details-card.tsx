@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import type { DeploymentJobDetail } from '@outpost/contract/deployments';
 import { STEP_CATALOG } from '@outpost/contract/step-catalog';
 import { Badge } from '../../../components/ui/badge';
@@ -17,7 +18,19 @@ export function JobDetailsCard({ job }: { job: DeploymentJobDetail }) {
             <span title="The group's members when the deployment was created">{job.group_name}</span>
           </Detail>
         )}
-        <Detail label="Created by">{job.created_by_name ?? 'Unknown'}</Detail>
+        <Detail label="Created by">
+          {job.policy_id ? (
+            <Link
+              to={`/policies/${job.policy_id}`}
+              className="font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+              title="The automation policy that created this deployment"
+            >
+              {job.created_by_name ?? 'Policy'}
+            </Link>
+          ) : (
+            (job.created_by_name ?? 'Unknown')
+          )}
+        </Detail>
         <Detail label="Created">{formatDateTime(job.created_at)}</Detail>
         <Detail label="Scheduled">
           {job.scheduled_at ? formatDateTime(job.scheduled_at) : 'Immediately'}
