@@ -42,8 +42,22 @@ export const DEFAULT_WAVE_GATE: WaveGate = {
 export const RolloutWaveSpec = z.object({
   percent: z.number().int().min(1).max(100).optional(),
   group_id: Id.optional(),
-  /** overrides the plan's gate for this wave */
-  gate: WaveGate.partial().optional(),
+  /**
+   * overrides the plan's gate for this wave, field by field (no defaults here: a field left out
+   * is the plan's, not WaveGate's default)
+   */
+  gate: z
+    .object({
+      min_finished_percent: z.number().int().min(1).max(100).optional(),
+      min_success_percent: z.number().int().min(0).max(100).optional(),
+      soak_minutes: z
+        .number()
+        .int()
+        .min(0)
+        .max(7 * 24 * 60)
+        .optional(),
+    })
+    .optional(),
 });
 export type RolloutWaveSpec = z.input<typeof RolloutWaveSpec>;
 

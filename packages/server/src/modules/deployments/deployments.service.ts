@@ -55,10 +55,20 @@ import { createPolicyJobs, policyJobs } from './policy-jobs';
 import type { PolicyJobInput, PolicyJobResult } from './policy-jobs';
 import { deploymentResultsCsv } from './deployment-export';
 import { resolveTargets, runnableMembers } from './deployment-targets';
+import { cancelJob } from './cancel-job';
+import { createRolloutActions } from './rollout-actions';
+import { rolloutOf } from './rollout-view';
+import type {
+  ResumeRolloutBody,
+  RolloutAction,
+  RolloutActionResponse,
+  SkipGateBody,
+} from '@outpost/contract/rollouts';
+import { checkRollout, groupUnionTargets, rolloutColumns, writeRollout } from './rollout-create';
 
 export type DeploymentsServiceDeps = {
   db: Db;
-  engine: Pick<DeploymentEngine, 'kick' | 'publishJob' | 'settleJob'>;
+  engine: Pick<DeploymentEngine, 'kick' | 'publishJob' | 'settleJob' | 'rollouts'>;
   commandQueue: Pick<CommandQueue, 'queueCommand' | 'dispatch' | 'finishCommand'>;
   devices: Pick<DevicesService, 'findManyInScope'>;
   /** where uploaded files are kept (the agent downloads them from it) */
@@ -94,14 +104,18 @@ async function createJob(
   if (body.package_id === undefined) {
     throw badRequest(messages.selectPackage, 'PACKAGE_REQUIRED');
   }
-  if (body.device_ids.length === 0 && body.group_id === undefined) {
+  const fromWaveGroups = body.rollout?.mode === 'groups' && body.device_ids.length === 0 && body.group_id === undefined;
+  if (body.device_ids.length === 0 && body.group_id === undefined && !fromWaveGroups) {
     throw badRequest(messages.selectDevice, 'DEVICES_REQUIRED');
   }
   const name = body.job_name.trim();
   if (!name) {
     throw badRequest(messages.jobNameRequired, 'JOB_NAME_REQUIRED');
   }
-  const { ids: chosenIds, targets: candidates, group } = await resolveTargets(deps, ctx, body);
+  const { groups: waveGroups } = await checkRollout(deps, ctx, body);
+  const { ids: chosenIds, targets: candidates, group } = fromWaveGroups
+    ? { ids: [], targets: await groupUnionTargets(deps, ctx, waveGroups), group: null }
+    : await resolveTargets(deps, ctx, body);
   const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;
   if (scheduledAt && scheduledAt.getTime() < Date.now() - SCHEDULE_PAST_TOLERANCE_MS) {
     throw badRequest(messages.scheduledInPast, 'SCHEDULED_IN_PAST');
@@ -115,8 +129,8 @@ async function createJob(
       throw badRequest(messages.packageHasNoSteps, 'PACKAGE_HAS_NO_STEPS');
     }
     // a group's members the package cannot reach are left out, as offline ones are
-    const targets = group ? runnableMembers(snapshot.pkg, candidates) : candidates;
-    const ids = group ? targets.map((t) => t.id) : chosenIds;
+    const targets = group || fromWaveGroups ? runnableMembers(snapshot.pkg, candidates) : candidates;
+    const ids = group || fromWaveGroups ? targets.map((t) => t.id) : chosenIds;
     await packageLookup.assertDeployableTo(tx, ctx, snapshot.pkg, targets);
     const row = await insertJob(tx, {
       tenantId: ctx.tenantId,
@@ -134,8 +148,10 @@ async function createJob(
       createdByName: ctx.name,
       groupId: group?.id ?? null,
       groupName: group?.name ?? null,
+      ...rolloutColumns(body),
     });
     await insertPendingDeviceDeployments(tx, { jobId: row.id, tenantId: ctx.tenantId }, targets);
+    const waves = await writeRollout(tx, body, row.id, ids, waveGroups);
     await insertJobFiles(tx, row.id, snapshot.fileIds);
     await writeAudit(tx, ctx, {
       action: 'Create Deployment',
@@ -151,6 +167,9 @@ async function createJob(
         job_name: name,
         job_description: row.description,
         scheduled_at: scheduledAt?.toISOString() ?? null,
+        ...(waves.length > 0 && {
+          rollout: waves.map((w) => ({ name: w.name, devices: w.deviceIds.length, gate: w.gate })),
+        }),
       },
       siteIds: targets.map((t) => t.siteId),
     });
@@ -160,61 +179,12 @@ async function createJob(
   return toJob(job);
 }
 
-/** `cancel` of the deployments service: pending rows end at once, running agents get a cancel command. */
-async function cancelJob(
-  deps: DeploymentsServiceDeps,
-  ctx: RequestContext,
-  id: number,
-): Promise<DeploymentJob> {
-  const { db, engine, commandQueue } = deps;
-  const out = await db.transaction(async (tx) => {
-    const job = await findJob(tx, ctx, id, { lock: true });
-    if (!job) {
-      throw notFound(messages.notFound, 'DEPLOYMENT_NOT_FOUND');
-    }
-    if (isTerminal(job.status)) {
-      throw conflict(messages.notCancellable(job.status), 'DEPLOYMENT_NOT_CANCELLABLE');
-    }
-    if ((await countDeviceDeploymentsOutside(tx, ctx, id)) > 0) {
-      throw forbidden(messages.cancelOutsideScope, 'DEPLOYMENT_OUTSIDE_SCOPE');
-    }
-    const end = {
-      status: 'cancelled' as const,
-      reason: messages.cancelledByUser(ctx.name),
-      mayStop: true,
-      stopExpiryMs: CANCEL_COMMAND_EXPIRY_MS,
-    };
-    const ended: DeviceDeploymentRow[] = [];
-    const stopped: number[] = [];
-    for (const dd of await activeDeviceDeploymentsOf(tx, id)) {
-      const result = await endDevicePart(tx, commandQueue, ctx, dd, end);
-      ended.push(result.row);
-      if (result.stopped && dd.deviceId !== null) {
-        stopped.push(dd.deviceId);
-      }
-    }
-    await updateJob(tx, id, { status: 'cancelled' });
-    const { after } = await engine.settleJob(tx, id);
-    await writeAudit(tx, ctx, {
-      action: 'Cancel Deployment',
-      resourceType: 'deployment',
-      resourceId: id,
-      details: `Cancelled ${job.name} (${ended.length} unfinished device${ended.length === 1 ? '' : 's'})`,
-      oldValues: { status: job.status },
-      newValues: { status: after.status },
-      siteIds: await jobSiteIds(tx, id),
-    });
-    return { job: after, ended, stopped };
-  });
-  await announceEnded(engine, commandQueue, out);
-  return toJob(out.job);
-}
-
 // Deployments (docs/product/administration.md#who-may-do-what, docs/product/deployments.md#running-on-devices): any member deploys to and follows the devices in their
 // scope; a job with devices outside a site-limited caller's sites is visible to them (their
 // devices only) but cancelled only by someone who sees all of its devices.
 export function createDeploymentsService(deps: DeploymentsServiceDeps) {
   const { db, blobStore } = deps;
+  const rolloutActions = createRolloutActions(deps);
   async function loadJob(ctx: RequestContext, id: number): Promise<JobRow> {
     const job = await findJob(db, ctx, id);
     if (!job) {
@@ -241,6 +211,7 @@ export function createDeploymentsService(deps: DeploymentsServiceDeps) {
       return {
         ...toJob(job),
         ...(await withOfflineWaits(db, ctx, job, devicesOf)),
+        rollout: await rolloutOf(db, job),
         steps: job.steps.map((s) => ({
           step_order: s.stepOrder,
           step_name: s.stepName,
@@ -285,6 +256,16 @@ export function createDeploymentsService(deps: DeploymentsServiceDeps) {
     // a running agent is told to stop (a cancel command) and its late reports change nothing.
     async cancel(ctx: RequestContext, id: number): Promise<DeploymentJob> {
       return cancelJob(deps, ctx, id);
+    },
+
+    /** pause, resume, abort or skip the gate of a job's rollout (docs/product/rollouts.md#rollout-actions) */
+    rolloutAction(
+      ctx: RequestContext,
+      id: number,
+      action: RolloutAction,
+      body?: ResumeRolloutBody | SkipGateBody,
+    ): Promise<RolloutActionResponse> {
+      return rolloutActions.run(ctx, id, action, body);
     },
 
     /**
