@@ -68,7 +68,9 @@ export function percentWaves(plan: RolloutPlanInput, jobId: number, deviceIds: r
     const previous = i === 0 ? 0 : ends[i - 1]!;
     let end = Math.ceil((n * (w.percent ?? 100)) / 100);
     end = Math.max(end, Math.min(previous + 1, n));
-    end = Math.min(end, Math.max(previous, n - (count - 1 - i)));
+    if (n >= count) {
+      end = Math.min(end, n - (count - 1 - i)); // a device left for each later wave
+    }
     ends.push(i === count - 1 ? n : end);
   });
   return plan.waves.map((w, i) => ({

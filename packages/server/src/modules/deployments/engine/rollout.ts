@@ -51,6 +51,7 @@ export type RolloutQueries = {
   updateWave: typeof updateWave;
   queueRows: (tx: Executor, job: JobRow, rows: readonly HeldRow[]) => Promise<number[]>;
   jobSiteIds: typeof jobSiteIds;
+  writeAudit: typeof writeAudit;
 };
 
 /** What a transaction changed, announced after its commit. */
@@ -82,6 +83,7 @@ export function createRollouts(deps: {
     untakenRows,
     updateWave,
     jobSiteIds,
+    writeAudit,
     queueRows: (tx, job, rows) =>
       queueRunDeployments(tx, { commandQueue, offlineExpiryMs: deps.offlineExpiryMs, clock }, job, rows),
   };
@@ -112,7 +114,7 @@ export function createRollouts(deps: {
       now,
     );
     const rows = await holdUntaken(tx, after, index, 'halted', messages.heldByHalt(index));
-    await writeAudit(tx, systemActor({ tenantId: job.tenantId, name: 'Rollout gate', ip: null, userAgent: null }), {
+    await queries.writeAudit(tx, systemActor({ tenantId: job.tenantId, name: 'Rollout gate', ip: null, userAgent: null }), {
       action: 'Halt Rollout',
       resourceType: 'deployment',
       resourceId: job.id,
