@@ -9,6 +9,7 @@ export const rolloutMessages = {
   groupRequired: 'Each wave of a group rollout needs a group',
   groupTwice: 'A group can be the wave of a rollout only once',
   tooFewDevices: (waves: number) => `A rollout in ${waves} waves needs at least ${waves} devices`,
+  tooManyDevices: (max: number) => `A rollout may reach at most ${max.toLocaleString('en')} devices`,
   groupsHaveNoDevices: 'None of the wave groups has a device you can deploy to',
   remainingWave: 'Remaining devices',
   waveName: (index: number, percent: number) => `Wave ${index + 1} (${percent} %)`,

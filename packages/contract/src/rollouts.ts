@@ -8,6 +8,11 @@ export const ROLLOUT_MODES = ['percent', 'groups'] as const;
 export type RolloutMode = (typeof ROLLOUT_MODES)[number];
 
 export const MAX_WAVES = 10;
+/**
+ * The most devices a rollout drawn from its wave groups may hold (no devices or group chosen):
+ * more than a plain job's MAX_DEVICES_PER_JOB, since its waves go out one at a time.
+ */
+export const MAX_ROLLOUT_DEVICES = 10_000;
 export const GATE_REASON_MAX = 500;
 
 /**

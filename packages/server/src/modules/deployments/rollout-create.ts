@@ -1,8 +1,8 @@
 import type { DeploymentCreateInput } from '@outpost/contract/deployments';
-import { MAX_DEVICES_PER_JOB } from '@outpost/contract/deployments';
 import { isDeviceActionable } from '@outpost/contract/devices';
 import { groupMessages } from '@outpost/contract/groups';
 import { rolloutMessages as messages } from '@outpost/contract/rollout-messages';
+import { MAX_ROLLOUT_DEVICES } from '@outpost/contract/rollouts';
 import type { Db } from '../../db/client';
 import type { RequestContext } from '../../lib/context';
 import type { Executor } from '../../lib/db';
@@ -32,7 +32,7 @@ export async function checkRollout(deps: Deps, ctx: RequestContext, body: Deploy
   const groups: WaveGroup[] = [];
   if (plan.mode === 'groups') {
     for (const w of plan.waves) {
-      const group = await groupLookup.membersForDeployment(deps.db, ctx, w.group_id!, MAX_DEVICES_PER_JOB);
+      const group = await groupLookup.membersForDeployment(deps.db, ctx, w.group_id!, MAX_ROLLOUT_DEVICES + 1);
       if (!group) {
         throw notFound(groupMessages.notFound, 'GROUP_NOT_FOUND');
       }
@@ -48,6 +48,9 @@ export async function checkRollout(deps: Deps, ctx: RequestContext, body: Deploy
  */
 export async function groupUnionTargets(deps: Deps, ctx: RequestContext, groups: readonly WaveGroup[]) {
   const ids = [...new Set(groups.flatMap((g) => g.deviceIds))];
+  if (ids.length > MAX_ROLLOUT_DEVICES) {
+    throw badRequest(messages.tooManyDevices(MAX_ROLLOUT_DEVICES), 'ROLLOUT_TOO_LARGE');
+  }
   const targets = (await deps.devices.findManyInScope(ctx, ids)).filter((t) => isDeviceActionable(t.status));
   if (targets.length === 0) {
     throw conflict(messages.groupsHaveNoDevices, 'ROLLOUT_NO_DEVICES');
