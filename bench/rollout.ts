@@ -10,7 +10,8 @@
 // waves are three static groups (a rollout drawn from its wave groups may exceed a plain job's
 // 1,000 devices), the default gate (90 % finished, 95 % succeeded, no soak). Two rollouts:
 //  1. "pass": a step `exit 0`: every wave passes; measured, by the server's clocks, from the
-//     second wave's gate pass (its passed_at) to the last wave's run commands queued and sent;
+//     second wave's gate pass (its passed_at) to the last wave's run commands sent to their
+//     agents (device_commands.sent_at: committed, doorbell rung and offered);
 //  2. "halt": a step `exit 1`: the first wave fails; measured from the failed result that
 //     crosses the threshold (the first wave's (allowed + 1)-th failed row, its completed_at) to
 //     the halt (the job's rollout_state_at), and the run_deployment commands of later waves
@@ -18,7 +19,16 @@
 // Writes bench/results/rollout.json.
 import { parseArgs } from 'node:util';
 import { MAX_STATIC_MEMBERS_PER_CALL } from '@outpost/contract/groups';
-import { api, defaultPostgres, deviceCounts, sleep, startFleetServer, startSim, until, wallMs } from './fleet-setup';
+import {
+  api,
+  defaultPostgres,
+  deviceCounts,
+  sleep,
+  startFleetServer,
+  startSim,
+  until,
+  wallMs,
+} from './fleet-setup';
 import { machine, writeResult } from './lib';
 
 const { values } = parseArgs({
@@ -35,12 +45,16 @@ const N = Number(values.devices ?? (quick ? 1000 : 10_000));
 const log = (line: string) => console.error(`[rollout] ${line}`);
 const round = (x: number, digits = 2) => Number(x.toFixed(digits));
 
-const setup = await startFleetServer({ runtime: values.runtime, postgres: values.postgres ?? defaultPostgres() });
+const setup = await startFleetServer({
+  runtime: values.runtime,
+  postgres: values.postgres ?? defaultPostgres(),
+});
 let sim: Awaited<ReturnType<typeof startSim>> | null = null;
 try {
   const { db, base, session } = setup;
   const tenantId = session.tenantId;
-  const call = <T>(method: string, url: string, body?: unknown) => api<T>(base, method, url, session.token, body);
+  const call = <T>(method: string, url: string, body?: unknown) =>
+    api<T>(base, method, url, session.token, body);
   log(`server (${values.runtime}) at ${base}, ${N.toLocaleString('en')} agents`);
   sim = await startSim({ server: base, token: setup.enrollToken, devices: N, failureRate: 0, stepMs: '0' });
   await until(
@@ -72,7 +86,10 @@ try {
   const cuts = [0, Math.round(ids.length * 0.05), Math.round(ids.length * 0.5), ids.length];
   const groups: number[] = [];
   for (let w = 0; w < 3; w++) {
-    const g = await call<{ id: number }>('POST', '/api/customer/groups', { name: `Bench wave ${w + 1}`, kind: 'static' });
+    const g = await call<{ id: number }>('POST', '/api/customer/groups', {
+      name: `Bench wave ${w + 1}`,
+      kind: 'static',
+    });
     const members = ids.slice(cuts[w], cuts[w + 1]);
     for (let i = 0; i < members.length; i += MAX_STATIC_MEMBERS_PER_CALL) {
       await call('POST', `/api/customer/groups/${g.id}/members`, {
@@ -83,8 +100,12 @@ try {
   }
   const rollout = { mode: 'groups', waves: groups.map((group_id) => ({ group_id })) };
   const stateOf = async (jobId: number) =>
-    (await db.query<{ rollout_state: string; status: string }>('select rollout_state, status from deployment_jobs where id = $1', [jobId]))
-      .rows[0]!;
+    (
+      await db.query<{ rollout_state: string; status: string }>(
+        'select rollout_state, status from deployment_jobs where id = $1',
+        [jobId],
+      )
+    ).rows[0]!;
 
   // ---- 1. every wave passes
   const pass = await call<{ id: number }>('POST', '/api/customer/deployments', {
@@ -100,16 +121,15 @@ try {
     'the passing rollout completed',
   );
   log(`rollout completed ${((wallMs() - t0) / 1000).toFixed(1)} s after the POST`);
-  const lastWave = await db.query<{ devices: string; passed: Date; queued: Date; sent: Date | null }>(
+  const lastWave = await db.query<{ devices: string; passed: Date; sent: Date | null }>(
     `select count(d.id) as devices,
             (select passed_at from deployment_waves where job_id = $1 and wave_index = 1) as passed,
-            max(c.created_at) as queued, max(c.sent_at) as sent
+            max(c.sent_at) as sent
        from device_deployments d join device_commands c on c.id = d.command_id
       where d.job_id = $1 and d.wave_index = 2`,
     [pass.id],
   );
   const lw = lastWave.rows[0]!;
-  const queuedS = (lw.queued.getTime() - lw.passed.getTime()) / 1000;
   const sentS = lw.sent ? (lw.sent.getTime() - lw.passed.getTime()) / 1000 : NaN;
 
   // ---- 2. the first wave fails: halt
@@ -134,7 +154,9 @@ try {
   const allowed = Math.floor((wave0 * 5) / 100);
   const crossing = first.rows[allowed]?.completed_at;
   const haltAt = (
-    await db.query<{ at: Date }>('select rollout_state_at as at from deployment_jobs where id = $1', [halt.id])
+    await db.query<{ at: Date }>('select rollout_state_at as at from deployment_jobs where id = $1', [
+      halt.id,
+    ])
   ).rows[0]!.at;
   const haltS = crossing ? (haltAt.getTime() - crossing.getTime()) / 1000 : NaN;
   const later = await db.query<{ n: string }>(
@@ -153,7 +175,6 @@ try {
     waves: [cuts[1]! - cuts[0]!, cuts[2]! - cuts[1]!, cuts[3]! - cuts[2]!],
     runtime: values.runtime,
     last_wave_devices: Number(lw.devices),
-    gate_pass_to_last_wave_queued_s: round(queuedS),
     gate_pass_to_last_wave_sent_s: round(sentS),
     crossing_result_to_halt_s: round(haltS, 3),
     later_wave_commands_after_halt: laterCommands,
@@ -165,10 +186,12 @@ try {
   );
   console.log('| measure | value | target |');
   console.log('|---|---:|---|');
-  console.log(`| result crossing the threshold → halt (server clocks) | ${result.crossing_result_to_halt_s} s | ≤ 1 s |`);
+  console.log(
+    `| result crossing the threshold → halt (server clocks) | ${result.crossing_result_to_halt_s} s | ≤ 1 s |`,
+  );
   console.log(`| run_deployment commands of later waves after the halt | ${laterCommands} | 0 |`);
   console.log(
-    `| gate pass → ${result.last_wave_devices}-device wave queued / sent | ${result.gate_pass_to_last_wave_queued_s} s / ${result.gate_pass_to_last_wave_sent_s} s | ≤ 5 s |`,
+    `| gate pass → ${result.last_wave_devices}-device wave sent to its agents | ${result.gate_pass_to_last_wave_sent_s} s | ≤ 5 s |`,
   );
   console.log(`\nwritten to ${file}`);
   if (laterCommands > 0 || !(haltS <= 1) || !(sentS <= 5)) {

@@ -61,11 +61,7 @@ export async function endUnfinishedRows(
 }
 
 /** `cancel` of the deployments service: pending rows end at once, running agents get a cancel command. */
-export async function cancelJob(
-  deps: CancelDeps,
-  ctx: RequestContext,
-  id: number,
-): Promise<DeploymentJob> {
+export async function cancelJob(deps: CancelDeps, ctx: RequestContext, id: number): Promise<DeploymentJob> {
   const { db, engine, commandQueue } = deps;
   const out = await db.transaction(async (tx) => {
     const job = await findJob(tx, ctx, id, { lock: true });
@@ -80,7 +76,8 @@ export async function cancelJob(
     }
     const { ended, stopped } = await endUnfinishedRows(tx, commandQueue, ctx, id);
     // a rollout ends with its job (docs/product/rollouts.md#rollout-actions)
-    const endsRollout = job.rolloutState && job.rolloutState !== 'completed' && job.rolloutState !== 'aborted';
+    const endsRollout =
+      job.rolloutState && job.rolloutState !== 'completed' && job.rolloutState !== 'aborted';
     await updateJob(tx, id, {
       status: 'cancelled',
       ...(endsRollout && {
@@ -104,4 +101,3 @@ export async function cancelJob(
   await announceEnded(engine, commandQueue, out);
   return toJob(out.job);
 }
-

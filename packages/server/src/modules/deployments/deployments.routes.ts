@@ -85,7 +85,12 @@ export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsS
     '/deployments/:id/rollout/resume',
     {
       config: { access: 'member' },
-      schema: { tags, params: DeploymentIdParams, body: ResumeRolloutBody.optional(), response: actionResponse },
+      schema: {
+        tags,
+        params: DeploymentIdParams,
+        body: ResumeRolloutBody.optional(),
+        response: actionResponse,
+      },
     },
     async (request) =>
       ok(await service.rolloutAction(request.ctx, request.params.id, 'resume', request.body ?? {})),
@@ -101,7 +106,8 @@ export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsS
       config: { access: 'member' },
       schema: { tags, params: DeploymentIdParams, body: SkipGateBody, response: actionResponse },
     },
-    async (request) => ok(await service.rolloutAction(request.ctx, request.params.id, 'skip-gate', request.body)),
+    async (request) =>
+      ok(await service.rolloutAction(request.ctx, request.params.id, 'skip-gate', request.body)),
   );
 
   app.get(

@@ -17,7 +17,7 @@ import {
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
+import { badRequest, notFound, unauthorized } from '../../lib/errors';
 import { tenantOnly } from '../../lib/scope';
 import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../lib/context';
@@ -27,11 +27,8 @@ import { fileLookup } from '../files/files.service';
 import type { BlobStore } from '../files/blob-store';
 import { packageLookup } from '../packages/packages.service';
 import type { DeploymentEngine } from './engine/deployment-engine';
-import { isTerminal } from './engine/job-updates';
 import {
-  activeDeviceDeploymentsOf,
   countActiveJobsForPackage,
-  countDeviceDeploymentsOutside,
   countRunningJobs,
   deviceMayDownload,
   findDeviceDeployment,
@@ -43,12 +40,9 @@ import {
   listJobs,
   toDeviceDeployment,
   toJob,
-  updateJob,
 } from './deployments.queries';
-import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
+import type { JobRow } from './deployments.queries';
 import { listStepLogsPage, toStepLog } from './step-logs.queries';
-import { announceEnded, endDevicePart } from './end-device-deployment';
-import { jobSiteIds } from './job-sites.queries';
 import { withOfflineWaits } from './offline-devices.service';
 import { snapshotSteps } from './snapshot-steps';
 import { createPolicyJobs, policyJobs } from './policy-jobs';
@@ -78,9 +72,6 @@ export type DeploymentsServiceDeps = {
 /** What an agent's file download presents: its device guid header (null when absent) and secret. */
 export type AgentCredentials = { deviceGuid: string | null; secret: string };
 
-/** How long a cancel waits for an offline device before it is dropped (the run was ended anyway). */
-const CANCEL_COMMAND_EXPIRY_MS = 60 * 60 * 1000;
-
 function stepNameOf(job: JobRow, order: number | null): string | null {
   return order === null ? null : (job.steps.find((s) => s.stepOrder === order)?.stepName ?? null);
 }
@@ -104,7 +95,8 @@ async function createJob(
   if (body.package_id === undefined) {
     throw badRequest(messages.selectPackage, 'PACKAGE_REQUIRED');
   }
-  const fromWaveGroups = body.rollout?.mode === 'groups' && body.device_ids.length === 0 && body.group_id === undefined;
+  const fromWaveGroups =
+    body.rollout?.mode === 'groups' && body.device_ids.length === 0 && body.group_id === undefined;
   if (body.device_ids.length === 0 && body.group_id === undefined && !fromWaveGroups) {
     throw badRequest(messages.selectDevice, 'DEVICES_REQUIRED');
   }
@@ -113,7 +105,11 @@ async function createJob(
     throw badRequest(messages.jobNameRequired, 'JOB_NAME_REQUIRED');
   }
   const { groups: waveGroups } = await checkRollout(deps, ctx, body);
-  const { ids: chosenIds, targets: candidates, group } = fromWaveGroups
+  const {
+    ids: chosenIds,
+    targets: candidates,
+    group,
+  } = fromWaveGroups
     ? { ids: [], targets: await groupUnionTargets(deps, ctx, waveGroups), group: null }
     : await resolveTargets(deps, ctx, body);
   const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;

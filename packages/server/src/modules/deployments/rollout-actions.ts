@@ -1,6 +1,11 @@
 import { deploymentMessages, packageMessages } from '@outpost/contract/messages';
 import { rolloutMessages as messages } from '@outpost/contract/rollout-messages';
-import type { ResumeRolloutBody, RolloutAction, RolloutActionResponse, SkipGateBody } from '@outpost/contract/rollouts';
+import type {
+  ResumeRolloutBody,
+  RolloutAction,
+  RolloutActionResponse,
+  SkipGateBody,
+} from '@outpost/contract/rollouts';
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { RequestContext } from '../../lib/context';
@@ -75,7 +80,12 @@ export function createRolloutActions(deps: RolloutActionDeps) {
     return { change: { job: after, woken: [], rows } };
   }
 
-  async function resume(tx: Executor, ctx: RequestContext, job: JobRow, body: ResumeRolloutBody): Promise<Outcome> {
+  async function resume(
+    tx: Executor,
+    ctx: RequestContext,
+    job: JobRow,
+    body: ResumeRolloutBody,
+  ): Promise<Outcome> {
     if (job.rolloutState !== 'paused' && job.rolloutState !== 'halted') {
       throw conflict(messages.notResumable(job.rolloutState!), 'ROLLOUT_NOT_RESUMABLE');
     }
@@ -111,7 +121,12 @@ export function createRolloutActions(deps: RolloutActionDeps) {
     };
   }
 
-  async function skipGate(tx: Executor, ctx: RequestContext, job: JobRow, body: SkipGateBody): Promise<Outcome> {
+  async function skipGate(
+    tx: Executor,
+    ctx: RequestContext,
+    job: JobRow,
+    body: SkipGateBody,
+  ): Promise<Outcome> {
     if (job.rolloutState !== 'running' && job.rolloutState !== 'paused' && job.rolloutState !== 'halted') {
       throw conflict(messages.notSkippable(job.rolloutState!), 'ROLLOUT_NOT_SKIPPABLE');
     }
@@ -190,7 +205,9 @@ export function createRolloutActions(deps: RolloutActionDeps) {
           ...(action === 'resume' && {
             use_current_package: (body as { use_current_package?: boolean }).use_current_package ?? false,
           }),
-          ...(outcome.change && { devices_changed: outcome.change.rows.length + outcome.change.woken.length }),
+          ...(outcome.change && {
+            devices_changed: outcome.change.rows.length + outcome.change.woken.length,
+          }),
         },
         siteIds: await jobSiteIds(tx, id),
       });

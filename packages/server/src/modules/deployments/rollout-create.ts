@@ -32,7 +32,12 @@ export async function checkRollout(deps: Deps, ctx: RequestContext, body: Deploy
   const groups: WaveGroup[] = [];
   if (plan.mode === 'groups') {
     for (const w of plan.waves) {
-      const group = await groupLookup.membersForDeployment(deps.db, ctx, w.group_id!, MAX_ROLLOUT_DEVICES + 1);
+      const group = await groupLookup.membersForDeployment(
+        deps.db,
+        ctx,
+        w.group_id!,
+        MAX_ROLLOUT_DEVICES + 1,
+      );
       if (!group) {
         throw notFound(groupMessages.notFound, 'GROUP_NOT_FOUND');
       }
@@ -74,7 +79,8 @@ export async function writeRollout(
   if (!plan) {
     return [];
   }
-  const waves = plan.mode === 'percent' ? percentWaves(plan, jobId, deviceIds) : groupWaves(plan, groups, deviceIds);
+  const waves =
+    plan.mode === 'percent' ? percentWaves(plan, jobId, deviceIds) : groupWaves(plan, groups, deviceIds);
   await insertWaves(tx, jobId, waves, (i) => messages.waitingForWave(i));
   await updateWave(tx, jobId, 0, { startedAt: new Date() });
   return waves;

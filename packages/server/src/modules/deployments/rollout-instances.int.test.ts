@@ -4,7 +4,13 @@ import type { DeploymentJob } from '@outpost/contract/deployments';
 import type { PackageDetail } from '@outpost/contract/packages';
 import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
-import { deploymentJobs, deploymentWaves, deviceCommands, deviceDeployments, devices } from '../../db/schema/index';
+import {
+  deploymentJobs,
+  deploymentWaves,
+  deviceCommands,
+  deviceDeployments,
+  devices,
+} from '../../db/schema/index';
 import {
   createEnrollmentToken,
   enroll,
@@ -52,7 +58,10 @@ describe('two instances never dispatch a wave twice', () => {
       const via = i % 2 === 0 ? one : two;
       const creds = (await enroll(one, token, facts({ hostname, machineId: `mid-${hostname}` }))).body.data;
       const agent = await onlineAgent(via.url, creds, { hostname });
-      const [row] = await one.database.db.select().from(devices).where(eq(devices.deviceGuid, creds.device_guid));
+      const [row] = await one.database.db
+        .select()
+        .from(devices)
+        .where(eq(devices.deviceGuid, creds.device_guid));
       agents.push({ id: row!.id, agent });
     }
     const pkg = (

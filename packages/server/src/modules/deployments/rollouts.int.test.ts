@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { EnrollResult } from '@outpost/contract/agent-protocol';
 import type { DeploymentJob, DeploymentJobDetail } from '@outpost/contract/deployments';
 import type { ApiErrorBody } from '@outpost/contract/envelope';
@@ -36,12 +36,18 @@ describe('rollouts: waves, gates and actions', () => {
     enrollToken = (await createEnrollmentToken(server, admin)).token;
     for (let i = 0; i < 10; i++) {
       const hostname = `wave-${i}`;
-      const creds = (await enroll(server, enrollToken, facts({ hostname, machineId: `mid-${hostname}` }))).body.data;
+      const creds = (await enroll(server, enrollToken, facts({ hostname, machineId: `mid-${hostname}` })))
+        .body.data;
       const agent = await onlineAgent(server.url, creds, { hostname });
-      const [row] = await server.database.db.select().from(devices).where(eq(devices.deviceGuid, creds.device_guid));
+      const [row] = await server.database.db
+        .select()
+        .from(devices)
+        .where(eq(devices.deviceGuid, creds.device_guid));
       fleet.push({ id: row!.id, agent, creds });
     }
-    const pkg = await call<Envelope<PackageDetail>>('POST', '/api/customer/deployment-packages', { name: 'Waves' });
+    const pkg = await call<Envelope<PackageDetail>>('POST', '/api/customer/deployment-packages', {
+      name: 'Waves',
+    });
     pkgId = pkg.body.data.id;
     await call('POST', `/api/customer/deployment-packages/${pkgId}/steps`, {
       step_name: 'echo',
@@ -71,7 +77,8 @@ describe('rollouts: waves, gates and actions', () => {
     return res.body.data.id;
   }
 
-  const detail = async (id: number) => (await call<Envelope<DeploymentJobDetail>>('GET', `${API}/${id}`)).body.data;
+  const detail = async (id: number) =>
+    (await call<Envelope<DeploymentJobDetail>>('GET', `${API}/${id}`)).body.data;
 
   /** The job's device rows that hold a command now (dispatched, not ended). */
   async function dispatchedRows(jobId: number) {
@@ -79,13 +86,20 @@ describe('rollouts: waves, gates and actions', () => {
       .select()
       .from(deviceDeployments)
       .where(
-        and(eq(deviceDeployments.jobId, jobId), isNotNull(deviceDeployments.commandId), eq(deviceDeployments.status, 'pending')),
+        and(
+          eq(deviceDeployments.jobId, jobId),
+          isNotNull(deviceDeployments.commandId),
+          eq(deviceDeployments.status, 'pending'),
+        ),
       );
   }
 
   let messageId = 0;
   /** Answers the run commands of these rows as their agents would. */
-  async function answer(rows: { deviceId: number | null; commandId: string | null }[], status: 'completed' | 'failed') {
+  async function answer(
+    rows: { deviceId: number | null; commandId: string | null }[],
+    status: 'completed' | 'failed',
+  ) {
     for (const r of rows) {
       const agent = fleet.find((d) => d.id === r.deviceId)!.agent;
       const id = `rr-${++messageId}`;
@@ -138,7 +152,9 @@ describe('rollouts: waves, gates and actions', () => {
     expect(first.rollout_state).toBe('running');
     expect(first.rollout?.waves.map((w) => w.total_devices)).toEqual([2, 3, 5]);
     expect(first.deployments.filter((d) => d.hold === 'wave')).toHaveLength(8);
-    expect(first.deployments.find((d) => d.wave_index === 1)?.hold_note).toBe(rolloutMessages.waitingForWave(1));
+    expect(first.deployments.find((d) => d.wave_index === 1)?.hold_note).toBe(
+      rolloutMessages.waitingForWave(1),
+    );
     for (const [wave, size] of [
       [0, 2],
       [1, 3],
@@ -255,7 +271,9 @@ describe('rollouts: waves, gates and actions', () => {
     const commands = await runCommandsOfJob(id);
     const third = after.deployments.filter((d) => d.wave_index === 2).map((d) => d.id);
     expect(
-      commands.filter((c) => c.payload.kind === 'run_deployment' && third.includes(c.payload.deviceDeploymentId)),
+      commands.filter(
+        (c) => c.payload.kind === 'run_deployment' && third.includes(c.payload.deviceDeploymentId),
+      ),
     ).toHaveLength(0);
   });
 

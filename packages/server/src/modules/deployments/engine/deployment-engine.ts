@@ -78,7 +78,13 @@ export function createDeploymentEngine(deps: {
     clock,
     log,
   });
-  const settler = createSettler({ db, publishJob, log, clock, onSettled: (job) => rollouts.afterSettle(job) });
+  const settler = createSettler({
+    db,
+    publishJob,
+    log,
+    clock,
+    onSettled: (job) => rollouts.afterSettle(job),
+  });
   const results = createResultWriter({ db, settler, expiryHours });
   const storeOutputs = createStepOutputs({ db, store: deps.storeStepOutput, log });
   const progress = createProgressWriter({ db, settler, portalHub, clock, storeOutputs });

@@ -100,7 +100,12 @@ export function createDispatcher(deps: {
       const due = await queries.claimDueJobs(tx, CLAIM_BATCH);
       for (const job of due) {
         const rows = await queries.pendingDeviceDeploymentsOf(tx, job.id);
-        const deviceIds = await queueRunDeployments(tx, { commandQueue, offlineExpiryMs, clock, queries }, job, rows);
+        const deviceIds = await queueRunDeployments(
+          tx,
+          { commandQueue, offlineExpiryMs, clock, queries },
+          job,
+          rows,
+        );
         for (const deviceId of deviceIds) {
           woken.add(deviceId);
         }

@@ -21,19 +21,25 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 describe('planProblem', () => {
   it('wants rising cumulative percents ending at 100', () => {
-    expect(planProblem(plan({ mode: 'percent', waves: [{ percent: 5 }, { percent: 25 }, { percent: 100 }] }))).toBeNull();
-    expect(planProblem(plan({ mode: 'percent', waves: [{ percent: 25 }, { percent: 25 }, { percent: 100 }] }))).toBe(
-      rolloutMessages.percentsMustRise,
-    );
+    expect(
+      planProblem(plan({ mode: 'percent', waves: [{ percent: 5 }, { percent: 25 }, { percent: 100 }] })),
+    ).toBeNull();
+    expect(
+      planProblem(plan({ mode: 'percent', waves: [{ percent: 25 }, { percent: 25 }, { percent: 100 }] })),
+    ).toBe(rolloutMessages.percentsMustRise);
     expect(planProblem(plan({ mode: 'percent', waves: [{ percent: 5 }, { percent: 50 }] }))).toBe(
       rolloutMessages.lastPercent,
     );
-    expect(planProblem(plan({ mode: 'percent', waves: [{ percent: 5 }, {}] }))).toBe(rolloutMessages.percentRequired);
+    expect(planProblem(plan({ mode: 'percent', waves: [{ percent: 5 }, {}] }))).toBe(
+      rolloutMessages.percentRequired,
+    );
   });
 
   it('wants a group per wave, each once', () => {
     expect(planProblem(plan({ mode: 'groups', waves: [{ group_id: 1 }, { group_id: 2 }] }))).toBeNull();
-    expect(planProblem(plan({ mode: 'groups', waves: [{ group_id: 1 }, {}] }))).toBe(rolloutMessages.groupRequired);
+    expect(planProblem(plan({ mode: 'groups', waves: [{ group_id: 1 }, {}] }))).toBe(
+      rolloutMessages.groupRequired,
+    );
     expect(planProblem(plan({ mode: 'groups', waves: [{ group_id: 1 }, { group_id: 1 }] }))).toBe(
       rolloutMessages.groupTwice,
     );
@@ -47,8 +53,16 @@ describe('waveGate', () => {
       waves: [{ percent: 50, gate: { soak_minutes: 30 } }, { percent: 100 }],
       gate: { min_success_percent: 80 },
     });
-    expect(waveGate(p, p.waves[0]!)).toEqual({ min_finished_percent: 90, min_success_percent: 80, soak_minutes: 30 });
-    expect(waveGate(p, p.waves[1]!)).toEqual({ min_finished_percent: 90, min_success_percent: 80, soak_minutes: 0 });
+    expect(waveGate(p, p.waves[0]!)).toEqual({
+      min_finished_percent: 90,
+      min_success_percent: 80,
+      soak_minutes: 30,
+    });
+    expect(waveGate(p, p.waves[1]!)).toEqual({
+      min_finished_percent: 90,
+      min_success_percent: 80,
+      soak_minutes: 0,
+    });
   });
 });
 
@@ -112,8 +126,8 @@ describe('gateVerdict', () => {
   });
 
   it('never halts with min_success 0', () => {
-    expect(gateVerdict(counts({ total: 4, failed: 4 }), { min_finished_percent: 100, min_success_percent: 0 })).toBe(
-      'met',
-    );
+    expect(
+      gateVerdict(counts({ total: 4, failed: 4 }), { min_finished_percent: 100, min_success_percent: 0 }),
+    ).toBe('met');
   });
 });

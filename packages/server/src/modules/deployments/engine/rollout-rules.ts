@@ -59,7 +59,11 @@ export function shuffledOrder(jobId: number, deviceIds: readonly number[]): numb
  * Percent mode: wave i holds the devices up to its cumulative percent of the shuffled order,
  * at least one device per wave while there are enough devices.
  */
-export function percentWaves(plan: RolloutPlanInput, jobId: number, deviceIds: readonly number[]): PlannedWave[] {
+export function percentWaves(
+  plan: RolloutPlanInput,
+  jobId: number,
+  deviceIds: readonly number[],
+): PlannedWave[] {
   const order = shuffledOrder(jobId, deviceIds);
   const n = order.length;
   const count = plan.waves.length;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { JobRow } from '../deployments.queries';
 import { createRollouts } from './rollout';
 import type { RolloutQueries } from './rollout';
 import type { HeldRow, WaveRow } from './rollout.queries';
@@ -46,7 +45,7 @@ const counts = (c: Partial<WaveCounts>): WaveCounts => ({
 function setup() {
   const clock = manualClock();
   const state = {
-    job: job({ id: 1, status: 'running', rolloutState: 'running', currentWave: 0 }) as JobRow,
+    job: job({ id: 1, status: 'running', rolloutState: 'running', currentWave: 0 }),
     waves: [wave(0), wave(1), wave(2)],
     counts: [counts({ running: 10 }), counts({ pending: 10 }), counts({ pending: 10 })],
     released: [] as number[],
@@ -70,7 +69,7 @@ function setup() {
     listWaves: () => Promise.resolve(state.waves),
     oneWaveCounts: (_db, _job, i) => Promise.resolve(state.counts[i]!),
     updateWave: (_tx, _job, i, set) => {
-      state.waves[i] = { ...state.waves[i]!, ...set } as WaveRow;
+      state.waves[i] = { ...state.waves[i]!, ...set };
       return Promise.resolve();
     },
     claimNextWave: (_tx, _job, from) => {
@@ -134,7 +133,6 @@ function setup() {
   return { clock, state, rollouts };
 }
 
-
 describe('rollout gates with a manual clock', () => {
   it('a met gate soaks; the next wave starts when the soak ended, once', async () => {
     const { clock, state, rollouts } = setup();
@@ -167,7 +165,7 @@ describe('rollout gates with a manual clock', () => {
     state.counts[2] = counts({ completed: 10 });
     await rollouts.evaluate(1);
     expect(state.job.rolloutState).toBe('completed');
-    expect(state.waves[2]!.passedAt).not.toBeNull();
+    expect(state.waves[2].passedAt).not.toBeNull();
   });
 
   it('a paused rollout’s soak does not start the next wave', async () => {
@@ -186,14 +184,16 @@ describe('rollout gates with a manual clock', () => {
     state.counts[0] = counts({ completed: 9, running: 1 });
     state.waves[0] = wave(0, { minSuccessPercent: 90 });
     await rollouts.evaluate(1);
-    expect(state.waves[0]!.soakUntil).not.toBeNull();
+    expect(state.waves[0].soakUntil).not.toBeNull();
     state.counts[0] = counts({ completed: 8, failed: 2 });
     await rollouts.evaluate(1);
     await clock.advance(11 * 60_000);
     await rollouts.pass();
     expect(state.job.rolloutState).toBe('halted');
     expect(state.job.currentWave).toBe(0);
-    expect(state.job.rolloutStateReason).toBe('Wave 1 halted: 2 of 10 devices failed (20 %), above the 10 % allowed');
+    expect(state.job.rolloutStateReason).toBe(
+      'Wave 1 halted: 2 of 10 devices failed (20 %), above the 10 % allowed',
+    );
     expect(state.withdrawn).toEqual(['queued']);
     expect(state.held).toEqual([1, 2]);
   });

@@ -114,14 +114,18 @@ export function createRollouts(deps: {
       now,
     );
     const rows = await holdUntaken(tx, after, index, 'halted', messages.heldByHalt(index));
-    await queries.writeAudit(tx, systemActor({ tenantId: job.tenantId, name: 'Rollout gate', ip: null, userAgent: null }), {
-      action: 'Halt Rollout',
-      resourceType: 'deployment',
-      resourceId: job.id,
-      details: `${job.name}: ${reason}`,
-      newValues: { rollout_state: 'halted', wave: index, held_devices: rows.length },
-      siteIds: await queries.jobSiteIds(tx, job.id),
-    });
+    await queries.writeAudit(
+      tx,
+      systemActor({ tenantId: job.tenantId, name: 'Rollout gate', ip: null, userAgent: null }),
+      {
+        action: 'Halt Rollout',
+        resourceType: 'deployment',
+        resourceId: job.id,
+        details: `${job.name}: ${reason}`,
+        newValues: { rollout_state: 'halted', wave: index, held_devices: rows.length },
+        siteIds: await queries.jobSiteIds(tx, job.id),
+      },
+    );
     return { job: after, woken: [], rows };
   }
 
@@ -162,7 +166,10 @@ export function createRollouts(deps: {
     if (!wave || wave.passedAt) {
       return null;
     }
-    const gate = { min_finished_percent: wave.minFinishedPercent, min_success_percent: wave.minSuccessPercent };
+    const gate = {
+      min_finished_percent: wave.minFinishedPercent,
+      min_success_percent: wave.minSuccessPercent,
+    };
     const counts = await queries.oneWaveCounts(tx, job.id, index);
     const verdict = gateVerdict(counts, gate, wave.resumedFailedDevices);
     if (verdict === 'halt') {
