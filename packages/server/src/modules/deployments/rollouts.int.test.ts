@@ -217,6 +217,57 @@ describe('rollouts: waves, gates and actions', () => {
     await call('POST', `${API}/${id}/rollout/abort`);
   });
 
+  it('withdraws a run command not yet offered when its wave halts, and holds the row', async () => {
+    const res = await call<Envelope<DeploymentJob>>('POST', API, {
+      package_id: pkgId,
+      device_ids: fleet.map((d) => d.id),
+      job_name: `Rollout ${++seq}`,
+      scheduled_at: new Date(Date.now() + 2500).toISOString(),
+      rollout: {
+        mode: 'percent',
+        waves: [{ percent: 50 }, { percent: 100 }],
+        gate: { min_finished_percent: 100, min_success_percent: 80 },
+      },
+    });
+    expect(res.status).toBe(200);
+    const id = res.body.data.id;
+    const waveRows = await server.database.db
+      .select()
+      .from(deviceDeployments)
+      .where(and(eq(deviceDeployments.jobId, id), eq(deviceDeployments.waveIndex, 0)));
+    // one device of the first wave goes offline before the job is due: its command waits unsent
+    const away = fleet.find((d) => d.id === waveRows[0]!.deviceId)!;
+    await away.agent.close();
+    await eventually(async () => {
+      const [row] = await server.database.db.select().from(devices).where(eq(devices.id, away.id));
+      return row?.status === 'offline' ? true : null;
+    });
+    const rows = await eventually(async () => {
+      const r = await dispatchedRows(id);
+      return r.length === 5 ? r : null;
+    });
+    const awayRow = rows.find((r) => r.deviceId === away.id)!;
+    await answer(rows.filter((r) => r.deviceId !== away.id).slice(0, 2), 'failed');
+    await eventually(async () => ((await detail(id)).rollout?.state === 'halted' ? true : null));
+    const [held] = await server.database.db
+      .select()
+      .from(deviceDeployments)
+      .where(eq(deviceDeployments.id, awayRow.id));
+    expect(held).toMatchObject({
+      status: 'pending',
+      hold: 'halted',
+      holdNote: rolloutMessages.heldByHalt(0),
+      commandId: null,
+    });
+    const [withdrawn] = await server.database.db
+      .select()
+      .from(deviceCommands)
+      .where(eq(deviceCommands.id, awayRow.commandId!));
+    expect(withdrawn).toMatchObject({ status: 'failed', error: rolloutMessages.withdrawn });
+    away.agent = await onlineAgent(server.url, away.creds, { hostname: `wave-${fleet.indexOf(away)}` });
+    await call('POST', `${API}/${id}/rollout/abort`);
+  });
+
   it('pauses, resumes, skips a gate and aborts, with a 409 when the action does not fit', async () => {
     const plain = await call<Envelope<DeploymentJob>>('POST', API, {
       package_id: pkgId,

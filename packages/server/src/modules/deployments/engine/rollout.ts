@@ -226,15 +226,20 @@ export function createRollouts(deps: {
     /** The scheduler's pass: waves whose soak ended start their next wave. */
     async pass(): Promise<void> {
       for (const due of await queries.endedSoaks(db, new Date(clock.now()), ROLLOUT_BATCH)) {
-        const change = await db.transaction(async (tx) => {
-          const job = await queries.lockRolloutJob(tx, due.jobId);
-          if (!job || job.rolloutState !== 'running' || job.currentWave !== due.waveIndex) {
-            // a halted, paused or ended rollout's soak no longer counts
-            await queries.updateWave(tx, due.jobId, due.waveIndex, { soakUntil: null });
+        const change = await db
+          .transaction(async (tx) => {
+            const job = await queries.lockRolloutJob(tx, due.jobId);
+            if (!job || job.rolloutState !== 'running' || job.currentWave !== due.waveIndex) {
+              // a halted, paused or ended rollout's soak no longer counts
+              await queries.updateWave(tx, due.jobId, due.waveIndex, { soakUntil: null });
+              return null;
+            }
+            return advance(tx, job, due.waveIndex);
+          })
+          .catch((err: unknown) => {
+            log.warn({ err, jobId: due.jobId }, 'starting a rollout wave failed; the next pass retries');
             return null;
-          }
-          return advance(tx, job, due.waveIndex);
-        });
+          });
         await announce(change);
       }
     },
