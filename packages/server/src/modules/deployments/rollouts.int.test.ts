@@ -34,17 +34,21 @@ describe('rollouts: waves, gates and actions', () => {
     await server.seedDemo();
     admin = (await server.devSignIn('admin@acme.example')).token;
     enrollToken = (await createEnrollmentToken(server, admin)).token;
-    for (let i = 0; i < 10; i++) {
-      const hostname = `wave-${i}`;
-      const creds = (await enroll(server, enrollToken, facts({ hostname, machineId: `mid-${hostname}` })))
-        .body.data;
-      const agent = await onlineAgent(server.url, creds, { hostname });
-      const [row] = await server.database.db
-        .select()
-        .from(devices)
-        .where(eq(devices.deviceGuid, creds.device_guid));
-      fleet.push({ id: row!.id, agent, creds });
-    }
+    // the ten agents enrol and connect at once
+    const joined = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const hostname = `wave-${i}`;
+        const creds = (await enroll(server, enrollToken, facts({ hostname, machineId: `mid-${hostname}` })))
+          .body.data;
+        const agent = await onlineAgent(server.url, creds, { hostname });
+        const [row] = await server.database.db
+          .select()
+          .from(devices)
+          .where(eq(devices.deviceGuid, creds.device_guid));
+        return { id: row!.id, agent, creds };
+      }),
+    );
+    fleet.push(...joined);
     const pkg = await call<Envelope<PackageDetail>>('POST', '/api/customer/deployment-packages', {
       name: 'Waves',
     });
@@ -54,7 +58,7 @@ describe('rollouts: waves, gates and actions', () => {
       step_type: 'CMD',
       step_details: JSON.stringify({ command: 'echo waves' }),
     });
-  });
+  }, 180_000);
   afterAll(async () => {
     for (const d of fleet) {
       await d.agent.close();
