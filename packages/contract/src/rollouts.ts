@@ -8,6 +8,11 @@ export const ROLLOUT_MODES = ['percent', 'groups'] as const;
 export type RolloutMode = (typeof ROLLOUT_MODES)[number];
 
 export const MAX_WAVES = 10;
+/**
+ * The most devices a rollout drawn from its wave groups may hold (no devices or group chosen):
+ * more than a plain job's MAX_DEVICES_PER_JOB, since its waves go out one at a time.
+ */
+export const MAX_ROLLOUT_DEVICES = 10_000;
 export const GATE_REASON_MAX = 500;
 
 /**
@@ -42,8 +47,22 @@ export const DEFAULT_WAVE_GATE: WaveGate = {
 export const RolloutWaveSpec = z.object({
   percent: z.number().int().min(1).max(100).optional(),
   group_id: Id.optional(),
-  /** overrides the plan's gate for this wave */
-  gate: WaveGate.partial().optional(),
+  /**
+   * overrides the plan's gate for this wave, field by field (no defaults here: a field left out
+   * is the plan's, not WaveGate's default)
+   */
+  gate: z
+    .object({
+      min_finished_percent: z.number().int().min(1).max(100).optional(),
+      min_success_percent: z.number().int().min(0).max(100).optional(),
+      soak_minutes: z
+        .number()
+        .int()
+        .min(0)
+        .max(7 * 24 * 60)
+        .optional(),
+    })
+    .optional(),
 });
 export type RolloutWaveSpec = z.input<typeof RolloutWaveSpec>;
 

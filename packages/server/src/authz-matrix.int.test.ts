@@ -124,6 +124,7 @@ describe('authorisation matrix over every registered /api route', () => {
       'DELETE /api/customer/users': { user_ids: [acme.user] },
       'DELETE /api/customer/sites': { site_ids: [acme.site] },
       'POST /api/customer/deployments/:id/waiting-devices/end': { action: 'cancel' },
+      'POST /api/customer/deployments/:id/rollout/skip-gate': { reason: 'Matrix' },
       'PUT /api/customer/custom-fields/:id': { name: 'Renamed' },
       'PUT /api/customer/custom-fields/reorder': { field_ids: [acme.field] },
       'PUT /api/customer/devices/:id/fields': { matrix_field: 'x' },

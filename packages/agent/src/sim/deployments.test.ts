@@ -8,7 +8,7 @@ import { DEVICE, startFakeServer } from '../../test/support/deployment';
 import type { FakeServer } from '../../test/support/deployment';
 import { createMemoryOutbox } from '../outbox';
 import { command, reports, step } from '../../test/support/steps';
-import { createSimulatedRunner } from './deployments';
+import { createSimulatedRunner, simFailRate } from './deployments';
 import type { SimDeploymentOptions } from './deployments';
 import { createRng } from './rng';
 import { createVirtualDevice, virtualBackend } from './virtual-device';
@@ -158,6 +158,15 @@ describe('simulated deployments', () => {
       [1, 'cancelled', 'Deployment cancelled'],
       [2, 'cancelled', 'Deployment cancelled'],
     ]);
+  });
+
+  it('fail on the share of machines a sim-fail=N% marker asks for, whatever the fleet’s rate', async () => {
+    expect(simFailRate({ command: 'echo install & rem sim-fail=30%' })).toBe(0.3);
+    expect(simFailRate({ command: 'echo install' })).toBeNull();
+    const marked = command([step(1, 'CMD', { command: 'echo install & rem sim-fail=100%' })]);
+    expect((await run({ failureRate: 0 }, marked)).result.status).toBe('failed');
+    const never = command([step(1, 'CMD', { command: 'echo install & rem sim-fail=0%' })]);
+    expect((await run({ failureRate: 1 }, never)).result.status).toBe('completed');
   });
 
   it('are the same for the same seed', async () => {

@@ -16,6 +16,16 @@ import type { Rng } from './rng';
 // an unconditional `exit N` ends the step with exit code N (a command with branches, such as
 // `if exist … (exit /b 0) else (exit /b 1)`, is simulated like any other: its outcome is drawn),
 // `sleep N` (or `timeout /t N`, `Start-Sleep N`) makes it take N seconds.
+//
+// Any step whose details hold `sim-fail=N%` (a CMD `echo … & rem sim-fail=30%`, a script's
+// comment, an installer's arguments) fails on N % of the simulated machines instead of the
+// fleet's failure rate: a demo's rollout halts on it (docs/product/rollouts.md#waves).
+
+/** The share of machines a step fails on, from a `sim-fail=N%` marker in its details, 0 to 1. */
+export function simFailRate(details: Record<string, unknown>): number | null {
+  const m = /\bsim-fail\s*[=:]\s*(\d+(?:\.\d+)?)\s*%?/i.exec(JSON.stringify(details));
+  return m ? Math.min(100, Number(m[1])) / 100 : null;
+}
 
 export type SimDeploymentOptions = {
   /** chance that an attempt fails, 0 to 1 */
@@ -190,7 +200,8 @@ function simulatedHandler(type: StepType, options: SimDeploymentOptions, rng: Rn
     const s = script(type, details);
     const { min, max } = options.stepDurationMs;
     const duration = s.durationMs ?? min + rng.next() * Math.max(0, max - min);
-    const isFailure = s.exitCode === undefined ? rng.chance(options.failureRate) : s.exitCode !== 0;
+    const rate = simFailRate(details) ?? options.failureRate;
+    const isFailure = s.exitCode === undefined ? rng.chance(rate) : s.exitCode !== 0;
     const exitCode = s.exitCode ?? (isFailure ? rng.pick(FAILURE_CODES[type]) : 0);
     const isTimeout = duration > ctx.timeoutMs;
     const runFor = Math.min(duration, ctx.timeoutMs);

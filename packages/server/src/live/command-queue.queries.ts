@@ -134,6 +134,25 @@ export async function completeCommands(
   return ends.map((e) => ended.get(e.commandId) ?? null);
 }
 
+/**
+ * Withdraws commands not yet offered to their device (status pending): they end failed with this
+ * error and are never offered. Answers the ids withdrawn (one offered meanwhile is left alone).
+ */
+export async function withdrawPendingCommands(
+  db: Pick<Db, 'execute'>,
+  ids: readonly string[],
+  error: string,
+): Promise<string[]> {
+  if (ids.length === 0) {
+    return [];
+  }
+  const result = await db.execute(sql`
+    update ${deviceCommands} set status = 'failed', error = ${error}, completed_at = now()
+    where id = any(${arrayParam(ids, 'uuid')}) and status = 'pending'
+    returning id`);
+  return rowsOf<{ id: string }>(result).map((r) => r.id);
+}
+
 /** Ends one unfinished command of this device; null when it was not (any more) unfinished. */
 export async function completeCommand(db: Pick<Db, 'execute'>, end: CommandEnd) {
   const [row] = await completeCommands(db, [end]);

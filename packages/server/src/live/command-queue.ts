@@ -8,6 +8,7 @@ import type { AgentReports, CommandResultEvent, ProgressRefusal, StepProgressEve
 import type { Bus } from './bus';
 import {
   completeCommand,
+  withdrawPendingCommands,
   completeCommands,
   devicesWithPendingCommands,
   findCommand,
@@ -65,6 +66,11 @@ export type CommandQueue = {
     commandId: string,
     outcome: { status: 'completed' | 'failed'; error: string | null },
   ): Promise<boolean>;
+  /**
+   * Withdraws commands not yet offered to their devices, in the caller's transaction (a halted
+   * rollout's wave, docs/product/rollouts.md#gates); answers the ids withdrawn.
+   */
+  withdrawCommands(tx: Pick<Db, 'execute'>, commandIds: readonly string[], error: string): Promise<string[]>;
   /** The stored state of a command (status, result, error), or null. */
   findCommand(commandId: string): Promise<Awaited<ReturnType<typeof findCommand>>>;
 };
@@ -301,6 +307,7 @@ export function createCommandQueue(deps: {
       const row = await completeCommand(tx, { deviceId, commandId, ...outcome, result: null });
       return row !== null;
     },
+    withdrawCommands: (tx, commandIds, error) => withdrawPendingCommands(tx, commandIds, error),
     findCommand: (commandId) => (isUuid(commandId) ? findCommand(db, commandId) : Promise.resolve(null)),
     offer,
     complete,

@@ -215,6 +215,14 @@ export const deploymentWaves = pgTable(
     gateSkippedReason: text('gate_skipped_reason'),
     gateSkippedBy: integer('gate_skipped_by').references(() => users.id, { onDelete: 'set null' }),
     gateSkippedByName: text('gate_skipped_by_name'),
+    /** the wave's failed devices when it was resumed after a halt: it halts again only on more */
+    resumedFailedDevices: integer('resumed_failed_devices').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.jobId, t.waveIndex] })],
+  (t) => [
+    primaryKey({ columns: [t.jobId, t.waveIndex] }),
+    // the scheduler's pass: soaks that ended and whose next wave has not started
+    index('deployment_waves_soak_idx')
+      .on(t.soakUntil)
+      .where(sql`${t.passedAt} is null and ${t.soakUntil} is not null`),
+  ],
 );

@@ -120,7 +120,10 @@ export async function insertPendingDeviceDeployments(
 export async function insertJobFiles(tx: Executor, jobId: number, fileIds: number[]): Promise<void> {
   const ids = [...new Set(fileIds)];
   if (ids.length > 0) {
-    await tx.insert(deploymentJobFiles).values(ids.map((fileId) => ({ jobId, fileId })));
+    await tx
+      .insert(deploymentJobFiles)
+      .values(ids.map((fileId) => ({ jobId, fileId })))
+      .onConflictDoNothing();
   }
 }
 
@@ -353,6 +356,7 @@ export function toJob(row: JobRow): DeploymentJob {
     group_id: row.groupId,
     group_name: row.groupName,
     policy_id: row.policyId,
+    rollout_state: row.rolloutState,
   };
 }
 
@@ -370,5 +374,10 @@ export function toDeviceDeployment(row: DeviceDeploymentRow, stepName: string | 
     reboot_required: row.rebootRequired,
     current_step_order: row.currentStepOrder,
     current_step_name: stepName,
+    // docs/product/rollouts.md#device-states
+    wave_index: row.waveIndex,
+    hold: row.hold,
+    hold_until: iso(row.holdUntil),
+    hold_note: row.holdNote,
   };
 }

@@ -12,12 +12,14 @@ import {
   StepLogsResponse,
 } from '@outpost/contract/deployments';
 import { apiSuccess } from '@outpost/contract/envelope';
+import { ResumeRolloutBody, Rollout, SkipGateBody } from '@outpost/contract/rollouts';
 import { IdParam } from '@outpost/contract/input';
 import { bearerToken } from '../../lib/bearer';
 import { sendCsv, wantsCsv } from '../../lib/csv';
 import type { DeploymentsService } from './deployments.service';
 
 const ok = <T>(data: T) => ({ success: true as const, data });
+const RolloutActionResponseSchema = z.object({ job_id: z.number().int(), rollout: Rollout });
 
 // docs/product/deployments.md#calls; .
 export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsService }> = (
@@ -71,6 +73,42 @@ export const deploymentsRoutes: FastifyPluginCallbackZod<{ service: DeploymentsS
     schema: { tags, params: DeploymentIdParams, response: { 200: apiSuccess(DeploymentJob) } },
     handler: async (request) => ok(await service.cancel(request.ctx, request.params.id)),
   });
+
+  // docs/product/rollouts.md#rollout-actions: the cancel's permissions and scope
+  const actionResponse = { 200: apiSuccess(RolloutActionResponseSchema) };
+  app.post(
+    '/deployments/:id/rollout/pause',
+    { config: { access: 'member' }, schema: { tags, params: DeploymentIdParams, response: actionResponse } },
+    async (request) => ok(await service.rolloutAction(request.ctx, request.params.id, 'pause')),
+  );
+  app.post(
+    '/deployments/:id/rollout/resume',
+    {
+      config: { access: 'member' },
+      schema: {
+        tags,
+        params: DeploymentIdParams,
+        body: ResumeRolloutBody.optional(),
+        response: actionResponse,
+      },
+    },
+    async (request) =>
+      ok(await service.rolloutAction(request.ctx, request.params.id, 'resume', request.body ?? {})),
+  );
+  app.post(
+    '/deployments/:id/rollout/abort',
+    { config: { access: 'member' }, schema: { tags, params: DeploymentIdParams, response: actionResponse } },
+    async (request) => ok(await service.rolloutAction(request.ctx, request.params.id, 'abort')),
+  );
+  app.post(
+    '/deployments/:id/rollout/skip-gate',
+    {
+      config: { access: 'member' },
+      schema: { tags, params: DeploymentIdParams, body: SkipGateBody, response: actionResponse },
+    },
+    async (request) =>
+      ok(await service.rolloutAction(request.ctx, request.params.id, 'skip-gate', request.body)),
+  );
 
   app.get(
     '/deployments/device-deployment/:id/logs',

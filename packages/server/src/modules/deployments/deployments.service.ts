@@ -17,7 +17,7 @@ import {
 import type { Db } from '../../db/client';
 import { writeAudit } from '../../lib/audit';
 import type { Executor } from '../../lib/db';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
+import { badRequest, notFound, unauthorized } from '../../lib/errors';
 import { tenantOnly } from '../../lib/scope';
 import type { CommandQueue } from '../../live/command-queue';
 import type { RequestContext } from '../../lib/context';
@@ -27,11 +27,8 @@ import { fileLookup } from '../files/files.service';
 import type { BlobStore } from '../files/blob-store';
 import { packageLookup } from '../packages/packages.service';
 import type { DeploymentEngine } from './engine/deployment-engine';
-import { isTerminal } from './engine/job-updates';
 import {
-  activeDeviceDeploymentsOf,
   countActiveJobsForPackage,
-  countDeviceDeploymentsOutside,
   countRunningJobs,
   deviceMayDownload,
   findDeviceDeployment,
@@ -43,22 +40,29 @@ import {
   listJobs,
   toDeviceDeployment,
   toJob,
-  updateJob,
 } from './deployments.queries';
-import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
+import type { JobRow } from './deployments.queries';
 import { listStepLogsPage, toStepLog } from './step-logs.queries';
-import { announceEnded, endDevicePart } from './end-device-deployment';
-import { jobSiteIds } from './job-sites.queries';
 import { withOfflineWaits } from './offline-devices.service';
 import { snapshotSteps } from './snapshot-steps';
 import { createPolicyJobs, policyJobs } from './policy-jobs';
 import type { PolicyJobInput, PolicyJobResult } from './policy-jobs';
 import { deploymentResultsCsv } from './deployment-export';
 import { resolveTargets, runnableMembers } from './deployment-targets';
+import { cancelJob } from './cancel-job';
+import { createRolloutActions } from './rollout-actions';
+import { rolloutOf } from './rollout-view';
+import type {
+  ResumeRolloutBody,
+  RolloutAction,
+  RolloutActionResponse,
+  SkipGateBody,
+} from '@outpost/contract/rollouts';
+import { checkRollout, groupUnionTargets, rolloutColumns, writeRollout } from './rollout-create';
 
 export type DeploymentsServiceDeps = {
   db: Db;
-  engine: Pick<DeploymentEngine, 'kick' | 'publishJob' | 'settleJob'>;
+  engine: Pick<DeploymentEngine, 'kick' | 'publishJob' | 'settleJob' | 'rollouts'>;
   commandQueue: Pick<CommandQueue, 'queueCommand' | 'dispatch' | 'finishCommand'>;
   devices: Pick<DevicesService, 'findManyInScope'>;
   /** where uploaded files are kept (the agent downloads them from it) */
@@ -67,9 +71,6 @@ export type DeploymentsServiceDeps = {
 
 /** What an agent's file download presents: its device guid header (null when absent) and secret. */
 export type AgentCredentials = { deviceGuid: string | null; secret: string };
-
-/** How long a cancel waits for an offline device before it is dropped (the run was ended anyway). */
-const CANCEL_COMMAND_EXPIRY_MS = 60 * 60 * 1000;
 
 function stepNameOf(job: JobRow, order: number | null): string | null {
   return order === null ? null : (job.steps.find((s) => s.stepOrder === order)?.stepName ?? null);
@@ -94,14 +95,23 @@ async function createJob(
   if (body.package_id === undefined) {
     throw badRequest(messages.selectPackage, 'PACKAGE_REQUIRED');
   }
-  if (body.device_ids.length === 0 && body.group_id === undefined) {
+  const fromWaveGroups =
+    body.rollout?.mode === 'groups' && body.device_ids.length === 0 && body.group_id === undefined;
+  if (body.device_ids.length === 0 && body.group_id === undefined && !fromWaveGroups) {
     throw badRequest(messages.selectDevice, 'DEVICES_REQUIRED');
   }
   const name = body.job_name.trim();
   if (!name) {
     throw badRequest(messages.jobNameRequired, 'JOB_NAME_REQUIRED');
   }
-  const { ids: chosenIds, targets: candidates, group } = await resolveTargets(deps, ctx, body);
+  const { groups: waveGroups } = await checkRollout(deps, ctx, body);
+  const {
+    ids: chosenIds,
+    targets: candidates,
+    group,
+  } = fromWaveGroups
+    ? { ids: [], targets: await groupUnionTargets(deps, ctx, waveGroups), group: null }
+    : await resolveTargets(deps, ctx, body);
   const scheduledAt = body.scheduled_at ? new Date(body.scheduled_at) : null;
   if (scheduledAt && scheduledAt.getTime() < Date.now() - SCHEDULE_PAST_TOLERANCE_MS) {
     throw badRequest(messages.scheduledInPast, 'SCHEDULED_IN_PAST');
@@ -115,8 +125,8 @@ async function createJob(
       throw badRequest(messages.packageHasNoSteps, 'PACKAGE_HAS_NO_STEPS');
     }
     // a group's members the package cannot reach are left out, as offline ones are
-    const targets = group ? runnableMembers(snapshot.pkg, candidates) : candidates;
-    const ids = group ? targets.map((t) => t.id) : chosenIds;
+    const targets = group || fromWaveGroups ? runnableMembers(snapshot.pkg, candidates) : candidates;
+    const ids = group || fromWaveGroups ? targets.map((t) => t.id) : chosenIds;
     await packageLookup.assertDeployableTo(tx, ctx, snapshot.pkg, targets);
     const row = await insertJob(tx, {
       tenantId: ctx.tenantId,
@@ -134,8 +144,10 @@ async function createJob(
       createdByName: ctx.name,
       groupId: group?.id ?? null,
       groupName: group?.name ?? null,
+      ...rolloutColumns(body),
     });
     await insertPendingDeviceDeployments(tx, { jobId: row.id, tenantId: ctx.tenantId }, targets);
+    const waves = await writeRollout(tx, body, row.id, ids, waveGroups);
     await insertJobFiles(tx, row.id, snapshot.fileIds);
     await writeAudit(tx, ctx, {
       action: 'Create Deployment',
@@ -151,6 +163,9 @@ async function createJob(
         job_name: name,
         job_description: row.description,
         scheduled_at: scheduledAt?.toISOString() ?? null,
+        ...(waves.length > 0 && {
+          rollout: waves.map((w) => ({ name: w.name, devices: w.deviceIds.length, gate: w.gate })),
+        }),
       },
       siteIds: targets.map((t) => t.siteId),
     });
@@ -160,61 +175,12 @@ async function createJob(
   return toJob(job);
 }
 
-/** `cancel` of the deployments service: pending rows end at once, running agents get a cancel command. */
-async function cancelJob(
-  deps: DeploymentsServiceDeps,
-  ctx: RequestContext,
-  id: number,
-): Promise<DeploymentJob> {
-  const { db, engine, commandQueue } = deps;
-  const out = await db.transaction(async (tx) => {
-    const job = await findJob(tx, ctx, id, { lock: true });
-    if (!job) {
-      throw notFound(messages.notFound, 'DEPLOYMENT_NOT_FOUND');
-    }
-    if (isTerminal(job.status)) {
-      throw conflict(messages.notCancellable(job.status), 'DEPLOYMENT_NOT_CANCELLABLE');
-    }
-    if ((await countDeviceDeploymentsOutside(tx, ctx, id)) > 0) {
-      throw forbidden(messages.cancelOutsideScope, 'DEPLOYMENT_OUTSIDE_SCOPE');
-    }
-    const end = {
-      status: 'cancelled' as const,
-      reason: messages.cancelledByUser(ctx.name),
-      mayStop: true,
-      stopExpiryMs: CANCEL_COMMAND_EXPIRY_MS,
-    };
-    const ended: DeviceDeploymentRow[] = [];
-    const stopped: number[] = [];
-    for (const dd of await activeDeviceDeploymentsOf(tx, id)) {
-      const result = await endDevicePart(tx, commandQueue, ctx, dd, end);
-      ended.push(result.row);
-      if (result.stopped && dd.deviceId !== null) {
-        stopped.push(dd.deviceId);
-      }
-    }
-    await updateJob(tx, id, { status: 'cancelled' });
-    const { after } = await engine.settleJob(tx, id);
-    await writeAudit(tx, ctx, {
-      action: 'Cancel Deployment',
-      resourceType: 'deployment',
-      resourceId: id,
-      details: `Cancelled ${job.name} (${ended.length} unfinished device${ended.length === 1 ? '' : 's'})`,
-      oldValues: { status: job.status },
-      newValues: { status: after.status },
-      siteIds: await jobSiteIds(tx, id),
-    });
-    return { job: after, ended, stopped };
-  });
-  await announceEnded(engine, commandQueue, out);
-  return toJob(out.job);
-}
-
 // Deployments (docs/product/administration.md#who-may-do-what, docs/product/deployments.md#running-on-devices): any member deploys to and follows the devices in their
 // scope; a job with devices outside a site-limited caller's sites is visible to them (their
 // devices only) but cancelled only by someone who sees all of its devices.
 export function createDeploymentsService(deps: DeploymentsServiceDeps) {
   const { db, blobStore } = deps;
+  const rolloutActions = createRolloutActions(deps);
   async function loadJob(ctx: RequestContext, id: number): Promise<JobRow> {
     const job = await findJob(db, ctx, id);
     if (!job) {
@@ -241,6 +207,7 @@ export function createDeploymentsService(deps: DeploymentsServiceDeps) {
       return {
         ...toJob(job),
         ...(await withOfflineWaits(db, ctx, job, devicesOf)),
+        rollout: await rolloutOf(db, job),
         steps: job.steps.map((s) => ({
           step_order: s.stepOrder,
           step_name: s.stepName,
@@ -285,6 +252,16 @@ export function createDeploymentsService(deps: DeploymentsServiceDeps) {
     // a running agent is told to stop (a cancel command) and its late reports change nothing.
     async cancel(ctx: RequestContext, id: number): Promise<DeploymentJob> {
       return cancelJob(deps, ctx, id);
+    },
+
+    /** pause, resume, abort or skip the gate of a job's rollout (docs/product/rollouts.md#rollout-actions) */
+    rolloutAction(
+      ctx: RequestContext,
+      id: number,
+      action: RolloutAction,
+      body?: ResumeRolloutBody | SkipGateBody,
+    ): Promise<RolloutActionResponse> {
+      return rolloutActions.run(ctx, id, action, body);
     },
 
     /**

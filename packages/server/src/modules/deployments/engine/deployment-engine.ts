@@ -12,6 +12,8 @@ import type { Clock } from './clock';
 import { createDispatcher } from './dispatcher';
 import { createJobPublisher } from './job-updates';
 import type { DeviceRowUpdate } from './job-updates';
+import { createRollouts } from './rollout';
+import type { Rollouts } from './rollout';
 import { createScheduler } from './scheduler';
 import { createSettler } from './settler';
 import { createStepOutputs } from './step-output';
@@ -45,11 +47,16 @@ export type DeploymentEngine = AgentReports & {
   publishJob(job: JobRow, device?: DeviceRowUpdate): Promise<void>;
   /** recompute a locked job's counters and status from its device rows */
   settleJob(tx: Executor, jobId: number): Promise<{ before: JobRow; after: JobRow }>;
+  /** the rollout part (docs/product/rollouts.md): the rollout actions drive it */
+  rollouts: Pick<Rollouts, 'evaluateLocked' | 'holdUntaken' | 'release' | 'advance' | 'announce'>;
 };
 
 export function createDeploymentEngine(deps: {
   db: Db;
-  commandQueue: Pick<CommandQueue, 'queueCommands' | 'dispatch' | 'finishCommand' | 'findCommand'>;
+  commandQueue: Pick<
+    CommandQueue,
+    'queueCommands' | 'dispatch' | 'finishCommand' | 'findCommand' | 'withdrawCommands'
+  >;
   portalHub: Pick<PortalHub, 'send'>;
   log: FastifyBaseLogger;
   options: DeploymentEngineOptions;
@@ -63,7 +70,21 @@ export function createDeploymentEngine(deps: {
   const clock = deps.clock ?? systemClock;
   const expiryHours = Math.max(1, Math.round(options.offlineExpiryMs / 3_600_000));
   const publishJob = createJobPublisher(portalHub);
-  const settler = createSettler({ db, publishJob, log, clock });
+  const rollouts = createRollouts({
+    db,
+    commandQueue,
+    publishJob,
+    offlineExpiryMs: options.offlineExpiryMs,
+    clock,
+    log,
+  });
+  const settler = createSettler({
+    db,
+    publishJob,
+    log,
+    clock,
+    onSettled: (job) => rollouts.afterSettle(job),
+  });
   const results = createResultWriter({ db, settler, expiryHours });
   const storeOutputs = createStepOutputs({ db, store: deps.storeStepOutput, log });
   const progress = createProgressWriter({ db, settler, portalHub, clock, storeOutputs });
@@ -89,6 +110,7 @@ export function createDeploymentEngine(deps: {
     log,
     intervalMs: options.schedulerIntervalMs,
     clock,
+    rollouts,
   });
 
   return {
@@ -104,5 +126,6 @@ export function createDeploymentEngine(deps: {
     },
     publishJob,
     settleJob: (tx, jobId) => settler.settleJob(tx, jobId),
+    rollouts,
   };
 }

@@ -23,7 +23,10 @@ export async function claimDueJobs(tx: Executor, limit: number): Promise<JobRow[
     .for('update', { skipLocked: true });
 }
 
-/** A job's pending device rows, as the dispatch needs them (their id and device). */
+/**
+ * A job's pending device rows not held back (a later wave of a rollout, a halted one: their hold
+ * is set; docs/product/rollouts.md#device-states), as the dispatch needs them (id and device).
+ */
 export async function pendingDeviceDeploymentsOf(
   tx: Executor,
   jobId: number,
@@ -31,7 +34,13 @@ export async function pendingDeviceDeploymentsOf(
   return tx
     .select({ id: deviceDeployments.id, deviceId: deviceDeployments.deviceId })
     .from(deviceDeployments)
-    .where(and(eq(deviceDeployments.jobId, jobId), eq(deviceDeployments.status, 'pending')));
+    .where(
+      and(
+        eq(deviceDeployments.jobId, jobId),
+        eq(deviceDeployments.status, 'pending'),
+        isNull(deviceDeployments.hold),
+      ),
+    );
 }
 
 export async function markJobDispatched(tx: Executor, jobId: number): Promise<void> {

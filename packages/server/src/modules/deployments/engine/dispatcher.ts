@@ -1,5 +1,7 @@
 import type { Db } from '../../../db/client';
+import type { Executor } from '../../../lib/db';
 import type { CommandQueue } from '../../../live/command-queue';
+import type { JobRow } from '../deployments.queries';
 import { runDeploymentOf } from '../job-command';
 import type { Clock } from './clock';
 import {
@@ -26,6 +28,49 @@ export type DispatcherQueries = {
   setDeviceDeploymentCommands: typeof setDeviceDeploymentCommands;
   markJobDispatched: typeof markJobDispatched;
 };
+
+/**
+ * Queues one run_deployment per row and gives the rows their commands and expiry, in the
+ * caller's transaction (the dispatcher's due jobs, and a rollout's next wave); answers the
+ * devices to ring after the commit. Removed devices are left out; the sweep fails their rows.
+ */
+export async function queueRunDeployments(
+  tx: Executor,
+  deps: {
+    commandQueue: Pick<CommandQueue, 'queueCommands'>;
+    offlineExpiryMs: number;
+    clock: Clock;
+    queries?: Pick<DispatcherQueries, 'setDeviceDeploymentCommands'>;
+  },
+  job: JobRow,
+  ddRows: readonly { id: number; deviceId: number | null }[],
+): Promise<number[]> {
+  const rows = ddRows.flatMap((dd) => (dd.deviceId === null ? [] : [{ dd, deviceId: dd.deviceId }]));
+  if (rows.length === 0) {
+    return [];
+  }
+  const commandIds = await deps.commandQueue.queueCommands(
+    tx,
+    rows.map(({ dd, deviceId }) => ({
+      tenantId: job.tenantId,
+      deviceId,
+      command: {
+        kind: 'run_deployment',
+        jobId: job.id,
+        deviceDeploymentId: dd.id,
+        ...runDeploymentOf(job),
+      },
+      createdBy: job.createdBy,
+      expiresInMs: deps.offlineExpiryMs,
+    })),
+  );
+  await (deps.queries?.setDeviceDeploymentCommands ?? setDeviceDeploymentCommands)(
+    tx,
+    rows.map(({ dd }, i) => ({ id: dd.id, commandId: commandIds[i]! })),
+    new Date(deps.clock.now() + deps.offlineExpiryMs),
+  );
+  return rows.map((r) => r.deviceId);
+}
 
 export type Dispatcher = {
   /** dispatches up to CLAIM_BATCH due jobs; answers how many it claimed */
@@ -54,31 +99,14 @@ export function createDispatcher(deps: {
     const jobs = await db.transaction(async (tx) => {
       const due = await queries.claimDueJobs(tx, CLAIM_BATCH);
       for (const job of due) {
-        // removed devices are left out; the sweep fails their rows
-        const rows = (await queries.pendingDeviceDeploymentsOf(tx, job.id)).flatMap((dd) =>
-          dd.deviceId === null ? [] : [{ dd, deviceId: dd.deviceId }],
-        );
-        const commandIds = await commandQueue.queueCommands(
+        const rows = await queries.pendingDeviceDeploymentsOf(tx, job.id);
+        const deviceIds = await queueRunDeployments(
           tx,
-          rows.map(({ dd, deviceId }) => ({
-            tenantId: job.tenantId,
-            deviceId,
-            command: {
-              kind: 'run_deployment',
-              jobId: job.id,
-              deviceDeploymentId: dd.id,
-              ...runDeploymentOf(job),
-            },
-            createdBy: job.createdBy,
-            expiresInMs: offlineExpiryMs,
-          })),
+          { commandQueue, offlineExpiryMs, clock, queries },
+          job,
+          rows,
         );
-        await queries.setDeviceDeploymentCommands(
-          tx,
-          rows.map(({ dd }, i) => ({ id: dd.id, commandId: commandIds[i]! })),
-          new Date(clock.now() + offlineExpiryMs),
-        );
-        for (const { deviceId } of rows) {
+        for (const deviceId of deviceIds) {
           woken.add(deviceId);
         }
         await queries.markJobDispatched(tx, job.id);

@@ -12,7 +12,8 @@ export const isTerminal = (s: JobStatus) => TERMINAL.includes(s);
 export type DeviceRowUpdate = Pick<
   DeviceDeploymentRow,
   'id' | 'deviceGuid' | 'siteId' | 'status' | 'errorMessage'
->;
+> &
+  Partial<Pick<DeviceDeploymentRow, 'hold'>>;
 
 /** The deployment_update payload of a job, and of one of its device rows when given. */
 export function jobUpdate(job: JobRow, device?: DeviceRowUpdate): DeploymentUpdatePayload {
@@ -25,11 +26,18 @@ export function jobUpdate(job: JobRow, device?: DeviceRowUpdate): DeploymentUpda
     failed_devices: job.failedDevices,
     started_at: job.startedAt?.toISOString() ?? null,
     completed_at: job.completedAt?.toISOString() ?? null,
+    // a rollout's state (docs/product/rollouts.md#rollout-actions): the page refetches its waves
+    ...(job.rolloutState && {
+      rollout_state: job.rolloutState,
+      current_wave: job.currentWave ?? 0,
+      rollout_reason: job.rolloutStateReason,
+    }),
     ...(device && {
       deviceDeploymentId: device.id,
       ...(device.deviceGuid && { deviceId: device.deviceGuid }),
       deviceStatus: device.status,
       errorMessage: device.errorMessage,
+      ...(device.hold !== undefined && { deviceHold: device.hold }),
     }),
   };
 }

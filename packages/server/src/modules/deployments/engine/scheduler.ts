@@ -32,8 +32,10 @@ export function createScheduler(deps: {
   log: FastifyBaseLogger;
   intervalMs: number;
   clock: Clock;
+  /** rollouts (rollout.ts): ended soaks every pass, the running gates with the sweep */
+  rollouts?: { pass(): Promise<void>; sweep(): Promise<void> };
 }): Scheduler {
-  const { dispatcher, sweeper, log, clock } = deps;
+  const { dispatcher, sweeper, log, clock, rollouts } = deps;
   let cancelTimer: (() => void) | null = null;
   let running: Promise<void> | null = null;
   let again = false;
@@ -50,9 +52,11 @@ export function createScheduler(deps: {
           }
         }),
       );
+      await rollouts?.pass();
       if (clock.now() - lastSweep >= SWEEP_EVERY_MS) {
         lastSweep = clock.now();
         await sweeper.sweep();
+        await rollouts?.sweep();
       }
     } while (again && !isStopped);
   }

@@ -55,6 +55,8 @@ export function createSettler(deps: {
   log: FastifyBaseLogger;
   clock: Clock;
   queries?: SettlerQueries;
+  /** after a job settled and was published: its rollout's gate (rollout.ts) */
+  onSettled?: (job: JobRow) => Promise<void>;
 }): Settler {
   const { db, publishJob, log, clock } = deps;
   const queries = deps.queries ?? { lockJobById, deviceStatusCounts, updateJob };
@@ -128,6 +130,9 @@ export function createSettler(deps: {
       }
       for (const dd of rows.values()) {
         await publishJob(job, dd);
+      }
+      if (deps.onSettled) {
+        await deps.onSettled(job).catch((err: unknown) => log.warn({ err, jobId }, 'rollout gate failed'));
       }
     }
     return true;

@@ -1,0 +1,2 @@
+ALTER TABLE "deployment_waves" ADD COLUMN "resumed_failed_devices" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "deployment_waves_soak_idx" ON "deployment_waves" USING btree ("soak_until") WHERE "deployment_waves"."passed_at" is null and "deployment_waves"."soak_until" is not null;
