@@ -122,7 +122,7 @@ function WaveRow({ wave, isCurrent, isLast }: { wave: RolloutWave; isCurrent: bo
       >
         {wave.index + 1}
       </span>
-      <div className="grid min-w-0 flex-1 grid-cols-1 gap-x-6 gap-y-2 sm:grid-cols-[minmax(0,1fr)_auto]">
+      <div className="grid min-w-0 flex-1 grid-cols-1 gap-x-6 gap-y-2 sm:grid-cols-[minmax(0,1fr)_14rem]">
         <div className="min-w-0 space-y-2">
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="text-sm font-semibold text-slate-900 dark:text-white">{wave.name}</h3>
