@@ -187,6 +187,8 @@ test("a deployment's page shows its rollout: state, waves, actions, holds and ti
   await signInAs(page, DEMO_ADMIN);
   await stubJob(page);
   await page.goto(`/deployments/${JOB_ID}`);
+  // the built app loads first (slow on a busy machine)
+  await expect(page.getByRole('heading', { name: detail.name })).toBeVisible({ timeout: 30_000 });
   const card = page.getByTestId('rollout-card');
   await expect(card.getByTestId('rollout-state')).toHaveText('Halted');
   await expect(card.getByTestId('rollout-reason')).toContainText('the rollout halted by itself');

@@ -55,7 +55,9 @@ function WaveRow({
     <li className="space-y-1" data-testid="rollout-wave">
       <div className="flex items-center gap-2.5">
         <WaveNumber n={n} />
-        <span className="w-14 shrink-0 text-sm font-medium text-slate-700 dark:text-slate-200">{label}</span>
+        <span className="hidden w-14 shrink-0 text-sm font-medium text-slate-700 sm:inline dark:text-slate-200">
+          {label}
+        </span>
         <div className="min-w-0 flex-1">{children}</div>
         {onRemove ? (
           <IconButton label={`Remove wave ${n}`} onClick={onRemove} disabled={isDisabled || !canRemove}>
@@ -66,7 +68,7 @@ function WaveRow({
         )}
       </div>
       {error && (
-        <p id={errorId} className="pl-[5.75rem] text-xs text-red-600 dark:text-red-400">
+        <p id={errorId} className="pl-8 sm:pl-[5.75rem] text-xs text-red-600 dark:text-red-400">
           {error}
         </p>
       )}
@@ -116,7 +118,10 @@ export function PercentWaves({ form, formId, isDisabled, problems }: WavesProps)
                   {...form.register(`rollout.percents.${i}.value`)}
                 />
                 <span className="text-sm text-slate-500 dark:text-slate-400">
-                  {isLast ? '% · every remaining device' : '% of the devices'}
+                  %
+                  <span className="hidden sm:inline">
+                    {isLast ? ' · every remaining device' : ' of the devices'}
+                  </span>
                 </span>
               </div>
             </WaveRow>
