@@ -7,6 +7,7 @@ import type { PackageSummary } from '@outpost/contract/packages';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 import { apiGet, listDevices } from '../devices/api';
+import { createCmdPackage, pickDevices } from '../deployments/api';
 
 // Every route of the portal, for the checks that walk them all (axe, phone widths, focus order).
 // A new screen adds one line here.
@@ -80,6 +81,26 @@ const firstGroup = async ({ request, token }: Ctx) => {
   return ((await res.json()) as { data: { id: number } }).data.id;
 };
 
+/** A deployment with a rollout (docs/product/rollouts.md#waves): its page shows the rollout card. */
+const rolloutDeployment = async ({ request, token }: Ctx) => {
+  const name = `A11y rollout ${Date.now().toString(36)}`;
+  const pkg = await createCmdPackage(request, token, name, [{ name: 'Install', command: 'exit 0' }]);
+  const devices = await pickDevices(request, token, 2, 8);
+  const res = await request.post('/api/customer/deployments', {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      package_id: pkg,
+      device_ids: devices.map((d) => d.id),
+      job_name: name,
+      rollout: { mode: 'percent', waves: [{ percent: 50 }, { percent: 100 }], gate: { soak_minutes: 60 } },
+    },
+  });
+  if (!res.ok()) {
+    throw new Error(`create rollout: ${res.status()} ${await res.text()}`);
+  }
+  return ((await res.json()) as { data: { id: number } }).data.id;
+};
+
 export const routes: Route[] = [
   { name: 'sign-in', path: '/login', isPublic: true },
   { name: 'dashboard', path: '/dashboard' },
@@ -95,6 +116,10 @@ export const routes: Route[] = [
   { name: 'profile', path: '/profile' },
   { name: 'deployments', path: '/deployments' },
   { name: 'deployment details', path: async (ctx) => `/deployments/${await firstDeployment(ctx)}` },
+  {
+    name: 'deployment details: rollout',
+    path: async (ctx) => `/deployments/${await rolloutDeployment(ctx)}`,
+  },
   { name: 'users', path: '/users' },
   { name: 'sites', path: '/sites' },
   { name: 'custom fields', path: '/custom-fields' },

@@ -2,6 +2,7 @@ import type { JobStatus } from '@outpost/contract/deployments';
 import type { DeviceStatus } from '@outpost/contract/devices';
 import { LIVE_NOTIFICATION_EXPIRY_MS } from '@outpost/contract/limits';
 import type { PortalEvent } from '@outpost/contract/live';
+import type { RolloutState } from '@outpost/contract/rollouts';
 import { useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useToast } from '../components/ui/toast';
@@ -20,7 +21,7 @@ import { useLiveMessages } from '../lib/socket';
 export function notificationFor(
   event: PortalEvent,
   previous?: DeviceStatus,
-  job: { previous?: JobStatus; name?: string } = {},
+  job: { previous?: JobStatus; name?: string; previousRollout?: RolloutState | null } = {},
 ): ToastInput | null {
   const previousJob = job.previous;
   const knownJobName = job.name;
@@ -55,6 +56,16 @@ export function notificationFor(
     }
     case 'deployment_update': {
       const p = event.payload;
+      // docs/product/rollouts.md#gates — a rollout halting by itself is said to everyone watching, with why; it stays.
+      if (p.rollout_state === 'halted' && job.previousRollout !== 'halted') {
+        const name = p.jobName || knownJobName || `Deployment ${p.deploymentId}`;
+        return {
+          type: 'error',
+          title: 'Rollout Halted',
+          message: p.rollout_reason ? `${name}: ${p.rollout_reason}` : name,
+          duration: 0,
+        };
+      }
       // `status` is the job's (a device's own is `deviceStatus`); an update repeating it (a
       // device moving on, counters changing) is not a change: only the job's changes are announced.
       if (p.status === undefined || p.status === previousJob) {
@@ -124,12 +135,14 @@ export function LiveNotifications() {
   // One 'Deployment Step Failed' toast per job, counting: a step failing on many devices (errors
   // stay until dismissed) would otherwise fill the stack and cover the page.
   const stepFailures = useRef(new Map<number, { toastId: number; count: number }>());
+  // each job's last rollout state, so a halt is announced once
+  const rolloutStates = useRef(new Map<number, RolloutState | null>());
   useLiveMessages((event) => {
     const previous =
       event.type === 'device_update' && !event.payload.inventory
         ? swapDeviceStatus(event.payload.deviceId, event.payload.status)
         : undefined;
-    let job: { previous?: JobStatus; name?: string } = {};
+    let job: { previous?: JobStatus; name?: string; previousRollout?: RolloutState | null } = {};
     if (event.type === 'deployment_update') {
       const p = event.payload;
       if (p.jobName) {
@@ -138,7 +151,11 @@ export function LiveNotifications() {
       job = {
         name: jobNameOf(p.deploymentId),
         previous: p.status && swapJobStatus(p.deploymentId, p.status),
+        previousRollout: rolloutStates.current.get(p.deploymentId),
       };
+      if (p.rollout_state !== undefined) {
+        rolloutStates.current.set(p.deploymentId, p.rollout_state);
+      }
     } else if (event.type === 'step_update') {
       job = { name: jobNameOf(event.payload.deploymentId) };
     }

@@ -14,6 +14,9 @@ import { createDeployment } from '../api/create-deployment';
 import type { DeployDeviceChoice, DeployPackageChoice } from '../../../lib/deploy-dialog';
 import { createJobs, deployProblems, deploySummary, scheduledAt } from '../lib/deploy-form';
 import type { DeployFormValues } from '../lib/deploy-form';
+import { defaultRolloutValues } from '../lib/rollout-form';
+import { RolloutSection } from './rollout-section';
+import { rolloutFields, useRolloutRules } from './use-rollout-rules';
 import { DeployFields } from './deploy-fields';
 import { ChangedPackagesNote, changedSinceDeploy } from './changed-packages-note';
 import { DeployTargets } from './deploy-targets';
@@ -38,6 +41,16 @@ export type DeployDialogProps = {
   /** injectable for tests */
   create?: typeof createDeployment;
 };
+
+/** The form's values when it opens and after a full success: the rollout section off. */
+const deployDefaults = (jobName: string): DeployFormValues => ({
+  jobName,
+  timing: 'now',
+  date: '',
+  time: '',
+  description: '',
+  rollout: defaultRolloutValues(),
+});
 
 /** One function for the dialog's whole life: the Dialog moves focus when its onClose changes. */
 function useStableClose(isCreating: boolean, onClose: () => void) {
@@ -128,6 +141,18 @@ function DeployFooter({
   );
 }
 
+/** The dialog's rules, then the rollout section's; the first broken one is said on the submit button. */
+function useDialogRules(args: Parameters<typeof useDeployRules>[0], isCreating: boolean) {
+  const rules = useDeployRules(args);
+  const rolloutRules = useRolloutRules(args.values.rollout, rules.showRules);
+  const blocker = rules.problems[0]?.message ?? rolloutRules.problems[0]?.message ?? null;
+  // docs/product/deployments.md#deploy-dialog-rules — submit is disabled while creating, with no package, no device or no name;
+  // also with a schedule in the past. Offline devices are said on sending.
+  const isSubmitDisabled =
+    isCreating || rules.problems.some((p) => p.message !== messages.devicesOffline) || rolloutRules.isBroken;
+  return { rules, rolloutRules, blocker, isSubmitDisabled };
+}
+
 export default function DeployDialog({
   isOpen,
   onClose,
@@ -147,26 +172,17 @@ export default function DeployDialog({
   const [isCreating, setIsCreating] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const defaultName = defaultJobName(initialPackages.map((p) => p.name));
-  const form = useForm<DeployFormValues>({
-    defaultValues: { jobName: defaultName, timing: 'now', date: '', time: '', description: '' },
-  });
+  const form = useForm<DeployFormValues>({ defaultValues: deployDefaults(defaultName) });
   const values = useWatch({ control: form.control }) as DeployFormValues;
   useJobNameFollowing(
     form,
     selectedPackages.map((p) => p.name),
   );
-  const rules = useDeployRules({
-    form,
-    values,
-    packageCount: packageIds.length,
-    devices: selectedDevices,
-    group: groupTarget.rule,
-  });
+  const { rules, rolloutRules, blocker, isSubmitDisabled } = useDialogRules(
+    { form, values, packageCount: packageIds.length, devices: selectedDevices, group: groupTarget.rule },
+    isCreating,
+  );
   const { shownError, touch } = rules;
-  const blocker = rules.problems[0]?.message ?? null;
-  // docs/product/deployments.md#deploy-dialog-rules — submit is disabled while creating, with no package, no device or no name;
-  // also with a schedule in the past. Offline devices are said on sending.
-  const isSubmitDisabled = isCreating || rules.problems.some((p) => p.message !== messages.devicesOffline);
   const isLater = values.timing === 'later';
   const close = useStableClose(isCreating, onClose);
 
@@ -179,9 +195,9 @@ export default function DeployDialog({
       jobName: v.jobName,
       schedule: v,
     });
-    if (rule) {
+    if (rule || rolloutRules.isBroken) {
       // the rules show next to their fields (and the first on the button)
-      rules.showRules();
+      rolloutRules.showRules();
       return;
     }
     setIsCreating(true);
@@ -191,6 +207,7 @@ export default function DeployDialog({
       jobName: v.jobName,
       description: v.description,
       scheduledAt: scheduledAt(v),
+      ...rolloutFields(v.rollout),
     });
     setIsCreating(false);
     if (outcome.kind !== 'failure' && outcome.jobs.length > 0) {
@@ -207,7 +224,7 @@ export default function DeployDialog({
       return;
     }
     // docs/product/deployments.md#deploy-dialog — full success resets the dialog, closes it and calls the success callback.
-    form.reset({ jobName: '', timing: 'now', date: '', time: '', description: '' });
+    form.reset(deployDefaults(''));
     setPackageIds([]);
     setDeviceIds([]);
     onClose();
@@ -232,7 +249,7 @@ export default function DeployDialog({
           isSubmitDisabled={isSubmitDisabled}
           blocker={blocker}
           onCancel={close}
-          onSubmitClick={rules.showRules}
+          onSubmitClick={rolloutRules.showRules}
         />
       }
     >
@@ -273,6 +290,13 @@ export default function DeployDialog({
           isDisabled={isCreating}
           jobNameError={shownError('jobName')}
           scheduleError={shownError('schedule')}
+        />
+        <RolloutSection
+          form={form}
+          values={values.rollout}
+          formId={formId}
+          isDisabled={isCreating}
+          problems={rolloutRules.shown}
         />
       </form>
     </Dialog>

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { CalendarClock, Eye, XCircle } from 'lucide-react';
 import type { DeploymentJob } from '@outpost/contract/deployments';
 import { isJobActive } from '@outpost/contract/deployments';
-import { StatusBadge } from '../../../components/ui/badge';
+import { Badge, StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import type { Column } from '../../../components/ui/data-table';
 import { formatDateTime, relativeTime } from '../../../lib/format';
@@ -50,6 +50,12 @@ export function deploymentColumns({
         <>
           <div className="mb-1.5 flex items-center gap-2">
             <StatusBadge status={job.status} />
+            {(job.rollout_state === 'paused' || job.rollout_state === 'halted') && (
+              // docs/product/rollouts.md#rollout-actions — a rollout that waits for someone
+              <Badge tone={job.rollout_state === 'halted' ? 'red' : 'yellow'}>
+                {job.rollout_state === 'halted' ? 'Rollout halted' : 'Rollout paused'}
+              </Badge>
+            )}
             {job.status === 'pending' && job.scheduled_at && (
               <span
                 className="inline-flex items-center gap-1 text-xs whitespace-nowrap text-slate-500 dark:text-slate-400"

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { FileText } from 'lucide-react';
 import type { DeviceDeployment } from '@outpost/contract/deployments';
+import type { Rollout } from '@outpost/contract/rollouts';
 import { Badge, StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import type { Column } from '../../../components/ui/data-table';
@@ -9,13 +10,32 @@ import { EmptyState } from '../../../components/ui/states';
 import { formatDateTime } from '../../../lib/format';
 import { currentStepOf } from '../lib/device-step';
 import { formatJobDuration } from '../lib/durations';
+import { DeviceHoldBadge } from './device-hold';
 import { OfflineWaitNote } from './offline-waits';
 
 const deviceLabel = (d: DeviceDeployment) => d.hostname ?? `Device ${d.agent_id ?? d.id}`;
 
 const dash = <span className="text-slate-500 dark:text-slate-400">—</span>;
 
-function deviceDeploymentColumns(jobId: number, onLogs: (id: number) => void): Column<DeviceDeployment>[] {
+/** The wave column of a rollout (docs/product/rollouts.md#waves): the wave's name, else its number. */
+function waveColumn(rollout: Rollout): Column<DeviceDeployment> {
+  return {
+    id: 'wave',
+    header: 'Wave',
+    label: 'Wave',
+    className: 'whitespace-nowrap',
+    cell: (d) =>
+      d.wave_index == null
+        ? dash
+        : (rollout.waves.find((w) => w.index === d.wave_index)?.name ?? `Wave ${d.wave_index + 1}`),
+  };
+}
+
+function deviceDeploymentColumns(
+  jobId: number,
+  onLogs: (id: number) => void,
+  rollout: Rollout | null,
+): Column<DeviceDeployment>[] {
   return [
     {
       id: 'device',
@@ -47,9 +67,11 @@ function deviceDeploymentColumns(jobId: number, onLogs: (id: number) => void): C
           <StatusBadge status={d.status} />
           {d.reboot_required && <Badge tone="yellow">Reboot required</Badge>}
           <OfflineWaitNote jobId={jobId} deployment={d} />
+          <DeviceHoldBadge deployment={d} />
         </div>
       ),
     },
+    ...(rollout ? [waveColumn(rollout)] : []),
     {
       id: 'step',
       header: 'Current Step',
@@ -113,10 +135,13 @@ export function DeviceDeploymentTable({
   jobId,
   deployments,
   onLogs,
+  rollout = null,
 }: {
   jobId: number;
   deployments: DeviceDeployment[];
   onLogs: (id: number) => void;
+  /** the job's rollout: a wave column is shown */
+  rollout?: Rollout | null;
 }) {
   if (deployments.length === 0) {
     return <EmptyState title="No devices" message="This job has no device deployments." />;
@@ -125,7 +150,7 @@ export function DeviceDeploymentTable({
     <DataTable
       cards
       rows={deployments}
-      columns={deviceDeploymentColumns(jobId, onLogs)}
+      columns={deviceDeploymentColumns(jobId, onLogs, rollout)}
       rowAttributes={(d) => ({ 'data-testid': 'device-deployment-row', 'data-device-deployment-id': d.id })}
     />
   );

@@ -1,10 +1,24 @@
 import type { ReactNode } from 'react';
-import { CalendarClock, CheckCircle2, CircleDot, Clock, FileText, PlayCircle, XCircle } from 'lucide-react';
+import {
+  AlertOctagon,
+  CalendarClock,
+  CheckCircle2,
+  CircleDot,
+  Clock,
+  FileText,
+  Layers,
+  PauseCircle,
+  PlayCircle,
+  XCircle,
+} from 'lucide-react';
 import type { DeploymentJobDetail, JobStatus } from '@outpost/contract/deployments';
 import { cn } from '../../../lib/cn';
 import { formatDateTime, relativeTime } from '../../../lib/format';
+import { rolloutEvents } from '../lib/rollout-view';
+import type { RolloutEvent } from '../lib/rollout-view';
 
-// docs/product/deployments.md#details Deployment details — the job's timeline (created, scheduled, started, ended).
+// docs/product/deployments.md#details Deployment details — the job's timeline (created, scheduled, started, ended);
+// with a rollout, its waves starting and passing and its halts, pauses, resumes and abort (docs/product/rollouts.md#waves).
 
 type TimelineEvent = {
   key: string;
@@ -14,6 +28,19 @@ type TimelineEvent = {
   tone: string;
   isDone: boolean;
 };
+
+const ROLLOUT_TONES: Record<RolloutEvent['tone'], { icon: ReactNode; tone: string }> = {
+  info: { icon: <Layers className="size-4" />, tone: 'bg-sky-500 text-white' },
+  success: { icon: <CheckCircle2 className="size-4" />, tone: 'bg-emerald-500 text-white' },
+  warn: { icon: <PauseCircle className="size-4" />, tone: 'bg-amber-500 text-white' },
+  danger: { icon: <AlertOctagon className="size-4" />, tone: 'bg-red-500 text-white' },
+};
+
+function rolloutTimeline(job: DeploymentJobDetail): TimelineEvent[] {
+  return job.rollout
+    ? rolloutEvents(job.rollout).map((e) => ({ ...e, ...ROLLOUT_TONES[e.tone], isDone: true }))
+    : [];
+}
 
 export function JobTimeline({ job }: { job: DeploymentJobDetail }) {
   const end: Partial<Record<JobStatus, { label: string; icon: ReactNode; tone: string }>> = {
@@ -55,6 +82,7 @@ export function JobTimeline({ job }: { job: DeploymentJobDetail }) {
       tone: job.started_at ? 'bg-sky-500 text-white' : '',
       isDone: Boolean(job.started_at),
     },
+    ...rolloutTimeline(job),
     finished
       ? { key: 'end', ...finished, at: job.completed_at, isDone: true }
       : {

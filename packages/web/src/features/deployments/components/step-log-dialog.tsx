@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { AlertTriangle, RotateCcw } from 'lucide-react';
+import { AlertTriangle, PauseCircle, RotateCcw } from 'lucide-react';
 import type {
   DeploymentStepSummary,
   DeviceDeployment,
@@ -9,6 +9,7 @@ import type {
 import { deploymentKey } from '@outpost/contract/live';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
 import { STEP_CATALOG } from '@outpost/contract/step-catalog';
+import { DEVICE_HOLD_LABELS } from '@outpost/contract/rollouts';
 import { Badge, StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -108,6 +109,19 @@ export function StepLogDialog({
         <div className="mb-4 flex gap-2 rounded-lg bg-red-50 px-3.5 py-3 text-sm text-red-800 ring-1 ring-red-200 ring-inset dark:bg-red-500/10 dark:text-red-300 dark:ring-red-500/30">
           <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
           <span className="min-w-0 break-words">{dd.error_message}</span>
+        </div>
+      )}
+      {dd?.hold && (
+        // docs/product/rollouts.md#device-states — why the device's part waits
+        <div
+          className="mb-4 flex gap-2 rounded-lg bg-amber-50 px-3.5 py-3 text-sm text-amber-800 ring-1 ring-amber-200 ring-inset dark:bg-amber-500/10 dark:text-amber-300 dark:ring-amber-500/30"
+          data-testid="hold-banner"
+        >
+          <PauseCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <span className="min-w-0 break-words">
+            <strong className="font-semibold">{DEVICE_HOLD_LABELS[dd.hold]}</strong>
+            {dd.hold_note && <> · {dd.hold_note}</>}
+          </span>
         </div>
       )}
       {query.isPending ? (
@@ -227,6 +241,12 @@ function Attempt({ log }: { log: StepLog }) {
           </span>
         )}
       </dl>
+      {log.note && (
+        // docs/product/rollouts.md#step-log — why the step did not run or waited
+        <p className="text-xs text-slate-500 italic dark:text-slate-400" data-testid="step-note">
+          {log.note}
+        </p>
+      )}
       {log.error_message && <LogBlock label="Error" text={log.error_message} tone="error" />}
       <LogBlock label="stdout" text={log.stdout_log} isLive={log.status === 'running'} />
       {log.stderr_log && (

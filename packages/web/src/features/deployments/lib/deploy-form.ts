@@ -2,6 +2,8 @@ import { isDeviceActionable } from '@outpost/contract/devices';
 import type { DeploymentCreateBody, DeploymentJob } from '@outpost/contract/deployments';
 import { jobNameFor } from '@outpost/contract/deployments';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
+import type { RolloutPlan } from '@outpost/contract/rollouts';
+import type { RolloutFormValues } from './rollout-form';
 
 // The deploy dialog's rules and its create flow, free of React (docs/product/deployments.md#deploy-dialog,
 // docs/product/deployments.md#deploy-dialog-rules validation, #deploy-dialog).
@@ -16,6 +18,8 @@ export type DeployFormValues = {
   /** HH:mm, local */
   time: string;
   description: string;
+  /** the rollout section (docs/product/rollouts.md#the-rollout-section-of-the-deploy-dialog) */
+  rollout?: RolloutFormValues;
 };
 
 /** The part of the dialog a rule concerns: its message is shown next to it. */
@@ -136,6 +140,10 @@ export async function createJobs(
     jobName: string;
     description: string;
     scheduledAt: Date | null;
+    /** waves and gates (docs/product/rollouts.md#waves); absent: all at once */
+    rollout?: RolloutPlan;
+    /** devices start only inside their maintenance windows */
+    onlyInWindows?: boolean;
   },
 ): Promise<CreateOutcome> {
   const jobs: DeploymentJob[] = [];
@@ -151,6 +159,8 @@ export async function createJobs(
           job_name: jobNameFor(jobName, pkg.name, packages.length),
           job_description: description || null,
           scheduled_at: common.scheduledAt ? common.scheduledAt.toISOString() : null,
+          ...(common.rollout && { rollout: common.rollout }),
+          ...(common.onlyInWindows && { only_in_windows: true }),
         }),
       );
     } catch (err) {

@@ -22,6 +22,24 @@ export function applyJobUpdate<T extends DeploymentJob>(job: T, u: DeploymentUpd
     ...(u.status !== undefined && { status: u.status }),
     ...(u.started_at !== undefined && { started_at: u.started_at }),
     ...(u.completed_at !== undefined && { completed_at: u.completed_at }),
+    ...(u.rollout_state !== undefined && { rollout_state: u.rollout_state }),
+  };
+}
+
+/** A rollout's new state, wave and reason shown at once (docs/product/rollouts.md); the waves follow with the next fetch. */
+function applyRolloutUpdate(detail: DeploymentJobDetail, u: DeploymentUpdatePayload): DeploymentJobDetail {
+  const rollout = detail.rollout;
+  if (!rollout || (u.rollout_state == null && u.current_wave === undefined)) {
+    return detail;
+  }
+  return {
+    ...detail,
+    rollout: {
+      ...rollout,
+      ...(u.rollout_state != null && { state: u.rollout_state }),
+      ...(u.current_wave !== undefined && { current_wave: u.current_wave }),
+      ...(u.rollout_reason !== undefined && { state_reason: u.rollout_reason }),
+    },
   };
 }
 
@@ -31,7 +49,7 @@ export function applyDetailUpdate(
   detail: DeploymentJobDetail,
   u: DeploymentUpdatePayload,
 ): DeploymentJobDetail {
-  const job = applyJobUpdate(detail, u);
+  const job = applyRolloutUpdate(applyJobUpdate(detail, u), u);
   if (u.deviceDeploymentId === undefined) {
     return job;
   }
@@ -44,6 +62,7 @@ export function applyDetailUpdate(
             ...d,
             ...(u.deviceStatus !== undefined && { status: u.deviceStatus }),
             ...(u.errorMessage !== undefined && { error_message: u.errorMessage }),
+            ...(u.deviceHold !== undefined && { hold: u.deviceHold }),
           },
     ),
   };

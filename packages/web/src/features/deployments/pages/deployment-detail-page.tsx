@@ -20,6 +20,7 @@ import { DeviceDeploymentTable } from '../components/device-deployment-table';
 import { JobDetailsCard, JobStepsCard } from '../components/job-details-card';
 import { JobProgressCard } from '../components/job-progress-card';
 import { JobTimeline } from '../components/job-timeline';
+import { RolloutCard } from '../components/rollout-card';
 import { WaitingDevicesSummary } from '../components/offline-waits';
 import { StepLogDialog } from '../components/step-log-dialog';
 import { useLiveDetail } from '../lib/use-live-detail';
@@ -172,13 +173,23 @@ function Details({
             <JobTimeline job={job} />
           </Card>
         </div>
+        {job.rollout && (
+          <div className="xl:col-span-3">
+            <RolloutCard job={job} rollout={job.rollout} />
+          </div>
+        )}
         <div className="xl:col-span-3">
           <Card>
             <CardHeader
               title="Devices"
               description={`${job.deployments.length} device${job.deployments.length === 1 ? '' : 's'} in this deployment`}
             />
-            <DeviceDeploymentTable jobId={job.id} deployments={job.deployments} onLogs={setLogsFor} />
+            <DeviceDeploymentTable
+              jobId={job.id}
+              deployments={job.deployments}
+              onLogs={setLogsFor}
+              rollout={job.rollout ?? null}
+            />
           </Card>
         </div>
         <div className="xl:col-span-2">
