@@ -36,6 +36,7 @@ import { createPolicyRunner } from './modules/policies/policy-runner';
 import { createPolicyScheduler } from './modules/policies/policy-scheduler';
 import { systemClock } from './modules/deployments/engine/clock';
 import { createSitesService } from './modules/sites/sites.service';
+import { createMaintenanceWindowsService } from './modules/maintenance-windows/maintenance-windows.service';
 import { createSoftwareService } from './modules/software/software.service';
 import { createTagsService } from './modules/tags/tags.service';
 import { createTenantsService } from './modules/tenants/tenants.service';
@@ -96,6 +97,8 @@ export function createServices(deps: ServicesDeps) {
   const membership = createGroupMembership({ db, log: deps.log });
   // docs/product/device-sets.md#custom-fields: the engine stores step output through this service.
   const customFields = createCustomFieldsService({ db, onDevicesChanged: membership.notify });
+  // docs/product/rollouts.md#maintenance-windows: the engine reads devices' windows through this service.
+  const maintenanceWindows = createMaintenanceWindowsService({ db });
   // Deployments (docs/product/deployments.md#scheduling): one engine per instance; app.ts starts
   // its scheduler once listening.
   const engine = createDeploymentEngine({
@@ -106,6 +109,7 @@ export function createServices(deps: ServicesDeps) {
     options: config.deployments,
     onDispatched: deps.onDispatched,
     storeStepOutput: (step) => customFields.storeStepOutput(step),
+    windowsFor: (ex, deviceIds) => maintenanceWindows.windowsFor(ex, deviceIds),
   });
   const devices = createDevicesService({ db, commandQueue, bus });
   const tenants = createTenantsService({ db });
@@ -160,6 +164,7 @@ export function createServices(deps: ServicesDeps) {
       log: deps.log,
     }),
     software: createSoftwareService({ db }),
+    maintenanceWindows,
   };
 }
 

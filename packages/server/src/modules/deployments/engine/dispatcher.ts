@@ -2,6 +2,7 @@ import type { Db } from '../../../db/client';
 import type { CommandQueue } from '../../../live/command-queue';
 import { runDeploymentOf } from '../job-command';
 import type { Clock } from './clock';
+import type { WindowGate } from './windows';
 import {
   claimDueJobs,
   markJobDispatched,
@@ -40,6 +41,8 @@ export function createDispatcher(deps: {
   /** told, per dispatched job, how long after it became due it was dispatched (the metrics) */
   onDispatched?: (lagSeconds: number) => void;
   queries?: DispatcherQueries;
+  /** a job run only inside maintenance windows holds devices outside theirs (windows.ts) */
+  windows?: Pick<WindowGate, 'admit'>;
 }): Dispatcher {
   const { db, commandQueue, offlineExpiryMs, clock } = deps;
   const queries = deps.queries ?? {
@@ -55,19 +58,23 @@ export function createDispatcher(deps: {
       const due = await queries.claimDueJobs(tx, CLAIM_BATCH);
       for (const job of due) {
         // removed devices are left out; the sweep fails their rows
-        const rows = (await queries.pendingDeviceDeploymentsOf(tx, job.id)).flatMap((dd) =>
+        const pending = (await queries.pendingDeviceDeploymentsOf(tx, job.id)).flatMap((dd) =>
           dd.deviceId === null ? [] : [{ dd, deviceId: dd.deviceId }],
         );
+        const rows: { dd: { id: number }; deviceId: number; windowEndsAt?: string }[] = deps.windows
+          ? await deps.windows.admit(tx, job, pending)
+          : pending;
         const commandIds = await commandQueue.queueCommands(
           tx,
-          rows.map(({ dd, deviceId }) => ({
+          rows.map((row) => ({
             tenantId: job.tenantId,
-            deviceId,
+            deviceId: row.deviceId,
             command: {
               kind: 'run_deployment',
               jobId: job.id,
-              deviceDeploymentId: dd.id,
+              deviceDeploymentId: row.dd.id,
               ...runDeploymentOf(job),
+              ...(row.windowEndsAt === undefined ? {} : { windowEndsAt: row.windowEndsAt }),
             },
             createdBy: job.createdBy,
             expiresInMs: offlineExpiryMs,

@@ -32,6 +32,8 @@ export function createScheduler(deps: {
   log: FastifyBaseLogger;
   intervalMs: number;
   clock: Clock;
+  /** dispatches rows held for a maintenance window that opened (windows.ts) */
+  releaseWindows?: () => Promise<number>;
 }): Scheduler {
   const { dispatcher, sweeper, log, clock } = deps;
   let cancelTimer: (() => void) | null = null;
@@ -50,6 +52,7 @@ export function createScheduler(deps: {
           }
         }),
       );
+      await deps.releaseWindows?.();
       if (clock.now() - lastSweep >= SWEEP_EVERY_MS) {
         lastSweep = clock.now();
         await sweeper.sweep();
