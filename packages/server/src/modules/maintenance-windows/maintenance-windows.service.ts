@@ -81,7 +81,7 @@ const auditValues = (v: WindowValues) => ({
 export function createMaintenanceWindowsService({ db, now = () => Date.now() }: { db: Db; now?: () => number }) {
   /** The owner the body names, checked: its audit sites and words. */
   async function owner(ex: Executor, ctx: RequestContext, v: WindowValues) {
-    if (v.siteId !== null) {
+    if (v.siteId !== null && v.siteId !== undefined) {
       requireAdmin(ctx);
       const site = await findSiteOf(ex, ctx, v.siteId);
       if (!site) {
