@@ -8,6 +8,7 @@ import { DEVICE, startFakeServer } from '../../test/support/deployment';
 import type { FakeServer } from '../../test/support/deployment';
 import { createMemoryOutbox } from '../outbox';
 import { command, reports, step } from '../../test/support/steps';
+import type { DeploymentCommand } from '../deployment/runner';
 import { createSimulatedRunner } from './deployments';
 import type { SimDeploymentOptions } from './deployments';
 import { createRng } from './rng';
@@ -36,7 +37,7 @@ const twoSteps = (extra: Partial<DeploymentStep> = {}) =>
 
 async function run(
   options: Partial<SimDeploymentOptions>,
-  cmd: ReturnType<typeof command>,
+  cmd: DeploymentCommand,
   signal?: AbortSignal,
 ) {
   const r = reports();
@@ -158,6 +159,29 @@ describe('simulated deployments', () => {
       [1, 'cancelled', 'Deployment cancelled'],
       [2, 'cancelled', 'Deployment cancelled'],
     ]);
+  });
+
+  it('a simulated machine stops before a step its maintenance window has no room for, and resumes at startAtStep', async () => {
+    // the window closes in 60 s: step 1 (timeout 30 s) starts, step 2 (timeout 3600 s) does not
+    const windowEndsAt = new Date(Date.now() + 60_000).toISOString();
+    const { r, result } = await run(
+      { failureRate: 0 },
+      {
+        ...command([
+          step(1, 'CMD', { command: 'echo one' }, { timeoutSeconds: 30 }),
+          step(2, 'CMD', { command: 'echo two' }, { timeoutSeconds: 3600 }),
+        ]),
+        windowEndsAt,
+      },
+    );
+    expect(result).toMatchObject({ status: 'cancelled', waitingForWindowAtStep: 2 });
+    expect(r.ends().map((p) => p.stepOrder)).toEqual([1]);
+    const resumed = await run(
+      { failureRate: 0 },
+      { ...command([step(1, 'CMD', { command: 'echo one' }), step(2, 'CMD', { command: 'echo two' })]), startAtStep: 2 },
+    );
+    expect(resumed.result.status).toBe('completed');
+    expect(resumed.r.ends().map((p) => p.stepOrder)).toEqual([2]);
   });
 
   it('are the same for the same seed', async () => {
