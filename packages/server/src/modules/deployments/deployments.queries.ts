@@ -352,6 +352,7 @@ export function toJob(row: JobRow): DeploymentJob {
     failed_devices: row.failedDevices,
     group_id: row.groupId,
     group_name: row.groupName,
+    only_in_windows: row.onlyInWindows,
   };
 }
 
@@ -369,5 +370,8 @@ export function toDeviceDeployment(row: DeviceDeploymentRow, stepName: string | 
     reboot_required: row.rebootRequired,
     current_step_order: row.currentStepOrder,
     current_step_name: stepName,
+    hold: row.hold,
+    hold_until: iso(row.holdUntil),
+    hold_note: row.holdNote,
   };
 }

@@ -134,6 +134,7 @@ async function createJob(
       createdByName: ctx.name,
       groupId: group?.id ?? null,
       groupName: group?.name ?? null,
+      onlyInWindows: body.only_in_windows === true,
     });
     await insertPendingDeviceDeployments(tx, { jobId: row.id, tenantId: ctx.tenantId }, targets);
     await insertJobFiles(tx, row.id, snapshot.fileIds);
@@ -151,6 +152,7 @@ async function createJob(
         job_name: name,
         job_description: row.description,
         scheduled_at: scheduledAt?.toISOString() ?? null,
+        ...(body.only_in_windows === true && { only_in_windows: true }),
       },
       siteIds: targets.map((t) => t.siteId),
     });
