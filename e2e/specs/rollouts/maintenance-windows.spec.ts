@@ -30,7 +30,9 @@ async function shoot(page: Page, name: string) {
   }
 }
 
-test('a window set on a site holds its devices of a window-only deployment until it opens', async ({ page }) => {
+test('a window set on a site holds its devices of a window-only deployment until it opens', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const session = await signInAs(page, DEMO_ADMIN);
   const [device] = await pickDevices(page.request, session.token, 1, 6);
@@ -72,12 +74,19 @@ test('a window set on a site holds its devices of a window-only deployment until
   ]);
   const res = await page.request.post('/api/customer/deployments', {
     headers: { authorization: `Bearer ${session.token}` },
-    data: { package_id: pkg, device_ids: [device!.id], job_name: uniqueName('Window job'), only_in_windows: true },
+    data: {
+      package_id: pkg,
+      device_ids: [device!.id],
+      job_name: uniqueName('Window job'),
+      only_in_windows: true,
+    },
   });
   expect(res.ok()).toBe(true);
   const jobId = ((await res.json()) as { data: { id: number } }).data.id;
   await expect
-    .poll(async () => (await getJob(page.request, session.token, jobId)).deployments[0]?.hold, { timeout: 20_000 })
+    .poll(async () => (await getJob(page.request, session.token, jobId)).deployments[0]?.hold, {
+      timeout: 20_000,
+    })
     .toBe('window');
   const held = (await getJob(page.request, session.token, jobId)).deployments[0]!;
   expect(held.hold_note).toMatch(/^Waiting for its maintenance window \(opens \w{3} 12:00 /);
@@ -114,7 +123,10 @@ for (const theme of ['light', 'dark'] as const) {
       await shoot(page, `group-windows-${theme}-${width}`);
 
       await page.goto('/sites');
-      await page.getByRole('button', { name: /^Maintenance windows of / }).first().click();
+      await page
+        .getByRole('button', { name: /^Maintenance windows of / })
+        .first()
+        .click();
       const dialog = page.getByRole('dialog', { name: /^Maintenance windows · / });
       await expect(dialog).toBeVisible();
       await expect(dialog.getByText(/^Read in /)).toBeVisible();

@@ -207,7 +207,9 @@ export async function runDeployment(
       {
         deploymentStatus: outcome.status,
         rebootRequired: outcome.rebootRequired,
-        ...(outcome.waitingForWindowAtStep === undefined ? {} : { waitingForWindowAtStep: outcome.waitingForWindowAtStep }),
+        ...(outcome.waitingForWindowAtStep === undefined
+          ? {}
+          : { waitingForWindowAtStep: outcome.waitingForWindowAtStep }),
       },
       deploymentError(outcome),
     );

@@ -124,7 +124,12 @@ describe('maintenance window schedule', () => {
   });
 
   it('joins windows that touch or overlap and ignores disabled ones', () => {
-    const w = [win([1], '20:00', 120), win([1], '22:00', 60), win([1], '21:00', 30), win([1], '10:00', 60, false)];
+    const w = [
+      win([1], '20:00', 120),
+      win([1], '22:00', 60),
+      win([1], '21:00', 30),
+      win([1], '10:00', 60, false),
+    ];
     const s = windowState(w, 'UTC', at('2026-01-12T20:30:00Z'));
     expect(s).toEqual({
       inside: true,
@@ -172,21 +177,26 @@ describe('maintenance window schedule', () => {
 
   it('property: inside ⇔ an interval covers the instant; the next opening is after it and outside of it', () => {
     fc.assert(
-      fc.property(fc.array(arbWindow, { minLength: 1, maxLength: 3 }), fc.constantFrom(...ZONES), arbInstant, (ws, zone, t) => {
-        const s = windowState(ws, zone, t);
-        expect(s.nextOpensAt).not.toBeNull();
-        expect(s.nextOpensAt!).toBeGreaterThan(t);
-        expect(s.nextOpensAt! - t).toBeLessThanOrEqual(8 * 24 * H);
-        if (s.inside) {
-          expect(s.endsAt!).toBeGreaterThan(t);
-          expect(s.nextOpensAt!).toBeGreaterThan(s.endsAt!);
-        } else {
-          expect(s.endsAt).toBeNull();
-          // just before the next opening it is still outside, at it inside
-          expect(windowState(ws, zone, s.nextOpensAt! - 1000).inside).toBe(false);
-          expect(windowState(ws, zone, s.nextOpensAt!).inside).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(arbWindow, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(...ZONES),
+        arbInstant,
+        (ws, zone, t) => {
+          const s = windowState(ws, zone, t);
+          expect(s.nextOpensAt).not.toBeNull();
+          expect(s.nextOpensAt!).toBeGreaterThan(t);
+          expect(s.nextOpensAt! - t).toBeLessThanOrEqual(8 * 24 * H);
+          if (s.inside) {
+            expect(s.endsAt!).toBeGreaterThan(t);
+            expect(s.nextOpensAt!).toBeGreaterThan(s.endsAt!);
+          } else {
+            expect(s.endsAt).toBeNull();
+            // just before the next opening it is still outside, at it inside
+            expect(windowState(ws, zone, s.nextOpensAt! - 1000).inside).toBe(false);
+            expect(windowState(ws, zone, s.nextOpensAt!).inside).toBe(true);
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -210,12 +220,17 @@ describe('maintenance window schedule', () => {
 
   it('property: intervals are sorted and disjoint', () => {
     fc.assert(
-      fc.property(fc.array(arbWindow, { minLength: 1, maxLength: 4 }), fc.constantFrom(...ZONES), arbInstant, (ws, zone, t) => {
-        const list = windowIntervals(ws, zone, t, t + 7 * 24 * H);
-        for (let i = 1; i < list.length; i++) {
-          expect(list[i]!.opensAt).toBeGreaterThan(list[i - 1]!.closesAt);
-        }
-      }),
+      fc.property(
+        fc.array(arbWindow, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(...ZONES),
+        arbInstant,
+        (ws, zone, t) => {
+          const list = windowIntervals(ws, zone, t, t + 7 * 24 * H);
+          for (let i = 1; i < list.length; i++) {
+            expect(list[i]!.opensAt).toBeGreaterThan(list[i - 1]!.closesAt);
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });

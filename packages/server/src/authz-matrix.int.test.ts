@@ -110,7 +110,13 @@ describe('authorisation matrix over every registered /api route', () => {
   }
 
   /** A maintenance window of the HQ site (the site `limited` cannot see). */
-  const windowBody = () => ({ name: 'Matrix window', site_id: acme.site, days: [1], start_time: '22:00', duration_minutes: 60 });
+  const windowBody = () => ({
+    name: 'Matrix window',
+    site_id: acme.site,
+    days: [1],
+    start_time: '22:00',
+    duration_minutes: 60,
+  });
 
   /** A body that passes validation, so the answer is about authorisation, not input. */
   function bodyFor(method: string, pattern: string): unknown {
@@ -248,7 +254,14 @@ describe('authorisation matrix over every registered /api route', () => {
     // a maintenance window of HQ (docs/product/rollouts.md#maintenance-windows)
     const [mw] = await db
       .insert(maintenanceWindows)
-      .values({ tenantId: demo.acmeTenantId, siteId: hq, name: 'Matrix window', days: [1], startMinute: 60, durationMinutes: 60 })
+      .values({
+        tenantId: demo.acmeTenantId,
+        siteId: hq,
+        name: 'Matrix window',
+        days: [1],
+        startMinute: 60,
+        durationMinutes: 60,
+      })
       .returning({ id: maintenanceWindows.id });
     Object.assign(acme, {
       device: device!.id,
@@ -449,7 +462,9 @@ describe('authorisation matrix over every registered /api route', () => {
       data: { id: number }[];
     };
     expect(groupList.data.map((g) => g.id)).not.toContain(acme.group);
-    const windowList = (await call('GET', '/api/customer/maintenance-windows', limited)).body.data as { id: number }[];
+    const windowList = (await call('GET', '/api/customer/maintenance-windows', limited)).body.data as {
+      id: number;
+    }[];
     expect(windowList.map((w) => w.id)).not.toContain(acme.window);
     const dashboard = (await call('GET', '/api/customer/devices/stats/dashboard', limited)).body.data;
     expect(JSON.stringify(dashboard)).not.toContain('hq-matrix');

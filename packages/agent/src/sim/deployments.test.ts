@@ -35,11 +35,7 @@ const twoSteps = (extra: Partial<DeploymentStep> = {}) =>
     ),
   ]);
 
-async function run(
-  options: Partial<SimDeploymentOptions>,
-  cmd: DeploymentCommand,
-  signal?: AbortSignal,
-) {
+async function run(options: Partial<SimDeploymentOptions>, cmd: DeploymentCommand, signal?: AbortSignal) {
   const r = reports();
   const runner = createSimulatedRunner({ ...FAST, ...options }, createRng(7));
   const result = await runner(cmd, { report: r.report, signal: signal ?? new AbortController().signal });
@@ -178,7 +174,10 @@ describe('simulated deployments', () => {
     expect(r.ends().map((p) => p.stepOrder)).toEqual([1]);
     const resumed = await run(
       { failureRate: 0 },
-      { ...command([step(1, 'CMD', { command: 'echo one' }), step(2, 'CMD', { command: 'echo two' })]), startAtStep: 2 },
+      {
+        ...command([step(1, 'CMD', { command: 'echo one' }), step(2, 'CMD', { command: 'echo two' })]),
+        startAtStep: 2,
+      },
     );
     expect(resumed.result.status).toBe('completed');
     expect(resumed.r.ends().map((p) => p.stepOrder)).toEqual([2]);

@@ -146,7 +146,12 @@ async function runSteps(
     }
     if (status === 'completed' && windowClosesBefore(step, command, settings.now())) {
       deps.onWindowClosed?.(windowClosedNote(step.stepOrder, command.windowEndsAt!));
-      return { status: 'cancelled', rebootRequired: results.some((r) => r.rebootRequired), steps: results, waitingForWindowAtStep: step.stepOrder };
+      return {
+        status: 'cancelled',
+        rebootRequired: results.some((r) => r.rebootRequired),
+        steps: results,
+        waitingForWindowAtStep: step.stepOrder,
+      };
     }
     if (status !== 'completed') {
       const why = status === 'cancelled' ? CANCELLED_MESSAGE : deploymentMessages.notRunEarlierFailed;

@@ -77,10 +77,7 @@ describe('maintenance windows on the device', () => {
     );
     expect(fits).toMatchObject({ status: 'completed' });
     expect(fits.waitingForWindowAtStep).toBeUndefined();
-    const none = await runStepLoop(
-      { ...command([cmd(1, 120)]), windowEndsAt: '2026-11-27T23:00:00Z' },
-      deps,
-    );
+    const none = await runStepLoop({ ...command([cmd(1, 120)]), windowEndsAt: '2026-11-27T23:00:00Z' }, deps);
     expect(none).toMatchObject({ status: 'cancelled', waitingForWindowAtStep: 1, steps: [] });
   });
 

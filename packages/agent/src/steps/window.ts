@@ -15,7 +15,11 @@ export function stepsToRun(command: Command): DeploymentStep[] {
 }
 
 /** Whether the step, started now, could still run when the window closes (its whole timeout). */
-export function windowClosesBefore(step: Pick<DeploymentStep, 'timeoutSeconds'>, command: Command, now: Date): boolean {
+export function windowClosesBefore(
+  step: Pick<DeploymentStep, 'timeoutSeconds'>,
+  command: Command,
+  now: Date,
+): boolean {
   if (command.windowEndsAt === undefined) {
     return false;
   }

@@ -78,8 +78,9 @@ describe('jobs only inside maintenance windows', () => {
   });
 
   it('holds a device outside its window, runs one without windows at once, and resumes at the step the window ended before', async () => {
-    const pkg = (await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Window pkg' })).body
-      .data;
+    const pkg = (
+      await call<PackageDetail>('POST', '/api/customer/deployment-packages', { name: 'Window pkg' })
+    ).body.data;
     for (const name of ['one', 'two']) {
       await call('POST', `/api/customer/deployment-packages/${pkg.id}/steps`, {
         step_name: name,
@@ -88,7 +89,12 @@ describe('jobs only inside maintenance windows', () => {
       });
     }
     const inHq = await insertDevice(server, { tenantId, siteId: hq, hostname: 'win-hq-1', status: 'online' });
-    const inLon = await insertDevice(server, { tenantId, siteId: lon, hostname: 'win-lon-1', status: 'online' });
+    const inLon = await insertDevice(server, {
+      tenantId,
+      siteId: lon,
+      hostname: 'win-lon-1',
+      status: 'online',
+    });
     const created = await call<DeploymentJob>('POST', '/api/customer/deployments', {
       package_id: pkg.id,
       device_ids: [inHq.id, inLon.id],

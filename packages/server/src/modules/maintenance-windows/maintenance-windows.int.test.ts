@@ -56,7 +56,10 @@ describe('maintenance windows API', () => {
     lonAdmin = (await server.devSignIn('lon-admin@acme.example')).token;
     lonUser = (await server.devSignIn('lon-user@acme.example')).token;
     await call('PUT', `/api/customer/sites/${lon}`, admin, { timezone: 'Europe/London' });
-    const g1 = await call<GroupDetail>('POST', '/api/customer/groups', admin, { name: 'All pilots', kind: 'static' });
+    const g1 = await call<GroupDetail>('POST', '/api/customer/groups', admin, {
+      name: 'All pilots',
+      kind: 'static',
+    });
     const g2 = await call<GroupDetail>('POST', '/api/customer/groups', admin, {
       name: 'London pilots',
       kind: 'static',
@@ -84,9 +87,19 @@ describe('maintenance windows API', () => {
     expect(w.next_opens_at).not.toBeNull();
     const list = await call<MaintenanceWindow[]>('GET', `${API}?site_id=${lon}`, admin);
     expect(list.body.data.map((x) => x.id)).toContain(w.id);
-    const changed = await call<MaintenanceWindow>('PUT', `${API}/${w.id}`, admin, body({ site_id: lon, name: 'Weekend', days: [0, 6], enabled: false }));
+    const changed = await call<MaintenanceWindow>(
+      'PUT',
+      `${API}/${w.id}`,
+      admin,
+      body({ site_id: lon, name: 'Weekend', days: [0, 6], enabled: false }),
+    );
     expect(changed.status).toBe(200);
-    expect(changed.body.data).toMatchObject({ name: 'Weekend', days: [0, 6], enabled: false, next_opens_at: null });
+    expect(changed.body.data).toMatchObject({
+      name: 'Weekend',
+      days: [0, 6],
+      enabled: false,
+      next_opens_at: null,
+    });
     const [audit] = await server.database.db
       .select()
       .from(auditLogs)
@@ -97,10 +110,17 @@ describe('maintenance windows API', () => {
     expect((await call('DELETE', `${API}/${w.id}`, admin)).status).toBe(200);
     expect((await call('DELETE', `${API}/${w.id}`, admin)).status).toBe(404);
     const actions = (
-      await server.database.db.select({ a: auditLogs.action }).from(auditLogs).where(eq(auditLogs.resourceId, String(w.id)))
+      await server.database.db
+        .select({ a: auditLogs.action })
+        .from(auditLogs)
+        .where(eq(auditLogs.resourceId, String(w.id)))
     ).map((r) => r.a);
     expect(actions).toEqual(
-      expect.arrayContaining(['Create Maintenance Window', 'Update Maintenance Window', 'Delete Maintenance Window']),
+      expect.arrayContaining([
+        'Create Maintenance Window',
+        'Update Maintenance Window',
+        'Delete Maintenance Window',
+      ]),
     );
   });
 
@@ -144,7 +164,9 @@ describe('maintenance windows API', () => {
     expect((await call('DELETE', `${API}/${hqWindow.id}`, lonAdmin)).status).toBe(404);
     expect((await call('DELETE', `${API}/${tenantWindow.id}`, lonUser)).status).toBe(403);
     // a user moves no window onto a site (sites are the administrators')
-    expect((await call('PUT', `${API}/${lonGroupWindow.id}`, lonUser, body({ site_id: lon }))).status).toBe(403);
+    expect((await call('PUT', `${API}/${lonGroupWindow.id}`, lonUser, body({ site_id: lon }))).status).toBe(
+      403,
+    );
     expect((await call('DELETE', `${API}/${lonGroupWindow.id}`, lonUser)).status).toBe(200);
   });
 

@@ -45,7 +45,9 @@ function selectWindows(ex: Executor) {
       groupName: deviceGroups.name,
       groupSiteId: deviceGroups.siteId,
       siteZone: sites.timezone,
-      groupZone: sql<string | null>`(select ${groupSite}.timezone from ${sites} ${groupSite} where ${groupSite}.id = ${deviceGroups.siteId})`,
+      groupZone: sql<
+        string | null
+      >`(select ${groupSite}.timezone from ${sites} ${groupSite} where ${groupSite}.id = ${deviceGroups.siteId})`,
     })
     .from(maintenanceWindows)
     .leftJoin(sites, eq(sites.id, maintenanceWindows.siteId))

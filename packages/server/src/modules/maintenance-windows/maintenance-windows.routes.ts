@@ -29,7 +29,11 @@ export const maintenanceWindowsRoutes: FastifyPluginCallbackZod<{ service: Maint
     '/maintenance-windows',
     {
       config: member,
-      schema: { tags, querystring: MaintenanceWindowListQuery, response: { 200: apiSuccess(MaintenanceWindowList) } },
+      schema: {
+        tags,
+        querystring: MaintenanceWindowListQuery,
+        response: { 200: apiSuccess(MaintenanceWindowList) },
+      },
     },
     async (request) => ok(await service.list(request.ctx, request.query)),
   );
@@ -61,7 +65,11 @@ export const maintenanceWindowsRoutes: FastifyPluginCallbackZod<{ service: Maint
     '/maintenance-windows/:id',
     {
       config: member,
-      schema: { tags, params: MaintenanceWindowIdParams, response: { 200: apiSuccess(MaintenanceWindowDeleted) } },
+      schema: {
+        tags,
+        params: MaintenanceWindowIdParams,
+        response: { 200: apiSuccess(MaintenanceWindowDeleted) },
+      },
     },
     async (request) => ok(await service.remove(request.ctx, request.params.id)),
   );

@@ -39,8 +39,11 @@ export function toWindow(row: WindowRow, now: number): MaintenanceWindow {
   const next =
     zone === null || !row.enabled
       ? null
-      : windowState([{ days: row.days, startMinute: row.startMinute, durationMinutes: row.durationMinutes }], zone, now)
-          .nextOpensAt;
+      : windowState(
+          [{ days: row.days, startMinute: row.startMinute, durationMinutes: row.durationMinutes }],
+          zone,
+          now,
+        ).nextOpensAt;
   return {
     id: row.id,
     name: row.name,
@@ -78,7 +81,13 @@ const auditValues = (v: WindowValues) => ({
   enabled: v.enabled,
 });
 
-export function createMaintenanceWindowsService({ db, now = () => Date.now() }: { db: Db; now?: () => number }) {
+export function createMaintenanceWindowsService({
+  db,
+  now = () => Date.now(),
+}: {
+  db: Db;
+  now?: () => number;
+}) {
   /** The owner the body names, checked: its audit sites and words. */
   async function owner(ex: Executor, ctx: RequestContext, v: WindowValues) {
     if (v.siteId !== null && v.siteId !== undefined) {
@@ -118,7 +127,10 @@ export function createMaintenanceWindowsService({ db, now = () => Date.now() }: 
     `${v.name}: ${v.days.length} day${v.days.length === 1 ? '' : 's'} at ${startTimeOf(v.startMinute)} for ${v.durationMinutes} min`;
 
   return {
-    async list(ctx: RequestContext, f: { site_id?: number; group_id?: number }): Promise<MaintenanceWindowList> {
+    async list(
+      ctx: RequestContext,
+      f: { site_id?: number; group_id?: number },
+    ): Promise<MaintenanceWindowList> {
       const rows = await listWindows(db, ctx, { siteId: f.site_id, groupId: f.group_id });
       const at = now();
       return rows.map((r) => toWindow(r, at));

@@ -47,7 +47,8 @@ export function MaintenanceWindowsPanel({ owner, timezone, canEdit, onEditingCha
     setDeleting(w);
     onEditingChange?.(w !== null);
   };
-  const now = Date.now();
+  // the openings were computed when the list loaded; "in 3 h" is from then
+  const now = windows.dataUpdatedAt;
   const zoneText = zoneTextOf(timezone === undefined ? (windows.data?.[0]?.timezone ?? undefined) : timezone);
 
   const confirmDelete = (w: MaintenanceWindow) =>
@@ -85,7 +86,8 @@ export function MaintenanceWindowsPanel({ owner, timezone, canEdit, onEditingCha
           <CalendarClock className="size-5 text-slate-400" aria-hidden />
           <p className="text-sm text-slate-600 dark:text-slate-300">No maintenance windows</p>
           <p className="max-w-sm text-xs text-slate-500 dark:text-slate-400">
-            Without a window, deployments that run only inside maintenance windows start these devices at once.
+            Without a window, deployments that run only inside maintenance windows start these devices at
+            once.
           </p>
         </div>
       ) : (
@@ -108,8 +110,8 @@ export function MaintenanceWindowsPanel({ owner, timezone, canEdit, onEditingCha
         title="Delete maintenance window"
         message={
           <p>
-            Delete <strong>{deleting?.name}</strong>? Devices waiting for it wait for their other windows, or start
-            at once without any.
+            Delete <strong>{deleting?.name}</strong>? Devices waiting for it wait for their other windows, or
+            start at once without any.
           </p>
         }
         confirmLabel="Delete"

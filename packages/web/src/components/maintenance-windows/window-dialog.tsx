@@ -97,31 +97,7 @@ export function WindowDialog({
             onChange={(e) => set('name', e.target.value)}
           />
         </Field>
-        <fieldset>
-          <legend className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-200">Days</legend>
-          <div className="flex flex-wrap gap-1.5">
-            {DAY_CHIPS.map((d) => {
-              const isOn = form.days.includes(d.value);
-              return (
-                <button
-                  key={d.value}
-                  type="button"
-                  aria-pressed={isOn}
-                  aria-label={d.long}
-                  onClick={() => toggleDay(d.value)}
-                  className={cn(
-                    'h-8 min-w-11 rounded-full px-3 text-sm font-medium ring-1 transition-colors ring-inset',
-                    isOn
-                      ? 'bg-indigo-600 text-white ring-indigo-600 hover:bg-indigo-500 dark:bg-indigo-500 dark:ring-indigo-500'
-                      : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50 dark:bg-slate-900 dark:text-slate-200 dark:ring-slate-700 dark:hover:bg-slate-800',
-                  )}
-                >
-                  {d.short}
-                </button>
-              );
-            })}
-          </div>
-        </fieldset>
+        <DayChips days={form.days} onToggle={toggleDay} />
         <div className="grid gap-4 sm:grid-cols-3">
           <Field label="Start time" htmlFor={id('start')} required>
             <Input
@@ -167,5 +143,36 @@ export function WindowDialog({
         </label>
       </form>
     </Dialog>
+  );
+}
+
+/** The days as Mon–Sun toggle chips. */
+function DayChips({ days, onToggle }: { days: number[]; onToggle: (day: number) => void }) {
+  return (
+    <fieldset>
+      <legend className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-200">Days</legend>
+      <div className="flex flex-wrap gap-1.5">
+        {DAY_CHIPS.map((d) => {
+          const isOn = days.includes(d.value);
+          return (
+            <button
+              key={d.value}
+              type="button"
+              aria-pressed={isOn}
+              aria-label={d.long}
+              onClick={() => onToggle(d.value)}
+              className={cn(
+                'h-8 min-w-11 rounded-full px-3 text-sm font-medium ring-1 transition-colors ring-inset',
+                isOn
+                  ? 'bg-indigo-600 text-white ring-indigo-600 hover:bg-indigo-500 dark:bg-indigo-500 dark:ring-indigo-500'
+                  : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50 dark:bg-slate-900 dark:text-slate-200 dark:ring-slate-700 dark:hover:bg-slate-800',
+              )}
+            >
+              {d.short}
+            </button>
+          );
+        })}
+      </div>
+    </fieldset>
   );
 }

@@ -83,7 +83,10 @@ export function durationText(minutes: number): string {
 }
 
 /** "Next: Tue 22:00 (in 3 h)" in the window's zone, or null. */
-export function nextText(w: Pick<MaintenanceWindow, 'next_opens_at' | 'timezone'>, now: number): string | null {
+export function nextText(
+  w: Pick<MaintenanceWindow, 'next_opens_at' | 'timezone'>,
+  now: number,
+): string | null {
   if (!w.next_opens_at || !w.timezone) {
     return null;
   }

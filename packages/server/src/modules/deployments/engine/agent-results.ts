@@ -78,7 +78,8 @@ export function createResultWriter(deps: {
     lanes: AGENT_BATCH_LANES,
     apply: async (all) => {
       const closed = deps.windows ? all.flatMap(windowClosedOf) : [];
-      const results = closed.length === 0 ? all : all.filter((r) => !closed.some((c) => c.commandId === r.commandId));
+      const results =
+        closed.length === 0 ? all : all.filter((r) => !closed.some((c) => c.commandId === r.commandId));
       for (const dd of closed.length === 0 ? [] : await deps.windows!.windowClosed(db, closed)) {
         settler.markUnsettled(dd.jobId, dd);
       }

@@ -116,7 +116,10 @@ export type WindowClosed = {
  * A run stopped because the window closed before a step: its row waits for the next opening and
  * resumes at that step (once: the command is taken off the row, so a resent result matches none).
  */
-export async function holdAfterWindowClosed(tx: Executor, ends: WindowClosed[]): Promise<DeviceDeploymentState[]> {
+export async function holdAfterWindowClosed(
+  tx: Executor,
+  ends: WindowClosed[],
+): Promise<DeviceDeploymentState[]> {
   if (ends.length === 0) {
     return [];
   }

@@ -45,7 +45,10 @@ describe('the window decision at dispatch', () => {
     );
     const ny = windows('America/New_York', [0], '01:30', 60);
     // inside from the first 01:30 (EDT) until 02:30 EST: the second 01:30 is the same opening
-    expect(decide(ny, at('2026-11-01T06:45:00Z'), HOUR)).toEqual({ inside: true, endsAt: at('2026-11-01T07:30:00Z') });
+    expect(decide(ny, at('2026-11-01T06:45:00Z'), HOUR)).toEqual({
+      inside: true,
+      endsAt: at('2026-11-01T07:30:00Z'),
+    });
     const after = decide(ny, at('2026-11-01T07:30:00Z'), HOUR);
     expect(!after.inside && after.hold.until?.toISOString()).toBe('2026-11-08T06:30:00.000Z');
   });

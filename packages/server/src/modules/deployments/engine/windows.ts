@@ -60,7 +60,11 @@ export type WindowGate = {
    * At dispatch: of a job's rows, those that start now (with their window's end when the job
    * runs only inside windows); the others are held. A job without the option passes all.
    */
-  admit<R extends Row>(tx: Executor, job: Pick<JobRow, 'onlyInWindows'>, rows: R[]): Promise<(R & { windowEndsAt?: string })[]>;
+  admit<R extends Row>(
+    tx: Executor,
+    job: Pick<JobRow, 'onlyInWindows'>,
+    rows: R[],
+  ): Promise<(R & { windowEndsAt?: string })[]>;
   /** dispatches held rows whose window has opened; answers how many rows it looked at */
   release(): Promise<number>;
   /** results of runs the agent stopped before a step (the window closing): held again, to resume there */
@@ -196,10 +200,18 @@ export function createWindowGate(deps: {
 }
 
 /** The hold until the opening after the current window (a step did not fit in what was left). */
-function nextAfterCurrent(w: DeviceWindows | undefined, now: number, offlineExpiryMs: number): Omit<WindowHold, 'id'> {
+function nextAfterCurrent(
+  w: DeviceWindows | undefined,
+  now: number,
+  offlineExpiryMs: number,
+): Omit<WindowHold, 'id'> {
   if (!w) {
     // the device lost its windows meanwhile: it may run at once
-    return { until: new Date(now), note: windowHoldNote(now, 'UTC'), expiresAt: new Date(now + offlineExpiryMs) };
+    return {
+      until: new Date(now),
+      note: windowHoldNote(now, 'UTC'),
+      expiresAt: new Date(now + offlineExpiryMs),
+    };
   }
   const s = windowState(w.windows, w.timeZone, now);
   const next = s.nextOpensAt;

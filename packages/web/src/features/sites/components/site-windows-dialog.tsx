@@ -6,7 +6,15 @@ import type { Site } from '../api/sites';
 
 // docs/product/rollouts.md#maintenance-windows: a site's maintenance windows, from its row on the
 // Sites page; administrators (of that site) add, change and delete them.
-export function SiteWindowsDialog({ site, canEdit, onClose }: { site: Site; canEdit: boolean; onClose: () => void }) {
+export function SiteWindowsDialog({
+  site,
+  canEdit,
+  onClose,
+}: {
+  site: Site;
+  canEdit: boolean;
+  onClose: () => void;
+}) {
   // while a window's own dialog is open, Escape and the backdrop belong to it
   const [isEditing, setIsEditing] = useState(false);
   return (

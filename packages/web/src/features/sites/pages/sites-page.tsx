@@ -108,7 +108,12 @@ export default function SitesPage() {
               ? 'Try adjusting your search.'
               : 'Create a site to group your devices by location.',
           }}
-          columns={siteColumns({ isAdmin, onEdit: openDialog, onDelete: deletion.askOne, onWindows: setWindowsOf })}
+          columns={siteColumns({
+            isAdmin,
+            onEdit: openDialog,
+            onDelete: deletion.askOne,
+            onWindows: setWindowsOf,
+          })}
           selection={
             isAdmin
               ? { allLabel: 'Select all sites', rowLabel: (s) => `Select ${s.site_name}`, state: list }
@@ -119,7 +124,9 @@ export default function SitesPage() {
       {isAdmin && isDialogOpen && (
         <SiteDialog key={editing?.id ?? 'new'} site={editing} onClose={() => setIsDialogOpen(false)} />
       )}
-      {windowsOf && <SiteWindowsDialog site={windowsOf} canEdit={isAdmin} onClose={() => setWindowsOf(null)} />}
+      {windowsOf && (
+        <SiteWindowsDialog site={windowsOf} canEdit={isAdmin} onClose={() => setWindowsOf(null)} />
+      )}
       <DeleteRowsDialog
         flow={deletion}
         noun={['site', 'sites']}
