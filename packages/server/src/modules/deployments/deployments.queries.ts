@@ -370,8 +370,9 @@ export function toDeviceDeployment(row: DeviceDeploymentRow, stepName: string | 
     reboot_required: row.rebootRequired,
     current_step_order: row.currentStepOrder,
     current_step_name: stepName,
-    hold: row.hold,
-    hold_until: iso(row.holdUntil),
-    hold_note: row.holdNote,
+    // a finished row is held no more (docs/product/rollouts.md#device-states)
+    ...(ACTIVE.includes(row.status)
+      ? { hold: row.hold, hold_until: iso(row.holdUntil), hold_note: row.holdNote }
+      : { hold: null, hold_until: null, hold_note: null }),
   };
 }
