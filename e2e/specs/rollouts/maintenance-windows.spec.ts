@@ -92,12 +92,13 @@ test('a window set on a site holds its devices of a window-only deployment until
   expect(held.hold_note).toMatch(/^Waiting for its maintenance window \(opens \w{3} 12:00 /);
   expect(held.status).toBe('pending');
   await page.goto(`/deployments/${jobId}`);
-  await expect(page.getByText(device!.hostname).first()).toBeVisible();
+  await expect(page.getByText(String(device!.hostname)).first()).toBeVisible();
 });
 
 for (const theme of ['light', 'dark'] as const) {
   for (const width of [1440, 390]) {
     test(`the site's and a group's window lists (${theme}, ${width} px)`, async ({ page }) => {
+      test.setTimeout(150_000);
       await useTheme(page, theme);
       await page.setViewportSize({ width, height: width > 500 ? 900 : 844 });
       const session = await signInAs(page, DEMO_ADMIN);
