@@ -204,7 +204,13 @@ export async function runDeployment(
     deploymentResult(
       ctx,
       commandId,
-      { deploymentStatus: outcome.status, rebootRequired: outcome.rebootRequired },
+      {
+        deploymentStatus: outcome.status,
+        rebootRequired: outcome.rebootRequired,
+        ...(outcome.waitingForWindowAtStep === undefined
+          ? {}
+          : { waitingForWindowAtStep: outcome.waitingForWindowAtStep }),
+      },
       deploymentError(outcome),
     );
   } catch (err) {

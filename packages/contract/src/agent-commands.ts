@@ -42,6 +42,13 @@ export const RunDeploymentCommand = z.object({
   /** the package's target OS; an agent on another OS runs none of the steps (docs/architecture.md) */
   targetOs: z.string().max(16).optional(),
   steps: z.array(DeploymentStep),
+  /**
+   * a job run only inside maintenance windows: when the device's window closes (ISO); a step whose
+   * timeout would pass it is not started (docs/product/rollouts.md#maintenance-windows)
+   */
+  windowEndsAt: z.string().datetime({ offset: true }).optional(),
+  /** a resumed run starts at this step; the steps before it ran in an earlier window */
+  startAtStep: z.number().int().positive().optional(),
 });
 export const CancelCommand = z.object({
   kind: z.literal('cancel'),

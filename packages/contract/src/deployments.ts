@@ -231,6 +231,12 @@ export const DeploymentIdParams = z.object({ id: IdParam });
 export const RunDeploymentResult = z.object({
   deploymentStatus: z.enum(['completed', 'failed', 'cancelled']),
   rebootRequired: z.boolean().default(false),
+  /**
+   * the device's maintenance window closes before this step could end: it did not start, and the
+   * run stopped there (deploymentStatus 'cancelled'); the server resumes at it in the next window
+   * (docs/product/rollouts.md#maintenance-windows)
+   */
+  waitingForWindowAtStep: z.number().int().positive().optional(),
 });
 export type RunDeploymentResult = z.infer<typeof RunDeploymentResult>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id } from './input';
+import { Id, IdParam } from './input';
 
 // Maintenance windows (docs/product/rollouts.md#maintenance-windows): recurring weekly windows of
 // a site or a group, in the site's time zone, inside which "run only inside maintenance windows"
@@ -62,3 +62,27 @@ export const MaintenanceWindow = z.object({
   created_at: z.string(),
 });
 export type MaintenanceWindow = z.infer<typeof MaintenanceWindow>;
+
+// ---------- calls (docs/product/rollouts.md#maintenance-windows) ----------
+
+export const maintenanceWindowMessages = {
+  notFound: 'Maintenance window not found',
+  siteNotFound: 'Site not found',
+  groupNotFound: 'Group not found',
+  groupReadOnly: 'Only administrators of all sites may change the windows of a group for all sites',
+} as const;
+
+/** GET /customer/maintenance-windows: every window the caller sees, or one site's or group's. */
+export const MaintenanceWindowListQuery = z.object({
+  site_id: IdParam.optional(),
+  group_id: IdParam.optional(),
+});
+export type MaintenanceWindowListQuery = z.input<typeof MaintenanceWindowListQuery>;
+
+export const MaintenanceWindowIdParams = z.object({ id: IdParam });
+export const MaintenanceWindowList = z.array(MaintenanceWindow);
+export type MaintenanceWindowList = z.infer<typeof MaintenanceWindowList>;
+export type MaintenanceWindowInput = z.output<typeof MaintenanceWindowBody>;
+
+/** DELETE answer */
+export const MaintenanceWindowDeleted = z.object({ id: z.number().int() });

@@ -49,6 +49,7 @@ import { tagsRoutes } from './modules/tags/tags.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { softwareRoutes } from './modules/software/software.routes';
 import { groupsRoutes } from './modules/groups/groups.routes';
+import { maintenanceWindowsRoutes } from './modules/maintenance-windows/maintenance-windows.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes';
 import { createReleaseStore } from './modules/agent-releases/release-store';
@@ -170,6 +171,7 @@ async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
           await customer.register(policiesRoutes, { service: services.policies });
           await customer.register(softwareRoutes, { service: services.software });
           await customer.register(groupsRoutes, { service: services.groups });
+          await customer.register(maintenanceWindowsRoutes, { service: services.maintenanceWindows });
         },
         { prefix: '/customer' },
       );

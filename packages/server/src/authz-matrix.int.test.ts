@@ -17,6 +17,7 @@ import {
   devices,
   enrollmentTokens,
   files,
+  maintenanceWindows,
   packageSteps,
   policies,
   tags,
@@ -63,7 +64,8 @@ describe('authorisation matrix over every registered /api route', () => {
     | 'field'
     | 'policy'
     | 'tag'
-    | 'group',
+    | 'group'
+    | 'window',
     number
   >;
   let stepBody: Record<string, unknown>;
@@ -90,6 +92,7 @@ describe('authorisation matrix over every registered /api route', () => {
       ['/api/customer/custom-fields/', acme.field],
       ['/api/customer/tags/', acme.tag],
       ['/api/customer/groups/', acme.group],
+      ['/api/customer/maintenance-windows/', acme.window],
       ['/api/agent/files/', acme.file],
       ['/api/customer/policies/', acme.policy],
     ];
@@ -105,6 +108,15 @@ describe('authorisation matrix over every registered /api route', () => {
     });
     return unknown ? null : url;
   }
+
+  /** A maintenance window of the HQ site (the site `limited` cannot see). */
+  const windowBody = () => ({
+    name: 'Matrix window',
+    site_id: acme.site,
+    days: [1],
+    start_time: '22:00',
+    duration_minutes: 60,
+  });
 
   /** A body that passes validation, so the answer is about authorisation, not input. */
   function bodyFor(method: string, pattern: string): unknown {
@@ -136,6 +148,7 @@ describe('authorisation matrix over every registered /api route', () => {
       'PUT /api/customer/groups/:id': { name: 'Renamed' },
       'POST /api/customer/groups/:id/members': { device_ids: [acme.device] },
       'DELETE /api/customer/groups/:id/members': { device_ids: [acme.device] },
+      'PUT /api/customer/maintenance-windows/:id': windowBody(),
     };
     return bodies[key] ?? (method === 'GET' || method === 'DELETE' ? undefined : {});
   }
@@ -239,6 +252,18 @@ describe('authorisation matrix over every registered /api route', () => {
       .insert(deviceGroups)
       .values({ tenantId: demo.acmeTenantId, siteId: hq, name: 'Matrix group', kind: 'static' })
       .returning({ id: deviceGroups.id });
+    // a maintenance window of HQ (docs/product/rollouts.md#maintenance-windows)
+    const [mw] = await db
+      .insert(maintenanceWindows)
+      .values({
+        tenantId: demo.acmeTenantId,
+        siteId: hq,
+        name: 'Matrix window',
+        days: [1],
+        startMinute: 60,
+        durationMinutes: 60,
+      })
+      .returning({ id: maintenanceWindows.id });
     Object.assign(acme, {
       device: device!.id,
       package: pkg!.id,
@@ -254,6 +279,7 @@ describe('authorisation matrix over every registered /api route', () => {
       policy: policy!.id,
       tag: tag!.id,
       group: group!.id,
+      window: mw!.id,
     });
     stepBody = {
       step_name: step!.stepName,
@@ -402,6 +428,7 @@ describe('authorisation matrix over every registered /api route', () => {
       '/api/customer/sites/:id',
       '/api/customer/policies/:id',
       '/api/customer/groups/:id',
+      '/api/customer/maintenance-windows/:id',
     ];
     const addressing = routesWith('member').filter(
       (r) => r.url.includes(':id') && siteOwned.some((prefix) => r.url.startsWith(prefix)),
@@ -436,6 +463,10 @@ describe('authorisation matrix over every registered /api route', () => {
       data: { id: number }[];
     };
     expect(groupList.data.map((g) => g.id)).not.toContain(acme.group);
+    const windowList = (await call('GET', '/api/customer/maintenance-windows', limited)).body.data as {
+      id: number;
+    }[];
+    expect(windowList.map((w) => w.id)).not.toContain(acme.window);
     const dashboard = (await call('GET', '/api/customer/devices/stats/dashboard', limited)).body.data;
     expect(JSON.stringify(dashboard)).not.toContain('hq-matrix');
   });
@@ -465,6 +496,8 @@ describe('authorisation matrix over every registered /api route', () => {
       'POST /api/customer/tags': { name: 'Matrix new tag' },
       'POST /api/customer/groups': { name: 'Matrix static group', kind: 'static' },
       'POST /api/customer/groups/:id/members': { device_ids: [acme.device] },
+      'POST /api/customer/maintenance-windows': windowBody(),
+      'PUT /api/customer/maintenance-windows/:id': windowBody(),
     };
     const entries = async () =>
       (await server.database.db.select({ id: auditLogs.id }).from(auditLogs)).length;

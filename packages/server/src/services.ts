@@ -36,6 +36,7 @@ import { createPolicyRunner } from './modules/policies/policy-runner';
 import { createPolicyScheduler } from './modules/policies/policy-scheduler';
 import { systemClock } from './modules/deployments/engine/clock';
 import { createSitesService } from './modules/sites/sites.service';
+import { createMaintenanceWindowsService } from './modules/maintenance-windows/maintenance-windows.service';
 import { createSoftwareService } from './modules/software/software.service';
 import { createTagsService } from './modules/tags/tags.service';
 import { createTenantsService } from './modules/tenants/tenants.service';
@@ -100,6 +101,8 @@ export function createServices(deps: ServicesDeps) {
     onDevicesChanged: membership.notify,
     onDefaultChanged: membership.fieldChanged,
   });
+  // docs/product/rollouts.md#maintenance-windows: the engine reads devices' windows through this service.
+  const maintenanceWindows = createMaintenanceWindowsService({ db });
   // Deployments (docs/product/deployments.md#scheduling): one engine per instance; app.ts starts
   // its scheduler once listening.
   const engine = createDeploymentEngine({
@@ -110,6 +113,7 @@ export function createServices(deps: ServicesDeps) {
     options: config.deployments,
     onDispatched: deps.onDispatched,
     storeStepOutput: (step) => customFields.storeStepOutput(step),
+    windowsFor: (ex, deviceIds) => maintenanceWindows.windowsFor(ex, deviceIds),
   });
   const devices = createDevicesService({ db, commandQueue, bus });
   const tenants = createTenantsService({ db });
@@ -164,6 +168,7 @@ export function createServices(deps: ServicesDeps) {
       log: deps.log,
     }),
     software: createSoftwareService({ db }),
+    maintenanceWindows,
   };
 }
 

@@ -20,6 +20,9 @@ export function deploymentError(result: DeploymentResult): string | null {
   if (result.status === 'completed') {
     return null;
   }
+  if (result.waitingForWindowAtStep !== undefined) {
+    return `Window closed before step ${result.waitingForWindowAtStep}`;
+  }
   if (result.status === 'cancelled') {
     return CANCELLED_MESSAGE;
   }

@@ -9,6 +9,7 @@ import type { FakeServer } from '../../test/support/deployment';
 import { createMemoryOutbox } from '../outbox';
 import { command, reports, step } from '../../test/support/steps';
 import { createSimulatedRunner, simFailRate } from './deployments';
+import type { DeploymentCommand } from '../deployment/runner';
 import type { SimDeploymentOptions } from './deployments';
 import { createRng } from './rng';
 import { createVirtualDevice, virtualBackend } from './virtual-device';
@@ -34,11 +35,7 @@ const twoSteps = (extra: Partial<DeploymentStep> = {}) =>
     ),
   ]);
 
-async function run(
-  options: Partial<SimDeploymentOptions>,
-  cmd: ReturnType<typeof command>,
-  signal?: AbortSignal,
-) {
+async function run(options: Partial<SimDeploymentOptions>, cmd: DeploymentCommand, signal?: AbortSignal) {
   const r = reports();
   const runner = createSimulatedRunner({ ...FAST, ...options }, createRng(7));
   const result = await runner(cmd, { report: r.report, signal: signal ?? new AbortController().signal });
@@ -167,6 +164,32 @@ describe('simulated deployments', () => {
     expect((await run({ failureRate: 0 }, marked)).result.status).toBe('failed');
     const never = command([step(1, 'CMD', { command: 'echo install & rem sim-fail=0%' })]);
     expect((await run({ failureRate: 1 }, never)).result.status).toBe('completed');
+  });
+
+  it('a simulated machine stops before a step its maintenance window has no room for, and resumes at startAtStep', async () => {
+    // the window closes in 60 s: step 1 (timeout 30 s) starts, step 2 (timeout 3600 s) does not
+    const windowEndsAt = new Date(Date.now() + 60_000).toISOString();
+    const { r, result } = await run(
+      { failureRate: 0 },
+      {
+        ...command([
+          step(1, 'CMD', { command: 'echo one' }, { timeoutSeconds: 30 }),
+          step(2, 'CMD', { command: 'echo two' }, { timeoutSeconds: 3600 }),
+        ]),
+        windowEndsAt,
+      },
+    );
+    expect(result).toMatchObject({ status: 'cancelled', waitingForWindowAtStep: 2 });
+    expect(r.ends().map((p) => p.stepOrder)).toEqual([1]);
+    const resumed = await run(
+      { failureRate: 0 },
+      {
+        ...command([step(1, 'CMD', { command: 'echo one' }), step(2, 'CMD', { command: 'echo two' })]),
+        startAtStep: 2,
+      },
+    );
+    expect(resumed.result.status).toBe('completed');
+    expect(resumed.r.ends().map((p) => p.stepOrder)).toEqual([2]);
   });
 
   it('are the same for the same seed', async () => {

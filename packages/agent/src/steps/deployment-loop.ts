@@ -14,6 +14,7 @@ import { CappedOutput, DEFAULT_OUTPUT_LIMITS } from './output';
 import type { OutputLimits } from './output';
 import type { ProcessRunner } from './process-runner';
 import { spawnRunner } from './process-runner';
+import { stepsToRun, windowClosedNote, windowClosesBefore } from './window';
 import { openWorkFolders } from './work-folders';
 import type { WorkFolders } from './work-folders';
 
@@ -51,6 +52,8 @@ export type DeploymentDeps = {
    */
   handlers: Record<StepType, StepHandler>;
   usesDisk?: boolean;
+  /** told why a run stopped before a step its maintenance window has no room for (window.ts) */
+  onWindowClosed?: (note: string) => void;
 };
 
 export type StepStatus = 'completed' | 'failed' | 'cancelled';
@@ -82,6 +85,8 @@ export type DeploymentResult = {
   status: StepStatus;
   rebootRequired: boolean;
   steps: StepResult[];
+  /** the run stopped before this step: the maintenance window would close while it ran (window.ts) */
+  waitingForWindowAtStep?: number;
 };
 
 const FILE_FIELDS = ['file', 'zip_file', 'script_file'] as const;
@@ -132,12 +137,21 @@ async function runSteps(
   deps: DeploymentDeps,
   settings: Settings,
 ): Promise<DeploymentResult> {
-  const steps = [...command.steps].sort((a, b) => a.stepOrder - b.stepOrder);
+  const steps = stepsToRun(command);
   const results: StepResult[] = [];
   let status: StepStatus = 'completed';
   for (const step of steps) {
     if (status === 'completed' && settings.signal.aborted) {
       status = 'cancelled';
+    }
+    if (status === 'completed' && windowClosesBefore(step, command, settings.now())) {
+      deps.onWindowClosed?.(windowClosedNote(step.stepOrder, command.windowEndsAt!));
+      return {
+        status: 'cancelled',
+        rebootRequired: results.some((r) => r.rebootRequired),
+        steps: results,
+        waitingForWindowAtStep: step.stepOrder,
+      };
     }
     if (status !== 'completed') {
       const why = status === 'cancelled' ? CANCELLED_MESSAGE : deploymentMessages.notRunEarlierFailed;

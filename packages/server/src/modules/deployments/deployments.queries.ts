@@ -357,6 +357,7 @@ export function toJob(row: JobRow): DeploymentJob {
     group_name: row.groupName,
     policy_id: row.policyId,
     rollout_state: row.rolloutState,
+    only_in_windows: row.onlyInWindows,
   };
 }
 
@@ -376,8 +377,9 @@ export function toDeviceDeployment(row: DeviceDeploymentRow, stepName: string | 
     current_step_name: stepName,
     // docs/product/rollouts.md#device-states
     wave_index: row.waveIndex,
-    hold: row.hold,
-    hold_until: iso(row.holdUntil),
-    hold_note: row.holdNote,
+    // a finished row is held no more (docs/product/rollouts.md#device-states)
+    ...(ACTIVE.includes(row.status)
+      ? { hold: row.hold, hold_until: iso(row.holdUntil), hold_note: row.holdNote }
+      : { hold: null, hold_until: null, hold_note: null }),
   };
 }

@@ -145,6 +145,7 @@ async function createJob(
       groupId: group?.id ?? null,
       groupName: group?.name ?? null,
       ...rolloutColumns(body),
+      onlyInWindows: body.only_in_windows === true,
     });
     await insertPendingDeviceDeployments(tx, { jobId: row.id, tenantId: ctx.tenantId }, targets);
     const waves = await writeRollout(tx, body, row.id, ids, waveGroups);
@@ -166,6 +167,7 @@ async function createJob(
         ...(waves.length > 0 && {
           rollout: waves.map((w) => ({ name: w.name, devices: w.deviceIds.length, gate: w.gate })),
         }),
+        ...(body.only_in_windows === true && { only_in_windows: true }),
       },
       siteIds: targets.map((t) => t.siteId),
     });

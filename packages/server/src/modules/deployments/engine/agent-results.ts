@@ -6,6 +6,7 @@ import type { CommandResultEvent } from '../../../live/agent-reports';
 import { endDeviceDeploymentsOfCommands } from './agent-results.queries';
 import type { CommandResultEnd } from './agent-results.queries';
 import type { Settler } from './settler';
+import type { WindowGate } from './windows';
 
 // Results of run_deployment commands end their device rows, each row once (a resent result is
 // ignored), written in batches (lib/group-commit.ts); their jobs are settled afterwards.
@@ -46,6 +47,13 @@ export function resultEnd(r: ResultInput, expiryHours: number): CommandResultEnd
   };
 }
 
+/** A result of a run the agent stopped before a step because the device's window would close. */
+function windowClosedOf(r: ResultInput): { deviceId: number; commandId: string; stepOrder: number }[] {
+  const parsed = RunDeploymentResult.safeParse(r.result);
+  const step = parsed.success ? parsed.data.waitingForWindowAtStep : undefined;
+  return step === undefined ? [] : [{ deviceId: r.deviceId, commandId: r.commandId, stepOrder: step }];
+}
+
 export type ResultWriter = {
   /** ends the device row of this result (batched with others arriving meanwhile) */
   applyResult(result: ResultInput): Promise<void>;
@@ -58,6 +66,8 @@ export function createResultWriter(deps: {
   settler: Pick<Settler, 'markUnsettled'>;
   expiryHours: number;
   queries?: { endDeviceDeploymentsOfCommands: typeof endDeviceDeploymentsOfCommands };
+  /** a run stopped before a step because its maintenance window closes: held, not ended (windows.ts) */
+  windows?: Pick<WindowGate, 'windowClosed'>;
 }): ResultWriter {
   const { db, settler, expiryHours } = deps;
   const queries = deps.queries ?? { endDeviceDeploymentsOfCommands };
@@ -66,12 +76,18 @@ export function createResultWriter(deps: {
     keyOf: (r: ResultInput) => r.deviceId,
     maxBatch: AGENT_BATCH,
     lanes: AGENT_BATCH_LANES,
-    apply: async (results) => {
+    apply: async (all) => {
+      const closed = deps.windows ? all.flatMap(windowClosedOf) : [];
+      const results =
+        closed.length === 0 ? all : all.filter((r) => !closed.some((c) => c.commandId === r.commandId));
+      for (const dd of closed.length === 0 ? [] : await deps.windows!.windowClosed(db, closed)) {
+        settler.markUnsettled(dd.jobId, dd);
+      }
       const ends = results.map((r) => resultEnd(r, expiryHours));
       for (const dd of await queries.endDeviceDeploymentsOfCommands(db, ends)) {
         settler.markUnsettled(dd.jobId, dd);
       }
-      return results.map(() => undefined);
+      return all.map(() => undefined);
     },
   });
 

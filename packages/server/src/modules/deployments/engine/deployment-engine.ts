@@ -19,6 +19,8 @@ import { createSettler } from './settler';
 import { createStepOutputs } from './step-output';
 import type { StepOutputStore } from './step-output';
 import { createSweeper } from './sweeper';
+import { createWindowGate } from './windows';
+import type { WindowsFor } from './windows';
 
 // The deployment engine (docs/architecture.md, Engine), one per server instance, wired from its
 // parts:
@@ -65,11 +67,31 @@ export function createDeploymentEngine(deps: {
   clock?: Clock;
   /** writes a device's custom field from a step's output (docs/product/device-sets.md#custom-fields) */
   storeStepOutput?: StepOutputStore;
+  /** the devices' maintenance windows (modules/maintenance-windows), for jobs run only inside them */
+  windowsFor?: WindowsFor;
 }): DeploymentEngine {
   const { db, commandQueue, portalHub, log, options } = deps;
   const clock = deps.clock ?? systemClock;
   const expiryHours = Math.max(1, Math.round(options.offlineExpiryMs / 3_600_000));
   const publishJob = createJobPublisher(portalHub);
+  const settler = createSettler({
+    db,
+    publishJob,
+    log,
+    clock,
+    // rollouts is defined below; a job settles only once the engine runs
+    onSettled: (job) => rollouts.afterSettle(job),
+  });
+  const windows = deps.windowsFor
+    ? createWindowGate({
+        db,
+        commandQueue,
+        windowsFor: deps.windowsFor,
+        clock,
+        offlineExpiryMs: options.offlineExpiryMs,
+        markUnsettled: (jobId, dd) => settler.markUnsettled(jobId, dd),
+      })
+    : undefined;
   const rollouts = createRollouts({
     db,
     commandQueue,
@@ -77,15 +99,9 @@ export function createDeploymentEngine(deps: {
     offlineExpiryMs: options.offlineExpiryMs,
     clock,
     log,
+    windows,
   });
-  const settler = createSettler({
-    db,
-    publishJob,
-    log,
-    clock,
-    onSettled: (job) => rollouts.afterSettle(job),
-  });
-  const results = createResultWriter({ db, settler, expiryHours });
+  const results = createResultWriter({ db, settler, expiryHours, windows });
   const storeOutputs = createStepOutputs({ db, store: deps.storeStepOutput, log });
   const progress = createProgressWriter({ db, settler, portalHub, clock, storeOutputs });
   const dispatcher = createDispatcher({
@@ -94,6 +110,7 @@ export function createDeploymentEngine(deps: {
     offlineExpiryMs: options.offlineExpiryMs,
     clock,
     onDispatched: deps.onDispatched,
+    windows,
   });
   const sweeper = createSweeper({
     db,
@@ -111,6 +128,7 @@ export function createDeploymentEngine(deps: {
     intervalMs: options.schedulerIntervalMs,
     clock,
     rollouts,
+    releaseWindows: windows ? () => windows.release() : undefined,
   });
 
   return {

@@ -4,6 +4,7 @@ import type { CommandQueue } from '../../../live/command-queue';
 import type { JobRow } from '../deployments.queries';
 import { runDeploymentOf } from '../job-command';
 import type { Clock } from './clock';
+import type { WindowGate } from './windows';
 import {
   claimDueJobs,
   markJobDispatched,
@@ -41,17 +42,22 @@ export async function queueRunDeployments(
     offlineExpiryMs: number;
     clock: Clock;
     queries?: Pick<DispatcherQueries, 'setDeviceDeploymentCommands'>;
+    /** a job run only inside maintenance windows holds devices outside theirs (windows.ts) */
+    windows?: Pick<WindowGate, 'admit'>;
   },
   job: JobRow,
   ddRows: readonly { id: number; deviceId: number | null }[],
 ): Promise<number[]> {
-  const rows = ddRows.flatMap((dd) => (dd.deviceId === null ? [] : [{ dd, deviceId: dd.deviceId }]));
+  const present = ddRows.flatMap((dd) => (dd.deviceId === null ? [] : [{ dd, deviceId: dd.deviceId }]));
+  const rows: { dd: { id: number }; deviceId: number; windowEndsAt?: string }[] = deps.windows
+    ? await deps.windows.admit(tx, job, present)
+    : present;
   if (rows.length === 0) {
     return [];
   }
   const commandIds = await deps.commandQueue.queueCommands(
     tx,
-    rows.map(({ dd, deviceId }) => ({
+    rows.map(({ dd, deviceId, windowEndsAt }) => ({
       tenantId: job.tenantId,
       deviceId,
       command: {
@@ -59,6 +65,7 @@ export async function queueRunDeployments(
         jobId: job.id,
         deviceDeploymentId: dd.id,
         ...runDeploymentOf(job),
+        ...(windowEndsAt === undefined ? {} : { windowEndsAt }),
       },
       createdBy: job.createdBy,
       expiresInMs: deps.offlineExpiryMs,
@@ -85,6 +92,8 @@ export function createDispatcher(deps: {
   /** told, per dispatched job, how long after it became due it was dispatched (the metrics) */
   onDispatched?: (lagSeconds: number) => void;
   queries?: DispatcherQueries;
+  /** a job run only inside maintenance windows holds devices outside theirs (windows.ts) */
+  windows?: Pick<WindowGate, 'admit'>;
 }): Dispatcher {
   const { db, commandQueue, offlineExpiryMs, clock } = deps;
   const queries = deps.queries ?? {
@@ -102,7 +111,7 @@ export function createDispatcher(deps: {
         const rows = await queries.pendingDeviceDeploymentsOf(tx, job.id);
         const deviceIds = await queueRunDeployments(
           tx,
-          { commandQueue, offlineExpiryMs, clock, queries },
+          { commandQueue, offlineExpiryMs, clock, queries, windows: deps.windows },
           job,
           rows,
         );

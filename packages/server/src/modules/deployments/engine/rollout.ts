@@ -9,6 +9,7 @@ import type { JobRow } from '../deployments.queries';
 import { jobSiteIds } from '../job-sites.queries';
 import type { Clock } from './clock';
 import { queueRunDeployments } from './dispatcher';
+import type { WindowGate } from './windows';
 import type { PublishJob } from './job-updates';
 import { gateVerdict, haltReason } from './rollout-rules';
 import {
@@ -67,6 +68,8 @@ export function createRollouts(deps: {
   clock: Clock;
   log: FastifyBaseLogger;
   queries?: RolloutQueries;
+  /** a wave of a job run only inside maintenance windows holds devices outside theirs (windows.ts) */
+  windows?: Pick<WindowGate, 'admit'>;
 }) {
   const { db, commandQueue, publishJob, clock, log } = deps;
   const queries: RolloutQueries = deps.queries ?? {
@@ -85,7 +88,12 @@ export function createRollouts(deps: {
     jobSiteIds,
     writeAudit,
     queueRows: (tx, job, rows) =>
-      queueRunDeployments(tx, { commandQueue, offlineExpiryMs: deps.offlineExpiryMs, clock }, job, rows),
+      queueRunDeployments(
+        tx,
+        { commandQueue, offlineExpiryMs: deps.offlineExpiryMs, clock, windows: deps.windows },
+        job,
+        rows,
+      ),
   };
 
   /** Holds the wave's rows no agent has taken, withdrawing their commands not yet offered. */

@@ -34,6 +34,8 @@ export function createScheduler(deps: {
   clock: Clock;
   /** rollouts (rollout.ts): ended soaks every pass, the running gates with the sweep */
   rollouts?: { pass(): Promise<void>; sweep(): Promise<void> };
+  /** dispatches rows held for a maintenance window that opened (windows.ts) */
+  releaseWindows?: () => Promise<number>;
 }): Scheduler {
   const { dispatcher, sweeper, log, clock, rollouts } = deps;
   let cancelTimer: (() => void) | null = null;
@@ -53,6 +55,7 @@ export function createScheduler(deps: {
         }),
       );
       await rollouts?.pass();
+      await deps.releaseWindows?.();
       if (clock.now() - lastSweep >= SWEEP_EVERY_MS) {
         lastSweep = clock.now();
         await sweeper.sweep();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ArrowLeft, Pencil, Rocket, Trash2 } from 'lucide-react';
+import { MaintenanceWindowsCard } from '../../../components/maintenance-windows/maintenance-windows-panel';
 import { Button } from '../../../components/ui/button';
 import { PageHeader } from '../../../components/ui/card';
 import { ExportButton } from '../../../components/ui/export-button';
@@ -111,6 +112,11 @@ export default function GroupDetailPage() {
       />
       {g.kind === 'dynamic' && g.filter && <GroupConditions group={g} />}
       <GroupMembersCard group={g} />
+      <MaintenanceWindowsCard
+        owner={{ group_id: g.id }}
+        timezone={g.site_id === null ? null : undefined}
+        canEdit={g.can_edit}
+      />
       {dialog === 'edit' && <GroupDialog group={g} onClose={() => setDialog(null)} />}
       <ConfirmDialog
         isOpen={dialog === 'delete'}

@@ -1,4 +1,4 @@
-import { MapPin, Pencil, Trash2 } from 'lucide-react';
+import { CalendarClock, MapPin, Pencil, Trash2 } from 'lucide-react';
 import { timezoneLabel } from '@outpost/contract/sites';
 import { Button } from '../../../components/ui/button';
 import type { Column } from '../../../components/ui/data-table';
@@ -14,10 +14,13 @@ export function siteColumns({
   isAdmin,
   onEdit,
   onDelete,
+  onWindows,
 }: {
   isAdmin: boolean;
   onEdit: (site: Site) => void;
   onDelete: (site: Site) => void;
+  /** the site's maintenance windows (docs/product/rollouts.md#maintenance-windows) */
+  onWindows?: (site: Site) => void;
 }): Column<Site>[] {
   return [
     {
@@ -80,6 +83,24 @@ export function siteColumns({
       className: 'whitespace-nowrap',
       title: (s) => formatDateTime(s.created_at),
       cell: (s) => relativeDay(s.created_at),
+    },
+    {
+      id: 'windows',
+      header: <span className="sr-only">Maintenance windows</span>,
+      className: 'text-right whitespace-nowrap',
+      isHidden: !onWindows,
+      cell: (s) => (
+        <Button
+          size="sm"
+          variant="ghost"
+          aria-label={`Maintenance windows of ${s.site_name}`}
+          title="Maintenance windows"
+          icon={<CalendarClock className="size-3.5" />}
+          onClick={() => onWindows?.(s)}
+        >
+          Windows
+        </Button>
+      ),
     },
     {
       id: 'actions',

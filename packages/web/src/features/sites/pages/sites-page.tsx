@@ -16,6 +16,7 @@ import { useDeleteSites, useSites } from '../api/sites';
 import type { Site } from '../api/sites';
 import { SiteDialog } from '../components/site-dialog';
 import { siteColumns } from '../components/site-columns';
+import { SiteWindowsDialog } from '../components/site-windows-dialog';
 import { deleteSitesMessage, deletedSitesMessage } from '../lib/site-delete';
 
 const TITLE = 'Sites';
@@ -29,6 +30,7 @@ export default function SitesPage() {
   const query = useSites({ page: list.page, limit: list.pageSize, search: list.searchTerm || undefined });
   const [editing, setEditing] = useState<Site | null>(null);
   const [isDialogOpen, setIsDialogOpen] = useState(false);
+  const [windowsOf, setWindowsOf] = useState<Site | null>(null);
   const deletion = useDeleteFlow({
     remove: useDeleteSites(),
     plural: 'sites',
@@ -106,7 +108,12 @@ export default function SitesPage() {
               ? 'Try adjusting your search.'
               : 'Create a site to group your devices by location.',
           }}
-          columns={siteColumns({ isAdmin, onEdit: openDialog, onDelete: deletion.askOne })}
+          columns={siteColumns({
+            isAdmin,
+            onEdit: openDialog,
+            onDelete: deletion.askOne,
+            onWindows: setWindowsOf,
+          })}
           selection={
             isAdmin
               ? { allLabel: 'Select all sites', rowLabel: (s) => `Select ${s.site_name}`, state: list }
@@ -116,6 +123,9 @@ export default function SitesPage() {
       </Card>
       {isAdmin && isDialogOpen && (
         <SiteDialog key={editing?.id ?? 'new'} site={editing} onClose={() => setIsDialogOpen(false)} />
+      )}
+      {windowsOf && (
+        <SiteWindowsDialog site={windowsOf} canEdit={isAdmin} onClose={() => setWindowsOf(null)} />
       )}
       <DeleteRowsDialog
         flow={deletion}
