@@ -11,12 +11,12 @@ import { createCmdPackage, getJob, uniqueName } from './api';
 // fixed, resuming with the package's current steps starts the next wave.
 
 /**
- * The simulated agent's marker for a command that fails on a share of the devices (the same
- * devices each time); see docs/product/rollouts.md and packages/agent/src/sim.
+ * A command the simulated devices fail on about 20 % of the machines (the `sim-fail=N%` marker,
+ * docs/product/rollouts.md#waves "Simulator").
  */
-const FAIL_SHARE_COMMAND = 'sim-fail 20%';
-/** What the fixed package runs instead. */
-const FIXED_COMMAND = 'echo fixed; exit 0';
+const FAIL_SHARE_COMMAND = 'echo Installing & rem sim-fail=20%';
+/** What the fixed package runs instead: an unconditional `exit 0` always succeeds in the simulator. */
+const FIXED_COMMAND = 'exit 0';
 
 test('a rollout halts by itself, and resuming with the fixed package starts the next wave', async ({
   page,

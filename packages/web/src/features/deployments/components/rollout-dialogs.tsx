@@ -33,7 +33,10 @@ export function ResumeRolloutDialog({
       onCancel={onCancel}
       message={
         <div className="space-y-3">
-          <p>The current wave goes on and the next waves follow when their gates pass.</p>
+          <p>
+            The current wave's held devices are released and the next waves follow when their gates pass.
+            After a halt, the wave halts again only on a new failure.
+          </p>
           <div>
             <Checkbox
               label="Use the package's current steps"
@@ -76,7 +79,7 @@ export function SkipGateDialog({
       size="sm"
       isDismissDisabled={isBusy}
       title="Skip this gate?"
-      description={`${waveName} counts as passed and the next wave starts now, whatever its results.`}
+      description={`${waveName} counts as passed, its held devices are released and the next wave starts now (after the last wave the rollout completes).`}
       footer={
         <>
           <Button onClick={onCancel} disabled={isBusy}>
@@ -136,8 +139,8 @@ export function AbortRolloutDialog({
       onCancel={onCancel}
       message={
         <p>
-          The waves that have not started never start and their devices are skipped. Devices already running
-          finish their current installation; nothing finished is undone.
+          Every device that has not finished is cancelled, as Cancel Deployment does, and the waves that have
+          not started never start. Steps already finished are not undone.
         </p>
       }
     />

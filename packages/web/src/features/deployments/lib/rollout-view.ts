@@ -58,22 +58,21 @@ export type RolloutActionName = 'pause' | 'resume' | 'abort' | 'skip-gate';
 /**
  * The actions the rollout offers now (docs/product/rollouts.md#rollout-actions), to a user who may cancel the job:
  * pause while running; resume while paused or halted; skip the gate of the current wave while it is
- * dispatched (running, soaking, or halted by its gate); abort until it ends.
+ * dispatched (running, soaking, or halted by its gate; after the last wave the rollout completes);
+ * abort until it ends.
  */
 export function rolloutActions(
   rollout: Pick<Rollout, 'state' | 'current_wave' | 'waves'>,
 ): RolloutActionName[] {
   const current = rollout.waves.find((w) => w.index === rollout.current_wave);
-  const isGateOpen = current !== undefined && ['running', 'soaking', 'halted'].includes(current.state);
-  const isLastWave =
-    current !== undefined && current.index === rollout.waves[rollout.waves.length - 1]?.index;
+  const skip =
+    current && ['running', 'soaking', 'halted'].includes(current.state) ? (['skip-gate'] as const) : [];
   switch (rollout.state) {
     case 'running':
-      return ['pause', ...(isGateOpen && !isLastWave ? (['skip-gate'] as const) : []), 'abort'];
+      return ['pause', ...skip, 'abort'];
     case 'paused':
-      return ['resume', 'abort'];
     case 'halted':
-      return ['resume', ...(isGateOpen && !isLastWave ? (['skip-gate'] as const) : []), 'abort'];
+      return ['resume', ...skip, 'abort'];
     case 'aborted':
     case 'completed':
       return [];
