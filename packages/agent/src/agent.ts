@@ -8,6 +8,7 @@ import type {
 } from '@outpost/contract/agent-protocol';
 import type { InventoryKind } from '@outpost/contract/devices';
 import type { Executor } from './actions/executor';
+import type { StepExecutor } from './actions/step-executor';
 import { AgentConnection } from './connection';
 import type { Logger } from './connection';
 import { createMemoryJournal } from './deployment/journal';
@@ -55,6 +56,8 @@ export type AgentOptions = {
   welcomeTimeoutMs?: number;
   /** self-update of the packaged agent (update/updater.ts); without it update_agent fails */
   selfUpdate?: SelfUpdatePort;
+  /** restarts a deployment asks for (REBOOT steps); the runner's handlers use the same one */
+  stepExecutor?: StepExecutor;
 };
 
 export type Agent = {
@@ -183,6 +186,7 @@ export function createAgent(options: AgentOptions): Agent {
     progress: options.progress,
     log: options.log,
     result,
+    stepExecutor: options.stepExecutor,
   };
   const runDeploymentCommand = (commandId: string, command: DeploymentCommand) =>
     runDeployment(deploymentContext, commandId, command);
@@ -210,6 +214,12 @@ export function createAgent(options: AgentOptions): Agent {
     connection,
     start() {
       connection.start();
+      // deployments that restarted the device on purpose go on now, once; the server's offer of
+      // the same command is then already handled (deployment/reboot-resume.ts)
+      for (const [commandId, place] of journal.rebootPlaces()) {
+        handled.add(commandId);
+        void runDeploymentCommand(commandId, place.command);
+      }
       if (backend.sessions) {
         pollTimer = setInterval(() => {
           pollSessions().catch((err: unknown) =>
