@@ -369,5 +369,8 @@ export function toDeviceDeployment(row: DeviceDeploymentRow, stepName: string | 
     reboot_required: row.rebootRequired,
     current_step_order: row.currentStepOrder,
     current_step_name: stepName,
+    hold: row.hold,
+    hold_until: iso(row.holdUntil),
+    hold_note: row.holdNote,
   };
 }
