@@ -68,7 +68,7 @@ export class RecordingStepExecutor implements StepExecutor {
     return Promise.resolve();
   }
 
-  askRestart(notice: UserNotice) {
+  askRestart(notice: UserNotice, _signal?: AbortSignal) {
     const answer = this.answers.shift() ?? 'now';
     this.record({ kind: 'ask_restart', notice, answer });
     return Promise.resolve(answer);
