@@ -210,7 +210,8 @@ export async function runDeployment(
     }
     if (outcome.restart) {
       const restart = { ...outcome, restart: outcome.restart };
-      const send = (message: Parameters<typeof connection.sendReliable>[0]) => connection.sendReliable(message);
+      const send = (message: Parameters<typeof connection.sendReliable>[0]) =>
+        connection.sendReliable(message);
       const failure = await restartForDeployment(
         { journal, stepExecutor: ctx.stepExecutor, send, newId },
         commandId,

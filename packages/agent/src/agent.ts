@@ -9,6 +9,7 @@ import type {
 import type { InventoryKind } from '@outpost/contract/devices';
 import type { Executor } from './actions/executor';
 import type { StepExecutor } from './actions/step-executor';
+import { resumeSavedDeployments } from './deployment/reboot-resume';
 import { AgentConnection } from './connection';
 import type { Logger } from './connection';
 import { createMemoryJournal } from './deployment/journal';
@@ -214,12 +215,8 @@ export function createAgent(options: AgentOptions): Agent {
     connection,
     start() {
       connection.start();
-      // deployments that restarted the device on purpose go on now, once; the server's offer of
-      // the same command is then already handled (deployment/reboot-resume.ts)
-      for (const [commandId, place] of journal.rebootPlaces()) {
-        handled.add(commandId);
-        void runDeploymentCommand(commandId, place.command);
-      }
+      // deployments that restarted the device on purpose go on now, once
+      resumeSavedDeployments(journal, handled, runDeploymentCommand);
       if (backend.sessions) {
         pollTimer = setInterval(() => {
           pollSessions().catch((err: unknown) =>

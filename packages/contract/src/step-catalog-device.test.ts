@@ -50,7 +50,11 @@ describe('REBOOT', () => {
       success: true,
       data: { delay_seconds: 60, max_deferrals: 0, deferral_minutes: 60 },
     });
-    expect(defaultStepDetails('REBOOT')).toEqual({ delay_seconds: 60, max_deferrals: 0, deferral_minutes: 60 });
+    expect(defaultStepDetails('REBOOT')).toEqual({
+      delay_seconds: 60,
+      max_deferrals: 0,
+      deferral_minutes: 60,
+    });
   });
 
   it('allows 0 to 10 deferrals', () => {

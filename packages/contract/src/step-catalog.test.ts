@@ -52,7 +52,10 @@ const VALID: Record<StepType, Record<string, unknown>[]> = {
     { script_type: 'file', script_file: file('setup.ps1') },
   ],
   REBOOT: [{}, { message: 'Restarting soon', delay_seconds: 0, max_deferrals: 3, deferral_minutes: 30 }],
-  MESSAGE: [{ title: 'IT', message: 'Hello' }, { title: 'IT', message: 'Hi', timeout_seconds: '30' }],
+  MESSAGE: [
+    { title: 'IT', message: 'Hello' },
+    { title: 'IT', message: 'Hi', timeout_seconds: '30' },
+  ],
   WAIT: [{ seconds: 1 }, { seconds: 86_400 }],
 };
 
@@ -163,7 +166,8 @@ describe.each(STEP_TYPES)('%s step details', (type) => {
   it('lists every missing required field in catalogue order', () => {
     const labels = STEP_CATALOG[type].fields.filter((f) => f.required && !f.showWhen).map((f) => f.label);
     // a type without required fields (REBOOT) takes empty details
-    const expected = labels.length > 0 ? { success: false, error: requiredMessage(labels) } : { success: true };
+    const expected =
+      labels.length > 0 ? { success: false, error: requiredMessage(labels) } : { success: true };
     expect(parseStepDetails(type, {})).toMatchObject(expected);
   });
 });

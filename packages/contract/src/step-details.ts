@@ -110,7 +110,11 @@ function checkFieldRules(type: StepType, details: Record<string, unknown>, ctx: 
     }
     if (field.type === 'number' && field.range && typeof value === 'number' && !inRange(value, field.range)) {
       const { min, max } = field.range;
-      ctx.addIssue({ code: 'custom', path: [field.key], message: messages.stepFieldRange(field.label, min, max) });
+      ctx.addIssue({
+        code: 'custom',
+        path: [field.key],
+        message: messages.stepFieldRange(field.label, min, max),
+      });
     }
     if (field.key === 'success_exit_codes' && typeof value === 'string' && !EXIT_CODES_RE.test(value)) {
       ctx.addIssue({ code: 'custom', path: [field.key], message: messages.stepExitCodes });

@@ -99,7 +99,7 @@ export async function promptCommand(
     // The agent runs as a service in session 0, where a message box shows on no one's screen:
     // WTSSendMessage puts Yes/No on the console session's desktop and waits for the answer.
     const script = [
-      "$sig = '[DllImport(\"wtsapi32.dll\", CharSet = CharSet.Unicode)] public static extern bool WTSSendMessage(IntPtr h, int s, string t, int tl, string m, int ml, int style, int timeout, out int resp, bool wait); [DllImport(\"kernel32.dll\")] public static extern int WTSGetActiveConsoleSessionId();'",
+      '$sig = \'[DllImport("wtsapi32.dll", CharSet = CharSet.Unicode)] public static extern bool WTSSendMessage(IntPtr h, int s, string t, int tl, string m, int ml, int style, int timeout, out int resp, bool wait); [DllImport("kernel32.dll")] public static extern int WTSGetActiveConsoleSessionId();\'',
       '$w = Add-Type -MemberDefinition $sig -Name Wts -Namespace Outpost -PassThru',
       `$t = ${psQuote(notice.title)}; $m = ${psQuote(`${notice.message}\n\nYes: restart now. No: later.`)}`,
       '$r = 0',

@@ -21,6 +21,21 @@ export type RestartContext = {
   newId: () => string;
 };
 
+/**
+ * At the agent's start: resumes the deployments saved before a restart. Their command ids count
+ * as handled, so the server's offer of the same command after the reconnect runs nothing more.
+ */
+export function resumeSavedDeployments(
+  journal: RunJournal,
+  handled: Set<string>,
+  run: (commandId: string, command: DeploymentCommand) => Promise<void>,
+): void {
+  for (const [commandId, place] of journal.rebootPlaces()) {
+    handled.add(commandId);
+    void run(commandId, place.command);
+  }
+}
+
 /** The place a 'rebooting' command was saved with, if any. */
 export function placeOf(journal: RunJournal, commandId: string): RebootPlace | undefined {
   return journal.rebootPlaces().find(([id]) => id === commandId)?.[1];
@@ -60,7 +75,10 @@ export async function restartForDeployment(
     hold: 'rebooting',
     note: `Rebooting (restart ordered in ${delay} s); the deployment goes on when the device is back`,
   });
-  const request: RebootRequest = { delaySeconds: delay, ...(restart.message && { message: restart.message }) };
+  const request: RebootRequest = {
+    delaySeconds: delay,
+    ...(restart.message && { message: restart.message }),
+  };
   try {
     if (!ctx.stepExecutor) {
       throw new Error('this agent has no step executor');
