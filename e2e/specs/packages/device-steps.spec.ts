@@ -39,7 +39,10 @@ async function shots(page: Page, name: string) {
         },
         [STORAGE_KEYS.darkMode, dark] as const,
       );
-      await page.screenshot({ path: path.join(dir, `${name}-${width}-${dark ? 'dark' : 'light'}.png`) });
+      await page.screenshot({
+        timeout: 60_000,
+        path: path.join(dir, `${name}-${width}-${dark ? 'dark' : 'light'}.png`),
+      });
     }
   }
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -52,6 +55,7 @@ async function shots(page: Page, name: string) {
 test('build a package with Message, Wait and Reboot steps, with their ranges checked, and save it', async ({
   page,
 }) => {
+  test.setTimeout(process.env.SHOTS_DIR ? 300_000 : 120_000);
   await signInAs(page, DEMO_ADMIN);
   const name = unique('E2E restart');
   await page.goto('/packages/builder');
@@ -64,10 +68,10 @@ test('build a package with Message, Wait and Reboot steps, with their ranges che
   await expect(message).toBeHidden();
 
   const wait = await openStep(page, 'Pause', 'Wait');
-  await wait.getByLabel('Seconds').fill('0');
+  await wait.getByRole('spinbutton', { name: 'Seconds', exact: true }).fill('0');
   await wait.getByRole('button', { name: 'Add Step', exact: true }).click();
   await expect(wait.getByText(packageMessages.stepFieldRange('Seconds', 1, 86_400))).toBeVisible();
-  await wait.getByLabel('Seconds').fill('120');
+  await wait.getByRole('spinbutton', { name: 'Seconds', exact: true }).fill('120');
   await wait.getByRole('button', { name: 'Add Step', exact: true }).click();
   await expect(wait).toBeHidden();
 
