@@ -11,12 +11,15 @@ import { releaseMessages } from '@outpost/contract/agent-releases';
 import type { RunDeploymentResult } from '@outpost/contract/deployments';
 import type { InventoryKind } from '@outpost/contract/devices';
 import type { Executor } from './actions/executor';
+import type { StepExecutor } from './actions/step-executor';
 import type { AgentConnection, Logger } from './connection';
 import type { RunJournal } from './deployment/journal';
 import { ProgressStream } from './deployment/progress';
+import { placeOf, restartForDeployment, resumeAfterRestart } from './deployment/reboot-resume';
 import type { ProgressOptions } from './deployment/progress';
 import { deploymentError } from './deployment/runner';
 import type { DeploymentCommand, DeploymentRunner } from './deployment/runner';
+import type { StepProgress } from './steps/deployment-loop';
 import type { ApplyOutcome, SettledUpdate } from './update/updater';
 
 // The commands an agent runs (agent.ts keeps the state; these take it as a context).
@@ -140,6 +143,8 @@ export type DeploymentContext = {
   progress: Partial<ProgressOptions> | undefined;
   log: Logger | undefined;
   result: SendResult;
+  /** REBOOT steps and installers' restarts (deployment/reboot-resume.ts) */
+  stepExecutor?: StepExecutor;
 };
 
 /** A deployment's command_result, and the journal told it finished. */
@@ -168,7 +173,9 @@ export async function runDeployment(
   if (before === 'finished') {
     return; // its result is in the outbox, on its way
   }
-  if (before === 'running') {
+  // a deployment that restarted the device on purpose resumes once (deployment/reboot-resume.ts)
+  const place = before === 'rebooting' ? placeOf(journal, commandId) : undefined;
+  if (before === 'running' || (before === 'rebooting' && !place)) {
     deploymentResult(
       ctx,
       commandId,
@@ -179,6 +186,9 @@ export async function runDeployment(
   }
   const controller = new AbortController();
   const stream = new ProgressStream(commandId, (message) => connection.sendReliable(message), ctx.progress);
+  if (place) {
+    stream.resumeAfter(place.seq);
+  }
   let finish: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (finish = resolve));
   running.set(commandId, { controller, stream, done });
@@ -187,17 +197,31 @@ export async function runDeployment(
   const cancelled = new Promise((resolve) => controller.signal.addEventListener('abort', resolve));
   const turn = Promise.race([state.lastRun, cancelled]).then(() => {
     if (!controller.signal.aborted) {
-      journal.set(commandId, 'running');
+      journal.set(commandId, 'running'); // a resumed deployment's place is taken here, before any report
     }
-    return deployments(command, {
-      report: (progress) => stream.report(progress),
-      signal: controller.signal,
-    });
+    const io = { report: (progress: StepProgress) => stream.report(progress), signal: controller.signal };
+    return place ? resumeAfterRestart(place, deployments, io) : deployments(command, io);
   });
   state.lastRun = Promise.all([state.lastRun, turn.catch(() => undefined)]);
   try {
     const outcome = await turn;
     if (state.isStopping) {
+      return;
+    }
+    if (outcome.restart) {
+      const restart = { ...outcome, restart: outcome.restart };
+      const send = (message: Parameters<typeof connection.sendReliable>[0]) =>
+        connection.sendReliable(message);
+      const failure = await restartForDeployment(
+        { journal, stepExecutor: ctx.stepExecutor, send, newId },
+        commandId,
+        place?.command ?? command,
+        stream,
+        restart,
+      );
+      if (failure !== null) {
+        deploymentResult(ctx, commandId, { deploymentStatus: 'failed', rebootRequired: true }, failure);
+      }
       return;
     }
     stream.close();

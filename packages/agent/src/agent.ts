@@ -8,6 +8,8 @@ import type {
 } from '@outpost/contract/agent-protocol';
 import type { InventoryKind } from '@outpost/contract/devices';
 import type { Executor } from './actions/executor';
+import type { StepExecutor } from './actions/step-executor';
+import { resumeSavedDeployments } from './deployment/reboot-resume';
 import { AgentConnection } from './connection';
 import type { Logger } from './connection';
 import { createMemoryJournal } from './deployment/journal';
@@ -55,6 +57,8 @@ export type AgentOptions = {
   welcomeTimeoutMs?: number;
   /** self-update of the packaged agent (update/updater.ts); without it update_agent fails */
   selfUpdate?: SelfUpdatePort;
+  /** restarts a deployment asks for (REBOOT steps); the runner's handlers use the same one */
+  stepExecutor?: StepExecutor;
 };
 
 export type Agent = {
@@ -183,6 +187,7 @@ export function createAgent(options: AgentOptions): Agent {
     progress: options.progress,
     log: options.log,
     result,
+    stepExecutor: options.stepExecutor,
   };
   const runDeploymentCommand = (commandId: string, command: DeploymentCommand) =>
     runDeployment(deploymentContext, commandId, command);
@@ -210,6 +215,8 @@ export function createAgent(options: AgentOptions): Agent {
     connection,
     start() {
       connection.start();
+      // deployments that restarted the device on purpose go on now, once
+      resumeSavedDeployments(journal, handled, runDeploymentCommand);
       if (backend.sessions) {
         pollTimer = setInterval(() => {
           pollSessions().catch((err: unknown) =>

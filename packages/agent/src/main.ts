@@ -3,6 +3,8 @@ import path from 'node:path';
 import { isSea } from 'node:sea';
 import { parseArgs } from 'node:util';
 import { RecordingExecutor, SystemExecutor, isDryRun } from './actions/executor';
+import { agentStepExecutor } from './actions/step-executor';
+import type { StepExecutor } from './actions/step-executor';
 import { createAgent } from './agent';
 import type { DeploymentRunner } from './deployment/runner';
 import { AgentConfig, defaultConfigPath, loadAgentConfig, saveAgentConfig } from './config';
@@ -106,10 +108,13 @@ async function enroll(args: {
 function lazyStepsRunner(
   config: AgentConfig,
   executor: SystemExecutor | RecordingExecutor,
+  stepExecutor: StepExecutor,
 ): DeploymentRunner {
   let runner: Promise<DeploymentRunner> | null = null;
   return async (command, io) => {
-    runner ??= import('./deployment/steps-runner').then((m) => m.createAgentStepsRunner(config, executor));
+    runner ??= import('./deployment/steps-runner').then((m) =>
+      m.createAgentStepsRunner(config, executor, { device: { executor: stepExecutor } }),
+    );
     return (await runner)(command, io);
   };
 }
@@ -134,6 +139,9 @@ async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
     process.exit(startup.code);
   }
   const executor = isDryRun() ? new RecordingExecutor() : new SystemExecutor();
+  const backend = createSystemBackend({ externalIpUrl: config.externalIpUrl, probes: probesMode() });
+  // messages and restarts of REBOOT and MESSAGE steps; who is logged in comes from the backend
+  const stepExecutor = agentStepExecutor(() => backend.sessions?.() ?? Promise.resolve([]));
   const agent = createAgent({
     server: config.server,
     deviceGuid: config.deviceGuid,
@@ -142,10 +150,11 @@ async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
     // deployments run with the step library in the agent's private work folder
     // (<stateDir>/work); the journal remembers which ones were running, so a restart never runs
     // one twice
-    deployments: lazyStepsRunner(config, executor),
+    deployments: lazyStepsRunner(config, executor, stepExecutor),
     journal: createFileJournal(path.join(config.stateDir, 'deployments.json')),
-    backend: createSystemBackend({ externalIpUrl: config.externalIpUrl, probes: probesMode() }),
+    backend,
     executor,
+    stepExecutor,
     log,
     sessionPollMs: sessionPollMs(),
     selfUpdate: {

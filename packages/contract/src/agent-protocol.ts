@@ -250,6 +250,10 @@ export const StepProgressMessage = z.object({
   errorMessage: z.string().max(4000).nullable().optional(),
   startedAt: isoTime.optional(),
   completedAt: isoTime.optional(),
+  /** the step log's note: a deferred reboot, a message no one saw (docs/product/rollouts.md#step-log) */
+  note: z.string().max(2000).nullable().optional(),
+  /** the device restarts for this step now: the server holds the row as 'rebooting' until the next progress */
+  hold: z.literal('rebooting').optional(),
 });
 export type StepProgressMessage = z.infer<typeof StepProgressMessage>;
 

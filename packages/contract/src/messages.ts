@@ -125,6 +125,8 @@ export const packageMessages = {
   stepDetailsInvalid: 'Step details are invalid',
   stepFieldText: (label: string) => `${label} must be text`,
   stepFieldNumber: (label: string) => `${label} must be a number`,
+  stepFieldRange: (label: string, min: number, max: number) =>
+    `${label} must be a whole number from ${min} to ${max}`,
   stepFieldBoolean: (label: string) => `${label} must be true or false`,
   stepFieldOption: (label: string, values: string[]) => `${label} must be one of: ${values.join(', ')}`,
   stepFieldFile: (label: string) => `${label} must be an uploaded file`,

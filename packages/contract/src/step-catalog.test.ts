@@ -51,12 +51,18 @@ const VALID: Record<StepType, Record<string, unknown>[]> = {
     { script_type: 'inline', script_content: 'Get-Date', execution_policy: 'RemoteSigned' },
     { script_type: 'file', script_file: file('setup.ps1') },
   ],
+  REBOOT: [{}, { message: 'Restarting soon', delay_seconds: 0, max_deferrals: 3, deferral_minutes: 30 }],
+  MESSAGE: [
+    { title: 'IT', message: 'Hello' },
+    { title: 'IT', message: 'Hi', timeout_seconds: '30' },
+  ],
+  WAIT: [{ seconds: 1 }, { seconds: 86_400 }],
 };
 
 const requiredMessage = (labels: string[]) => packageMessages.requiredStepFields(labels);
 
 describe('the step catalogue', () => {
-  it('has the seven step types of the spec, each with its fields', () => {
+  it('has the step types of the spec, each with its fields', () => {
     expect(Object.keys(STEP_CATALOG)).toEqual([...STEP_TYPES]);
     const keys = (t: StepType) => STEP_CATALOG[t].fields.map((f) => f.key);
     expect(keys('EXE')).toEqual([
@@ -67,6 +73,7 @@ describe('the step catalogue', () => {
       'arguments',
       'working_directory',
       'success_exit_codes',
+      'reboot_on_request',
     ]);
     expect(keys('MSI')).toEqual([
       'source_type',
@@ -76,6 +83,7 @@ describe('the step catalogue', () => {
       'properties',
       'ui_level',
       'success_exit_codes',
+      'reboot_on_request',
     ]);
     expect(keys('CUSTOM_ZIP')).toEqual([
       'zip_file',
@@ -157,7 +165,10 @@ describe.each(STEP_TYPES)('%s step details', (type) => {
 
   it('lists every missing required field in catalogue order', () => {
     const labels = STEP_CATALOG[type].fields.filter((f) => f.required && !f.showWhen).map((f) => f.label);
-    expect(parseStepDetails(type, {})).toEqual({ success: false, error: requiredMessage(labels) });
+    // a type without required fields (REBOOT) takes empty details
+    const expected =
+      labels.length > 0 ? { success: false, error: requiredMessage(labels) } : { success: true };
+    expect(parseStepDetails(type, {})).toMatchObject(expected);
   });
 });
 

@@ -1,4 +1,4 @@
-// docs/product/packages.md#step-types and #validation — the seven step types, their fields, and the rules that check
+// docs/product/packages.md#step-types and #validation — the step types, their fields, and the rules that check
 // them. The builder renders its forms from this catalogue and the server validates with the
 // schemas derived from it, so the UI and the API cannot disagree.
 //

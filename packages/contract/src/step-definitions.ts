@@ -9,6 +9,7 @@ import {
   type StepType,
   type StepTypeDefinition,
 } from './step-types';
+import { DEVICE_STEP_DEFINITIONS, rebootOnRequestField } from './step-definitions-device';
 
 // The catalogue itself: every step type with its fields, in the order the builder shows them.
 
@@ -119,6 +120,7 @@ export const STEP_CATALOG: Record<StepType, StepTypeDefinition> = {
       },
       workingDirectory,
       successExitCodes,
+      rebootOnRequestField,
     ],
   },
   MSI: {
@@ -174,6 +176,7 @@ export const STEP_CATALOG: Record<StepType, StepTypeDefinition> = {
         default: 'none',
       },
       successExitCodes,
+      rebootOnRequestField,
     ],
   },
   CUSTOM_ZIP: {
@@ -363,4 +366,5 @@ export const STEP_CATALOG: Record<StepType, StepTypeDefinition> = {
       storeOutputField,
     ],
   },
+  ...DEVICE_STEP_DEFINITIONS,
 };

@@ -73,7 +73,11 @@ function fieldValueSchema(field: StepField): z.ZodType {
     case 'custom_field':
       return z.string({ error: messages.stepFieldText(field.label) });
     case 'number':
-      return z.coerce.number({ error: messages.stepFieldNumber(field.label) });
+      // a blank number is no value (a required one then reads "missing"), not 0
+      return z.preprocess(
+        (v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
+        z.coerce.number({ error: messages.stepFieldNumber(field.label) }).optional(),
+      );
     case 'boolean':
       return z.boolean({ error: messages.stepFieldBoolean(field.label) });
     case 'select':
@@ -103,6 +107,14 @@ function checkFieldRules(type: StepType, details: Record<string, unknown>, ctx: 
     }
     if (field.key === 'sha256' && typeof value === 'string' && !SHA256_RE.test(value.trim())) {
       ctx.addIssue({ code: 'custom', path: [field.key], message: messages.stepSha256Format });
+    }
+    if (field.type === 'number' && field.range && typeof value === 'number' && !inRange(value, field.range)) {
+      const { min, max } = field.range;
+      ctx.addIssue({
+        code: 'custom',
+        path: [field.key],
+        message: messages.stepFieldRange(field.label, min, max),
+      });
     }
     if (field.key === 'success_exit_codes' && typeof value === 'string' && !EXIT_CODES_RE.test(value)) {
       ctx.addIssue({ code: 'custom', path: [field.key], message: messages.stepExitCodes });
@@ -137,6 +149,9 @@ function checkDownloadIntegrity(details: Record<string, unknown>, ctx: z.Refinem
     ctx.addIssue({ code: 'custom', path: ['sha256'], message: messages.stepHttpNeedsSha256 });
   }
 }
+
+const inRange = (n: number, range: { min: number; max: number }) =>
+  Number.isInteger(n) && n >= range.min && n <= range.max;
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -252,6 +267,9 @@ export const StepDetailsSchemas: Record<StepType, ReturnType<typeof detailsSchem
   FOLDER: detailsSchemaFor('FOLDER'),
   CMD: detailsSchemaFor('CMD'),
   POWERSHELL: detailsSchemaFor('POWERSHELL'),
+  REBOOT: detailsSchemaFor('REBOOT'),
+  MESSAGE: detailsSchemaFor('MESSAGE'),
+  WAIT: detailsSchemaFor('WAIT'),
 };
 
 export type StepDetails = Record<string, unknown>;

@@ -3,7 +3,18 @@ import { Id } from './input';
 
 // The step types and the shapes of their fields (see step-catalog.ts).
 
-export const STEP_TYPES = ['EXE', 'MSI', 'CUSTOM_ZIP', 'REGISTRY', 'FOLDER', 'CMD', 'POWERSHELL'] as const;
+export const STEP_TYPES = [
+  'EXE',
+  'MSI',
+  'CUSTOM_ZIP',
+  'REGISTRY',
+  'FOLDER',
+  'CMD',
+  'POWERSHELL',
+  'REBOOT',
+  'MESSAGE',
+  'WAIT',
+] as const;
 export const StepType = z.enum(STEP_TYPES);
 export type StepType = z.infer<typeof StepType>;
 
@@ -49,6 +60,8 @@ export type StepField = {
   showWhen?: FieldCondition;
   /** File fields: the extensions offered by the picker (a hint, except where a rule says so). */
   accept?: string;
+  /** Number fields: the whole numbers allowed, inclusive (docs/product/rollouts.md#reboot-message-and-wait-steps). */
+  range?: { min: number; max: number };
 };
 
 export type StepTypeDefinition = {

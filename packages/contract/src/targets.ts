@@ -38,6 +38,10 @@ export const STEP_TARGETS: Record<StepType, readonly TargetOs[]> = {
   FOLDER: TARGET_OSES,
   CMD: TARGET_OSES,
   POWERSHELL: TARGET_OSES,
+  // docs/product/rollouts.md#reboot-message-and-wait-steps: each OS has its own way to do them
+  REBOOT: TARGET_OSES,
+  MESSAGE: TARGET_OSES,
+  WAIT: TARGET_OSES,
 };
 
 export const stepRunsOn = (type: StepType, target: TargetOs): boolean => STEP_TARGETS[type].includes(target);

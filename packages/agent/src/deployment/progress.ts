@@ -100,6 +100,11 @@ export class ProgressStream {
     return this.seq;
   }
 
+  /** Goes on numbering after `seq`: a deployment resumed after a restart (deployment/reboot-resume.ts). */
+  resumeAfter(seq: number): void {
+    this.seq = Math.max(this.seq, seq);
+  }
+
   report(progress: StepProgress): void {
     if (this.isClosed) {
       return;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Executor } from '../actions/executor';
+import type { DeviceSteps } from '../steps/context';
 import type { ProcessRunner } from '../steps/process-runner';
 import { runDeployment } from '../steps/run-deployment';
 import { createFileFetcher, downloadUrl } from './http-files';
@@ -19,6 +20,8 @@ export type StepsRunnerOptions = AgentCredentials & {
   secureFolder?: (dir: string) => Promise<void>;
   runner?: ProcessRunner;
   platform?: NodeJS.Platform;
+  /** REBOOT, MESSAGE, WAIT: the step executor (docs/product/rollouts.md#reboot-message-and-wait-steps) */
+  device?: DeviceSteps;
 };
 
 /**
@@ -43,6 +46,7 @@ export function createStepsRunner(options: StepsRunnerOptions): DeploymentRunner
       platform: options.platform,
       workDir: options.workDir,
       secureFolder: options.secureFolder,
+      device: options.device,
     });
 }
 
@@ -50,7 +54,7 @@ export function createStepsRunner(options: StepsRunnerOptions): DeploymentRunner
 export function createAgentStepsRunner(
   config: AgentCredentials & { stateDir: string },
   executor: Pick<Executor, 'secureFolder'>,
-  extra: Pick<StepsRunnerOptions, 'runner' | 'platform'> = {},
+  extra: Pick<StepsRunnerOptions, 'runner' | 'platform' | 'device'> = {},
 ): DeploymentRunner {
   return createStepsRunner({
     server: config.server,

@@ -1,9 +1,13 @@
 import { STEP_TYPES } from '@outpost/contract/step-catalog';
 import type { StepType } from '@outpost/contract/step-catalog';
+import type { StepExecutor } from '../actions/step-executor';
 import type { DeploymentRunner } from '../deployment/runner';
 import { exitCodeMessage, timeoutMessage } from '../steps/context';
 import type { StepContext, StepHandler, StepOutcome } from '../steps/context';
 import { runStepLoop } from '../steps/deployment-loop';
+import { runMessageStep } from '../steps/message';
+import { runRebootStep, withRebootOnRequest } from '../steps/reboot';
+import { runWaitStep } from '../steps/wait';
 import type { Rng } from './rng';
 
 // Deployments on a simulated machine: the step library's own loop (step order, retries as
@@ -57,6 +61,9 @@ const FAILURE_CODES: Record<StepType, number[]> = {
   CUSTOM_ZIP: [1, 2],
   FOLDER: [5],
   REGISTRY: [1],
+  REBOOT: [1],
+  MESSAGE: [1],
+  WAIT: [1],
 };
 
 type Script = { lines: string[]; failure: string; exitCode?: number; durationMs?: number };
@@ -170,6 +177,11 @@ function script(type: StepType, details: Record<string, unknown>): Script {
         lines: ['The operation completed successfully.'],
         failure: 'ERROR: Access is denied.',
       };
+    // these run the real handlers through the simulated machine's step executor (below)
+    case 'REBOOT':
+    case 'MESSAGE':
+    case 'WAIT':
+      return { lines: [], failure: 'The step could not run.' };
   }
 }
 
@@ -234,12 +246,25 @@ function simulatedHandler(type: StepType, options: SimDeploymentOptions, rng: Rn
   };
 }
 
-/** The deployment runner of one simulated machine; `rng` makes it repeatable for a seed. */
-export function createSimulatedRunner(options: Partial<SimDeploymentOptions>, rng: Rng): DeploymentRunner {
+/**
+ * The deployment runner of one simulated machine; `rng` makes it repeatable for a seed. REBOOT,
+ * MESSAGE and WAIT run the real handlers against `stepExecutor` (the simulated machine's: a
+ * message is recorded, a restart powers the machine off and on, a wait runs at `timeScale`).
+ */
+export function createSimulatedRunner(
+  options: Partial<SimDeploymentOptions>,
+  rng: Rng,
+  stepExecutor?: StepExecutor,
+): DeploymentRunner {
   const settings: SimDeploymentOptions = { ...DEFAULT_SIM_DEPLOYMENTS, ...options };
   const handlers = Object.fromEntries(
     STEP_TYPES.map((type) => [type, simulatedHandler(type, settings, rng)]),
   ) as Record<StepType, StepHandler>;
+  handlers.REBOOT = runRebootStep;
+  handlers.MESSAGE = runMessageStep;
+  handlers.WAIT = runWaitStep;
+  handlers.EXE = withRebootOnRequest(handlers.EXE);
+  handlers.MSI = withRebootOnRequest(handlers.MSI);
   return (command, io) =>
     runStepLoop(command, {
       report: io.report,
@@ -248,6 +273,7 @@ export function createSimulatedRunner(options: Partial<SimDeploymentOptions>, rn
       usesDisk: false,
       platform: settings.platform,
       workDir: settings.platform === 'win32' ? 'C:\\Windows\\Temp\\Outpost' : '/var/tmp/outpost',
+      ...(stepExecutor && { device: { executor: stepExecutor, timeScale: settings.timeScale } }),
       fetchFile: () => Promise.reject(new Error('a simulated machine fetches no files')),
       download: () => Promise.reject(new Error('a simulated machine downloads nothing')),
       // the output of a simulated step is a few lines: send it as it comes, every 500 ms at most

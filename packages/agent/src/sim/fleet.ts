@@ -6,6 +6,7 @@ import { enrollDevice } from '../enroll';
 import { enrollWithRetry } from './enroll-retry';
 import type { AgentIdentity } from '../enroll';
 import { createMemoryOutbox } from '../outbox';
+import { RecordingStepExecutor } from '../actions/step-executor';
 import { DEFAULT_SIM_DEPLOYMENTS, createSimulatedRunner } from './deployments';
 import type { SimDeploymentOptions } from './deployments';
 import { DEFAULT_POWER, SimulatedExecutor, createPowerCycle } from './power';
@@ -108,6 +109,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     // files; a deployment running when the machine restarts is lost, as on a real one.
     const outbox = createMemoryOutbox();
     const journal = createMemoryJournal();
+    // messages are recorded; a restart a deployment orders powers the machine off and on, and
+    // the agent that boots resumes the deployment from the journal (docs/product/rollouts.md)
+    const stepExecutor = new RecordingStepExecutor({
+      sessions: () => device.sessions,
+      onReboot: () => executor.onPowerOff?.('restart'),
+    });
     const deployments = createSimulatedRunner(
       {
         failureRate: options.failureRate ?? DEFAULT_SIM_DEPLOYMENTS.failureRate,
@@ -116,6 +123,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         platform: device.facts.osType === 'macos' ? 'darwin' : 'win32',
       },
       createRng((seed * 31 + i) ^ 0xde910),
+      stepExecutor,
     );
     const boot = () =>
       createAgent({
@@ -127,6 +135,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         executor,
         deployments,
         journal,
+        stepExecutor,
         log: options.log,
         // A restarted server is found within 10 s (a refused connection costs the server
         // nothing); once it answers, its upgrade budget paces the fleet with Retry-After.

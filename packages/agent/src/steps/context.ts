@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FileRef } from '@outpost/contract/step-catalog';
+import type { StepExecutor } from '../actions/step-executor';
 import type { ProcessRequest, ProcessRunner } from './process-runner';
 
 // What a step handler gets: the platform, its folders, the process runner wired to the step's
@@ -54,8 +55,19 @@ export class StepError extends Error {
   }
 }
 
+/** A restart the step asks for once it has completed (docs/product/rollouts.md#reboot-message-and-wait-steps). */
+export type RestartRequest = { delaySeconds: number; message?: string };
+
 export type StepOutcome =
-  | { status: 'completed'; exitCode: number | null; rebootRequired: boolean }
+  | {
+      status: 'completed';
+      exitCode: number | null;
+      rebootRequired: boolean;
+      /** the step log's note (a message no one saw, a restart ordered) */
+      note?: string;
+      /** the device restarts after this step; the deployment goes on with the next step afterwards */
+      restart?: RestartRequest;
+    }
   | { status: 'failed'; exitCode: number | null; errorMessage: string }
   | { status: 'cancelled'; exitCode: null };
 
@@ -76,6 +88,17 @@ export type StepContext = {
   zipLimits: ZipLimits;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** the device and its user (REBOOT, MESSAGE, WAIT): the step executor, and how fast time runs */
+  device?: DeviceSteps;
+  /** sets the step log's note while the step runs (a deferred reboot) */
+  note?: (text: string) => void;
+};
+
+/** What the REBOOT, MESSAGE and WAIT steps act through. */
+export type DeviceSteps = {
+  executor: StepExecutor;
+  /** real milliseconds per step millisecond (the simulator runs faster; default 1) */
+  timeScale?: number;
 };
 
 export type StepHandler = (details: Record<string, unknown>, ctx: StepContext) => Promise<StepOutcome>;

@@ -8,7 +8,16 @@ import { STEP_CATALOG, StepType, parseStepDetails } from '@outpost/contract/step
 import { deviceTargetOs, stepRunsOn, targetOsLabel } from '@outpost/contract/targets';
 import type { TargetOs } from '@outpost/contract/targets';
 import type { z } from 'zod';
-import type { Download, FetchFile, StepContext, StepHandler, StepOutcome, ZipLimits } from './context';
+import type {
+  DeviceSteps,
+  Download,
+  FetchFile,
+  RestartRequest,
+  StepContext,
+  StepHandler,
+  StepOutcome,
+  ZipLimits,
+} from './context';
 import { CANCELLED_MESSAGE, DEFAULT_ZIP_LIMITS, StepError, errorText } from './context';
 import { CappedOutput, DEFAULT_OUTPUT_LIMITS } from './output';
 import type { OutputLimits } from './output';
@@ -54,6 +63,8 @@ export type DeploymentDeps = {
   usesDisk?: boolean;
   /** told why a run stopped before a step its maintenance window has no room for (window.ts) */
   onWindowClosed?: (note: string) => void;
+  /** REBOOT, MESSAGE, WAIT: the step executor (docs/product/rollouts.md#reboot-message-and-wait-steps) */
+  device?: DeviceSteps;
 };
 
 export type StepStatus = 'completed' | 'failed' | 'cancelled';
@@ -70,6 +81,7 @@ export type AttemptResult = {
   completedAt: string;
   /** exit code 3010 or 1641 among the step's success codes */
   rebootRequired: boolean;
+  restart?: RestartRequest;
 };
 
 export type StepResult = {
@@ -78,7 +90,12 @@ export type StepResult = {
   status: StepStatus;
   attempts: AttemptResult[];
   rebootRequired: boolean;
+  /** the step asked for a restart: the loop stopped after it */
+  restart?: RestartRequest;
 };
+
+/** Where a deployment stopped for a restart, and what it asked for. */
+export type RestartPoint = RestartRequest & { stepOrder: number; attempt: number };
 
 export type DeploymentResult = {
   /** failed only when a step with fail_deployment_on_error failed */
@@ -87,6 +104,8 @@ export type DeploymentResult = {
   steps: StepResult[];
   /** the run stopped before this step: the maintenance window would close while it ran (window.ts) */
   waitingForWindowAtStep?: number;
+  /** the deployment stopped for a restart (the steps after it have not run) */
+  restart?: RestartPoint;
 };
 
 const FILE_FIELDS = ['file', 'zip_file', 'script_file'] as const;
@@ -167,6 +186,15 @@ async function runSteps(
     }
     const result = await runStep(step, settings);
     results.push(result);
+    if (result.restart) {
+      const attempt = result.attempts.length;
+      return {
+        status,
+        rebootRequired: false,
+        steps: results,
+        restart: { ...result.restart, stepOrder: step.stepOrder, attempt },
+      };
+    }
     if (result.status === 'cancelled') {
       status = 'cancelled';
     } else if (result.status === 'failed' && step.failDeploymentOnError) {
@@ -238,6 +266,7 @@ async function runStep(step: DeploymentStep, settings: Settings): Promise<StepRe
         status: settings.signal.aborted && result.status === 'failed' ? 'cancelled' : result.status,
         attempts,
         rebootRequired: result.rebootRequired,
+        ...(result.restart && { restart: result.restart }),
       };
     }
   }
@@ -273,6 +302,8 @@ async function runAttempt(
     zipLimits: settings.zipLimits,
     stdout: (text) => stdout.push(text),
     stderr: (text) => stderr.push(text),
+    device: deps.device,
+    note: (note) => deps.report({ stepOrder, status: 'running', attempt, note }),
   });
   let outcome: StepOutcome;
   let isRetryable = true;
@@ -310,6 +341,7 @@ async function runAttempt(
     errorMessage,
     startedAt,
     completedAt,
+    ...(outcome.status === 'completed' && outcome.note !== undefined && { note: outcome.note }),
   });
   return {
     result: {
@@ -322,6 +354,7 @@ async function runAttempt(
       startedAt,
       completedAt,
       rebootRequired: outcome.status === 'completed' && outcome.rebootRequired,
+      ...(outcome.status === 'completed' && outcome.restart && { restart: outcome.restart }),
     },
     isRetryable,
   };

@@ -8,9 +8,12 @@ import { runStepLoop } from './deployment-loop';
 import type { DeploymentDeps as LoopDeps, DeploymentResult } from './deployment-loop';
 import { runExeStep } from './exe';
 import { runFolderStep } from './folder';
+import { runMessageStep } from './message';
 import { runMsiStep } from './msi';
 import { runPowerShellStep } from './powershell';
+import { runRebootStep, withRebootOnRequest } from './reboot';
 import { runRegistryStep } from './registry';
+import { runWaitStep } from './wait';
 
 // The real agent's deployments: the step loop (deployment-loop.ts) with the real handler of
 // every step type.
@@ -18,6 +21,7 @@ import { runRegistryStep } from './registry';
 export type {
   AttemptResult,
   DeploymentResult,
+  RestartPoint,
   StepProgress,
   StepResult,
   StepStatus,
@@ -26,11 +30,14 @@ export type {
 export const STEP_HANDLERS: Record<StepType, StepHandler> = {
   CMD: runCmdStep,
   POWERSHELL: runPowerShellStep,
-  EXE: runExeStep,
-  MSI: runMsiStep,
+  EXE: withRebootOnRequest(runExeStep),
+  MSI: withRebootOnRequest(runMsiStep),
   CUSTOM_ZIP: runCustomZipStep,
   FOLDER: runFolderStep,
   REGISTRY: runRegistryStep,
+  REBOOT: runRebootStep,
+  MESSAGE: runMessageStep,
+  WAIT: runWaitStep,
 };
 
 export type DeploymentDeps = Omit<LoopDeps, 'handlers'> & {

@@ -63,6 +63,11 @@ export type ProgressWrite = {
   expectedStatus: JobStatus;
   /** the seq of the row's last message in the batch */
   progressSeq: number;
+  /**
+   * the device restarts for a step: the row is held 'rebooting' with this note; null clears a
+   * 'rebooting' hold (the agent is back), other holds stay (docs/product/rollouts.md#reboot-message-and-wait-steps)
+   */
+  rebootHold?: { note: string } | null;
   /** null: the row's current step stays (messages for a row that has ended) */
   currentStepOrder: number | null;
   /** set when the row starts running with these messages */
@@ -131,8 +136,9 @@ export async function writeStepProgress(
         ${column((w) => w.progressSeq, 'int')},
         ${column((w) => w.currentStepOrder, 'int')},
         ${column((w) => iso(w.startedAt), 'timestamptz')},
-        ${column((w) => w.logs.some((l) => l.status === 'completed' && isRebootCode(l.exitCode)), 'boolean')}
-      ) as r(id, expected_seq, expected_status, seq, step_order, row_started_at, may_reboot)
+        ${column((w) => w.logs.some((l) => l.status === 'completed' && isRebootCode(l.exitCode)), 'boolean')},
+        ${column((w) => w.rebootHold?.note ?? null, 'text')}
+      ) as r(id, expected_seq, expected_status, seq, step_order, row_started_at, may_reboot, reboot_note)
     ),
     v as (
       select * from unnest(
@@ -153,9 +159,10 @@ export async function writeStepProgress(
         ${logColumn((l) => l.stdoutCutBytes ?? 0, 'bigint')},
         ${logColumn((l) => l.stderrCutBytes ?? 0, 'bigint')},
         ${logColumn((l) => l.output ?? null, 'text')},
-        ${logColumn((l) => l.errorMessage ?? null, 'text')}
+        ${logColumn((l) => l.errorMessage ?? null, 'text')},
+        ${logColumn((l) => l.note ?? null, 'text')}
       ) as v(id, step_order, step_name, attempt, status, exit_code, started_at, completed_at, duration_ms,
-             stdout_log, stderr_log, stdout_cut_bytes, stderr_cut_bytes, output, error_message)
+             stdout_log, stderr_log, stdout_cut_bytes, stderr_cut_bytes, output, error_message, note)
     ),
     dev as (
       update ${deviceDeployments} d set
@@ -163,6 +170,10 @@ export async function writeStepProgress(
         current_step_order = coalesce(r.step_order, d.current_step_order),
         status = case when r.row_started_at is null then d.status else 'running' end,
         started_at = coalesce(r.row_started_at, d.started_at),
+        hold = case when r.reboot_note is not null then 'rebooting'
+          when d.hold = 'rebooting' then null else d.hold end,
+        hold_note = case when r.reboot_note is not null then r.reboot_note
+          when d.hold = 'rebooting' then null else d.hold_note end,
         -- only rows with a candidate (an attempt ending completed with a reboot code) look at v
         reboot_required = d.reboot_required or (r.may_reboot and coalesce((
           select bool_or(coalesce(
@@ -178,9 +189,10 @@ export async function writeStepProgress(
     logs as (
       insert into ${deploymentStepLogs} as l (device_deployment_id, step_order, step_name, attempt, status,
         exit_code, started_at, completed_at, duration_ms, stdout_log, stderr_log, stdout_cut_bytes,
-        stderr_cut_bytes, output, error_message)
+        stderr_cut_bytes, output, error_message, note)
       select v.id, v.step_order, v.step_name, v.attempt, v.status, v.exit_code, v.started_at, v.completed_at,
-        v.duration_ms, v.stdout_log, v.stderr_log, v.stdout_cut_bytes, v.stderr_cut_bytes, v.output, v.error_message
+        v.duration_ms, v.stdout_log, v.stderr_log, v.stdout_cut_bytes, v.stderr_cut_bytes, v.output, v.error_message,
+        v.note
       from v join dev on dev.id = v.id
       on conflict (device_deployment_id, step_order, attempt) do update set
         stdout_log = ${keptLog('stdout_log')},
@@ -192,6 +204,7 @@ export async function writeStepProgress(
         completed_at = ${whenFinal('completed_at')},
         error_message = ${whenFinal('error_message')},
         output = ${whenFinal('output')},
+        note = coalesce(excluded.note, l.note),
         duration_ms = case when ${isFinal}
           then ${durationSince(sql`coalesce(l.started_at, excluded.completed_at)`, sql`excluded.completed_at`)}
           else l.duration_ms end

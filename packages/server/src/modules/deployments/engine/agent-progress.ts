@@ -21,7 +21,7 @@ import { AGENT_BATCH, AGENT_BATCH_LANES } from './agent-results';
 import type { Clock } from './clock';
 import type { DeviceDeploymentState } from './device-rows.queries';
 import { isTerminal } from './job-updates';
-import { attemptsOf, REBOOT_CODES, stepLogOf, unapplied } from './progress-messages';
+import { attemptsOf, REBOOT_CODES, rebootHoldOf, stepLogOf, unapplied } from './progress-messages';
 import type { Settler } from './settler';
 
 // Step progress from agents updates step logs and device rows, each message once (progress
@@ -113,6 +113,7 @@ async function progressPass(
       expectedSeq: dd.progressSeq,
       expectedStatus: dd.status,
       progressSeq: last.seq,
+      rebootHold: rebootHoldOf(fresh),
     };
     itemOf.set(dd.id, item);
     if (isTerminal(dd.status)) {

@@ -61,10 +61,12 @@ function mergeProgress(a: StepProgressMessage, b: StepProgressMessage): StepProg
     return text === '' ? undefined : text;
   };
   const output = { stdout: joined(a.stdout, b.stdout), stderr: joined(a.stderr, b.stderr) };
+  // the latest note wins (a deferred reboot, then the restart; docs/product/rollouts.md#step-log)
+  const note = b.note ?? a.note;
   if (a.status !== 'running') {
-    return { ...a, ...output };
+    return { ...a, ...output, note };
   }
-  return { ...a, ...b, startedAt: a.startedAt ?? b.startedAt, ...output };
+  return { ...a, ...b, startedAt: a.startedAt ?? b.startedAt, ...output, note };
 }
 
 /** The notes of an attempt: its number when retried, a reboot asked for, a retry to come. */
@@ -80,6 +82,15 @@ export function notesFor(m: StepProgressMessage, retryCount: number, attempt: nu
     notes.push(`Failed; the step is retried (attempt ${attempt + 1} of ${retryCount + 1} next)`);
   }
   return notes.length > 0 ? notes.join('\n') : null;
+}
+
+/**
+ * What a row's fresh messages do to its 'rebooting' hold: the last one reporting a restart sets it
+ * (with its note), any later message clears it (the agent is back); null: clear a rebooting hold.
+ */
+export function rebootHoldOf(fresh: StepProgressMessage[]): { note: string } | null {
+  const last = fresh.at(-1);
+  return last?.hold === 'rebooting' ? { note: last.note ?? 'Rebooting' } : null;
 }
 
 /** An attempt's log as a (merged) message writes it: the step's name, the notes, its times. */
@@ -101,6 +112,7 @@ export function stepLogOf(m: StepProgressMessage, job: JobRow, now: Date): Progr
     stdoutCutBytes: stdout.cutBytes,
     stderrLog: stderr.text,
     stderrCutBytes: stderr.cutBytes,
+    note: m.note ?? null,
     ...(isFinal && {
       exitCode: m.exitCode ?? null,
       completedAt,

@@ -122,6 +122,10 @@ export function StepField({ field, control, isMissing, onUploadingChange }: Prop
                   <Input
                     id={id}
                     type="number"
+                    inputMode="numeric"
+                    min={field.range?.min}
+                    max={field.range?.max}
+                    step={field.range ? 1 : undefined}
                     placeholder={field.placeholder}
                     value={typeof f.value === 'number' ? f.value : ''}
                     onChange={(e) => f.onChange(e.target.value === '' ? undefined : Number(e.target.value))}

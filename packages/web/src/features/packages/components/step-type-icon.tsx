@@ -1,4 +1,15 @@
-import { Archive, FileCode2, FolderPlus, KeyRound, Package, SquareTerminal, Terminal } from 'lucide-react';
+import {
+  Archive,
+  FileCode2,
+  FolderPlus,
+  Hourglass,
+  KeyRound,
+  MessageSquareText,
+  Package,
+  RotateCcw,
+  SquareTerminal,
+  Terminal,
+} from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { StepType } from '@outpost/contract/step-catalog';
 import { cn } from '../../../lib/cn';
@@ -11,6 +22,9 @@ const icons: Record<StepType, LucideIcon> = {
   FOLDER: FolderPlus,
   CMD: Terminal,
   POWERSHELL: SquareTerminal,
+  REBOOT: RotateCcw,
+  MESSAGE: MessageSquareText,
+  WAIT: Hourglass,
 };
 
 const tones: Record<StepType, string> = {
@@ -21,6 +35,9 @@ const tones: Record<StepType, string> = {
   FOLDER: 'bg-emerald-50 text-emerald-600 dark:bg-emerald-500/10 dark:text-emerald-400',
   CMD: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300',
   POWERSHELL: 'bg-blue-50 text-blue-700 dark:bg-blue-500/10 dark:text-blue-400',
+  REBOOT: 'bg-rose-50 text-rose-600 dark:bg-rose-500/10 dark:text-rose-400',
+  MESSAGE: 'bg-teal-50 text-teal-600 dark:bg-teal-500/10 dark:text-teal-400',
+  WAIT: 'bg-orange-50 text-orange-600 dark:bg-orange-500/10 dark:text-orange-400',
 };
 
 export function StepTypeIcon({ type, className }: { type: StepType; className?: string }) {

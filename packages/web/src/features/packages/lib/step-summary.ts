@@ -4,6 +4,7 @@ import { showFileName } from '@outpost/contract/files';
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 const fileName = (v: unknown) => showFileName(FileRef.safeParse(v).data?.originalFilename ?? '');
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const firstLine = (v: unknown) => text(v).split(/\r?\n/)[0] ?? '';
 
 /** One line that tells steps of a package apart in the list (what runs, or what changes). */
@@ -30,5 +31,19 @@ export function stepSummary(type: StepType, d: Record<string, unknown>): string 
       return firstLine(d.command);
     case 'POWERSHELL':
       return d.script_type === 'file' ? fileName(d.script_file) : firstLine(d.script_content);
+    case 'REBOOT': {
+      const deferrals = num(d.max_deferrals);
+      return [
+        `Restart after ${num(d.delay_seconds) ?? 60} s`,
+        deferrals ? `up to ${deferrals} deferral${deferrals === 1 ? '' : 's'}` : '',
+        firstLine(d.message) && `“${firstLine(d.message)}”`,
+      ]
+        .filter(Boolean)
+        .join(' · ');
+    }
+    case 'MESSAGE':
+      return [text(d.title), firstLine(d.message)].filter(Boolean).join(': ');
+    case 'WAIT':
+      return num(d.seconds) === undefined ? '' : `Wait ${num(d.seconds)!.toLocaleString('en-US')} s`;
   }
 }
