@@ -60,119 +60,137 @@ const ACTION_NAMES: Record<RolloutAction, string> = {
   'skip-gate': 'Skip Rollout Gate',
 };
 
+async function pause(
+  deps: RolloutActionDeps,
+  tx: Executor,
+  ctx: RequestContext,
+  job: JobRow,
+): Promise<Outcome> {
+  if (job.rolloutState !== 'running') {
+    throw conflict(messages.notRunning(job.rolloutState!), 'ROLLOUT_NOT_RUNNING');
+  }
+  const wave = job.currentWave!;
+  const rows = await deps.engine.rollouts.holdUntaken(
+    tx,
+    job,
+    wave,
+    'halted',
+    messages.heldByPause(who(ctx)),
+  );
+  await updateWave(tx, job.id, wave, { soakUntil: null });
+  const after = await setRolloutState(
+    tx,
+    job.id,
+    { rolloutState: 'paused', rolloutStateReason: messages.paused(who(ctx)) },
+    new Date(),
+  );
+  return { change: { job: after, woken: [], rows } };
+}
+
+async function resume(
+  deps: RolloutActionDeps,
+  tx: Executor,
+  ctx: RequestContext,
+  job: JobRow,
+  body: ResumeRolloutBody,
+): Promise<Outcome> {
+  if (job.rolloutState !== 'paused' && job.rolloutState !== 'halted') {
+    throw conflict(messages.notResumable(job.rolloutState!), 'ROLLOUT_NOT_RESUMABLE');
+  }
+  const wave = job.currentWave!;
+  if (job.rolloutState === 'halted') {
+    // the failures so far were seen: the wave halts again only on a new one
+    const counts = await oneWaveCounts(tx, job.id, wave);
+    await updateWave(tx, job.id, wave, { resumedFailedDevices: counts.failed });
+  }
+  let steps: JobRow['steps'] | undefined;
+  if (body.use_current_package) {
+    const snapshot = job.packageId === null ? null : await snapshotSteps(tx, ctx, job.packageId);
+    if (!snapshot) {
+      throw notFound(packageMessages.packageNotFound, 'PACKAGE_NOT_FOUND');
+    }
+    steps = snapshot.steps;
+    await insertJobFiles(tx, job.id, snapshot.fileIds);
+  }
+  const resumed = await setRolloutState(
+    tx,
+    job.id,
+    { rolloutState: 'running', rolloutStateReason: messages.resumed(who(ctx)), ...(steps && { steps }) },
+    new Date(),
+  );
+  const { rows, woken } = await deps.engine.rollouts.release(tx, resumed, wave, ['halted']);
+  const next = await deps.engine.rollouts.evaluateLocked(tx, resumed);
+  return {
+    change: {
+      job: next?.job ?? resumed,
+      woken: [...woken, ...(next?.woken ?? [])],
+      rows: [...rows, ...(next?.rows ?? [])],
+    },
+  };
+}
+
+async function skipGate(
+  deps: RolloutActionDeps,
+  tx: Executor,
+  ctx: RequestContext,
+  job: JobRow,
+  body: SkipGateBody,
+): Promise<Outcome> {
+  if (job.rolloutState !== 'running' && job.rolloutState !== 'paused' && job.rolloutState !== 'halted') {
+    throw conflict(messages.notSkippable(job.rolloutState!), 'ROLLOUT_NOT_SKIPPABLE');
+  }
+  const wave = job.currentWave!;
+  await updateWave(tx, job.id, wave, {
+    gateSkippedReason: body.reason,
+    gateSkippedBy: ctx.userId,
+    gateSkippedByName: who(ctx),
+  });
+  const running = await setRolloutState(
+    tx,
+    job.id,
+    { rolloutState: 'running', rolloutStateReason: messages.gateSkipped(wave, who(ctx), body.reason) },
+    new Date(),
+  );
+  // the wave's held rows run along with the next wave
+  const released = await deps.engine.rollouts.release(tx, running, wave, ['halted']);
+  const next = await deps.engine.rollouts.advance(tx, running, wave);
+  return {
+    change: {
+      job: next?.job ?? running,
+      woken: [...released.woken, ...(next?.woken ?? [])],
+      rows: [...released.rows, ...(next?.rows ?? [])],
+    },
+  };
+}
+
+async function abort(
+  deps: RolloutActionDeps,
+  tx: Executor,
+  ctx: RequestContext,
+  job: JobRow,
+): Promise<Outcome> {
+  if (job.rolloutState === 'completed' || job.rolloutState === 'aborted') {
+    throw conflict(messages.notAbortable(job.rolloutState), 'ROLLOUT_NOT_ABORTABLE');
+  }
+  await updateWave(tx, job.id, job.currentWave!, { soakUntil: null });
+  await setRolloutState(
+    tx,
+    job.id,
+    { rolloutState: 'aborted', rolloutStateReason: messages.aborted(who(ctx)) },
+    new Date(),
+  );
+  if (isTerminal(job.status)) {
+    return { change: { job: await updateJob(tx, job.id, {}), woken: [], rows: [] } };
+  }
+  const ended = await endUnfinishedRows(tx, deps.commandQueue, ctx, job.id);
+  await updateJob(tx, job.id, { status: 'cancelled' });
+  const { after } = await deps.engine.settleJob(tx, job.id);
+  return { change: { job: after, woken: [], rows: [] }, ended };
+}
+
 export function createRolloutActions(deps: RolloutActionDeps) {
   const { db, engine } = deps;
   const { rollouts } = engine;
-
-  async function pause(tx: Executor, ctx: RequestContext, job: JobRow): Promise<Outcome> {
-    if (job.rolloutState !== 'running') {
-      throw conflict(messages.notRunning(job.rolloutState!), 'ROLLOUT_NOT_RUNNING');
-    }
-    const wave = job.currentWave!;
-    const rows = await rollouts.holdUntaken(tx, job, wave, 'halted', messages.heldByPause(who(ctx)));
-    await updateWave(tx, job.id, wave, { soakUntil: null });
-    const after = await setRolloutState(
-      tx,
-      job.id,
-      { rolloutState: 'paused', rolloutStateReason: messages.paused(who(ctx)) },
-      new Date(),
-    );
-    return { change: { job: after, woken: [], rows } };
-  }
-
-  async function resume(
-    tx: Executor,
-    ctx: RequestContext,
-    job: JobRow,
-    body: ResumeRolloutBody,
-  ): Promise<Outcome> {
-    if (job.rolloutState !== 'paused' && job.rolloutState !== 'halted') {
-      throw conflict(messages.notResumable(job.rolloutState!), 'ROLLOUT_NOT_RESUMABLE');
-    }
-    const wave = job.currentWave!;
-    if (job.rolloutState === 'halted') {
-      // the failures so far were seen: the wave halts again only on a new one
-      const counts = await oneWaveCounts(tx, job.id, wave);
-      await updateWave(tx, job.id, wave, { resumedFailedDevices: counts.failed });
-    }
-    let steps: JobRow['steps'] | undefined;
-    if (body.use_current_package) {
-      const snapshot = job.packageId === null ? null : await snapshotSteps(tx, ctx, job.packageId);
-      if (!snapshot) {
-        throw notFound(packageMessages.packageNotFound, 'PACKAGE_NOT_FOUND');
-      }
-      steps = snapshot.steps;
-      await insertJobFiles(tx, job.id, snapshot.fileIds);
-    }
-    const resumed = await setRolloutState(
-      tx,
-      job.id,
-      { rolloutState: 'running', rolloutStateReason: messages.resumed(who(ctx)), ...(steps && { steps }) },
-      new Date(),
-    );
-    const { rows, woken } = await rollouts.release(tx, resumed, wave, ['halted']);
-    const next = await rollouts.evaluateLocked(tx, resumed);
-    return {
-      change: {
-        job: next?.job ?? resumed,
-        woken: [...woken, ...(next?.woken ?? [])],
-        rows: [...rows, ...(next?.rows ?? [])],
-      },
-    };
-  }
-
-  async function skipGate(
-    tx: Executor,
-    ctx: RequestContext,
-    job: JobRow,
-    body: SkipGateBody,
-  ): Promise<Outcome> {
-    if (job.rolloutState !== 'running' && job.rolloutState !== 'paused' && job.rolloutState !== 'halted') {
-      throw conflict(messages.notSkippable(job.rolloutState!), 'ROLLOUT_NOT_SKIPPABLE');
-    }
-    const wave = job.currentWave!;
-    await updateWave(tx, job.id, wave, {
-      gateSkippedReason: body.reason,
-      gateSkippedBy: ctx.userId,
-      gateSkippedByName: who(ctx),
-    });
-    const running = await setRolloutState(
-      tx,
-      job.id,
-      { rolloutState: 'running', rolloutStateReason: messages.gateSkipped(wave, who(ctx), body.reason) },
-      new Date(),
-    );
-    // the wave's held rows run along with the next wave
-    const released = await rollouts.release(tx, running, wave, ['halted']);
-    const next = await rollouts.advance(tx, running, wave);
-    return {
-      change: {
-        job: next?.job ?? running,
-        woken: [...released.woken, ...(next?.woken ?? [])],
-        rows: [...released.rows, ...(next?.rows ?? [])],
-      },
-    };
-  }
-
-  async function abort(tx: Executor, ctx: RequestContext, job: JobRow): Promise<Outcome> {
-    if (job.rolloutState === 'completed' || job.rolloutState === 'aborted') {
-      throw conflict(messages.notAbortable(job.rolloutState), 'ROLLOUT_NOT_ABORTABLE');
-    }
-    await updateWave(tx, job.id, job.currentWave!, { soakUntil: null });
-    await setRolloutState(
-      tx,
-      job.id,
-      { rolloutState: 'aborted', rolloutStateReason: messages.aborted(who(ctx)) },
-      new Date(),
-    );
-    if (isTerminal(job.status)) {
-      return { change: { job: await updateJob(tx, job.id, {}), woken: [], rows: [] } };
-    }
-    const ended = await endUnfinishedRows(tx, deps.commandQueue, ctx, job.id);
-    await updateJob(tx, job.id, { status: 'cancelled' });
-    const { after } = await engine.settleJob(tx, job.id);
-    return { change: { job: after, woken: [], rows: [] }, ended };
-  }
 
   async function run(
     ctx: RequestContext,
@@ -185,12 +203,12 @@ export function createRolloutActions(deps: RolloutActionDeps) {
       const before = { rollout_state: job.rolloutState, current_wave: job.currentWave };
       const outcome =
         action === 'pause'
-          ? await pause(tx, ctx, job)
+          ? await pause(deps, tx, ctx, job)
           : action === 'resume'
-            ? await resume(tx, ctx, job, body as ResumeRolloutBody)
+            ? await resume(deps, tx, ctx, job, body as ResumeRolloutBody)
             : action === 'abort'
-              ? await abort(tx, ctx, job)
-              : await skipGate(tx, ctx, job, body as SkipGateBody);
+              ? await abort(deps, tx, ctx, job)
+              : await skipGate(deps, tx, ctx, job, body as SkipGateBody);
       const after = outcome.change?.job ?? job;
       await writeAudit(tx, ctx, {
         action: ACTION_NAMES[action],

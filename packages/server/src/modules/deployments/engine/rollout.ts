@@ -58,21 +58,75 @@ export type RolloutQueries = {
 /** What a transaction changed, announced after its commit. */
 export type RolloutChange = { job: JobRow; woken: number[]; rows: HeldRow[] };
 
-export type Rollouts = ReturnType<typeof createRollouts>;
-
-export function createRollouts(deps: {
-  db: Db;
-  commandQueue: Pick<CommandQueue, 'queueCommands' | 'dispatch' | 'withdrawCommands'>;
-  publishJob: PublishJob;
-  offlineExpiryMs: number;
+/** What the part's steps outside its closure need. */
+type PartContext = {
+  queries: RolloutQueries;
+  commandQueue: Pick<CommandQueue, 'withdrawCommands'>;
   clock: Clock;
-  log: FastifyBaseLogger;
-  queries?: RolloutQueries;
-  /** a wave of a job run only inside maintenance windows holds devices outside theirs (windows.ts) */
-  windows?: Pick<WindowGate, 'admit'>;
-}) {
-  const { db, commandQueue, publishJob, clock, log } = deps;
-  const queries: RolloutQueries = deps.queries ?? {
+};
+
+/** Holds the wave's rows no agent has taken, withdrawing their commands not yet offered. */
+async function holdUntaken(
+  c: PartContext,
+  tx: Executor,
+  job: JobRow,
+  index: number,
+  hold: DeviceHold,
+  note: string,
+) {
+  const untaken = await c.queries.untakenRows(tx, job.id, index);
+  const queued = untaken.flatMap((r) => (r.commandId ? [r.commandId] : []));
+  const withdrawn = new Set(await c.commandQueue.withdrawCommands(tx, queued, messages.withdrawn));
+  const ids = untaken.filter((r) => !r.commandId || withdrawn.has(r.commandId)).map((r) => r.id);
+  return c.queries.holdRows(tx, ids, hold, note);
+}
+
+/** Releases the wave's rows held for these reasons and dispatches them. */
+async function release(c: PartContext, tx: Executor, job: JobRow, index: number, holds: DeviceHold[]) {
+  const rows = await c.queries.releaseRows(tx, job.id, index, holds);
+  const woken = await c.queries.queueRows(tx, job, rows);
+  return { rows, woken };
+}
+
+async function halt(
+  c: PartContext,
+  tx: Executor,
+  job: JobRow,
+  index: number,
+  reason: string,
+): Promise<RolloutChange> {
+  const now = new Date(c.clock.now());
+  await c.queries.updateWave(tx, job.id, index, { haltedAt: now, soakUntil: null });
+  const after = await c.queries.setRolloutState(
+    tx,
+    job.id,
+    { rolloutState: 'halted', rolloutStateReason: reason },
+    now,
+  );
+  const rows = await holdUntaken(c, tx, after, index, 'halted', messages.heldByHalt(index));
+  await c.queries.writeAudit(
+    tx,
+    systemActor({ tenantId: job.tenantId, name: 'Rollout gate', ip: null, userAgent: null }),
+    {
+      action: 'Halt Rollout',
+      resourceType: 'deployment',
+      resourceId: job.id,
+      details: `${job.name}: ${reason}`,
+      newValues: { rollout_state: 'halted', wave: index, held_devices: rows.length },
+      siteIds: await c.queries.jobSiteIds(tx, job.id),
+    },
+  );
+  return { job: after, woken: [], rows };
+}
+
+/** The part's statements against the database. */
+function defaultQueries(
+  commandQueue: Pick<CommandQueue, 'queueCommands'>,
+  offlineExpiryMs: number,
+  clock: Clock,
+  windows?: Pick<WindowGate, 'admit'>,
+): RolloutQueries {
+  return {
     claimNextWave,
     endedSoaks,
     findWave,
@@ -88,54 +142,28 @@ export function createRollouts(deps: {
     jobSiteIds,
     writeAudit,
     queueRows: (tx, job, rows) =>
-      queueRunDeployments(
-        tx,
-        { commandQueue, offlineExpiryMs: deps.offlineExpiryMs, clock, windows: deps.windows },
-        job,
-        rows,
-      ),
+      queueRunDeployments(tx, { commandQueue, offlineExpiryMs, clock, windows }, job, rows),
   };
+}
 
-  /** Holds the wave's rows no agent has taken, withdrawing their commands not yet offered. */
-  async function holdUntaken(tx: Executor, job: JobRow, index: number, hold: DeviceHold, note: string) {
-    const untaken = await queries.untakenRows(tx, job.id, index);
-    const queued = untaken.flatMap((r) => (r.commandId ? [r.commandId] : []));
-    const withdrawn = new Set(await commandQueue.withdrawCommands(tx, queued, messages.withdrawn));
-    const ids = untaken.filter((r) => !r.commandId || withdrawn.has(r.commandId)).map((r) => r.id);
-    return queries.holdRows(tx, ids, hold, note);
-  }
+export type Rollouts = ReturnType<typeof createRollouts>;
 
-  /** Releases the wave's rows held for these reasons and dispatches them. */
-  async function release(tx: Executor, job: JobRow, index: number, holds: DeviceHold[]) {
-    const rows = await queries.releaseRows(tx, job.id, index, holds);
-    const woken = await queries.queueRows(tx, job, rows);
-    return { rows, woken };
-  }
+export function createRollouts(deps: {
+  db: Db;
+  commandQueue: Pick<CommandQueue, 'queueCommands' | 'dispatch' | 'withdrawCommands'>;
+  publishJob: PublishJob;
+  offlineExpiryMs: number;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  queries?: RolloutQueries;
+  /** a wave of a job run only inside maintenance windows holds devices outside theirs (windows.ts) */
+  windows?: Pick<WindowGate, 'admit'>;
+}) {
+  const { db, commandQueue, publishJob, clock, log } = deps;
+  const queries: RolloutQueries =
+    deps.queries ?? defaultQueries(commandQueue, deps.offlineExpiryMs, clock, deps.windows);
 
-  async function halt(tx: Executor, job: JobRow, index: number, reason: string): Promise<RolloutChange> {
-    const now = new Date(clock.now());
-    await queries.updateWave(tx, job.id, index, { haltedAt: now, soakUntil: null });
-    const after = await queries.setRolloutState(
-      tx,
-      job.id,
-      { rolloutState: 'halted', rolloutStateReason: reason },
-      now,
-    );
-    const rows = await holdUntaken(tx, after, index, 'halted', messages.heldByHalt(index));
-    await queries.writeAudit(
-      tx,
-      systemActor({ tenantId: job.tenantId, name: 'Rollout gate', ip: null, userAgent: null }),
-      {
-        action: 'Halt Rollout',
-        resourceType: 'deployment',
-        resourceId: job.id,
-        details: `${job.name}: ${reason}`,
-        newValues: { rollout_state: 'halted', wave: index, held_devices: rows.length },
-        siteIds: await queries.jobSiteIds(tx, job.id),
-      },
-    );
-    return { job: after, woken: [], rows };
-  }
+  const part: PartContext = { queries, commandQueue, clock };
 
   /**
    * The wave `from` passed: the next wave starts (claimed atomically: one caller of any instance
@@ -154,7 +182,7 @@ export function createRollouts(deps: {
       return null;
     }
     await queries.updateWave(tx, job.id, from + 1, { startedAt: now });
-    const { rows, woken } = await release(tx, claimed, from + 1, ['wave']);
+    const { rows, woken } = await release(part, tx, claimed, from + 1, ['wave']);
     // a wave without devices meets its gate at once
     const next = await evaluateLocked(tx, claimed);
     return {
@@ -181,7 +209,7 @@ export function createRollouts(deps: {
     const counts = await queries.oneWaveCounts(tx, job.id, index);
     const verdict = gateVerdict(counts, gate, wave.resumedFailedDevices);
     if (verdict === 'halt') {
-      return halt(tx, job, index, haltReason(index, counts, gate));
+      return halt(part, tx, job, index, haltReason(index, counts, gate));
     }
     if (verdict !== 'met' || wave.soakUntil) {
       return null;
@@ -220,8 +248,10 @@ export function createRollouts(deps: {
 
   return {
     evaluateLocked,
-    holdUntaken,
-    release,
+    holdUntaken: (tx: Executor, job: JobRow, index: number, hold: DeviceHold, note: string) =>
+      holdUntaken(part, tx, job, index, hold, note),
+    release: (tx: Executor, job: JobRow, index: number, holds: DeviceHold[]) =>
+      release(part, tx, job, index, holds),
     advance,
     announce,
     evaluate,
