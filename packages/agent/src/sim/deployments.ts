@@ -5,6 +5,8 @@ import { exitCodeMessage, timeoutMessage } from '../steps/context';
 import type { StepContext, StepHandler, StepOutcome } from '../steps/context';
 import { runStepLoop } from '../steps/deployment-loop';
 import type { Rng } from './rng';
+import type { ConditionProbes } from '../steps/conditions';
+import { simulatedConditionProbes } from './sim-conditions';
 
 // Deployments on a simulated machine: the step library's own loop (step order, retries as
 // attempts, fail_deployment_on_error, cancel, output capping and reports) with handlers that
@@ -29,6 +31,8 @@ export type SimDeploymentOptions = {
    * without pretending to run (the step loop's check, docs/architecture.md "Package targets").
    */
   platform: 'win32' | 'darwin' | 'linux';
+  /** the machine's answers to step conditions (sim-conditions.ts); absent: a machine with no facts or sessions */
+  conditionProbes?: ConditionProbes;
 };
 
 export const DEFAULT_SIM_DEPLOYMENTS: SimDeploymentOptions = {
@@ -236,6 +240,7 @@ export function createSimulatedRunner(options: Partial<SimDeploymentOptions>, rn
       handlers,
       usesDisk: false,
       platform: settings.platform,
+      conditionProbes: settings.conditionProbes ?? simulatedConditionProbes(null, settings.platform),
       workDir: settings.platform === 'win32' ? 'C:\\Windows\\Temp\\Outpost' : '/var/tmp/outpost',
       fetchFile: () => Promise.reject(new Error('a simulated machine fetches no files')),
       download: () => Promise.reject(new Error('a simulated machine downloads nothing')),

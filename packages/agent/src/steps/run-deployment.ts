@@ -11,6 +11,7 @@ import { runFolderStep } from './folder';
 import { runMsiStep } from './msi';
 import { runPowerShellStep } from './powershell';
 import { runRegistryStep } from './registry';
+import { systemConditionProbes } from './condition-probes';
 
 // The real agent's deployments: the step loop (deployment-loop.ts) with the real handler of
 // every step type.
@@ -20,6 +21,7 @@ export type {
   DeploymentResult,
   StepProgress,
   StepResult,
+  StepResultStatus,
   StepStatus,
 } from './deployment-loop';
 
@@ -42,5 +44,9 @@ export function runDeployment(
   command: z.infer<typeof RunDeploymentCommand>,
   deps: DeploymentDeps,
 ): Promise<DeploymentResult> {
-  return runStepLoop(command, { ...deps, handlers: { ...STEP_HANDLERS, ...deps.handlers } });
+  return runStepLoop(command, {
+    ...deps,
+    handlers: { ...STEP_HANDLERS, ...deps.handlers },
+    conditionProbes: deps.conditionProbes ?? systemConditionProbes(deps.platform ?? process.platform),
+  });
 }

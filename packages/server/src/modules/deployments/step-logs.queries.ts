@@ -49,6 +49,7 @@ export function toStepLog(row: StepLogRow): StepLog {
     output: row.output,
     stderr_log: withCutMarker(row.stderrLog, row.stderrCutBytes),
     error_message: row.errorMessage,
+    note: row.note,
   };
 }
 

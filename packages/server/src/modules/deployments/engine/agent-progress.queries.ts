@@ -1,5 +1,5 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { JobStatus } from '@outpost/contract/live';
+import type { JobStatus, StepStatus } from '@outpost/contract/live';
 import { STEP_LOG_MAX_CHARS } from '@outpost/contract/limits';
 import { deploymentJobs, deploymentStepLogs, deviceDeployments } from '../../../db/schema/index';
 import { arrayParam, firstOrThrow, rowsOf } from '../../../lib/db';
@@ -153,9 +153,10 @@ export async function writeStepProgress(
         ${logColumn((l) => l.stdoutCutBytes ?? 0, 'bigint')},
         ${logColumn((l) => l.stderrCutBytes ?? 0, 'bigint')},
         ${logColumn((l) => l.output ?? null, 'text')},
-        ${logColumn((l) => l.errorMessage ?? null, 'text')}
+        ${logColumn((l) => l.errorMessage ?? null, 'text')},
+        ${logColumn((l) => l.note ?? null, 'text')}
       ) as v(id, step_order, step_name, attempt, status, exit_code, started_at, completed_at, duration_ms,
-             stdout_log, stderr_log, stdout_cut_bytes, stderr_cut_bytes, output, error_message)
+             stdout_log, stderr_log, stdout_cut_bytes, stderr_cut_bytes, output, error_message, note)
     ),
     dev as (
       update ${deviceDeployments} d set
@@ -178,9 +179,10 @@ export async function writeStepProgress(
     logs as (
       insert into ${deploymentStepLogs} as l (device_deployment_id, step_order, step_name, attempt, status,
         exit_code, started_at, completed_at, duration_ms, stdout_log, stderr_log, stdout_cut_bytes,
-        stderr_cut_bytes, output, error_message)
+        stderr_cut_bytes, output, error_message, note)
       select v.id, v.step_order, v.step_name, v.attempt, v.status, v.exit_code, v.started_at, v.completed_at,
-        v.duration_ms, v.stdout_log, v.stderr_log, v.stdout_cut_bytes, v.stderr_cut_bytes, v.output, v.error_message
+        v.duration_ms, v.stdout_log, v.stderr_log, v.stdout_cut_bytes, v.stderr_cut_bytes, v.output, v.error_message,
+        v.note
       from v join dev on dev.id = v.id
       on conflict (device_deployment_id, step_order, attempt) do update set
         stdout_log = ${keptLog('stdout_log')},
@@ -192,6 +194,7 @@ export async function writeStepProgress(
         completed_at = ${whenFinal('completed_at')},
         error_message = ${whenFinal('error_message')},
         output = ${whenFinal('output')},
+        note = case when ${isFinal} then coalesce(excluded.note, l.note) else l.note end,
         duration_ms = case when ${isFinal}
           then ${durationSince(sql`coalesce(l.started_at, excluded.completed_at)`, sql`excluded.completed_at`)}
           else l.duration_ms end
@@ -214,7 +217,7 @@ export async function writeStepProgress(
       stepOrder: Number(r.step_order),
       stepName: String(r.step_name),
       attempt: Number(r.attempt),
-      status: r.status as JobStatus,
+      status: r.status as StepStatus,
       exitCode: numberOrNull(r.exit_code),
       startedAt: dateOrNull(r.started_at),
       completedAt: dateOrNull(r.completed_at),

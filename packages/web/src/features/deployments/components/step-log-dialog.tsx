@@ -20,6 +20,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useLiveMessages, useSubscriptions } from '../../../lib/socket';
 import { formatStepDuration } from '../lib/durations';
 import { applyStepUpdate, mergeFetchedLogs } from '../lib/live-logs';
+import { StepNote } from './step-note';
 
 // docs/product/deployments.md#details step-log dialog, #fields Step log (one row per attempt), docs/product/packages.md#saving 'Failed to load
 // step logs', docs/product/deployments.md#job-statuses step durations in seconds with one decimal. While a step runs the dialog follows
@@ -227,8 +228,11 @@ function Attempt({ log }: { log: StepLog }) {
           </span>
         )}
       </dl>
+      <StepNote note={log.note} />
       {log.error_message && <LogBlock label="Error" text={log.error_message} tone="error" />}
-      <LogBlock label="stdout" text={log.stdout_log} isLive={log.status === 'running'} />
+      {(log.status !== 'skipped' || log.stdout_log) && (
+        <LogBlock label="stdout" text={log.stdout_log} isLive={log.status === 'running'} />
+      )}
       {log.stderr_log && (
         <LogBlock label="stderr" text={log.stderr_log} tone="warn" isLive={log.status === 'running'} />
       )}
