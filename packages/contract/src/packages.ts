@@ -209,7 +209,12 @@ const stepFields = {
 
 /** A step's details checked against its type's catalogue schema, and normalised. */
 function withCheckedDetails<
-  T extends { step_name: string; step_type: StepType; step_details: Record<string, unknown>; conditions?: unknown },
+  T extends {
+    step_name: string;
+    step_type: StepType;
+    step_details: Record<string, unknown>;
+    conditions?: unknown;
+  },
 >(step: T, ctx: z.RefinementCtx): Omit<T, 'conditions'> & { conditions: StepCondition[] } {
   const details = parseStepDetails(step.step_type, step.step_details);
   if (!details.success) {

@@ -11,7 +11,11 @@ export const MAX_CONDITIONS_PER_STEP = 10;
 export const MAX_EXIT_CODES_PER_CONDITION = 20;
 
 /** an exit code as agent-protocol.ts `ExitCode` takes it (signed 32-bit, or a Windows DWORD) */
-const ExitCode = z.number({ error: 'Exit codes are whole numbers' }).int('Exit codes are whole numbers').min(-2_147_483_648).max(4_294_967_295);
+const ExitCode = z
+  .number({ error: 'Exit codes are whole numbers' })
+  .int('Exit codes are whole numbers')
+  .min(-2_147_483_648)
+  .max(4_294_967_295);
 
 export const CONDITION_KINDS = [
   'os_version',
@@ -149,9 +153,7 @@ export const StepCondition = z.discriminatedUnion(
 export type StepCondition = z.infer<typeof StepCondition>;
 export type StepConditionInput = z.input<typeof StepCondition>;
 
-export const StepConditions = z
-  .array(StepCondition)
-  .max(MAX_CONDITIONS_PER_STEP, conditionMessages.tooMany);
+export const StepConditions = z.array(StepCondition).max(MAX_CONDITIONS_PER_STEP, conditionMessages.tooMany);
 
 /**
  * A step's conditions checked for a save: the conditions, or the first problem as the product

@@ -115,7 +115,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         stepDurationMs: options.stepDurationMs ?? DEFAULT_SIM_DEPLOYMENTS.stepDurationMs,
         timeScale: options.timeScale ?? DEFAULT_SIM_DEPLOYMENTS.timeScale,
         platform: device.facts.osType === 'macos' ? 'darwin' : 'win32',
-        conditionProbes: simulatedConditionProbes(device, device.facts.osType === 'macos' ? 'darwin' : 'win32'),
+        conditionProbes: simulatedConditionProbes(
+          device,
+          device.facts.osType === 'macos' ? 'darwin' : 'win32',
+        ),
       },
       createRng((seed * 31 + i) ^ 0xde910),
     );

@@ -22,18 +22,39 @@ const MAC_ENV = { HOME: '/var/root', TMPDIR: '/tmp' };
 
 /** Folders that exist on every simulated machine, with everything under them. */
 const WINDOWS_TREES = ['c:\\windows', 'c:\\programdata\\microsoft'];
-const WINDOWS_FOLDERS = ['c:\\', 'c:\\program files', 'c:\\program files (x86)', 'c:\\programdata', 'c:\\users'];
+const WINDOWS_FOLDERS = [
+  'c:\\',
+  'c:\\program files',
+  'c:\\program files (x86)',
+  'c:\\programdata',
+  'c:\\users',
+];
 const MAC_TREES = ['/system', '/usr', '/bin', '/sbin', '/etc', '/library'];
 const MAC_FOLDERS = ['/', '/applications', '/users', '/tmp', '/var'];
 
-const WINDOWS_PROCESSES = ['System', 'smss.exe', 'csrss.exe', 'wininit.exe', 'services.exe', 'lsass.exe', 'svchost.exe', 'winlogon.exe', 'spoolsv.exe', 'outpost-agent.exe'];
+const WINDOWS_PROCESSES = [
+  'System',
+  'smss.exe',
+  'csrss.exe',
+  'wininit.exe',
+  'services.exe',
+  'lsass.exe',
+  'svchost.exe',
+  'winlogon.exe',
+  'spoolsv.exe',
+  'outpost-agent.exe',
+];
 const MAC_PROCESSES = ['launchd', 'kernel_task', 'WindowServer', 'loginwindow', 'outpost-agent'];
 
 const CURRENT_VERSION_KEY = 'software\\microsoft\\windows nt\\currentversion';
 
-const isUnder = (path: string, tree: string, sep: string) => path === tree || path.startsWith(tree.endsWith(sep) ? tree : tree + sep);
+const isUnder = (path: string, tree: string, sep: string) =>
+  path === tree || path.startsWith(tree.endsWith(sep) ? tree : tree + sep);
 
-export function simulatedConditionProbes(device: SimDevice | null, platform: NodeJS.Platform): ConditionProbes {
+export function simulatedConditionProbes(
+  device: SimDevice | null,
+  platform: NodeJS.Platform,
+): ConditionProbes {
   const isWindows = platform === 'win32';
   const programs = (device?.software ?? []).map((s) => s.name);
   return {
@@ -47,7 +68,10 @@ export function simulatedConditionProbes(device: SimDevice | null, platform: Nod
     pathExists(raw) {
       if (isWindows) {
         const path = raw.replaceAll('/', '\\').replace(/\\+$/, '').toLowerCase() || 'c:\\';
-        const apps = programs.flatMap((p) => [`c:\\program files\\${p.toLowerCase()}`, `c:\\program files (x86)\\${p.toLowerCase()}`]);
+        const apps = programs.flatMap((p) => [
+          `c:\\program files\\${p.toLowerCase()}`,
+          `c:\\program files (x86)\\${p.toLowerCase()}`,
+        ]);
         return Promise.resolve(
           WINDOWS_FOLDERS.includes(path === 'c:' ? 'c:\\' : path) ||
             [...WINDOWS_TREES, ...apps].some((t) => isUnder(path, t, '\\')),
@@ -55,7 +79,9 @@ export function simulatedConditionProbes(device: SimDevice | null, platform: Nod
       }
       const path = raw.replace(/\/+$/, '').toLowerCase() || '/';
       const apps = programs.map((p) => `/applications/${p.toLowerCase()}.app`);
-      return Promise.resolve(MAC_FOLDERS.includes(path) || [...MAC_TREES, ...apps].some((t) => isUnder(path, t, '/')));
+      return Promise.resolve(
+        MAC_FOLDERS.includes(path) || [...MAC_TREES, ...apps].some((t) => isUnder(path, t, '/')),
+      );
     },
     readRegistry(hive, keyPath, valueName) {
       if (hive !== 'HKEY_LOCAL_MACHINE' || keyPath.toLowerCase() !== CURRENT_VERSION_KEY) {

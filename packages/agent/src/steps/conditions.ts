@@ -54,10 +54,13 @@ export function expandEnv(
     const lower = new Map(Object.entries(env).map(([k, v]) => [k.toLowerCase(), v]));
     return path.replace(/%([^%\s]+)%/g, (all, name: string) => lower.get(name.toLowerCase()) ?? all);
   }
-  return path.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (all, a?: string, b?: string) => {
-    const value = env[a ?? b ?? ''];
-    return value ?? all;
-  });
+  return path.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (all, a?: string, b?: string) => {
+      const value = env[a ?? b ?? ''];
+      return value ?? all;
+    },
+  );
 }
 
 const bareUser = (name: string) => (name.split('\\').pop() ?? name).trim().toLowerCase();
@@ -87,7 +90,9 @@ async function checkOne(
       if (arch === null) {
         throw new ConditionError('the architecture of this device is not known');
       }
-      return c.architectures.some((a) => a === arch) ? null : `the device is ${arch}, not ${c.architectures.join(' or ')}`;
+      return c.architectures.some((a) => a === arch)
+        ? null
+        : `the device is ${arch}, not ${c.architectures.join(' or ')}`;
     }
     case 'path': {
       const path = expandEnv(c.path, probes.env, probes.platform);
@@ -114,7 +119,11 @@ async function checkOne(
       if (c.operator === 'logged_in') {
         return matching.length > 0 ? null : who ? `${who} is not logged in` : 'no user is logged in';
       }
-      return matching.length === 0 ? null : who ? `${who} is logged in` : `a user is logged in (${matching[0]})`;
+      return matching.length === 0
+        ? null
+        : who
+          ? `${who} is logged in`
+          : `a user is logged in (${matching[0]})`;
     }
     case 'exit_code':
       return checkExitCode(c, earlier);
@@ -148,7 +157,9 @@ async function checkRegistry(
   if (c.operator === 'exists') {
     return null;
   }
-  return sameRegistryData(value.data, c.value ?? '') ? null : `${where} is ${value.data}, not ${c.value ?? ''}`;
+  return sameRegistryData(value.data, c.value ?? '')
+    ? null
+    : `${where} is ${value.data}, not ${c.value ?? ''}`;
 }
 
 /** Text compares as is (case-insensitive, as Windows compares); numbers by value (0x10 = 16). */
