@@ -47,12 +47,14 @@ describe('step editor: Conditions', () => {
     await user.click(toggle);
     await user.click(screen.getByRole('button', { name: 'Add condition' }));
     await user.selectOptions(screen.getByLabelText('Check'), 'not_exists');
-    await user.type(screen.getByLabelText('File or folder path'), 'C:\\App\\app.exe');
+    await user.click(screen.getByLabelText('File or folder path'));
+    await user.paste('C:\\App\\app.exe');
     await user.click(screen.getByRole('button', { name: 'Add condition' }));
     await user.selectOptions(screen.getByLabelText('Condition 2'), 'exit_code');
     await user.selectOptions(screen.getByLabelText('Exit code'), 'in');
     await user.clear(screen.getByLabelText('Codes'));
-    await user.type(screen.getByLabelText('Codes'), '0, 3010');
+    await user.click(screen.getByLabelText('Codes'));
+    await user.paste('0, 3010');
     expect(screen.getByTestId('conditions-summary')).toHaveTextContent('Runs when 2 conditions hold');
 
     await user.click(screen.getByRole('button', { name: 'Add Step' }));
