@@ -15,6 +15,9 @@ import { apiGet } from '../devices/api';
 const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const shots = process.env.SHOTS_DIR;
 
+// a dialog with a dozen fields, filled and analysed by axe: more than the default on a busy machine
+test.describe.configure({ timeout: 150_000 });
+
 async function openConditions(page: Page) {
   await page.getByRole('button', { name: 'Add Step', exact: true }).click();
   const dialog = page.getByRole('dialog');
@@ -24,10 +27,10 @@ async function openConditions(page: Page) {
   await expect(dialog.getByTestId('conditions-summary')).toHaveText('Runs always');
   await toggle.click();
   await dialog.getByRole('button', { name: 'Add condition' }).click();
-  await dialog.getByLabel('Check').selectOption('not_exists');
+  await dialog.getByLabel('Check', { exact: true }).selectOption('not_exists');
   await dialog.getByLabel('File or folder path').fill('%ProgramFiles%\\App\\app.exe');
   await dialog.getByRole('button', { name: 'Add condition' }).click();
-  await dialog.getByLabel('Condition 2').selectOption('architecture');
+  await dialog.getByLabel('Condition 2', { exact: true }).selectOption('architecture');
   await expect(dialog.getByTestId('conditions-summary')).toHaveText('Runs when 2 conditions hold');
   return dialog;
 }

@@ -80,7 +80,7 @@ export function systemConditionProbes(
         if (code === 'ENOENT' || code === 'ENOTDIR') {
           return false;
         }
-        throw new Error(`${path} could not be checked (${code ?? 'error'})`);
+        throw new Error(`${path} could not be checked (${code ?? 'error'})`, { cause: err });
       }
     },
     async readRegistry(hive, keyPath, valueName) {

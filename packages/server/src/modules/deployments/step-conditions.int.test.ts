@@ -167,6 +167,6 @@ describe('step conditions', () => {
       [1, 'completed', null],
       [2, 'skipped', 'Skipped: C:\\Program Files\\App\\app.exe exists'],
     ]);
-    agent.close();
+    await agent.close(1000);
   });
 });
