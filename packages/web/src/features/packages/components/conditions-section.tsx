@@ -51,7 +51,10 @@ export function ConditionsSection({ control, stepNumber, isSubmitted }: Props) {
         <Chevron className="size-4 shrink-0 text-slate-500" aria-hidden />
         <ListChecks className="size-4 shrink-0 text-slate-500" aria-hidden />
         <span className="text-sm font-semibold text-slate-900 dark:text-white">Conditions</span>
-        <span className="ml-auto text-right text-sm text-slate-500 dark:text-slate-400" data-testid="conditions-summary">
+        <span
+          className="ml-auto text-right text-sm text-slate-500 dark:text-slate-400"
+          data-testid="conditions-summary"
+        >
           {conditionsSummary(fields.length)}
         </span>
       </button>
