@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DeviceActionType, InventoryKind, ServiceAction } from './devices';
 import { AgentPlatform } from './agent-releases';
+import { StepConditions } from './step-conditions';
 
 // The commands the server sends an agent and the results of the built-in ones (agent-protocol.ts
 // describes the protocol; it re-exports this file).
@@ -32,6 +33,8 @@ export const DeploymentStep = z.object({
   timeoutSeconds: z.number().int().positive(),
   retryCount: z.number().int().nonnegative(),
   failDeploymentOnError: z.boolean(),
+  /** checked on the device before the step runs (docs/product/rollouts.md#step-conditions) */
+  conditions: StepConditions.optional(),
 });
 export type DeploymentStep = z.infer<typeof DeploymentStep>;
 export const RunDeploymentCommand = z.object({

@@ -242,7 +242,8 @@ export const StepProgressMessage = z.object({
   commandId: id,
   seq: z.number().int().positive().max(INT4_MAX),
   stepOrder: z.number().int().positive().max(INT4_MAX),
-  status: z.enum(['running', 'completed', 'failed', 'cancelled']),
+  /** 'skipped': a condition was false (docs/product/rollouts.md#step-conditions); `note` says which */
+  status: z.enum(['running', 'completed', 'failed', 'cancelled', 'skipped']),
   attempt: z.number().int().positive().max(INT4_MAX).optional(),
   exitCode: ExitCode.nullable().optional(),
   stdout: z.string().max(65_536).nullable().optional(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Id, IdParam, PageParam } from './input';
 import { listOf, Pagination } from './envelope';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, STEP_LOG_MAX_PAGE_SIZE, STEP_LOG_PAGE_SIZE } from './limits';
-import { JOB_STATUSES, JobStatus } from './live';
+import { JOB_STATUSES, JobStatus, StepStatus } from './live';
 import { StepType } from './step-catalog';
 import { DeviceHold, Rollout, RolloutPlan, RolloutState } from './rollouts';
 
@@ -10,6 +10,7 @@ import { DeviceHold, Rollout, RolloutPlan, RolloutState } from './rollouts';
 // device deployment, step log, docs/product/deployments.md#job-statuses, #calls, docs/product/packages.md#saving, #limits; #running-on-devices).
 
 export { JOB_STATUSES, JobStatus };
+export { STEP_STATUSES, StepStatus } from './live';
 export type { JobStatus as DeploymentStatus } from './live';
 
 /** Job and device-deployment statuses that are still moving. */
@@ -175,7 +176,7 @@ export const StepLog = z.object({
   step_order: z.number().int(),
   step_name: z.string(),
   attempt: z.number().int(),
-  status: JobStatus,
+  status: StepStatus,
   duration_ms: z.number().int().nullable(),
   exit_code: z.number().int().nullable(),
   started_at: z.string().nullable(),

@@ -13,6 +13,10 @@ import { DeviceStatus } from './devices';
 export const JOB_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 export const JobStatus = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof JobStatus>;
+/** A step attempt's status: a job's, or 'skipped' (a false condition, docs/product/rollouts.md#step-conditions). */
+export const STEP_STATUSES = [...JOB_STATUSES, 'skipped'] as const;
+export const StepStatus = z.enum(STEP_STATUSES);
+export type StepStatus = z.infer<typeof StepStatus>;
 
 /** device_update: deviceId is the device_guid (the key of 'device:{device_guid}'). */
 export const DeviceUpdatePayload = z.object({
@@ -61,7 +65,7 @@ export const StepUpdatePayload = z.object({
   deviceId: z.string().optional(),
   stepOrder: z.number().int(),
   stepName: z.string().optional(),
-  status: JobStatus,
+  status: StepStatus,
   attempt: z.number().int().optional(),
   exitCode: z.number().int().nullable().optional(),
   errorMessage: z.string().nullable().optional(),
@@ -71,6 +75,8 @@ export const StepUpdatePayload = z.object({
   /** output printed since the previous step_update of this attempt (append to what is shown) */
   stdout: z.string().optional(),
   stderr: z.string().optional(),
+  /** why the step did not run (a skipped step) */
+  note: z.string().nullable().optional(),
 });
 export type StepUpdatePayload = z.infer<typeof StepUpdatePayload>;
 

@@ -4,6 +4,7 @@ import { listOf } from './envelope';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_STEPS_PER_PACKAGE } from './limits';
 import { packageMessages as messages } from './messages';
 import { FileRef, StepType, parseStepDetails } from './step-catalog';
+import { StepCondition, checkStepConditions } from './step-conditions';
 import { AVAILABLE_TARGET_OSES, Architecture, TargetOs, stepRunsOn, targetOsLabel } from './targets';
 
 // docs/product/packages.md#package-list, #builder, #fields (package, step), #validation, #calls, #limits.
@@ -145,6 +146,8 @@ export const PackageStep = z.object({
   fail_deployment_on_error: z.boolean(),
   timeout_seconds: z.number().int(),
   retry_count: z.number().int(),
+  /** docs/product/rollouts.md#step-conditions: all must hold on the device, else the step is skipped */
+  conditions: z.array(StepCondition).optional(),
 });
 export type PackageStep = z.infer<typeof PackageStep>;
 
@@ -200,19 +203,30 @@ const stepFields = {
     .min(STEP_LIMITS.minRetries, messages.stepRetryRange)
     .max(STEP_LIMITS.maxRetries, messages.stepRetryRange)
     .default(STEP_DEFAULTS.retry_count),
+  /** checked in withCheckedDetails, so the message names the step (docs/product/rollouts.md#step-conditions) */
+  conditions: z.unknown().optional(),
 };
 
 /** A step's details checked against its type's catalogue schema, and normalised. */
-function withCheckedDetails<T extends { step_type: StepType; step_details: Record<string, unknown> }>(
-  step: T,
-  ctx: z.RefinementCtx,
-): T {
+function withCheckedDetails<
+  T extends {
+    step_name: string;
+    step_type: StepType;
+    step_details: Record<string, unknown>;
+    conditions?: unknown;
+  },
+>(step: T, ctx: z.RefinementCtx): Omit<T, 'conditions'> & { conditions: StepCondition[] } {
   const details = parseStepDetails(step.step_type, step.step_details);
   if (!details.success) {
     ctx.addIssue({ code: 'custom', path: ['step_details'], message: details.error });
     return z.NEVER;
   }
-  return { ...step, step_details: details.data };
+  const conditions = checkStepConditions(step.step_name, step.conditions);
+  if (!conditions.success) {
+    ctx.addIssue({ code: 'custom', path: ['conditions'], message: conditions.error });
+    return z.NEVER;
+  }
+  return { ...step, step_details: details.data, conditions: conditions.data };
 }
 
 // docs/product/packages.md#calls: POST and PUT …/steps; body step_name, step_type, step_details (JSON string),
@@ -314,6 +328,7 @@ export const PackageExportDocument = z.object({
       fail_deployment_on_error: true,
       timeout_seconds: true,
       retry_count: true,
+      conditions: true,
     }),
   ),
   files: z.array(ExportedFileRef),

@@ -9,6 +9,8 @@ import { runMessageStep } from '../steps/message';
 import { runRebootStep, withRebootOnRequest } from '../steps/reboot';
 import { runWaitStep } from '../steps/wait';
 import type { Rng } from './rng';
+import type { ConditionProbes } from '../steps/conditions';
+import { simulatedConditionProbes } from './sim-conditions';
 
 // Deployments on a simulated machine: the step library's own loop (step order, retries as
 // attempts, fail_deployment_on_error, cancel, output capping and reports) with handlers that
@@ -43,6 +45,8 @@ export type SimDeploymentOptions = {
    * without pretending to run (the step loop's check, docs/architecture.md "Package targets").
    */
   platform: 'win32' | 'darwin' | 'linux';
+  /** the machine's answers to step conditions (sim-conditions.ts); absent: a machine with no facts or sessions */
+  conditionProbes?: ConditionProbes;
 };
 
 export const DEFAULT_SIM_DEPLOYMENTS: SimDeploymentOptions = {
@@ -272,6 +276,7 @@ export function createSimulatedRunner(
       handlers,
       usesDisk: false,
       platform: settings.platform,
+      conditionProbes: settings.conditionProbes ?? simulatedConditionProbes(null, settings.platform),
       workDir: settings.platform === 'win32' ? 'C:\\Windows\\Temp\\Outpost' : '/var/tmp/outpost',
       ...(stepExecutor && { device: { executor: stepExecutor, timeScale: settings.timeScale } }),
       fetchFile: () => Promise.reject(new Error('a simulated machine fetches no files')),

@@ -8,6 +8,7 @@ import type { AgentIdentity } from '../enroll';
 import { createMemoryOutbox } from '../outbox';
 import { RecordingStepExecutor } from '../actions/step-executor';
 import { DEFAULT_SIM_DEPLOYMENTS, createSimulatedRunner } from './deployments';
+import { simulatedConditionProbes } from './sim-conditions';
 import type { SimDeploymentOptions } from './deployments';
 import { DEFAULT_POWER, SimulatedExecutor, createPowerCycle } from './power';
 import type { PowerOptions } from './power';
@@ -121,6 +122,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         stepDurationMs: options.stepDurationMs ?? DEFAULT_SIM_DEPLOYMENTS.stepDurationMs,
         timeScale: options.timeScale ?? DEFAULT_SIM_DEPLOYMENTS.timeScale,
         platform: device.facts.osType === 'macos' ? 'darwin' : 'win32',
+        conditionProbes: simulatedConditionProbes(
+          device,
+          device.facts.osType === 'macos' ? 'darwin' : 'win32',
+        ),
       },
       createRng((seed * 31 + i) ^ 0xde910),
       stepExecutor,

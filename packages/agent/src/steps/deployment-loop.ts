@@ -25,6 +25,8 @@ import type { ProcessRunner } from './process-runner';
 import { spawnRunner } from './process-runner';
 import { stepsToRun, windowClosedNote, windowClosesBefore } from './window';
 import { openWorkFolders } from './work-folders';
+import { gateStep } from './condition-gate';
+import type { ConditionProbes } from './conditions';
 import type { WorkFolders } from './work-folders';
 
 // docs/product/deployments.md#running-on-devices — a device's deployment: the steps in step_order, each with its timeout,
@@ -65,13 +67,19 @@ export type DeploymentDeps = {
   onWindowClosed?: (note: string) => void;
   /** REBOOT, MESSAGE, WAIT: the step executor (docs/product/rollouts.md#reboot-message-and-wait-steps) */
   device?: DeviceSteps;
+  /** where step conditions are checked (docs/product/rollouts.md#step-conditions) */
+  conditionProbes?: ConditionProbes;
 };
 
 export type StepStatus = 'completed' | 'failed' | 'cancelled';
+/** a step's or an attempt's status: 'skipped' when a condition was false (condition-gate.ts) */
+export type StepResultStatus = StepStatus | 'skipped';
 
 export type AttemptResult = {
   attempt: number;
-  status: StepStatus;
+  status: StepResultStatus;
+  /** why the step did not run (a skipped step) */
+  note?: string | null;
   exitCode: number | null;
   errorMessage: string | null;
   /** what was kept of the output (capped, with the truncation note) */
@@ -87,7 +95,7 @@ export type AttemptResult = {
 export type StepResult = {
   stepOrder: number;
   stepName: string;
-  status: StepStatus;
+  status: StepResultStatus;
   attempts: AttemptResult[];
   rebootRequired: boolean;
   /** the step asked for a restart: the loop stopped after it */
@@ -184,7 +192,8 @@ async function runSteps(
       });
       continue;
     }
-    const result = await runStep(step, settings);
+    const gate = { probes: deps.conditionProbes, report: deps.report, now: settings.now };
+    const result = (await gateStep(step, results, gate)) ?? (await runStep(step, settings));
     results.push(result);
     if (result.restart) {
       const attempt = result.attempts.length;

@@ -14,6 +14,7 @@ import { runPowerShellStep } from './powershell';
 import { runRebootStep, withRebootOnRequest } from './reboot';
 import { runRegistryStep } from './registry';
 import { runWaitStep } from './wait';
+import { systemConditionProbes } from './condition-probes';
 
 // The real agent's deployments: the step loop (deployment-loop.ts) with the real handler of
 // every step type.
@@ -24,6 +25,7 @@ export type {
   RestartPoint,
   StepProgress,
   StepResult,
+  StepResultStatus,
   StepStatus,
 } from './deployment-loop';
 
@@ -49,5 +51,9 @@ export function runDeployment(
   command: z.infer<typeof RunDeploymentCommand>,
   deps: DeploymentDeps,
 ): Promise<DeploymentResult> {
-  return runStepLoop(command, { ...deps, handlers: { ...STEP_HANDLERS, ...deps.handlers } });
+  return runStepLoop(command, {
+    ...deps,
+    handlers: { ...STEP_HANDLERS, ...deps.handlers },
+    conditionProbes: deps.conditionProbes ?? systemConditionProbes(deps.platform ?? process.platform),
+  });
 }

@@ -13,7 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { DeploymentStep } from '@outpost/contract/agent-protocol';
-import type { JobStatus } from '@outpost/contract/live';
+import type { JobStatus, StepStatus } from '@outpost/contract/live';
 import type { TargetOs } from '@outpost/contract/targets';
 import type { DeviceHold, RolloutPlanInput, RolloutState } from '@outpost/contract/rollouts';
 import { tenants } from './tenants';
@@ -156,7 +156,7 @@ export const deploymentStepLogs = pgTable(
     stepOrder: integer('step_order').notNull(),
     stepName: text('step_name').notNull(),
     attempt: integer().notNull().default(1),
-    status: text().$type<JobStatus>().notNull().default('running'),
+    status: text().$type<StepStatus>().notNull().default('running'),
     /** a Windows exit code is a DWORD (up to 4294967295), beyond integer */
     exitCode: bigint('exit_code', { mode: 'number' }),
     startedAt: timestamp('started_at', { withTimezone: true }),

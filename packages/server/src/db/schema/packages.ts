@@ -1,6 +1,7 @@
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import type { Architecture, TargetOs } from '@outpost/contract/packages';
 import type { StepType } from '@outpost/contract/step-catalog';
+import type { StepCondition } from '@outpost/contract/step-conditions';
 import { tenants } from './tenants';
 import { users } from './users';
 import { files } from './files';
@@ -53,6 +54,8 @@ export const packageSteps = pgTable(
     failDeploymentOnError: boolean('fail_deployment_on_error').notNull().default(true),
     timeoutSeconds: integer('timeout_seconds').notNull().default(300),
     retryCount: integer('retry_count').notNull().default(0),
+    /** docs/product/rollouts.md#step-conditions: checked on the device before the step runs */
+    conditions: jsonb().$type<StepCondition[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -33,6 +33,8 @@ export async function snapshotSteps(tx: Executor, scope: Scope, packageId: numbe
       timeoutSeconds: s.timeout_seconds,
       retryCount: s.retry_count,
       failDeploymentOnError: s.fail_deployment_on_error,
+      // docs/product/rollouts.md#step-conditions: the job keeps the conditions its steps had
+      ...(s.conditions && s.conditions.length > 0 && { conditions: s.conditions }),
     };
   });
   return { pkg, steps, fileIds: [...files.keys()] };

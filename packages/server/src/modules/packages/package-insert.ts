@@ -41,5 +41,6 @@ export function fromRow(step: StepRow): StepInput {
     fail_deployment_on_error: step.failDeploymentOnError,
     timeout_seconds: step.timeoutSeconds,
     retry_count: step.retryCount,
+    conditions: step.conditions,
   };
 }

@@ -89,6 +89,7 @@ export const stepColumns = (input: StepInput, details: Record<string, unknown>) 
   failDeploymentOnError: input.fail_deployment_on_error,
   timeoutSeconds: input.timeout_seconds,
   retryCount: input.retry_count,
+  conditions: input.conditions,
 });
 
 /** Adds the steps to the package as orders firstOrder, firstOrder+1, …: one insert for the steps, one for their files. */

@@ -51,6 +51,7 @@ export function toExportDocument(row: PackageRow, steps: StepRow[], files: FileR
       fail_deployment_on_error: s.failDeploymentOnError,
       timeout_seconds: s.timeoutSeconds,
       retry_count: s.retryCount,
+      conditions: s.conditions,
     })),
     files: files.map((f) => ({ id: f.id, originalFilename: f.originalFilename, sha256: f.sha256 })),
   };

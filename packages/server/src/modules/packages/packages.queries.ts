@@ -280,5 +280,6 @@ export function toStep(row: StepRow): PackageStep {
     fail_deployment_on_error: row.failDeploymentOnError,
     timeout_seconds: row.timeoutSeconds,
     retry_count: row.retryCount,
+    conditions: row.conditions,
   };
 }

@@ -61,6 +61,7 @@ const statusTones: Record<string, Tone> = {
   completed: 'green',
   failed: 'red',
   cancelled: 'gray',
+  skipped: 'gray',
   sent: 'indigo',
 };
 const statusLabels: Record<string, string> = { loggedin: 'Logged in' };

@@ -1,5 +1,5 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { JobStatus } from '@outpost/contract/live';
+import type { JobStatus, StepStatus } from '@outpost/contract/live';
 import { STEP_LOG_MAX_CHARS } from '@outpost/contract/limits';
 import { deploymentJobs, deploymentStepLogs, deviceDeployments } from '../../../db/schema/index';
 import { arrayParam, firstOrThrow, rowsOf } from '../../../lib/db';
@@ -227,7 +227,7 @@ export async function writeStepProgress(
       stepOrder: Number(r.step_order),
       stepName: String(r.step_name),
       attempt: Number(r.attempt),
-      status: r.status as JobStatus,
+      status: r.status as StepStatus,
       exitCode: numberOrNull(r.exit_code),
       startedAt: dateOrNull(r.started_at),
       completedAt: dateOrNull(r.completed_at),

@@ -274,6 +274,7 @@ export function createProgressWriter(deps: {
           completedAt: log.completedAt?.toISOString() ?? null,
           ...(m.stdout && { stdout: m.stdout }),
           ...(m.stderr && { stderr: m.stderr }),
+          ...(m.note && { note: m.note }),
           // the device's site: a site-limited subscriber gets only their sites' steps (R2-3)
         },
         dd.siteId,

@@ -119,6 +119,8 @@ export function stepLogOf(m: StepProgressMessage, job: JobRow, now: Date): Progr
       durationMs: Math.min(INT4_MAX, Math.max(0, completedAt.getTime() - startedAt.getTime())),
       errorMessage: m.errorMessage ?? null,
       output: notesFor(m, step?.retryCount ?? 0, attempt),
+      // why a step did not run: a false condition (docs/product/rollouts.md#step-conditions)
+      note: m.note ?? null,
     }),
   };
 }

@@ -21,6 +21,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useLiveMessages, useSubscriptions } from '../../../lib/socket';
 import { formatStepDuration } from '../lib/durations';
 import { applyStepUpdate, mergeFetchedLogs } from '../lib/live-logs';
+import { StepNote } from './step-note';
 
 // docs/product/deployments.md#details step-log dialog, #fields Step log (one row per attempt), docs/product/packages.md#saving 'Failed to load
 // step logs', docs/product/deployments.md#job-statuses step durations in seconds with one decimal. While a step runs the dialog follows
@@ -241,14 +242,11 @@ function Attempt({ log }: { log: StepLog }) {
           </span>
         )}
       </dl>
-      {log.note && (
-        // docs/product/rollouts.md#step-log — why the step did not run or waited
-        <p className="text-xs text-slate-500 italic dark:text-slate-400" data-testid="step-note">
-          {log.note}
-        </p>
-      )}
+      <StepNote note={log.note} />
       {log.error_message && <LogBlock label="Error" text={log.error_message} tone="error" />}
-      <LogBlock label="stdout" text={log.stdout_log} isLive={log.status === 'running'} />
+      {(log.status !== 'skipped' || log.stdout_log) && (
+        <LogBlock label="stdout" text={log.stdout_log} isLive={log.status === 'running'} />
+      )}
       {log.stderr_log && (
         <LogBlock label="stderr" text={log.stderr_log} tone="warn" isLive={log.status === 'running'} />
       )}

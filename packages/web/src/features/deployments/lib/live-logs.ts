@@ -1,4 +1,4 @@
-import type { JobStatus, StepLog } from '@outpost/contract/deployments';
+import type { StepLog, StepStatus } from '@outpost/contract/deployments';
 import type { StepUpdatePayload } from '@outpost/contract/live';
 
 // The step-log dialog while a step runs (docs/product/deployments.md#details, #fields): step_update
@@ -7,7 +7,7 @@ import type { StepUpdatePayload } from '@outpost/contract/live';
 // again; what the server then holds wins, except a still-running attempt's output that the live
 // chunks have already taken further than the fetch.
 
-const isFinished = (s: JobStatus) => s !== 'pending' && s !== 'running';
+const isFinished = (s: StepStatus) => s !== 'pending' && s !== 'running';
 
 export const stepLogOrder = (a: StepLog, b: StepLog) => a.step_order - b.step_order || a.attempt - b.attempt;
 
@@ -51,6 +51,7 @@ export function applyStepUpdate(logs: readonly StepLog[], u: StepUpdatePayload):
     ...(u.durationMs !== undefined && { duration_ms: u.durationMs }),
     ...(u.startedAt !== undefined && { started_at: u.startedAt }),
     ...(u.completedAt !== undefined && { completed_at: u.completedAt }),
+    ...(u.note !== undefined && { note: u.note }),
     stdout_log: base.stdout_log + (u.stdout ?? ''),
     stderr_log: base.stderr_log + (u.stderr ?? ''),
   };

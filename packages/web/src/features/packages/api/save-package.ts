@@ -6,6 +6,7 @@ import type {
   PackageUpdateBody,
 } from '@outpost/contract/packages';
 import type { StepType } from '@outpost/contract/step-catalog';
+import type { StepConditionInput } from '@outpost/contract/step-conditions';
 import { api } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { packagesKey } from './get-packages';
@@ -19,6 +20,7 @@ export type StepPayload = {
   fail_deployment_on_error: boolean;
   timeout_seconds: number;
   retry_count: number;
+  conditions?: StepConditionInput[];
 };
 
 // docs/product/packages.md#fields: step_details is sent as a JSON string.

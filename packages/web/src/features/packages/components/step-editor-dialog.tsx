@@ -8,6 +8,8 @@ import type { StepDraft } from '../lib/builder-state';
 import { useStepEditorForm } from '../lib/use-step-editor-form';
 import { StepField } from './step-field';
 import { StepTypePicker } from './step-type-picker';
+import { ConditionsSection } from './conditions-section';
+import { conditionFromDraft } from '../lib/condition-drafts';
 
 // docs/product/packages.md#step-types step editor — name, type, the type's fields (some only for a given
 // source_type or script_type), fail on error, timeout and retries; docs/product/packages.md rules, in the product's order.
@@ -37,7 +39,13 @@ export function StepEditorDialog({ draft, targetOs, stepNumber, isNew, onSave, o
   const { control, register, handleSubmit, formState } = form;
 
   const submit = handleSubmit((values) => {
-    onSave({ ...draft, ...values, step_name: values.step_name.trim(), isDirty: true });
+    onSave({
+      ...draft,
+      ...values,
+      step_name: values.step_name.trim(),
+      conditions: values.conditions.map(conditionFromDraft),
+      isDirty: true,
+    });
   });
 
   return (
@@ -132,6 +140,8 @@ export function StepEditorDialog({ draft, targetOs, stepNumber, isNew, onSave, o
             <Checkbox label="Fail deployment on error" {...register('fail_deployment_on_error')} />
           </div>
         </div>
+
+        <ConditionsSection control={control} stepNumber={stepNumber} isSubmitted={formState.isSubmitted} />
       </form>
     </Dialog>
   );

@@ -4,6 +4,7 @@ import { PACKAGE_DEFAULTS, STEP_DEFAULTS, STEP_LIMITS } from '@outpost/contract/
 import { MAX_STEPS_PER_PACKAGE } from '@outpost/contract/limits';
 import { defaultStepDetails, parseStepDetails } from '@outpost/contract/step-catalog';
 import type { StepType } from '@outpost/contract/step-catalog';
+import type { StepConditionInput } from '@outpost/contract/step-conditions';
 import { stepRunsOn } from '@outpost/contract/targets';
 import type { AvailableTargetOs } from '@outpost/contract/targets';
 
@@ -42,6 +43,8 @@ export type StepDraft = {
   fail_deployment_on_error: boolean;
   timeout_seconds: number;
   retry_count: number;
+  /** checked on the device before the step runs; none: it always runs (docs/product/rollouts.md#step-conditions) */
+  conditions?: StepConditionInput[];
   /** Changed since it was loaded or last saved. */
   isDirty: boolean;
 };
@@ -83,6 +86,7 @@ export function draftFromStep(step: PackageStep): StepDraft {
     fail_deployment_on_error: step.fail_deployment_on_error,
     timeout_seconds: step.timeout_seconds,
     retry_count: step.retry_count,
+    conditions: step.conditions ?? [],
     isDirty: false,
   };
 }
@@ -97,6 +101,7 @@ export function newStepDraft(type: StepType): StepDraft {
     fail_deployment_on_error: STEP_DEFAULTS.fail_deployment_on_error,
     timeout_seconds: STEP_DEFAULTS.timeout_seconds,
     retry_count: STEP_DEFAULTS.retry_count,
+    conditions: [],
     isDirty: true,
   };
 }

@@ -40,6 +40,7 @@ const payloadOf = (s: StepDraft): StepPayload => ({
   fail_deployment_on_error: s.fail_deployment_on_error,
   timeout_seconds: s.timeout_seconds,
   retry_count: s.retry_count,
+  conditions: s.conditions ?? [],
 });
 
 export async function savePackage(

@@ -10,6 +10,7 @@ import {
 import type { StepType as StepTypeValue } from '@outpost/contract/step-catalog';
 import type { StepDraft } from './builder-state';
 import { StepFormSchema } from './step-form';
+import { draftFromCondition } from './condition-drafts';
 import type { StepForm } from './step-form';
 
 /**
@@ -25,6 +26,7 @@ export function useStepEditorForm(draft: StepDraft) {
       fail_deployment_on_error: draft.fail_deployment_on_error,
       timeout_seconds: draft.timeout_seconds,
       retry_count: draft.retry_count,
+      conditions: (draft.conditions ?? []).map(draftFromCondition),
     },
     resolver: zodResolver(StepFormSchema),
     mode: 'onSubmit',
@@ -51,6 +53,7 @@ export function useStepEditorForm(draft: StepDraft) {
     formState.errors.step_details?.message ?? formState.errors.step_details?.root?.message,
     formState.errors.timeout_seconds?.message,
     formState.errors.retry_count?.message,
+    formState.errors.conditions?.message ?? formState.errors.conditions?.root?.message,
   ].filter((m): m is string => Boolean(m));
 
   function chooseType(type: StepTypeValue) {

@@ -1,0 +1,1 @@
+ALTER TABLE "package_steps" ADD COLUMN "conditions" jsonb DEFAULT '[]'::jsonb NOT NULL;
