@@ -93,6 +93,8 @@ test('a window set on a site holds its devices of a window-only deployment until
   expect(held.status).toBe('pending');
   await page.goto(`/deployments/${jobId}`);
   await expect(page.getByText(String(device!.hostname)).first()).toBeVisible();
+  // the device row says why it waits
+  await expect(page.getByText('Waiting for window').first()).toBeVisible();
 });
 
 for (const theme of ['light', 'dark'] as const) {

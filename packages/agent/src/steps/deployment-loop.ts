@@ -195,7 +195,7 @@ async function runSteps(
     const gate = { probes: deps.conditionProbes, report: deps.report, now: settings.now };
     const result = (await gateStep(step, results, gate)) ?? (await runStep(step, settings));
     results.push(result);
-    if (result.restart) {
+    if ('restart' in result && result.restart) {
       const attempt = result.attempts.length;
       return {
         status,
