@@ -79,14 +79,9 @@ export const workdayDeviceOf = (a: SimulatedAgent): WorkdayDevice => ({
 
 export type Fleet = { agents: SimulatedAgent[]; stop(): Promise<void> };
 
-export async function startFleet(options: FleetOptions): Promise<Fleet> {
-  const seed = options.seed ?? 1;
-  const rng = createRng(seed);
-  const behaviour = createRng(seed ^ 0x5eed);
-  // Devices are made in index order (the same --seed gives the same machines), then enrolled by a
-  // few workers at once; each agent connects as soon as its enrolment is through, so a large fleet
-  // comes online while the rest is still enrolling.
-  const made = Array.from({ length: options.devices }, (_, i) => {
+/** The fleet's machines in index order, each with the enrolment token slot it uses. */
+function makeDevices(options: FleetOptions, rng: ReturnType<typeof createRng>) {
+  return Array.from({ length: options.devices }, (_, i) => {
     const slot = i % options.tokens.length;
     const device = createVirtualDevice(rng, i, {
       prefix: options.prefixes?.[slot] ?? 'ACME',
@@ -97,6 +92,16 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     }
     return { device, slot };
   });
+}
+
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const seed = options.seed ?? 1;
+  const rng = createRng(seed);
+  const behaviour = createRng(seed ^ 0x5eed);
+  // Devices are made in index order (the same --seed gives the same machines), then enrolled by a
+  // few workers at once; each agent connects as soon as its enrolment is through, so a large fleet
+  // comes online while the rest is still enrolling.
+  const made = makeDevices(options, rng);
   const slots: (SimulatedAgent | undefined)[] = new Array<SimulatedAgent | undefined>(options.devices);
   const stopping = new AbortController();
   const enrolAndStart = async (i: number) => {
