@@ -8,6 +8,7 @@ import type { Executor, Reader } from '../../lib/db';
 type Db = Reader & Pick<Executor, 'execute'>;
 import type { Scope } from '../../lib/scope';
 import { listFilter } from './devices-list.queries';
+import { resolveFieldDefault } from './devices-list-sets.queries';
 
 // The device list's CSV export (docs/product/device-sets.md#exports): the list's devices with its
 // filters (devices-list.queries.ts listFilter), in its order, a keyset page at a time, with each
@@ -80,7 +81,7 @@ export async function exportPage(
   after: ExportKey | null,
   limit: number,
 ): Promise<ExportDevice[]> {
-  const filter = listFilter(ctx, f);
+  const filter = listFilter(ctx, await resolveFieldDefault(db, ctx.tenantId, f));
   if (filter.seesNothing) {
     return [];
   }

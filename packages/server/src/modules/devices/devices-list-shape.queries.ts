@@ -45,12 +45,20 @@ export type ListShape = {
    * devices the other filters leave (a large set)
    */
   setForm: 'any' | 'in';
+  /**
+   * A custom-field filter that the field's default satisfies: devices without a value of their
+   * own match too (a union with a scan of the tenant's devices, so only then)
+   */
+  fieldDefault: boolean;
 };
 export type ListFilters = Pick<
   DeviceListFilters,
   'search' | 'status' | 'os_type' | 'site_id' | 'tag_id' | 'group_id' | 'field_key' | 'field_value'
 > &
-  Partial<Pick<DeviceListFilters, 'field_op'>>;
+  Partial<Pick<DeviceListFilters, 'field_op'>> & {
+    /** the field's default satisfies the field filter (resolveFieldDefault, devices-list-sets.queries.ts) */
+    field_default_matches?: boolean;
+  };
 
 export const listShape = (ctx: Pick<Scope, 'siteAccessType'>, f: ListFilters): ListShape => ({
   isSiteLimited: isSiteLimited(ctx),
@@ -62,6 +70,7 @@ export const listShape = (ctx: Pick<Scope, 'siteAccessType'>, f: ListFilters): L
   hasGroup: Boolean(f.group_id),
   field: f.field_key !== undefined && f.field_value !== undefined ? (f.field_op ?? 'eq') : 'none',
   setForm: 'any',
+  fieldDefault: f.field_key !== undefined && f.field_value !== undefined && f.field_default_matches === true,
 });
 
 /** A list with a tag, group or custom-field filter. */
@@ -75,7 +84,7 @@ const SEARCH_KEYS = ['none', 'joined', 'fields'] as const;
 const FIELD_KEYS = ['none', 'eq', 'lt', 'gt'] as const;
 export const shapeKey = (s: ListShape) =>
   `${+s.isSiteLimited}${SEARCH_KEYS.indexOf(s.search)}${+s.hasOsType}${+s.hasSite}` +
-  `${+s.hasTag}${+s.hasGroup}${FIELD_KEYS.indexOf(s.field)}${s.setForm === 'in' ? 1 : 0}${s.status}`;
+  `${+s.hasTag}${+s.hasGroup}${FIELD_KEYS.indexOf(s.field)}${s.setForm === 'in' ? 1 : 0}${+s.fieldDefault}${s.status}`;
 export const shapeOfKey = (key: string): ListShape => ({
   isSiteLimited: key[0] === '1',
   search: SEARCH_KEYS[Number(key[1])]!,
@@ -85,7 +94,8 @@ export const shapeOfKey = (key: string): ListShape => ({
   hasGroup: key[5] === '1',
   field: FIELD_KEYS[Number(key[6])]!,
   setForm: key[7] === '1' ? 'in' : 'any',
-  status: key.slice(8) as ListShape['status'],
+  fieldDefault: key[8] === '1',
+  status: key.slice(9) as ListShape['status'],
 });
 
 /** The placeholders' values of a list statement. */
@@ -138,7 +148,7 @@ export function setQueries(s: ListShape, v: ValueOf = placeholders): SQL[] {
       : sql`${number} ${s.field === 'lt' ? sql`<` : sql`>`} ${v('fieldNumber')}::float8`;
   const fieldMatch = compare(sql`${deviceFieldValues.valueText}`, sql`${deviceFieldValues.valueNumber}`);
   // a device without a value shows the field's default (as a group's filter reads it): it matches
-  // when the default does (the devices scanned only then: the condition is a one-time filter)
+  // when the default does (the shape says so; the condition is checked again in the statement)
   const defaultMatch = compare(
     sql`${customFields.defaultValue}`,
     sql`case when ${customFields.defaultValue} ~ '^-?[0-9]+(\.[0-9]+)?$' then ${customFields.defaultValue}::float8 end`,
@@ -159,7 +169,7 @@ export function setQueries(s: ListShape, v: ValueOf = placeholders): SQL[] {
   }
   if (s.field !== 'none') {
     sets.push(
-      sql`select ${deviceFieldValues.deviceId} from ${deviceFieldValues} where ${deviceFieldValues.tenantId} = ${tenant} and ${deviceFieldValues.fieldId} = ${fieldId} and ${fieldMatch} union all ${withDefault}`,
+      sql`select ${deviceFieldValues.deviceId} from ${deviceFieldValues} where ${deviceFieldValues.tenantId} = ${tenant} and ${deviceFieldValues.fieldId} = ${fieldId} and ${fieldMatch}${s.fieldDefault ? sql` union all ${withDefault}` : sql``}`,
     );
   }
   return sets;

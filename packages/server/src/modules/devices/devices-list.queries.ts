@@ -18,7 +18,7 @@ import {
   shapeOfKey,
 } from './devices-list-shape.queries';
 import type { ListFilters, ListShape } from './devices-list-shape.queries';
-import { smallestSetSize } from './devices-list-sets.queries';
+import { resolveFieldDefault, smallestSetSize } from './devices-list-sets.queries';
 import { deviceColumns, deviceListColumns, toListItem } from './devices.queries';
 import type { DeviceSelection } from './devices.queries';
 
@@ -203,9 +203,10 @@ export async function listDevices(
     searchTotal?: number;
   } = {},
 ): Promise<{ rows: DeviceListItem[]; total: number; isSearchCounted?: boolean }> {
-  const shape = listShape(ctx, f);
+  const filters = await resolveFieldDefault(db, ctx.tenantId, f);
+  const shape = listShape(ctx, filters);
   const key = shapeKey(shape);
-  const values = listValues(ctx, f);
+  const values = listValues(ctx, filters);
   const forward: PageWindow = { limit: f.limit, offset: (f.page - 1) * f.limit, isBackward: false };
   const pageOf = (pageKey: string, w: PageWindow) =>
     pageStatement(db, pageKey + (w.isBackward ? 'b' : 'f')).execute({
