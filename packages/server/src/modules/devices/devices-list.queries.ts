@@ -195,14 +195,17 @@ export async function listDevices(
     backwardFromRows = BACKWARD_FROM_ROWS,
     smallSetRows = SMALL_SET_ROWS,
     searchTotal,
+    setSize,
   }: {
     backwardFromRows?: number;
     /** the largest set filter read by primary key (tests lower it) */
     smallSetRows?: number;
     /** a search's total counted moments ago (the service keeps it): used when the page agrees */
     searchTotal?: number;
+    /** the set filter's size counted with that total (the service keeps it too) */
+    setSize?: number;
   } = {},
-): Promise<{ rows: DeviceListItem[]; total: number; isSearchCounted?: boolean }> {
+): Promise<{ rows: DeviceListItem[]; total: number; isSearchCounted?: boolean; setSize?: number }> {
   const filters = await resolveFieldDefault(db, ctx.tenantId, f);
   const shape = listShape(ctx, filters);
   const key = shapeKey(shape);
@@ -220,9 +223,10 @@ export async function listDevices(
   if (isCounted(shape)) {
     let total = searchTotal;
     let pageKey = key;
+    let size: number | undefined;
     if (hasSetFilter(shape)) {
       // the set's size says how to read it (ListShape.setForm); alone, it is the total
-      const size = await smallestSetSize(db, key, values);
+      size = setSize ?? (await smallestSetSize(db, key, values));
       pageKey = size > smallSetRows ? shapeKey({ ...shape, setForm: 'in' }) : key;
       if (total === undefined) {
         total = isSetAlone(shape) ? size : await countMatches(pageKey);
@@ -235,14 +239,19 @@ export async function listDevices(
       const agrees =
         rows.length === f.limit ? end <= total : end === total && (rows.length > 0 || f.page === 1);
       if (agrees || searchTotal === undefined) {
-        return { rows: rows.map(toListItem), total, isSearchCounted: searchTotal === undefined };
+        return {
+          rows: rows.map(toListItem),
+          total,
+          isSearchCounted: searchTotal === undefined,
+          setSize: size,
+        };
       }
     }
     const [rows, [counted]] = await Promise.all([
       pageOf(pageKey, forward),
       searchCountStatement(db, pageKey).execute(values),
     ]);
-    return { rows: rows.map(toListItem), total: counted?.n ?? 0, isSearchCounted: true };
+    return { rows: rows.map(toListItem), total: counted?.n ?? 0, isSearchCounted: true, setSize: size };
   }
   if (forward.offset >= backwardFromRows) {
     const known = await countFromCounters(db, ctx, f);

@@ -227,10 +227,13 @@ export function createDevicesService({
     async list(ctx: RequestContext, f: DeviceListFilters): Promise<DeviceListResponse> {
       // a search or a set filter (tag, group, custom field) is counted row by row: its total is reused
       const isCounted = Boolean(f.search || f.tag_id || f.group_id || f.field_key);
-      const searchTotal = isCounted ? searchTotals.get(ctx, f) : undefined;
-      const { rows, total, isSearchCounted } = await listDevices(db, ctx, f, { searchTotal });
+      const known = isCounted ? searchTotals.entry(ctx, f) : undefined;
+      const { rows, total, isSearchCounted, setSize } = await listDevices(db, ctx, f, {
+        searchTotal: known?.total,
+        setSize: known?.setSize,
+      });
       if (isSearchCounted) {
-        searchTotals.set(ctx, f, total);
+        searchTotals.set(ctx, f, total, setSize);
       }
       const data = await withTagsAndFields(db, ctx.tenantId, rows, f.fields);
       return { data, pagination: paginate(f.page, f.limit, total) };

@@ -24,6 +24,13 @@ describe('search totals', () => {
     expect(totals.get(all(1), { search: 'pc-00' })).toBeUndefined();
   });
 
+  it("keep a set filter's size with its total (it says how the set is read)", () => {
+    const totals = createSearchTotals(() => 0);
+    totals.set(all(1), { tag_id: 4, site_id: 2 }, 1667, 30_000);
+    expect(totals.entry(all(1), { tag_id: 4, site_id: 2 })).toMatchObject({ total: 1667, setSize: 30_000 });
+    expect(totals.entry(all(1), { tag_id: 4 })).toBeUndefined();
+  });
+
   it('key a site-limited caller by exactly their sites, in any order', () => {
     const totals = createSearchTotals(() => 0);
     totals.set(sites(1, [5, 3]), { search: 'x' }, 7);

@@ -33,7 +33,7 @@ type SearchFilters = Partial<
  * site-limited caller, exactly their sites, so a total never reaches a caller of another scope.
  */
 export function createSearchTotals(now: () => number = Date.now) {
-  const totals = new Map<string, { at: number; total: number; tenantId: number }>();
+  const totals = new Map<string, { at: number; total: number; setSize?: number; tenantId: number }>();
   const keyOf = (ctx: Scope, f: SearchFilters) =>
     JSON.stringify([
       ctx.tenantId,
@@ -49,15 +49,18 @@ export function createSearchTotals(now: () => number = Date.now) {
       f.field_value ?? '',
       f.field_op ?? 'eq',
     ]);
+  /** the total and, for a set filter, the set's size (it says how the set is read) */
+  const entry = (ctx: Scope, f: SearchFilters): { total: number; setSize?: number } | undefined => {
+    const hit = totals.get(keyOf(ctx, f));
+    return hit && now() - hit.at < SEARCH_TOTAL_TTL_MS ? hit : undefined;
+  };
   return {
-    get(ctx: Scope, f: SearchFilters): number | undefined {
-      const hit = totals.get(keyOf(ctx, f));
-      return hit && now() - hit.at < SEARCH_TOTAL_TTL_MS ? hit.total : undefined;
-    },
-    set(ctx: Scope, f: SearchFilters, total: number): void {
+    get: (ctx: Scope, f: SearchFilters): number | undefined => entry(ctx, f)?.total,
+    entry,
+    set(ctx: Scope, f: SearchFilters, total: number, setSize?: number): void {
       const key = keyOf(ctx, f);
       totals.delete(key);
-      totals.set(key, { at: now(), total, tenantId: ctx.tenantId });
+      totals.set(key, { at: now(), total, setSize, tenantId: ctx.tenantId });
       if (totals.size > SEARCH_TOTALS_KEPT) {
         totals.delete(totals.keys().next().value!);
       }
