@@ -347,14 +347,12 @@ describe('fuzzing every registered /api route with generated input', () => {
         unreachable.push(`${route.method} ${route.url}`);
       }
     }
-    // Step details are a JSON document whose required fields depend on the step type (the step
-    // catalog's cross-field rules), which a JSON Schema cannot say: random values rarely pass. The
-    // fuzzer still reaches those routes' logic through their other parts (ids, names, order).
-    expect(unreachable).toEqual([
-      'POST /api/customer/deployment-packages/import',
-      'POST /api/customer/deployment-packages/:id/steps',
-      'PUT /api/customer/deployment-packages/:id/steps/:stepId',
-    ]);
+    // An imported package's steps are JSON documents whose required fields depend on the step
+    // type (the step catalog's cross-field rules), which a JSON Schema cannot say: random values
+    // rarely pass. A single step's save is reached since the catalogue has types whose details
+    // are small (WAIT: its seconds). The fuzzer still reaches the import's logic through its other
+    // parts (names, order).
+    expect(unreachable).toEqual(['POST /api/customer/deployment-packages/import']);
   });
 
   it('answers in the envelope what is refused before any route runs (router, HTTP parser)', async () => {
