@@ -218,6 +218,15 @@ describe('rollouts: waves, gates and actions', () => {
       '/api/customer/audit?action=Halt%20Rollout',
     );
     expect(JSON.stringify(audit.body)).toContain('Halt Rollout');
+    // the resume acknowledges the two failures: the other three succeeded, so the gate passes
+    const resumed = await call<Envelope<RolloutActionResponse>>('POST', `${API}/${id}/rollout/resume`, {});
+    expect(resumed.status).toBe(200);
+    const next = await eventually(async () => {
+      const r = await dispatchedRows(id);
+      return r.some((row) => row.waveIndex === 1) ? r : null;
+    });
+    expect(next.filter((row) => row.waveIndex === 1)).toHaveLength(5);
+    expect((await detail(id)).rollout?.waves[0]?.state).toBe('passed');
     await call('POST', `${API}/${id}/rollout/abort`);
   });
 

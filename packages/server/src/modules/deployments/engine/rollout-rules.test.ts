@@ -125,6 +125,16 @@ describe('gateVerdict', () => {
     expect(gateVerdict(counts({ total: 20, failed: 3, pending: 17 }), gate, 2)).toBe('halt');
   });
 
+  it('after a resume, passes once the devices other than the acknowledged failures succeed', () => {
+    // 4 devices, 1 failed and acknowledged by the resume: the other 3 decide
+    expect(gateVerdict(counts({ total: 4, completed: 2, failed: 1, pending: 1 }), gate, 1)).toBe('open');
+    expect(gateVerdict(counts({ total: 4, completed: 3, failed: 1 }), gate, 1)).toBe('met');
+    // without the resume the same counts stay short of 95 %
+    expect(gateVerdict(counts({ total: 4, completed: 3, failed: 1 }), { ...gate, min_success_percent: 95 })).not.toBe(
+      'met',
+    );
+  });
+
   it('never halts with min_success 0', () => {
     expect(
       gateVerdict(counts({ total: 4, failed: 4 }), { min_finished_percent: 100, min_success_percent: 0 }),

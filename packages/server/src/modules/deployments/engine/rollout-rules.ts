@@ -140,7 +140,9 @@ export const allowedFailures = (total: number, gate: GateGauge) =>
 /**
  * What a wave's counts say: 'halt' when more devices failed than the gate allows (and more than
  * when it was last resumed after a halt); 'met' when enough finished and enough of the wave's
- * total completed; 'open' otherwise. A wave without devices meets its gate.
+ * total completed; 'open' otherwise. The failures a resume acknowledged leave the success
+ * share's base, so a wave resumed after a halt can still pass once its other devices succeed.
+ * A wave without devices meets its gate.
  */
 export function gateVerdict(c: WaveCounts, gate: GateGauge, resumedFailed = 0): 'halt' | 'met' | 'open' {
   if (c.failed > allowedFailures(c.total, gate) && c.failed > resumedFailed) {
@@ -148,7 +150,7 @@ export function gateVerdict(c: WaveCounts, gate: GateGauge, resumedFailed = 0): 
   }
   const finished = c.completed + c.failed + c.cancelled;
   const enoughFinished = finished * 100 >= c.total * gate.min_finished_percent;
-  const enoughSucceeded = c.completed * 100 >= c.total * gate.min_success_percent;
+  const enoughSucceeded = c.completed * 100 >= (c.total - resumedFailed) * gate.min_success_percent;
   return enoughFinished && enoughSucceeded ? 'met' : 'open';
 }
 
