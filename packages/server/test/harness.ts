@@ -10,6 +10,7 @@ import { openDatabase } from '../src/db/client';
 import { seedDemo } from '../src/modules/demo/demo.seed';
 import { createLocalBlobStore } from '../src/modules/files/blob-store';
 import type { Database } from '../src/db/client';
+import { pgliteTemplate } from './pglite-template';
 
 /**
  * Integration tests run the real server over HTTP on an ephemeral port. The database is PGlite in
@@ -75,7 +76,9 @@ export async function startTestServer(
     OUTPOST_ALLOW_DEV_LOGIN: '1',
     ...overrides.env,
   });
-  const database = await openDatabase({ databaseUrl });
+  const database = await openDatabase(
+    databaseUrl ? { databaseUrl } : { pgliteTemplate: await pgliteTemplate() },
+  );
   const app = await buildApp({ config, database, logger: false, googleVerifier: overrides.googleVerifier });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

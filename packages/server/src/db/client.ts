@@ -33,13 +33,22 @@ export type Database = {
 
 // Beside this file in the sources (src/db/migrations); the build copies them beside the compiled
 // server (dist/migrations), where this code then runs from.
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+// pg_trgm and btree_gin back the substring search indexes (migrations 0004 and 0009); PostgreSQL
+// has them in contrib.
+export const pgliteExtensions = { pg_trgm, btree_gin };
 
 export type DatabaseOptions = {
   /** postgres://… uses PostgreSQL; otherwise PGlite. */
   databaseUrl?: string;
   /** PGlite data directory; omitted means in memory. */
   pgliteDir?: string;
+  /**
+   * An in-memory PGlite starts from this dump of a data directory (`PGlite.dumpDataDir`) instead
+   * of a new cluster: the tests start each server from one migrated copy (test/pglite-template.ts).
+   */
+  pgliteTemplate?: Blob;
   /** Told when PostgreSQL ends an idle pooled connection (logged by the server). */
   onConnectionError?: (err: Error) => void;
 };
@@ -71,15 +80,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   const releaseLock = options.pgliteDir ? lockDataDir(options.pgliteDir) : () => undefined;
-  // pg_trgm and btree_gin back the substring search indexes (migrations 0004 and 0009);
-  // PostgreSQL has them in contrib.
-  const extensions = { pg_trgm, btree_gin };
+  const extensions = pgliteExtensions;
   let client: PGlite;
   try {
     if (options.pgliteDir) {
       refuseDamagedDir(options.pgliteDir);
     }
-    client = options.pgliteDir ? new PGlite(options.pgliteDir, { extensions }) : new PGlite({ extensions });
+    client = options.pgliteDir
+      ? new PGlite(options.pgliteDir, { extensions })
+      : new PGlite({ extensions, loadDataDir: options.pgliteTemplate });
     await client.waitReady;
   } catch (err) {
     releaseLock();
