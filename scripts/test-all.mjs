@@ -89,8 +89,13 @@ const groups = [
     ['typecheck', 'npm run typecheck'],
   ],
   [['unit', 'npm run test:unit']],
-  [['integration (PGlite)', 'npm run test:integration']],
-  [['integration (PostgreSQL)', 'npm run test:integration:pg']],
+  // The two integration runs side by side: each runs one test file at a time, the PGlite run
+  // mostly in its own process, the PostgreSQL run half in PostgreSQL; neither stops what the
+  // other uses (fault tests start their own PostgreSQL and Redis; Redis users take a prefix each).
+  [
+    ['integration (PGlite)', 'npm run test:integration'],
+    ['integration (PostgreSQL)', 'npm run test:integration:pg'],
+  ],
   [['end-to-end (Chromium)', 'npm run test:e2e']],
   [['Windows agent (Wine)', 'npm run test:wine']],
 ];
