@@ -49,6 +49,7 @@ import { tagsRoutes } from './modules/tags/tags.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { softwareRoutes } from './modules/software/software.routes';
 import { groupsRoutes } from './modules/groups/groups.routes';
+import { notificationChannelsRoutes } from './modules/notifications/channels.routes';
 import { maintenanceWindowsRoutes } from './modules/maintenance-windows/maintenance-windows.routes';
 import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
 import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes';
@@ -172,6 +173,7 @@ async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
           await customer.register(softwareRoutes, { service: services.software });
           await customer.register(groupsRoutes, { service: services.groups });
           await customer.register(maintenanceWindowsRoutes, { service: services.maintenanceWindows });
+          await customer.register(notificationChannelsRoutes, { service: services.notificationChannels });
         },
         { prefix: '/customer' },
       );
@@ -283,10 +285,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onReady', (done) => {
     services.engine.start();
     services.policyScheduler.start();
+    services.notificationOutbox.start();
     done();
   });
   app.addHook('preClose', async () => {
     await services.policyScheduler.stop();
+    await services.notificationOutbox.stop();
     await services.engine.stop();
   });
   const stopCompaction = startCountsCompaction(services.devices, app.log);

@@ -18,6 +18,8 @@ import {
   enrollmentTokens,
   files,
   maintenanceWindows,
+  notificationChannels,
+  notificationDeliveries,
   packageSteps,
   policies,
   tags,
@@ -65,7 +67,9 @@ describe('authorisation matrix over every registered /api route', () => {
     | 'policy'
     | 'tag'
     | 'group'
-    | 'window',
+    | 'window'
+    | 'channel'
+    | 'delivery',
     number
   >;
   let stepBody: Record<string, unknown>;
@@ -78,6 +82,7 @@ describe('authorisation matrix over every registered /api route', () => {
       kind: 'software',
       stepId: String(acme.step),
       platform: 'linux-x64',
+      deliveryId: String(acme.delivery),
     };
     const idByPrefix: [string, number][] = [
       ['/api/customer/deployments/device-deployment/', acme.deviceDeployment],
@@ -93,6 +98,7 @@ describe('authorisation matrix over every registered /api route', () => {
       ['/api/customer/tags/', acme.tag],
       ['/api/customer/groups/', acme.group],
       ['/api/customer/maintenance-windows/', acme.window],
+      ['/api/customer/notification-channels/', acme.channel],
       ['/api/agent/files/', acme.file],
       ['/api/customer/policies/', acme.policy],
     ];
@@ -116,6 +122,13 @@ describe('authorisation matrix over every registered /api route', () => {
     days: [1],
     start_time: '22:00',
     duration_minutes: 60,
+  });
+
+  /** A webhook channel to a closed loopback port (its deliveries just fail). */
+  const channelBody = (name: string) => ({
+    kind: 'webhook',
+    name,
+    config: { url: 'http://127.0.0.1:9/matrix' },
   });
 
   /** A body that passes validation, so the answer is about authorisation, not input. */
@@ -149,6 +162,7 @@ describe('authorisation matrix over every registered /api route', () => {
       'POST /api/customer/groups/:id/members': { device_ids: [acme.device] },
       'DELETE /api/customer/groups/:id/members': { device_ids: [acme.device] },
       'PUT /api/customer/maintenance-windows/:id': windowBody(),
+      'PUT /api/customer/notification-channels/:id': channelBody('Matrix hook'),
     };
     return bodies[key] ?? (method === 'GET' || method === 'DELETE' ? undefined : {});
   }
@@ -264,7 +278,30 @@ describe('authorisation matrix over every registered /api route', () => {
         durationMinutes: 60,
       })
       .returning({ id: maintenanceWindows.id });
+    // a notification channel and one delivery of it (docs/product/monitoring.md#notification-channels)
+    const [channel] = await db
+      .insert(notificationChannels)
+      .values({
+        tenantId: demo.acmeTenantId,
+        name: 'Matrix hook',
+        kind: 'webhook',
+        config: { url: 'http://127.0.0.1:9/matrix' },
+      })
+      .returning({ id: notificationChannels.id });
+    const [delivery] = await db
+      .insert(notificationDeliveries)
+      .values({
+        tenantId: demo.acmeTenantId,
+        channelId: channel!.id,
+        event: 'test',
+        dedupeKey: 'matrix',
+        message: { subject: 'Matrix', text: 'Matrix' },
+        status: 'failed',
+      })
+      .returning({ id: notificationDeliveries.id });
     Object.assign(acme, {
+      channel: channel!.id,
+      delivery: delivery!.id,
       device: device!.id,
       package: pkg!.id,
       step: step!.id,
@@ -498,6 +535,10 @@ describe('authorisation matrix over every registered /api route', () => {
       'POST /api/customer/groups/:id/members': { device_ids: [acme.device] },
       'POST /api/customer/maintenance-windows': windowBody(),
       'PUT /api/customer/maintenance-windows/:id': windowBody(),
+      'POST /api/customer/notification-channels': channelBody('Matrix new hook'),
+      'PUT /api/customer/notification-channels/:id': channelBody('Matrix hook'),
+      'POST /api/customer/notification-channels/:id/test': undefined,
+      'POST /api/customer/notification-channels/:id/deliveries/:deliveryId/redeliver': undefined,
     };
     const entries = async () =>
       (await server.database.db.select({ id: auditLogs.id }).from(auditLogs)).length;

@@ -89,6 +89,7 @@ const EnvSchema = z.object({
   DEPLOYMENT_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   // Automation policies (docs/product/device-sets.md#automation-policies): how often each instance looks for due runs
   POLICY_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
+  NOTIFY_OUTBOX_INTERVAL_MS: z.coerce.number().int().min(50).max(300_000).default(5_000),
   // Metrics (docs/operations.md#running-in-production): /metrics only with a token, or on an internal port
   METRICS_TOKEN: z
     .string()
@@ -178,6 +179,8 @@ export type Config = {
   };
   /** automation policies: how often each instance looks for due occurrences and joined devices */
   policies: { schedulerIntervalMs: number };
+  /** notification deliveries: how often each instance looks for due ones (docs/product/monitoring.md#deliveries) */
+  notifications: { outboxIntervalMs: number };
   /** simulated devices the embedded demo runs (0 disables) */
   demoDevices: number;
   /** chance that a step attempt of a simulated demo device fails */
@@ -303,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       schedulerIntervalMs: e.DEPLOYMENT_SCHEDULER_INTERVAL_MS,
     },
     policies: { schedulerIntervalMs: e.POLICY_SCHEDULER_INTERVAL_MS },
+    notifications: { outboxIntervalMs: e.NOTIFY_OUTBOX_INTERVAL_MS },
     demoDevices: e.OUTPOST_DEMO_DEVICES,
     demoFailureRate: e.OUTPOST_SIM_FAILURE_RATE,
     demoFleetUrl: e.OUTPOST_DEMO_FLEET_URL?.replace(/\/$/, '') ?? null,

@@ -36,6 +36,7 @@ import { createPolicyRunner } from './modules/policies/policy-runner';
 import { createPolicyScheduler } from './modules/policies/policy-scheduler';
 import { systemClock } from './modules/deployments/engine/clock';
 import { createSitesService } from './modules/sites/sites.service';
+import { createNotifications } from './modules/notifications/notifications';
 import { createMaintenanceWindowsService } from './modules/maintenance-windows/maintenance-windows.service';
 import { createSoftwareService } from './modules/software/software.service';
 import { createTagsService } from './modules/tags/tags.service';
@@ -169,6 +170,12 @@ export function createServices(deps: ServicesDeps) {
     }),
     software: createSoftwareService({ db }),
     maintenanceWindows,
+    ...createNotifications({
+      db,
+      sessionSecret: config.sessionSecret,
+      intervalMs: config.notifications.outboxIntervalMs,
+      log: deps.log,
+    }),
   };
 }
 

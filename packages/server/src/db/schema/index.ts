@@ -21,3 +21,4 @@ export * from './device-groups';
 export * from './policies';
 export * from './software-versions';
 export * from './maintenance-windows';
+export * from './notifications';

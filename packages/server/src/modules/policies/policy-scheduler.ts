@@ -1,4 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { createPeriodic } from '../../lib/periodic';
+import type { Periodic } from '../../lib/periodic';
 import type { Clock } from '../deployments/engine/clock';
 import type { PolicyRunner } from './policy-runner';
 
@@ -6,13 +8,7 @@ import type { PolicyRunner } from './policy-runner';
 // every interval at the clock's time; one pass at a time (a tick during a pass waits for it).
 // app.ts starts it once listening and stops it before the database closes.
 
-export type PolicyScheduler = {
-  /** one pass now; resolves when done */
-  tick(): Promise<void>;
-  start(): void;
-  /** no pass starts from now on; resolves when the running one ended */
-  stop(): Promise<void>;
-};
+export type PolicyScheduler = Periodic;
 
 export function createPolicyScheduler(deps: {
   runner: PolicyRunner;
@@ -20,42 +16,11 @@ export function createPolicyScheduler(deps: {
   intervalMs: number;
   log: FastifyBaseLogger;
 }): PolicyScheduler {
-  const { runner, clock, log } = deps;
-  let cancelTimer: (() => void) | null = null;
-  let running: Promise<void> | null = null;
-  let isStopped = false;
-
-  function tick(): Promise<void> {
-    if (running) {
-      return running;
-    }
-    if (isStopped) {
-      return Promise.resolve();
-    }
-    running = (async () => {
-      try {
-        await runner.pass(clock.now());
-      } catch (err) {
-        log.error({ err }, 'policy scheduler pass failed');
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  }
-
-  return {
-    tick,
-    start() {
-      isStopped = false;
-      cancelTimer = clock.every(deps.intervalMs, () => void tick());
-      void tick();
-    },
-    async stop() {
-      isStopped = true;
-      cancelTimer?.();
-      cancelTimer = null;
-      await running;
-    },
-  };
+  return createPeriodic({
+    name: 'policy scheduler',
+    pass: (now) => deps.runner.pass(now),
+    clock: deps.clock,
+    intervalMs: deps.intervalMs,
+    log: deps.log,
+  });
 }
