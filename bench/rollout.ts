@@ -59,7 +59,13 @@ try {
   const call = <T>(method: string, url: string, body?: unknown) =>
     api<T>(base, method, url, session.token, body);
   log(`server (${values.runtime}) at ${base}, ${AGENTS.toLocaleString('en')} agents`);
-  sim = await startSim({ server: base, token: setup.enrollToken, devices: AGENTS, failureRate: 0, stepMs: '0' });
+  sim = await startSim({
+    server: base,
+    token: setup.enrollToken,
+    devices: AGENTS,
+    failureRate: 0,
+    stepMs: '0',
+  });
   await until(
     async () => ((await deviceCounts(db, tenantId)).online >= AGENTS ? true : null),
     quick ? 600_000 : 1_800_000,

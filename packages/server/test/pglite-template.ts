@@ -18,7 +18,9 @@ let cached: Promise<Blob> | null = null;
 function templateKey(): string {
   const hash = crypto.createHash('sha256');
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const pglite = JSON.parse(fs.readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8')) as {
+  const pglite = JSON.parse(
+    fs.readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8'),
+  ) as {
     version: string;
   };
   hash.update(pglite.version);
