@@ -124,6 +124,7 @@ export const routes: Route[] = [
   { name: 'sites', path: '/sites' },
   { name: 'custom fields', path: '/custom-fields' },
   { name: 'tags', path: '/tags' },
+  { name: 'notification channels', path: '/notification-channels' },
   { name: 'audit logs', path: '/audit-logs' },
   { name: 'device activity', path: '/device-activity' },
   { name: 'policies', path: '/policies' },

@@ -63,6 +63,10 @@ export const routes: RouteObject[] = [
             ...page(() => import('../features/custom-fields/pages/custom-fields-page')),
           },
           { path: 'tags', ...page(() => import('../features/tags/pages/tags-page')) },
+          {
+            path: 'notification-channels',
+            ...page(() => import('../features/notifications/pages/notification-channels-page')),
+          },
           { path: 'audit-logs', ...page(() => import('../features/audit/pages/audit-logs-page')) },
           { path: 'software', ...page(() => import('../features/software/pages/software-page')) },
           { path: 'software/title', ...page(() => import('../features/software/pages/software-title-page')) },

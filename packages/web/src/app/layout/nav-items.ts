@@ -1,6 +1,7 @@
 import {
   Activity,
   AppWindow,
+  Bell,
   Boxes,
   Building2,
   LayoutDashboard,
@@ -36,6 +37,7 @@ export const managementNav: NavItem[] = [
   { to: '/sites', label: 'Sites', icon: Building2 },
   { to: '/custom-fields', label: 'Custom Fields', icon: SlidersHorizontal },
   { to: '/tags', label: 'Tags', icon: Tags },
+  { to: '/notification-channels', label: 'Notifications', icon: Bell },
   { to: '/audit-logs', label: 'Audit Logs', icon: ScrollText },
 ];
 export const bottomNav: NavItem[] = [{ to: '/profile', label: 'Profile', icon: UserCircle }];

@@ -1,13 +1,12 @@
-import { useState } from 'react';
-import { Check, Copy, Download } from 'lucide-react';
+import { Download } from 'lucide-react';
 import type { CreatedEnrollmentToken } from '@outpost/contract/agents';
 import type { AgentRelease } from '@outpost/contract/agent-releases';
 import { deviceMessages } from '@outpost/contract/messages';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
+import { CopyBlock } from '../../../components/ui/copy-block';
 import { Tabs } from '../../../components/ui/tabs';
 import { errorMessage } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
 
 export type Platform = 'windows' | 'macos' | 'linux';
 
@@ -82,37 +81,6 @@ function Downloads({ platform, releases }: { platform: Platform; releases: Agent
         <code className="font-mono">outpost-agent install --server URL --token TOKEN</code> as an
         administrator (it enrols the device and registers the service).
       </p>
-    </div>
-  );
-}
-
-/** `isWrapped`: a one-line command shown whole, wrapped anywhere (a token has no spaces). */
-function CopyBlock({ text, isWrapped = false }: { text: string; isWrapped?: boolean }) {
-  const [isCopied, setIsCopied] = useState(false);
-  const copy = () => {
-    void navigator.clipboard?.writeText(text).then(() => {
-      setIsCopied(true);
-      setTimeout(() => setIsCopied(false), 1500);
-    });
-  };
-  return (
-    <div className="group relative">
-      <pre
-        className={cn(
-          'overflow-x-auto rounded-lg bg-slate-900 px-4 py-3 pr-12 font-mono text-xs leading-relaxed text-slate-100 dark:bg-black/50',
-          isWrapped && 'break-all whitespace-pre-wrap',
-        )}
-      >
-        {text}
-      </pre>
-      <button
-        type="button"
-        onClick={copy}
-        aria-label="Copy"
-        className="absolute top-2 right-2 rounded-md p-1.5 text-slate-400 hover:bg-white/10 hover:text-white"
-      >
-        {isCopied ? <Check className="size-4 text-emerald-400" /> : <Copy className="size-4" />}
-      </button>
     </div>
   );
 }
