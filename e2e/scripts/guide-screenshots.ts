@@ -3,8 +3,9 @@
 // on with three waves, the halted rollout's card, and the first site's maintenance windows.
 // Usage: npx tsx e2e/scripts/guide-screenshots.ts --url http://127.0.0.1:3000 --out /tmp/shots
 //        [--docs docs/screenshots] [--email admin@acme.example]
-// Every picture is taken at 1440 px and 390 px, light and dark, into --out; with --docs the
-// 1440 px light ones are also written there under the guide's names.
+// Every picture is taken at 1440 px (cropped to its card or dialog) and 390 px (the screen), light
+// and dark, into --out; with --docs the 1440 px light ones are also written there under the
+// guide's names.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -76,7 +77,9 @@ async function rolloutDialog(page: Page): Promise<Locator> {
   const section = deploy.getByRole('region', { name: 'Rollout' });
   await section.getByRole('button', { name: /Rollout/ }).click();
   await section.getByRole('switch', { name: 'Deploy in waves' }).click();
-  await section.getByLabel('Soak time (minutes)').fill('30');
+  const soak = section.getByLabel('Soak time (minutes)');
+  await soak.fill('30');
+  await soak.blur();
   await section.scrollIntoViewIfNeeded();
   await page.waitForTimeout(300);
   return section;
@@ -127,8 +130,8 @@ for (const viewport of [
     for (const [name, open] of shots) {
       const region = await open(page);
       const file = path.join(values.out, `${name}-${viewport.width}-${theme}.png`);
-      await region.screenshot({ path: file });
-      await page.screenshot({ path: path.join(values.out, `${name}-${viewport.width}-${theme}-page.png`) });
+      // on a phone the dialogs fill the screen: the screen is the picture
+      await (viewport.width < 640 ? page : region).screenshot({ path: file });
       if (values.docs && viewport.width === 1440 && theme === 'light') {
         fs.copyFileSync(file, path.join(values.docs, `${name}.png`));
       }
