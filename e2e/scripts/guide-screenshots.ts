@@ -130,7 +130,8 @@ for (const viewport of [
     for (const [name, open] of shots) {
       const region = await open(page);
       const file = path.join(values.out, `${name}-${viewport.width}-${theme}.png`);
-      // on a phone the dialogs fill the screen: the screen is the picture
+      // on a phone the dialogs fill the screen: the screen, scrolled to the region, is the picture
+      await region.scrollIntoViewIfNeeded();
       await (viewport.width < 640 ? page : region).screenshot({ path: file });
       if (values.docs && viewport.width === 1440 && theme === 'light') {
         fs.copyFileSync(file, path.join(values.docs, `${name}.png`));
