@@ -106,6 +106,17 @@ test('a window set on a site holds its devices of a window-only deployment until
   await expect(page.getByText(String(device!.hostname)).first()).toBeVisible();
   // the device row says why it waits
   await expect(page.getByText('Waiting for window').first()).toBeVisible();
+  // the timeline says when the window opens, and so does the device's step log
+  await expect(page.getByRole('list', { name: 'Timeline' })).toContainText(
+    /Waiting for window: opens \w{3} 12:00 .+ \(1 device\)/,
+  );
+  await page
+    .getByTestId('device-deployment-row')
+    .getByRole('button', { name: /Step logs for/ })
+    .click();
+  await expect(page.getByRole('dialog').getByTestId('hold-banner')).toContainText(
+    /Waiting for window · Waiting for its maintenance window \(opens \w{3} 12:00 /,
+  );
 });
 
 for (const theme of ['light', 'dark'] as const) {
