@@ -80,7 +80,12 @@ test('a rollout halts by itself, and resuming with the fixed package starts the 
   const card = page.getByTestId('rollout-card');
   await expect(card).toBeVisible();
   await expect(card.getByTestId('rollout-state')).toHaveText('Halted', { timeout: 150_000 });
-  await expect(page.locator('[data-toast-type="error"]').filter({ hasText: 'Rollout Halted' })).toBeVisible();
+  await expect(
+    page
+      .locator('[data-toast-type="error"]')
+      .filter({ hasText: 'Rollout Halted' })
+      .filter({ hasText: packageName }),
+  ).toBeVisible();
   await expect(card.getByTestId('rollout-reason')).toBeVisible();
   const halted: DeploymentJobDetail = await getJob(request, session.token, job!.id);
   const haltedWave = halted.rollout!.current_wave;

@@ -35,7 +35,18 @@ test('a window set on a site holds its devices of a window-only deployment until
 }) => {
   test.setTimeout(120_000);
   const session = await signInAs(page, DEMO_ADMIN);
-  const [device] = await pickDevices(page.request, session.token, 1, 6);
+  // a device whose site and groups have no window yet: the demo's Headquarters window and the
+  // pilot ring's would otherwise open first (or be open now)
+  const windowed = await apiGet<MaintenanceWindow[]>(
+    page.request,
+    session.token,
+    '/api/customer/maintenance-windows',
+  );
+  const windowSites = new Set(windowed.map((w) => w.site_id));
+  const candidates = (await pickDevices(page.request, session.token, 8, 6)).filter(
+    (d) => !windowSites.has(d.site_id) && !(d.tags ?? []).some((t) => t.name === 'Pilot ring'),
+  );
+  const device = candidates.at(-1);
   expect(device?.site_id).toBeTruthy();
   const siteName = device!.site_name!;
 
@@ -95,6 +106,17 @@ test('a window set on a site holds its devices of a window-only deployment until
   await expect(page.getByText(String(device!.hostname)).first()).toBeVisible();
   // the device row says why it waits
   await expect(page.getByText('Waiting for window').first()).toBeVisible();
+  // the timeline says when the window opens, and so does the device's step log
+  await expect(page.getByRole('list', { name: 'Timeline' })).toContainText(
+    /Waiting for window: opens \w{3} 12:00 .+ \(1 device\)/,
+  );
+  await page
+    .getByTestId('device-deployment-row')
+    .getByRole('button', { name: /Step logs for/ })
+    .click();
+  await expect(page.getByRole('dialog').getByTestId('hold-banner')).toContainText(
+    /Waiting for window · Waiting for its maintenance window \(opens \w{3} 12:00 /,
+  );
 });
 
 for (const theme of ['light', 'dark'] as const) {

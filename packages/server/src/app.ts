@@ -281,6 +281,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     customFields: services.customFields,
     groups: services.groups,
     policies: services.policies,
+    windows: services.maintenanceWindows,
   });
   app.addHook('onReady', (done) => {
     services.engine.start();

@@ -7,7 +7,7 @@ import { useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useToast } from '../components/ui/toast';
 import type { ToastInput } from '../components/ui/toast';
-import { jobNameOf, noteJobName, swapJobStatus } from '../lib/deployment-status';
+import { fetchedRolloutStateOf, jobNameOf, noteJobName, swapJobStatus } from '../lib/deployment-status';
 import { swapDeviceStatus } from '../lib/device-presence';
 import { useLiveMessages } from '../lib/socket';
 
@@ -151,7 +151,7 @@ export function LiveNotifications() {
       job = {
         name: jobNameOf(p.deploymentId),
         previous: p.status && swapJobStatus(p.deploymentId, p.status),
-        previousRollout: rolloutStates.current.get(p.deploymentId),
+        previousRollout: rolloutStates.current.get(p.deploymentId) ?? fetchedRolloutStateOf(p.deploymentId),
       };
       if (p.rollout_state !== undefined) {
         rolloutStates.current.set(p.deploymentId, p.rollout_state);

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../lib/context';
 import { DEMO } from './demo.seed';
 import type { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import type { GroupsService } from '../groups/groups.service';
+import type { MaintenanceWindowsService } from '../maintenance-windows/maintenance-windows.service';
 import type { PoliciesService } from '../policies/policies.service';
 import type { TagsService } from '../tags/tags.service';
 
@@ -14,7 +15,32 @@ export type DemoSetsServices = {
   customFields: Pick<CustomFieldsService, 'create' | 'bulkSet'>;
   groups: Pick<GroupsService, 'create'>;
   policies: Pick<PoliciesService, 'create'>;
+  windows: Pick<MaintenanceWindowsService, 'create' | 'list'>;
 };
+
+/**
+ * The demo's site window (docs/product/rollouts.md#maintenance-windows): weeknights at 22:00 for
+ * 4 hours in the site's own time zone, made once (before the deployment history, whose job run
+ * only inside windows waits for it).
+ */
+export async function seedDemoSiteWindow(
+  services: Pick<DemoSetsServices, 'windows'>,
+  ctx: RequestContext,
+  siteId: number,
+): Promise<boolean> {
+  if ((await services.windows.list(ctx, { site_id: siteId })).length > 0) {
+    return false;
+  }
+  await services.windows.create(ctx, {
+    name: 'Weeknight maintenance',
+    site_id: siteId,
+    days: [1, 2, 3, 4, 5],
+    start_time: '22:00',
+    duration_minutes: 240,
+    enabled: true,
+  });
+  return true;
+}
 
 /** The demo administrator acting: an administrator of all sites, from the server itself. */
 export function demoAdminContext(
@@ -42,8 +68,9 @@ const OWNERS = ['Finance', 'Engineering', 'Front desk', 'Warehouse'];
 /**
  * Makes the demo's sets from its online devices (in hostname order) and packages: tags Pilot
  * ring (the first 5 devices), VIP (the next 2) and Kiosk (the next 2); the custom field Asset
- * owner set on the first 12; a dynamic group of the pilot ring and one of Windows 11 devices; a
- * weekly policy deploying the first package to the pilot ring.
+ * owner set on the first 12; a dynamic group of the pilot ring (with a Saturday-morning
+ * maintenance window) and one of Windows 11 devices; a weekly policy deploying the first package
+ * to the pilot ring.
  */
 export async function seedDemoSets(
   services: DemoSetsServices,
@@ -97,6 +124,15 @@ export async function seedDemoSets(
         { field: 'os_version', op: 'contains', value: '11' },
       ],
     },
+  });
+  // the pilot ring may also take changes early on Saturday mornings (its devices' own time)
+  await services.windows.create(ctx, {
+    name: 'Saturday early',
+    group_id: ring.id,
+    days: [6],
+    start_time: '06:00',
+    duration_minutes: 180,
+    enabled: true,
   });
   if (fleet.packageId !== null) {
     await services.policies.create(ctx, {

@@ -84,8 +84,9 @@ describe('the embedded demo', () => {
     expect(secondTokens).toHaveLength(3);
     expect(secondTokens.filter((id) => firstTokens.includes(id))).toEqual([]);
 
-    // a deployment history to look at, made once: finished jobs of the past days, one due now
-    // (the simulated devices run it) and one scheduled for later
+    // a deployment history to look at, made once: finished jobs of the past days, a halted
+    // rollout, one due now (the simulated devices run it), one scheduled for later and one run
+    // only inside maintenance windows
     const res = await server.request<{ data: ListData<DeploymentJob> }>(
       'GET',
       '/api/customer/deployments?limit=100',
@@ -94,7 +95,9 @@ describe('the embedded demo', () => {
       },
     );
     const jobs = res.body.data.data;
-    expect(jobs).toHaveLength(6);
+    expect(jobs).toHaveLength(8);
+    expect(jobs.filter((j) => j.rollout_state === 'halted')).toHaveLength(1);
+    expect(jobs.filter((j) => j.only_in_windows)).toHaveLength(1);
     const statuses = new Set(jobs.map((j) => j.status));
     expect(statuses.has('completed') && statuses.has('failed')).toBe(true);
     const scheduled = jobs.filter((j) => j.scheduled_at !== null);

@@ -5,8 +5,15 @@ import type { Database } from '../../db/client';
 import { seedDemoDeployments } from '../deployments/deployments.demo';
 import { seedDemoActivity } from '../activity/activity.demo';
 import { createLocalBlobStore } from '../files/blob-store';
-import { findTenantIdByName, findUser, hasTags, listOnlineDevices, listPackageIds } from './demo.queries';
-import { demoAdminContext, seedDemoSets } from './demo-sets';
+import {
+  findTenantIdByName,
+  findUser,
+  hasTags,
+  listFirstSites,
+  listOnlineDevices,
+  listPackageIds,
+} from './demo.queries';
+import { demoAdminContext, seedDemoSets, seedDemoSiteWindow } from './demo-sets';
 import type { DemoSetsServices } from './demo-sets';
 import { DEMO_FLEET_SEED, startDemoFleet } from './demo-fleet';
 import { DEMO, seedDemo } from './demo.seed';
@@ -26,6 +33,28 @@ export type Demo = {
 export function createDemo(config: Config, database: Database, log: FastifyBaseLogger): Demo {
   let fleet: Fleet | null = null;
 
+  /** The demo's first site (HQ): it gets the maintenance window and the job run only inside it. */
+  async function windowSite(tenantId: number) {
+    const [first] = await listFirstSites(database.db, tenantId, 1);
+    return first?.id ?? null;
+  }
+
+  /** Once: the first site's weeknight maintenance window (made before the history that uses it). */
+  async function seedWindow(sets: DemoSetsServices) {
+    const tenantId = await findTenantIdByName(database.db, DEMO.tenantName);
+    const admin = tenantId === null ? null : await findUser(database.db, tenantId, DEMO.adminEmail);
+    const siteId = tenantId === null ? null : await windowSite(tenantId);
+    if (tenantId === null || !admin || siteId === null) {
+      return;
+    }
+    const made = await database.exclusive(() =>
+      seedDemoSiteWindow(sets, demoAdminContext(tenantId, admin), siteId),
+    );
+    if (made) {
+      log.info('demo: created a weeknight maintenance window on the first site');
+    }
+  }
+
   /** Once, with the fleet online: a deployment history to look at (Demo). */
   async function seedHistory() {
     const tenantId = await findTenantIdByName(database.db, DEMO.tenantName);
@@ -37,14 +66,15 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
         tenantId,
         packageIds: await listPackageIds(database.db, tenantId),
         devices: await listOnlineDevices(database.db, tenantId, 24),
+        windowSiteId: await windowSite(tenantId),
       }),
     );
     if (made) {
-      log.info('demo: created a deployment history (finished, running and scheduled jobs)');
+      log.info('demo: created a deployment history (finished, running, halted and scheduled jobs)');
     }
   }
 
-  /** Once, with the fleet online: tags, a custom field, two groups and a policy (demo-sets.ts). */
+  /** Once, with the fleet online: tags, a custom field, two groups (one with a window) and a policy (demo-sets.ts). */
   async function seedSets(sets: DemoSetsServices) {
     const tenantId = await findTenantIdByName(database.db, DEMO.tenantName);
     const admin = tenantId === null ? null : await findUser(database.db, tenantId, DEMO.adminEmail);
@@ -117,6 +147,9 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
         // devices online, so wait (bounded) until every one has been welcomed once.
         await connectedOnce(fleet, 15_000);
         log.info(`demo: ${fleet.agents.length} simulated devices connected (OUTPOST_DEMO_DEVICES)`);
+        if (sets) {
+          await seedWindow(sets);
+        }
         await seedHistory();
         await seedActivity(fleet);
         if (sets) {

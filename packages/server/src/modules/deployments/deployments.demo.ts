@@ -1,44 +1,21 @@
 import type { DeploymentStep } from '@outpost/contract/agent-protocol';
-import { deploymentMessages as messages } from '@outpost/contract/messages';
 import { deviceRunsTarget } from '@outpost/contract/targets';
-import type { TargetOs } from '@outpost/contract/targets';
 import type { Db } from '../../db/client';
 import { tenantOnly } from '../../lib/scope';
 import { packageLookup } from '../packages/packages.service';
-import {
-  countJobs,
-  insertDeviceDeployments,
-  insertJob,
-  insertStepLog,
-  listDeviceDeployments,
-} from './deployments.queries';
+import { countJobs, insertDeviceDeployments, insertJob, listDeviceDeployments } from './deployments.queries';
+import { failureOf, writeStepLogs } from './demo-history';
+import { writeHaltedRollout } from './rollout.demo';
+import type { DemoDevice, DemoPackage } from './demo-history';
 
 // The demo tenant's deployment history (Demo): made once, when the demo fleet is
 // online and the tenant has no job yet. Finished jobs of the past days are written as they would
-// have ended (with their step logs); one job due now and one scheduled for later are real jobs
-// the engine dispatches to the simulated devices.
-
-export type DemoDevice = {
-  id: number;
-  deviceGuid: string;
-  hostname: string | null;
-  ipAddress: string | null;
-  siteId: number | null;
-  osType: string | null;
-};
+// have ended (with their step logs), and so is a rollout halted at its second wave; one job due
+// now, one scheduled for later and one run only inside maintenance windows are real jobs the
+// engine dispatches to the simulated devices.
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
-
-type DemoPackage = {
-  id: number;
-  name: string;
-  targetOs: TargetOs;
-  createdByName: string | null;
-  steps: DeploymentStep[];
-  /** the demo devices of the package's OS (docs/architecture.md "Package targets") */
-  devices: DemoDevice[];
-};
 
 type PastPlan = { daysAgo: number; devices: number; failOn?: number; name: string };
 
@@ -48,43 +25,6 @@ const PAST: PastPlan[] = [
   { daysAgo: 2, devices: 5, name: 'Office refresh' },
   { daysAgo: 1, devices: 4, failOn: 1, name: 'Hotfix' },
 ];
-
-function stepOutput(step: DeploymentStep, ok: boolean): { stdout: string; stderr: string; exitCode: number } {
-  switch (step.stepType) {
-    case 'MSI':
-      return ok
-        ? {
-            stdout: 'msiexec /i package.msi /qn /norestart\nInstallation completed successfully.\n',
-            stderr: '',
-            exitCode: 0,
-          }
-        : {
-            stdout: 'msiexec /i package.msi /qn /norestart\n',
-            stderr: 'Fatal error during installation.\n',
-            exitCode: 1603,
-          };
-    case 'REGISTRY':
-      return ok
-        ? { stdout: 'The operation completed successfully.\n', stderr: '', exitCode: 0 }
-        : { stdout: '', stderr: 'ERROR: Access is denied.\n', exitCode: 1 };
-    default:
-      return ok
-        ? { stdout: `${step.stepName}\nDone.\n`, stderr: '', exitCode: 0 }
-        : {
-            stdout: `${step.stepName}\n`,
-            stderr: 'The system cannot find the file specified.\n',
-            exitCode: 1,
-          };
-  }
-}
-
-/** The device row's error, in the agent's words: "Step 1 (name) failed: Exit code 1603". */
-function failureOf(step: DeploymentStep | undefined): string {
-  if (!step) {
-    return messages.agentCannotDeploy;
-  }
-  return `Step ${step.stepOrder} (${step.stepName}) failed: Exit code ${stepOutput(step, false).exitCode}`;
-}
 
 async function writePastJob(
   db: Db,
@@ -137,40 +77,61 @@ async function writePastJob(
       }),
     );
     const rows = await listDeviceDeployments(tx, { tenantId, siteAccessType: 'all', siteIds: [] }, job.id);
-    for (const [i, row] of rows.entries()) {
-      const isFailed = row.status === 'failed';
-      let at = row.startedAt?.getTime() ?? startedAt.getTime();
-      for (const [s, step] of pkg.steps.entries()) {
-        const ok = !(isFailed && s === 0);
-        const out = stepOutput(step, ok);
-        const duration = 4000 + ((i * 7 + s * 13) % 20) * 1000;
-        await insertStepLog(tx, {
-          deviceDeploymentId: row.id,
-          stepOrder: step.stepOrder,
-          stepName: step.stepName,
-          attempt: 1,
-          status: ok ? 'completed' : 'failed',
-          exitCode: out.exitCode,
-          startedAt: new Date(at),
-          completedAt: new Date(at + duration),
-          durationMs: duration,
-          stdoutLog: out.stdout,
-          stderrLog: out.stderr,
-          errorMessage: ok ? null : `Exit code ${out.exitCode}`,
-        });
-        at += duration;
-        if (!ok) {
-          // the steps after a failing one did not run: they have no attempt, so no log
-          break;
-        }
-      }
-    }
+    await writeStepLogs(tx, rows, pkg.steps, startedAt.getTime());
+  });
+}
+
+/** A job the engine dispatches when it is due, as the deploy dialog would have created it. */
+async function writeEngineJob(
+  db: Db,
+  input: {
+    tenantId: number;
+    name: string;
+    pkg: DemoPackage;
+    targets: readonly DemoDevice[];
+    scheduledAt: Date | null;
+    onlyInWindows: boolean;
+  },
+) {
+  const { tenantId, pkg, targets } = input;
+  await db.transaction(async (tx) => {
+    const job = await insertJob(tx, {
+      tenantId,
+      packageId: pkg.id,
+      packageName: pkg.name,
+      targetOs: pkg.targetOs,
+      name: input.name,
+      steps: pkg.steps,
+      scheduledAt: input.scheduledAt,
+      totalDevices: targets.length,
+      createdByName: pkg.createdByName,
+      onlyInWindows: input.onlyInWindows,
+    });
+    await insertDeviceDeployments(
+      tx,
+      targets.map((d) => ({
+        jobId: job.id,
+        tenantId,
+        deviceId: d.id,
+        siteId: d.siteId,
+        deviceGuid: d.deviceGuid,
+        hostname: d.hostname,
+        ipAddress: d.ipAddress,
+      })),
+    );
   });
 }
 
 export async function seedDemoDeployments(
   db: Db,
-  input: { tenantId: number; packageIds: number[]; devices: DemoDevice[]; now?: number },
+  input: {
+    tenantId: number;
+    packageIds: number[];
+    devices: DemoDevice[];
+    /** the site whose devices get the job run only inside maintenance windows */
+    windowSiteId?: number | null;
+    now?: number;
+  },
 ): Promise<boolean> {
   const { tenantId, devices } = input;
   const now = input.now ?? Date.now();
@@ -211,39 +172,27 @@ export async function seedDemoDeployments(
     const targets = [...pkg.devices.slice(start), ...pkg.devices.slice(0, start)].slice(0, plan.devices);
     await writePastJob(db, tenantId, pkg, targets, plan, now);
   }
+  // docs/product/rollouts.md: a rollout halted at its second wave, and a job that runs only
+  // inside maintenance windows (the devices of the site with the demo's window wait for it)
+  const staged = packages.find((p) => p.devices.length >= 3);
+  if (staged) {
+    const targets = staged.devices.slice(3, 13).length >= 3 ? staged.devices.slice(3, 13) : staged.devices;
+    await writeHaltedRollout(db, { tenantId, pkg: staged, targets, now });
+  }
   // Real jobs for the engine: one due now (the simulated devices run it), one this evening.
   const first = packages[0]!;
   const last = packages.at(-1)!;
-  for (const [name, pkg, at, count] of [
-    [`Deploy ${first.name}`, first, null, 3],
-    [`Evening window: ${last.name}`, last, new Date(now + 3 * HOUR), 5],
+  const windowed = first.devices
+    .filter((d) => d.siteId !== null && d.siteId === input.windowSiteId)
+    .slice(0, 3);
+  for (const [name, pkg, targets, at, onlyInWindows] of [
+    [`Deploy ${first.name}`, first, first.devices.slice(0, 3), null, false],
+    [`Evening window: ${last.name}`, last, last.devices.slice(0, 5), new Date(now + 3 * HOUR), false],
+    [`Inside maintenance windows: ${first.name}`, first, windowed, null, true],
   ] as const) {
-    const targets = pkg.devices.slice(0, count);
-    await db.transaction(async (tx) => {
-      const job = await insertJob(tx, {
-        tenantId,
-        packageId: pkg.id,
-        packageName: pkg.name,
-        targetOs: pkg.targetOs,
-        name,
-        steps: pkg.steps,
-        scheduledAt: at,
-        totalDevices: targets.length,
-        createdByName: pkg.createdByName,
-      });
-      await insertDeviceDeployments(
-        tx,
-        targets.map((d) => ({
-          jobId: job.id,
-          tenantId,
-          deviceId: d.id,
-          siteId: d.siteId,
-          deviceGuid: d.deviceGuid,
-          hostname: d.hostname,
-          ipAddress: d.ipAddress,
-        })),
-      );
-    });
+    if (targets.length > 0) {
+      await writeEngineJob(db, { tenantId, name, pkg, targets, scheduledAt: at, onlyInWindows });
+    }
   }
   return true;
 }

@@ -108,7 +108,7 @@ function ToastView({ toast, onDismiss }: { toast: ToastItem; onDismiss: () => vo
                 toast.action?.onClick();
                 onDismiss();
               }}
-              className="mt-2 text-sm font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400"
+              className="mt-2 text-sm font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-300 dark:hover:text-indigo-200"
             >
               {toast.action.label}
             </button>

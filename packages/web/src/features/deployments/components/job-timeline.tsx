@@ -16,9 +16,11 @@ import { cn } from '../../../lib/cn';
 import { formatDateTime, relativeTime } from '../../../lib/format';
 import { rolloutEvents } from '../lib/rollout-view';
 import type { RolloutEvent } from '../lib/rollout-view';
+import { windowWaitEvent } from '../lib/window-wait';
 
 // docs/product/deployments.md#details Deployment details — the job's timeline (created, scheduled, started, ended);
-// with a rollout, its waves starting and passing and its halts, pauses, resumes and abort (docs/product/rollouts.md#waves).
+// with a rollout, its waves starting and passing and its halts, pauses, resumes and abort (docs/product/rollouts.md#waves);
+// devices waiting for their maintenance window (docs/product/rollouts.md#maintenance-windows).
 
 type TimelineEvent = {
   key: string;
@@ -39,6 +41,22 @@ const ROLLOUT_TONES: Record<RolloutEvent['tone'], { icon: ReactNode; tone: strin
 function rolloutTimeline(job: DeploymentJobDetail): TimelineEvent[] {
   return job.rollout
     ? rolloutEvents(job.rollout).map((e) => ({ ...e, ...ROLLOUT_TONES[e.tone], isDone: true }))
+    : [];
+}
+
+/** Devices waiting for their maintenance window, while the job may still start them. */
+function windowTimeline(job: DeploymentJobDetail): TimelineEvent[] {
+  const e = job.status === 'pending' || job.status === 'running' ? windowWaitEvent(job.deployments) : null;
+  return e
+    ? [
+        {
+          ...e,
+          at: e.at || null,
+          icon: <CalendarClock className="size-4" />,
+          tone: 'bg-amber-500 text-white',
+          isDone: false,
+        },
+      ]
     : [];
 }
 
@@ -83,6 +101,7 @@ export function JobTimeline({ job }: { job: DeploymentJobDetail }) {
       isDone: Boolean(job.started_at),
     },
     ...rolloutTimeline(job),
+    ...windowTimeline(job),
     finished
       ? { key: 'end', ...finished, at: job.completed_at, isDone: true }
       : {
