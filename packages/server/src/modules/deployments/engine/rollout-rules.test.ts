@@ -130,9 +130,9 @@ describe('gateVerdict', () => {
     expect(gateVerdict(counts({ total: 4, completed: 2, failed: 1, pending: 1 }), gate, 1)).toBe('open');
     expect(gateVerdict(counts({ total: 4, completed: 3, failed: 1 }), gate, 1)).toBe('met');
     // without the resume the same counts stay short of 95 %
-    expect(gateVerdict(counts({ total: 4, completed: 3, failed: 1 }), { ...gate, min_success_percent: 95 })).not.toBe(
-      'met',
-    );
+    expect(
+      gateVerdict(counts({ total: 4, completed: 3, failed: 1 }), { ...gate, min_success_percent: 95 }),
+    ).not.toBe('met');
   });
 
   it('never halts with min_success 0', () => {
