@@ -181,6 +181,8 @@ export const UpdateAgentsBody = z
     }
   });
 export type UpdateAgentsBody = z.infer<typeof UpdateAgentsBody>;
+/** What a client sends (a rollout gate left out is the default one). */
+export type UpdateAgentsRequest = z.input<typeof UpdateAgentsBody>;
 
 export const UpdateAgentsResponse = z.object({
   queued: z.number().int(),
