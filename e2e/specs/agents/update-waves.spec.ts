@@ -15,7 +15,10 @@ import { wireAgent } from '../../fixtures/wire-agent';
 // they run 1.0.0 on Linux.
 
 const shots = process.env.SHOTS_DIR;
-const releasesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../packages/agent/dist-exe');
+const releasesDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../packages/agent/dist-exe',
+);
 const STAND_IN = '#!/bin/sh\necho stand-in\n';
 let createdDir = false;
 const written: string[] = [];
@@ -30,7 +33,13 @@ test.beforeAll(() => {
   const sha256 = crypto.createHash('sha256').update(STAND_IN).digest('hex');
   fs.writeFileSync(
     `${file}.json`,
-    JSON.stringify({ platform: 'linux-x64', version: '99.0.0', sha256, size: STAND_IN.length, node: 'v24.11.1' }),
+    JSON.stringify({
+      platform: 'linux-x64',
+      version: '99.0.0',
+      sha256,
+      size: STAND_IN.length,
+      node: 'v24.11.1',
+    }),
   );
   written.push(file, `${file}.json`);
 });
