@@ -100,6 +100,9 @@ export const UpdateAgentCommand = z.object({
 });
 export type UpdateAgentCommand = z.infer<typeof UpdateAgentCommand>;
 
+/** An agent update job's targets: per OS type, the version and its executables (docs/product/rollouts.md#agent-updates-in-waves). */
+export type AgentUpdateTargets = Record<string, Omit<UpdateAgentCommand, 'kind'>>;
+
 export const AgentCommand = z.discriminatedUnion('kind', [
   RefreshInventoryCommand,
   ServiceControlCommand,

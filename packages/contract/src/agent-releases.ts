@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id } from './input';
+import { MAX_ROLLOUT_DEVICES, RolloutPlan } from './rollouts';
 
 // Published agent executables (agent packages and upgrades). The build script
 // (scripts/build-agent-exe.mjs) writes `outpost-agent-<platform>[.exe]` and a sidecar
@@ -158,16 +159,41 @@ export function isAgentOutdated(
   return (compareVersions(agentVersion, target) ?? 0) < 0;
 }
 
-export const UpdateAgentsBody = z.object({
-  device_ids: z
-    .array(Id)
-    .min(1, 'Select at least one agent to update')
-    .max(1000, 'At most 1000 agents can be updated at once'),
-});
+/** How many agents one Update Selected may ask at once, and in waves. */
+export const MAX_AGENTS_PER_UPDATE = 1000;
+
+export const UpdateAgentsBody = z
+  .object({
+    device_ids: z
+      .array(Id)
+      .min(1, 'Select at least one agent to update')
+      .max(MAX_ROLLOUT_DEVICES, `At most ${MAX_ROLLOUT_DEVICES} agents can be updated in waves`),
+    /** update in waves with gates (docs/product/rollouts.md#agent-updates-in-waves); absent: all at once */
+    rollout: RolloutPlan.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.rollout && body.device_ids.length > MAX_AGENTS_PER_UPDATE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['device_ids'],
+        message: `At most ${MAX_AGENTS_PER_UPDATE} agents can be updated at once`,
+      });
+    }
+  });
 export type UpdateAgentsBody = z.infer<typeof UpdateAgentsBody>;
+/** What a client sends (a rollout gate left out is the default one). */
+export type UpdateAgentsRequest = z.input<typeof UpdateAgentsBody>;
 
 export const UpdateAgentsResponse = z.object({
   queued: z.number().int(),
+  /**
+   * With a rollout: the deployment job that updates the agents wave by wave, and the agents it
+   * updates (each gets its command when its wave starts; `updates` is then empty).
+   */
+  job_id: z.number().int().optional(),
+  planned: z
+    .array(z.object({ device_id: z.number().int(), from: z.string().nullable(), to: z.string() }))
+    .optional(),
   updates: z.array(
     z.object({
       device_id: z.number().int(),

@@ -62,6 +62,14 @@ export type DeploymentCreateInput = z.output<typeof DeploymentCreateBody>;
 
 // ---------- jobs ----------
 
+export const JOB_KINDS = ['package', 'agent_update'] as const;
+export const JobKind = z.enum(JOB_KINDS);
+export type JobKind = z.infer<typeof JobKind>;
+
+/** The name of an agent update job and of its one pseudo step, from its target versions. */
+export const agentUpdateJobName = (versions: readonly string[]) => `Agent update to ${versions.join(', ')}`;
+export const agentUpdateStepName = (versions: readonly string[]) => `Update agent to ${versions.join(', ')}`;
+
 /** docs/product/deployments.md#fields Deployment job (the list row; the detail adds deployments and steps). */
 export const DeploymentJob = z.object({
   id: z.number().int(),
@@ -87,6 +95,8 @@ export const DeploymentJob = z.object({
   /** null or absent: no rollout (docs/product/rollouts.md) */
   rollout_state: RolloutState.nullable().optional(),
   only_in_windows: z.boolean().optional(),
+  /** what the job does: a package's steps, or agent self-updates (docs/product/rollouts.md#agent-updates-in-waves) */
+  kind: JobKind.optional(),
 });
 export type DeploymentJob = z.infer<typeof DeploymentJob>;
 
@@ -142,6 +152,8 @@ export const DeploymentStepSummary = z.object({
 export type DeploymentStepSummary = z.infer<typeof DeploymentStepSummary>;
 
 export const DeploymentJobDetail = DeploymentJob.extend({
+  /** an agent_update job's target versions: its one pseudo step is "Update agent to {versions}" */
+  agent_versions: z.array(z.string()).optional(),
   deployments: z.array(DeviceDeployment),
   steps: z.array(DeploymentStepSummary),
   /** how many of the caller's device rows wait for an offline device (`offline_wait` set) */

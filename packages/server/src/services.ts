@@ -131,7 +131,7 @@ export function createServices(deps: ServicesDeps) {
     auth: createAuthService({ db, tokens: deps.tokens }),
     agents: createAgentsService({ db, bus, onDevicesChanged: membership.notify }),
     agentReleases: createAgentReleasesService({ releases: deps.releases }),
-    agentUpdate: createAgentUpdateService({ db, releases: deps.releases, commandQueue }),
+    agentUpdate: createAgentUpdateService({ db, releases: deps.releases, commandQueue, deployments }),
     files: createFilesService({
       db,
       blobStore,

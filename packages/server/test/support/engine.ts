@@ -117,6 +117,8 @@ export function job(over: Partial<JobRow> = {}): JobRow {
     rolloutStateReason: null,
     rolloutStateAt: null,
     onlyInWindows: false,
+    kind: 'package',
+    agentUpdate: null,
     createdAt: created,
     updatedAt: created,
     ...over,

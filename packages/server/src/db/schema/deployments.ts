@@ -12,7 +12,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { DeploymentStep } from '@outpost/contract/agent-protocol';
+import type { AgentUpdateTargets, DeploymentStep } from '@outpost/contract/agent-protocol';
+import type { JobKind } from '@outpost/contract/deployments';
 import type { JobStatus, StepStatus } from '@outpost/contract/live';
 import type { TargetOs } from '@outpost/contract/targets';
 import type { DeviceHold, RolloutPlanInput, RolloutState } from '@outpost/contract/rollouts';
@@ -80,6 +81,10 @@ export const deploymentJobs = pgTable(
     rolloutStateAt: timestamp('rollout_state_at', { withTimezone: true }),
     /** devices start only inside their maintenance windows (docs/product/rollouts.md#maintenance-windows) */
     onlyInWindows: boolean('only_in_windows').notNull().default(false),
+    /** a package's steps, or agent self-updates (docs/product/rollouts.md#agent-updates-in-waves) */
+    kind: text().$type<JobKind>().notNull().default('package'),
+    /** an agent_update job's targets: per OS type, the version and its executables */
+    agentUpdate: jsonb('agent_update').$type<AgentUpdateTargets>(),
   },
   (t) => [
     index('deployment_jobs_policy_idx').on(t.policyId, t.createdAt),

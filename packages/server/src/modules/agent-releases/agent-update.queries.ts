@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { deviceCommands, devices } from '../../db/schema/index';
+import { deploymentJobs, deviceCommands, deviceDeployments, devices } from '../../db/schema/index';
 import type { Reader } from '../../lib/db';
 import { inScope } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
@@ -14,6 +14,7 @@ export async function findTargets(db: Reader, ctx: Scope, ids: number[]) {
       id: devices.id,
       deviceGuid: devices.deviceGuid,
       hostname: devices.hostname,
+      ipAddress: devices.ipAddress,
       siteId: devices.siteId,
       status: devices.status,
       osType: devices.osType,
@@ -35,5 +36,17 @@ export async function pendingUpdates(db: Reader, ids: number[]): Promise<Set<num
         inArray(deviceCommands.status, ['pending', 'sent']),
       ),
     );
-  return new Set(rows.map((r) => r.deviceId));
+  // a device still waiting in an agent update's wave has no command yet, but an update on its way
+  const waiting = await db
+    .select({ deviceId: deviceDeployments.deviceId })
+    .from(deviceDeployments)
+    .innerJoin(deploymentJobs, eq(deploymentJobs.id, deviceDeployments.jobId))
+    .where(
+      and(
+        inArray(deviceDeployments.deviceId, ids),
+        eq(deploymentJobs.kind, 'agent_update'),
+        inArray(deviceDeployments.status, ['pending', 'running']),
+      ),
+    );
+  return new Set([...rows, ...waiting].flatMap((r) => (r.deviceId === null ? [] : [r.deviceId])));
 }

@@ -358,6 +358,7 @@ export function toJob(row: JobRow): DeploymentJob {
     policy_id: row.policyId,
     rollout_state: row.rolloutState,
     only_in_windows: row.onlyInWindows,
+    kind: row.kind,
   };
 }
 

@@ -6,7 +6,7 @@ import type {
   DeploymentListFilters,
   StepLogsResponse,
 } from '@outpost/contract/deployments';
-import { SCHEDULE_PAST_TOLERANCE_MS } from '@outpost/contract/deployments';
+import { SCHEDULE_PAST_TOLERANCE_MS, agentUpdateStepName } from '@outpost/contract/deployments';
 import { paginate } from '@outpost/contract/envelope';
 import type { ListData } from '@outpost/contract/envelope';
 import {
@@ -58,6 +58,8 @@ import type {
   RolloutActionResponse,
   SkipGateBody,
 } from '@outpost/contract/rollouts';
+import { createAgentUpdateJob } from './agent-update-jobs';
+import type { AgentUpdateJobInput } from './agent-update-jobs';
 import { checkRollout, groupUnionTargets, rolloutColumns, writeRollout } from './rollout-create';
 
 export type DeploymentsServiceDeps = {
@@ -73,8 +75,15 @@ export type DeploymentsServiceDeps = {
 export type AgentCredentials = { deviceGuid: string | null; secret: string };
 
 function stepNameOf(job: JobRow, order: number | null): string | null {
+  if (job.kind === 'agent_update') {
+    // its one pseudo step (docs/product/rollouts.md#agent-updates-in-waves)
+    return agentUpdateStepName(versionsOf(job));
+  }
   return order === null ? null : (job.steps.find((s) => s.stepOrder === order)?.stepName ?? null);
 }
+
+const versionsOf = (job: JobRow) =>
+  [...new Set(Object.values(job.agentUpdate ?? {}).map((t) => t.version))].sort();
 
 /**
  * What other modules ask of deployments inside their own transactions: how many unfinished jobs
@@ -210,6 +219,7 @@ export function createDeploymentsService(deps: DeploymentsServiceDeps) {
         ...toJob(job),
         ...(await withOfflineWaits(db, ctx, job, devicesOf)),
         rollout: await rolloutOf(db, job),
+        ...(job.kind === 'agent_update' && { agent_versions: versionsOf(job) }),
         steps: job.steps.map((s) => ({
           step_order: s.stepOrder,
           step_name: s.stepName,
@@ -264,6 +274,15 @@ export function createDeploymentsService(deps: DeploymentsServiceDeps) {
       body?: ResumeRolloutBody | SkipGateBody,
     ): Promise<RolloutActionResponse> {
       return rolloutActions.run(ctx, id, action, body);
+    },
+
+    /** agent self-updates in waves (docs/product/rollouts.md#agent-updates-in-waves); the agent-releases module asks */
+    createAgentUpdateJob(
+      ctx: RequestContext,
+      input: AgentUpdateJobInput,
+      alsoInTx: (tx: Executor, jobId: number) => Promise<void>,
+    ): Promise<DeploymentJob> {
+      return createAgentUpdateJob(deps, ctx, input, alsoInTx);
     },
 
     /**

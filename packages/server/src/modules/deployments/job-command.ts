@@ -1,3 +1,4 @@
+import type { AgentCommand } from '@outpost/contract/agent-protocol';
 import type { JobRow } from './deployments.queries';
 
 /**
@@ -10,3 +11,12 @@ export const runDeploymentOf = (job: Pick<JobRow, 'packageName' | 'targetOs' | '
   targetOs: job.targetOs,
   steps: job.steps,
 });
+
+/**
+ * An agent_update job's command for one device (docs/product/rollouts.md#agent-updates-in-waves):
+ * update_agent to the version the job chose for the device's OS type, with its executables.
+ */
+export function updateAgentOf(job: Pick<JobRow, 'agentUpdate'>, osType: string | null): AgentCommand {
+  const target = job.agentUpdate?.[osType?.toLowerCase() ?? ''];
+  return { kind: 'update_agent', version: target?.version ?? '0.0.0', builds: target?.builds ?? [] };
+}

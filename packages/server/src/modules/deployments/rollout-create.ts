@@ -20,7 +20,11 @@ type Deps = { db: Db; devices: Pick<DevicesService, 'findManyInScope'> };
 export type WaveGroup = { id: number; name: string; deviceIds: number[] };
 
 /** The plan's problems (400) and, in groups mode, its groups as the caller sees them (404). */
-export async function checkRollout(deps: Deps, ctx: RequestContext, body: DeploymentCreateInput) {
+export async function checkRollout(
+  deps: Deps,
+  ctx: RequestContext,
+  body: Pick<DeploymentCreateInput, 'rollout'>,
+) {
   const plan = body.rollout;
   if (!plan) {
     return { groups: [] as WaveGroup[] };
@@ -70,7 +74,7 @@ export const rolloutColumns = (body: DeploymentCreateInput) =>
 /** Splits the job's devices into waves and writes them; answers the waves. */
 export async function writeRollout(
   tx: Executor,
-  body: DeploymentCreateInput,
+  body: Pick<DeploymentCreateInput, 'rollout'>,
   jobId: number,
   deviceIds: readonly number[],
   groups: readonly WaveGroup[],

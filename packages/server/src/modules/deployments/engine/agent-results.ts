@@ -8,7 +8,7 @@ import type { CommandResultEnd } from './agent-results.queries';
 import type { Settler } from './settler';
 import type { WindowGate } from './windows';
 
-// Results of run_deployment commands end their device rows, each row once (a resent result is
+// Results of run_deployment (and an agent_update job's update_agent) commands end their device rows, each row once (a resent result is
 // ignored), written in batches (lib/group-commit.ts); their jobs are settled afterwards.
 
 /** at most this many agent messages (progress, results) per transaction, this many at once */
@@ -57,7 +57,7 @@ function windowClosedOf(r: ResultInput): { deviceId: number; commandId: string; 
 export type ResultWriter = {
   /** ends the device row of this result (batched with others arriving meanwhile) */
   applyResult(result: ResultInput): Promise<void>;
-  /** a recorded command's result, from the command queue: only run_deployment concerns us */
+  /** a recorded command's result, from the command queue: only run_deployment and update_agent concern us */
   commandResult(event: CommandResultEvent): Promise<void>;
 };
 
@@ -94,7 +94,9 @@ export function createResultWriter(deps: {
   return {
     applyResult,
     async commandResult(e) {
-      if (e.kind !== 'run_deployment') {
+      // an agent_update job's row ends with its update_agent answer: completed once the new
+      // version connected, failed with the reason (docs/product/rollouts.md#agent-updates-in-waves)
+      if (e.kind !== 'run_deployment' && e.kind !== 'update_agent') {
         return;
       }
       await applyResult({

@@ -1,5 +1,5 @@
-import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
-import { deploymentJobs, deviceDeployments } from '../../../db/schema/index';
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { deploymentJobs, deviceDeployments, devices } from '../../../db/schema/index';
 import { arrayParam } from '../../../lib/db';
 import type { Executor } from '../../../lib/db';
 import type { DeviceDeploymentRow, JobRow } from '../deployments.queries';
@@ -69,4 +69,19 @@ export async function setDeviceDeploymentCommands(
       'uuid',
     )}) as v(id, command_id)
     where d.id = v.id`);
+}
+
+/** The OS type of each of these devices (an agent update's command depends on it). */
+export async function deviceOsTypes(
+  tx: Executor,
+  deviceIds: readonly number[],
+): Promise<Map<number, string | null>> {
+  if (deviceIds.length === 0) {
+    return new Map();
+  }
+  const rows = await tx
+    .select({ id: devices.id, osType: devices.osType })
+    .from(devices)
+    .where(inArray(devices.id, [...deviceIds]));
+  return new Map(rows.map((r) => [r.id, r.osType]));
 }

@@ -2,11 +2,12 @@ import type { Db } from '../../../db/client';
 import type { Executor } from '../../../lib/db';
 import type { CommandQueue } from '../../../live/command-queue';
 import type { JobRow } from '../deployments.queries';
-import { runDeploymentOf } from '../job-command';
+import { runDeploymentOf, updateAgentOf } from '../job-command';
 import type { Clock } from './clock';
 import type { WindowGate } from './windows';
 import {
   claimDueJobs,
+  deviceOsTypes,
   markJobDispatched,
   pendingDeviceDeploymentsOf,
   setDeviceDeploymentCommands,
@@ -14,7 +15,8 @@ import {
 
 // The dispatcher claims due jobs with FOR UPDATE SKIP LOCKED, so several instances never
 // dispatch a job twice, and queues one run_deployment command per device (the database is the
-// queue: an offline device gets it when it reconnects), then rings the devices' doorbells.
+// queue: an offline device gets it when it reconnects), then rings the devices' doorbells. An
+// agent_update job's rows get an update_agent command instead (docs/product/rollouts.md#agent-updates-in-waves).
 
 /**
  * Due jobs claimed per transaction: one, so each job's doorbell rings as soon as its commands are
@@ -55,18 +57,27 @@ export async function queueRunDeployments(
   if (rows.length === 0) {
     return [];
   }
+  const osTypes =
+    job.kind === 'agent_update'
+      ? await deviceOsTypes(
+          tx,
+          rows.map((r) => r.deviceId),
+        )
+      : null;
   const commandIds = await deps.commandQueue.queueCommands(
     tx,
     rows.map(({ dd, deviceId, windowEndsAt }) => ({
       tenantId: job.tenantId,
       deviceId,
-      command: {
-        kind: 'run_deployment',
-        jobId: job.id,
-        deviceDeploymentId: dd.id,
-        ...runDeploymentOf(job),
-        ...(windowEndsAt === undefined ? {} : { windowEndsAt }),
-      },
+      command: osTypes
+        ? updateAgentOf(job, osTypes.get(deviceId) ?? null)
+        : {
+            kind: 'run_deployment' as const,
+            jobId: job.id,
+            deviceDeploymentId: dd.id,
+            ...runDeploymentOf(job),
+            ...(windowEndsAt === undefined ? {} : { windowEndsAt }),
+          },
       createdBy: job.createdBy,
       expiresInMs: deps.offlineExpiryMs,
     })),

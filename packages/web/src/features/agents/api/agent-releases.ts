@@ -1,5 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AgentRelease, UpdateAgentsResponse } from '@outpost/contract/agent-releases';
+import type {
+  AgentRelease,
+  UpdateAgentsRequest,
+  UpdateAgentsResponse,
+} from '@outpost/contract/agent-releases';
 import { api } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
 import { devicesKey } from '../../../lib/api/devices';
@@ -22,8 +26,9 @@ export function useAgentReleases(isEnabled = true) {
   return useQuery({ ...agentReleasesQueryOptions(), enabled: isEnabled });
 }
 
-export const updateAgents = (ids: number[]) =>
-  api.post<UpdateAgentsResponse>('/customer/agents/update', { device_ids: ids });
+/** Update Selected; with a rollout plan the agents update in waves (docs/product/rollouts.md#agent-updates-in-waves). */
+export const updateAgents = (body: UpdateAgentsRequest) =>
+  api.post<UpdateAgentsResponse>('/customer/agents/update', body);
 
 export function useUpdateAgents() {
   const queryClient = useQueryClient();

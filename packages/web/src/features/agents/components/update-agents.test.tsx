@@ -49,4 +49,22 @@ describe('agent updates on the Agents page', () => {
       }),
     ).toEqual({ title: 'No agents updated', message: '1 skipped: Already runs 1.0.1.' });
   });
+
+  it('says an update in waves started, from the planned agents', () => {
+    expect(
+      updateSummary({
+        queued: 2,
+        job_id: 9,
+        updates: [],
+        planned: [
+          { device_id: 1, from: '1.0.0', to: '1.0.1' },
+          { device_id: 2, from: '1.0.0', to: '1.0.1' },
+        ],
+        skipped: [],
+      }),
+    ).toEqual({
+      title: '2 agents updating to 1.0.1 in waves',
+      message: 'The first wave starts now; each next wave waits for its gate.',
+    });
+  });
 });

@@ -4,7 +4,8 @@ import type { AgentRelease, UpdateAgentsResponse } from '@outpost/contract/agent
 import { isAgentOutdated, targetVersionFor } from '@outpost/contract/agent-releases';
 import { adminMessages } from '@outpost/contract/messages';
 import { Badge } from '../../../components/ui/badge';
-import { ConfirmDialog } from '../../../components/ui/dialog';
+import { useNavigate } from 'react-router';
+import type { RolloutPlan } from '@outpost/contract/rollouts';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useUpdateAgents } from '../api/agent-releases';
@@ -32,26 +33,28 @@ export function OutdatedBadge({
 
 /** The toast after an update request: how many were asked, and why the others were not. */
 export function updateSummary(res: UpdateAgentsResponse): { title: string; message: string } {
-  const versions = [...new Set(res.updates.map((u) => u.to))].join(', ');
+  const isInWaves = res.job_id !== undefined;
+  const versions = [...new Set((res.planned ?? res.updates).map((u) => u.to))].join(', ');
   const title =
     res.queued === 0
       ? 'No agents updated'
-      : `${res.queued} agent${res.queued === 1 ? '' : 's'} updating to ${versions}`;
+      : `${res.queued} agent${res.queued === 1 ? '' : 's'} updating to ${versions}${isInWaves ? ' in waves' : ''}`;
   const reasons = new Map<string, number>();
   for (const s of res.skipped) {
     reasons.set(s.reason, (reasons.get(s.reason) ?? 0) + 1);
   }
   const skipped = [...reasons].map(([reason, n]) => `${n} skipped: ${reason}`).join('. ');
-  const message =
-    res.queued > 0
-      ? `Each downloads the new version, checks it and restarts; one that cannot start rolls back.${skipped ? ` ${skipped}.` : ''}`
-      : `${skipped}.`;
+  const what = isInWaves
+    ? 'The first wave starts now; each next wave waits for its gate.'
+    : 'Each downloads the new version, checks it and restarts; one that cannot start rolls back.';
+  const message = res.queued > 0 ? `${what}${skipped ? ` ${skipped}.` : ''}` : `${skipped}.`;
   return { title, message };
 }
 
 export function useUpdateFlow(onUpdated: () => void) {
   const update = useUpdateAgents();
   const toast = useToast();
+  const navigate = useNavigate();
   const [toUpdate, setToUpdate] = useState<DeviceListItem[] | null>(null);
 
   const ask = (selected: DeviceListItem[]) => {
@@ -66,12 +69,13 @@ export function useUpdateFlow(onUpdated: () => void) {
     setToUpdate(selected);
   };
 
-  const confirm = () => {
+  /** sends the update; with a plan, in waves, and opens the job's page (its Rollout card) */
+  const confirm = (rollout?: RolloutPlan) => {
     if (!toUpdate) {
       return;
     }
     update.mutate(
-      toUpdate.map((d) => d.id),
+      { device_ids: toUpdate.map((d) => d.id), ...(rollout && { rollout }) },
       {
         onSuccess: (res) => {
           toast.show({ type: res.queued > 0 ? 'success' : 'warning', ...updateSummary(res) });
@@ -79,6 +83,9 @@ export function useUpdateFlow(onUpdated: () => void) {
             onUpdated();
           }
           setToUpdate(null);
+          if (res.job_id !== undefined) {
+            void navigate(`/deployments/${res.job_id}`);
+          }
         },
         onError: (err) => {
           toast.show({
@@ -93,29 +100,4 @@ export function useUpdateFlow(onUpdated: () => void) {
   };
 
   return { toUpdate, ask, confirm, cancel: () => setToUpdate(null), isBusy: update.isPending };
-}
-
-export function UpdateAgentsDialog({ flow }: { flow: ReturnType<typeof useUpdateFlow> }) {
-  const rows = flow.toUpdate;
-  return (
-    <ConfirmDialog
-      isOpen={rows !== null}
-      title={rows && rows.length > 1 ? `Update ${rows.length} agents?` : 'Update agent?'}
-      message={
-        rows && (
-          <p>
-            {rows.length > 1 ? `${rows.length} agents` : (rows[0]!.hostname ?? 'The agent')} will download the
-            agent published for their OS, check its SHA-256 and restart as the new version; an agent whose new
-            version cannot start or connect goes back to the old one. Agents that are offline or already up to
-            date are skipped.
-          </p>
-        )
-      }
-      confirmLabel="Update"
-      tone="primary"
-      isBusy={flow.isBusy}
-      onConfirm={flow.confirm}
-      onCancel={flow.cancel}
-    />
-  );
 }

@@ -20,7 +20,8 @@ import { useAgentReleases } from '../api/agent-releases';
 import { agentColumns } from '../components/agent-columns';
 import { CleanupDialog } from '../components/cleanup-dialog';
 import { InstallAgentDialog } from '../components/install-agent-dialog';
-import { UpdateAgentsDialog, useUpdateFlow } from '../components/update-agents';
+import { useUpdateFlow } from '../components/update-agents';
+import { UpdateAgentsDialog } from '../components/update-agents-dialog';
 
 // docs/product/administration.md#agents Agents, #admin-lists filter bar, #agent-cleanup agent cleanup.
 export default function AgentsPage() {

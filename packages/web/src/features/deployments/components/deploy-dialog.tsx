@@ -14,9 +14,10 @@ import { createDeployment } from '../api/create-deployment';
 import type { DeployDeviceChoice, DeployPackageChoice } from '../../../lib/deploy-dialog';
 import { createJobs, deployProblems, deploySummary, scheduledAt } from '../lib/deploy-form';
 import type { DeployFormValues } from '../lib/deploy-form';
-import { defaultRolloutValues } from '../lib/rollout-form';
-import { RolloutSection } from './rollout-section';
-import { rolloutFields, useRolloutRules } from './use-rollout-rules';
+import { defaultRolloutValues } from '../../../components/rollout/rollout-form';
+import type { RolloutFormHost } from '../../../components/rollout/rollout-form';
+import { RolloutSection } from '../../../components/rollout/rollout-section';
+import { rolloutFields, useRolloutRules } from '../../../components/rollout/use-rollout-rules';
 import { DeployFields } from './deploy-fields';
 import { ChangedPackagesNote, changedSinceDeploy } from './changed-packages-note';
 import { DeployTargets } from './deploy-targets';
@@ -292,7 +293,8 @@ export default function DeployDialog({
           scheduleError={shownError('schedule')}
         />
         <RolloutSection
-          form={form}
+          // the section reads and writes only `rollout.*`, which the deploy form holds as its own
+          form={form as unknown as UseFormReturn<RolloutFormHost>}
           values={values.rollout}
           formId={formId}
           isDisabled={isCreating}

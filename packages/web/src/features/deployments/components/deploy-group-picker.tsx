@@ -5,7 +5,7 @@ import { deploymentGroupMessages } from '@outpost/contract/groups';
 import { Badge } from '../../../components/ui/badge';
 import { Field, Select } from '../../../components/ui/form';
 import { Spinner } from '../../../components/ui/spinner';
-import { useDeployGroups } from '../api/get-deploy-groups';
+import { useDeployGroups } from '../../../lib/api/deploy-groups';
 
 export type DeployTargetKind = 'devices' | 'group';
 

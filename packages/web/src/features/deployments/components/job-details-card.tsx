@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { DeploymentJobDetail } from '@outpost/contract/deployments';
+import { agentUpdateStepName } from '@outpost/contract/deployments';
 import { STEP_CATALOG } from '@outpost/contract/step-catalog';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardHeader } from '../../../components/ui/card';
@@ -12,7 +13,11 @@ export function JobDetailsCard({ job }: { job: DeploymentJobDetail }) {
     <Card className="h-full">
       <CardHeader title="Job Details" />
       <dl className="grid grid-cols-1 gap-x-8 px-5 py-2 text-sm sm:grid-cols-2">
-        <Detail label="Package">{job.package_name}</Detail>
+        {job.kind === 'agent_update' ? (
+          <Detail label="Kind">Agent update to {job.agent_versions?.join(', ')}</Detail>
+        ) : (
+          <Detail label="Package">{job.package_name}</Detail>
+        )}
         {job.group_name && (
           <Detail label="Device group">
             <span title="The group's members when the deployment was created">{job.group_name}</span>
@@ -49,8 +54,14 @@ export function JobDetailsCard({ job }: { job: DeploymentJobDetail }) {
   );
 }
 
-/** The package's steps as they were when the job was created; nothing without steps. */
+/**
+ * The package's steps as they were when the job was created; nothing without steps. An agent
+ * update has one pseudo step (docs/product/rollouts.md#agent-updates-in-waves).
+ */
 export function JobStepsCard({ job }: { job: DeploymentJobDetail }) {
+  if (job.kind === 'agent_update') {
+    return <AgentUpdateStepCard versions={job.agent_versions ?? []} />;
+  }
   if (job.steps.length === 0) {
     return null;
   }
@@ -67,6 +78,25 @@ export function JobStepsCard({ job }: { job: DeploymentJobDetail }) {
             <Badge tone="indigo">{STEP_CATALOG[s.step_type].label}</Badge>
           </li>
         ))}
+      </ol>
+    </Card>
+  );
+}
+
+function AgentUpdateStepCard({ versions }: { versions: string[] }) {
+  return (
+    <Card className="h-full">
+      <CardHeader title="Steps" description="Each agent downloads, checks and restarts as the new version" />
+      <ol className="px-5 text-sm">
+        <li className="flex items-center gap-3 py-2.5">
+          <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-slate-100 text-xs font-semibold text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+            1
+          </span>
+          <span className="min-w-0 flex-1 truncate text-slate-800 dark:text-slate-100">
+            {agentUpdateStepName(versions)}
+          </span>
+          <Badge tone="indigo">Agent update</Badge>
+        </li>
       </ol>
     </Card>
   );

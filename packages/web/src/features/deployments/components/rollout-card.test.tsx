@@ -213,6 +213,17 @@ describe('rollout card: actions', () => {
     });
   });
 
+  it('resumes an agent update without offering the package’s steps (it has none)', async () => {
+    const halted = rollout('halted', { state_reason: 'Wave 1: 1 of 2 devices failed' });
+    show({ ...job(halted), kind: 'agent_update', package_name: 'Outpost agent' });
+    await userEvent.click(screen.getByRole('button', { name: 'Resume' }));
+    const dialog = screen.getByRole('dialog', { name: 'Resume rollout?' });
+    expect(within(dialog).queryByRole('checkbox')).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Resume Rollout' }));
+    await waitFor(() => expect(actionPosts()).toHaveLength(1));
+    expect(actionPosts()[0]?.body).toEqual({ use_current_package: false });
+  });
+
   it('needs a reason to skip a gate and sends it', async () => {
     show(job(rollout('running')));
     await userEvent.click(screen.getByRole('button', { name: 'Skip Gate' }));

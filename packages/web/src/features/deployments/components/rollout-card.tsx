@@ -207,8 +207,11 @@ function RolloutActionsBar({ job, rollout }: { job: DeploymentJobDetail; rollout
         isOpen={open === 'resume'}
         isBusy={isBusy}
         packageName={job.package_name}
+        hasPackage={job.kind !== 'agent_update'}
         onCancel={() => setOpen(null)}
-        onConfirm={(useCurrent) => run({ action: 'resume', body: { use_current_package: useCurrent } })}
+        onConfirm={(useCurrent) =>
+          run({ action: 'resume', body: { use_current_package: useCurrent && job.kind !== 'agent_update' } })
+        }
       />
       {open === 'skip-gate' && (
         <SkipGateDialog

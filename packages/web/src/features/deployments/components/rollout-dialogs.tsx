@@ -12,12 +12,15 @@ export function ResumeRolloutDialog({
   isOpen,
   isBusy,
   packageName,
+  hasPackage = true,
   onConfirm,
   onCancel,
 }: {
   isOpen: boolean;
   isBusy: boolean;
   packageName: string | null;
+  /** an agent update has no package to take again (docs/product/rollouts.md#agent-updates-in-waves) */
+  hasPackage?: boolean;
   onConfirm: (useCurrentPackage: boolean) => void;
   onCancel: () => void;
 }) {
@@ -37,18 +40,20 @@ export function ResumeRolloutDialog({
             The current wave's held devices are released and the next waves follow when their gates pass.
             After a halt, the wave halts again only on a new failure.
           </p>
-          <div>
-            <Checkbox
-              label="Use the package's current steps"
-              checked={useCurrent}
-              onChange={(e) => setUseCurrent(e.target.checked)}
-            />
-            <p className="mt-1 pl-6 text-xs text-slate-500 dark:text-slate-400">
-              Devices that have not started yet run{' '}
-              {packageName ? <strong>{packageName}</strong> : 'the package'} as it is now (for example after a
-              fix), not the copy taken when the job was created.
-            </p>
-          </div>
+          {hasPackage && (
+            <div>
+              <Checkbox
+                label="Use the package's current steps"
+                checked={useCurrent}
+                onChange={(e) => setUseCurrent(e.target.checked)}
+              />
+              <p className="mt-1 pl-6 text-xs text-slate-500 dark:text-slate-400">
+                Devices that have not started yet run{' '}
+                {packageName ? <strong>{packageName}</strong> : 'the package'} as it is now (for example after
+                a fix), not the copy taken when the job was created.
+              </p>
+            </div>
+          )}
         </div>
       }
     />

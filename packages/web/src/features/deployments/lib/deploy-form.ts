@@ -3,7 +3,7 @@ import type { DeploymentCreateBody, DeploymentJob } from '@outpost/contract/depl
 import { jobNameFor } from '@outpost/contract/deployments';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
 import type { RolloutPlan } from '@outpost/contract/rollouts';
-import type { RolloutFormValues } from './rollout-form';
+import type { RolloutFormValues } from '../../../components/rollout/rollout-form';
 
 // The deploy dialog's rules and its create flow, free of React (docs/product/deployments.md#deploy-dialog,
 // docs/product/deployments.md#deploy-dialog-rules validation, #deploy-dialog).

@@ -4,7 +4,7 @@ import type { Rollout, RolloutWave } from '@outpost/contract/rollouts';
 import { notificationFor } from '../../../app/live-notifications';
 import { applyDetailUpdate, applyJobUpdate } from './live-jobs';
 import { countdown, rolloutActions, rolloutEvents } from './rollout-view';
-import { defaultRolloutValues, rolloutPlan, rolloutProblems } from './rollout-form';
+import { defaultRolloutValues, rolloutPlan, rolloutProblems } from '../../../components/rollout/rollout-form';
 
 // docs/product/rollouts.md — the rollout's words, actions, timeline moments, live patches and the halt toast.
 

@@ -159,3 +159,9 @@ export function rolloutSummary(v: RolloutFormValues): string {
       : `${v.groups.length} group wave${v.groups.length === 1 ? '' : 's'} + the rest`;
   return `${waves}${v.onlyInWindows ? ' · inside maintenance windows' : ''}`;
 }
+
+/**
+ * A form that holds the rollout section's values under `rollout` (the deploy dialog, Update
+ * Selected on the Agents page: docs/product/rollouts.md#agent-updates-in-waves).
+ */
+export type RolloutFormHost = { rollout?: RolloutFormValues };

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { CHOOSE_GROUP, defaultRolloutValues, rolloutPlan, rolloutProblems } from '../lib/rollout-form';
-import type { RolloutFormValues } from '../lib/rollout-form';
+import { CHOOSE_GROUP, defaultRolloutValues, rolloutPlan, rolloutProblems } from './rollout-form';
+import type { RolloutFormValues } from './rollout-form';
 
 /**
  * The rollout section's rules (docs/product/rollouts.md#the-rollout-section-of-the-deploy-dialog): they come after the

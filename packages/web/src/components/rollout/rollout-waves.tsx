@@ -2,17 +2,17 @@ import { useFieldArray } from 'react-hook-form';
 import type { UseFormReturn } from 'react-hook-form';
 import { Info, Plus, Trash2 } from 'lucide-react';
 import { MAX_WAVES } from '@outpost/contract/rollouts';
-import { Button, IconButton } from '../../../components/ui/button';
-import { Input, Select } from '../../../components/ui/form';
-import { useDeployGroups } from '../api/get-deploy-groups';
-import type { DeployFormValues } from '../lib/deploy-form';
-import type { RolloutProblem } from '../lib/rollout-form';
+import { Button, IconButton } from '../ui/button';
+import { Input, Select } from '../ui/form';
+import { useDeployGroups } from '../../lib/api/deploy-groups';
+import type { RolloutFormHost } from './rollout-form';
+import type { RolloutProblem } from './rollout-form';
 
 // The waves of the deploy dialog's rollout section (docs/product/rollouts.md#the-rollout-section-of-the-deploy-dialog):
 // cumulative percents (the last is 100) or ordered groups (the devices in none form a last wave).
 
 type WavesProps = {
-  form: UseFormReturn<DeployFormValues>;
+  form: UseFormReturn<RolloutFormHost>;
   formId: string;
   isDisabled: boolean;
   problems: RolloutProblem[];

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { GroupListResponse } from '@outpost/contract/groups';
-import { api } from '../../../lib/api-client';
-import { useUser } from '../../../lib/auth';
+import { api } from '../api-client';
+import { useUser } from '../auth';
 
 // The deploy dialog's group choice (docs/product/device-sets.md#groups "Deploying to a group"):
 // the groups the caller may see, by name, with their member counts in the caller's scope.

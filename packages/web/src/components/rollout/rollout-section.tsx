@@ -1,23 +1,27 @@
 import { useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { ChevronDown, Info, Layers } from 'lucide-react';
-import { Checkbox, Field, Input, Switch } from '../../../components/ui/form';
-import { cn } from '../../../lib/cn';
-import type { DeployFormValues } from '../lib/deploy-form';
-import { defaultRolloutValues, gateSentence, MAX_SOAK_MINUTES, rolloutSummary } from '../lib/rollout-form';
-import type { RolloutField, RolloutFormValues, RolloutProblem } from '../lib/rollout-form';
+import { Checkbox, Field, Input, Switch } from '../ui/form';
+import { cn } from '../../lib/cn';
+import type { RolloutFormHost } from './rollout-form';
+import { defaultRolloutValues, gateSentence, MAX_SOAK_MINUTES, rolloutSummary } from './rollout-form';
+import type { RolloutField, RolloutFormValues, RolloutProblem } from './rollout-form';
 import { GroupWaves, PercentWaves } from './rollout-waves';
 
-// The deploy dialog's rollout section (docs/product/rollouts.md#the-rollout-section-of-the-deploy-dialog):
+// The rollout section of the deploy dialog and of Update Selected (docs/product/rollouts.md#the-rollout-section-of-the-deploy-dialog):
 // collapsed and off by default, so the dialog sends what it always sent until the user opens it.
 
 type SectionProps = {
-  form: UseFormReturn<DeployFormValues>;
+  form: UseFormReturn<RolloutFormHost>;
   values: RolloutFormValues | undefined;
   formId: string;
   isDisabled: boolean;
   /** the rules the section breaks, shown next to their fields */
   problems: RolloutProblem[];
+  /** what is rolled out, in the switch's words ("Deploy in waves", "Update in waves") */
+  switchLabel?: string;
+  /** offers "Run only inside maintenance windows" (deployments; agent updates do not wait for windows) */
+  hasWindowsOption?: boolean;
 };
 
 const MODES = [
@@ -103,7 +107,14 @@ function GateFields({ form, values, formId, isDisabled, problems }: SectionProps
 }
 
 export function RolloutSection(props: SectionProps) {
-  const { form, values, formId, isDisabled } = props;
+  const {
+    form,
+    values,
+    formId,
+    isDisabled,
+    switchLabel = 'Deploy in waves',
+    hasWindowsOption = true,
+  } = props;
   const [isOpen, setIsOpen] = useState(false);
   const bodyId = `${formId}-rollout`;
   const v = values ?? defaultRolloutValues();
@@ -135,7 +146,7 @@ export function RolloutSection(props: SectionProps) {
       {isOpen && (
         <div id={bodyId} className="space-y-4 border-t border-slate-200 px-3.5 pb-4 dark:border-slate-700/80">
           <Switch
-            label="Deploy in waves"
+            label={switchLabel}
             description="Start with a few devices; each wave must pass its gate before the next one starts."
             checked={v.isOn}
             disabled={isDisabled}
@@ -148,17 +159,22 @@ export function RolloutSection(props: SectionProps) {
               <GateFields {...props} values={v} />
             </div>
           )}
-          <div className="border-t border-slate-200 pt-3 dark:border-slate-700/80">
-            <Checkbox
-              label="Run only inside maintenance windows"
-              disabled={isDisabled}
-              aria-describedby={`${bodyId}-windows-hint`}
-              {...form.register('rollout.onlyInWindows')}
-            />
-            <p id={`${bodyId}-windows-hint`} className="mt-1 pl-6 text-xs text-slate-500 dark:text-slate-400">
-              Devices outside their window wait for it; a device without a window runs at once.
-            </p>
-          </div>
+          {hasWindowsOption && (
+            <div className="border-t border-slate-200 pt-3 dark:border-slate-700/80">
+              <Checkbox
+                label="Run only inside maintenance windows"
+                disabled={isDisabled}
+                aria-describedby={`${bodyId}-windows-hint`}
+                {...form.register('rollout.onlyInWindows')}
+              />
+              <p
+                id={`${bodyId}-windows-hint`}
+                className="mt-1 pl-6 text-xs text-slate-500 dark:text-slate-400"
+              >
+                Devices outside their window wait for it; a device without a window runs at once.
+              </p>
+            </div>
+          )}
         </div>
       )}
     </section>
