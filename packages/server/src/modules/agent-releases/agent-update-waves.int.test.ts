@@ -175,8 +175,9 @@ describe('agent updates in waves', () => {
     const wave2 = all.filter((c) => !wave1.some((w) => w.id === c.id));
     await answer(wave2, 'completed');
     const done = await eventually(async () => {
+      // the job settles as its last rows end; the rollout's last gate is looked at right after
       const j = await detail(jobId);
-      return j.status === 'completed' ? j : null;
+      return j.status === 'completed' && j.rollout?.state === 'completed' ? j : null;
     });
     expect(done.completed_devices).toBe(4);
     expect(done.rollout?.state).toBe('completed');
