@@ -82,9 +82,17 @@ test('the Software page lists the fleet’s titles and opens a title’s devices
   await expect(page.locator('tbody tr').first()).toBeVisible({ timeout: 30_000 });
   await shoot(page, 'software');
 
-  await page.getByLabel('Sort').selectOption('devices');
+  // the list keeps the previous order on screen until the sorted one arrives: read the first
+  // title from that answer, then wait for the table to show it
+  const [sorted] = await Promise.all([
+    page.waitForResponse(
+      (r) => /\/api\/customer\/software\?/.test(r.url()) && r.url().includes('sort=devices'),
+    ),
+    page.getByLabel('Sort').selectOption('devices'),
+  ]);
+  const name = ((await sorted.json()) as { data: { data: { name: string }[] } }).data.data[0]!.name;
   const firstTitle = page.locator('tbody tr').first().getByRole('link').first();
-  const name = (await firstTitle.textContent())!.trim();
+  await expect(firstTitle).toHaveText(name);
   await firstTitle.click();
   await expect(page).toHaveURL(/\/software\/title\?name=/);
   await expect(page.getByRole('heading', { name, exact: true })).toBeVisible();
