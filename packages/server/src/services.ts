@@ -36,7 +36,7 @@ import { createPolicyRunner } from './modules/policies/policy-runner';
 import { createPolicyScheduler } from './modules/policies/policy-scheduler';
 import { systemClock } from './modules/deployments/engine/clock';
 import { createSitesService } from './modules/sites/sites.service';
-import { createNotifications } from './modules/notifications/notifications';
+import { createNotifications, rolloutHaltedMessage } from './modules/notifications/notifications';
 import { createMaintenanceWindowsService } from './modules/maintenance-windows/maintenance-windows.service';
 import { createSoftwareService } from './modules/software/software.service';
 import { createTagsService } from './modules/tags/tags.service';
@@ -104,6 +104,13 @@ export function createServices(deps: ServicesDeps) {
   });
   // docs/product/rollouts.md#maintenance-windows: the engine reads devices' windows through this service.
   const maintenanceWindows = createMaintenanceWindowsService({ db });
+  // Notification channels (docs/product/monitoring.md): the engine tells them of rollout halts.
+  const notifications = createNotifications({
+    db,
+    sessionSecret: config.sessionSecret,
+    intervalMs: config.notifications.outboxIntervalMs,
+    log: deps.log,
+  });
   // Deployments (docs/product/deployments.md#scheduling): one engine per instance; app.ts starts
   // its scheduler once listening.
   const engine = createDeploymentEngine({
@@ -115,6 +122,13 @@ export function createServices(deps: ServicesDeps) {
     onDispatched: deps.onDispatched,
     storeStepOutput: (step) => customFields.storeStepOutput(step),
     windowsFor: (ex, deviceIds) => maintenanceWindows.windowsFor(ex, deviceIds),
+    onRolloutHalted: (tx, h) =>
+      notifications.tellEveryChannel(tx, {
+        tenantId: h.tenantId,
+        event: 'rollout_halted',
+        dedupeKey: `rollout_halted:${h.jobId}:${h.at.toISOString()}`,
+        message: rolloutHaltedMessage(h),
+      }),
   });
   const devices = createDevicesService({ db, commandQueue, bus });
   const tenants = createTenantsService({ db });
@@ -170,12 +184,7 @@ export function createServices(deps: ServicesDeps) {
     }),
     software: createSoftwareService({ db }),
     maintenanceWindows,
-    ...createNotifications({
-      db,
-      sessionSecret: config.sessionSecret,
-      intervalMs: config.notifications.outboxIntervalMs,
-      log: deps.log,
-    }),
+    ...notifications,
   };
 }
 

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { EnrollResult } from '@outpost/contract/agent-protocol';
@@ -29,7 +31,11 @@ describe('rollouts: waves, gates and actions', () => {
 
   beforeAll(async () => {
     server = await startTestServer({
-      env: { DEPLOYMENT_SCHEDULER_INTERVAL_MS: '50', AGENT_PRESENCE_GRACE_MS: '0' },
+      env: {
+        DEPLOYMENT_SCHEDULER_INTERVAL_MS: '50',
+        AGENT_PRESENCE_GRACE_MS: '0',
+        NOTIFY_OUTBOX_INTERVAL_MS: '100',
+      },
     });
     await server.seedDemo();
     admin = (await server.devSignIn('admin@acme.example')).token;
@@ -187,6 +193,23 @@ describe('rollouts: waves, gates and actions', () => {
   });
 
   it('halts a wave whose failures pass the threshold, and never dispatches the next wave', async () => {
+    // a webhook channel hears of the halt (docs/product/monitoring.md#what-channels-hear)
+    const heard: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        heard.push(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const channel = await call('POST', '/api/customer/notification-channels', {
+      kind: 'webhook',
+      name: 'Halts',
+      config: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/halts` },
+    });
+    expect(channel.status).toBe(200);
     const id = await create({
       mode: 'percent',
       waves: [{ percent: 50 }, { percent: 100 }],
@@ -206,6 +229,19 @@ describe('rollouts: waves, gates and actions', () => {
     );
     expect(halted.rollout?.waves[0]?.state).toBe('halted');
     expect(halted.status).toBe('running');
+    const told = JSON.parse(await eventually(() => Promise.resolve(heard[0] ?? null))) as Record<
+      string,
+      unknown
+    >;
+    expect(told).toMatchObject({
+      event: 'rollout_halted',
+      severity: 'critical',
+      subject: `Rollout halted: Rollout ${seq}`,
+      data: { job_id: id, wave: 1, held_devices: 0 },
+    });
+    expect(told.text).toContain('Wave 1 halted: 2 of 5 devices failed (40 %), above the 20 % allowed');
+    await new Promise((r) => receiver.close(r));
+    expect(heard).toHaveLength(1);
     await answer(rows.slice(2), 'completed');
     // the sweep and the settles ran since: still nothing for the second wave
     await new Promise((r) => setTimeout(r, 600));

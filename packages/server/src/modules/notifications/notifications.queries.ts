@@ -41,6 +41,15 @@ export async function getChannel(ex: Executor, tenantId: number, id: number): Pr
   return row ?? null;
 }
 
+/** The organisation's enabled channels: those a notification without routing goes to. */
+export async function enabledChannelIds(ex: Executor, tenantId: number): Promise<number[]> {
+  const rows = await ex
+    .select({ id: notificationChannels.id })
+    .from(notificationChannels)
+    .where(and(eq(notificationChannels.tenantId, tenantId), eq(notificationChannels.enabled, true)));
+  return rows.map((r) => r.id);
+}
+
 export async function channelNameTaken(ex: Executor, tenantId: number, name: string, exceptId?: number) {
   const rows = await ex.execute(
     sql`select id from ${notificationChannels} where tenant_id = ${tenantId} and lower(name) = lower(${name})

@@ -4,6 +4,9 @@ import { createPeriodic } from '../../lib/periodic';
 import { createSecretBox } from '../../lib/secret-box';
 import { systemClock } from '../deployments/engine/clock';
 import { createChannelsService } from './channels.service';
+import type { Executor } from '../../lib/db';
+import type { NotificationMessage } from './formats';
+import { enabledChannelIds } from './notifications.queries';
 import { createOutbox } from './outbox';
 
 // The notifications module as the app builds it (docs/product/monitoring.md#notification-channels):
@@ -28,9 +31,45 @@ export function createNotifications(deps: {
   });
   // a pass under way may have claimed before the new row was committed: one more after it
   const wake = () => void notificationOutbox.tick().then(() => notificationOutbox.tick());
+  /**
+   * Queues one message to every enabled channel of the organisation in the caller's transaction
+   * (until alert routing exists, docs/product/monitoring.md#what-channels-hear); the outbox is
+   * woken shortly after, once the transaction has committed, and its timer is the backstop.
+   */
+  async function tellEveryChannel(
+    tx: Executor,
+    n: { tenantId: number; event: string; dedupeKey: string; message: NotificationMessage },
+  ) {
+    const channelIds = await enabledChannelIds(tx, n.tenantId);
+    await outbox.enqueue(
+      tx,
+      channelIds.map((channelId) => ({ ...n, channelId })),
+    );
+    if (channelIds.length > 0) {
+      setTimeout(wake, 250).unref();
+    }
+  }
   return {
     outbox,
+    tellEveryChannel,
     notificationOutbox,
     notificationChannels: createChannelsService({ db: deps.db, box, outbox, wake }),
+  };
+}
+
+/** What the channels hear when a rollout halts by itself (docs/product/monitoring.md#what-channels-hear). */
+export function rolloutHaltedMessage(h: {
+  jobId: number;
+  jobName: string;
+  wave: number;
+  reason: string;
+  heldDevices: number;
+}): NotificationMessage {
+  const held = h.heldDevices === 1 ? '1 device of the wave is' : `${h.heldDevices} devices of the wave are`;
+  return {
+    subject: `Rollout halted: ${h.jobName}`,
+    text: `${h.reason}. No further wave starts and ${held} held until someone resumes the rollout, skips its gate or aborts it.`,
+    severity: 'critical',
+    data: { job_id: h.jobId, wave: h.wave + 1, reason: h.reason, held_devices: h.heldDevices },
   };
 }

@@ -13,7 +13,7 @@ import { createDispatcher } from './dispatcher';
 import { createJobPublisher } from './job-updates';
 import type { DeviceRowUpdate } from './job-updates';
 import { createRollouts } from './rollout';
-import type { Rollouts } from './rollout';
+import type { OnRolloutHalted, Rollouts } from './rollout';
 import { createScheduler } from './scheduler';
 import { createSettler } from './settler';
 import { createStepOutputs } from './step-output';
@@ -69,6 +69,8 @@ export function createDeploymentEngine(deps: {
   storeStepOutput?: StepOutputStore;
   /** the devices' maintenance windows (modules/maintenance-windows), for jobs run only inside them */
   windowsFor?: WindowsFor;
+  /** told of each automatic rollout halt in its transaction (the notification channels) */
+  onRolloutHalted?: OnRolloutHalted;
 }): DeploymentEngine {
   const { db, commandQueue, portalHub, log, options } = deps;
   const clock = deps.clock ?? systemClock;
@@ -100,6 +102,7 @@ export function createDeploymentEngine(deps: {
     clock,
     log,
     windows,
+    onHalted: deps.onRolloutHalted,
   });
   const results = createResultWriter({ db, settler, expiryHours, windows });
   const storeOutputs = createStepOutputs({ db, store: deps.storeStepOutput, log });

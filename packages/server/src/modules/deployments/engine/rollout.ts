@@ -58,11 +58,24 @@ export type RolloutQueries = {
 /** What a transaction changed, announced after its commit. */
 export type RolloutChange = { job: JobRow; woken: number[]; rows: HeldRow[] };
 
+/** A halt as the notification channels hear of it, in the halt's transaction. */
+export type RolloutHalted = {
+  tenantId: number;
+  jobId: number;
+  jobName: string;
+  wave: number;
+  reason: string;
+  heldDevices: number;
+  at: Date;
+};
+export type OnRolloutHalted = (tx: Executor, halted: RolloutHalted) => Promise<void>;
+
 /** What the part's steps outside its closure need. */
 type PartContext = {
   queries: RolloutQueries;
   commandQueue: Pick<CommandQueue, 'withdrawCommands'>;
   clock: Clock;
+  onHalted?: OnRolloutHalted;
 };
 
 /** Holds the wave's rows no agent has taken, withdrawing their commands not yet offered. */
@@ -116,6 +129,15 @@ async function halt(
       siteIds: await c.queries.jobSiteIds(tx, job.id),
     },
   );
+  await c.onHalted?.(tx, {
+    tenantId: job.tenantId,
+    jobId: job.id,
+    jobName: job.name,
+    wave: index,
+    reason,
+    heldDevices: rows.length,
+    at: now,
+  });
   return { job: after, woken: [], rows };
 }
 
@@ -158,12 +180,14 @@ export function createRollouts(deps: {
   queries?: RolloutQueries;
   /** a wave of a job run only inside maintenance windows holds devices outside theirs (windows.ts) */
   windows?: Pick<WindowGate, 'admit'>;
+  /** told of each automatic halt in its transaction (the notification channels) */
+  onHalted?: OnRolloutHalted;
 }) {
   const { db, commandQueue, publishJob, clock, log } = deps;
   const queries: RolloutQueries =
     deps.queries ?? defaultQueries(commandQueue, deps.offlineExpiryMs, clock, deps.windows);
 
-  const part: PartContext = { queries, commandQueue, clock };
+  const part: PartContext = { queries, commandQueue, clock, onHalted: deps.onHalted };
 
   /**
    * The wave `from` passed: the next wave starts (claimed atomically: one caller of any instance
