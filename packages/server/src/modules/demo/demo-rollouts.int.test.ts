@@ -2,36 +2,20 @@ import type { DeploymentJob, DeploymentJobDetail } from '@outpost/contract/deplo
 import type { ListData } from '@outpost/contract/envelope';
 import type { MaintenanceWindow } from '@outpost/contract/maintenance-windows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../../../test/harness';
-import type { TestServer } from '../../../test/harness';
-import { createDemo } from './demo';
-import type { Demo } from './demo';
-import { DEMO } from './demo.seed';
+import { startDemoWithFleet } from '../../../test/support/demo';
 
 // The demo's safe rollouts (docs/product/rollouts.md): a weeknight window on the first site, a
 // window on the pilot ring group, a rollout halted at its second wave as the engine leaves one,
 // and a job run only inside maintenance windows.
 
-type Envelope<T> = { success: boolean; data: T };
-
 describe('the demo rollouts and maintenance windows', () => {
-  let server: TestServer;
-  let demo: Demo;
-  let token: string;
-  const get = async <T>(path: string) =>
-    (await server.request<Envelope<T>>('GET', `/api/customer${path}`, { token })).body.data;
+  let demo: Awaited<ReturnType<typeof startDemoWithFleet>>;
+  const get = <T>(path: string) => demo.get<T>(path);
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { OUTPOST_DEMO_DEVICES: '12' } });
-    demo = createDemo(server.config, server.database, server.app.log);
-    await demo.seed();
-    await demo.startFleet(server.url, server.app.demoSets);
-    token = (await server.devSignIn(DEMO.adminEmail)).token;
+    demo = await startDemoWithFleet(12);
   });
-  afterAll(async () => {
-    await demo.stop();
-    await server.close();
-  });
+  afterAll(() => demo?.close());
 
   it('has a weeknight window on the first site and a Saturday one on the pilot ring', async () => {
     const windows = await get<MaintenanceWindow[]>('/maintenance-windows');

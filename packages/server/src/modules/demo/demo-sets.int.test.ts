@@ -1,34 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../../../test/harness';
-import type { TestServer } from '../../../test/harness';
-import { createDemo } from './demo';
-import type { Demo } from './demo';
-import { DEMO } from './demo.seed';
+import { startDemoWithFleet } from '../../../test/support/demo';
 
 // The demo's device sets (docs/product/device-sets.md): with the fleet online, the demo makes
 // tags, a custom field, two groups and a weekly policy once, through the portal's services.
 
-type Envelope<T> = { success: boolean; data: T };
 type Named = { id: number; name: string };
 
 describe('the demo device sets', () => {
-  let server: TestServer;
-  let demo: Demo;
-  let token: string;
-  const get = async <T>(path: string) =>
-    (await server.request<Envelope<T>>('GET', `/api/customer${path}`, { token })).body.data;
+  let demo: Awaited<ReturnType<typeof startDemoWithFleet>>;
+  const get = <T>(path: string) => demo.get<T>(path);
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { OUTPOST_DEMO_DEVICES: '12' } });
-    demo = createDemo(server.config, server.database, server.app.log);
-    await demo.seed();
-    await demo.startFleet(server.url, server.app.demoSets);
-    token = (await server.devSignIn(DEMO.adminEmail)).token;
+    demo = await startDemoWithFleet(12);
   });
-  afterAll(async () => {
-    await demo.stop();
-    await server.close();
-  });
+  afterAll(() => demo?.close());
 
   it('tags devices, sets a custom field, makes two groups and a weekly policy, once', async () => {
     const tags = await get<(Named & { device_count: number })[]>('/tags');
@@ -49,8 +34,8 @@ describe('the demo device sets', () => {
     expect(policies[0]!.next_run_at).not.toBeNull();
 
     // a second start makes nothing twice
-    await demo.stop();
-    await demo.startFleet(server.url, server.app.demoSets);
+    await demo.demo.stop();
+    await demo.demo.startFleet(demo.server.url, demo.server.app.demoSets);
     expect(await get<Named[]>('/tags')).toHaveLength(3);
   }, 120_000);
 });

@@ -8,9 +8,8 @@ import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { insertDevice } from '../../../test/support/devices';
 import { manualClock } from '../../../test/support/engine';
+import { windowEngine } from '../../../test/support/window-engine';
 import { deviceCommands, deviceDeployments } from '../../db/schema/index';
-import { createMaintenanceWindowsService } from '../maintenance-windows/maintenance-windows.service';
-import { createDeploymentEngine } from './engine/deployment-engine';
 import type { DeploymentEngine } from './engine/deployment-engine';
 
 // docs/product/rollouts.md#maintenance-windows, on the real database: a job "only inside
@@ -61,16 +60,7 @@ describe('jobs only inside maintenance windows', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     clock = manualClock(Date.now());
-    const windows = createMaintenanceWindowsService({ db: server.database.db });
-    engine = createDeploymentEngine({
-      db: server.database.db,
-      commandQueue: server.app.commandQueue,
-      portalHub: server.app.portalHub,
-      log: server.app.log,
-      options: { offlineExpiryMs: 24 * HOUR, schedulerIntervalMs: 60_000 },
-      clock,
-      windowsFor: (ex, ids) => windows.windowsFor(ex, ids),
-    });
+    engine = windowEngine(server, clock);
   });
   afterAll(async () => {
     await engine?.stop();

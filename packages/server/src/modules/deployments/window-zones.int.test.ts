@@ -9,9 +9,8 @@ import { startTestServer } from '../../../test/harness';
 import type { TestServer } from '../../../test/harness';
 import { insertDevice } from '../../../test/support/devices';
 import { manualClock } from '../../../test/support/engine';
+import { windowEngine } from '../../../test/support/window-engine';
 import { deviceCommands, deviceDeployments } from '../../db/schema/index';
-import { createMaintenanceWindowsService } from '../maintenance-windows/maintenance-windows.service';
-import { createDeploymentEngine } from './engine/deployment-engine';
 import type { DeploymentEngine } from './engine/deployment-engine';
 
 // docs/product/rollouts.md#maintenance-windows on the real database, in two time zones: a
@@ -106,16 +105,7 @@ describe('maintenance windows in two time zones', () => {
       step_type: 'CMD',
       step_details: JSON.stringify({ command: 'echo one' }),
     });
-    const windows = createMaintenanceWindowsService({ db: server.database.db });
-    engine = createDeploymentEngine({
-      db: server.database.db,
-      commandQueue: server.app.commandQueue,
-      portalHub: server.app.portalHub,
-      log: server.app.log,
-      options: { offlineExpiryMs: 24 * 3_600_000, schedulerIntervalMs: 60_000 },
-      clock,
-      windowsFor: (ex, ids) => windows.windowsFor(ex, ids),
-    });
+    engine = windowEngine(server, clock);
   });
   afterAll(async () => {
     await engine?.stop();

@@ -99,11 +99,18 @@ async function sendEmail(config: EmailConfig, password: string | null, message: 
 
 function describe(err: unknown): string {
   if (err instanceof Error) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    // fetch reports "fetch failed" with the socket's error (or several, one per address) as its cause
+    type Cause = { code?: string; message?: string; errors?: { code?: string }[] };
+    const cause = (err as { cause?: Cause }).cause;
     if (err.name === 'TimeoutError') {
       return `No answer within ${SEND_TIMEOUT_MS / 1000} s`;
     }
-    return cause?.code ? `${err.message} (${cause.code})` : err.message;
+    const code = cause?.code ?? cause?.errors?.[0]?.code;
+    return code
+      ? `${err.message} (${code})`
+      : cause?.message
+        ? `${err.message}: ${cause.message}`
+        : err.message;
   }
   return String(err);
 }

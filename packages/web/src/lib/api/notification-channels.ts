@@ -25,7 +25,11 @@ export function useChannels() {
   });
 }
 
-/** The log refreshes itself while one of its deliveries is still pending. */
+/** A pending delivery about to be tried (not one waiting out a backoff of minutes). */
+const isDueSoon = (d: NotificationDelivery, now: number) =>
+  d.status === 'pending' && (d.next_attempt_at === null || Date.parse(d.next_attempt_at) - now < 15_000);
+
+/** The log refreshes itself while one of its deliveries is about to be tried. */
 export function useDeliveries(channelId: number | null) {
   const user = useUser();
   return useQuery({
@@ -38,7 +42,7 @@ export function useDeliveries(channelId: number | null) {
       ),
     select: (r) => r.data,
     enabled: channelId !== null,
-    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === 'pending') ? 2000 : false),
+    refetchInterval: (q) => (q.state.data?.data.some((d) => isDueSoon(d, Date.now())) ? 2000 : false),
   });
 }
 
