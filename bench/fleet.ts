@@ -36,7 +36,7 @@ import {
   until,
   wallMs,
 } from './fleet-setup';
-import { machine, repoRoot, startChild, writeResult } from './lib';
+import { machine, percentile, repoRoot, startChild, writeResult } from './lib';
 
 const { values } = parseArgs({
   options: {
@@ -58,10 +58,6 @@ const CPU_WINDOW_S = Number(values['cpu-window'] ?? (quick ? 15 : 30));
 const SETTLE_MS = quick ? 5000 : 10_000;
 const log = (line: string) => console.error(`[fleet] ${line}`);
 const round = (x: number, digits = 1) => Number(x.toFixed(digits));
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
 
 const setup = await startFleetServer({
   runtime: values.runtime,

@@ -144,3 +144,9 @@ export function machine() {
 
 export const geometricMean = (xs: number[]) =>
   xs.length === 0 ? NaN : Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+
+/** The p-th percentile (nearest rank) of xs; NaN when there are none. */
+export const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};

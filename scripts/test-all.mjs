@@ -7,7 +7,6 @@
 // failed.
 import { execSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { ensureNginx } from './nginx.mjs';
 import { ensurePostgres } from './postgres.mjs';
@@ -106,21 +105,40 @@ function run(name, cmd, parallel) {
   return new Promise((resolve) => {
     const started = Date.now();
     console.log(`\n━━━ ${name}: ${cmd}`);
-    // Side-by-side suites write to a log each, printed whole when they end, so their lines do not
-    // interleave.
-    const logFile = parallel ? path.join(os.tmpdir(), `outpost-suite-${process.pid}-${name}.log`) : null;
-    const out = logFile ? fs.openSync(logFile, 'w') : 'inherit';
-    const child = spawn('bash', ['-c', cmd], { stdio: ['ignore', out, out] });
-    child.on('exit', (code) => {
-      if (logFile) {
-        fs.closeSync(out);
-        console.log(`\n━━━ ${name} (output)`);
-        process.stdout.write(fs.readFileSync(logFile));
-        fs.rmSync(logFile, { force: true });
+    // Side-by-side suites are held and printed whole when they end, so their lines do not
+    // interleave; every suite's output is also kept for the summary's failure lines.
+    const chunks = [];
+    const child = spawn('bash', ['-c', cmd], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const take = (chunk) => {
+      chunks.push(chunk);
+      if (!parallel) {
+        process.stdout.write(chunk);
       }
-      resolve({ name, ok: code === 0, seconds: Math.round((Date.now() - started) / 1000) });
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('close', (code) => {
+      const output = Buffer.concat(chunks).toString('utf8');
+      if (parallel) {
+        console.log(`\n━━━ ${name} (output)`);
+        process.stdout.write(output);
+      }
+      resolve({ name, ok: code === 0, seconds: Math.round((Date.now() - started) / 1000), output });
     });
   });
+}
+
+/**
+ * The lines of a failed suite that say what failed (Vitest's ×/FAIL lines and assertion errors,
+ * Playwright's ✘ lines, lint and tsc errors), so the end of a long log names the failing tests.
+ */
+function failureLines(output, max = 60) {
+  // eslint-disable-next-line no-control-regex
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const marker =
+    /(^\s*(×|✘|FAIL\b|❯ .*\.test\.)|AssertionError|Error:|error TS\d+|\d+:\d+\s+error\s|^\s*\d+\) )/;
+  const lines = plain.split('\n').filter((l) => marker.test(l));
+  return [...new Set(lines)].slice(0, max);
 }
 
 const results = [];
@@ -133,6 +151,10 @@ for (const group of groups) {
 console.log('\n━━━ Summary');
 for (const r of results) {
   console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name} (${r.seconds}s)`);
+}
+for (const r of results.filter((x) => !x.ok)) {
+  console.log(`\n━━━ what failed in ${r.name}`);
+  console.log(failureLines(r.output).join('\n') || '(no failure line recognised: see its output above)');
 }
 const failed = results.filter((r) => !r.ok).length;
 console.log(

@@ -6,8 +6,9 @@ import type { ListData } from '@outpost/contract/envelope';
 import type { PackageSummary } from '@outpost/contract/packages';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
-import { apiGet, listDevices } from '../devices/api';
+import { apiGet, listDevices, onlineDevices } from '../devices/api';
 import { createCmdPackage, pickDevices } from '../deployments/api';
+import { runOnDevices } from '../scripts/api';
 
 // Every route of the portal, for the checks that walk them all (axe, phone widths, focus order).
 // A new screen adds one line here.
@@ -101,14 +102,52 @@ const rolloutDeployment = async ({ request, token }: Ctx) => {
   return ((await res.json()) as { data: { id: number } }).data.id;
 };
 
+/** A script of the demo library (docs/product/scripts.md). */
+const firstScript = async ({ request, token }: Ctx) => {
+  const list = await apiGet<ListData<{ id: number }>>(request, token, '/api/customer/scripts?limit=1');
+  if (!list.data[0]) {
+    throw new Error('the demo has scripts');
+  }
+  return list.data[0].id;
+};
+/** A script run on two demo devices (docs/product/scripts.md#results). */
+const scriptRun = async ({ request, token }: Ctx) =>
+  (
+    await runOnDevices(
+      request,
+      token,
+      `A11y script ${Date.now().toString(36)}`,
+      'Write-Output "ok"\nexit 0',
+      2,
+      30,
+    )
+  ).job_id;
+
+/** The API tokens screen with one token in its list (docs/product/administration.md#api-tokens). */
+const withApiToken = async ({ request, token }: Ctx) => {
+  const res = await request.post('/api/customer/api-tokens', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: `Axe token ${Date.now().toString(36)}`, scopes: ['devices:read', 'sites:write'] },
+  });
+  expect(res.ok()).toBe(true);
+  return '/api-tokens';
+};
+
 export const routes: Route[] = [
   { name: 'sign-in', path: '/login', isPublic: true },
   { name: 'dashboard', path: '/dashboard' },
   { name: 'devices', path: '/devices' },
-  ...['overview', 'activity', 'networking', 'software', 'services'].map((tab) => ({
+  ...['overview', 'activity', 'networking', 'software', 'services', 'monitoring', 'terminal'].map((tab) => ({
     name: `device detail: ${tab}`,
     path: async (ctx: Ctx) => `/devices/${await firstDevice(ctx)}?tab=${tab}`,
   })),
+  {
+    name: 'device detail: files',
+    path: async ({ request, token }: Ctx) => {
+      const device = (await onlineDevices(request, token)).find((d) => d.os_type === 'windows');
+      return `/devices/${device?.device_guid ?? (await firstDevice({ request, token }))}?tab=files`;
+    },
+  },
   { name: 'agents', path: '/agents' },
   { name: 'packages', path: '/packages' },
   { name: 'package builder: new', path: '/packages/builder' },
@@ -125,13 +164,25 @@ export const routes: Route[] = [
   { name: 'custom fields', path: '/custom-fields' },
   { name: 'tags', path: '/tags' },
   { name: 'notification channels', path: '/notification-channels' },
+  { name: 'notification routing rules', path: '/notification-channels?tab=routing' },
+  { name: 'alerts', path: '/alerts' },
   { name: 'audit logs', path: '/audit-logs' },
+  { name: 'remote access settings', path: '/remote-access' },
+  { name: 'single sign-on', path: '/sso' },
   { name: 'device activity', path: '/device-activity' },
   { name: 'policies', path: '/policies' },
   { name: 'policy details', path: async (ctx) => `/policies/${await firstPolicy(ctx)}` },
+  { name: 'monitoring policies', path: '/policies?tab=monitoring' },
   { name: 'software', path: '/software' },
   { name: 'groups', path: '/groups' },
   { name: 'group details', path: async (ctx) => `/groups/${await firstGroup(ctx)}` },
+  { name: 'scripts', path: '/scripts' },
+  { name: 'script editor: new', path: '/scripts/new' },
+  { name: 'script editor: edit', path: async (ctx) => `/scripts/${await firstScript(ctx)}` },
+  { name: 'script runs', path: '/scripts/runs' },
+  { name: 'script run results', path: async (ctx) => `/scripts/runs/${await scriptRun(ctx)}` },
+  { name: 'api tokens', path: withApiToken },
+  { name: 'webhooks', path: '/webhooks' },
 ];
 
 export async function useTheme(page: Page, theme: 'light' | 'dark') {

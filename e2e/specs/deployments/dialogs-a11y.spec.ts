@@ -1,28 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import type { Page } from '@playwright/test';
 import { STORAGE_KEYS } from '@outpost/contract/limits';
+import { expectNoBlockingDialogViolations } from '../../fixtures/axe';
 import { signInAs } from '../../fixtures/auth';
 import { DEMO_ADMIN } from '../../fixtures/env';
 
 // Accessibility of the deployments' dialogs (the route table in a11y/axe.spec.ts covers the
 // screens): the deploy dialog with a schedule and the step-log dialog, light and dark, with no
 // serious or critical axe violation.
-
-async function expectNoBlockingViolations(page: Page) {
-  // contrast is judged on the dialog at rest, not halfway through its fade-in (a flaky failure)
-  // (endless ones, such as a spinner, are not waited for)
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
-  const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
-  const blocking = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ rule: v.id, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-  expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
-}
 
 for (const theme of ['light', 'dark'] as const) {
   test(`the deploy and step-log dialogs (${theme}) have no serious or critical axe violations`, async ({
@@ -43,7 +27,7 @@ for (const theme of ['light', 'dark'] as const) {
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByRole('list', { name: 'Available devices' })).toBeVisible();
     await dialog.getByRole('radio', { name: /Schedule for Later/ }).check();
-    await expectNoBlockingViolations(page);
+    await expectNoBlockingDialogViolations(page);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     await page.goto('/deployments');
@@ -54,6 +38,6 @@ for (const theme of ['light', 'dark'] as const) {
       .first()
       .click();
     await expect(page.getByRole('dialog').getByTestId('step-log').first()).toBeVisible();
-    await expectNoBlockingViolations(page);
+    await expectNoBlockingDialogViolations(page);
   });
 }

@@ -4,6 +4,7 @@ import type {
   CommandMessage,
   CommandResultMessage,
   NotReportedPart,
+  RunScriptCommand,
   UpdateAgentCommand,
   UserSession,
 } from '@outpost/contract/agent-protocol';
@@ -64,6 +65,8 @@ export type CommandContext = {
   sendInventory: (kind: InventoryKind | 'all', opts?: { skipHeld?: boolean }) => Promise<NotReportedPart[]>;
   result: SendResult;
   runDeploymentCommand: (commandId: string, command: DeploymentCommand) => Promise<void>;
+  /** run_script (scripts/script-runs.ts) */
+  runScriptCommand: (commandId: string, command: RunScriptCommand) => Promise<void>;
 };
 
 /** Runs one command (not run before) and answers it with a command_result. */
@@ -95,6 +98,9 @@ export async function runCommand(ctx: CommandContext, m: CommandMessage): Promis
         return;
       case 'run_deployment':
         await runDeploymentCommand(m.commandId, c);
+        return;
+      case 'run_script':
+        await ctx.runScriptCommand(m.commandId, c);
         return;
       case 'update_agent': {
         if (!selfUpdate) {

@@ -1,4 +1,4 @@
-import { AGENT_PROTOCOL_VERSION } from '@outpost/contract/agent-protocol';
+import { AGENT_CAPABILITIES, AGENT_PROTOCOL_VERSION } from '@outpost/contract/agent-protocol';
 import type {
   ActivityEvent,
   CommandMessage,
@@ -19,6 +19,11 @@ import type { DeploymentCommand, DeploymentRunner } from './deployment/runner';
 import { InventoryLedger } from './inventory/digest';
 import { InventorySender } from './inventory/sender';
 import type { Outbox } from './outbox';
+import { createAgentMonitoring } from './monitoring/agent-monitoring';
+import type { AgentMonitoring } from './monitoring/agent-monitoring';
+import type { Monitor, Ticker } from './monitoring/monitor';
+import { RemoteAccess } from './remote/remote-access';
+import type { RemoteHandlers } from './remote/remote-access';
 import { newId, runCommand, runDeployment, sessionEvents } from './agent-commands';
 import type {
   CommandContext,
@@ -34,6 +39,8 @@ export { INTERRUPTED_MESSAGE } from './agent-commands';
 // the DeviceBackend (where facts, inventory and sessions come from) and the Executor differ.
 
 import type { DeviceBackend } from './device-backend';
+import type { ScriptExecutor } from './scripts/run-script';
+import { scriptCommandRunner } from './scripts/script-runs';
 export type { DeviceBackend, InventoryParts } from './device-backend';
 
 export type AgentOptions = {
@@ -47,6 +54,8 @@ export type AgentOptions = {
   deployments: DeploymentRunner;
   /** the deployments this device started, kept across restarts (a memory one when absent) */
   journal?: RunJournal;
+  /** runs run_script commands (scripts/run-script.ts; the simulator's in the fleet); without it they fail */
+  scripts?: ScriptExecutor;
   /** coalescing of step output (tests shorten the interval) */
   progress?: Partial<ProgressOptions>;
   log?: Logger;
@@ -59,6 +68,17 @@ export type AgentOptions = {
   selfUpdate?: SelfUpdatePort;
   /** restarts a deployment asks for (REBOOT steps); the runner's handlers use the same one */
   stepExecutor?: StepExecutor;
+  /** evaluates checks and samples metrics; with it the hello lists the `checks` capability */
+  monitor?: Monitor;
+  /**
+   * remote access (remote/remote-access.ts): the terminal and file handlers; with it the hello
+   * lists the `remote` capability unless `allowed` is false (the device owner turned it off)
+   */
+  remote?: { handlers: RemoteHandlers; allowed?: boolean };
+  /** the tick checks and metrics run on (the simulator's fleet shares one) */
+  ticker?: Ticker;
+  /** the previous run did not stop cleanly (crash-marker.ts): said in the hellos until one is welcomed */
+  restartedAfterCrash?: { at: string; reason: string | null } | null;
 };
 
 export type Agent = {
@@ -69,19 +89,28 @@ export type Agent = {
   reportActivity(events: ActivityEvent[]): void;
   /** reason memory_limit: the agent is about to restart past its memory limit (memory-ceiling.ts) */
   reportFault(active: boolean, message?: string, reason?: 'memory_limit'): void;
+  /** checks and metrics (null without a monitor) */
+  monitoring: AgentMonitoring | null;
+  /** remote access: the policy the server sent (null without remote handlers) */
+  remote: RemoteAccess | null;
 };
 
 /** How long stop() waits for running deployments to stop their processes. */
 const STOP_WAIT_MS = 5000;
 
 /** The hello: the backend's facts, and the digests of the inventory the server holds. */
-function helloMessage(h: Awaited<ReturnType<DeviceBackend['hello']>>, ledger: InventoryLedger): HelloMessage {
+function helloMessage(
+  h: Awaited<ReturnType<DeviceBackend['hello']>>,
+  ledger: InventoryLedger,
+  restartedAfterCrash: HelloMessage['restartedAfterCrash'] | null,
+): HelloMessage {
   const inventoryDigests = ledger.digests();
   return {
     type: 'hello',
     protocolVersion: AGENT_PROTOCOL_VERSION,
     ...h,
     ...(inventoryDigests && { inventoryDigests }),
+    ...(restartedAfterCrash && { restartedAfterCrash }),
   };
 }
 
@@ -98,10 +127,55 @@ async function stopRunning(running: Map<string, RunningDeployment>): Promise<voi
   ]);
 }
 
+/** Sends a command's result through the outbox. */
+function resultSender(connection: AgentConnection) {
+  return (
+    commandId: string,
+    status: CommandResultMessage['status'],
+    res: Record<string, unknown> | null,
+    error: string | null,
+  ) =>
+    connection.sendReliable({
+      type: 'command_result',
+      messageId: newId(),
+      commandId,
+      status,
+      result: res,
+      error,
+      finishedAt: new Date().toISOString(),
+    });
+}
+
+/** Checks and metrics, when the agent has a monitor (docs/agent.md "Checks and metrics"). */
+function monitoringOf(connection: AgentConnection, options: AgentOptions): AgentMonitoring | null {
+  if (!options.monitor) {
+    return null;
+  }
+  const { monitor, ticker, random, log } = options;
+  return createAgentMonitoring(connection, { monitor, ticker, random, log, newId });
+}
+
+/** Remote access (null without handlers); a terminal nobody can see any more ends with the socket. */
+function remoteOf(connection: AgentConnection, options: AgentOptions): RemoteAccess | null {
+  if (!options.remote) {
+    return null;
+  }
+  const { handlers, allowed } = options.remote;
+  connection.onState((state) => state !== 'connected' && handlers.connectionLost?.());
+  return new RemoteAccess((m) => connection.send(m), handlers, allowed !== false);
+}
+
+/** What the hello lists beyond ack_lists: checks with a monitor, remote access unless turned off. */
+function capabilitiesOf(options: AgentOptions): string[] {
+  return [
+    ...(options.monitor ? [AGENT_CAPABILITIES.checks] : []),
+    ...(options.remote && options.remote.allowed !== false ? [AGENT_CAPABILITIES.remote] : []),
+  ];
+}
+
 export function createAgent(options: AgentOptions): Agent {
-  const { backend, executor } = options;
+  const { backend, executor, deployments } = options;
   const handled = new Set<string>();
-  const { deployments } = options;
   const journal = options.journal ?? createMemoryJournal();
   /** run_deployment commands running now, by command id */
   const running = new Map<string, RunningDeployment>();
@@ -117,6 +191,9 @@ export function createAgent(options: AgentOptions): Agent {
     handled.add(pendingUpdate);
   }
 
+  // said in every hello until one is welcomed (the server opens its alert once)
+  let restartedAfterCrash = options.restartedAfterCrash ?? null;
+
   const sendInventory = (kind: InventoryKind | 'all', opts?: { skipHeld?: boolean }) =>
     inventorySender.send(kind, opts);
   const connection = new AgentConnection({
@@ -131,11 +208,15 @@ export function createAgent(options: AgentOptions): Agent {
     hello: async () => {
       const h = await backend.hello();
       known = new Map(h.sessions.map((s) => [s.sessionId, s]));
-      return helloMessage(h, ledger);
+      return helloMessage(h, ledger, restartedAfterCrash);
     },
+    capabilities: capabilitiesOf(options),
+    onChecks: (m) => monitoring?.onChecks(m),
+    onRemote: (m) => remote?.onMessage(m),
     onAck: (messageId) => ledger.acknowledged(messageId),
     onRefused: (messageId) => ledger.refused(messageId),
     onConnected: (welcome) => {
+      restartedAfterCrash = null;
       ledger.welcomed(welcome.inventoryCurrent);
       void selfUpdate
         ?.settle()
@@ -150,24 +231,12 @@ export function createAgent(options: AgentOptions): Agent {
     },
   });
 
+  const monitoring = monitoringOf(connection, options);
+  const remote = remoteOf(connection, options);
+
   const inventorySender = new InventorySender(backend, ledger, (message) => connection.sendReliable(message));
 
-  function result(
-    commandId: string,
-    status: CommandResultMessage['status'],
-    res: Record<string, unknown> | null,
-    error: string | null,
-  ) {
-    connection.sendReliable({
-      type: 'command_result',
-      messageId: newId(),
-      commandId,
-      status,
-      result: res,
-      error,
-      finishedAt: new Date().toISOString(),
-    });
-  }
+  const result = resultSender(connection);
 
   async function handleCommand(m: CommandMessage) {
     // A re-offered command whose result is still on its way is not run twice.
@@ -191,6 +260,7 @@ export function createAgent(options: AgentOptions): Agent {
   };
   const runDeploymentCommand = (commandId: string, command: DeploymentCommand) =>
     runDeployment(deploymentContext, commandId, command);
+  const runScriptCommand = scriptCommandRunner({ ...shared, ...options, connection, result });
   const commandContext: CommandContext = {
     ...shared,
     executor,
@@ -198,6 +268,7 @@ export function createAgent(options: AgentOptions): Agent {
     sendInventory,
     result,
     runDeploymentCommand,
+    runScriptCommand,
   };
 
   async function pollSessions() {
@@ -213,8 +284,11 @@ export function createAgent(options: AgentOptions): Agent {
 
   const agent: Agent = {
     connection,
+    monitoring,
+    remote,
     start() {
       connection.start();
+      monitoring?.start();
       // deployments that restarted the device on purpose go on now, once
       resumeSavedDeployments(journal, handled, runDeploymentCommand);
       if (backend.sessions) {
@@ -233,6 +307,7 @@ export function createAgent(options: AgentOptions): Agent {
       // A deployment does not survive its agent (as on a reboot): its processes are stopped and
       // nothing more is reported; the journal answers it when the server offers it again.
       state.isStopping = true;
+      monitoring?.stop();
       await stopRunning(running);
       await connection.stop();
     },

@@ -20,6 +20,11 @@ export const AgentConfig = z.object({
    * OUTPOST_AGENT_MEMORY_LIMIT_MB overrides it
    */
   memoryLimitMb: z.number().int().min(0).max(1_048_576).default(DEFAULT_MEMORY_LIMIT_MB),
+  /**
+   * false: the device owner turns remote access (terminal, file transfer) off on this device,
+   * whatever the organisation allows (remote/remote-access.ts)
+   */
+  remote: z.boolean().default(true),
 });
 export type AgentConfig = z.infer<typeof AgentConfig>;
 

@@ -8,6 +8,8 @@ import {
 import type {
   AckedAgentMessage,
   AgentMessage,
+  ChecksMessage,
+  ServerRemoteMessage,
   CommandMessage,
   HelloMessage,
   WelcomeMessage,
@@ -34,6 +36,12 @@ export type ConnectionOptions = {
   outbox: Outbox;
   hello: () => Promise<HelloMessage>;
   onCommand: (command: CommandMessage) => void;
+  /** the device's check set (only sent to an agent that lists the `checks` capability) */
+  onChecks?: (message: ChecksMessage) => void;
+  /** remote access messages (only sent to an agent that lists the `remote` capability) */
+  onRemote?: (message: ServerRemoteMessage) => void;
+  /** capabilities besides ack_lists (which the connection itself implements) */
+  capabilities?: readonly string[];
   /** called after each welcome (e.g. to send a fresh inventory) */
   onConnected?: (welcome: WelcomeMessage) => void;
   /** the server acknowledged a message (it is already out of the outbox) */
@@ -175,7 +183,8 @@ export class AgentConnection {
         .hello()
         .then((hello) => {
           // the capabilities are the connection's: it is what reads the server's acks
-          ws.send(JSON.stringify({ ...hello, capabilities: [AGENT_CAPABILITIES.ackLists] }));
+          const capabilities = [AGENT_CAPABILITIES.ackLists, ...(this.options.capabilities ?? [])];
+          ws.send(JSON.stringify({ ...hello, capabilities }));
           // A server that accepts the socket but never welcomes us (hung, or not an Outpost
           // server) must not hold the agent forever: drop it and retry with backoff.
           if (this.ws === ws && this.state === 'connecting') {
@@ -275,6 +284,20 @@ export class AgentConnection {
         return;
       case 'command':
         this.options.onCommand(message);
+        return;
+      case 'checks':
+        this.options.onChecks?.(message);
+        return;
+      case 'remote_policy':
+      case 'terminal_open':
+      case 'terminal_input':
+      case 'terminal_resize':
+      case 'terminal_close':
+      case 'fs_list':
+      case 'file_send':
+      case 'file_receive':
+      case 'file_cancel':
+        this.options.onRemote?.(message);
         return;
       case 'error':
         this.log.warn(`server error: ${message.code}: ${message.message}`);

@@ -4,9 +4,8 @@ import { isSea } from 'node:sea';
 import { parseArgs } from 'node:util';
 import { RecordingExecutor, SystemExecutor, isDryRun } from './actions/executor';
 import { agentStepExecutor } from './actions/step-executor';
-import type { StepExecutor } from './actions/step-executor';
 import { createAgent } from './agent';
-import type { DeploymentRunner } from './deployment/runner';
+import { lazyScriptExecutor, lazyStepsRunner, remoteHandlers } from './system-work';
 import { AgentConfig, defaultConfigPath, loadAgentConfig, saveAgentConfig } from './config';
 import type { Logger } from './connection';
 import { createFileJournal } from './deployment/journal';
@@ -16,7 +15,11 @@ import { memoryLimitMb, watchMemory } from './memory-ceiling';
 import { createFileOutbox } from './outbox';
 import { sessionPollMs } from './inventory/sessions-watch';
 import { PROBE_WORKER_COMMAND, runProbeWorker } from './inventory/probe-worker';
-import { createSystemBackend, probesMode } from './system-backend';
+import { answerConsoleList, consoleListRequest } from './remote/pty-console-list';
+import { createSystemBackend, probeSource, probesMode } from './system-backend';
+import { openCrashMarker } from './crash-marker';
+import { createSystemMonitor } from './monitoring/system-monitor';
+import { systemSources } from './monitoring/system-sources';
 import { DryRunInstallHost, SystemInstallHost } from './service/host';
 import type { InstallHost } from './service/host';
 import { installService, uninstallService } from './service/install';
@@ -101,24 +104,6 @@ async function enroll(args: {
   );
 }
 
-/**
- * The step library (and its ZIP library) is loaded when the first deployment runs, not at start:
- * most of an agent's life has no deployment (docs/agent.md "Footprint").
- */
-function lazyStepsRunner(
-  config: AgentConfig,
-  executor: SystemExecutor | RecordingExecutor,
-  stepExecutor: StepExecutor,
-): DeploymentRunner {
-  let runner: Promise<DeploymentRunner> | null = null;
-  return async (command, io) => {
-    runner ??= import('./deployment/steps-runner').then((m) =>
-      m.createAgentStepsRunner(config, executor, { device: { executor: stepExecutor } }),
-    );
-    return (await runner)(command, io);
-  };
-}
-
 async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
   const config = loadAgentConfig(args.config);
   // Self-update (update/updater.ts): a freshly updated agent counts this start before connecting
@@ -138,8 +123,21 @@ async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
   if (startup.action === 'exit') {
     process.exit(startup.code);
   }
+  // written now, removed on a clean stop: found here, the previous run crashed (crash-marker.ts)
+  const crashMarker = openCrashMarker(config.stateDir);
+  if (crashMarker.previousCrash) {
+    log.warn(crashMarker.previousCrash.reason ?? 'the agent did not stop cleanly');
+  }
   const executor = isDryRun() ? new RecordingExecutor() : new SystemExecutor();
-  const backend = createSystemBackend({ externalIpUrl: config.externalIpUrl, probes: probesMode() });
+  const probes = probeSource(probesMode());
+  const backend = createSystemBackend({ externalIpUrl: config.externalIpUrl, probeSource: probes });
+  const monitor = createSystemMonitor(
+    systemSources({
+      stateDir: config.stateDir,
+      probes,
+      crashedRestartAt: crashMarker.previousCrash ? Date.now() : null,
+    }),
+  );
   // messages and restarts of REBOOT and MESSAGE steps; who is logged in comes from the backend
   const stepExecutor = agentStepExecutor(() => backend.sessions?.() ?? Promise.resolve([]));
   const agent = createAgent({
@@ -151,12 +149,17 @@ async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
     // (<stateDir>/work); the journal remembers which ones were running, so a restart never runs
     // one twice
     deployments: lazyStepsRunner(config, executor, stepExecutor),
+    scripts: lazyScriptExecutor(config, executor),
     journal: createFileJournal(path.join(config.stateDir, 'deployments.json')),
     backend,
     executor,
     stepExecutor,
     log,
     sessionPollMs: sessionPollMs(),
+    monitor,
+    // the terminal and file handlers (remote/); the owner may turn remote access off in the config
+    remote: { handlers: remoteHandlers(config, stepExecutor, log), allowed: config.remote },
+    restartedAfterCrash: crashMarker.previousCrash,
     selfUpdate: {
       pendingCommandId: () => updater.pendingCommandId(),
       settle: () => updater.settle(),
@@ -172,12 +175,17 @@ async function run(args: { config: string; stopOnStdinEnd?: boolean }) {
     limitMb: memoryLimitMb(config.memoryLimitMb),
     log,
     report: (message) => agent.reportFault(true, message, 'memory_limit'),
-    stop: () => agent.stop(),
+    // a restart on purpose, reported as its own fault: not a crash
+    stop: async () => {
+      await agent.stop();
+      crashMarker.clear();
+    },
     exit: (code) => process.exit(code),
   });
   log.info(`agent ${AGENT_VERSION} running for device ${config.deviceGuid} against ${config.server}`);
   const stop = async (code = 0) => {
     await agent.stop();
+    crashMarker.clear();
     process.exit(code);
   };
   process.on('SIGINT', () => void stop());
@@ -278,6 +286,12 @@ function printVersion(verbose: boolean) {
 }
 
 async function main() {
+  const consoleList = consoleListRequest(process.argv, typeof process.send === 'function');
+  if (consoleList) {
+    // node-pty's fork on Windows, which re-runs this executable: never a second agent
+    answerConsoleList(consoleList);
+    return;
+  }
   if (process.argv.includes(PROBE_WORKER_COMMAND) && process.send) {
     // started by the agent to run its probes (inventory/probe-worker.ts)
     runProbeWorker();

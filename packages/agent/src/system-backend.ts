@@ -52,7 +52,8 @@ export function probesMode(
   return platform === 'linux' ? 'worker' : 'inline';
 }
 
-function probeSource(mode: 'worker' | 'inline'): () => Promise<Probes> {
+/** Where the probes answer: loaded into the agent, or in its worker (one per agent: share it). */
+export function probeSource(mode: 'worker' | 'inline'): () => Promise<Probes> {
   if (mode === 'inline') {
     return () => import('./inventory/probes');
   }
@@ -67,8 +68,10 @@ function probeSource(mode: 'worker' | 'inline'): () => Promise<Probes> {
 export function createSystemBackend(options: {
   externalIpUrl: string | null;
   probes?: 'worker' | 'inline';
+  /** the probes another part of the agent uses too (main.ts: the monitor's volume list) */
+  probeSource?: () => Promise<Probes>;
 }): DeviceBackend {
-  const probes = probeSource(options.probes ?? 'inline');
+  const probes = options.probeSource ?? probeSource(options.probes ?? 'inline');
   const collectors: Collectors = {
     hardware: async () => (await probes()).collectHardware(),
     network: async () => (await probes()).collectNetwork(options.externalIpUrl),

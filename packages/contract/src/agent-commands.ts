@@ -53,6 +53,27 @@ export const RunDeploymentCommand = z.object({
   /** a resumed run starts at this step; the steps before it ran in an earlier window */
   startAtStep: z.number().int().positive().optional(),
 });
+/**
+ * Run a script of the library on the device (docs/product/scripts.md#runs): its body written to a
+ * file in the agent's work folder and run by the language's interpreter, parameters only as
+ * environment variables OUTPOST_<NAME>. Secret values are not in the command: the agent fetches
+ * them with its credentials when the run starts (GET /api/agent/script-runs/{commandId}/secrets).
+ */
+export const RunScriptCommand = z.object({
+  kind: z.literal('run_script'),
+  jobId: z.number().int(),
+  deviceDeploymentId: z.number().int(),
+  /** the script's name and version, as the job is named */
+  name: z.string().max(200),
+  language: z.enum(['powershell', 'cmd', 'bash', 'sh', 'zsh', 'python']),
+  body: z.string().max(256 * 1024),
+  /** non-secret parameter values by name */
+  params: z.record(z.string().max(48), z.string().max(4000)),
+  /** the names of the secret parameters (their values come from the server at run start) */
+  secretNames: z.array(z.string().max(48)).max(20),
+  timeoutSeconds: z.number().int().positive(),
+});
+export type RunScriptCommand = z.infer<typeof RunScriptCommand>;
 export const CancelCommand = z.object({
   kind: z.literal('cancel'),
   /** the command (usually a run_deployment) to stop */
@@ -110,6 +131,7 @@ export const AgentCommand = z.discriminatedUnion('kind', [
   RunDeploymentCommand,
   CancelCommand,
   UpdateAgentCommand,
+  RunScriptCommand,
 ]);
 export type AgentCommand = z.infer<typeof AgentCommand>;
 export type AgentCommandKind = AgentCommand['kind'];

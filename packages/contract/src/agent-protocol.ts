@@ -3,12 +3,15 @@ import { INT4_MAX, refineInput, textProblem } from './input';
 import { HardwareInfo, INVENTORY_KINDS, InventoryKind, NetworkInfo, Service, SoftwareItem } from './devices';
 import { AgentCommand, COMMAND_RESULT_STATUSES } from './agent-commands';
 import { architectureField } from './targets';
+import { ChecksMessage, CheckResultsMessage, MetricsMessage } from './agent-monitoring';
+import * as remote from './agent-remote';
 
 // The agent protocol (docs/product/agent-protocol.md#enrolment). Agents enrol over HTTP (POST /api/agent/enroll) and then
 // hold one websocket (WS /api/agent/ws) authenticated with their device guid and secret:
 //
-//   agent → server: hello, heartbeat, inventory, activity, fault, command_result, step_progress
-//   server → agent: welcome, command, ack, error
+//   agent → server: hello, heartbeat, inventory, activity, fault, command_result, step_progress,
+//                   check_results, metrics
+//   server → agent: welcome, command, ack, error, checks
 //
 // The database is the queue: every command is a row first and is re-offered on every (re)connect
 // until its result arrives, so delivery is at-least-once. Agent messages that must not be lost
@@ -17,9 +20,13 @@ import { architectureField } from './targets';
 // An agent whose hello lists the `ack_lists` capability may get one ack for several messages
 // (`ack {messageId, messageIds}`); others get one ack per message (docs/architecture.md#live-layer-and-agents).
 //
-// The commands (server → agent) and their results live in agent-commands.ts; this file re-exports them.
+// The commands (server → agent) and their results live in agent-commands.ts, the monitoring
+// messages (checks, check_results, metrics) in agent-monitoring.ts, the remote access messages
+// (terminal, files, remote_policy) in agent-remote.ts; this file re-exports them.
 
 export * from './agent-commands';
+export * from './agent-monitoring';
+export * from './agent-remote';
 
 export const AGENT_PROTOCOL_VERSION = 1;
 export const SUPPORTED_AGENT_PROTOCOL_VERSIONS: readonly number[] = [1];
@@ -130,6 +137,16 @@ export type InventoryDigests = z.infer<typeof InventoryDigests>;
 export const AGENT_CAPABILITIES = {
   /** `ack` may carry `messageIds`: several messages acknowledged by one frame */
   ackLists: 'ack_lists',
+  /**
+   * the agent evaluates checks: the server sends it `checks` after its welcome and whenever its
+   * set changes; it answers with `check_results` (on change only) and `metrics` once a minute
+   */
+  checks: 'checks',
+  /**
+   * remote access (agent-remote.ts): the server sends `remote_policy` after its welcome and on
+   * change, and terminal and file messages; the agent answers them
+   */
+  remote: 'remote',
 } as const;
 
 export const HelloMessage = z.object({
@@ -152,6 +169,10 @@ export const HelloMessage = z.object({
    * the server still holds (`inventoryCurrent`)
    */
   inventoryDigests: InventoryDigests.optional(),
+  /** the agent started again after it crashed (it did not stop cleanly): an alert opens */
+  restartedAfterCrash: z
+    .object({ at: isoTime, reason: z.string().max(2000).nullable().optional() })
+    .optional(),
 });
 export type HelloMessage = z.infer<typeof HelloMessage>;
 
@@ -260,6 +281,8 @@ export type StepProgressMessage = z.infer<typeof StepProgressMessage>;
 
 export const AgentMessage = z
   .discriminatedUnion('type', [
+    CheckResultsMessage,
+    MetricsMessage,
     HelloMessage,
     HeartbeatMessage,
     InventoryMessage,
@@ -267,6 +290,11 @@ export const AgentMessage = z
     FaultMessage,
     CommandResultMessage,
     StepProgressMessage,
+    remote.TerminalStartedMessage,
+    remote.TerminalOutputMessage,
+    remote.TerminalExitMessage,
+    remote.FsListResultMessage,
+    remote.FileStatusMessage,
   ])
   .superRefine(refineInput); // no NUL characters, bounded nesting: as every HTTP request
 export type AgentMessage = z.infer<typeof AgentMessage>;
@@ -349,8 +377,18 @@ export type AgentErrorMessage = z.infer<typeof AgentErrorMessage>;
 
 export const ServerToAgentMessage = z.discriminatedUnion('type', [
   WelcomeMessage,
+  ChecksMessage,
   CommandMessage,
   AckMessage,
   AgentErrorMessage,
+  remote.RemotePolicyMessage,
+  remote.TerminalOpenMessage,
+  remote.TerminalInputMessage,
+  remote.TerminalResizeMessage,
+  remote.TerminalCloseMessage,
+  remote.FsListMessage,
+  remote.FileSendMessage,
+  remote.FileReceiveMessage,
+  remote.FileCancelMessage,
 ]);
 export type ServerToAgentMessage = z.infer<typeof ServerToAgentMessage>;

@@ -92,6 +92,8 @@ export const AppConfig = z.object({
   devLogin: z.boolean(),
   devUsers: z.array(DevLoginUser),
   version: z.string(),
+  /** single sign-on besides Google (docs/product/sign-in.md#single-sign-on): Microsoft, and the server-wide provider's label */
+  sso: z.object({ microsoft: z.boolean(), oidcName: z.string().nullable() }),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 

@@ -4,6 +4,7 @@ import { listOf, Pagination } from './envelope';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, STEP_LOG_MAX_PAGE_SIZE, STEP_LOG_PAGE_SIZE } from './limits';
 import { JOB_STATUSES, JobStatus, StepStatus } from './live';
 import { StepType } from './step-catalog';
+import { SCRIPT_STEP_TYPE } from './script-runs';
 import { DeviceHold, Rollout, RolloutPlan, RolloutState } from './rollouts';
 
 // Deployments (docs/product/deployments.md#deploy-dialog, #fields job, #deploy-dialog-rules; #history, #details job,
@@ -62,7 +63,7 @@ export type DeploymentCreateInput = z.output<typeof DeploymentCreateBody>;
 
 // ---------- jobs ----------
 
-export const JOB_KINDS = ['package', 'agent_update'] as const;
+export const JOB_KINDS = ['package', 'agent_update', 'script'] as const;
 export const JobKind = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKind>;
 
@@ -144,7 +145,8 @@ export type OfflineWait = NonNullable<DeviceDeployment['offline_wait']>;
 export const DeploymentStepSummary = z.object({
   step_order: z.number().int(),
   step_name: z.string(),
-  step_type: StepType,
+  /** a package step's type, or RUN_SCRIPT: a script run's one step (script-runs.ts) */
+  step_type: z.union([StepType, z.literal(SCRIPT_STEP_TYPE)]),
   timeout_seconds: z.number().int(),
   retry_count: z.number().int(),
   fail_deployment_on_error: z.boolean(),

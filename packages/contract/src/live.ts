@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DeviceHold, RolloutState } from './rollouts';
 import { INT4_MAX, refineInput } from './input';
 import { DeviceStatus } from './devices';
+import { AlertUpdatePayload } from './alerts';
 
 // The portal socket (docs/product/live-updates.md#live-lists and #channels).
 // Endpoint /api/ws?tenantId&userId&token. Every message is {type, payload}.
@@ -95,6 +96,8 @@ export const PortalEventSchemas = {
   deployment_update: DeploymentUpdatePayload,
   step_update: StepUpdatePayload,
   connection_status: ConnectionStatusPayload,
+  /** on the `alerts` key: an alert opened, changed or resolved (docs/product/monitoring.md#alerts) */
+  alert_update: AlertUpdatePayload,
 } as const;
 export type PortalEvents = {
   [K in keyof typeof PortalEventSchemas]: z.infer<(typeof PortalEventSchemas)[K]>;
@@ -106,9 +109,11 @@ export type PortalEvent<T extends PortalEventType = PortalEventType> = {
 
 // ---------- subscription keys ----------
 
-export const SUBSCRIPTION_KINDS = ['device', 'deployment'] as const;
+export const SUBSCRIPTION_KINDS = ['device', 'deployment', 'alerts'] as const;
 export type SubscriptionKind = (typeof SUBSCRIPTION_KINDS)[number];
-export type SubscriptionKey = `device:${string}` | `deployment:${number}`;
+/** `alerts`: the tenant's alerts, each delivered only to those who may see its site */
+export type SubscriptionKey = `device:${string}` | `deployment:${number}` | 'alerts';
+export const ALERTS_KEY: SubscriptionKey = 'alerts';
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 2000;
 
 export const deviceKey = (deviceGuid: string): SubscriptionKey => `device:${deviceGuid}`;
@@ -117,9 +122,12 @@ export const deploymentKey = (deploymentId: number): SubscriptionKey => `deploym
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ParsedSubscriptionKey =
-  { kind: 'device'; deviceGuid: string } | { kind: 'deployment'; id: number };
+  { kind: 'device'; deviceGuid: string } | { kind: 'deployment'; id: number } | { kind: 'alerts' };
 
 export function parseSubscriptionKey(key: string): ParsedSubscriptionKey | null {
+  if (key === ALERTS_KEY) {
+    return { kind: 'alerts' };
+  }
   const sep = key.indexOf(':');
   if (sep < 0) {
     return null;

@@ -99,18 +99,65 @@ export const WebhookConfigInput = z.object({
 
 export const ChatConfigInput = z.object({ url: Url });
 
+const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be HH:MM (24-hour), e.g. 22:00');
+
+/**
+ * Quiet hours (docs/product/monitoring.md#quiet-hours-and-digests): between start and end, in the
+ * time zone, the channel's alert messages wait for the end and go out as one digest; critical
+ * alerts still go out at once. start after end spans midnight.
+ */
+export const QuietHours = z
+  .object({
+    start: HHMM,
+    end: HHMM,
+    time_zone: z
+      .string()
+      .min(1, 'Choose a time zone')
+      .max(64)
+      .refine((tz) => isTimeZone(tz), 'Unknown time zone'),
+  })
+  .refine((q) => q.start !== q.end, {
+    message: 'Quiet hours must start and end at different times',
+    path: ['end'],
+  });
+export type QuietHours = z.infer<typeof QuietHours>;
+
+/** A digest instead of a flood: past `max_alerts` alert messages in `minutes`, the rest go out as one. */
+export const DigestSettings = z.object({
+  max_alerts: z.number().int().min(1, 'At least 1 alert').max(1000, 'At most 1000 alerts'),
+  minutes: z.number().int().min(1, 'At least 1 minute').max(1440, 'At most 1440 minutes (a day)'),
+});
+export type DigestSettings = z.infer<typeof DigestSettings>;
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Settings every kind of channel has besides its own (absent on an update: kept). */
+const Delivery = {
+  quiet_hours: QuietHours.nullable().optional(),
+  digest: DigestSettings.nullable().optional(),
+};
+
 export const ChannelCreateBody = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('email'),
     name: Name,
     enabled: z.boolean().default(true),
     config: EmailConfigInput,
+    ...Delivery,
   }),
   z.object({
     kind: z.literal('webhook'),
     name: Name,
     enabled: z.boolean().default(true),
     config: WebhookConfigInput,
+    ...Delivery,
   }),
   z.object({
     kind: z.literal('slack'),
@@ -120,12 +167,14 @@ export const ChannelCreateBody = z.discriminatedUnion('kind', [
       message: channelMessages.slackUrl,
       path: ['url'],
     }),
+    ...Delivery,
   }),
   z.object({
     kind: z.literal('teams'),
     name: Name,
     enabled: z.boolean().default(true),
     config: ChatConfigInput,
+    ...Delivery,
   }),
 ]);
 export type ChannelCreateBody = z.input<typeof ChannelCreateBody>;
@@ -134,37 +183,18 @@ export type ChannelCreateBody = z.input<typeof ChannelCreateBody>;
 export const ChannelUpdateBody = ChannelCreateBody;
 export type ChannelUpdateBody = z.input<typeof ChannelUpdateBody>;
 
-/** A channel as answered: its settings without secrets, and whether each secret is set. */
-export const NotificationChannel = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  kind: z.enum(CHANNEL_KINDS),
-  enabled: z.boolean(),
-  /** email: smtp_host, smtp_port, smtp_security, smtp_user, from, to; others: url */
-  config: z.record(z.string(), z.unknown()),
-  has_secret: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  /** the last delivery's outcome, if any */
-  last_delivery: z.object({ status: z.enum(['pending', 'delivered', 'failed']), at: z.string() }).nullable(),
-});
-export type NotificationChannel = z.infer<typeof NotificationChannel>;
-
-/** The creation's answer: a generated webhook secret is answered here once and never again. */
-export const ChannelCreated = NotificationChannel.extend({ signing_secret: z.string().optional() });
-export type ChannelCreated = z.infer<typeof ChannelCreated>;
-
-export const ChannelListResponse = z.object({ data: z.array(NotificationChannel) });
-
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+/** digested: folded into a digest delivery (`digest_id`), not sent on its own */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'digested'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const NotificationDelivery = z.object({
+/**
+ * What every delivery of the outbox says, whichever destination it went to (a channel here, an
+ * event webhook in webhooks.ts): its status, attempts, the last answer and when it is tried next.
+ */
+export const DeliveryCore = z.object({
   id: z.number().int(),
-  channel_id: z.number().int(),
-  /** test, or what the message is about (alert, rollout_halted, …) */
+  /** test, or what it is about (an alert, rollout_halted, a webhook event, …) */
   event: z.string(),
-  subject: z.string(),
   status: z.enum(DELIVERY_STATUSES),
   attempts: z.number().int(),
   /** the last attempt's HTTP status (webhooks) or SMTP reply code */
@@ -175,6 +205,41 @@ export const NotificationDelivery = z.object({
   delivered_at: z.string().nullable(),
   /** the delivery this one repeats (a redelivery) */
   redelivery_of: z.number().int().nullable(),
+});
+export type DeliveryCore = z.infer<typeof DeliveryCore>;
+
+/** A destination's last delivery, as its list shows it. */
+export const LastDelivery = z.object({ status: z.enum(DELIVERY_STATUSES), at: z.string() }).nullable();
+
+/** A channel as answered: its settings without secrets, and whether each secret is set. */
+export const NotificationChannel = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  kind: z.enum(CHANNEL_KINDS),
+  enabled: z.boolean(),
+  /** email: smtp_host, smtp_port, smtp_security, smtp_user, from, to; others: url */
+  config: z.record(z.string(), z.unknown()),
+  has_secret: z.boolean(),
+  quiet_hours: QuietHours.nullable(),
+  digest: DigestSettings.nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** the last delivery's outcome, if any */
+  last_delivery: LastDelivery,
+});
+export type NotificationChannel = z.infer<typeof NotificationChannel>;
+
+/** The creation's answer: a generated webhook secret is answered here once and never again. */
+export const ChannelCreated = NotificationChannel.extend({ signing_secret: z.string().optional() });
+export type ChannelCreated = z.infer<typeof ChannelCreated>;
+
+export const ChannelListResponse = z.object({ data: z.array(NotificationChannel) });
+
+export const NotificationDelivery = DeliveryCore.extend({
+  channel_id: z.number().int(),
+  subject: z.string(),
+  /** the digest this one went out in */
+  digest_id: z.number().int().nullable(),
 });
 export type NotificationDelivery = z.infer<typeof NotificationDelivery>;
 

@@ -19,43 +19,31 @@ import { createMetrics, metricsPlugin } from './plugins/metrics';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { responseSerializerCompiler } from './plugins/response-serializer';
 import { staticPlugin } from './plugins/static';
-import { authRoutes, configRoute } from './modules/auth/auth.routes';
+import { configRoute } from './modules/auth/auth.routes';
 import { createOidcVerifier } from './modules/auth/oidc-verifier';
 import type { OidcVerifier } from './modules/auth/oidc-verifier';
 import { createSessionTokens } from './modules/auth/session-token';
 import { healthRoutes } from './modules/health/health.routes';
 import { agentSocketRoutes } from './live/agent-socket.routes';
 import { connectRedis } from './live/bus-redis';
-import type { AgentReports } from './live/agent-reports';
 import { livePlugin } from './live/live-plugin';
 import { portalSocketRoutes } from './live/portal-socket.routes';
 import { createEnrollGuard } from './live/rate-limit';
 import { authenticateAgent } from './modules/agents/agent-auth';
-import { agentEnrollRoutes, enrollmentTokenRoutes } from './modules/agents/agents.routes';
+import { agentEnrollRoutes } from './modules/agents/agents.routes';
 import { createLocalBlobStore } from './modules/files/blob-store';
-import { filesRoutes } from './modules/files/files.routes';
-import { packagesRoutes } from './modules/packages/packages.routes';
-import { devicesRoutes } from './modules/devices/devices.routes';
 import { startCountsCompaction } from './modules/devices/counts-compaction';
-import { deviceActionsRoutes } from './modules/device-actions/device-actions.routes';
-import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
-import { activityRoutes } from './modules/activity/activity.routes';
-import { agentFilesRoutes, deploymentsRoutes } from './modules/deployments/deployments.routes';
-import { policiesRoutes } from './modules/policies/policies.routes';
-import { offlineDevicesRoutes } from './modules/deployments/offline-devices.routes';
-import { usersRoutes } from './modules/users/users.routes';
-import { sitesRoutes } from './modules/sites/sites.routes';
-import { tagsRoutes } from './modules/tags/tags.routes';
-import { auditRoutes } from './modules/audit/audit.routes';
-import { softwareRoutes } from './modules/software/software.routes';
-import { groupsRoutes } from './modules/groups/groups.routes';
-import { notificationChannelsRoutes } from './modules/notifications/channels.routes';
-import { maintenanceWindowsRoutes } from './modules/maintenance-windows/maintenance-windows.routes';
-import { agentReleaseRoutes, agentUpdateRoutes } from './modules/agent-releases/agent-releases.routes';
-import { customFieldsRoutes } from './modules/custom-fields/custom-fields.routes';
+import { agentFilesRoutes } from './modules/deployments/deployments.routes';
+import { agentScriptRunsRoutes } from './modules/deployments/script-runs.routes';
+import { agentTransfersRoutes } from './modules/file-transfers/file-transfers.routes';
+import { demoReceiverRoutes } from './modules/demo/demo-receiver.routes';
+import { apiTokenAuth } from './modules/api-tokens/api-token-auth';
+import { agentReleaseRoutes } from './modules/agent-releases/agent-releases.routes';
+import type { ScriptRunner } from './modules/scripts/script-runner';
 import { createReleaseStore } from './modules/agent-releases/release-store';
-import { createLivePorts, createServices } from './services';
+import { createLivePorts, createServices, forwardedPorts } from './services';
 import type { Services } from './services';
+import { customerRoutes } from './customer-routes';
 import type { DemoSetsServices } from './modules/demo/demo-sets';
 
 type Redis = Awaited<ReturnType<typeof connectRedis>>;
@@ -76,6 +64,8 @@ export type AppOptions = {
   checkResponses?: boolean;
   /** Tests inject a verifier backed by a local key; production builds one from config. */
   googleVerifier?: OidcVerifier | null;
+  /** Tests record script runs with their own ScriptRunner; production uses the deployments module's. */
+  scriptRunner?: ScriptRunner;
 };
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -147,39 +137,41 @@ async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
         guard: createEnrollGuard(redis, rateLimitPrefix, config.enroll),
       });
       await api.register(agentFilesRoutes, { service: services.deployments, prefix: '/agent' });
+      await api.register(agentScriptRunsRoutes, { service: services.scriptRuns, prefix: '/agent' });
       await api.register(agentReleaseRoutes, { service: services.agentReleases, prefix: '/agent' });
-      await api.register(
-        async (customer) => {
-          await customer.register(authRoutes, authOptions);
-          await customer.register(enrollmentTokenRoutes, { service: services.agents });
-          await customer.register(filesRoutes, {
-            service: services.files,
-            maxUploadBytes: config.maxUploadBytes,
-          });
-          await customer.register(packagesRoutes, { service: services.packages });
-          await customer.register(devicesRoutes, { service: services.devices });
-          await customer.register(dashboardRoutes, { service: services.dashboard });
-          await customer.register(deviceActionsRoutes, { service: services.deviceActions });
-          await customer.register(deploymentsRoutes, { service: services.deployments });
-          await customer.register(offlineDevicesRoutes, { service: services.offlineDevices });
-          await customer.register(usersRoutes, { service: services.users });
-          await customer.register(sitesRoutes, { service: services.sites });
-          await customer.register(tagsRoutes, { service: services.tags });
-          await customer.register(auditRoutes, { service: services.audit });
-          await customer.register(activityRoutes, { service: services.activity });
-          await customer.register(agentUpdateRoutes, { service: services.agentUpdate });
-          await customer.register(customFieldsRoutes, { service: services.customFields });
-          await customer.register(policiesRoutes, { service: services.policies });
-          await customer.register(softwareRoutes, { service: services.software });
-          await customer.register(groupsRoutes, { service: services.groups });
-          await customer.register(maintenanceWindowsRoutes, { service: services.maintenanceWindows });
-          await customer.register(notificationChannelsRoutes, { service: services.notificationChannels });
-        },
-        { prefix: '/customer' },
-      );
+      await api.register(agentTransfersRoutes, { service: services.fileTransfers, prefix: '/agent' });
+      // the demo's local webhook receiver, for its notification channel (modules/demo/demo-receiver.routes.ts)
+      if (config.demo) {
+        await api.register(demoReceiverRoutes, { prefix: '/demo' });
+      }
+      await api.register(customerRoutes, { prefix: '/customer', services, config, authOptions });
     },
     { prefix: '/api' },
   );
+}
+
+/**
+ * Each instance's timers (the deployment scheduler, policies, the notification outbox, the alert
+ * sweep, the metrics job) start once it is ready and stop before it closes.
+ */
+function startTimers(app: FastifyInstance, services: Services) {
+  app.addHook('onReady', (done) => {
+    services.engine.start();
+    services.policyScheduler.start();
+    services.notificationOutbox.start();
+    services.alertSweep.start();
+    services.metricsHistory.start();
+    services.fileTransfers.start();
+    done();
+  });
+  app.addHook('preClose', async () => {
+    await services.policyScheduler.stop();
+    await services.notificationOutbox.stop();
+    await services.alertSweep.stop();
+    await services.metricsHistory.stop();
+    await services.fileTransfers.stop();
+    await services.engine.stop();
+  });
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -237,22 +229,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  await app.register(authPlugin, { db: database.db, tokens });
+  // API tokens (docs/product/administration.md#api-tokens) are resolved and counted there too
+  await app.register(authPlugin, {
+    db: database.db,
+    tokens,
+    apiTokens: apiTokenAuth(app, database.db, config.apiTokenPerMinute),
+  });
   // Metrics (plugins/metrics.ts): the bus and the engine report to it from the start.
   const metrics = createMetrics();
   // Live updates and agents (docs/product/agent-protocol.md#commands): the bus, the socket hubs and the command queue.
-  // Agents' reports go from the command queue to the deployment engine (live/agent-reports.ts);
-  // the engine is built below with the services, on the command queue, so this port forwards to it.
-  const agentReports: AgentReports = {
-    commandResult: (event) => services.engine.commandResult(event),
-    stepProgress: (event) => services.engine.stepProgress(event),
-  };
+  // Agents' reports, check states and remote answers reach services built below, on the live
+  // layer's command queue and bus, so these ports forward to them (services.ts `forwardedPorts`).
+  const ports = forwardedPorts(() => services);
   await app.register(livePlugin, {
     db: database.db,
     config,
-    ...createLivePorts({ database, tokens, log: app.log }),
+    ...createLivePorts({
+      database,
+      tokens,
+      log: app.log,
+      afterDevicesChanged: (tenantId, deviceIds) =>
+        services.checkDistribution.devicesChanged(tenantId, deviceIds),
+    }),
     busObserver: metrics.bus,
-    agentReports,
+    ...ports,
   });
   await app.register(metricsPlugin, { metrics, config, database });
 
@@ -274,6 +274,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     releases,
     ...(redis && { redisState: () => (redis.status === 'ready' ? 'up' : 'down') }),
     onDispatched: metrics.schedulerDispatched,
+    onMetricSamples: metrics.metricSamples,
+    ...(options.scriptRunner && { scriptRunner: options.scriptRunner }),
   });
   // what the embedded demo makes its device sets through (modules/demo/demo-sets.ts)
   app.decorate('demoSets', {
@@ -282,21 +284,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     groups: services.groups,
     policies: services.policies,
     windows: services.maintenanceWindows,
+    monitoring: {
+      channels: services.notificationChannels,
+      monitoring: services.monitoring,
+      alerts: services.alerts,
+    },
   });
-  app.addHook('onReady', (done) => {
-    services.engine.start();
-    services.policyScheduler.start();
-    services.notificationOutbox.start();
-    done();
-  });
-  app.addHook('preClose', async () => {
-    await services.policyScheduler.stop();
-    await services.notificationOutbox.stop();
-    await services.engine.stop();
-  });
+  startTimers(app, services);
   const stopCompaction = startCountsCompaction(services.devices, app.log);
   // dynamic groups with status or last-seen conditions (docs/product/device-sets.md#groups)
   const stopGroupSweep = services.membership.startSweep();
+  // terminal sessions end (and say why) while the bus and the database are still there
+  app.addHook('preClose', async () => {
+    await services.terminal.close();
+  });
   app.addHook('onClose', (_instance, done) => {
     stopCompaction();
     stopGroupSweep();

@@ -20,6 +20,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes the monitoring faults of the demo fleet as name=share pairs', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).demoFaults).toBeNull();
+    expect(
+      loadConfig({ DATA_DIR: tmp(), OUTPOST_DEMO_FAULTS: 'hotCpu=0.5, rebootPending=1' }).demoFaults,
+    ).toBe('hotCpu=0.5, rebootPending=1');
+    expect(() => loadConfig({ DATA_DIR: tmp(), OUTPOST_DEMO_FAULTS: 'hot cpu' })).toThrow(
+      'OUTPOST_DEMO_FAULTS is name=share pairs',
+    );
+  });
+
   it('serves metrics only with a long token or on a valid internal port', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).metrics).toEqual({ token: null, port: null, host: '127.0.0.1' });
     expect(() => loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: 'short' })).toThrow(

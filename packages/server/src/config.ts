@@ -10,6 +10,8 @@ import { DEFAULT_TENANT_STORAGE_QUOTA_BYTES } from '@outpost/contract/limits';
 import { InsecureDirError, ensurePrivateDir } from './lib/private-dir';
 import { checkTrustProxyHost, fastifyTrustProxy, parseTrustProxy } from './lib/trust-proxy';
 import type { TrustProxy } from './lib/trust-proxy';
+import { SsoEnv, ssoConfigFrom } from './modules/sso/sso-config';
+import type { SsoConfig } from './modules/sso/sso-config';
 
 const booleanFlag = z
   .enum(['0', '1', 'true', 'false', 'yes', 'no', ''])
@@ -51,6 +53,19 @@ const EnvSchema = z.object({
     .min(0, 'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1')
     .max(1, 'OUTPOST_SIM_FAILURE_RATE must be a number from 0 to 1')
     .default(0.05),
+  /**
+   * monitoring faults of the demo fleet (sim/sim-faults.ts): "hotCpu=0.1,fillingDisk=0.05,…",
+   * "none"; the demo's own mix when unset
+   */
+  OUTPOST_DEMO_FAULTS: z
+    .string()
+    .max(1000)
+    .regex(
+      /^\s*(none|[A-Za-z]+=[\d.]+(\s*,\s*[A-Za-z]+=[\d.]+)*)?\s*$/,
+      'OUTPOST_DEMO_FAULTS is name=share pairs (hotCpu=0.1,fillingDisk=0.05) or none',
+    )
+    .optional()
+    .transform((v) => v?.trim() || undefined),
   /** where the demo fleet connects: the server's own address by default; nginx's in `npm run cluster` */
   OUTPOST_DEMO_FLEET_URL: z
     .string()
@@ -77,6 +92,8 @@ const EnvSchema = z.object({
     .default(16 * 1024 * 1024),
   PORTAL_SESSION_CHECK_MS: z.coerce.number().int().min(50).max(30_000).default(30_000),
   SIGN_IN_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  // each API token's requests per minute (docs/product/administration.md#api-tokens)
+  API_TOKEN_PER_MINUTE: z.coerce.number().int().positive().default(600),
   ENROLL_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   ENROLL_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(20),
   ENROLL_PER_TOKEN_PER_MINUTE: z.coerce.number().int().positive().default(600),
@@ -90,6 +107,7 @@ const EnvSchema = z.object({
   // Automation policies (docs/product/device-sets.md#automation-policies): how often each instance looks for due runs
   POLICY_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
   NOTIFY_OUTBOX_INTERVAL_MS: z.coerce.number().int().min(50).max(300_000).default(5_000),
+  ALERT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(30_000),
   // Metrics (docs/operations.md#running-in-production): /metrics only with a token, or on an internal port
   METRICS_TOKEN: z
     .string()
@@ -109,6 +127,8 @@ const EnvSchema = z.object({
   // Windows agent releases only Authenticode-signed: the server publishes, the install script
   // and the self-update accept nothing else (docs/operations.md#agent-releases)
   OUTPOST_AGENT_REQUIRE_SIGNATURE: booleanFlag,
+  // Single sign-on besides Google (docs/operations.md#single-sign-on)
+  ...SsoEnv,
 });
 
 export type Config = {
@@ -163,6 +183,7 @@ export type Config = {
   portalSessionCheckMs: number;
   /** sign-in attempts per client address per minute (shared through Redis when REDIS_URL is set) */
   signInPerMinute: number;
+  apiTokenPerMinute: number;
   enroll: {
     /** enrolments per client address per minute */
     perAddressPerMinute: number;
@@ -181,12 +202,16 @@ export type Config = {
   policies: { schedulerIntervalMs: number };
   /** notification deliveries: how often each instance looks for due ones (docs/product/monitoring.md#deliveries) */
   notifications: { outboxIntervalMs: number };
+  /** alerts: how often each instance looks for devices offline too long (docs/product/monitoring.md#alerts) */
+  alerts: { sweepIntervalMs: number };
   /** simulated devices the embedded demo runs (0 disables) */
   demoDevices: number;
   /** chance that a step attempt of a simulated demo device fails */
   demoFailureRate: number;
   /** the URL the demo fleet connects to (OUTPOST_DEMO_FLEET_URL); null: this server's own address */
   demoFleetUrl: string | null;
+  /** the demo fleet's monitoring faults (OUTPOST_DEMO_FAULTS); null: the demo's own mix */
+  demoFaults?: string | null;
   /** the largest file an upload may carry, in bytes (default 2 GiB) */
   maxUploadBytes: number;
   /** bytes of uploads an organisation may keep when the operator set no quota of its own (10 GiB) */
@@ -204,6 +229,8 @@ export type Config = {
   agentReleasesDir: string;
   /** refuse to publish an unsigned Windows agent release (OUTPOST_AGENT_REQUIRE_SIGNATURE) */
   agentRequireSignature: boolean;
+  /** Microsoft Entra ID and a generic OpenID Connect provider for the whole server */
+  sso: SsoConfig;
 };
 
 /** The repository root: config.ts (and the built entry) sit two folders below packages/server. */
@@ -235,6 +262,14 @@ function loadSessionSecret(dataDir: string, given?: string): Uint8Array {
   const key = crypto.randomBytes(48);
   fs.writeFileSync(file, key.toString('base64'), { mode: 0o600 });
   return new Uint8Array(key);
+}
+
+function ssoConfig(e: Parameters<typeof ssoConfigFrom>[0]): SsoConfig {
+  try {
+    return ssoConfigFrom(e);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  ${(err as Error).message}`);
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -296,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     portalSessionCheckMs: e.PORTAL_SESSION_CHECK_MS,
     signInPerMinute: e.SIGN_IN_PER_MINUTE,
+    apiTokenPerMinute: e.API_TOKEN_PER_MINUTE,
     enroll: {
       perAddressPerMinute: e.ENROLL_PER_ADDRESS_PER_MINUTE,
       failuresPerAddress: e.ENROLL_FAILURES_PER_ADDRESS,
@@ -307,14 +343,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     policies: { schedulerIntervalMs: e.POLICY_SCHEDULER_INTERVAL_MS },
     notifications: { outboxIntervalMs: e.NOTIFY_OUTBOX_INTERVAL_MS },
+    alerts: { sweepIntervalMs: e.ALERT_SWEEP_INTERVAL_MS },
     demoDevices: e.OUTPOST_DEMO_DEVICES,
     demoFailureRate: e.OUTPOST_SIM_FAILURE_RATE,
     demoFleetUrl: e.OUTPOST_DEMO_FLEET_URL?.replace(/\/$/, '') ?? null,
+    demoFaults: e.OUTPOST_DEMO_FAULTS ?? null,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     tenantStorageQuotaBytes: e.TENANT_STORAGE_QUOTA_BYTES,
     blobDir,
     metrics: { token: e.METRICS_TOKEN ?? null, port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
     agentReleasesDir,
     agentRequireSignature: e.OUTPOST_AGENT_REQUIRE_SIGNATURE,
+    sso: ssoConfig(e),
   };
 }

@@ -56,6 +56,8 @@ const COUNTED_TABLES = [
   'deployment_job_files',
   'enrollment_tokens',
   'audit_logs',
+  'scripts',
+  'script_versions',
 ];
 
 type Caller = 'admin' | 'member' | 'anonymous';

@@ -46,7 +46,8 @@ function build() {
     config,
     database: { db: {}, kind: 'pglite', ping: () => Promise.resolve() } as unknown as Database,
     tokens: createSessionTokens(config.sessionSecret),
-    bus: {} as Bus,
+    // the terminal subscribes to the agents' answers when built (an answer must not be missed)
+    bus: { subscribe: () => () => undefined, publish: () => Promise.resolve() } as unknown as Bus,
     commandQueue: {} as CommandQueue,
     portalHub: { send: () => Promise.resolve() },
     log: { warn: () => undefined, error: () => undefined } as unknown as FastifyBaseLogger,

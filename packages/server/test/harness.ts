@@ -62,6 +62,10 @@ export async function startTestServer(
     env?: Record<string, string>;
     googleVerifier?: AppOptions['googleVerifier'];
     databaseUrl?: string;
+    /** a recording ScriptRunner (modules/scripts) */
+    scriptRunner?: AppOptions['scriptRunner'];
+    /** the server's log (at LOG_LEVEL) goes here instead of nowhere */
+    logStream?: { write(line: string): void };
   } = {},
 ): Promise<TestServer> {
   const baseUrl = process.env.TEST_DATABASE_URL;
@@ -79,7 +83,14 @@ export async function startTestServer(
   const database = await openDatabase(
     databaseUrl ? { databaseUrl } : { pgliteTemplate: await pgliteTemplate() },
   );
-  const app = await buildApp({ config, database, logger: false, googleVerifier: overrides.googleVerifier });
+  const app = await buildApp({
+    config,
+    database,
+    logger: overrides.logStream ? undefined : false,
+    logStream: overrides.logStream,
+    googleVerifier: overrides.googleVerifier,
+    ...(overrides.scriptRunner && { scriptRunner: overrides.scriptRunner }),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -165,6 +165,14 @@ function stringArbitrary(node: JsonSchema): fc.Arbitrary<string> {
   if (node.format === 'uuid' || node.format === 'guid') {
     return fc.uuid();
   }
+  if (node.format === 'uri') {
+    // web addresses as an endpoint's URL field wants them, all on a closed loopback port: what the
+    // server sends to them (a webhook's test) never leaves this machine
+    return fc
+      .tuple(fc.constantFrom('http', 'https'), fc.webPath())
+      .map(([scheme, rest]) => `${scheme}://127.0.0.1:9${rest.startsWith('/') ? rest : `/${rest}`}`)
+      .filter((u) => u.length >= minLength && (node.maxLength === undefined || u.length <= node.maxLength));
+  }
   if (node.format === 'date-time') {
     return fc
       .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })

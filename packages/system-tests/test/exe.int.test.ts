@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, fork, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,7 +6,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { startTestServer, createEnrollmentToken, eventually } from '@outpost/server/test-support';
+import {
+  startTestServer,
+  createEnrollmentToken,
+  eventually,
+  TerminalClient,
+} from '@outpost/server/test-support';
 import type { TestServer } from '@outpost/server/test-support';
 import { devices } from '@outpost/server/db/schema';
 import { loadAgentConfig } from '@outpost/agent/config';
@@ -90,6 +95,30 @@ describe('the agent single executable (Linux x64)', () => {
     const root = inventoried.hardwareInfo!.storageDevices.find((d) => d.deviceId === '/');
     expect(root?.totalSize).toBeGreaterThan(0);
 
+    // the remote terminal: node-pty's files, embedded, extracted owner-only and loaded from there
+    const admin = await server.devSignIn('admin@acme.example');
+    const term = await TerminalClient.open(server.url, row.id, admin.token, {
+      shell: 'sh',
+      cols: 91,
+      rows: 27,
+    });
+    await term.until(
+      () => term.frames.find((f) => f.type === 'started' || f.type === 'ended'),
+      30_000,
+      'started',
+    );
+    expect(term.ended, JSON.stringify(term.frames)).toBeUndefined();
+    term.type('stty size\r');
+    await term.waitForText('27 91');
+    term.type('exit\r');
+    expect((await term.waitForEnd()).reason).toBe('exited');
+    const native = path.join(loadAgentConfig(configFile).stateDir, 'native');
+    expect(fs.statSync(native).mode & 0o777).toBe(0o700);
+    const [digestDir] = fs.readdirSync(native);
+    const extracted = path.join(native, digestDir!, 'node_modules', '@lydell');
+    expect(fs.statSync(path.join(extracted, 'node-pty-linux-x64', 'pty.node')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(extracted, 'node-pty', 'index.js')).mode & 0o777).toBe(0o600);
+
     const exited = new Promise<number | null>((resolve) => running.on('exit', (code) => resolve(code)));
     running.kill('SIGTERM');
     expect(await exited).toBe(0);
@@ -107,6 +136,35 @@ describe('the agent single executable (Linux x64)', () => {
     expect(await exited).toBe(0);
     child = undefined;
   }, 60_000);
+
+  it("answers node-pty's console-list fork and exits, never starting an agent", async () => {
+    // what node-pty does on Windows: fork(<node-pty>/conpty_console_list_agent, [shellPid]), which
+    // runs process.execPath (this executable) with the agent's flags, the script and the pid
+    const script = path.join(
+      dir,
+      'native',
+      'x',
+      'node_modules',
+      '@lydell',
+      'node-pty',
+      'conpty_console_list_agent',
+    );
+    const forked = fork(script, ['4242'], {
+      execPath: exe,
+      execArgv: ['--max-semi-space-size=1', '--optimize-for-size'],
+      env,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    let output = '';
+    forked.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    forked.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const message = new Promise<unknown>((resolve) => forked.once('message', resolve));
+    const exited = new Promise<number | null>((resolve) => forked.on('exit', (code) => resolve(code)));
+    // no conpty_console_list.node here: the shell alone, which node-pty then ends
+    expect(await message).toEqual({ consoleProcessList: [4242] });
+    expect(await exited).toBe(0);
+    expect(output).toBe('');
+  });
 
   it('install in dry run prints the systemd plan and changes nothing', async () => {
     const { stdout } = await exec(exe, ['install', '--config', configFile], { env });

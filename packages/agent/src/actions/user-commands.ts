@@ -85,26 +85,36 @@ export async function messageCommands(
   return commands;
 }
 
-/**
- * The "Restart now or later?" question, or null where there is none (Linux). Its output names
- * the answer: "later" or anything else (now).
- */
-export async function promptCommand(
+/** A Yes/No question on the signed-in user's screen: what differs between the two questions. */
+type Question = {
+  /** added under the message on Windows, where the buttons are Yes and No */
+  windowsHint: string;
+  /** the MessageBox style: 0x24 Yes/No with a question icon, 0x124 the same with No as default */
+  windowsStyle: number;
+  /** the PowerShell line printing the answer from $r (IDYES = 6, IDNO = 7, a time-out 32000) */
+  windowsAnswer: string;
+  /** the macOS dialog's buttons; the last is the default */
+  macButtons: [string, string];
+  defaultTimeout: number;
+};
+
+async function questionCommand(
   platform: NodeJS.Platform,
   notice: UserNotice,
   run: Runner,
+  q: Question,
 ): Promise<Command | null> {
-  const timeout = notice.timeoutSeconds ?? 300;
+  const timeout = notice.timeoutSeconds ?? q.defaultTimeout;
   if (platform === 'win32') {
     // The agent runs as a service in session 0, where a message box shows on no one's screen:
     // WTSSendMessage puts Yes/No on the console session's desktop and waits for the answer.
     const script = [
       '$sig = \'[DllImport("wtsapi32.dll", CharSet = CharSet.Unicode)] public static extern bool WTSSendMessage(IntPtr h, int s, string t, int tl, string m, int ml, int style, int timeout, out int resp, bool wait); [DllImport("kernel32.dll")] public static extern int WTSGetActiveConsoleSessionId();\'',
       '$w = Add-Type -MemberDefinition $sig -Name Wts -Namespace Outpost -PassThru',
-      `$t = ${psQuote(notice.title)}; $m = ${psQuote(`${notice.message}\n\nYes: restart now. No: later.`)}`,
+      `$t = ${psQuote(notice.title)}; $m = ${psQuote(`${notice.message}\n\n${q.windowsHint}`)}`,
       '$r = 0',
-      `[void]$w::WTSSendMessage([IntPtr]::Zero, $w::WTSGetActiveConsoleSessionId(), $t, $t.Length * 2, $m, $m.Length * 2, 0x24, ${timeout}, [ref]$r, $true)`,
-      "if ($r -eq 7) { 'later' } else { 'now' }",
+      `[void]$w::WTSSendMessage([IntPtr]::Zero, $w::WTSGetActiveConsoleSessionId(), $t, $t.Length * 2, $m, $m.Length * 2, 0x${q.windowsStyle.toString(16)}, ${timeout}, [ref]$r, $true)`,
+      q.windowsAnswer,
     ].join('\n');
     return { file: 'powershell.exe', args: ['-NoProfile', '-NonInteractive', '-Command', script] };
   }
@@ -113,10 +123,51 @@ export async function promptCommand(
     if (!uid) {
       return null;
     }
-    const script = dialogScript(notice, ['Later', 'Restart now'], timeout);
+    const script = dialogScript(notice, q.macButtons, timeout);
     return { file: 'launchctl', args: ['asuser', uid, 'osascript', '-e', script] };
   }
   return null;
+}
+
+/**
+ * The "Restart now or later?" question, or null where there is none (Linux). Its output names
+ * the answer: "later" or anything else (now).
+ */
+export function promptCommand(
+  platform: NodeJS.Platform,
+  notice: UserNotice,
+  run: Runner,
+): Promise<Command | null> {
+  return questionCommand(platform, notice, run, {
+    windowsHint: 'Yes: restart now. No: later.',
+    windowsStyle: 0x24,
+    // only No waits: a time-out restarts now, as the step said it would
+    windowsAnswer: "if ($r -eq 7) { 'later' } else { 'now' }",
+    macButtons: ['Later', 'Restart now'],
+    defaultTimeout: 300,
+  });
+}
+
+/**
+ * "Allow a remote terminal?" for the remote terminal's consent (docs/agent.md "Remote access"),
+ * or null where there is no such question (Linux). Its output is "allow" only when the user
+ * chose Allow: a refusal, a time-out or a closed dialog are not.
+ */
+export function consentCommand(
+  platform: NodeJS.Platform,
+  notice: UserNotice,
+  run: Runner,
+): Promise<Command | null> {
+  return questionCommand(platform, notice, run, {
+    windowsHint: 'Yes: allow. No: refuse.',
+    // No is the default
+    windowsStyle: 0x124,
+    // only Yes allows: No, a time-out or a closed box refuse
+    windowsAnswer: "if ($r -eq 6) { 'allow' } else { 'deny' }",
+    // the default button is the last: Refuse
+    macButtons: ['Allow', 'Refuse'],
+    defaultTimeout: 60,
+  });
 }
 
 /** The restart itself, after the request's delay. */

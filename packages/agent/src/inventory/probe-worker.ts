@@ -17,6 +17,7 @@ export const PROBE_NAMES = [
   'collectSoftware',
   'collectServices',
   'collectSessions',
+  'collectVolumeMounts',
 ] as const;
 export type ProbeName = (typeof PROBE_NAMES)[number];
 export type Probes = typeof ProbesModule;

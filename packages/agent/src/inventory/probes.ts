@@ -4,3 +4,4 @@
 export { collectFacts, collectHardware, collectNetwork, collectSessions } from './system';
 export { collectServices } from './services';
 export { collectSoftware } from './software';
+export { collectVolumeMounts } from './volume-mounts';

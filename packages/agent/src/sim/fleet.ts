@@ -1,3 +1,4 @@
+import { fleetScripts } from './scripts';
 import { createAgent } from '../agent';
 import type { Agent } from '../agent';
 import type { Logger } from '../connection';
@@ -13,9 +14,17 @@ import type { SimDeploymentOptions } from './deployments';
 import { DEFAULT_POWER, SimulatedExecutor, createPowerCycle } from './power';
 import type { PowerOptions } from './power';
 import { createRng } from './rng';
+import { createIntervalTicker } from '../monitoring/monitor';
+import { DEMO_FAULTS, NO_FAULTS } from './sim-faults';
+import type { SimFaults } from './sim-faults';
+import { createSimMonitor } from './sim-monitor';
 import type { SimulatedAgent } from './simulated-agent';
+import { simulatedTerminals } from './fake-shell';
+import { simulatedFiles } from './fake-files';
+import type { RemoteHandlers } from '../remote/remote-access';
 import { applyDemoVariety, shapeDemoDevice } from './variety';
 import { controlVirtualService, createVirtualDevice, virtualBackend } from './virtual-device';
+import type { VirtualDevice } from './virtual-device';
 import { plannedSessionAt, simSessionId } from './workday';
 import type { WorkdayDevice } from './workday';
 
@@ -66,6 +75,11 @@ export type FleetOptions = {
   enrollConcurrency?: number;
   /** called as each agent is enrolled and started (progress, connection events) */
   onAgent?: (agent: SimulatedAgent) => void;
+  /**
+   * monitoring faults (sim-faults.ts): the share of devices with each; the demo's mix with
+   * `variety`, none without
+   */
+  faults?: SimFaults;
 };
 
 /** A simulated machine as the working-day plan sees it. */
@@ -104,6 +118,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const made = makeDevices(options, rng);
   const slots: (SimulatedAgent | undefined)[] = new Array<SimulatedAgent | undefined>(options.devices);
   const stopping = new AbortController();
+  // every agent's checks and metrics run on this one tick (docs/agent.md "Checks and metrics")
+  const ticker = createIntervalTicker(1000);
+  const faults = options.faults ?? (options.variety ? DEMO_FAULTS : NO_FAULTS);
   const enrolAndStart = async (i: number) => {
     const { device, slot } = made[i]!;
     const creds = await enrollWithRetry(
@@ -121,20 +138,14 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       sessions: () => device.sessions,
       onReboot: () => executor.onPowerOff?.('restart'),
     });
-    const deployments = createSimulatedRunner(
-      {
-        failureRate: options.failureRate ?? DEFAULT_SIM_DEPLOYMENTS.failureRate,
-        stepDurationMs: options.stepDurationMs ?? DEFAULT_SIM_DEPLOYMENTS.stepDurationMs,
-        timeScale: options.timeScale ?? DEFAULT_SIM_DEPLOYMENTS.timeScale,
-        platform: device.facts.osType === 'macos' ? 'darwin' : 'win32',
-        conditionProbes: simulatedConditionProbes(
-          device,
-          device.facts.osType === 'macos' ? 'darwin' : 'win32',
-        ),
-      },
+    const deployments = simulatedDeployments(
+      options,
+      device,
       createRng((seed * 31 + i) ^ 0xde910),
       stepExecutor,
     );
+    // the machine's checks and metrics; its faults outlive a reboot, as a real machine's would
+    const monitor = createSimMonitor(device, { seed, faults });
     const boot = () =>
       createAgent({
         server: options.server,
@@ -144,8 +155,19 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         backend: virtualBackend(device),
         executor,
         deployments,
+        scripts: fleetScripts(options, seed, i),
         journal,
         stepExecutor,
+        monitor,
+        ticker,
+        // the remote terminal answers with a small fake shell (fake-shell.ts), the Files tab
+        // browses a small fake file system (fake-files.ts)
+        remote: {
+          handlers: simulatedRemote(
+            simulatedTerminals(device.facts.hostname),
+            simulatedFiles(options.server, creds, device),
+          ),
+        },
         log: options.log,
         // A restarted server is found within 10 s (a refused connection costs the server
         // nothing); once it answers, its upgrade budget paces the fleet with Retry-After.
@@ -312,4 +334,38 @@ function followPlan(a: SimulatedAgent, seed: number, now = Date.now()) {
     });
   }
   a.agent.reportActivity(events);
+}
+
+/** A simulated device's remote access: the fake shell's sessions and the fake file system. */
+function simulatedRemote(
+  terminals: ReturnType<typeof simulatedTerminals>,
+  files: ReturnType<typeof simulatedFiles>,
+): RemoteHandlers {
+  return {
+    terminal: terminals.terminal,
+    policyChanged: (policy) => terminals.policyChanged(policy),
+    connectionLost: () => terminals.connectionLost(),
+    files,
+  };
+}
+
+/** A simulated device's deployments: its steps take their time and fail at the fleet's rate. */
+function simulatedDeployments(
+  options: FleetOptions,
+  device: VirtualDevice,
+  rng: ReturnType<typeof createRng>,
+  stepExecutor: RecordingStepExecutor,
+) {
+  const platform = device.facts.osType === 'macos' ? 'darwin' : 'win32';
+  return createSimulatedRunner(
+    {
+      failureRate: options.failureRate ?? DEFAULT_SIM_DEPLOYMENTS.failureRate,
+      stepDurationMs: options.stepDurationMs ?? DEFAULT_SIM_DEPLOYMENTS.stepDurationMs,
+      timeScale: options.timeScale ?? DEFAULT_SIM_DEPLOYMENTS.timeScale,
+      platform,
+      conditionProbes: simulatedConditionProbes(device, platform),
+    },
+    rng,
+    stepExecutor,
+  );
 }

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Logger } from '../connection';
 import { startFleet } from './fleet';
+import { SIM_FAULT_NAMES, parseSimFaults } from './sim-faults';
 import type { SimulatedAgent } from './simulated-agent';
 
 // npm run sim -- --server URL --token T --devices N [--seed S] [--tick-ms MS]
 //   [--failure-rate 0.05] [--step-ms 1000-4000] [--login-chance 0.3] [--disconnect-chance 0.01]
-//   [--enroll-concurrency 8] [--report-ms 30000] [--events FILE]
+//   [--enroll-concurrency 8] [--report-ms 30000] [--events FILE] [--faults hotCpu=0.1,…]
 
 // Warnings are counted and summarised with each report: ten thousand agents waiting for a
 // restarted server would otherwise print tens of thousands of lines.
@@ -35,6 +36,7 @@ async function main() {
       'enroll-concurrency': { type: 'string', default: '8' },
       'report-ms': { type: 'string', default: '30000' },
       events: { type: 'string' },
+      faults: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -46,7 +48,9 @@ async function main() {
         '         [--login-chance 0.3] [--disconnect-chance 0.01] (per device and tick)\n' +
         '         [--enroll-concurrency 8] (enrolments in flight; each agent connects once enrolled)\n' +
         '         [--report-ms 30000] (a JSON progress line this often)\n' +
-        '         [--events FILE] (appends the time, in epoch ms, of every connection the fleet makes)',
+        '         [--events FILE] (appends the time, in epoch ms, of every connection the fleet makes)\n' +
+        `         [--faults name=share,…] (monitoring faults, shares 0 to 1: ${SIM_FAULT_NAMES.join(', ')};\n` +
+        '          failingCheck=<check id> fails that check everywhere; none by default)',
     );
     process.exit(values.help ? 0 : 1);
   }
@@ -95,6 +99,7 @@ async function main() {
     enrollConcurrency: Number(values['enroll-concurrency']),
     failureRate,
     stepDurationMs,
+    ...(values.faults !== undefined && { faults: parseSimFaults(values.faults) }),
     log,
     onAgent: (a) => {
       enrolled++;

@@ -18,6 +18,8 @@ export type ProcessRequest = {
   windowsVerbatimArguments?: boolean;
   /** CMD with wait_for_completion off: resolve once started; no output, exit code or timeout */
   isBackground?: boolean;
+  /** variables added to the agent's environment (a script's parameters, docs/agent.md "Scripts") */
+  env?: Record<string, string>;
 };
 
 export type ProcessResult = {
@@ -89,6 +91,7 @@ export const spawnRunner: ProcessRunner = (request) =>
     }
     const child = spawn(request.file, [...request.args], {
       cwd: request.cwd,
+      ...(request.env && { env: { ...process.env, ...request.env } }),
       detached: process.platform !== 'win32',
       windowsHide: true,
       windowsVerbatimArguments: request.windowsVerbatimArguments ?? false,

@@ -1,6 +1,7 @@
-import type { Db } from '../db/client';
 import { auditLogs } from '../db/schema/index';
 import type { RequestContext } from './context';
+import type { Executor } from './db';
+import { emitEvent } from './events';
 
 export type AuditEntry = {
   action: string;
@@ -61,27 +62,41 @@ export function auditSiteIds(siteIds: AuditEntry['siteIds']): number[] | null {
   return [...new Set(siteIds as readonly number[])].sort((a, b) => a - b);
 }
 
-type Writer = Pick<Db, 'insert'>;
+type Writer = Executor;
 
 const asText = (v: unknown) =>
   v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v);
 
 // Written in the same transaction as the change it records (docs/product/administration.md#who-may-do-what).
+// Every entry is also the event audit.entry_written (docs/product/webhooks.md#events).
 export async function writeAudit(tx: Writer, actor: AuditActor, entry: AuditEntry): Promise<void> {
-  await tx.insert(auditLogs).values({
-    tenantId: actor.tenantId,
-    userId: actor.userId,
-    userName: actor.name,
-    userEmail: actor.email,
-    userRole: actor.role,
+  const [row] = await tx
+    .insert(auditLogs)
+    .values({
+      tenantId: actor.tenantId,
+      userId: actor.userId,
+      userName: actor.name,
+      userEmail: actor.email,
+      userRole: actor.role,
+      action: entry.action,
+      resourceType: entry.resourceType ?? null,
+      resourceId: entry.resourceId == null ? null : String(entry.resourceId),
+      details: entry.details ?? null,
+      siteIds: auditSiteIds(entry.siteIds),
+      oldValues: asText(entry.oldValues),
+      newValues: asText(entry.newValues),
+      ipAddress: actor.ip || null,
+      userAgent: actor.userAgent,
+    })
+    .returning({ id: auditLogs.id, createdAt: auditLogs.createdAt });
+  const data = {
+    id: row!.id,
     action: entry.action,
-    resourceType: entry.resourceType ?? null,
-    resourceId: entry.resourceId == null ? null : String(entry.resourceId),
+    resource_type: entry.resourceType ?? null,
+    resource_id: entry.resourceId == null ? null : String(entry.resourceId),
     details: entry.details ?? null,
-    siteIds: auditSiteIds(entry.siteIds),
-    oldValues: asText(entry.oldValues),
-    newValues: asText(entry.newValues),
-    ipAddress: actor.ip || null,
-    userAgent: actor.userAgent,
-  });
+    user: { id: actor.userId, name: actor.name, email: actor.email },
+    created_at: row!.createdAt.toISOString(),
+  };
+  await emitEvent(tx, actor.tenantId, 'audit.entry_written', data, `audit:${row!.id}`);
 }

@@ -1,5 +1,6 @@
 import { messages } from '@outpost/contract/messages';
 import type { Role, SiteAccessType } from '@outpost/contract/auth';
+import type { ApiTokenScope } from '@outpost/contract/api-tokens';
 import { forbidden } from './errors';
 
 // The caller, as every service sees it first (STYLE.md: `list(ctx, query)`). It lives in lib/
@@ -21,7 +22,14 @@ export type RequestContext = {
   siteIds: number[];
   ip: string;
   userAgent: string | null;
+  /**
+   * Set when the caller is an API token (docs/product/administration.md#api-tokens): the token
+   * acts for its creator (userId…), within its scopes and sites (siteIds).
+   */
+  apiToken?: ApiTokenCaller;
 };
+
+export type ApiTokenCaller = { id: number; name: string; scopes: ApiTokenScope[]; expiresAt: Date | null };
 
 export const isAdmin = (ctx: RequestContext) => ctx.role === 'tenant_admin';
 

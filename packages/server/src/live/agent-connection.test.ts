@@ -186,6 +186,30 @@ describe('agent connection queue', () => {
     expect(t.closes).toEqual([]);
   });
 
+  it("handles remote access's live traffic on its own budget: a terminal's output never waits for the general one", async () => {
+    const t = setUp({ messagesPerSecond: 4, messageBurst: 2, queueLimit: 100 });
+    t.receive(hello);
+    t.receive(activity('a-0'));
+    for (let seq = 1; seq <= 20; seq++) {
+      t.receive({
+        type: 'terminal_output',
+        sessionId: '00000000-0000-4000-8000-0000000000aa',
+        seq,
+        data: 'aw==',
+      });
+    }
+    t.receive(activity('a-1'));
+    await t.releaseAll();
+    expect(t.handled.map((m) => ('seq' in m ? m.seq : m.type))).toEqual([
+      'hello',
+      'activity',
+      ...Array.from({ length: 20 }, (_, i) => i + 1),
+      'activity',
+    ]);
+    // only the third general message waited for the general budget; the output waited for nothing
+    expect(t.waits).toEqual([250]);
+  });
+
   it('hands step_progress messages waiting one after another over as one run, in order', async () => {
     const t = setUp({ queueLimit: 100 });
     t.receive(hello);

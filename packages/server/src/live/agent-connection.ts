@@ -19,7 +19,10 @@ import { TokenBucket } from './rate-limit';
 // One agent's socket: its state, its message rate and its bounded, ordered message queue, so one
 // agent cannot pile up work that slows every tenant:
 // - messages of one agent are handled one at a time, in order, at most `messagesPerSecond` (after
-//   a burst); faster ones wait;
+//   a burst); faster ones wait; the live traffic of remote access (a terminal's output, a folder
+//   listing, a transfer's status) has its own, larger budget (LIVE_MESSAGES_PER_SECOND): a
+//   session's bytes are bounded by its rate (docs/product/remote-access.md#terminal), and on the
+//   general budget a typist's echo waited 50 ms a key once 200 frames had passed;
 // - a newer inventory, fault or heartbeat replaces one still waiting (it says everything the
 //   older one said);
 // - when `queueLimit` messages or `queueBytes` bytes wait, the socket stops reading (TCP
@@ -30,6 +33,17 @@ import { TokenBucket } from './rate-limit';
 // - step_progress messages waiting one after another are handed over together (a run, in order,
 //   up to RUN_MAX_MESSAGES and RUN_MAX_BYTES), so the engine applies them in one batch and they are
 //   acknowledged together (docs/decisions/2026-11-26-deployments-at-scale.md).
+
+/** remote access's live messages of one agent handled per second, and at once */
+export const LIVE_MESSAGES_PER_SECOND = 1000;
+
+const LIVE_TRAFFIC = new Set<AgentMessage['type']>([
+  'terminal_started',
+  'terminal_output',
+  'terminal_exit',
+  'fs_list_result',
+  'file_status',
+]);
 
 export type MessageLimits = {
   /** messages of one agent handled per second, and at once */
@@ -83,6 +97,12 @@ export class AgentConnection {
   private helloTimer: NodeJS.Timeout | null = null;
   /** the agent's hello listed `ack_lists`: one ack frame may acknowledge several messages */
   takesAckLists = false;
+  /** the agent's hello listed `checks`: it runs the check set it is sent (agent-monitoring.ts) */
+  takesChecks = false;
+  /** the agent's hello listed `remote`: it takes terminal and file messages (agent-remote.ts) */
+  takesRemote = false;
+  /** the revision of the check set last sent on this socket */
+  checksRevision: string | null = null;
   invalidCount = 0;
   lastMessageAt = Date.now();
   /** commands already pushed on this socket; a new socket gets them again (re-offer) */
@@ -93,6 +113,7 @@ export class AgentConnection {
   private isClosed = false;
   private isPaused = false;
   private readonly bucket: TokenBucket;
+  private readonly liveBucket: TokenBucket;
   /** gives back the connection's place at the hello gate (gate.ts), while it holds one */
   private leaveGate: (() => void) | null = null;
 
@@ -106,6 +127,7 @@ export class AgentConnection {
     private readonly clock: Clock = realClock,
   ) {
     this.bucket = new TokenBucket(limits.messagesPerSecond, limits.messageBurst, clock);
+    this.liveBucket = new TokenBucket(LIVE_MESSAGES_PER_SECOND, LIVE_MESSAGES_PER_SECOND, clock);
   }
 
   /** Its hello is recorded (the agent was welcomed). */
@@ -219,6 +241,8 @@ export class AgentConnection {
     }
     if (parsed.data.type === 'hello') {
       this.takesAckLists = parsed.data.capabilities?.includes(AGENT_CAPABILITIES.ackLists) === true;
+      this.takesChecks = parsed.data.capabilities?.includes(AGENT_CAPABILITIES.checks) === true;
+      this.takesRemote = parsed.data.capabilities?.includes(AGENT_CAPABILITIES.remote) === true;
     }
     this.queueMessage(parsed.data, Buffer.byteLength(raw));
   }
@@ -282,9 +306,9 @@ export class AgentConnection {
   }
 
   /** Waits for the agent's message budget (the rate limit) once it ran out. */
-  private async waitForToken() {
-    while (!this.isClosed && !this.bucket.take()) {
-      await this.clock.wait(Math.ceil(1000 / this.limits.messagesPerSecond));
+  private async waitForToken(bucket: TokenBucket, perSecond: number) {
+    while (!this.isClosed && !bucket.take()) {
+      await this.clock.wait(Math.ceil(1000 / perSecond));
     }
   }
 
@@ -325,10 +349,15 @@ export class AgentConnection {
             await next.run();
           } else {
             this.queuedBytes -= next.bytes;
-            if (!this.bucket.take()) {
-              await this.waitForToken();
-            }
             const m = next.message;
+            const isLive = LIVE_TRAFFIC.has(m.type);
+            const bucket = isLive ? this.liveBucket : this.bucket;
+            if (!bucket.take()) {
+              await this.waitForToken(
+                bucket,
+                isLive ? LIVE_MESSAGES_PER_SECOND : this.limits.messagesPerSecond,
+              );
+            }
             const handled = m.type === 'step_progress' ? this.takeRun(m, next.bytes) : m;
             this.resumeIfDrained();
             if (!this.isClosed) {

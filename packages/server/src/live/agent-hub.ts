@@ -20,6 +20,10 @@ import type { DeviceChange, DeviceRef, DeviceState } from './device-state';
 import { rawText } from './portal-socket';
 import type { PortalHub } from './portal-socket';
 import { createPresence } from './presence';
+import { afterWelcome, subscribeChecksTopic } from './agent-monitoring';
+import type { MonitoringReports } from './agent-monitoring';
+import { remoteConnectionClosed, sendRemotePolicy, subscribeRemoteTopics } from './agent-remote';
+import type { RemoteReports } from './agent-remote';
 import type { Presence, PresenceOptions } from './presence';
 
 // The agents connected to this instance (docs/product/agent-protocol.md): one AgentConnection per device, the
@@ -64,6 +68,8 @@ type HubContext = {
   log: FastifyBaseLogger;
   bus: Bus;
   commandQueue: CommandDelivery;
+  monitoring: MonitoringReports;
+  remote: RemoteReports;
   options: AgentHubOptions;
   presence: Presence;
   gate: Gate;
@@ -85,10 +91,12 @@ export function createAgentHub(deps: {
   bus: Bus;
   portalHub: PortalHub;
   commandQueue: CommandDelivery;
+  monitoring: MonitoringReports;
+  remote: RemoteReports;
   log: FastifyBaseLogger;
   options: AgentHubOptions;
 }): AgentHub {
-  const { deviceState, bus, portalHub, commandQueue, log, options } = deps;
+  const { deviceState, bus, portalHub, commandQueue, monitoring, remote, log, options } = deps;
   const local = new Map<number, AgentConnection>();
   const helloTimeoutMs = options.helloTimeoutMs ?? Math.max(10_000, options.heartbeatIntervalMs);
   let isClosing = false;
@@ -128,13 +136,19 @@ export function createAgentHub(deps: {
     log,
     intervalMs: options.commandPollMs ?? COMMAND_POLL_MS,
   });
-  const unsubscribers = subscribeAgentTopics(bus, local, commandQueue);
+  const unsubscribers = [
+    ...subscribeAgentTopics(bus, local, commandQueue),
+    subscribeChecksTopic(bus, local, monitoring),
+    ...subscribeRemoteTopics(bus, local, remote, log),
+  ];
 
   const ctx: HubContext = {
     deviceState,
     log,
     bus,
     commandQueue,
+    monitoring,
+    remote,
     options,
     presence,
     gate,
@@ -166,6 +180,8 @@ export function createAgentHub(deps: {
       if (local.get(device.id) === conn) {
         local.delete(device.id);
       }
+      // its terminal sessions end now, not after the presence grace (agent-remote.ts)
+      remoteConnectionClosed(bus, conn, log);
       if (conn.hasHello && !isClosing) {
         // Offline only after the grace period, and only if no newer connection took over.
         presence.closed(conn, code);
@@ -286,6 +302,8 @@ async function recordHello(ctx: HubContext, conn: AgentConnection, m: HelloMessa
   });
   await ctx.publishChange(change);
   await ctx.commandQueue.offer(conn);
+  await afterWelcome(ctx.monitoring, conn, m, ctx.log);
+  await sendRemotePolicy(ctx.remote, conn);
 }
 
 async function handleMessage(ctx: HubContext, conn: AgentConnection, m: HandledMessage) {
@@ -332,6 +350,25 @@ async function handleMessage(ctx: HubContext, conn: AgentConnection, m: HandledM
     case 'command_result':
       presence.touch(conn.device.id);
       await handleResult(commandQueue, conn, m);
+      return;
+    case 'check_results':
+      presence.touch(conn.device.id);
+      await ctx.monitoring.checkResults(conn.device, m);
+      conn.ack([m.messageId]);
+      return;
+    case 'metrics':
+      presence.touch(conn.device.id);
+      ctx.monitoring.metrics(conn.device, m);
+      return;
+    case 'terminal_started':
+    case 'terminal_output':
+    case 'terminal_exit':
+    case 'fs_list_result':
+    case 'file_status':
+      // live traffic: no ack; the module publishes it on `remote.reply` (agent-remote.ts)
+      if (conn.takesRemote) {
+        await ctx.remote.fromAgent(conn.device, m);
+      }
       return;
     case 'progress_run':
       // a run of step_progress is written in one batch and acknowledged together

@@ -1,5 +1,10 @@
 import { EventEmitter } from 'node:events';
-import type { AgentCommandKind, CommandStatus } from '@outpost/contract/agent-protocol';
+import type {
+  AgentCommandKind,
+  AgentRemoteMessage,
+  CommandStatus,
+  ServerRemoteMessage,
+} from '@outpost/contract/agent-protocol';
 import type { PortalEvent, SubscriptionKey } from '@outpost/contract/live';
 
 // The event bus (docs/product/agent-protocol.md#several-instances): in-process by default, Redis pub/sub with REDIS_URL, so
@@ -32,11 +37,23 @@ export type BusTopics = {
   'agent.connected': { deviceId: number; connectionId: string };
   /** a device was removed or its secret rotated: whoever holds its socket closes it */
   'agent.disconnect': { deviceId: number; reason: string };
+  /** the check sets of these devices changed: their agents get the new set (agent-monitoring.ts) */
+  'agent.checks': { deviceIds: number[] };
+  /** a remote access message for a device's agent: the instance holding its socket sends it (agent-remote.ts) */
+  'agent.remote': { deviceId: number; message: ServerRemoteMessage };
+  /** a tenant's remote access settings changed: its agents get the new policy */
+  'agent.remote_policy': { tenantId: number };
+  /** the socket of an agent that takes remote access closed: its terminal sessions end */
+  'agent.remote_closed': { deviceId: number };
+  /** an agent's remote access answer, for the instance waiting on its session, request or transfer */
+  'remote.reply': { key: string; deviceId: number; message: AgentRemoteMessage };
   /**
    * a timestamped probe an instance publishes for its own metrics (plugins/metrics.ts): the time
    * from publishing to receiving it back is the bus lag; the other topics carry no timestamps
    */
   'metrics.probe': { instanceId: string; sentAt: number };
+  /** a tenant's event webhook subscriptions changed: every instance forgets its cached copy */
+  'webhooks.changed': { tenantId: number };
 };
 export type BusTopic = keyof BusTopics;
 export type BusHandler<T extends BusTopic> = (message: BusTopics[T]) => void;

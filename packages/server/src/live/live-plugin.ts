@@ -2,6 +2,8 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { AgentReports } from './agent-reports';
+import type { MonitoringReports } from './agent-monitoring';
+import type { RemoteReports } from './agent-remote';
 import { createAgentHub } from './agent-hub';
 import type { AgentHub } from './agent-hub';
 import { createMemoryBus, observedBus } from './bus';
@@ -34,6 +36,10 @@ export const livePlugin = fp(
       busObserver?: BusObserver;
       /** where the command queue hands agents' results and step progress (the deployment engine) */
       agentReports: AgentReports;
+      /** where agents' check states, metrics and crashes go (the monitoring and metrics modules) */
+      monitoringReports: MonitoringReports;
+      /** remote access: the policy agents are told and their terminal and file answers (modules/remote-access) */
+      remoteReports: RemoteReports;
       /** who may follow `deployment:{id}` on the portal socket (the deployments module) */
       authorizeDeployment: SubscriptionAuthorizer;
     },
@@ -57,6 +63,8 @@ export const livePlugin = fp(
       bus,
       portalHub,
       commandQueue,
+      monitoring: opts.monitoringReports,
+      remote: opts.remoteReports,
       log: app.log,
       options: config.agents,
     });

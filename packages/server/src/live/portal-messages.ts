@@ -116,6 +116,10 @@ async function authorize(
   if (parsed.kind === 'device') {
     return (await deps.access.canFollowDevice(ctx, parsed.deviceGuid)) ? {} : 'denied';
   }
+  if (parsed.kind === 'alerts') {
+    // the tenant's alerts: each one reaches only those who may see its site (portal-clients.ts)
+    return {};
+  }
   const deployment = await deps.authorizeDeployment(ctx, parsed.id);
   return deployment && canSeeSite(ctx, deployment.siteId) ? { snapshot: deployment.snapshot } : 'denied';
 }

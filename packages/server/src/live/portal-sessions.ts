@@ -88,7 +88,13 @@ export function startSessionChecks(deps: {
   return {
     recheck,
     scheduleExpiry(client) {
-      const exp = decodeJwt(client.token).exp;
+      // an API token (no JWT) expires at the time its context carries
+      const tokenExpiry = client.ctx.apiToken?.expiresAt;
+      const exp = client.ctx.apiToken
+        ? tokenExpiry
+          ? Math.ceil(tokenExpiry.getTime() / 1000)
+          : undefined
+        : decodeJwt(client.token).exp;
       if (exp === undefined) {
         return;
       }

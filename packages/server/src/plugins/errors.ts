@@ -139,7 +139,8 @@ export const errorsPlugin = fp(
     });
 
     app.setNotFoundHandler((request, reply) => {
-      if (request.url.startsWith('/api') || request.method !== 'GET') {
+      // /api and below only: a screen whose path merely starts with "api" (/api-tokens) is the SPA's
+      if (/^\/api(?:[/?]|$)/.test(request.url) || request.method !== 'GET') {
         return reply.status(404).send({
           success: false,
           error: messages.routeNotFound(request.method, request.url.split('?')[0] ?? ''),

@@ -30,6 +30,8 @@ export type Metrics = {
   readonly bus: BusObserver;
   /** the deployment engine reports each dispatched job's lag (seconds after it became due) */
   readonly schedulerDispatched: (lagSeconds: number) => void;
+  /** metrics samples written or dropped, by outcome (modules/metrics/metrics-ingest.ts) */
+  readonly metricSamples: (outcome: string, count: number) => void;
 };
 
 const PREFIX = 'outpost_';
@@ -56,8 +58,15 @@ export function createMetrics(): Metrics {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
     registers: [registry],
   });
+  const samples = new Counter({
+    name: `${PREFIX}metric_samples_total`,
+    help: 'Device metrics samples this instance received, by outcome (written, duplicate, too_old, future, overflow, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    metricSamples: (outcome, count) => samples.inc({ outcome }, count),
     bus: {
       published: (topic: BusTopic) => published.inc({ topic }),
       received: (topic: BusTopic) => received.inc({ topic }),

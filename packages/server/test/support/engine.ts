@@ -119,6 +119,7 @@ export function job(over: Partial<JobRow> = {}): JobRow {
     onlyInWindows: false,
     kind: 'package',
     agentUpdate: null,
+    scriptRun: null,
     createdAt: created,
     updatedAt: created,
     ...over,

@@ -3,3 +3,4 @@
 // (own PostgreSQL and Redis, the server as a child process) are `@outpost/server/test-support/faults`.
 export * from '../harness';
 export * from './live';
+export * from './terminal';

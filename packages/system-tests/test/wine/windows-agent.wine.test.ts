@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Device, RefreshResponse } from '@outpost/contract/devices';
 import { messages } from '@outpost/contract/messages';
+import type { ScriptRunDetail } from '@outpost/contract/script-runs';
+import { outputLines } from '@outpost/contract/script-runs';
 import { startTestServer, createEnrollmentToken, eventually } from '@outpost/server/test-support';
 import type { TestServer } from '@outpost/server/test-support';
 import { CANCEL_NOT_COVERED, registerCancelChecks } from './cancel-checks';
@@ -165,6 +167,38 @@ describe.skipIf(unavailable !== null)('the Windows agent under Wine', () => {
       error_message: messages.powershellUnavailable,
     });
     expect(job.status).toBe('completed');
+  }, 120_000);
+
+  it('runs a cmd script of the library: a parameter as !OUTPOST_WHO!, stderr marked, its exit code', async () => {
+    // docs/product/scripts.md#runs, started through the development server's whole-script route
+    const started = await server.request<{ data: { job_id: number } }>(
+      'POST',
+      '/api/customer/script-runs/dev',
+      {
+        token: admin,
+        body: {
+          name: 'Wine cmd',
+          language: 'cmd',
+          // delayed expansion reads the value after the line is parsed: its & stays text
+          body: '@echo off\r\nsetlocal EnableDelayedExpansion\r\necho hello !OUTPOST_WHO!\r\necho careful 1>&2\r\nexit /b 2\r\n',
+          params: { who: 'wine & more' },
+          device_ids: [deviceId],
+        },
+      },
+    );
+    expect(started.status).toBe(200);
+    const run = await eventually(async () => {
+      const r = await server.request<{ data: ScriptRunDetail }>(
+        'GET',
+        `/api/customer/script-runs/${started.body.data.job_id}`,
+        { token: admin },
+      );
+      return ['completed', 'failed'].includes(r.body.data.status) ? r.body.data : null;
+    }, 60_000);
+    expect(run.rows[0]).toMatchObject({ status: 'failed', exit_code: 2 });
+    const lines = outputLines(run.rows[0]!.output).map((l) => `${l.stream}:${l.text.trim()}`);
+    expect(lines).toContain('stdout:hello wine & more');
+    expect(lines).toContain('stderr:careful');
   }, 120_000);
 
   it('writes REG_SZ, REG_DWORD and REG_MULTI_SZ under HKCU and HKLM, read back with reg query', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { JobStatus } from '@outpost/contract/deployments';
 import type { DeviceStatus } from '@outpost/contract/devices';
 import type { PortalEvent } from '@outpost/contract/live';
-import { notificationFor, viewDeploymentAction } from './live-notifications';
+import { notificationFor, viewAlertAction, viewDeploymentAction } from './live-notifications';
 
 const device = (status: DeviceStatus, extra: object = {}): PortalEvent => ({
   type: 'device_update',
@@ -144,5 +144,65 @@ describe("the 'View deployment' action", () => {
     expect(viewDeploymentAction(42, '/deployments/42', navigate)).toBeUndefined();
     expect(viewDeploymentAction(42, '/deployments/42/', navigate)).toBeUndefined();
     expect(viewDeploymentAction(42, '/deployments/421', navigate)?.label).toBe('View deployment');
+  });
+});
+
+describe("the critical alert's 'View alert' action (docs/product/monitoring.md#the-alerts-page)", () => {
+  it('opens the Alerts page at the alert’s device, and is not offered on the Alerts page', () => {
+    const navigate = vi.fn();
+    const action = viewAlertAction('guid-1', '/dashboard', navigate);
+    expect(action?.label).toBe('View alert');
+    action?.onClick();
+    expect(navigate).toHaveBeenCalledWith('/alerts?device=guid-1');
+    viewAlertAction(null, '/devices', navigate)?.onClick();
+    expect(navigate).toHaveBeenLastCalledWith('/alerts');
+    expect(viewAlertAction('guid-1', '/alerts', navigate)).toBeUndefined();
+    expect(viewAlertAction('guid-1', '/alerts/', navigate)).toBeUndefined();
+  });
+});
+
+describe('alert toasts (docs/product/monitoring.md#alerts)', () => {
+  const alert = (over: Record<string, unknown>) =>
+    ({
+      type: 'alert_update',
+      payload: {
+        change: 'opened',
+        alert: {
+          id: 1,
+          condition: 'check',
+          title: 'Disk space',
+          detail: null,
+          severity: 'critical',
+          state: 'open',
+          device: { guid: 'g', hostname: 'web-01' },
+          site_id: null,
+          check_id: 3,
+          job_id: null,
+          first_seen_at: '',
+          last_seen_at: '',
+          occurrences: 1,
+          acknowledged_at: null,
+          acknowledged_by: null,
+          acknowledge_note: null,
+          resolved_at: null,
+          resolved_by: null,
+          resolve_note: null,
+          silenced: false,
+          ...over,
+        },
+      },
+    }) as PortalEvent;
+
+  it('toasts a new critical alert until dismissed, and nothing else', () => {
+    expect(notificationFor(alert({}))).toMatchObject({
+      type: 'error',
+      title: 'Critical Alert',
+      message: 'web-01: Disk space',
+      duration: 0,
+    });
+    expect(notificationFor(alert({ severity: 'warning' }))).toBeNull();
+    expect(notificationFor(alert({ silenced: true }))).toBeNull();
+    // a halted rollout has its own 'Rollout Halted' toast
+    expect(notificationFor(alert({ condition: 'rollout_halted', device: null }))).toBeNull();
   });
 });

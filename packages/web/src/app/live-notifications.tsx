@@ -105,6 +105,17 @@ export function notificationFor(
     }
     case 'connection_status':
       return null;
+    case 'alert_update': {
+      // docs/product/monitoring.md#alerts — a new critical alert is said to everyone watching; it stays
+      const { alert, change } = event.payload;
+      // a halted rollout has its own toast (above), in its own words
+      const isToldElsewhere = alert.condition === 'rollout_halted';
+      if (change !== 'opened' || alert.severity !== 'critical' || alert.silenced || isToldElsewhere) {
+        return null;
+      }
+      const where = alert.device ? `${alert.device.hostname}: ` : '';
+      return { type: 'error', title: 'Critical Alert', message: `${where}${alert.title}`, duration: 0 };
+    }
   }
 }
 
@@ -121,6 +132,21 @@ export function viewDeploymentAction(
   return pathname.replace(/\/+$/, '') === to
     ? undefined
     : { label: 'View deployment', onClick: () => navigate(to) };
+}
+
+/**
+ * A critical alert's toast offers 'View alert' (docs/product/monitoring.md#the-alerts-page): the
+ * Alerts page, with the alert's device when it has one; nothing while that list is on screen.
+ */
+export function viewAlertAction(
+  deviceGuid: string | null,
+  pathname: string,
+  navigate: (to: string) => void,
+): ToastInput['action'] {
+  const to = deviceGuid ? `/alerts?device=${encodeURIComponent(deviceGuid)}` : '/alerts';
+  return pathname.replace(/\/+$/, '') === '/alerts'
+    ? undefined
+    : { label: 'View alert', onClick: () => navigate(to) };
 }
 
 export function LiveNotifications() {
@@ -162,6 +188,10 @@ export function LiveNotifications() {
     const notification = notificationFor(event, previous, job);
     if (!notification) {
       return;
+    }
+    if (event.type === 'alert_update') {
+      const guid = event.payload.alert.device?.guid ?? null;
+      notification.action = viewAlertAction(guid, pathname.current, (to) => void navigate(to));
     }
     if (event.type !== 'deployment_update' && event.type !== 'step_update') {
       toast.show(notification);

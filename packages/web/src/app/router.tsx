@@ -29,6 +29,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to="/dashboard" replace /> },
           { path: 'dashboard', ...page(() => import('../features/dashboard/pages/dashboard-page')) },
+          { path: 'alerts', ...page(() => import('../features/alerts/pages/alerts-page')) },
           { path: 'devices', ...page(() => import('../features/devices/pages/device-list-page')) },
           {
             path: 'devices/:deviceGuid',
@@ -45,6 +46,9 @@ export const routes: RouteObject[] = [
             path: 'packages/:id/edit',
             ...page(() => import('../features/packages/pages/package-builder-page')),
           },
+          { path: 'scripts', ...page(() => import('../features/scripts/pages/script-list-page')) },
+          { path: 'scripts/new', ...page(() => import('../features/scripts/pages/script-editor-page')) },
+          { path: 'scripts/:id', ...page(() => import('../features/scripts/pages/script-editor-page')) },
           {
             path: 'deployments',
             ...page(() => import('../features/deployments/pages/deployment-list-page')),
@@ -54,6 +58,11 @@ export const routes: RouteObject[] = [
             ...page(() => import('../features/deployments/pages/deployment-detail-page')),
           },
           { path: 'policies', ...page(() => import('../features/policies/pages/policies-page')) },
+          { path: 'scripts/runs', ...page(() => import('../features/script-runs/pages/script-runs-page')) },
+          {
+            path: 'scripts/runs/:id',
+            ...page(() => import('../features/script-runs/pages/script-run-page')),
+          },
           { path: 'policies/:id', ...page(() => import('../features/policies/pages/policy-detail-page')) },
           { path: 'users', ...page(() => import('../features/users/pages/users-page')) },
           { path: 'agents', ...page(() => import('../features/agents/pages/agents-page')) },
@@ -68,6 +77,10 @@ export const routes: RouteObject[] = [
             ...page(() => import('../features/notifications/pages/notification-channels-page')),
           },
           { path: 'audit-logs', ...page(() => import('../features/audit/pages/audit-logs-page')) },
+          {
+            path: 'remote-access',
+            ...page(() => import('../features/remote-access/pages/remote-access-page')),
+          },
           { path: 'software', ...page(() => import('../features/software/pages/software-page')) },
           { path: 'software/title', ...page(() => import('../features/software/pages/software-title-page')) },
           {
@@ -75,6 +88,9 @@ export const routes: RouteObject[] = [
             ...page(() => import('../features/activity/pages/device-activity-page')),
           },
           { path: 'profile', ...page(() => import('../features/profile/pages/profile-page')) },
+          { path: 'api-tokens', ...page(() => import('../features/api-tokens/pages/api-tokens-page')) },
+          { path: 'webhooks', ...page(() => import('../features/webhooks/pages/webhooks-page')) },
+          { path: 'sso', ...page(() => import('../features/sso/pages/sso-page')) },
         ],
       },
     ],

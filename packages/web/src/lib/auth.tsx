@@ -22,7 +22,7 @@ type AuthValue = {
   /** Why the profile could not be loaded while the session is kept ('unavailable'). */
   profileError: string | null;
   retryProfile: () => void;
-  signIn: (result: SignInResult) => Promise<void>;
+  signIn: (result: Pick<SignInResult, 'token'>) => Promise<void>;
   signOut: () => void;
 };
 
@@ -83,7 +83,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [forget]);
 
   const signIn = useCallback(
-    async (result: SignInResult) => {
+    async (result: Pick<SignInResult, 'token'>) => {
       tokenStore.set(result.token);
       setToken(result.token);
       await queryClient.fetchQuery({ queryKey: profileQueryKey(result.token), queryFn: fetchProfile });

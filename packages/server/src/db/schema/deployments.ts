@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { AgentUpdateTargets, DeploymentStep } from '@outpost/contract/agent-protocol';
 import type { JobKind } from '@outpost/contract/deployments';
+import type { ScriptRunSpec } from '@outpost/contract/scripts';
 import type { JobStatus, StepStatus } from '@outpost/contract/live';
 import type { TargetOs } from '@outpost/contract/targets';
 import type { DeviceHold, RolloutPlanInput, RolloutState } from '@outpost/contract/rollouts';
@@ -85,6 +86,8 @@ export const deploymentJobs = pgTable(
     kind: text().$type<JobKind>().notNull().default('package'),
     /** an agent_update job's targets: per OS type, the version and its executables */
     agentUpdate: jsonb('agent_update').$type<AgentUpdateTargets>(),
+    /** a script job's run (docs/product/scripts.md#runs): the script's version, parameters, secrets sealed */
+    scriptRun: jsonb('script_run').$type<ScriptRunSpec>(),
   },
   (t) => [
     index('deployment_jobs_policy_idx').on(t.policyId, t.createdAt),

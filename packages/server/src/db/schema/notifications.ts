@@ -1,7 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { tenants } from './tenants';
 import { users } from './users';
+import { webhookSubscriptions } from './webhooks';
 
 /**
  * A notification channel of a tenant (docs/product/monitoring.md#notification-channels): its
@@ -20,6 +31,10 @@ export const notificationChannels = pgTable(
     enabled: boolean().notNull().default(true),
     config: jsonb().notNull().$type<Record<string, unknown>>(),
     secret: text(),
+    /** { start: 'HH:MM', end: 'HH:MM', time_zone } or null: messages wait for the end (critical ones do not) */
+    quietHours: jsonb('quiet_hours').$type<{ start: string; end: string; time_zone: string } | null>(),
+    /** { max_alerts, minutes } or null: past max_alerts in `minutes`, alerts go out as one digest */
+    digest: jsonb().$type<{ max_alerts: number; minutes: number } | null>(),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -40,20 +55,25 @@ export const notificationDeliveries = pgTable(
     tenantId: integer('tenant_id')
       .notNull()
       .references(() => tenants.id, { onDelete: 'cascade' }),
-    channelId: integer('channel_id')
-      .notNull()
-      .references(() => notificationChannels.id, { onDelete: 'cascade' }),
+    /** the channel told, or null for an event webhook's delivery (subscription_id) */
+    channelId: integer('channel_id').references(() => notificationChannels.id, { onDelete: 'cascade' }),
+    /** the event webhook subscription told (docs/product/webhooks.md), when channel_id is null */
+    subscriptionId: integer('subscription_id').references(() => webhookSubscriptions.id, {
+      onDelete: 'cascade',
+    }),
     event: text().notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     /** { subject, text, severity?, link?, data? }: what every format is made from */
     message: jsonb().notNull().$type<Record<string, unknown>>(),
-    status: text().notNull().default('pending').$type<'pending' | 'delivered' | 'failed'>(),
+    status: text().notNull().default('pending').$type<'pending' | 'delivered' | 'failed' | 'digested'>(),
     attempts: integer().notNull().default(0),
     lastCode: integer('last_code'),
     lastError: text('last_error'),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     redeliveryOf: integer('redelivery_of'),
+    /** the digest delivery this one was folded into (it is not sent on its own) */
+    digestId: integer('digest_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -62,5 +82,11 @@ export const notificationDeliveries = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
     index('notification_deliveries_channel_idx').on(t.channelId, t.id),
+    uniqueIndex('notification_deliveries_subscription_dedupe_idx').on(t.subscriptionId, t.dedupeKey),
+    index('notification_deliveries_subscription_idx').on(t.subscriptionId, t.id),
+    check(
+      'notification_deliveries_one_destination',
+      sql`(${t.channelId} is null) <> (${t.subscriptionId} is null)`,
+    ),
   ],
 );

@@ -6,6 +6,7 @@ import type { EventRow } from './activity.queries';
 import { applyEvent, effectiveTime, emptyState } from './activity-accounting';
 import { insertNotice } from './activity-log.queries';
 import type { AccountingState } from './activity-accounting';
+import { emitEvent } from '../../lib/events';
 
 // Records device activity inside the agent gateway's device transaction (modules/devices/device-state.service.ts):
 // each accepted event is written to the log and its closed time added to the day rollups, and the
@@ -64,6 +65,7 @@ export async function recordConnected(
   const events: Pending[] = [];
   if (state.onlineSince === null) {
     events.push({ type: 'online', timestamp: now, ipAddress: hello.ipAddress });
+    await emitPresence(tx, device, 'device.online', now);
   }
   for (const s of state.sessions) {
     if (!reported.has(s.sessionId)) {
@@ -91,6 +93,20 @@ const sessionFields = (s: { sessionId: string; userName: string; ipAddress: stri
   ipAddress: s.ipAddress,
 });
 
+/**
+ * device.online and device.offline (docs/product/webhooks.md#events): numerous when a fleet
+ * reconnects; the webhooks' sink writes nothing for a tenant no subscription of which wants them.
+ */
+function emitPresence(
+  tx: Executor,
+  device: ActivityDevice,
+  event: 'device.online' | 'device.offline',
+  now: Date,
+) {
+  const data = { device_id: device.id, at: now.toISOString() };
+  return emitEvent(tx, device.tenantId, event, data, `device:${device.id}:${event}:${now.getTime()}`);
+}
+
 /** The device went offline: its open sessions sign out, then the offline event. */
 export async function recordDisconnected(
   tx: Executor,
@@ -98,6 +114,7 @@ export async function recordDisconnected(
   now = new Date(),
 ): Promise<void> {
   const state = await currentState(tx, device);
+  await emitPresence(tx, device, 'device.offline', now);
   await record(tx, device, now, [
     ...state.sessions.map((s): Pending => ({ type: 'logout', timestamp: now, ...sessionFields(s) })),
     { type: 'offline', timestamp: now },

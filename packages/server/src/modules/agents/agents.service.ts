@@ -40,6 +40,7 @@ import {
   secretMatches,
   tokenPrefixOf,
 } from './agent-secrets';
+import { emitEvent } from '../../lib/events';
 
 type Meta = { ip: string; userAgent: string | null };
 type TokenRecord = NonNullable<Awaited<ReturnType<typeof findTokenByHash>>>;
@@ -158,6 +159,20 @@ async function enrollAgent(
       newValues: { ...facts, site_id: token.siteId, device_guid: device.deviceGuid },
       siteIds: [proven ? (token.siteId ?? proven.siteId) : token.siteId],
     });
+    // docs/product/webhooks.md#events: a re-enrolment is the same device enrolled again
+    await emitEvent(
+      tx,
+      tenant.id,
+      'device.enrolled',
+      {
+        device_id: device.id,
+        device_guid: device.deviceGuid,
+        hostname: facts.hostname,
+        site_id: proven ? (token.siteId ?? proven.siteId) : token.siteId,
+        re_enrolled: Boolean(proven),
+      },
+      `device:${device.id}:enrolled:${crypto.randomUUID()}`,
+    );
     // Last: the token row stays locked (its use count) only until the commit that follows.
     await markTokenUsed(tx, token.id);
     return { device, reused: proven !== null, tenantId: tenant.id };

@@ -152,6 +152,10 @@ export const configRoute: FastifyPluginCallbackZod<AuthRoutesOptions> = (app, op
           devLogin,
           devUsers: devLogin ? await opts.service.devLoginUsers() : [],
           version: opts.version,
+          sso: {
+            microsoft: opts.config.sso.microsoft !== null,
+            oidcName: opts.config.sso.oidc?.name ?? null,
+          },
         },
       };
     },

@@ -25,6 +25,11 @@ import { consumeSignInLink, insertSignInLink } from './sign-in-links.queries';
 import type { SessionTokens } from './session-token';
 
 type Meta = { ip: string; userAgent: string | null };
+/**
+ * An organisation's own identity provider signs people in to that organisation only
+ * (docs/decisions/2026-11-27-oidc-sign-in.md): it binds its invitations and lands there.
+ */
+export type SignInOnly = { tenantId: number; notMember: string };
 
 const contextOf = (m: Membership, identityId: number, meta: Meta): RequestContext => ({
   sessionId: null,
@@ -78,14 +83,16 @@ async function signInIdentity(
   who: AssertedIdentity,
   meta: Meta,
   method: string,
+  only?: SignInOnly,
 ): Promise<SignInResult> {
   return db.transaction(async (tx) => {
     const identityId = await upsertIdentity(tx, who);
-    await bindInvitations(tx, identityId, who.email);
-    const [first] = await findMembershipsOf(tx, identityId);
+    await bindInvitations(tx, identityId, who.email, only?.tenantId);
+    const memberships = await findMembershipsOf(tx, identityId);
+    const first = only ? memberships.find((m) => m.tenant_id === only.tenantId) : memberships[0];
     if (!first) {
       // No tenant to write an audit entry into: the server log keeps the refusal.
-      throw unauthorized(messages.notInvited, 'NOT_INVITED');
+      throw unauthorized(only?.notMember ?? messages.notInvited, 'NOT_INVITED');
     }
     await deleteDeadSessions(tx, identityId);
     if (!first.name && who.name) {
@@ -116,8 +123,13 @@ export function createAuthService({ db, tokens }: AuthServiceDeps) {
      * invitations for its verified e-mail are bound to it first (SECURITY.md R2-1); then the person
      * lands in their first organisation and the switcher offers the others.
      */
-    async signIn(who: AssertedIdentity, meta: Meta, method: string): Promise<SignInResult> {
-      return signInIdentity(db, tokens, who, meta, method);
+    async signIn(
+      who: AssertedIdentity,
+      meta: Meta,
+      method: string,
+      only?: SignInOnly,
+    ): Promise<SignInResult> {
+      return signInIdentity(db, tokens, who, meta, method, only);
     },
 
     /** Dev sign-in (POST /auth/dev, where the route allows it): the e-mail is the identity. */

@@ -45,7 +45,7 @@ export async function upsertIdentity(tx: Executor, who: AssertedIdentity): Promi
   }
   const inserted = await tx
     .insert(identities)
-    .values({ ...who, lastSignInAt: now })
+    .values({ issuer: who.issuer, subject: who.subject, email: who.email, name: who.name, lastSignInAt: now })
     .onConflictDoUpdate({
       target: [identities.issuer, identities.subject],
       set: { email: who.email, lastSignInAt: now },

@@ -52,7 +52,14 @@ function keepIdentities(dataDir: string, fleet: Fleet) {
  */
 export async function startDemoFleet(
   db: Db,
-  options: { serverUrl: string; devices: number; dataDir: string; failureRate: number },
+  options: {
+    serverUrl: string;
+    devices: number;
+    dataDir: string;
+    failureRate: number;
+    /** OUTPOST_DEMO_FAULTS (sim/sim-faults.ts); null: the demo's own mix */
+    faults?: string | null;
+  },
 ): Promise<Fleet | null> {
   const { serverUrl, devices, dataDir, failureRate } = options;
   const tenantId = await findTenantIdByName(db, DEMO.tenantName);
@@ -80,6 +87,7 @@ export async function startDemoFleet(
     })),
   );
   const { startFleet } = await import('@outpost/agent/sim/fleet');
+  const { DEMO_FAULTS, parseSimFaults } = await import('@outpost/agent/sim/sim-faults');
   const fleet = await startFleet({
     server: serverUrl,
     tokens: issued.map(({ token }) => token),
@@ -90,6 +98,7 @@ export async function startDemoFleet(
     variety: true,
     workday: true,
     failureRate,
+    faults: options.faults ? parseSimFaults(options.faults, DEMO_FAULTS) : DEMO_FAULTS,
     identities: readIdentities(dataDir),
   });
   keepIdentities(dataDir, fleet);

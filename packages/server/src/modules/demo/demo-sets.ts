@@ -5,10 +5,20 @@ import type { GroupsService } from '../groups/groups.service';
 import type { MaintenanceWindowsService } from '../maintenance-windows/maintenance-windows.service';
 import type { PoliciesService } from '../policies/policies.service';
 import type { TagsService } from '../tags/tags.service';
+import type { AlertsService } from '../alerts/alerts.service';
+import type { ChannelsService } from '../notifications/channels.service';
+import type { MonitoringService } from '../monitoring/monitoring.service';
 
 // The demo's device sets (docs/product/device-sets.md): tags, a custom field, two groups and a
 // weekly policy on the living fleet, made once through the same services the portal calls, as
 // the demo administrator would make them.
+
+/** What the demo's monitoring is made through (demo-monitoring.ts). */
+export type DemoMonitoringServices = {
+  channels: Pick<ChannelsService, 'list' | 'create'>;
+  monitoring: Pick<MonitoringService, 'list' | 'create'>;
+  alerts: Pick<AlertsService, 'list' | 'acknowledge'>;
+};
 
 export type DemoSetsServices = {
   tags: Pick<TagsService, 'create' | 'bulk'>;
@@ -16,6 +26,8 @@ export type DemoSetsServices = {
   groups: Pick<GroupsService, 'create'>;
   policies: Pick<PoliciesService, 'create'>;
   windows: Pick<MaintenanceWindowsService, 'create' | 'list'>;
+  /** the demo's channel, monitoring policy and acknowledged alert (demo-monitoring.ts) */
+  monitoring?: DemoMonitoringServices;
 };
 
 /**

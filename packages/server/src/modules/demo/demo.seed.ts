@@ -3,6 +3,7 @@ import { insertSites } from '../sites/sites.service';
 import { addMember, countTenants, createTenant } from '../tenants/tenants.service';
 import type { BlobStore } from '../files/blob-store';
 import { seedDemoPackages } from '../packages/packages.seed';
+import { seedDemoScripts } from '../scripts/scripts.seed';
 
 export const DEMO = {
   tenantName: 'Acme Corp',
@@ -36,7 +37,7 @@ export async function seedDemo(
     adminName: 'Alex Morgan',
   });
   await addMember(db, { tenantId: acme.id, email: DEMO.techEmail, name: 'Taylor Chen', role: 'user' });
-  const { tenant: globex } = await createTenant(db, {
+  const { tenant: globex, admin: globexAdmin } = await createTenant(db, {
     name: DEMO.secondTenantName,
     plan: 'Standard',
     maxAgents: 25,
@@ -77,5 +78,12 @@ export async function seedDemo(
     userName: acmeAdmin.name ?? acmeAdmin.email,
     blobStore: options.blobStore,
   });
+  // the script library (docs/product/scripts.md): the same everyday scripts for both tenants
+  for (const [tenantId, user] of [
+    [acme.id, acmeAdmin],
+    [globex.id, globexAdmin],
+  ] as const) {
+    await seedDemoScripts(db, { tenantId, userId: user.id, userName: user.name ?? user.email });
+  }
   return { acmeTenantId: acme.id, globexTenantId: globex.id, siteIds: created.map((s) => s.id) };
 }

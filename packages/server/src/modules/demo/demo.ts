@@ -17,6 +17,7 @@ import { demoAdminContext, seedDemoSets, seedDemoSiteWindow } from './demo-sets'
 import type { DemoSetsServices } from './demo-sets';
 import { DEMO_FLEET_SEED, startDemoFleet } from './demo-fleet';
 import { DEMO, seedDemo } from './demo.seed';
+import { seedMonitoring } from './demo-monitoring';
 
 export type Demo = {
   /** Creates the demo tenants on an empty database (once, even with several instances starting). */
@@ -141,6 +142,7 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
         devices: config.demoDevices,
         dataDir: config.dataDir,
         failureRate: config.demoFailureRate,
+        faults: config.demoFaults ?? null,
       });
       if (fleet) {
         // Each simulated device connects as soon as it is enrolled; the history is made from the
@@ -154,6 +156,9 @@ export function createDemo(config: Config, database: Database, log: FastifyBaseL
         await seedActivity(fleet);
         if (sets) {
           await seedSets(sets);
+        }
+        if (sets?.monitoring) {
+          await seedMonitoring(database, log, sets.monitoring, serverUrl);
         }
       }
     },

@@ -19,6 +19,7 @@ import { jobSiteIds } from './job-sites.queries';
 import type { Db } from '../../db/client';
 import type { DeploymentEngine } from './engine/deployment-engine';
 import { rolloutMessages } from '@outpost/contract/rollout-messages';
+import { emitJobEvent } from './job-events';
 
 export type CancelDeps = {
   db: Db;
@@ -78,7 +79,7 @@ export async function cancelJob(deps: CancelDeps, ctx: RequestContext, id: numbe
     // a rollout ends with its job (docs/product/rollouts.md#rollout-actions)
     const endsRollout =
       job.rolloutState && job.rolloutState !== 'completed' && job.rolloutState !== 'aborted';
-    await updateJob(tx, id, {
+    const cancelled = await updateJob(tx, id, {
       status: 'cancelled',
       ...(endsRollout && {
         rolloutState: 'aborted' as const,
@@ -86,6 +87,7 @@ export async function cancelJob(deps: CancelDeps, ctx: RequestContext, id: numbe
         rolloutStateAt: new Date(),
       }),
     });
+    await emitJobEvent(tx, cancelled);
     const { after } = await engine.settleJob(tx, id);
     await writeAudit(tx, ctx, {
       action: 'Cancel Deployment',

@@ -10,6 +10,7 @@ import {
 } from '../../db/schema/index';
 import { arrayParam, firstOrThrow, statementCache, UNNAMED_STATEMENT } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
+import { emitJobEvent } from './job-events';
 import {
   inScope,
   inScopePlaceholders,
@@ -77,7 +78,10 @@ export async function insertJob(
   tx: Executor,
   values: Omit<NewJob, 'packageUpdatedAt'> & { packageUpdatedAt?: SQL<Date> | Date | null },
 ): Promise<JobRow> {
-  return firstOrThrow(await tx.insert(deploymentJobs).values(values).returning(), 'insert job');
+  const job = firstOrThrow(await tx.insert(deploymentJobs).values(values).returning(), 'insert job');
+  // every way a job is made (a deployment, a script run, a policy) is deployment.created
+  await emitJobEvent(tx, job, 'deployment.created');
+  return job;
 }
 
 export async function insertDeviceDeployments(tx: Executor, rows: NewDeviceDeployment[]): Promise<void> {

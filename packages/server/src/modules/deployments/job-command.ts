@@ -1,4 +1,5 @@
 import type { AgentCommand } from '@outpost/contract/agent-protocol';
+import { scriptRunName } from '@outpost/contract/script-runs';
 import type { JobRow } from './deployments.queries';
 
 /**
@@ -19,4 +20,27 @@ export const runDeploymentOf = (job: Pick<JobRow, 'packageName' | 'targetOs' | '
 export function updateAgentOf(job: Pick<JobRow, 'agentUpdate'>, osType: string | null): AgentCommand {
   const target = job.agentUpdate?.[osType?.toLowerCase() ?? ''];
   return { kind: 'update_agent', version: target?.version ?? '0.0.0', builds: target?.builds ?? [] };
+}
+
+/**
+ * A script job's command for one device row (docs/product/scripts.md#runs): run_script with the
+ * version's body, the non-secret values and only the names of the secrets (sealed in the job;
+ * the agent fetches their values when it starts, GET /api/agent/script-runs/{commandId}/secrets).
+ */
+export function runScriptOf(job: Pick<JobRow, 'id' | 'scriptRun'>, deviceDeploymentId: number): AgentCommand {
+  const spec = job.scriptRun;
+  if (!spec) {
+    throw new Error(`job ${job.id} is a script job without its run`);
+  }
+  return {
+    kind: 'run_script',
+    jobId: job.id,
+    deviceDeploymentId,
+    name: scriptRunName(spec.script_name, spec.version),
+    language: spec.language,
+    body: spec.body,
+    params: spec.params,
+    secretNames: Object.keys(spec.sealed_secrets).sort(),
+    timeoutSeconds: spec.timeout_seconds,
+  };
 }

@@ -12,6 +12,7 @@ import type { RequestContext } from '../../lib/context';
 import type { Executor } from '../../lib/db';
 import { conflict, forbidden, notFound } from '../../lib/errors';
 import { endUnfinishedRows } from './cancel-job';
+import { emitJobEvent } from './job-events';
 import { countDeviceDeploymentsOutside, findJob, insertJobFiles, updateJob } from './deployments.queries';
 import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
 import type { DeploymentEngine } from './engine/deployment-engine';
@@ -183,7 +184,7 @@ async function abort(
     return { change: { job: await updateJob(tx, job.id, {}), woken: [], rows: [] } };
   }
   const ended = await endUnfinishedRows(tx, deps.commandQueue, ctx, job.id);
-  await updateJob(tx, job.id, { status: 'cancelled' });
+  await emitJobEvent(tx, await updateJob(tx, job.id, { status: 'cancelled' }));
   const { after } = await deps.engine.settleJob(tx, job.id);
   return { change: { job: after, woken: [], rows: [] }, ended };
 }

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../lib/context';
 import { deleteIdleDevices } from './cleanup.queries';
 import { deleteDevices } from './devices-list.queries';
 import { shiftDevicesSoftware } from './software-counts.queries';
+import { emitEvent } from '../../lib/events';
 
 // Removing devices (delete, bulk delete, agent cleanup): the rows and their audit entries in one
 // transaction, then the removed agents' sockets closed.
@@ -59,6 +60,10 @@ export function createDeviceRemoval({
       const done = rows.filter((r) => gone.has(r.id));
       if (done.length === 0) {
         return done;
+      }
+      for (const r of done) {
+        const data = { device_id: r.id, device_guid: r.deviceGuid, hostname: r.hostname, site_id: r.siteId };
+        await emitEvent(tx, ctx.tenantId, 'device.deleted', data, `device:${r.id}:deleted`);
       }
       await writeAudit(tx, ctx, {
         action: audit.action,

@@ -21,7 +21,25 @@ import {
 // the devices an editor adds to or removes from a static group. The caller sees and changes only
 // devices of their scope; a site's group holds only that site's devices.
 
-export function createGroupMembersService({ db }: { db: Db }) {
+export function createGroupMembersService({
+  db,
+  onMembersChanged,
+}: {
+  db: Db;
+  onMembersChanged?: (tenantId: number, deviceIds: number[]) => Promise<void>;
+}) {
+  /** After the change committed: whoever follows membership hears of the devices. */
+  async function told<T extends { changed: number }>(
+    ctx: RequestContext,
+    ids: number[],
+    result: T,
+  ): Promise<T> {
+    if (result.changed > 0 && onMembersChanged) {
+      await onMembersChanged(ctx.tenantId, ids);
+    }
+    return result;
+  }
+
   /** The group for a member change: visible, static, changeable by the caller. */
   async function staticGroupFor(tx: Executor, ctx: RequestContext, id: number) {
     const group = await findGroup(tx, ctx, id, { lock: true });
@@ -53,7 +71,7 @@ export function createGroupMembersService({ db }: { db: Db }) {
       deviceIds: number[],
     ): Promise<GroupMembersChangeResponse> {
       const ids = [...new Set(deviceIds)];
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const group = await staticGroupFor(tx, ctx, id);
         const found = await devicesInScope(tx, ctx, ids);
         if (found.length !== ids.length) {
@@ -77,6 +95,7 @@ export function createGroupMembersService({ db }: { db: Db }) {
         });
         return { changed, member_count: group.memberCount + changed };
       });
+      return told(ctx, ids, result);
     },
 
     async removeMembers(
@@ -85,7 +104,7 @@ export function createGroupMembersService({ db }: { db: Db }) {
       deviceIds: number[],
     ): Promise<GroupMembersChangeResponse> {
       const ids = [...new Set(deviceIds)];
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const group = await staticGroupFor(tx, ctx, id);
         // only devices the caller may see are removed; others read as not found
         const found = await devicesInScope(tx, ctx, ids);
@@ -103,6 +122,7 @@ export function createGroupMembersService({ db }: { db: Db }) {
         });
         return { changed, member_count: Math.max(0, group.memberCount - changed) };
       });
+      return told(ctx, ids, result);
     },
   };
 }

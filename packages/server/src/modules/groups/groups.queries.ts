@@ -230,3 +230,12 @@ export async function removeMembersOutsideSite(ex: Executor, groupId: number, si
   await ex.execute(sql`delete from ${deviceGroupMembers} m where m.group_id = ${groupId}
     and not exists (select 1 from ${devices} where ${devices.id} = m.device_id and ${devices.siteId} = ${siteId})`);
 }
+
+/** Every member of a group, by id (what a group change tells those who follow membership). */
+export async function allMemberIds(ex: Executor, groupId: number): Promise<number[]> {
+  const rows = await ex
+    .select({ id: deviceGroupMembers.deviceId })
+    .from(deviceGroupMembers)
+    .where(eq(deviceGroupMembers.groupId, groupId));
+  return rows.map((r) => r.id);
+}

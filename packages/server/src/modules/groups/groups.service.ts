@@ -20,6 +20,7 @@ import type { Scope } from '../../lib/scope';
 import { assertFilterInScope, assertMayChange, mayChange, ownerSite } from './group-access';
 import { createGroupMembersService } from './group-members.service';
 import {
+  allMemberIds,
   deleteGroup,
   findGroup,
   insertGroup,
@@ -85,14 +86,24 @@ export const groupLookup = {
   },
 };
 
+/** The devices in one list and not the other (who joined or left). */
+function membersMoved(before: number[], after: number[]): number[] {
+  const was = new Set(before);
+  const is = new Set(after);
+  return [...before.filter((d) => !is.has(d)), ...after.filter((d) => !was.has(d))];
+}
+
 export type GroupsServiceDeps = {
   db: Db;
   membership: Pick<GroupMembership, 'materialise'>;
+  /** devices joined or left a group (members added or removed, a filter or site changed, the group
+   * deleted): the monitoring module refreshes their check sets */
+  onMembersChanged?: (tenantId: number, deviceIds: number[]) => Promise<void>;
   /** the device list's CSV export (modules/devices): a group's members are its group_id filter */
   exportDevices?: (ctx: RequestContext, filters: { group_id: number }, name: string) => Promise<CsvExport>;
 };
 
-export function createGroupsService({ db, membership, exportDevices }: GroupsServiceDeps) {
+export function createGroupsService({ db, membership, exportDevices, onMembersChanged }: GroupsServiceDeps) {
   const materialise = (
     ex: Executor,
     tenantId: number,
@@ -100,6 +111,13 @@ export function createGroupsService({ db, membership, exportDevices }: GroupsSer
     siteId: number | null,
     filter: GroupFilter,
   ) => membership.materialise(ex, { id, tenantId, siteId, filter });
+
+  /** After a change committed: the devices that joined or left the group, told once. */
+  async function tellMembers(tenantId: number, deviceIds: number[]) {
+    if (onMembersChanged && deviceIds.length > 0) {
+      await onMembersChanged(tenantId, deviceIds);
+    }
+  }
 
   return {
     async list(ctx: RequestContext, f: GroupListFilters): Promise<ListData<GroupSummary>> {
@@ -155,9 +173,10 @@ export function createGroupsService({ db, membership, exportDevices }: GroupsSer
 
     async update(ctx: RequestContext, id: number, body: GroupUpdateInput): Promise<GroupDetail> {
       assertFilterInScope(ctx, body.filter);
-      await db.transaction(async (tx) => {
+      const moved = await db.transaction(async (tx) => {
         const before = await loadGroup(tx, ctx, id, true);
         assertMayChange(ctx, before);
+        const membersBefore = onMembersChanged ? await allMemberIds(tx, id) : [];
         if (body.filter !== undefined && before.kind !== 'dynamic') {
           throw badRequest(messages.kindUnchangeable, 'GROUP_KIND_UNCHANGEABLE');
         }
@@ -192,14 +211,17 @@ export function createGroupsService({ db, membership, exportDevices }: GroupsSer
           newValues: { ...body, site_id: siteId },
           siteIds: before.siteId === siteId ? [siteId] : [before.siteId, siteId],
         });
+        return onMembersChanged ? membersMoved(membersBefore, await allMemberIds(tx, id)) : [];
       });
+      await tellMembers(ctx.tenantId, moved);
       return toDetail(ctx, await loadGroup(db, ctx, id));
     },
 
     async remove(ctx: RequestContext, id: number): Promise<void> {
-      await db.transaction(async (tx) => {
+      const members = await db.transaction(async (tx) => {
         const row = await loadGroup(tx, ctx, id, true);
         assertMayChange(ctx, row);
+        const held = onMembersChanged ? await allMemberIds(tx, id) : [];
         await deleteGroup(tx, id);
         await writeAudit(tx, ctx, {
           action: 'Delete Group',
@@ -209,7 +231,9 @@ export function createGroupsService({ db, membership, exportDevices }: GroupsSer
           oldValues: { name: row.name, kind: row.kind, site_id: row.siteId, filter: row.filter },
           siteIds: [row.siteId],
         });
+        return held;
       });
+      await tellMembers(ctx.tenantId, members);
     },
 
     /** The live preview: what a filter matches now among the devices the caller may see. */
@@ -221,7 +245,7 @@ export function createGroupsService({ db, membership, exportDevices }: GroupsSer
       return previewMatches(db, ctx, body.filter, body.site_id ?? null);
     },
 
-    ...createGroupMembersService({ db }),
+    ...createGroupMembersService({ db, onMembersChanged }),
   };
 }
 

@@ -39,6 +39,8 @@ export const toChannel = (row: ChannelRow, last: LastDelivery = null): Notificat
   enabled: row.enabled,
   config: row.config,
   has_secret: row.secret !== null,
+  quiet_hours: row.quietHours ?? null,
+  digest: row.digest ?? null,
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
   last_delivery: last ? { status: last.status, at: last.at.toISOString() } : null,
@@ -46,7 +48,7 @@ export const toChannel = (row: ChannelRow, last: LastDelivery = null): Notificat
 
 export const toDelivery = (row: DeliveryRow): NotificationDelivery => ({
   id: row.id,
-  channel_id: row.channelId,
+  channel_id: row.channelId ?? 0, // a channel's log holds only its own rows
   event: row.event,
   subject: (row.message as { subject?: string }).subject ?? '',
   status: row.status,
@@ -57,6 +59,7 @@ export const toDelivery = (row: DeliveryRow): NotificationDelivery => ({
   next_attempt_at: row.status === 'pending' && row.nextAttemptAt ? row.nextAttemptAt.toISOString() : null,
   delivered_at: row.deliveredAt?.toISOString() ?? null,
   redelivery_of: row.redeliveryOf,
+  digest_id: row.digestId,
 });
 
 /** The stored settings (no secret) and the secret to seal: undefined keeps the stored one. */
@@ -109,6 +112,8 @@ export function createChannelsService(deps: { db: Db; box: SecretBox; outbox: Ou
         enabled: body.enabled,
         config,
         secret: plain === null ? null : box.seal(plain),
+        quietHours: body.quiet_hours ?? null,
+        digest: body.digest ?? null,
       };
       const row = await db.transaction(async (tx) => {
         const created = await insertChannel(tx, ctx.tenantId, ctx.userId, values);
@@ -117,7 +122,14 @@ export function createChannelsService(deps: { db: Db; box: SecretBox; outbox: Ou
           resourceType: 'notification_channel',
           resourceId: created.id,
           details: `Created ${CHANNEL_KIND_LABELS[body.kind]} channel ${body.name}`,
-          newValues: { name: body.name, kind: body.kind, enabled: body.enabled, config },
+          newValues: {
+            name: body.name,
+            kind: body.kind,
+            enabled: body.enabled,
+            config,
+            quiet_hours: values.quietHours,
+            digest: values.digest,
+          },
         });
         return created;
       });
@@ -138,6 +150,9 @@ export function createChannelsService(deps: { db: Db; box: SecretBox; outbox: Ou
         enabled: body.enabled,
         config,
         secret: secret === undefined ? old.secret : secret === null ? null : box.seal(secret),
+        // absent: kept; null: removed
+        quietHours: body.quiet_hours === undefined ? old.quietHours : body.quiet_hours,
+        digest: body.digest === undefined ? old.digest : body.digest,
       };
       const row = await db.transaction(async (tx) => {
         const updated = await updateChannel(tx, id, values);
@@ -146,8 +161,20 @@ export function createChannelsService(deps: { db: Db; box: SecretBox; outbox: Ou
           resourceType: 'notification_channel',
           resourceId: id,
           details: `Updated ${CHANNEL_KIND_LABELS[body.kind]} channel ${body.name}${secret === undefined ? '' : ' (secret changed)'}`,
-          oldValues: { name: old.name, enabled: old.enabled, config: old.config },
-          newValues: { name: body.name, enabled: body.enabled, config },
+          oldValues: {
+            name: old.name,
+            enabled: old.enabled,
+            config: old.config,
+            quiet_hours: old.quietHours,
+            digest: old.digest,
+          },
+          newValues: {
+            name: body.name,
+            enabled: body.enabled,
+            config,
+            quiet_hours: values.quietHours,
+            digest: values.digest,
+          },
         });
         return updated;
       });

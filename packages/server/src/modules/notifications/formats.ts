@@ -33,6 +33,20 @@ export function webhookBody(message: NotificationMessage, d: DeliveryFacts): str
   });
 }
 
+/**
+ * An event webhook's body (docs/product/webhooks.md#the-body): the event, when it happened and its
+ * facts. Like a channel's, it does not depend on the attempt; only the timestamp header does.
+ */
+export function eventBody(message: Record<string, unknown>, d: DeliveryFacts): string {
+  return JSON.stringify({
+    delivery_id: d.id,
+    event: d.event,
+    tenant: d.tenantName,
+    occurred_at: typeof message.occurred_at === 'string' ? message.occurred_at : d.createdAt.toISOString(),
+    data: message.data ?? {},
+  });
+}
+
 /** `sha256=` and the hex HMAC-SHA256 of the exact body, as the signature header carries it. */
 export function signature(secret: string, body: string): string {
   return `sha256=${crypto.createHmac('sha256', secret).update(body).digest('hex')}`;

@@ -1,5 +1,10 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { notificationChannels, notificationDeliveries, tenants } from '../../db/schema/index';
+import {
+  notificationChannels,
+  notificationDeliveries,
+  tenants,
+  webhookSubscriptions,
+} from '../../db/schema/index';
 import { rowsOf } from '../../lib/db';
 import type { Executor } from '../../lib/db';
 
@@ -8,7 +13,10 @@ import type { Executor } from '../../lib/db';
 // tables are written only here.
 
 export type ChannelRow = typeof notificationChannels.$inferSelect;
-export type ChannelValues = Pick<ChannelRow, 'name' | 'kind' | 'enabled' | 'config' | 'secret'>;
+export type ChannelValues = Pick<
+  ChannelRow,
+  'name' | 'kind' | 'enabled' | 'config' | 'secret' | 'quietHours' | 'digest'
+>;
 export type DeliveryRow = typeof notificationDeliveries.$inferSelect;
 export type LastDelivery = { status: DeliveryRow['status']; at: Date } | null;
 
@@ -42,14 +50,6 @@ export async function getChannel(ex: Executor, tenantId: number, id: number): Pr
 }
 
 /** The organisation's enabled channels: those a notification without routing goes to. */
-export async function enabledChannelIds(ex: Executor, tenantId: number): Promise<number[]> {
-  const rows = await ex
-    .select({ id: notificationChannels.id })
-    .from(notificationChannels)
-    .where(and(eq(notificationChannels.tenantId, tenantId), eq(notificationChannels.enabled, true)));
-  return rows.map((r) => r.id);
-}
-
 export async function channelNameTaken(ex: Executor, tenantId: number, name: string, exceptId?: number) {
   const rows = await ex.execute(
     sql`select id from ${notificationChannels} where tenant_id = ${tenantId} and lower(name) = lower(${name})
@@ -101,7 +101,12 @@ export async function enqueueDeliveries(ex: Executor, rows: NewDelivery[], now: 
   return inserted.map((r) => r.id);
 }
 
-export type ClaimedDelivery = DeliveryRow & { channel: ChannelRow; tenantName: string };
+/** A claimed row and its destination: a channel, or an event webhook subscription. */
+export type ClaimedDelivery = DeliveryRow & {
+  channel: ChannelRow | null;
+  subscription: typeof webhookSubscriptions.$inferSelect | null;
+  tenantName: string;
+};
 
 /**
  * Claims due deliveries for this instance: their next attempt moves a lease ahead, so an
@@ -125,13 +130,20 @@ export async function claimDueDeliveries(ex: Executor, now: Date, leaseMs: numbe
     .select({
       delivery: notificationDeliveries,
       channel: notificationChannels,
+      subscription: webhookSubscriptions,
       tenantName: tenants.tenantName,
     })
     .from(notificationDeliveries)
-    .innerJoin(notificationChannels, eq(notificationChannels.id, notificationDeliveries.channelId))
+    .leftJoin(notificationChannels, eq(notificationChannels.id, notificationDeliveries.channelId))
+    .leftJoin(webhookSubscriptions, eq(webhookSubscriptions.id, notificationDeliveries.subscriptionId))
     .innerJoin(tenants, eq(tenants.id, notificationDeliveries.tenantId))
     .where(sql`${notificationDeliveries.id} in ${ids}`);
-  return rows.map((r): ClaimedDelivery => ({ ...r.delivery, channel: r.channel, tenantName: r.tenantName }));
+  return rows.map((r): ClaimedDelivery => ({
+    ...r.delivery,
+    channel: r.channel,
+    subscription: r.subscription,
+    tenantName: r.tenantName,
+  }));
 }
 
 export type AttemptOutcome = {

@@ -6,7 +6,6 @@ import { systemClock } from '../deployments/engine/clock';
 import { createChannelsService } from './channels.service';
 import type { Executor } from '../../lib/db';
 import type { NotificationMessage } from './formats';
-import { enabledChannelIds } from './notifications.queries';
 import { createOutbox } from './outbox';
 
 // The notifications module as the app builds it (docs/product/monitoring.md#notification-channels):
@@ -32,26 +31,32 @@ export function createNotifications(deps: {
   // a pass under way may have claimed before the new row was committed: one more after it
   const wake = () => void notificationOutbox.tick().then(() => notificationOutbox.tick());
   /**
-   * Queues one message to every enabled channel of the organisation in the caller's transaction
-   * (until alert routing exists, docs/product/monitoring.md#what-channels-hear); the outbox is
-   * woken shortly after, once the transaction has committed, and its timer is the backstop.
+   * Queues one message to these channels in the caller's transaction (an alert, by its routing),
+   * each now or into its digest (quiet hours, flood limit); a key already queued to a channel is
+   * not queued again.
    */
-  async function tellEveryChannel(
+  async function tellChannels(
     tx: Executor,
+    channelIds: number[],
     n: { tenantId: number; event: string; dedupeKey: string; message: NotificationMessage },
   ) {
-    const channelIds = await enabledChannelIds(tx, n.tenantId);
-    await outbox.enqueue(
+    if (channelIds.length === 0) {
+      return;
+    }
+    const now = await outbox.enqueueAlert(
       tx,
       channelIds.map((channelId) => ({ ...n, channelId })),
     );
-    if (channelIds.length > 0) {
+    if (now > 0) {
       setTimeout(wake, 250).unref();
     }
   }
   return {
     outbox,
-    tellEveryChannel,
+    /** the outbox's secret box and wake, shared with the event webhooks (modules/webhooks) */
+    secretBox: box,
+    wakeOutbox: wake,
+    tellChannels,
     notificationOutbox,
     notificationChannels: createChannelsService({ db: deps.db, box, outbox, wake }),
   };

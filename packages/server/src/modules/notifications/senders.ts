@@ -1,6 +1,13 @@
 import nodemailer from 'nodemailer';
 import { DELIVERY_HEADER, SIGNATURE_HEADER } from '@outpost/contract/notification-channels';
-import { emailContent, signature, slackBody, teamsBody, webhookBody } from './formats';
+import {
+  WEBHOOK_DELIVERY_HEADER,
+  WEBHOOK_EVENT_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '@outpost/contract/webhooks';
+import { webhookSignature } from '../../lib/webhook-signature';
+import { emailContent, eventBody, signature, slackBody, teamsBody, webhookBody } from './formats';
 import type { DeliveryFacts, NotificationMessage } from './formats';
 
 // Sending one delivery to its channel (docs/product/monitoring.md#deliveries): an HTTP POST for
@@ -48,6 +55,26 @@ export async function send(
     case 'teams':
       return post(String(channel.config.url), teamsBody(message), {});
   }
+}
+
+/**
+ * One attempt of an event webhook's delivery (docs/product/webhooks.md#verifying-a-delivery): the
+ * body is the delivery's, the timestamp is this attempt's send time, and both are signed.
+ */
+export async function sendEvent(
+  target: { url: string; secret: string },
+  message: Record<string, unknown>,
+  facts: DeliveryFacts,
+  nowMs: number,
+): Promise<SendOutcome> {
+  const body = eventBody(message, facts);
+  const timestamp = Math.floor(nowMs / 1000);
+  return post(target.url, body, {
+    [WEBHOOK_DELIVERY_HEADER]: String(facts.id),
+    [WEBHOOK_EVENT_HEADER]: facts.event,
+    [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
+    [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(target.secret, timestamp, body),
+  });
 }
 
 async function post(url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {

@@ -42,7 +42,13 @@ export async function updateMemberProfile(
  * Binds the open invitations for this verified e-mail to the identity: one per tenant (a tenant
  * where the identity already has a membership keeps that one). Bound rows are never unbound.
  */
-export async function bindInvitations(tx: Executor, identityId: number, email: string): Promise<void> {
+export async function bindInvitations(
+  tx: Executor,
+  identityId: number,
+  email: string,
+  /** an organisation's own provider binds only that organisation's invitations */
+  onlyTenantId?: number,
+): Promise<void> {
   const memberOf = tx
     .select({ tenantId: users.tenantId })
     .from(users)
@@ -55,6 +61,25 @@ export async function bindInvitations(tx: Executor, identityId: number, email: s
         isNull(users.identityId),
         eq(users.email, email.toLowerCase()),
         notInArray(users.tenantId, memberOf),
+        onlyTenantId === undefined ? undefined : eq(users.tenantId, onlyTenantId),
       ),
     );
+}
+
+/**
+ * A member's role and site access as their organisation's identity provider says at sign-in
+ * (docs/product/sign-in.md#single-sign-on); `siteIds` matter for specific access only.
+ */
+export async function setMemberAccess(
+  tx: Executor,
+  userId: number,
+  access: { role: typeof users.$inferInsert.role; siteAccessType: typeof users.$inferInsert.siteAccessType },
+  siteIds: number[],
+): Promise<void> {
+  await tx
+    .update(users)
+    .set({ ...access, updatedAt: sql`now()` })
+    .where(eq(users.id, userId));
+  await tx.delete(userSites).where(eq(userSites.userId, userId));
+  await insertMemberSites(tx, userId, access.siteAccessType === 'specific' ? siteIds : []);
 }

@@ -6,5 +6,6 @@ export {
   insertMember,
   insertMemberSites,
   setMemberName,
+  setMemberAccess,
   updateMemberProfile,
 } from './members.queries';

@@ -39,6 +39,7 @@ import {
   who,
 } from './users-checks';
 import type { SessionControl } from '../auth/sessions.service';
+import { emitEvent } from '../../lib/events';
 
 // Users of the caller's organization (docs/product/administration.md#users, #calls). A user
 // row is a membership: the same e-mail may belong to several organizations, each with its own
@@ -77,6 +78,12 @@ export function createUsersService({ db, sessions }: UsersServiceDeps) {
           throw conflict(messages.emailTaken(body.email), 'EMAIL_TAKEN');
         }
         await replaceUserSites(tx, userId, siteIds);
+        await emitUserEvent(tx, ctx.tenantId, 'user.added', {
+          id: userId,
+          email: body.email,
+          name: body.name ?? null,
+          role: body.role,
+        });
         await writeAudit(tx, ctx, {
           action: 'Create User',
           siteIds: accessSites(body.site_access_type, siteIds),
@@ -140,6 +147,14 @@ async function removeUsers(
       requireAdminRemains(ctx, admins, { losing: losingAdmins, losingAllSites: [], kind: 'delete' });
     }
     const deleted = await deleteUsers(tx, ctx, ids);
+    for (const row of rows.filter((r) => deleted.includes(r.id))) {
+      await emitUserEvent(tx, ctx.tenantId, 'user.removed', {
+        id: row.id,
+        email: row.email,
+        name: row.name,
+        role: row.role,
+      });
+    }
     for (const row of rows) {
       await writeAudit(tx, ctx, {
         action: 'Delete User',
@@ -234,3 +249,13 @@ async function applyUpdate(
 }
 
 export type UsersService = ReturnType<typeof createUsersService>;
+
+/** user.added and user.removed (docs/product/webhooks.md#events), in the change's transaction. */
+function emitUserEvent(
+  tx: Executor,
+  tenantId: number,
+  event: 'user.added' | 'user.removed',
+  user: { id: number; email: string; name: string | null; role: string },
+) {
+  return emitEvent(tx, tenantId, event, user, `user:${user.id}:${event}`);
+}

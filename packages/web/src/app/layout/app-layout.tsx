@@ -5,6 +5,7 @@ import { useAuth, useUser } from '../../lib/auth';
 import { cn } from '../../lib/cn';
 import { LiveSocketProvider } from '../../lib/socket';
 import { useDarkMode, useSidebarMinimized } from '../../lib/theme';
+import { AlertsWatch } from '../alerts-watch';
 import { DeployDialogHost } from '../deploy-dialog-host';
 import { LiveNotifications } from '../live-notifications';
 import { Header } from './header';
@@ -27,6 +28,7 @@ export default function AppLayout() {
         <div className="min-h-screen">
           <SkipLink />
           <LiveNotifications />
+          <AlertsWatch />
           <Sidebar user={user} isMinimized={isMinimized} />
           <MobileSidebar user={user} isOpen={isMobileOpen} onClose={() => setIsMobileOpen(false)} />
           <div

@@ -3,6 +3,7 @@ import { X } from 'lucide-react';
 import type { SessionUser } from '@outpost/contract/auth';
 import { cn } from '../../lib/cn';
 import { initials } from '../../lib/format';
+import { NavAlertsBadge } from './nav-alerts-badge';
 import { Logo } from './logo';
 import { bottomNav, mainNav, managementNav } from './nav-items';
 import type { NavItem } from './nav-items';
@@ -36,7 +37,7 @@ function NavGroup({
           title={isMinimized ? label : undefined}
           className={({ isActive }) =>
             cn(
-              'group flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium transition-colors',
+              'group relative flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium transition-colors',
               isMinimized && 'justify-center px-0',
               isActive
                 ? 'bg-indigo-50 text-indigo-700 dark:bg-indigo-500/15 dark:text-indigo-300'
@@ -56,6 +57,7 @@ function NavGroup({
                 aria-hidden
               />
               <span className={cn(isMinimized && 'sr-only')}>{label}</span>
+              {to === '/alerts' && <NavAlertsBadge isMinimized={isMinimized} />}
             </>
           )}
         </NavLink>

@@ -4,6 +4,7 @@ import { STEP_LOG_MAX_CHARS } from '@outpost/contract/limits';
 import { deploymentJobs, deploymentStepLogs, deviceDeployments } from '../../../db/schema/index';
 import { arrayParam, firstOrThrow, rowsOf } from '../../../lib/db';
 import type { Executor } from '../../../lib/db';
+import { emitJobEvent } from '../job-events';
 import type { JobRow, NewStepLog, WrittenStepLog } from '../deployments.queries';
 import { durationSince } from '../step-logs.queries';
 import { STEP_LOG_HEAD_CHARS, STEP_LOG_TAIL_CHARS } from '../step-log-rules';
@@ -30,9 +31,21 @@ export async function startJobs(db: Executor, jobIds: number[]): Promise<void> {
   if (jobIds.length === 0) {
     return;
   }
-  await db.execute(sql`
+  const started = await db.execute(sql`
     update ${deploymentJobs} set status = 'running', started_at = coalesce(started_at, now()), updated_at = now()
-    where id = any(${arrayParam(jobIds, 'int')}) and status = 'pending'`);
+    where id = any(${arrayParam(jobIds, 'int')}) and status = 'pending'
+    returning id, tenant_id, name, status, kind`);
+  for (const j of rowsOf<{ id: number; tenant_id: number; name: string; status: string; kind: string }>(
+    started,
+  )) {
+    await emitJobEvent(db, {
+      id: Number(j.id),
+      tenantId: Number(j.tenant_id),
+      name: j.name,
+      status: j.status,
+      kind: j.kind,
+    });
+  }
 }
 
 /**

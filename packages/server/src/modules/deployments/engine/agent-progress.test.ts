@@ -37,7 +37,10 @@ const msg = (seq: number, extra: Partial<StepProgressMessage> = {}): StepProgres
   ...extra,
 });
 
-function setup(row: { status: JobStatus; progressSeq: number }, opts: { changedOnce?: boolean } = {}) {
+function setup(
+  row: { status: JobStatus; progressSeq: number },
+  opts: { changedOnce?: boolean; maskOutput?: (job: JobRow, text: string) => string } = {},
+) {
   const clock = manualClock();
   const db = fakeDb();
   const state: DeviceDeploymentState = {
@@ -60,6 +63,7 @@ function setup(row: { status: JobStatus; progressSeq: number }, opts: { changedO
   const writer = createProgressWriter({
     db,
     clock,
+    maskOutput: opts.maskOutput,
     settler: { markUnsettled: (jobId) => marked.push(jobId) },
     portalHub: {
       send: (_tenant, _key, type, payload, siteId) => {
@@ -143,6 +147,21 @@ describe('the progress writer', () => {
       status: 'running',
       stdout: 'hi\n',
     });
+  });
+
+  it('masks output before it is stored or published (a script run’s secrets)', async () => {
+    const t = setup(
+      { status: 'pending', progressSeq: 0 },
+      { maskOutput: (_job, text) => text.replaceAll('hunter2', '••••') },
+    );
+    await t.writer.stepProgress({
+      device,
+      messages: [msg(1, { stdout: 'key hunter2\n', stderr: 'hunter2', errorMessage: 'bad hunter2' })],
+    });
+    const written = JSON.stringify(t.writes);
+    expect(written).not.toContain('hunter2');
+    expect(written).toContain('key ••••');
+    expect(JSON.stringify(t.sent)).not.toContain('hunter2');
   });
 
   it('refuses a step the job does not have, writing the rest', async () => {

@@ -67,14 +67,31 @@ function byCommand(event: StepProgressEvent): RowProgress[] {
 /** What a pass over a batch of progress needs: the queries, the job of a row, the time. */
 type PassContext = {
   queries: ProgressQueries;
+  /** a job's output as it may be stored and shown (a script run's secrets masked) */
+  maskOutput?: OutputMask;
   /** the job of a device row: from the cache, else read (and cached) */
   cachedJob: (jobId: number) => JobRow | undefined;
   jobOf: (ex: Executor, jobId: number) => Promise<JobRow>;
   now: Date;
 };
 
+/** Masks what must never be stored or shown in a job's output (docs/product/scripts.md#secrets). */
+export type OutputMask = (job: JobRow, text: string) => string;
+
+function masked(mask: OutputMask | undefined, job: JobRow, messages: StepProgressMessage[]) {
+  if (!mask) {
+    return messages;
+  }
+  return messages.map((m) => ({
+    ...m,
+    ...(m.stdout && { stdout: mask(job, m.stdout) }),
+    ...(m.stderr && { stderr: mask(job, m.stderr) }),
+    ...(m.errorMessage && { errorMessage: mask(job, m.errorMessage) }),
+  }));
+}
+
 async function progressPass(
-  { queries, cachedJob, jobOf, now }: PassContext,
+  { queries, cachedJob, jobOf, now, maskOutput }: PassContext,
   ex: Executor,
   items: RowProgress[],
   lock: boolean,
@@ -102,7 +119,7 @@ async function progressPass(
     if (refused.length > 0) {
       refusedByDevice.set(sent.device.id, [...(refusedByDevice.get(sent.device.id) ?? []), ...refused]);
     }
-    const item = { ...sent, messages: accepted };
+    const item = { ...sent, messages: masked(maskOutput, job, accepted) };
     const { fresh, isRestart } = unapplied(dd.progressSeq, item.messages);
     const last = fresh.at(-1);
     if (!last) {
@@ -175,8 +192,9 @@ export function createProgressWriter(deps: {
   queries?: ProgressQueries;
   /** stores completed steps' output in custom fields (step-output.ts) */
   storeOutputs?: (applied: AppliedProgress[]) => Promise<void>;
+  maskOutput?: OutputMask;
 }): ProgressWriter {
-  const { db, settler, portalHub, clock, storeOutputs } = deps;
+  const { db, settler, portalHub, clock, storeOutputs, maskOutput } = deps;
   const queries = deps.queries ?? {
     deleteStepLogs,
     deviceDeploymentsOfCommands,
@@ -225,7 +243,7 @@ export function createProgressWriter(deps: {
   async function applyProgress(events: StepProgressEvent[]): Promise<Map<number, ProgressRefusal[]>> {
     const refused = new Map<number, ProgressRefusal[]>();
     const cachedJob = (jobId: number) => jobCache.get(jobId);
-    const pass = { queries, cachedJob, jobOf, now: new Date(clock.now()) };
+    const pass = { queries, cachedJob, jobOf, now: new Date(clock.now()), maskOutput };
     const first = await progressPass(pass, db, events.flatMap(byCommand), false, refused);
     await publishProgress(first.applied);
     if (first.left.length > 0) {

@@ -96,7 +96,7 @@ export function createResultWriter(deps: {
     async commandResult(e) {
       // an agent_update job's row ends with its update_agent answer: completed once the new
       // version connected, failed with the reason (docs/product/rollouts.md#agent-updates-in-waves)
-      if (e.kind !== 'run_deployment' && e.kind !== 'update_agent') {
+      if (e.kind !== 'run_deployment' && e.kind !== 'update_agent' && e.kind !== 'run_script') {
         return;
       }
       await applyResult({

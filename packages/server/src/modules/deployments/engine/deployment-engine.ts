@@ -6,6 +6,7 @@ import type { CommandQueue } from '../../../live/command-queue';
 import type { PortalHub } from '../../../live/portal-socket';
 import type { JobRow } from '../deployments.queries';
 import { createProgressWriter } from './agent-progress';
+import type { OutputMask } from './agent-progress';
 import { createResultWriter } from './agent-results';
 import { systemClock } from './clock';
 import type { Clock } from './clock';
@@ -67,10 +68,14 @@ export function createDeploymentEngine(deps: {
   clock?: Clock;
   /** writes a device's custom field from a step's output (docs/product/device-sets.md#custom-fields) */
   storeStepOutput?: StepOutputStore;
+  /** a script run's secrets masked in its output before it is stored or published (script-secrets.ts) */
+  maskOutput?: OutputMask;
   /** the devices' maintenance windows (modules/maintenance-windows), for jobs run only inside them */
   windowsFor?: WindowsFor;
-  /** told of each automatic rollout halt in its transaction (the notification channels) */
+  /** told of each automatic rollout halt in its transaction (the alerts) */
   onRolloutHalted?: OnRolloutHalted;
+  /** told of each job that has just failed, in its settle's transaction (the alerts) */
+  onJobFailed?: (tx: Executor, job: JobRow) => Promise<void>;
 }): DeploymentEngine {
   const { db, commandQueue, portalHub, log, options } = deps;
   const clock = deps.clock ?? systemClock;
@@ -83,6 +88,7 @@ export function createDeploymentEngine(deps: {
     clock,
     // rollouts is defined below; a job settles only once the engine runs
     onSettled: (job) => rollouts.afterSettle(job),
+    onJobFailed: deps.onJobFailed,
   });
   const windows = deps.windowsFor
     ? createWindowGate({
@@ -106,7 +112,14 @@ export function createDeploymentEngine(deps: {
   });
   const results = createResultWriter({ db, settler, expiryHours, windows });
   const storeOutputs = createStepOutputs({ db, store: deps.storeStepOutput, log });
-  const progress = createProgressWriter({ db, settler, portalHub, clock, storeOutputs });
+  const progress = createProgressWriter({
+    db,
+    settler,
+    portalHub,
+    clock,
+    storeOutputs,
+    maskOutput: deps.maskOutput,
+  });
   const dispatcher = createDispatcher({
     db,
     commandQueue,

@@ -2,7 +2,7 @@ import type { Db } from '../../../db/client';
 import type { Executor } from '../../../lib/db';
 import type { CommandQueue } from '../../../live/command-queue';
 import type { JobRow } from '../deployments.queries';
-import { runDeploymentOf, updateAgentOf } from '../job-command';
+import { runDeploymentOf, runScriptOf, updateAgentOf } from '../job-command';
 import type { Clock } from './clock';
 import type { WindowGate } from './windows';
 import {
@@ -16,7 +16,8 @@ import {
 // The dispatcher claims due jobs with FOR UPDATE SKIP LOCKED, so several instances never
 // dispatch a job twice, and queues one run_deployment command per device (the database is the
 // queue: an offline device gets it when it reconnects), then rings the devices' doorbells. An
-// agent_update job's rows get an update_agent command instead (docs/product/rollouts.md#agent-updates-in-waves).
+// agent_update job's rows get an update_agent command instead (docs/product/rollouts.md#agent-updates-in-waves),
+// a script job's a run_script command (docs/product/scripts.md#runs).
 
 /**
  * Due jobs claimed per transaction: one, so each job's doorbell rings as soon as its commands are
@@ -71,13 +72,15 @@ export async function queueRunDeployments(
       deviceId,
       command: osTypes
         ? updateAgentOf(job, osTypes.get(deviceId) ?? null)
-        : {
-            kind: 'run_deployment' as const,
-            jobId: job.id,
-            deviceDeploymentId: dd.id,
-            ...runDeploymentOf(job),
-            ...(windowEndsAt === undefined ? {} : { windowEndsAt }),
-          },
+        : job.kind === 'script'
+          ? runScriptOf(job, dd.id)
+          : {
+              kind: 'run_deployment' as const,
+              jobId: job.id,
+              deviceDeploymentId: dd.id,
+              ...runDeploymentOf(job),
+              ...(windowEndsAt === undefined ? {} : { windowEndsAt }),
+            },
       createdBy: job.createdBy,
       expiresInMs: deps.offlineExpiryMs,
     })),

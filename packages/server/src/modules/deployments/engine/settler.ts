@@ -4,6 +4,7 @@ import type { Db } from '../../../db/client';
 import type { Executor } from '../../../lib/db';
 import { updateJob } from '../deployments.queries';
 import type { JobRow } from '../deployments.queries';
+import { emitJobEvent } from '../job-events';
 import type { Clock } from './clock';
 import { isTerminal } from './job-updates';
 import type { DeviceRowUpdate, PublishJob } from './job-updates';
@@ -57,6 +58,8 @@ export function createSettler(deps: {
   queries?: SettlerQueries;
   /** after a job settled and was published: its rollout's gate (rollout.ts) */
   onSettled?: (job: JobRow) => Promise<void>;
+  /** in the settle's transaction, when a job has just failed (an alert opens, modules/alerts) */
+  onJobFailed?: (tx: Executor, job: JobRow) => Promise<void>;
 }): Settler {
   const { db, publishJob, log, clock } = deps;
   const queries = deps.queries ?? { lockJobById, deviceStatusCounts, updateJob };
@@ -154,6 +157,12 @@ export function createSettler(deps: {
       ...(status !== 'pending' && status !== 'cancelled' && !before.startedAt && { startedAt: now }),
       ...(isTerminal(status) && !before.completedAt && { completedAt: now }),
     });
+    if (after.status !== before.status) {
+      await emitJobEvent(tx, after);
+    }
+    if (after.status === 'failed' && before.status !== 'failed' && deps.onJobFailed) {
+      await deps.onJobFailed(tx, after);
+    }
     return { before, after };
   }
 

@@ -2,6 +2,8 @@ import type { AppConfig } from '@outpost/contract/auth';
 import { messages } from '@outpost/contract/messages';
 import { Badge } from '../../../components/ui/badge';
 import { GoogleButton } from './google-button';
+import { SsoButtons } from './sso-buttons';
+import type { SsoStartBody } from '@outpost/contract/sso';
 
 function MicrosoftLogo() {
   return (
@@ -14,21 +16,29 @@ function MicrosoftLogo() {
   );
 }
 
+const providerButton =
+  'flex h-11 w-full items-center justify-center gap-3 rounded-md border border-slate-300 bg-white text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800';
+
 /**
- * Sign in with Google (or, when this server has no Google client id, a button that says so) and
- * the Microsoft button that is still to come.
+ * Sign in with Google (or, when this server has no Google client id, a button that says so), the
+ * Microsoft button (working once Entra ID is configured, else still to come), and single sign-on.
  */
 export function ProviderButtons({
   config,
   isDark,
   onGoogleCredential,
   onNotice,
+  onSso,
+  isSsoPending,
 }: {
   /** the server's configuration, once loaded */
   config: AppConfig | undefined;
   isDark: boolean;
   onGoogleCredential: (token: string) => void;
   onNotice: (text: string) => void;
+  /** starts single sign-on (the browser leaves for the provider) */
+  onSso: (body: SsoStartBody) => void;
+  isSsoPending: boolean;
 }) {
   return (
     <>
@@ -53,18 +63,39 @@ export function ProviderButtons({
           Sign in with Google
         </button>
       )}
-      <button
-        type="button"
-        aria-disabled="true"
-        onClick={() => onNotice(messages.microsoftSoon)}
-        className="flex h-11 w-full cursor-not-allowed items-center justify-center gap-3 rounded-md border border-slate-300 bg-white text-sm font-medium text-slate-400 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-500"
-      >
-        <span className="opacity-60">
+      {config?.sso.microsoft && (
+        <button
+          type="button"
+          disabled={isSsoPending}
+          onClick={() => onSso({ provider: 'microsoft' })}
+          className={providerButton}
+        >
           <MicrosoftLogo />
-        </span>
-        Sign in with Microsoft
-        <Badge tone="gray">Coming soon</Badge>
-      </button>
+          Sign in with Microsoft
+        </button>
+      )}
+      {!config?.sso.microsoft && (
+        <button
+          type="button"
+          aria-disabled="true"
+          onClick={() => onNotice(messages.microsoftSoon)}
+          className="flex h-11 w-full cursor-not-allowed items-center justify-center gap-3 rounded-md border border-slate-300 bg-white text-sm font-medium text-slate-400 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-500"
+        >
+          <span className="opacity-60">
+            <MicrosoftLogo />
+          </span>
+          Sign in with Microsoft
+          <Badge tone="gray">Coming soon</Badge>
+        </button>
+      )}
+      {config && (
+        <SsoButtons
+          oidcName={config.sso.oidcName}
+          className={providerButton}
+          isPending={isSsoPending}
+          onSso={onSso}
+        />
+      )}
     </>
   );
 }

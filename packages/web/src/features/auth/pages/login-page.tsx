@@ -5,7 +5,14 @@ import { Alert } from '../../../components/ui/alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { useDarkMode } from '../../../lib/theme';
-import { takeLinkFromAddress, useAppConfig, useSignIn } from '../api/sign-in';
+import {
+  takeLinkFromAddress,
+  takeSsoFromAddress,
+  useAppConfig,
+  useSignIn,
+  useSsoSignIn,
+  useStartSso,
+} from '../api/sign-in';
 import type { SignInRequest } from '../api/sign-in';
 import { BrandPanel } from '../components/brand-panel';
 import { DevSignIn } from '../components/dev-sign-in';
@@ -14,8 +21,16 @@ import { ProviderButtons } from '../components/provider-buttons';
 export default function LoginPage() {
   const config = useAppConfig();
   const signIn = useSignIn();
+  const startSso = useStartSso();
+  const ssoSignIn = useSsoSignIn();
   const [isDark] = useDarkMode();
-  const [notice, setNotice] = useState<{ tone: 'error' | 'info'; text: string } | null>(null);
+  // docs/product/sign-in.md#single-sign-on — back from the provider: the session, or why not
+  const [ssoOutcome] = useState(takeSsoFromAddress);
+  const [notice, setNotice] = useState<{ tone: 'error' | 'info'; text: string } | null>(() =>
+    ssoOutcome && 'error' in ssoOutcome
+      ? { tone: 'error', text: messages.loginFailed(ssoOutcome.error) }
+      : null,
+  );
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
 
   const submit = (req: SignInRequest) => {
@@ -39,6 +54,15 @@ export default function LoginPage() {
       return;
     }
     linkTaken.current = true;
+    if (ssoOutcome && 'token' in ssoOutcome) {
+      ssoSignIn.mutate(ssoOutcome.token, {
+        onError: (err) =>
+          setNotice({
+            tone: 'error',
+            text: err instanceof ApiError ? messages.loginFailed(err.message) : messages.loginNetworkError,
+          }),
+      });
+    }
     const token = takeLinkFromAddress();
     if (token) {
       signIn.mutate(
@@ -52,7 +76,7 @@ export default function LoginPage() {
         },
       );
     }
-  }, [signIn]);
+  }, [signIn, ssoSignIn, ssoOutcome]);
 
   return (
     <div className="flex min-h-screen">
@@ -82,6 +106,20 @@ export default function LoginPage() {
               isDark={isDark}
               onGoogleCredential={(token) => submit({ kind: 'google', token })}
               onNotice={(text) => setNotice({ tone: 'info', text })}
+              isSsoPending={startSso.isPending}
+              onSso={(body) => {
+                setNotice(null);
+                startSso.mutate(body, {
+                  onError: (err) =>
+                    setNotice({
+                      tone: 'error',
+                      text:
+                        err instanceof ApiError
+                          ? messages.loginFailed(err.message)
+                          : messages.loginNetworkError,
+                    }),
+                });
+              }}
             />
           </div>
 

@@ -10,6 +10,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { relativeTime } from '../../../lib/format';
 import { useDashboardStats } from '../api/get-dashboard-stats';
 
+import { OpenAlertsTile } from '../components/open-alerts-tile';
 import { LicensePanel, RecentSoftwarePanel, Tile, percent } from '../components/dashboard-panels';
 
 export default function DashboardPage() {
@@ -116,6 +117,7 @@ export default function DashboardPage() {
           )}
         </Card>
         <div className="min-w-0 space-y-6">
+          <OpenAlertsTile />
           <LicensePanel tenant={s.tenant} total={total} />
           <RecentSoftwarePanel stats={s} />
         </div>

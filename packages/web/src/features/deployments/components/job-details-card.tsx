@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { DeploymentJobDetail } from '@outpost/contract/deployments';
 import { agentUpdateStepName } from '@outpost/contract/deployments';
 import { STEP_CATALOG } from '@outpost/contract/step-catalog';
+import { SCRIPT_STEP_TYPE } from '@outpost/contract/script-runs';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardHeader } from '../../../components/ui/card';
 import { formatDateTime } from '../../../lib/format';
@@ -75,7 +76,9 @@ export function JobStepsCard({ job }: { job: DeploymentJobDetail }) {
               {s.step_order}
             </span>
             <span className="min-w-0 flex-1 truncate text-slate-800 dark:text-slate-100">{s.step_name}</span>
-            <Badge tone="indigo">{STEP_CATALOG[s.step_type].label}</Badge>
+            <Badge tone="indigo">
+              {s.step_type === SCRIPT_STEP_TYPE ? 'Script' : STEP_CATALOG[s.step_type].label}
+            </Badge>
           </li>
         ))}
       </ol>

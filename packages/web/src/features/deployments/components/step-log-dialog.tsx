@@ -9,6 +9,7 @@ import type {
 import { deploymentKey } from '@outpost/contract/live';
 import { deploymentMessages as messages } from '@outpost/contract/messages';
 import { STEP_CATALOG } from '@outpost/contract/step-catalog';
+import { SCRIPT_STEP_TYPE } from '@outpost/contract/script-runs';
 import { DEVICE_HOLD_LABELS } from '@outpost/contract/rollouts';
 import { Badge, StatusBadge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -189,7 +190,11 @@ function StepSection({
           {order}
         </span>
         <h3 className="text-sm font-semibold text-slate-900 dark:text-white">{name}</h3>
-        {step && <Badge tone="indigo">{STEP_CATALOG[step.step_type].label}</Badge>}
+        {step && (
+          <Badge tone="indigo">
+            {step.step_type === SCRIPT_STEP_TYPE ? 'Script' : STEP_CATALOG[step.step_type].label}
+          </Badge>
+        )}
         <span className="ml-auto flex items-center gap-2">
           {attempts.length > 1 && (
             <span className="text-xs text-slate-500 dark:text-slate-400">{attempts.length} attempts</span>

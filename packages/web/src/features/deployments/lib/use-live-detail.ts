@@ -70,6 +70,7 @@ export function useLiveDetail(job: DeploymentJobDetail, refetch: () => void) {
         return;
       }
       case 'connection_status':
+      case 'alert_update':
         return;
     }
   });

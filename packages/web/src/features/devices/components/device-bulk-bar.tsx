@@ -4,6 +4,7 @@ import { BulkActionBar } from '../../../components/ui/bulk-action-bar';
 import { Button } from '../../../components/ui/button';
 import type { useDeviceActions } from '../lib/use-device-actions';
 import { DeployPackageButton } from './deploy-package-button';
+import { RunScriptButton } from './run-script-button';
 import { SetFieldButton } from './set-field-button';
 
 /**
@@ -25,6 +26,7 @@ export function DeviceBulkBar({
   return (
     <BulkActionBar count={devices.length} noun={['device', 'devices']} onClear={onClear}>
       <DeployPackageButton devices={devices} onNothingSelected={actions.setError} onDeployed={onClear} />
+      <RunScriptButton devices={devices} />
       <Button size="sm" icon={<TagIcon className="size-3.5" />} onClick={onTags}>
         Tags
       </Button>

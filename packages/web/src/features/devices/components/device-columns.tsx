@@ -2,6 +2,8 @@ import { Link } from 'react-router';
 import { Power, RotateCcw } from 'lucide-react';
 import type { DeviceActionType, DeviceListItem } from '@outpost/contract/devices';
 import { isDeviceActionable } from '@outpost/contract/devices';
+import { DeviceAlertBadge } from '../../../components/alerts/severity-badge';
+import type { AlertBadge } from '../../../lib/api/alerts';
 import { StatusBadge } from '../../../components/ui/badge';
 import { TagList } from '../../../components/ui/tag-chip';
 import { Button } from '../../../components/ui/button';
@@ -16,7 +18,10 @@ export function deviceColumns({
   onAsk,
   onNothingSelected,
   fieldColumns = [],
+  alertBadges,
 }: {
+  /** open alerts per device guid (docs/product/monitoring.md#the-alerts-page: badges) */
+  alertBadges?: Record<string, AlertBadge>;
   onAsk: (action: DeviceActionType, devices: DeviceListItem[]) => void;
   onNothingSelected: (message: string) => void;
   /** custom fields shown as columns (docs/product/device-sets.md#device-list-filters) */
@@ -42,7 +47,16 @@ export function deviceColumns({
         </>
       ),
     },
-    { id: 'status', header: 'Status', cell: (d) => <StatusBadge status={d.status} /> },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: (d) => (
+        <span className="inline-flex items-center gap-1.5">
+          <StatusBadge status={d.status} />
+          <DeviceAlertBadge guid={d.device_guid} badge={alertBadges?.[d.device_guid]} />
+        </span>
+      ),
+    },
     {
       id: 'os',
       header: 'OS',

@@ -56,6 +56,11 @@ beforeEach(() => {
       if (String(url).endsWith('/tags')) {
         return Promise.resolve(new Response(JSON.stringify({ success: true, data: [] }), { status: 200 }));
       }
+      // the remote access settings (docs/product/remote-access.md) decide the Files tab: off here
+      if (String(url).includes('/settings/remote-access')) {
+        const off = { files_enabled: false, caller_allowed: false };
+        return Promise.resolve(new Response(JSON.stringify({ success: true, data: off }), { status: 200 }));
+      }
       const reply = replies.shift() ?? { status: 200, body: { success: true, data: device } };
       if (reply === 'network-down') {
         return Promise.reject(new TypeError('Failed to fetch'));

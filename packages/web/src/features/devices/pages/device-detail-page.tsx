@@ -6,16 +6,17 @@ import {
   AppWindow,
   ArrowLeft,
   Cog,
+  FolderOpen,
+  Gauge,
   LayoutDashboard,
   Monitor,
   Network,
-  RefreshCw,
+  SquareTerminal,
 } from 'lucide-react';
 import type { Device } from '@outpost/contract/devices';
 import { deviceKey as channelKey } from '@outpost/contract/live';
 import { deviceMessages } from '@outpost/contract/messages';
 import { StatusBadge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { EmptyState, ErrorState } from '../../../components/ui/states';
@@ -30,27 +31,65 @@ import { deviceKey, useDevice } from '../api/get-device';
 import { deviceServicesKey } from '../api/get-device-services';
 import { deviceSoftwareKey } from '../api/get-device-software';
 import { ActivityTab } from '../components/activity-tab';
+import {
+  DeviceAlertsBadge,
+  DeviceMaintenanceBanner,
+  DeviceHeaderActions,
+} from '../components/device-monitoring';
 import { DeviceTags } from '../components/device-tags';
 import { NetworkingTab } from '../components/networking-tab';
 import { OverviewTab } from '../components/overview-tab';
+import { LazyMonitoringTab } from '../components/monitoring/lazy-monitoring-tab';
 import { ServicesTab } from '../components/services-tab';
+import { LazyTerminalTab, useTerminalTabAllowed } from '../components/terminal/lazy-terminal-tab';
 import { SoftwareTab } from '../components/software-tab';
+import { FilesTab } from '../components/files-tab';
+import { useMayMoveFiles } from '../../../lib/api/remote-access';
 import { deviceName, osLabel } from '../lib/device-format';
 import { applyDeviceUpdate, asDeviceUpdate } from '../lib/use-live-devices';
 
-const TABS = ['overview', 'activity', 'networking', 'software', 'services'] as const;
+const TABS = [
+  'overview',
+  'activity',
+  'networking',
+  'software',
+  'services',
+  'monitoring',
+  'terminal',
+  'files',
+] as const;
 type TabKey = (typeof TABS)[number];
 const isTab = (v: string | null): v is TabKey => TABS.includes(v as TabKey);
+/** The tabs every device has; the Terminal and Files tabs follow the remote access settings. */
+const DEVICE_TABS = [
+  { key: 'overview' as const, label: 'Overview', icon: <LayoutDashboard className="size-4" /> },
+  { key: 'activity' as const, label: 'Device Activity', icon: <Activity className="size-4" /> },
+  { key: 'networking' as const, label: 'Networking', icon: <Network className="size-4" /> },
+  { key: 'software' as const, label: 'Software', icon: <AppWindow className="size-4" /> },
+  { key: 'services' as const, label: 'Services', icon: <Cog className="size-4" /> },
+  { key: 'monitoring' as const, label: 'Monitoring', icon: <Gauge className="size-4" /> },
+];
+const TERMINAL_TAB = {
+  key: 'terminal' as const,
+  label: 'Terminal',
+  icon: <SquareTerminal className="size-4" />,
+};
+// the Files tab shows when the organisation lets the caller move files (docs/product/remote-access.md)
+const FILES_TAB = { key: 'files' as const, label: 'Files', icon: <FolderOpen className="size-4" /> };
+const pickTab = (asked: string | null, mayMoveFiles: boolean): TabKey =>
+  !isTab(asked) || (asked === 'files' && !mayMoveFiles) ? 'overview' : asked;
 
 // docs/product/devices.md#device-detail Device detail (/devices/{guid}).
 export default function DeviceDetailPage() {
   const { deviceGuid = '' } = useParams();
   const [params, setParams] = useSearchParams();
-  const tab: TabKey = isTab(params.get('tab')) ? (params.get('tab') as TabKey) : 'overview';
+  const mayMoveFiles = useMayMoveFiles();
+  const tab = pickTab(params.get('tab'), mayMoveFiles);
   const user = useUser();
   const queryClient = useQueryClient();
   const query = useDevice(deviceGuid);
   const device = query.data;
+  const terminalAllowed = useTerminalTabAllowed(); // docs/product/remote-access.md#terminal
   const { status } = useLiveSocket();
   useSubscriptions(status === 'connected' && device ? [channelKey(device.device_guid)] : []);
   useEffect(() => {
@@ -154,6 +193,7 @@ export default function DeviceDetailPage() {
                 {deviceName(device)}
               </h1>
               <StatusBadge status={device.status} />
+              <DeviceAlertsBadge guid={device.device_guid} />
             </div>
             <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
               {osLabel(device)} · {device.ip_address ?? 'No IP'} · {device.site_name ?? 'No site'} · Last seen{' '}
@@ -162,23 +202,17 @@ export default function DeviceDetailPage() {
             <DeviceTags deviceId={device.id} name={deviceName(device)} />
           </div>
         </div>
-        <Button
-          onClick={reloadAll}
-          icon={<RefreshCw className={query.isFetching ? 'size-4 animate-spin' : 'size-4'} />}
-        >
-          Refresh
-        </Button>
+        <DeviceHeaderActions device={device} isFetching={query.isFetching} onRefresh={reloadAll} />
       </div>
+      <DeviceMaintenanceBanner guid={device.device_guid} />
       <div className="mb-6">
         <Tabs<TabKey>
           active={tab}
           onChange={(key) => setParams(key === 'overview' ? {} : { tab: key }, { replace: true })}
           tabs={[
-            { key: 'overview', label: 'Overview', icon: <LayoutDashboard className="size-4" /> },
-            { key: 'activity', label: 'Device Activity', icon: <Activity className="size-4" /> },
-            { key: 'networking', label: 'Networking', icon: <Network className="size-4" /> },
-            { key: 'software', label: 'Software', icon: <AppWindow className="size-4" /> },
-            { key: 'services', label: 'Services', icon: <Cog className="size-4" /> },
+            ...DEVICE_TABS,
+            ...(terminalAllowed ? [TERMINAL_TAB] : []),
+            ...(mayMoveFiles ? [FILES_TAB] : []),
           ]}
         />
       </div>
@@ -187,6 +221,9 @@ export default function DeviceDetailPage() {
       {tab === 'networking' && <NetworkingTab device={device} onReload={() => void query.refetch()} />}
       {tab === 'software' && <SoftwareTab device={device} />}
       {tab === 'services' && <ServicesTab device={device} />}
+      {tab === 'monitoring' && <LazyMonitoringTab device={device} />}
+      {tab === 'terminal' && terminalAllowed && <LazyTerminalTab device={device} />}
+      {tab === 'files' && <FilesTab device={device} />}
     </>
   );
 }

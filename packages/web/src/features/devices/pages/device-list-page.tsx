@@ -16,6 +16,7 @@ import { useListState } from '../../../lib/use-list-state';
 import { DeviceBulkBar } from '../components/device-bulk-bar';
 import { DeviceActionDialog } from '../components/device-action-dialog';
 import { deviceColumns } from '../components/device-columns';
+import { useAlertBadges } from '../../../lib/api/alerts';
 import { deviceName } from '../lib/device-format';
 import { useDeviceActions } from '../lib/use-device-actions';
 import { useLiveDeviceRows } from '../lib/use-live-devices';
@@ -57,6 +58,7 @@ export default function DeviceListPage() {
   const sites = useSiteOptions();
   const actions = useDeviceActions(list.clearSelection);
   const rows = query.data?.data;
+  const alertBadges = useAlertBadges((rows ?? []).map((d) => d.device_guid));
   useLiveDeviceRows(deviceListKey(user.tenant_id, filters), rows, query.dataUpdatedAt);
 
   const actionable = (rows ?? []).filter((d) => isDeviceActionable(d.status));
@@ -137,7 +139,12 @@ export default function DeviceListPage() {
                   : deviceMessages.noDevicesRegistered,
           }}
           cards
-          columns={deviceColumns({ onAsk: actions.ask, onNothingSelected: actions.setError, fieldColumns })}
+          columns={deviceColumns({
+            onAsk: actions.ask,
+            onNothingSelected: actions.setError,
+            fieldColumns,
+            alertBadges: alertBadges.data,
+          })}
           selection={{
             allLabel: 'Select all online devices',
             rowLabel: (d) => `Select ${deviceName(d)}`,

@@ -12,6 +12,7 @@ import { Field, Input, Select, Switch, Textarea } from '../../../components/ui/f
 import { errorMessage } from '../../../lib/api-client';
 import { useSaveChannel } from '../../../lib/api/notification-channels';
 import { bodyOf, formOf } from '../lib/channel-form';
+import { DeliverySettings } from './delivery-settings';
 import type { ChannelForm, FormErrors } from '../lib/channel-form';
 
 // Create a notification channel (no `channel`) or change one (docs/product/monitoring.md#notification-channels).
@@ -155,6 +156,7 @@ function ChannelFormDialog({
           label="Enabled"
           description="A disabled channel sends nothing, tests included."
         />
+        <DeliverySettings form={form} errors={errors} set={set} />
       </form>
     </Dialog>
   );

@@ -16,6 +16,8 @@ const emailChannel: NotificationChannel = {
     to: ['a@a.example', 'b@a.example', 'c@a.example'],
   },
   has_secret: true,
+  quiet_hours: null,
+  digest: null,
   created_at: '',
   updated_at: '',
   last_delivery: null,
@@ -37,6 +39,8 @@ describe('the channel form', () => {
           from: 'o@a.example',
           to: ['a@a.example', 'b@a.example', 'c@a.example'],
         },
+        quiet_hours: null,
+        digest: null,
       },
     });
     expect(bodyOf({ ...form, smtp_password: 'new' })).toMatchObject({
@@ -64,6 +68,46 @@ describe('the channel form', () => {
     });
     expect(mail).toMatchObject({
       errors: { smtp_port: 'Port must be 1–65535', to: channelMessages.recipientsRequired },
+    });
+  });
+
+  it('quiet hours and a digest: off sends null, on sends the settings (docs/product/monitoring.md#quiet-hours-and-digests)', () => {
+    const form = {
+      ...formOf(emailChannel),
+      has_quiet_hours: true,
+      quiet_start: '22:00',
+      quiet_end: '06:30',
+      quiet_time_zone: 'Europe/Berlin',
+      has_digest: true,
+      digest_max_alerts: '5',
+      digest_minutes: '10',
+    };
+    expect(bodyOf(form)).toMatchObject({
+      body: {
+        quiet_hours: { start: '22:00', end: '06:30', time_zone: 'Europe/Berlin' },
+        digest: { max_alerts: 5, minutes: 10 },
+      },
+    });
+    const edited = formOf({
+      ...emailChannel,
+      quiet_hours: { start: '21:00', end: '07:00', time_zone: 'UTC' },
+    });
+    expect(edited).toMatchObject({ has_quiet_hours: true, quiet_start: '21:00', has_digest: false });
+    expect(
+      bodyOf({
+        ...form,
+        quiet_end: '22:00',
+        quiet_time_zone: 'Mars/Base',
+        digest_max_alerts: '',
+        digest_minutes: '0',
+      }),
+    ).toEqual({
+      errors: {
+        quiet_end: 'Quiet hours must start and end at different times',
+        quiet_time_zone: 'Unknown time zone',
+        digest_max_alerts: 'Enter a whole number',
+        digest_minutes: 'At least 1 minute',
+      },
     });
   });
 

@@ -20,7 +20,18 @@ export type ChannelForm = {
   from: string;
   /** addresses separated by commas, spaces or lines */
   to: string;
+  /** docs/product/monitoring.md#quiet-hours-and-digests */
+  has_quiet_hours: boolean;
+  quiet_start: string;
+  quiet_end: string;
+  quiet_time_zone: string;
+  has_digest: boolean;
+  digest_max_alerts: string;
+  digest_minutes: string;
 };
+
+/** The browser's time zone, the quiet hours' default. */
+export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 export type FormErrors = Partial<Record<keyof ChannelForm, string>>;
 
@@ -41,8 +52,36 @@ export function formOf(channel: NotificationChannel | null): ChannelForm {
     smtp_password: '',
     from: text(c.from),
     to: Array.isArray(c.to) ? (c.to as string[]).join(', ') : '',
+    has_quiet_hours: Boolean(channel?.quiet_hours),
+    quiet_start: channel?.quiet_hours?.start ?? '22:00',
+    quiet_end: channel?.quiet_hours?.end ?? '07:00',
+    quiet_time_zone: channel?.quiet_hours?.time_zone ?? browserTimeZone(),
+    has_digest: Boolean(channel?.digest),
+    digest_max_alerts: String(channel?.digest?.max_alerts ?? 10),
+    digest_minutes: String(channel?.digest?.minutes ?? 15),
   };
 }
+
+const count = (v: string) => (v.trim() === '' ? Number.NaN : Number(v));
+
+function deliveryOf(f: ChannelForm) {
+  return {
+    quiet_hours: f.has_quiet_hours
+      ? { start: f.quiet_start, end: f.quiet_end, time_zone: f.quiet_time_zone }
+      : null,
+    digest: f.has_digest
+      ? { max_alerts: count(f.digest_max_alerts), minutes: count(f.digest_minutes) }
+      : null,
+  };
+}
+
+const DELIVERY_FIELDS: Record<string, keyof ChannelForm> = {
+  'quiet_hours.start': 'quiet_start',
+  'quiet_hours.end': 'quiet_end',
+  'quiet_hours.time_zone': 'quiet_time_zone',
+  'digest.max_alerts': 'digest_max_alerts',
+  'digest.minutes': 'digest_minutes',
+};
 
 export const recipientsOf = (to: string) => to.split(/[\s,;]+/).filter(Boolean);
 
@@ -73,12 +112,18 @@ export function bodyOf(f: ChannelForm): { body: ChannelCreateBody } | { errors: 
     name: f.name,
     enabled: f.enabled,
     config: configOf(f),
+    ...deliveryOf(f),
   });
   if (parsed.success) {
     return { body: parsed.data };
   }
   const errors: FormErrors = {};
   for (const issue of parsed.error.issues) {
+    const delivery = DELIVERY_FIELDS[issue.path.slice(0, 2).join('.')];
+    if (delivery) {
+      errors[delivery] ??= issue.code === 'invalid_type' ? 'Enter a whole number' : issue.message;
+      continue;
+    }
     const key = String(
       issue.path[0] === 'config' ? (issue.path[1] ?? 'url') : issue.path[0],
     ) as keyof ChannelForm;

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Bell, Plus } from 'lucide-react';
+import { useSearchParams } from 'react-router';
+import { Bell, Plus, Route } from 'lucide-react';
 import type { ChannelCreated, NotificationChannel } from '@outpost/contract/notification-channels';
 import { AdminOnlyState, isForbidden } from '../../../components/ui/admin-only-state';
 import { Button } from '../../../components/ui/button';
@@ -7,12 +8,14 @@ import { Card, PageHeader } from '../../../components/ui/card';
 import { DataTable } from '../../../components/ui/data-table';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { QueryState } from '../../../components/ui/states';
+import { Tabs } from '../../../components/ui/tabs';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useChannels, useDeleteChannel, useSendToChannel } from '../../../lib/api/notification-channels';
 import { channelColumns } from '../components/channel-columns';
 import { ChannelDialog } from '../components/channel-dialog';
 import { DeliveriesDialog } from '../components/deliveries-dialog';
+import { RoutingRules } from '../components/routing-rules';
 import { SigningSecretDialog } from '../components/signing-secret-dialog';
 
 // docs/product/monitoring.md#notification-channels — where Outpost tells the team what happened:
@@ -27,6 +30,8 @@ export default function NotificationChannelsPage() {
   const [deleting, setDeleting] = useState<NotificationChannel | null>(null);
   const [logOf, setLogOf] = useState<NotificationChannel | null>(null);
   const [created, setCreated] = useState<ChannelCreated | null>(null);
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'routing' ? 'routing' : 'channels';
 
   if (isForbidden(channels.error)) {
     return (
@@ -82,35 +87,57 @@ export default function NotificationChannelsPage() {
         title="Notification Channels"
         description="Where Outpost tells your team what happened: e-mail, signed webhooks, Slack and Microsoft Teams."
         actions={
-          <Button variant="primary" icon={<Plus className="size-4" />} onClick={() => setEditing(null)}>
-            New channel
-          </Button>
+          tab === 'channels' && (
+            <Button variant="primary" icon={<Plus className="size-4" />} onClick={() => setEditing(null)}>
+              New channel
+            </Button>
+          )
         }
       />
-      <Card>
-        <QueryState
-          isPending={channels.isPending}
-          failures={channels}
-          error={channels.error ? errorMessage(channels.error, 'Failed to load the channels') : null}
-          errorTitle="Error loading channels"
-          onRetry={() => void channels.refetch()}
-          isEmpty={(channels.data ?? []).length === 0}
-          empty={{
-            icon: <Bell className="size-6" />,
-            title: 'No channels yet',
-            message: 'Add an e-mail address, a webhook, Slack or Teams, then send a test.',
-          }}
-          loadingLabel="Loading channels"
-        >
-          <DataTable rows={channels.data ?? []} columns={columns} cards />
-        </QueryState>
-      </Card>
+      <div className="mb-6">
+        <Tabs
+          active={tab}
+          onChange={(key) => setParams(key === 'channels' ? {} : { tab: key }, { replace: true })}
+          tabs={[
+            { key: 'channels', label: 'Channels', icon: <Bell className="size-4" /> },
+            { key: 'routing', label: 'Routing rules', icon: <Route className="size-4" /> },
+          ]}
+        />
+      </div>
+      {tab === 'routing' && <RoutingRules channels={channels.data ?? []} />}
+      {tab === 'channels' && (
+        <Card>
+          <QueryState
+            isPending={channels.isPending}
+            failures={channels}
+            error={channels.error ? errorMessage(channels.error, 'Failed to load the channels') : null}
+            errorTitle="Error loading channels"
+            onRetry={() => void channels.refetch()}
+            isEmpty={(channels.data ?? []).length === 0}
+            empty={{
+              icon: <Bell className="size-6" />,
+              title: 'No channels yet',
+              message: 'Add an e-mail address, a webhook, Slack or Teams, then send a test.',
+            }}
+            loadingLabel="Loading channels"
+          >
+            <DataTable rows={channels.data ?? []} columns={columns} cards />
+          </QueryState>
+        </Card>
+      )}
       <ChannelDialog
         channel={editing}
         onClose={() => setEditing(undefined)}
         onCreated={(c) => c.signing_secret && setCreated(c)}
       />
-      <DeliveriesDialog channel={logOf} onClose={() => setLogOf(null)} />
+      <DeliveriesDialog
+        channel={logOf}
+        onClose={() => {
+          setLogOf(null);
+          // the row's last delivery catches up with the log just seen (a redelivery sent since)
+          void channels.refetch();
+        }}
+      />
       <SigningSecretDialog created={created} onClose={() => setCreated(null)} />
       <ConfirmDialog
         isOpen={deleting !== null}

@@ -2,6 +2,9 @@ import { Field, Select } from '../../../components/ui/form';
 import type { GroupOption } from '../api/policies';
 import type { PolicyForm } from '../lib/policy-form';
 
+/** What the target inputs read of a policy form (the automation and the monitoring dialogs). */
+type TargetForm = Pick<PolicyForm, 'target_type' | 'site_id' | 'group_id'>;
+
 // The target inputs of the policy dialog (docs/product/device-sets.md#automation-policies): all
 // devices (administrators of all sites), a site, or a group (when the server has groups).
 export function TargetFields({
@@ -11,13 +14,16 @@ export function TargetFields({
   mayTargetTenant,
   sites,
   groups,
+  errors,
 }: {
-  form: PolicyForm;
+  form: TargetForm;
   idOf: (name: string) => string;
-  onChange: (patch: Partial<PolicyForm>) => void;
+  onChange: (patch: Partial<TargetForm>) => void;
   mayTargetTenant: boolean;
   sites: { id: number; site_name: string; site_code: string }[];
   groups: GroupOption[] | null;
+  /** messages under the site and group selects */
+  errors?: Partial<Record<'site_id' | 'group_id', string>>;
 }) {
   return (
     <div className="grid gap-4 sm:grid-cols-2">
@@ -33,7 +39,7 @@ export function TargetFields({
         </Select>
       </Field>
       {form.target_type === 'site' && (
-        <Field label="Site" htmlFor={idOf('site_id')} required>
+        <Field label="Site" htmlFor={idOf('site_id')} error={errors?.site_id} required>
           <Select
             id={idOf('site_id')}
             value={form.site_id}
@@ -49,7 +55,7 @@ export function TargetFields({
         </Field>
       )}
       {form.target_type === 'group' && (
-        <Field label="Group" htmlFor={idOf('group_id')} required>
+        <Field label="Group" htmlFor={idOf('group_id')} error={errors?.group_id} required>
           <Select
             id={idOf('group_id')}
             value={form.group_id}

@@ -7,3 +7,10 @@ export const mayManagePolicy = (
   me: Pick<SessionUser, 'role' | 'site_access_type'>,
   p: Pick<Policy, 'target'>,
 ) => p.target.site_id !== null || (me.role === 'tenant_admin' && me.site_access_type !== 'specific');
+
+// docs/product/monitoring.md#monitoring-policies: administrators change monitoring policies; one
+// whose target is the whole tenant only an administrator of all sites.
+export const mayManageMonitoringPolicy = (
+  me: Pick<SessionUser, 'role' | 'site_access_type'>,
+  p: Pick<Policy, 'target'>,
+) => me.role === 'tenant_admin' && (p.target.site_id !== null || me.site_access_type !== 'specific');

@@ -1,10 +1,13 @@
 import { useState } from 'react';
-import { Plus, Workflow } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { Activity, Plus, Workflow } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Card, PageHeader } from '../../../components/ui/card';
 import { DataTable } from '../../../components/ui/data-table';
 import { ConfirmDialog } from '../../../components/ui/dialog';
 import { QueryState } from '../../../components/ui/states';
+import { Tabs } from '../../../components/ui/tabs';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useUser } from '../../../lib/auth';
@@ -13,13 +16,35 @@ import type { Policy } from '../api/policies';
 import { PolicyDialog } from '../components/policy-dialog';
 import { policyColumns } from '../components/policy-columns';
 import { mayManagePolicy } from '../lib/policy-access';
+import { MonitoringPoliciesView } from '../components/monitoring-policies-view';
 
 const TITLE = 'Policies';
 const DESCRIPTION =
   'Deploy packages automatically: on a schedule in each site’s local time, or as devices join.';
 
+type PolicyTab = 'automation' | 'monitoring';
+
 // docs/product/device-sets.md#automation-policies: the list, the toggle, create, edit, delete.
+// The Monitoring tab (?tab=monitoring) holds the monitoring policies (docs/product/monitoring.md).
 export default function PoliciesPage() {
+  const [params, setParams] = useSearchParams();
+  const tab: PolicyTab = params.get('tab') === 'monitoring' ? 'monitoring' : 'automation';
+  const tabs = (
+    <div className="mb-6">
+      <Tabs<PolicyTab>
+        active={tab}
+        onChange={(key) => setParams(key === 'automation' ? {} : { tab: key }, { replace: true })}
+        tabs={[
+          { key: 'automation', label: 'Automation', icon: <Workflow className="size-4" /> },
+          { key: 'monitoring', label: 'Monitoring', icon: <Activity className="size-4" /> },
+        ]}
+      />
+    </div>
+  );
+  return tab === 'monitoring' ? <MonitoringPoliciesView tabs={tabs} /> : <AutomationPolicies tabs={tabs} />;
+}
+
+function AutomationPolicies({ tabs }: { tabs: ReactNode }) {
   const me = useUser();
   const toast = useToast();
   const query = usePolicies();
@@ -75,6 +100,7 @@ export default function PoliciesPage() {
           </Button>
         }
       />
+      {tabs}
       <Card>
         <QueryState
           isPending={query.isPending}

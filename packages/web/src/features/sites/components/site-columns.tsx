@@ -1,4 +1,4 @@
-import { CalendarClock, MapPin, Pencil, Trash2 } from 'lucide-react';
+import { CalendarClock, MapPin, Pencil, Trash2, Wrench } from 'lucide-react';
 import { timezoneLabel } from '@outpost/contract/sites';
 import { Button } from '../../../components/ui/button';
 import type { Column } from '../../../components/ui/data-table';
@@ -15,12 +15,15 @@ export function siteColumns({
   onEdit,
   onDelete,
   onWindows,
+  onMaintenance,
 }: {
   isAdmin: boolean;
   onEdit: (site: Site) => void;
   onDelete: (site: Site) => void;
   /** the site's maintenance windows (docs/product/rollouts.md#maintenance-windows) */
   onWindows?: (site: Site) => void;
+  /** maintenance mode (docs/product/monitoring.md#maintenance-mode), administrators */
+  onMaintenance?: (site: Site) => void;
 }): Column<Site>[] {
   return [
     {
@@ -110,6 +113,16 @@ export function siteColumns({
       isHidden: !isAdmin,
       cell: (s) => (
         <>
+          {onMaintenance && (
+            <Button
+              size="sm"
+              variant="ghost"
+              aria-label={`Maintenance mode of ${s.site_name}`}
+              title="Maintenance mode"
+              icon={<Wrench className="size-3.5" />}
+              onClick={() => onMaintenance(s)}
+            />
+          )}
           <Button
             size="sm"
             variant="ghost"

@@ -16,6 +16,7 @@ import { useDeleteSites, useSites } from '../api/sites';
 import type { Site } from '../api/sites';
 import { SiteDialog } from '../components/site-dialog';
 import { siteColumns } from '../components/site-columns';
+import { SiteMaintenanceDialog } from '../components/site-maintenance-dialog';
 import { SiteWindowsDialog } from '../components/site-windows-dialog';
 import { deleteSitesMessage, deletedSitesMessage } from '../lib/site-delete';
 
@@ -31,6 +32,7 @@ export default function SitesPage() {
   const [editing, setEditing] = useState<Site | null>(null);
   const [isDialogOpen, setIsDialogOpen] = useState(false);
   const [windowsOf, setWindowsOf] = useState<Site | null>(null);
+  const [maintenanceOf, setMaintenanceOf] = useState<Site | null>(null);
   const deletion = useDeleteFlow({
     remove: useDeleteSites(),
     plural: 'sites',
@@ -113,6 +115,7 @@ export default function SitesPage() {
             onEdit: openDialog,
             onDelete: deletion.askOne,
             onWindows: setWindowsOf,
+            onMaintenance: isAdmin ? setMaintenanceOf : undefined,
           })}
           selection={
             isAdmin
@@ -127,6 +130,7 @@ export default function SitesPage() {
       {windowsOf && (
         <SiteWindowsDialog site={windowsOf} canEdit={isAdmin} onClose={() => setWindowsOf(null)} />
       )}
+      <SiteMaintenanceDialog site={maintenanceOf} onClose={() => setMaintenanceOf(null)} />
       <DeleteRowsDialog
         flow={deletion}
         noun={['site', 'sites']}

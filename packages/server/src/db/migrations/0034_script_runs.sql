@@ -1,0 +1,1 @@
+ALTER TABLE "deployment_jobs" ADD COLUMN "script_run" jsonb;
