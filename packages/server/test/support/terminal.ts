@@ -3,23 +3,33 @@ import type { TerminalServerMessage } from '@outpost/contract/terminal';
 
 // The browser's side of a remote terminal (docs/product/remote-access.md#terminal) for tests and
 // benchmarks: opens GET /api/customer/devices/{id}/terminal as a websocket, keeps every frame and
-// the output bytes, and waits for text to appear.
+// the output bytes, and waits for text to appear. With `keepOutput: false` (a benchmark's streaming
+// sessions) output frames are only counted, so the load generator does not grow with the run.
 
 export type TerminalRefusal = { status: number; body: { error?: string; code?: string } };
 
 export class TerminalClient {
   readonly frames: TerminalServerMessage[] = [];
   private chunks: Buffer[] = [];
+  /** output bytes received (base64-decoded size), counted in either mode */
+  outputBytes = 0;
   private listeners = new Set<() => void>();
   readonly closed: Promise<void>;
 
-  private constructor(readonly ws: WebSocket) {
+  private constructor(
+    readonly ws: WebSocket,
+    keepOutput: boolean,
+  ) {
     ws.on('message', (data: Buffer) => {
       const m = JSON.parse(data.toString('utf8')) as TerminalServerMessage;
-      this.frames.push(m);
       if (m.type === 'output') {
+        this.outputBytes += Buffer.byteLength(m.data, 'base64');
+        if (!keepOutput) {
+          return;
+        }
         this.chunks.push(Buffer.from(m.data, 'base64'));
       }
+      this.frames.push(m);
       for (const l of [...this.listeners]) {
         l();
       }
@@ -37,7 +47,7 @@ export class TerminalClient {
     url: string,
     deviceId: number,
     token: string,
-    q: { shell?: string; cols?: number; rows?: number } = {},
+    q: { shell?: string; cols?: number; rows?: number; keepOutput?: boolean } = {},
   ): Promise<TerminalClient> {
     const params = new URLSearchParams({
       token,
@@ -49,7 +59,7 @@ export class TerminalClient {
       `${url.replace(/^http/, 'ws')}/api/customer/devices/${deviceId}/terminal?${params.toString()}`,
     );
     return new Promise((resolve, reject) => {
-      const client = new TerminalClient(ws);
+      const client = new TerminalClient(ws, q.keepOutput ?? true);
       ws.once('open', () => resolve(client));
       ws.once('unexpected-response', (_req, res) => {
         let text = '';

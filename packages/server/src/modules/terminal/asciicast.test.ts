@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { AsciicastWriter } from './asciicast';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AsciicastWriter, FLUSH_CHARS, FLUSH_MS } from './asciicast';
 
 // docs/decisions/2026-11-27-remote-terminal.md: asciicast v2, streamed.
 
@@ -52,5 +52,48 @@ describe('the asciicast writer', () => {
       [0.5, 'r', '100x30'],
       [1.5, 'o', '\x1b[1mbold\x1b[0m\r\n'],
     ]);
+  });
+
+  describe('writing in pieces', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    const header = {
+      width: 80,
+      height: 24,
+      timestamp: 1000,
+      title: 'pc',
+      env: { TERM: 'xterm-256color', SHELL: 'bash' },
+    };
+
+    it('gathers lines and writes them once the oldest is FLUSH_MS old', () => {
+      vi.useFakeTimers();
+      const w = new AsciicastWriter(header, () => 0);
+      const writes: string[] = [];
+      w.stream.on('data', (c: Buffer) => writes.push(c.toString('utf8')));
+      w.output(Buffer.from('one\r\n'));
+      w.output(Buffer.from('two\r\n'));
+      vi.advanceTimersByTime(FLUSH_MS - 1);
+      expect(writes).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(writes).toHaveLength(1);
+      expect(writes[0]!.trim().split('\n')).toHaveLength(3); // the header and both lines, one write
+      w.finish();
+    });
+
+    it('writes at once when a piece reaches FLUSH_CHARS, and finish writes what is left', () => {
+      vi.useFakeTimers();
+      const w = new AsciicastWriter(header, () => 0);
+      const writes: string[] = [];
+      w.stream.on('data', (c: Buffer) => writes.push(c.toString('utf8')));
+      w.output(Buffer.from('x'.repeat(FLUSH_CHARS)));
+      expect(writes).toHaveLength(1);
+      w.output(Buffer.from('tail'));
+      expect(writes).toHaveLength(1);
+      w.finish();
+      expect(writes).toHaveLength(2);
+      expect(writes[1]).toBe('[0,"o","tail"]\n');
+    });
   });
 });

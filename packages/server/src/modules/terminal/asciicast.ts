@@ -4,7 +4,13 @@ import { StringDecoder } from 'node:string_decoder';
 // The recording of a terminal session (docs/decisions/2026-11-27-remote-terminal.md): asciicast
 // v2, one JSON header line, then one line per event: `[seconds, "o", text]` for output and
 // `[seconds, "r", "COLSxROWS"]` for a resize. Typed input is not recorded (passwords). The lines
-// stream into the blob store as they happen; nothing holds the whole recording.
+// stream into the blob store as they happen, gathered into pieces of up to FLUSH_CHARS or
+// FLUSH_MS (one file write per piece, not per chunk of output); nothing holds the whole recording.
+
+/** a piece of the recording is written once it holds this many characters… */
+export const FLUSH_CHARS = 64 * 1024;
+/** …or once its first line is this old */
+export const FLUSH_MS = 250;
 
 export type AsciicastHeader = {
   width: number;
@@ -21,6 +27,9 @@ export class AsciicastWriter {
   private readonly decoder = new StringDecoder('utf8');
   private readonly startedAt: number;
   private finished = false;
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
     header: AsciicastHeader,
@@ -31,8 +40,28 @@ export class AsciicastWriter {
   }
 
   private line(value: unknown) {
-    if (!this.finished) {
-      this.stream.write(`${JSON.stringify(value)}\n`);
+    if (this.finished) {
+      return;
+    }
+    const text = `${JSON.stringify(value)}\n`;
+    this.pending.push(text);
+    this.pendingChars += text.length;
+    if (this.pendingChars >= FLUSH_CHARS) {
+      this.flush();
+    } else {
+      this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
+    }
+  }
+
+  private flush() {
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
+    if (this.pending.length > 0) {
+      this.stream.write(this.pending.join(''));
+      this.pending = [];
+      this.pendingChars = 0;
     }
   }
 
@@ -58,6 +87,7 @@ export class AsciicastWriter {
     if (rest.length > 0) {
       this.line([this.seconds, 'o', rest]);
     }
+    this.flush();
     this.finished = true;
     this.stream.end();
   }

@@ -111,7 +111,7 @@ export class TerminalRelay {
         const bytes = Buffer.from(m.data, 'base64');
         this.bytesOut += bytes.length;
         this.o.recorder.output(bytes);
-        this.toBrowser({ type: 'output', data: m.data });
+        this.outputToBrowser(bytes);
         return;
       }
       case 'terminal_exit':
@@ -214,6 +214,17 @@ export class TerminalRelay {
 
   private toAgent(message: ServerRemoteMessage) {
     void this.o.bus.publish('agent.remote', { deviceId: this.o.deviceId, message }).catch(() => undefined);
+  }
+
+  /**
+   * `{ type: 'output', data }` with the bytes' own base64 (never the agent's text, which only had
+   * to be a string): nothing in it needs escaping, so the frame is put together as it is, without
+   * JSON.stringify walking 7 KB of text for every chunk of a busy terminal.
+   */
+  private outputToBrowser(bytes: Buffer) {
+    if (this.o.socket.readyState === this.o.socket.OPEN) {
+      this.o.socket.send(`{"type":"output","data":"${bytes.toString('base64')}"}`);
+    }
   }
 
   private toBrowser(message: TerminalServerMessage) {
