@@ -24,9 +24,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { DeviceListResponse } from '../packages/contract/src/devices';
 import { apiSuccess } from '../packages/contract/src/envelope';
@@ -37,7 +34,8 @@ import { openToolSession } from '../packages/server/src/modules/auth/auth.servic
 import { createSessionTokens } from '../packages/server/src/modules/auth/session-token';
 import { createThrowawayDatabase } from '../packages/server/test/harness';
 import type { FloorPlan } from './api-floor';
-import { seed, seedWith } from './api-seed';
+import { runPgliteCases, seedPglite } from './api-pglite';
+import { seed } from './api-seed';
 import { serverArgs as serverNodeArgs } from './fleet-setup';
 import {
   agreedStatements,
@@ -48,6 +46,7 @@ import {
   wavesOf,
 } from './api-parts';
 import type { Captured } from './api-parts';
+import { eventLoopArgs, takeEventLoopDelay } from './event-loop';
 import { freePort, geometricMean, load, machine, repoRoot, startChild, writeResult } from './lib';
 
 const { values } = parseArgs({
@@ -182,9 +181,13 @@ try {
   // with BENCH_SERVER_NODE_ARGS ("--cpu-prof --cpu-prof-dir=…"), as the fleet benchmarks (docs/development.md#benchmarks)
   const serverArgs = serverNodeArgs(runtime);
   const serverPort = await freePort();
+  // the server's longest event loop block per case (bench/event-loop.ts)
+  const probeFile = path.join(config.dataDir, 'event-loop.json');
+  const probe = eventLoopArgs(probeFile);
   const server = await startChild(
-    serverArgs,
+    [...probe.args, ...serverArgs],
     {
+      ...probe.env,
       DATABASE_URL: throwaway.url,
       SESSION_SECRET,
       DATA_DIR: config.dataDir,
@@ -223,16 +226,23 @@ try {
   for (const c of cases) {
     const run = async (port: number, pid: number | undefined) => {
       const url = `http://127.0.0.1:${port}${c.path}`;
+      const isServer = port === serverPort;
       await load(url, { connections, seconds: warmupSeconds, headers: auth });
+      await (isServer && takeEventLoopDelay(server.process, probeFile)); // the warm-up's, left out
       const before = cpuMs(pid);
       const r = await load(url, { connections, seconds, headers: auth });
       const after = cpuMs(pid);
+      const delay = isServer ? await takeEventLoopDelay(server.process, probeFile) : null;
       if (r.non2xx + r.errors > 0) {
         // reported (a request slower than autocannon's 10 s timeout is an error), not fatal
         log(`${c.name} on :${port}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
       }
       const cpu = before !== null && after !== null && r.requests > 0 ? (after - before) / r.requests : null;
-      return { ...r, cpu_ms_per_request: cpu === null ? null : Number(cpu.toFixed(3)) };
+      return {
+        ...r,
+        cpu_ms_per_request: cpu === null ? null : Number(cpu.toFixed(3)),
+        event_loop_block_ms: delay?.block_ms ?? null,
+      };
     };
     const outpost = await run(serverPort, server.process.pid);
     const bare = await run(floorPort, floor.process.pid);
@@ -247,6 +257,7 @@ try {
       floor_p99_ms: bare.p99_ms,
       ratio: Number((outpost.rps / bare.rps).toFixed(3)),
       cpu_ms_per_request: outpost.cpu_ms_per_request,
+      event_loop_block_ms: outpost.event_loop_block_ms,
       floor_cpu_ms_per_request: bare.cpu_ms_per_request,
       errors: outpost.non2xx + outpost.errors,
       floor_errors: bare.non2xx + bare.errors,
@@ -265,26 +276,11 @@ try {
     for (const c of children.splice(0).reverse()) {
       await c.stop();
     }
-    const liteData = path.join(dataDir, 'pglite-server');
-    const liteDir = path.join(liteData, 'pglite'); // where main.ts keeps it under DATA_DIR
-    await (await openDatabase({ pgliteDir: liteDir })).close(); // migrations
-    const lite = new PGlite(liteDir, { extensions: { pg_trgm, btree_gin } });
-    const liteSeeded = await seedWith(lite, { devices: size.devices, total: size.devices, others: 0 }, log);
-    await lite.close();
-    if (
-      liteSeeded.tenantId !== seeded.tenantId ||
-      liteSeeded.userId !== seeded.userId ||
-      liteSeeded.siteIds[1] !== site2
-    ) {
-      throw new Error('the PGlite seed gave other ids than the PostgreSQL one');
-    }
-    log(`PGlite: seeded ${size.devices.toLocaleString('en')} devices in ${liteSeeded.seconds.toFixed(1)} s`);
-    const liteServer = await startChild(
+    const lite = await seedPglite(dataDir, size.devices, seeded, log);
+    const liteCases = await runPgliteCases({
       serverArgs,
-      {
-        DATABASE_URL: undefined,
+      serverEnv: {
         SESSION_SECRET,
-        DATA_DIR: liteData,
         HOST: '127.0.0.1',
         PORT: String(serverPort),
         LOG_LEVEL: 'warn',
@@ -292,40 +288,18 @@ try {
         AGENT_PRESENCE_GRACE_MS: '3600000',
         OUTPOST_ALLOW_DEV_LOGIN: '1',
       },
-      /Outpost is ready at/,
-      300_000,
-    );
-    children.push(liteServer);
-    // Sessions live in the database: this one signs in to the PGlite server's own.
-    const signedIn = await fetch(`http://127.0.0.1:${serverPort}/api/customer/auth/dev`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: seeded.email }),
+      serverPort,
+      liteData: lite.liteData,
+      email: seeded.email,
+      cases,
+      postgres: results,
+      load: { connections, seconds, warmupSeconds },
+      log,
+      children,
     });
-    const liteToken = ((await signedIn.json()) as { data: { token: string } }).data.token;
-    const liteAuth = { authorization: `Bearer ${liteToken}` };
-    const liteCases = [];
-    for (const c of cases.filter(
-      (x) => x.path.startsWith('/api/customer/devices?') || x.path === '/api/customer/devices',
-    )) {
-      const url = `http://127.0.0.1:${serverPort}${c.path}`;
-      await load(url, { connections, seconds: warmupSeconds, headers: liteAuth });
-      const r = await load(url, { connections, seconds, headers: liteAuth });
-      const postgresRps = results.find((x) => x.path === c.path)!.rps;
-      liteCases.push({
-        name: c.name,
-        rps: Math.round(r.rps),
-        p50_ms: r.p50_ms,
-        p99_ms: r.p99_ms,
-        errors: r.non2xx + r.errors,
-        postgres_rps: postgresRps,
-        ratio: Number((r.rps / postgresRps).toFixed(3)),
-      });
-      log(`PGlite ${c.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms`);
-    }
     pglite = {
       devices: size.devices,
-      seed_seconds: Number(liteSeeded.seconds.toFixed(1)),
+      seed_seconds: Number(lite.seconds.toFixed(1)),
       cases: liteCases,
       ratio: Number(geometricMean(liteCases.map((x) => x.ratio).filter((x) => x > 0)).toFixed(3)),
     };
@@ -370,11 +344,14 @@ try {
     console.log(
       `\nPGlite, ${pglite.devices.toLocaleString('en')} devices in one tenant (seeded in ${pglite.seed_seconds} s)\n`,
     );
-    console.log('| case | req/s | p50 ms | p99 ms | PostgreSQL req/s | PGlite ÷ PostgreSQL |');
-    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log(
+      '| case | req/s | p50 ms | p99 ms | PostgreSQL req/s | PGlite ÷ PostgreSQL | event loop block ms (PostgreSQL) |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const r of pglite.cases) {
       console.log(
-        `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.postgres_rps} | ${r.ratio.toFixed(2)} |`,
+        `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.postgres_rps} | ${r.ratio.toFixed(2)} | ` +
+          `${r.event_loop_block_ms ?? 'n/a'} (${r.postgres_event_loop_block_ms ?? 'n/a'}) |`,
       );
     }
     console.log(`\nPGlite ÷ PostgreSQL (geometric mean): ${pglite.ratio.toFixed(2)}`);

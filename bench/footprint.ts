@@ -13,13 +13,16 @@
 // Start time is from spawning the process to the "Outpost is ready" line (printed once it
 // listens); RSS is the server process's VmRSS (Linux /proc) after --settle seconds, and for the
 // demo after its devices are connected. The median of --runs runs is printed as Markdown rows and
-// written to bench/results/footprint.json.
+// written to bench/results/footprint.json. With the demo, the server's longest event loop block
+// during the settle is measured too (bench/event-loop.ts: the simulated devices' traffic, the
+// demo's activity, answered on the event loop that PGlite's queries also run on).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createThrowawayDatabase } from '../packages/server/test/harness';
+import { takeEventLoopDelay, eventLoopArgs } from './event-loop';
 import { machine, writeResult } from './lib';
 
 const { values } = parseArgs({
@@ -65,7 +68,7 @@ if (runtime === 'compiled' && !fs.existsSync(command[0]!)) {
   }
 }
 
-type Sample = { startMs: number; rssMb: number };
+type Sample = { startMs: number; rssMb: number; blockMs: number | null };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -77,7 +80,9 @@ function rssMb(pid: number): number {
 
 async function measure(env: Record<string, string | undefined>, devices: number): Promise<Sample> {
   const started = performance.now();
-  const child = spawn(process.execPath, command, {
+  const probeFile = path.join(env.DATA_DIR!, 'event-loop.json');
+  const probe = eventLoopArgs(probeFile);
+  const child = spawn(process.execPath, [...probe.args, ...command], {
     cwd: root,
     // a variable given as undefined is removed from the child's environment
     env: Object.fromEntries(
@@ -88,6 +93,7 @@ async function measure(env: Record<string, string | undefined>, devices: number)
         LOG_LEVEL: 'info',
         ...(fs.existsSync(webDist) && { WEB_DIST_DIR: webDist }),
         OUTPOST_DEMO_DEVICES: String(devices),
+        ...probe.env,
         ...env,
       }).filter(([, v]) => v !== undefined),
     ),
@@ -114,8 +120,10 @@ async function measure(env: Record<string, string | undefined>, devices: number)
     if (devices > 0) {
       await waitFor(new RegExp(`demo: ${devices} simulated devices connected`));
     }
+    await takeEventLoopDelay(child, probeFile); // from here: the settle's
     await sleep(settleMs);
-    return { startMs, rssMb: rssMb(child.pid!) };
+    const rss = rssMb(child.pid!);
+    return { startMs, rssMb: rss, blockMs: (await takeEventLoopDelay(child, probeFile))?.block_ms ?? null };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -127,7 +135,13 @@ const median = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 };
-const rows: { database: string; case: string; start_ms: number; rss_mb: number }[] = [];
+const rows: {
+  database: string;
+  case: string;
+  start_ms: number;
+  rss_mb: number;
+  event_loop_block_ms: number | null;
+}[] = [];
 for (const kind of databases) {
   const samples: Sample[][] = cases.map(() => []);
   for (let run = 0; run < runs; run++) {
@@ -151,6 +165,10 @@ for (const kind of databases) {
       case: name,
       start_ms: Math.round(median(s.map((x) => x.startMs))),
       rss_mb: Math.round(median(s.map((x) => x.rssMb))),
+      // the longest of the runs' (a block, unlike a size, is the worst case)
+      event_loop_block_ms: s.every((x) => x.blockMs === null)
+        ? null
+        : Math.max(...s.map((x) => x.blockMs ?? 0)),
     });
   });
 }
@@ -169,9 +187,11 @@ console.log(
     .map((x) => x.toFixed(1))
     .join(' ')}\n`,
 );
-console.log('| runtime | database | case | start ms | RSS MB |');
-console.log('|---|---|---|---:|---:|');
+console.log('| runtime | database | case | start ms | RSS MB | event loop block ms (settle) |');
+console.log('|---|---|---|---:|---:|---:|');
 for (const r of rows) {
-  console.log(`| ${runtime} | ${r.database} | ${r.case} | ${r.start_ms} | ${r.rss_mb} |`);
+  console.log(
+    `| ${runtime} | ${r.database} | ${r.case} | ${r.start_ms} | ${r.rss_mb} | ${r.event_loop_block_ms ?? 'n/a'} |`,
+  );
 }
 console.log(`\nwritten to ${file}`);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
@@ -38,6 +39,21 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 // pg_trgm and btree_gin back the substring search indexes (migrations 0004 and 0009); PostgreSQL
 // has them in contrib.
 export const pgliteExtensions = { pg_trgm, btree_gin };
+
+// PGlite's memory (docs/decisions/2026-11-27-embedded-database.md). Its shared_buffers default,
+// 128 MB, lives in the WebAssembly heap and is touched whole at start: 16 MB holds the device
+// list's pages at 10,000 devices, and a miss is a read from the operating system's cache.
+export const pgliteStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
+ * V8 compiles PGlite's hot WebAssembly functions with its optimising compiler on one background
+ * thread per core by default: each thread's allocator keeps the memory of that compilation (about
+ * 60 MB more resident memory after start). One thread keeps one arena. The flag is read when a
+ * compilation starts, so setting it before the first PGlite is enough.
+ */
+function limitWasmCompilationThreads() {
+  v8.setFlagsFromString('--wasm-num-compilation-tasks=1');
+}
 
 export type DatabaseOptions = {
   /** postgres://… uses PostgreSQL; otherwise PGlite. */
@@ -86,9 +102,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (options.pgliteDir) {
       refuseDamagedDir(options.pgliteDir);
     }
+    limitWasmCompilationThreads();
+    const startParams = pgliteStartParams;
     client = options.pgliteDir
-      ? new PGlite(options.pgliteDir, { extensions })
-      : new PGlite({ extensions, loadDataDir: options.pgliteTemplate });
+      ? new PGlite(options.pgliteDir, { extensions, startParams })
+      : new PGlite({ extensions, loadDataDir: options.pgliteTemplate, startParams });
     await client.waitReady;
   } catch (err) {
     releaseLock();
