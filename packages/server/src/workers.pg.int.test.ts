@@ -17,9 +17,9 @@ import { freePort, sleep, startServerProcess, stopWithTest } from '../test/suppo
 import type { ServerProcess } from '../test/support/faults';
 
 // Worker mode (WEB_WORKERS, workers.ts, docs/decisions/2026-11-27-fifty-thousand-agents.md): one
-// instance as several processes on one port. Connections go round robin to the workers, so an
-// agent and the portal sockets following it land on different workers; its status must still
-// reach every one of them (through Redis, as between instances). A kill -9 of the primary ends
+// instance as several processes on one port. The workers accept from the shared socket, so an
+// agent and the portal sockets following it may land on different workers; its status must
+// reach every socket whichever worker holds it (through Redis, as between instances). A kill -9 of the primary ends
 // every worker, as a kill of one process would.
 
 type Envelope<T> = { success: true; data: T };
@@ -107,8 +107,8 @@ describe('one instance as two workers (WEB_WORKERS=2)', () => {
       },
     );
     const agent = await onlineAgent(server.url, creds);
-    // four sockets, taken in turn by the two workers: at least one on the agent's worker and one on the other
-    for (let i = 0; i < 4; i++) {
+    // eight sockets, spread by the kernel over the two workers
+    for (let i = 0; i < 8; i++) {
       const s = connectPortalSocket(server.url, auth);
       sockets.push(s);
       await s.opened;

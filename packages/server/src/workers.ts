@@ -3,8 +3,8 @@
 // Each worker is an instance as in the multi-instance layout (docs/operations.md#running-in-production):
 // its own database pool, its agents' presence and its share of the leased jobs; live updates, commands
 // and presence reach the other workers through the Redis bus, so REDIS_URL and PostgreSQL are required.
-// The primary only forks, hands each accepted connection to the next worker (round robin, Linux's
-// default) and restarts a worker that dies; it opens no database. Worker 1 alone seeds and runs the
+// The primary only forks and restarts a worker that dies; the workers accept from the shared
+// listening socket themselves (SCHED_NONE, below); it opens no database. Worker 1 alone seeds and runs the
 // demo; METRICS_PORT is given to worker 1 and METRICS_PORT + k − 1 to worker k
 // ([decision](../../../docs/decisions/2026-11-27-fifty-thousand-agents.md)).
 import cluster, { type Worker } from 'node:cluster';
@@ -49,6 +49,12 @@ export function runWorkers(
   if (problem) {
     throw new ConfigError(problem);
   }
+  // Each worker accepts from the shared listening socket itself (SCHED_NONE) instead of the primary
+  // accepting every connection and handing it over one IPC round trip at a time: the primary
+  // accepts without backpressure, so a returning fleet's connections piled up in it (18,901 open
+  // files) while slow workers took them one by one and the agents timed out and came again. The
+  // kernel's listen backlog is the backpressure, and a busy worker simply accepts less.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   const workers = new Map<number, Worker>();
   const started = new Set<number>();
   let stopping = false;
