@@ -152,10 +152,18 @@ export type Sim = {
 /** The fleet simulator in its own process. */
 export async function startSim(options: {
   server: string;
-  token: string;
+  /** one enrolment token, or several: device i enrols with tokens[i % n] */
+  token: string | string[];
   devices: number;
   failureRate?: number;
   stepMs?: string;
+  /** the address its agent sockets bind (bench/fleet-scale.ts runs one simulator per address) */
+  localAddress?: string;
+  seed?: number;
+  /** enrolments in flight (the simulator's default 8) */
+  enrollConcurrency?: number;
+  /** machines without installed software (the simulator's --no-software) */
+  noSoftware?: boolean;
 }): Promise<Sim> {
   const events = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-bench-sim-')), 'connections.txt');
   fs.writeFileSync(events, '');
@@ -168,8 +176,7 @@ export async function startSim(options: {
       path.join(repoRoot, 'packages/agent/src/sim/main.ts'),
       '--server',
       options.server,
-      '--token',
-      options.token,
+      ...[options.token].flat().flatMap((t) => ['--token', t]),
       '--devices',
       String(options.devices),
       '--login-chance',
@@ -186,6 +193,10 @@ export async function startSim(options: {
       String(options.failureRate ?? 0),
       '--step-ms',
       options.stepMs ?? '0',
+      ...(options.localAddress ? ['--local-address', options.localAddress] : []),
+      ...(options.seed !== undefined ? ['--seed', String(options.seed)] : []),
+      ...(options.enrollConcurrency ? ['--enroll-concurrency', String(options.enrollConcurrency)] : []),
+      ...(options.noSoftware ? ['--no-software'] : []),
     ],
     {},
     /"enrolled"/,
@@ -248,11 +259,16 @@ export async function until<T>(
 }
 
 /** The server, signed in, with an enrolment token: what both benchmarks start from. */
-export async function startFleetServer(options: { runtime: string; postgres: string }) {
+export async function startFleetServer(options: {
+  runtime: string;
+  postgres: string;
+  /** more server variables (the fleet's WEB_WORKERS, REDIS_URL) */
+  env?: Record<string, string>;
+}) {
   const throwaway = await prepareDatabase(options.postgres);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-bench-fleet-'));
   const port = await freePort();
-  const env = fleetServerEnv(throwaway.url, dataDir, port);
+  const env = fleetServerEnv(throwaway.url, dataDir, port, options.env);
   const server = await startServer(options.runtime, env);
   const base = `http://127.0.0.1:${port}`;
   const session = await signIn(base);

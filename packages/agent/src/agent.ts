@@ -64,6 +64,8 @@ export type AgentOptions = {
   random?: () => number;
   /** an opened socket without a welcome after this long is dropped and retried (default 30 s) */
   welcomeTimeoutMs?: number;
+  /** the local address the agent socket binds (the simulator's; ConnectionOptions.localAddress) */
+  localAddress?: string;
   /** self-update of the packaged agent (update/updater.ts); without it update_agent fails */
   selfUpdate?: SelfUpdatePort;
   /** restarts a deployment asks for (REBOOT steps); the runner's handlers use the same one */
@@ -205,6 +207,7 @@ export function createAgent(options: AgentOptions): Agent {
     backoff: options.backoff,
     random: options.random,
     welcomeTimeoutMs: options.welcomeTimeoutMs,
+    localAddress: options.localAddress,
     hello: async () => {
       const h = await backend.hello();
       known = new Map(h.sessions.map((s) => [s.sessionId, s]));

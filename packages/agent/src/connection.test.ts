@@ -20,13 +20,15 @@ afterEach(async () => {
   wss = null;
 });
 
-async function setUp() {
+async function setUp(options: { localAddress?: string } = {}) {
   wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await new Promise<void>((resolve) => wss!.once('listening', () => resolve()));
   const hellos: unknown[] = [];
   const received: AckedAgentMessage[] = [];
+  const peers: (string | undefined)[] = [];
   let socket: WebSocket | null = null;
-  wss.on('connection', (ws) => {
+  wss.on('connection', (ws, req) => {
+    peers.push(req.socket.remoteAddress);
     socket = ws;
     ws.on('message', (data: Buffer) => {
       const m = JSON.parse(data.toString('utf8')) as { type: string };
@@ -63,13 +65,14 @@ async function setUp() {
         sessions: [],
       }),
     onCommand: () => undefined,
+    ...options,
   });
   connections.push(connection);
   connection.start();
   await waitFor(() => connection.state === 'connected');
   const ack = (m: object) => socket!.send(JSON.stringify({ type: 'ack', ...m }));
   const error = (m: object) => socket!.send(JSON.stringify({ type: 'error', message: 'refused', ...m }));
-  return { connection, outbox, hellos, received, ack, error };
+  return { connection, outbox, hellos, received, ack, error, peers };
 }
 
 async function waitFor(check: () => boolean) {
@@ -125,5 +128,10 @@ describe('agent acknowledgements', () => {
     t.ack({ messageId: 'm-3' });
     await waitFor(() => t.outbox.list().length === 1);
     expect(t.outbox.list().map((m) => m.messageId)).toEqual(['m-1']);
+  });
+
+  it('binds the local address it is given (the simulator spreads a large fleet over 127.0.0.x)', async () => {
+    const { peers } = await setUp({ localAddress: '127.0.0.3' });
+    expect(peers).toEqual(['127.0.0.3']);
   });
 });

@@ -53,6 +53,11 @@ export type ConnectionOptions = {
   random?: () => number;
   /** an opened socket without a welcome after this long is dropped and retried (default 30 s) */
   welcomeTimeoutMs?: number;
+  /**
+   * the local address the socket binds (the simulator spreads large fleets over 127.0.0.2, 127.0.0.3 …:
+   * each source address has its own ephemeral ports); the system's choice without it
+   */
+  localAddress?: string;
 };
 
 const DEFAULT_WELCOME_TIMEOUT_MS = 30_000;
@@ -164,6 +169,7 @@ export class AgentConnection {
       },
       // a server too slow to answer the upgrade counts like one that never welcomes
       handshakeTimeout: Math.min(15_000, this.options.welcomeTimeoutMs ?? DEFAULT_WELCOME_TIMEOUT_MS),
+      ...(this.options.localAddress !== undefined && { localAddress: this.options.localAddress }),
     });
     this.ws = ws;
     let isFatal = false;

@@ -40,6 +40,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
   TRUST_PROXY: z.string().optional(),
+  /** server processes sharing the port (workers.ts); more than 1 needs PostgreSQL and Redis */
+  WEB_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   // Agents and live updates (docs/operations.md#several-instances-and-the-limits-agents-meet)
   AGENT_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   AGENT_PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
@@ -138,6 +140,8 @@ export type Config = {
   databaseUrl?: string;
   redisUrl?: string;
   redisChannelPrefix: string;
+  /** WEB_WORKERS: server processes sharing the port (workers.ts) */
+  webWorkers: number;
   google: { clientId: string | null; jwksUrl: string; issuers: string[] };
   sessionSecret: Uint8Array;
   /** dev sign-in is configured (no Google client id); each request is still checked (devSignInAllowed) */
@@ -300,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL?.trim() || undefined,
     redisChannelPrefix: e.REDIS_CHANNEL_PREFIX,
+    webWorkers: e.WEB_WORKERS,
     google: {
       clientId,
       jwksUrl: e.GOOGLE_JWKS_URL,

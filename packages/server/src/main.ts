@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app';
@@ -5,6 +6,7 @@ import { ConfigError, loadConfig } from './config';
 import { preparePrivateDirs } from './lib/private-dir';
 import { DatabaseDamagedError, DatabaseInUseError, openDatabase } from './db/client';
 import { createDemo } from './modules/demo/demo';
+import { reportReady, runWorkers } from './workers';
 
 // Formats a host for a URL: an IPv6 address goes in brackets.
 const urlOf = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -12,6 +14,15 @@ const urlOf = (host: string, port: number) => `http://${host.includes(':') ? `[$
 async function main() {
   const config = loadConfig();
   preparePrivateDirs(config);
+  if (config.webWorkers > 1 && cluster.isPrimary) {
+    // the primary forks the workers, each of which runs the rest of main() (workers.ts)
+    runWorkers(config, config.webWorkers, (ready, count) =>
+      console.log(
+        `\n  Outpost is ready at ${ready.url}  (database: ${ready.database}, ${count} workers)\n${signInBanner(config)}`,
+      ),
+    );
+    return;
+  }
   const logger: { current?: FastifyBaseLogger } = {}; // the app's, once it exists
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -45,9 +56,12 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const db = database.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL';
-  console.log(
-    `\n  Outpost is ready at ${urlOf(isWildcard ? 'localhost' : config.host, port)}  (database: ${db})\n${signInBanner(config)}`,
-  );
+  const shownUrl = urlOf(isWildcard ? 'localhost' : config.host, port);
+  if (cluster.isWorker) {
+    reportReady({ type: 'outpost-ready', url: shownUrl, database: db });
+  } else {
+    console.log(`\n  Outpost is ready at ${shownUrl}  (database: ${db})\n${signInBanner(config)}`);
+  }
   // The demo's simulated devices talk to this server over its own port, or through the load
   // balancer in front of several instances (OUTPOST_DEMO_FLEET_URL, set by `npm run cluster`).
   await demo?.startFleet(

@@ -71,6 +71,16 @@ export type FleetOptions = {
   timeScale?: number;
   /** reconnect backoff (full jitter); default 0.5 s doubling up to 10 s */
   backoff?: { baseMs: number; capMs: number };
+  /**
+   * the local address every agent socket binds (e.g. 127.0.0.2): one source address has ~28,000
+   * ephemeral ports towards one server, so fleets past that run in several processes, each with its own
+   */
+  localAddress?: string;
+  /**
+   * machines with no installed software: a first inventory then writes only its own device's rows
+   * (the fleet's software counts are shared rows every new machine's first inventory updates)
+   */
+  noSoftware?: boolean;
   /** enrolments in flight at once (default 8); each agent connects as soon as it is enrolled */
   enrollConcurrency?: number;
   /** called as each agent is enrolled and started (progress, connection events) */
@@ -103,6 +113,9 @@ function makeDevices(options: FleetOptions, rng: ReturnType<typeof createRng>) {
     });
     if (options.variety) {
       shapeDemoDevice(device);
+    }
+    if (options.noSoftware) {
+      device.software = [];
     }
     return { device, slot };
   });
@@ -172,6 +185,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         // A restarted server is found within 10 s (a refused connection costs the server
         // nothing); once it answers, its upgrade budget paces the fleet with Retry-After.
         backoff: options.backoff ?? { baseMs: 500, capMs: 10_000 },
+        localAddress: options.localAddress,
       });
     const sim: SimulatedAgent = {
       device,

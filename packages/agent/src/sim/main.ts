@@ -8,6 +8,7 @@ import type { SimulatedAgent } from './simulated-agent';
 // npm run sim -- --server URL --token T --devices N [--seed S] [--tick-ms MS]
 //   [--failure-rate 0.05] [--step-ms 1000-4000] [--login-chance 0.3] [--disconnect-chance 0.01]
 //   [--enroll-concurrency 8] [--report-ms 30000] [--events FILE] [--faults hotCpu=0.1,…]
+//   [--local-address 127.0.0.2] [--no-software]
 
 // Warnings are counted and summarised with each report: ten thousand agents waiting for a
 // restarted server would otherwise print tens of thousands of lines.
@@ -37,6 +38,8 @@ async function main() {
       'report-ms': { type: 'string', default: '30000' },
       events: { type: 'string' },
       faults: { type: 'string' },
+      'local-address': { type: 'string' },
+      'no-software': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -48,6 +51,9 @@ async function main() {
         '         [--login-chance 0.3] [--disconnect-chance 0.01] (per device and tick)\n' +
         '         [--enroll-concurrency 8] (enrolments in flight; each agent connects once enrolled)\n' +
         '         [--report-ms 30000] (a JSON progress line this often)\n' +
+        '         [--local-address 127.0.0.2] (the address the agent sockets bind: one per simulator process\n' +
+        "          when a fleet needs more than one address's ephemeral ports)\n" +
+        '         [--no-software] (machines without installed software: cheaper first inventories)\n' +
         '         [--events FILE] (appends the time, in epoch ms, of every connection the fleet makes)\n' +
         `         [--faults name=share,…] (monitoring faults, shares 0 to 1: ${SIM_FAULT_NAMES.join(', ')};\n` +
         '          failingCheck=<check id> fails that check everywhere; none by default)',
@@ -100,6 +106,8 @@ async function main() {
     failureRate,
     stepDurationMs,
     ...(values.faults !== undefined && { faults: parseSimFaults(values.faults) }),
+    ...(values['local-address'] !== undefined && { localAddress: values['local-address'] }),
+    noSoftware: values['no-software'],
     log,
     onAgent: (a) => {
       enrolled++;

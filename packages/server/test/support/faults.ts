@@ -170,7 +170,12 @@ export type ServerProcess = {
  * The real server (main.ts through tsx) as a child process on `port`, resolved once /api/health
  * answers 200. `env` is the server's environment (DATABASE_URL, DATA_DIR, …).
  */
-export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(
+  port: number,
+  env: Record<string, string>,
+  /** how long it may take to answer (several workers start slower on a loaded machine) */
+  timeoutMs = 45_000,
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER_MAIN], {
     env: {
       ...process.env,
@@ -192,7 +197,7 @@ export async function startServerProcess(port: number, env: Record<string, strin
   process.on('exit', killNow); // never outlives the test run
   child.once('exit', () => process.off('exit', killNow));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 45_000;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) {
       throw new Error(`the server exited (${child.exitCode}):\n${out}`);
