@@ -9,6 +9,8 @@
 //            --explain (EXPLAIN ANALYZE every captured statement into bench/results/api-explain.txt)
 //            --capture-only (seed and capture, print the statements, no load)
 //            --devices N --total N --tenants N (other sizes)
+//            --before DIR (the server of another checkout beside this one: before ÷ floor per case,
+//            into bench/results/api-floor-ratio.json)
 //            --pglite (then the device list cases on the server over PGlite, with the measured tenant
 //            alone, and PGlite ÷ PostgreSQL per case)
 //
@@ -46,6 +48,7 @@ import {
   wavesOf,
 } from './api-parts';
 import type { Captured } from './api-parts';
+import { comparableRatio, measureCase, printBeforeAfter, startBefore } from './api-measure';
 import { eventLoopArgs, takeEventLoopDelay } from './event-loop';
 import { freePort, geometricMean, load, machine, repoRoot, startChild, writeResult } from './lib';
 
@@ -66,21 +69,17 @@ const { values } = parseArgs({
     pglite: { type: 'boolean', default: false },
     // EXPLAIN (ANALYZE, BUFFERS) every captured statement into bench/results/api-explain.txt
     explain: { type: 'boolean', default: false },
+    // a checkout of the code before a change, its server measured beside this one (api-measure.ts)
+    before: { type: 'string' },
   },
 });
 const quick = values.quick;
 const size = quick
   ? { devices: 10_000, total: 100_000, others: 9 }
   : { devices: 100_000, total: 1_000_000, others: 99 };
-if (values.devices) {
-  size.devices = Number(values.devices);
-}
-if (values.total) {
-  size.total = Number(values.total);
-}
-if (values.tenants) {
-  size.others = Number(values.tenants) - 1;
-}
+size.devices = Number(values.devices ?? size.devices);
+size.total = Number(values.total ?? size.total);
+size.others = values.tenants ? Number(values.tenants) - 1 : size.others;
 const seconds = Number(values.duration ?? (quick ? 3 : 10));
 const warmupSeconds = quick ? 1 : 2;
 const connections = Number(values.connections);
@@ -181,26 +180,32 @@ try {
   // with BENCH_SERVER_NODE_ARGS ("--cpu-prof --cpu-prof-dir=…"), as the fleet benchmarks (docs/development.md#benchmarks)
   const serverArgs = serverNodeArgs(runtime);
   const serverPort = await freePort();
+  const serverEnv = (port: number, dir = config.dataDir) => ({
+    DATABASE_URL: throwaway.url,
+    SESSION_SECRET,
+    DATA_DIR: dir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    OUTPOST_DEMO: '0',
+    // no agent is connected: the seeded fleet stays as seeded (bench/api-seed.ts)
+    AGENT_PRESENCE_GRACE_MS: '3600000',
+  });
   // the server's longest event loop block per case (bench/event-loop.ts)
   const probeFile = path.join(config.dataDir, 'event-loop.json');
   const probe = eventLoopArgs(probeFile);
   const server = await startChild(
     [...probe.args, ...serverArgs],
-    {
-      ...probe.env,
-      DATABASE_URL: throwaway.url,
-      SESSION_SECRET,
-      DATA_DIR: config.dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(serverPort),
-      LOG_LEVEL: 'warn',
-      OUTPOST_DEMO: '0',
-      // no agent is connected: the seeded fleet stays as seeded (bench/api-seed.ts)
-      AGENT_PRESENCE_GRACE_MS: '3600000',
-    },
+    { ...probe.env, ...serverEnv(serverPort) },
     /Outpost is ready at/,
   );
   children.push(server);
+  const before = values.before
+    ? await startBefore(values.before, (port) => serverEnv(port, path.join(config.dataDir, 'before')), log)
+    : null;
+  if (before) {
+    children.push(before.child);
+  }
   const floorPort = await freePort();
   const floor = await startChild(
     ['--import', 'tsx', path.join(repoRoot, 'bench/api-floor.ts')],
@@ -210,41 +215,22 @@ try {
   children.push(floor);
   log(`server (${runtime}) on :${serverPort}, floor on :${floorPort}`);
 
-  // ---- 4. load, one case at a time, Outpost then the floor
-  // CPU time of a process (user + system, /proc/<pid>/stat, clock ticks of 10 ms): per request,
-  // it is what the process itself spends, which the machine's other load disturbs far less than
-  // latency (Linux only; null elsewhere)
-  const cpuMs = (pid: number | undefined): number | null => {
-    try {
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * 10;
-    } catch {
-      return null;
-    }
-  };
+  // ---- 4. load, one case at a time: Outpost, the code before (--before), then the floor
+  const measureOptions = { connections, seconds, warmupSeconds, headers: auth, log };
   const results = [];
   for (const c of cases) {
     const run = async (port: number, pid: number | undefined) => {
-      const url = `http://127.0.0.1:${port}${c.path}`;
       const isServer = port === serverPort;
-      await load(url, { connections, seconds: warmupSeconds, headers: auth });
-      await (isServer && takeEventLoopDelay(server.process, probeFile)); // the warm-up's, left out
-      const before = cpuMs(pid);
-      const r = await load(url, { connections, seconds, headers: auth });
-      const after = cpuMs(pid);
+      const r = await measureCase(`http://127.0.0.1:${port}${c.path}`, pid, {
+        ...measureOptions,
+        // the warm-up's longest block is left out
+        afterWarmup: isServer ? () => takeEventLoopDelay(server.process, probeFile) : undefined,
+      });
       const delay = isServer ? await takeEventLoopDelay(server.process, probeFile) : null;
-      if (r.non2xx + r.errors > 0) {
-        // reported (a request slower than autocannon's 10 s timeout is an error), not fatal
-        log(`${c.name} on :${port}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
-      }
-      const cpu = before !== null && after !== null && r.requests > 0 ? (after - before) / r.requests : null;
-      return {
-        ...r,
-        cpu_ms_per_request: cpu === null ? null : Number(cpu.toFixed(3)),
-        event_loop_block_ms: delay?.block_ms ?? null,
-      };
+      return { ...r, event_loop_block_ms: delay?.block_ms ?? null };
     };
     const outpost = await run(serverPort, server.process.pid);
+    const old = before ? await run(before.port, before.child.process.pid) : null;
     const bare = await run(floorPort, floor.process.pid);
     const row = {
       name: c.name,
@@ -264,6 +250,12 @@ try {
       statements: plan[c.path]!.flat().length,
       response_bytes: responseBytes[c.path],
       ...serialise[c.path],
+      ...(old && {
+        before_rps: Math.round(old.rps),
+        before_p99_ms: old.p99_ms,
+        before_ratio: Number((old.rps / bare.rps).toFixed(3)),
+        before_cpu_ms_per_request: old.cpu_ms_per_request,
+      }),
     };
     results.push(row);
     log(
@@ -307,9 +299,15 @@ try {
 
   const ratios = results.map((r) => r.ratio).filter((x) => Number.isFinite(x) && x > 0);
   const floorRatio = Number(geometricMean(ratios).toFixed(3));
-  const file = writeResult('api', {
+  const file = writeResult(before ? 'api-floor-ratio' : 'api', {
     cases: results,
     floor_ratio: floorRatio,
+    // the seven cases where the floor runs the same work (the overview's are reported apart)
+    floor_ratio_comparable: comparableRatio(results, (r) => r.ratio),
+    ...(before && {
+      before: values.before,
+      before_floor_ratio_comparable: comparableRatio(results, (r) => r.before_ratio),
+    }),
     quick,
     size: { tenant_devices: size.devices, total_devices: size.total, tenants: size.others + 1 },
     seed_seconds: Number(seeded.seconds.toFixed(1)),
@@ -339,6 +337,9 @@ try {
         `${r.cpu_ms_per_request ?? 'n/a'} | ${r.floor_cpu_ms_per_request ?? 'n/a'} | ` +
         `${((r.response_bytes ?? 0) / 1024).toFixed(1)} KiB | ${r.zod_encode_and_stringify_ms ?? 'n/a'} | ${r.stringify_ms} |`,
     );
+  }
+  if (before) {
+    printBeforeAfter(results);
   }
   if (pglite) {
     console.log(

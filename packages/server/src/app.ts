@@ -11,7 +11,7 @@ import { WS_MAX_PAYLOAD_BYTES } from '@outpost/contract/limits';
 import { fastifyTrustProxy } from './config';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { bindCallerToLog, loggerOptions, requestIdGenerator } from './lib/logger';
+import { bindCallerToLog, loggerOptions, requestIdGenerator, requestLoggerFactory } from './lib/logger';
 import { accessPlugin, declaredAccess } from './plugins/access';
 import { authPlugin } from './plugins/auth';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors';
@@ -183,6 +183,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // Behind a trusted proxy its X-Request-Id when that is a plain id (lib/logger.ts), else our own.
     genReqId: requestIdGenerator(config.trustProxy !== false),
+    // the request id on the lines written only (lib/logger.ts)
+    childLoggerFactory: requestLoggerFactory,
     // Requests refused before any route runs answer in the envelope too (plugins/errors.ts).
     frameworkErrors,
     clientErrorHandler,

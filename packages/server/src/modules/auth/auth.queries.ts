@@ -3,8 +3,9 @@ import { DEFAULT_NOTIFICATION_PREFS } from '@outpost/contract/auth';
 import type { SessionUser } from '@outpost/contract/auth';
 import type { Db } from '../../db/client';
 import { sessions, tenants, users, userSites } from '../../db/schema/index';
-import { statementCache } from '../../lib/db';
+import { statementCache, withRowMapper } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
+import type { RequestContext } from '../../lib/context';
 import { inTenant, inTenantPlaceholders, tenantOnly } from '../../lib/scope';
 
 const membershipColumns = {
@@ -78,6 +79,30 @@ export async function listDevLoginUsers(db: Db, limit = 50) {
   return [...byEmail.values()].slice(0, limit);
 }
 
+/** The session check's row: the context of the request, but for what the request itself adds. */
+type SessionMember = Omit<RequestContext, 'siteIds' | 'ip' | 'userAgent'> & { sessionId: string };
+
+/**
+ * Run on every request: its one row is built from the driver's array (lib/db withRowMapper), in
+ * the order of the select below, not through drizzle's mapping of the joined columns.
+ */
+const sessionMemberOfRows = (rows: unknown[][]): SessionMember | null => {
+  const r = rows[0];
+  return r === undefined
+    ? null
+    : {
+        sessionId: r[0] as string,
+        identityId: r[1] as number,
+        userId: r[2] as number,
+        tenantId: r[3] as number,
+        email: r[4] as string,
+        name: r[5] as string | null,
+        role: r[6] as SessionMember['role'],
+        siteAccessType: r[7] as SessionMember['siteAccessType'],
+        tenantName: r[8] as string,
+      };
+};
+
 /**
  * The live membership behind a session token (read on every request, so a deleted user or a
  * changed role takes effect at once): one primary-key join. Every API request runs it, so it is
@@ -86,34 +111,37 @@ export async function listDevLoginUsers(db: Db, limit = 50) {
  * condition is the placeholder form of lib/scope's inTenant.
  */
 const sessionMemberStatement = statementCache((db) =>
-  db
-    .select({
-      sessionId: sessions.id,
-      identityId: sessions.identityId,
-      userId: users.id,
-      tenantId: users.tenantId,
-      email: users.email,
-      name: users.name,
-      role: users.role,
-      siteAccessType: users.siteAccessType,
-      tenantName: tenants.tenantName,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .innerJoin(tenants, eq(tenants.id, users.tenantId))
-    .where(
-      and(
-        eq(sessions.id, sql.placeholder('sessionId')),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, sql`now()`),
-        // the session's identity still owns the membership (it is never rebound, but say so)
-        eq(users.identityId, sessions.identityId),
-        inTenantPlaceholders(users),
-        eq(users.id, sql.placeholder('userId')),
-      ),
-    )
-    .limit(1)
-    .prepare('outpost_session_member_v2'),
+  withRowMapper(
+    db
+      .select({
+        sessionId: sessions.id,
+        identityId: sessions.identityId,
+        userId: users.id,
+        tenantId: users.tenantId,
+        email: users.email,
+        name: users.name,
+        role: users.role,
+        siteAccessType: users.siteAccessType,
+        tenantName: tenants.tenantName,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .innerJoin(tenants, eq(tenants.id, users.tenantId))
+      .where(
+        and(
+          eq(sessions.id, sql.placeholder('sessionId')),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, sql`now()`),
+          // the session's identity still owns the membership (it is never rebound, but say so)
+          eq(users.identityId, sessions.identityId),
+          inTenantPlaceholders(users),
+          eq(users.id, sql.placeholder('userId')),
+        ),
+      )
+      .limit(1)
+      .prepare('outpost_session_member_v2'),
+    sessionMemberOfRows,
+  ),
 );
 
 /** The membership behind a live (not revoked, not expired) session, or null. */
@@ -121,8 +149,7 @@ export async function findSessionMember(
   db: Reader,
   claims: { userId: number; tenantId: number; sessionId: string },
 ) {
-  const [row] = await sessionMemberStatement(db, 'member').execute(claims);
-  return row ?? null;
+  return sessionMemberStatement(db, 'member').execute(claims);
 }
 
 /** The sites a user with site_access_type 'specific' was given. */

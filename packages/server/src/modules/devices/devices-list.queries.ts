@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { DeviceListFilters, DeviceListItem, SiteOption } from '@outpost/contract/devices';
 import { deviceCounts, devices, sites } from '../../db/schema/index';
-import { statementCache, UNNAMED_STATEMENT } from '../../lib/db';
+import { statementCache, UNNAMED_STATEMENT, withRowMapper } from '../../lib/db';
 import type { Executor, Reader } from '../../lib/db';
 import { inScope, inScopePlaceholders, isSiteLimited, scopeValues, sitesInScope } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
@@ -19,7 +19,7 @@ import {
 } from './devices-list-shape.queries';
 import type { ListFilters, ListShape } from './devices-list-shape.queries';
 import { resolveFieldDefault, smallestSetSize } from './devices-list-sets.queries';
-import { deviceColumns, deviceListColumns, toListItem } from './devices.queries';
+import { deviceColumns, deviceListColumns, LIST_COLUMN_COUNT, listItemOfRow } from './devices.queries';
 import type { DeviceSelection } from './devices.queries';
 
 // The devices API's queries. Queries only query; every one takes the caller's scope and builds
@@ -160,13 +160,18 @@ const pageStatement = statementCache((db, key) => {
     .limit(p('limit'))
     .offset(p('offset'))
     .as('page_ids');
-  return db
+  const prepared = db
     .select({ ...deviceListColumns, total: isCounted(shape) ? sql<number>`0` : countersTotal(shape) })
     .from(devices)
     .innerJoin(pageIds, eq(pageIds.id, devices.id))
     .leftJoin(sites, eq(sites.id, devices.siteId))
     .orderBy(...listOrder)
     .prepare(UNNAMED_STATEMENT);
+  // the items straight from the driver's rows, and the total of the first (none past the end)
+  return withRowMapper(prepared, (rows) => ({
+    items: rows.map(listItemOfRow),
+    total: rows[0]?.[LIST_COLUMN_COUNT] as number | undefined,
+  }));
 });
 
 const searchCountStatement = statementCache((db, key) =>
@@ -233,25 +238,25 @@ export async function listDevices(
       }
     }
     if (total !== undefined) {
-      const rows = await pageOf(pageKey, forward);
+      const { items } = await pageOf(pageKey, forward);
       // a full page lies within the known total; a short one ends exactly at it
-      const end = forward.offset + rows.length;
+      const end = forward.offset + items.length;
       const agrees =
-        rows.length === f.limit ? end <= total : end === total && (rows.length > 0 || f.page === 1);
+        items.length === f.limit ? end <= total : end === total && (items.length > 0 || f.page === 1);
       if (agrees || searchTotal === undefined) {
         return {
-          rows: rows.map(toListItem),
+          rows: items,
           total,
           isSearchCounted: searchTotal === undefined,
           setSize: size,
         };
       }
     }
-    const [rows, [counted]] = await Promise.all([
+    const [{ items }, [counted]] = await Promise.all([
       pageOf(pageKey, forward),
       searchCountStatement(db, pageKey).execute(values),
     ]);
-    return { rows: rows.map(toListItem), total: counted?.n ?? 0, isSearchCounted: true, setSize: size };
+    return { rows: items, total: counted?.n ?? 0, isSearchCounted: true, setSize: size };
   }
   if (forward.offset >= backwardFromRows) {
     const known = await countFromCounters(db, ctx, f);
@@ -260,16 +265,16 @@ export async function listDevices(
     }
     if (forward.offset >= known / 2) {
       const limit = Math.min(f.limit, known - forward.offset);
-      const rows = await page({ limit, offset: known - forward.offset - limit, isBackward: true });
-      if (rows[0]?.total === known) {
-        return { rows: rows.map(toListItem), total: known };
+      const backward = await page({ limit, offset: known - forward.offset - limit, isBackward: true });
+      if (backward.total === known) {
+        return { rows: backward.items, total: known };
       }
     }
   }
-  const rows = await page(forward);
+  const { items, total } = await page(forward);
   // past the last page there is no row to carry the total (page 1 empty: nothing matches)
-  const counted = rows[0]?.total ?? (f.page > 1 ? await countFromCounters(db, ctx, f) : 0);
-  return { rows: rows.map(toListItem), total: counted };
+  const counted = total ?? (f.page > 1 ? await countFromCounters(db, ctx, f) : 0);
+  return { rows: items, total: counted };
 }
 
 /** A numeric id or a device guid. */
@@ -327,21 +332,23 @@ export async function listSiteOptions(db: Reader, ctx: Scope): Promise<SiteOptio
 }
 
 const recentDevicesStatement = statementCache((db, key) =>
-  db
-    .select(deviceListColumns)
-    .from(devices)
-    .leftJoin(sites, eq(sites.id, devices.siteId))
-    .where(inScopePlaceholders(devices, key === 'sites'))
-    .orderBy(sql`${devices.lastSeen} desc nulls last`, sql`${devices.id} desc nulls last`)
-    .limit(p('limit'))
-    .prepare(UNNAMED_STATEMENT),
+  withRowMapper(
+    db
+      .select(deviceListColumns)
+      .from(devices)
+      .leftJoin(sites, eq(sites.id, devices.siteId))
+      .where(inScopePlaceholders(devices, key === 'sites'))
+      .orderBy(sql`${devices.lastSeen} desc nulls last`, sql`${devices.id} desc nulls last`)
+      .limit(p('limit'))
+      .prepare(UNNAMED_STATEMENT),
+    (rows) => rows.map(listItemOfRow),
+  ),
 );
 
 /** The devices seen most recently (the dashboard's "recent devices"). */
 export async function recentDevices(db: Reader, ctx: Scope, limit: number): Promise<DeviceListItem[]> {
   const statement = recentDevicesStatement(db, isSiteLimited(ctx) ? 'sites' : 'tenant');
-  const rows = await statement.execute({ ...scopeValues(ctx), limit });
-  return rows.map(toListItem);
+  return statement.execute({ ...scopeValues(ctx), limit });
 }
 
 /** Deletes these devices, within the caller's scope; returns the ids really deleted. */

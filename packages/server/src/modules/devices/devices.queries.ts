@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Device, DeviceListItem } from '@outpost/contract/devices';
 import { devices, sites } from '../../db/schema/index';
+import { isoOfTimestamp } from '../../lib/db';
 import type { Reader } from '../../lib/db';
 import { canSeeSite, inScope, inTenant, tenantOnly } from '../../lib/scope';
 import type { Scope } from '../../lib/scope';
@@ -85,6 +86,43 @@ export function toListItem(r: DeviceListSelection): DeviceListItem {
     manufacturer: r.manufacturer,
     model: r.model,
     last_inventory_update: iso(r.lastInventoryUpdate),
+  };
+}
+
+/** Where each of deviceListColumns is in a row the driver sends (drizzle selects them in key order). */
+const at = Object.fromEntries(Object.keys(deviceListColumns).map((key, i) => [key, i])) as Record<
+  keyof typeof deviceListColumns,
+  number
+>;
+/** How many columns deviceListColumns are: a statement's own columns come after them. */
+export const LIST_COLUMN_COUNT = Object.keys(deviceListColumns).length;
+const isoOrNull = (v: unknown) => (v === null ? null : isoOfTimestamp(v));
+
+/**
+ * toListItem from the driver's array row of a statement that selects deviceListColumns first
+ * (lib/db withRowMapper): the same item without drizzle's mapping (integers arrive as numbers,
+ * text as strings, timestamps as PostgreSQL's text).
+ */
+export function listItemOfRow(r: unknown[]): DeviceListItem {
+  return {
+    id: r[at.id] as number,
+    device_guid: r[at.deviceGuid] as string,
+    hostname: r[at.hostname] as string | null,
+    ip_address: r[at.ipAddress] as string | null,
+    os_type: r[at.osType] as string | null,
+    os_version: r[at.osVersion] as string | null,
+    architecture: r[at.architecture] as string | null,
+    status: r[at.status] as DeviceListItem['status'],
+    last_seen: isoOrNull(r[at.lastSeen]),
+    agent_version: r[at.agentVersion] as string | null,
+    site_id: r[at.siteId] as number | null,
+    site_name: r[at.siteName] as string | null,
+    serial_number: r[at.serialNumber] as string | null,
+    created_at: isoOfTimestamp(r[at.createdAt]),
+    updated_at: isoOfTimestamp(r[at.updatedAt]),
+    manufacturer: r[at.manufacturer] as string | null,
+    model: r[at.model] as string | null,
+    last_inventory_update: isoOrNull(r[at.lastInventoryUpdate]),
   };
 }
 
