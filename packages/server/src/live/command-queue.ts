@@ -66,6 +66,11 @@ export type CommandQueue = {
     commandId: string,
     outcome: { status: 'completed' | 'failed'; error: string | null },
   ): Promise<boolean>;
+  /** finishCommand for many commands in one statement; answers, per end, whether it was unfinished. */
+  finishCommands(
+    tx: Executor,
+    ends: { deviceId: number; commandId: string; status: 'completed' | 'failed'; error: string | null }[],
+  ): Promise<boolean[]>;
   /**
    * Withdraws commands not yet offered to their devices, in the caller's transaction (a halted
    * rollout's wave, docs/product/rollouts.md#gates); answers the ids withdrawn.
@@ -306,6 +311,17 @@ export function createCommandQueue(deps: {
     async finishCommand(tx, deviceId, commandId, outcome) {
       const row = await completeCommand(tx, { deviceId, commandId, ...outcome, result: null });
       return row !== null;
+    },
+    async finishCommands(tx, ends) {
+      const out: boolean[] = [];
+      for (let i = 0; i < ends.length; i += BATCH_SIZE) {
+        const rows = await completeCommands(
+          tx,
+          ends.slice(i, i + BATCH_SIZE).map((e) => ({ ...e, result: null })),
+        );
+        out.push(...rows.map((r) => r !== null));
+      }
+      return out;
     },
     withdrawCommands: (tx, commandIds, error) => withdrawPendingCommands(tx, commandIds, error),
     findCommand: (commandId) => (isUuid(commandId) ? findCommand(db, commandId) : Promise.resolve(null)),

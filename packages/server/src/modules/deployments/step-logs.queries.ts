@@ -76,18 +76,6 @@ export const closeRunningLogs = (ended: SQL) => sql`
   from ${ended} as e(id, status, error_message)
   where l.device_deployment_id = e.id and l.status = 'running'`;
 
-/** Attempts still shown running when their device deployment ends are closed with it. */
-export async function closeRunningStepLogs(
-  tx: Executor,
-  deviceDeploymentId: number,
-  status: JobStatus,
-  errorMessage: string | null,
-) {
-  await tx.execute(
-    closeRunningLogs(sql`(values (${deviceDeploymentId}::int, ${status}::text, ${errorMessage}::text))`),
-  );
-}
-
 /** A device row's attempts close cancelled when the row completed, else with the row's status. */
 export const attemptStatus = (rowStatus: SQL) =>
   sql`case when ${rowStatus} = 'completed' then 'cancelled' else ${rowStatus} end`;
