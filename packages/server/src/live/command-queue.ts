@@ -172,13 +172,31 @@ function createResultWaiter(deps: { db: Db; bus: Bus; log: FastifyBaseLogger }) 
   return { waitForResult, close: unsubscribe };
 }
 
-export function createCommandQueue(deps: {
+/** CommandQueue.finishCommands: one statement per BATCH_SIZE commands. */
+async function finishCommands(
+  tx: Executor,
+  ends: Parameters<CommandQueue['finishCommands']>[1],
+): Promise<boolean[]> {
+  const out: boolean[] = [];
+  for (let i = 0; i < ends.length; i += BATCH_SIZE) {
+    const rows = await completeCommands(
+      tx,
+      ends.slice(i, i + BATCH_SIZE).map((e) => ({ ...e, result: null })),
+    );
+    out.push(...rows.map((r) => r !== null));
+  }
+  return out;
+}
+
+export type CommandQueueDeps = {
   db: Db;
   bus: Bus;
   log: FastifyBaseLogger;
   /** where agents' results and step progress go (the deployment engine) */
   reports: AgentReports;
-}): CommandQueue & CommandDelivery {
+};
+
+export function createCommandQueue(deps: CommandQueueDeps): CommandQueue & CommandDelivery {
   const { db, bus, log, reports } = deps;
   const results = createResultWaiter({ db, bus, log });
 
@@ -312,17 +330,7 @@ export function createCommandQueue(deps: {
       const row = await completeCommand(tx, { deviceId, commandId, ...outcome, result: null });
       return row !== null;
     },
-    async finishCommands(tx, ends) {
-      const out: boolean[] = [];
-      for (let i = 0; i < ends.length; i += BATCH_SIZE) {
-        const rows = await completeCommands(
-          tx,
-          ends.slice(i, i + BATCH_SIZE).map((e) => ({ ...e, result: null })),
-        );
-        out.push(...rows.map((r) => r !== null));
-      }
-      return out;
-    },
+    finishCommands,
     withdrawCommands: (tx, commandIds, error) => withdrawPendingCommands(tx, commandIds, error),
     findCommand: (commandId) => (isUuid(commandId) ? findCommand(db, commandId) : Promise.resolve(null)),
     offer,

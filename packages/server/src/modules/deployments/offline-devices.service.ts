@@ -14,7 +14,7 @@ import type { RequestContext } from '../../lib/context';
 import type { DeploymentEngine } from './engine/deployment-engine';
 import { isTerminal } from './engine/job-updates';
 import { findJob, listDeviceDeployments, toJob } from './deployments.queries';
-import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
+import type { JobRow } from './deployments.queries';
 import { announceEnded, endDeviceParts } from './end-device-deployment';
 import { offlineWaitOf } from './offline-wait';
 import { offlineWaitsOf } from './offline-waits.queries';

@@ -1,7 +1,6 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { INT4_MAX } from '@outpost/contract/input';
-import type { JobStatus } from '@outpost/contract/live';
 import type { StepLog } from '@outpost/contract/deployments';
 import { deploymentStepLogs } from '../../db/schema/index';
 import type { Executor } from '../../lib/db';
