@@ -151,11 +151,12 @@ async function dispatchAndResults(setup: Setup, ids: number[], live: number, cpu
   await until(
     async () => {
       const c = await jobCounts(db, jobIds);
-      return c.results >= expected ? c : null;
+      // and every job dispatched, so the dispatch figure covers all of them
+      return c.results >= expected && c.created >= ids.length ? c : null;
     },
     quick ? 600_000 : 1_800_000,
     250,
-    'every live agent’s step results',
+    'every live agent’s step results and every command row',
   );
   const cpu1 = cpuAt();
   await sleep(DB_STATS_SETTLE_MS);
