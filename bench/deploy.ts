@@ -29,6 +29,7 @@ import {
   until,
   wallMs,
 } from './fleet-setup';
+import { dbSnapshot, dbWork, DB_STATS_SETTLE_MS } from './db-work';
 import { machine, writeResult } from './lib';
 
 const { values } = parseArgs({
@@ -93,6 +94,7 @@ try {
   // time on a shared machine
   const cpuAt = () => ({ server: cpuSeconds(setup.server.process.pid!), sim: cpuSeconds(sim!.process.pid!) });
   const cpu0 = cpuAt();
+  const db0 = await dbSnapshot(db);
   const postedAt = wallMs();
   const posts = chunks.map(async (device_ids, i) => {
     const job = await api<{ id: number }>(base, 'POST', '/api/customer/deployments', session.token, {
@@ -138,6 +140,8 @@ try {
     'every job finished',
   );
   const cpu1 = cpuAt();
+  await sleep(DB_STATS_SETTLE_MS);
+  const db1 = await dbSnapshot(db);
   // the server's own timestamps (same machine, same clock) beside the polled ones
   const stamps = await db.query<{ last_sent: Date; first_result: Date; last_result: Date; last_job: Date }>(
     `select
@@ -225,6 +229,8 @@ try {
     ),
     step_results_peak_per_s: round(peakPerSecond),
     completed_devices: completedDevices,
+    // rows written per device, commits per device, PostgreSQL's CPU (db-work.ts; read after a pause)
+    database_per_device: dbWork(db0, db1, completedDevices),
     counters_exact: countersExact,
     counters: counters.rows.map((r) => ({
       job: r.id,
@@ -262,6 +268,13 @@ try {
   );
   console.log(
     `| CPU over the deploy window | server ${result.server_cpu_s} s, simulator ${result.sim_cpu_s} s | |`,
+  );
+  console.log(
+    `| database per device | ${Object.entries(result.database_per_device.rows_per_unit)
+      .map(([t, c]) => `${t} +${c.ins} ~${c.upd} (HOT ${c.hot}) -${c.del}`)
+      .join(
+        '; ',
+      )}; ${result.database_per_device.commits_per_unit} commits; PostgreSQL CPU ${result.database_per_device.postgres_cpu_s} s | |`,
   );
   console.log(
     `| counters equal the device rows | ${countersExact ? 'yes' : 'NO'} (${completedDevices} completed of ${ids.length} Windows agents) | exact |`,

@@ -24,6 +24,7 @@ import {
   until,
   wallMs,
 } from './fleet-setup';
+import { dbSnapshot, dbWork, DB_STATS_SETTLE_MS } from './db-work';
 import { machine, writeResult } from './lib';
 
 const { values } = parseArgs({
@@ -63,6 +64,7 @@ try {
 
   const cpuAt = () => ({ server: cpuSeconds(setup.server.process.pid!), sim: cpuSeconds(sim!.process.pid!) });
   const cpu0 = cpuAt();
+  const db0 = await dbSnapshot(db);
   const postedAt = wallMs();
   const run = await api<{ job_id: number; devices: number }>(
     base,
@@ -105,6 +107,8 @@ try {
     'the run finished',
   );
   const cpu1 = cpuAt();
+  await sleep(DB_STATS_SETTLE_MS);
+  const db1 = await dbSnapshot(db);
   const stamps = await db.query<{ last_sent: Date; first_result: Date; last_result: Date }>(
     `select
        (select max(sent_at) from device_commands where tenant_id = $1 and kind = 'run_script') as last_sent,
@@ -148,6 +152,8 @@ try {
       counters.completed_devices + counters.failed_devices === Number(counters.rows),
     server_cpu_s: round(cpu1.server - cpu0.server, 2),
     sim_cpu_s: round(cpu1.sim - cpu0.sim, 2),
+    // rows written per result, commits per result, PostgreSQL's CPU (db-work.ts; read after a pause)
+    database: dbWork(db0, db1, results),
     machine: machine(),
   };
   const file = writeResult('scripts', result);
@@ -165,6 +171,13 @@ try {
   );
   console.log(`| run finished | ${result.run_complete_s} s | |`);
   console.log(`| CPU over the run | server ${result.server_cpu_s} s, simulator ${result.sim_cpu_s} s | |`);
+  console.log(
+    `| database per result | ${Object.entries(result.database.rows_per_unit)
+      .map(([t, c]) => `${t} +${c.ins} ~${c.upd} (HOT ${c.hot}) -${c.del}`)
+      .join(
+        '; ',
+      )}; ${result.database.commits_per_unit} commits; PostgreSQL CPU ${result.database.postgres_cpu_s} s | |`,
+  );
   console.log(`| counters equal the device rows | ${result.counters_exact ? 'yes' : 'NO'} | exact |`);
   console.log(`\nwritten to ${file}`);
   if (!result.counters_exact) {

@@ -66,6 +66,11 @@ export type CommandQueue = {
     commandId: string,
     outcome: { status: 'completed' | 'failed'; error: string | null },
   ): Promise<boolean>;
+  /** finishCommand for many commands in one statement; answers, per end, whether it was unfinished. */
+  finishCommands(
+    tx: Executor,
+    ends: { deviceId: number; commandId: string; status: 'completed' | 'failed'; error: string | null }[],
+  ): Promise<boolean[]>;
   /**
    * Withdraws commands not yet offered to their devices, in the caller's transaction (a halted
    * rollout's wave, docs/product/rollouts.md#gates); answers the ids withdrawn.
@@ -167,13 +172,31 @@ function createResultWaiter(deps: { db: Db; bus: Bus; log: FastifyBaseLogger }) 
   return { waitForResult, close: unsubscribe };
 }
 
-export function createCommandQueue(deps: {
+/** CommandQueue.finishCommands: one statement per BATCH_SIZE commands. */
+async function finishCommands(
+  tx: Executor,
+  ends: Parameters<CommandQueue['finishCommands']>[1],
+): Promise<boolean[]> {
+  const out: boolean[] = [];
+  for (let i = 0; i < ends.length; i += BATCH_SIZE) {
+    const rows = await completeCommands(
+      tx,
+      ends.slice(i, i + BATCH_SIZE).map((e) => ({ ...e, result: null })),
+    );
+    out.push(...rows.map((r) => r !== null));
+  }
+  return out;
+}
+
+export type CommandQueueDeps = {
   db: Db;
   bus: Bus;
   log: FastifyBaseLogger;
   /** where agents' results and step progress go (the deployment engine) */
   reports: AgentReports;
-}): CommandQueue & CommandDelivery {
+};
+
+export function createCommandQueue(deps: CommandQueueDeps): CommandQueue & CommandDelivery {
   const { db, bus, log, reports } = deps;
   const results = createResultWaiter({ db, bus, log });
 
@@ -307,6 +330,7 @@ export function createCommandQueue(deps: {
       const row = await completeCommand(tx, { deviceId, commandId, ...outcome, result: null });
       return row !== null;
     },
+    finishCommands,
     withdrawCommands: (tx, commandIds, error) => withdrawPendingCommands(tx, commandIds, error),
     findCommand: (commandId) => (isUuid(commandId) ? findCommand(db, commandId) : Promise.resolve(null)),
     offer,

@@ -13,7 +13,7 @@ import {
   updateJob,
 } from './deployments.queries';
 import type { DeviceDeploymentRow } from './deployments.queries';
-import { announceEnded, endDevicePart } from './end-device-deployment';
+import { announceEnded, endDeviceParts } from './end-device-deployment';
 import type { EndingQueue } from './end-device-deployment';
 import { jobSiteIds } from './job-sites.queries';
 import type { Db } from '../../db/client';
@@ -49,16 +49,14 @@ export async function endUnfinishedRows(
     mayStop: true,
     stopExpiryMs: CANCEL_COMMAND_EXPIRY_MS,
   };
-  const ended: DeviceDeploymentRow[] = [];
-  const stopped: number[] = [];
-  for (const dd of await activeDeviceDeploymentsOf(tx, jobId)) {
-    const result = await endDevicePart(tx, commandQueue, ctx, dd, end);
-    ended.push(result.row);
-    if (result.stopped && dd.deviceId !== null) {
-      stopped.push(dd.deviceId);
-    }
-  }
-  return { ended, stopped };
+  const { rows, stopped } = await endDeviceParts(
+    tx,
+    commandQueue,
+    ctx,
+    await activeDeviceDeploymentsOf(tx, jobId),
+    end,
+  );
+  return { ended: rows, stopped };
 }
 
 /** `cancel` of the deployments service: pending rows end at once, running agents get a cancel command. */

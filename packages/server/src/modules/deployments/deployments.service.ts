@@ -65,7 +65,10 @@ import { checkRollout, groupUnionTargets, rolloutColumns, writeRollout } from '.
 export type DeploymentsServiceDeps = {
   db: Db;
   engine: Pick<DeploymentEngine, 'kick' | 'publishJob' | 'settleJob' | 'rollouts'>;
-  commandQueue: Pick<CommandQueue, 'queueCommand' | 'dispatch' | 'finishCommand'>;
+  commandQueue: Pick<
+    CommandQueue,
+    'queueCommand' | 'queueCommands' | 'dispatch' | 'finishCommand' | 'finishCommands'
+  >;
   devices: Pick<DevicesService, 'findManyInScope'>;
   /** where uploaded files are kept (the agent downloads them from it) */
   blobStore: Pick<BlobStore, 'open'>;

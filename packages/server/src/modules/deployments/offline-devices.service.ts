@@ -14,8 +14,8 @@ import type { RequestContext } from '../../lib/context';
 import type { DeploymentEngine } from './engine/deployment-engine';
 import { isTerminal } from './engine/job-updates';
 import { findJob, listDeviceDeployments, toJob } from './deployments.queries';
-import type { DeviceDeploymentRow, JobRow } from './deployments.queries';
-import { announceEnded, endDevicePart } from './end-device-deployment';
+import type { JobRow } from './deployments.queries';
+import { announceEnded, endDeviceParts } from './end-device-deployment';
 import { offlineWaitOf } from './offline-wait';
 import { offlineWaitsOf } from './offline-waits.queries';
 import type { OfflineWaitRow } from './offline-waits.queries';
@@ -31,7 +31,7 @@ const CANCEL_COMMAND_EXPIRY_MS = 24 * 60 * 60 * 1000;
 export type OfflineDevicesDeps = {
   db: Db;
   engine: Pick<DeploymentEngine, 'publishJob' | 'settleJob'>;
-  commandQueue: Pick<CommandQueue, 'queueCommand' | 'dispatch' | 'finishCommand'>;
+  commandQueue: Pick<CommandQueue, 'queueCommands' | 'dispatch' | 'finishCommands'>;
 };
 
 /** The details' device rows with their waits, and how many wait (the caller's rows only). */
@@ -107,19 +107,14 @@ export function createOfflineDevicesService({ db, engine, commandQueue }: Offlin
               : messages.cancelledWhileOffline(ctx.name),
           stopExpiryMs: CANCEL_COMMAND_EXPIRY_MS,
         };
-        const ended: DeviceDeploymentRow[] = [];
-        const stopped: number[] = [];
-        for (const w of rows) {
-          // the command is not offered again at reconnect; a device that had taken it is told to stop
-          const result = await endDevicePart(tx, commandQueue, ctx, w, {
-            ...end,
-            mayStop: w.status === 'running',
-          });
-          ended.push(result.row);
-          if (result.stopped) {
-            stopped.push(w.deviceId);
-          }
-        }
+        // the commands are not offered again at reconnect; a device that had taken one is told to stop
+        const { rows: ended, stopped } = await endDeviceParts(
+          tx,
+          commandQueue,
+          ctx,
+          rows.map((w) => ({ ...w, mayStop: w.status === 'running' })),
+          { ...end, mayStop: false },
+        );
         const { after } = await engine.settleJob(tx, jobId);
         const verb = body.action === 'fail' ? 'Failed' : 'Cancelled';
         const names = rows.map((w) => w.hostname ?? `Device ${w.deviceId}`);

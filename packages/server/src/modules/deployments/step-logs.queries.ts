@@ -1,7 +1,6 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { INT4_MAX } from '@outpost/contract/input';
-import type { JobStatus } from '@outpost/contract/live';
 import type { StepLog } from '@outpost/contract/deployments';
 import { deploymentStepLogs } from '../../db/schema/index';
 import type { Executor } from '../../lib/db';
@@ -75,18 +74,6 @@ export const closeRunningLogs = (ended: SQL) => sql`
     duration_ms = ${durationSince(sql`l.started_at`, sql`now()`)}
   from ${ended} as e(id, status, error_message)
   where l.device_deployment_id = e.id and l.status = 'running'`;
-
-/** Attempts still shown running when their device deployment ends are closed with it. */
-export async function closeRunningStepLogs(
-  tx: Executor,
-  deviceDeploymentId: number,
-  status: JobStatus,
-  errorMessage: string | null,
-) {
-  await tx.execute(
-    closeRunningLogs(sql`(values (${deviceDeploymentId}::int, ${status}::text, ${errorMessage}::text))`),
-  );
-}
 
 /** A device row's attempts close cancelled when the row completed, else with the row's status. */
 export const attemptStatus = (rowStatus: SQL) =>
