@@ -21,7 +21,31 @@ export type SeedPlan = {
   others: number;
   /** software rows per device of the measured tenant (12 unless given) */
   software?: number;
+  /**
+   * rows that only refer to the devices just written are inserted without their foreign keys'
+   * checks (session_replication_role = replica: those tables have no trigger of their own; a
+   * superuser's session, as seed() on PostgreSQL)
+   */
+  bulk?: boolean;
 };
+
+/** `work` with the foreign-key checks off when the plan is bulk (SeedPlan.bulk). */
+async function unchecked(
+  client: Sql,
+  bulk: boolean | undefined,
+  work: () => Promise<unknown>,
+): Promise<void> {
+  if (bulk) {
+    await client.query(`set session_replication_role = replica`);
+  }
+  try {
+    await work();
+  } finally {
+    if (bulk) {
+      await client.query(`set session_replication_role = origin`);
+    }
+  }
+}
 /** The measured tenant's device sets (seedSets): a 1 % tag, a 30 % tag and a static group of 10 %. */
 export type SeededSets = { rareTagId: number; commonTagId: number; groupId: number };
 export type Seeded = {
@@ -55,6 +79,7 @@ async function seedTenant(
   devices: number,
   software: number,
   siteCount: number,
+  bulk?: boolean,
 ): Promise<{ tenantId: number; userId: number; email: string; siteIds: number[] }> {
   const tenant = await client.query(
     `insert into tenants (tenant_name, plan) values ($1, 'Enterprise') returning id`,
@@ -97,14 +122,16 @@ async function seedTenant(
     );
   }
   if (software > 0) {
-    await client.query(
-      `insert into device_software (tenant_id, device_id, name, display_name, publisher, version, install_date,
+    await unchecked(client, bulk, () =>
+      client.query(
+        `insert into device_software (tenant_id, device_id, name, display_name, publisher, version, install_date,
                                     first_seen_at, last_seen_at)
        select d.tenant_id, d.id, 'app-' || ((d.id * 7 + k * 13) % 300), 'Application ' || ((d.id * 7 + k * 13) % 300),
               'Vendor ' || ((d.id * 7 + k * 13) % 40), '1.' || (d.id % 3) || '.0', '2026-01-15',
               now() - (d.id % 90) * interval '1 day', now()
        from devices d cross join generate_series(1, $2::int) k where d.id > $3 and d.tenant_id = $1`,
-      [tenantId, software, idsAfter],
+        [tenantId, software, idsAfter],
+      ),
     );
   }
   return {
@@ -145,7 +172,9 @@ async function seedSets(client: Sql, tenantId: number): Promise<SeededSets> {
      union all select $1::int, id, $3::int from devices where tenant_id = $1 and id % 10 < 3`,
     [tenantId, rareTagId, commonTagId],
   );
-  const groupId = await id(`insert into device_groups (tenant_id, name, kind) values ($1, 'Servers', 'static')`);
+  const groupId = await id(
+    `insert into device_groups (tenant_id, name, kind) values ($1, 'Servers', 'static')`,
+  );
   await client.query(
     `insert into device_group_members (group_id, device_id, tenant_id)
      select $2::int, id, $1::int from devices where tenant_id = $1 and id % 10 = 7`,
@@ -227,7 +256,7 @@ export async function seed(pool: pg.Pool, plan: SeedPlan, log: (line: string) =>
     await client.query(`set maintenance_work_mem = '512MB'`);
     const sqlClient: Sql = { query: (text, params) => client.query(text, params) };
     const indexes = await dropBulkIndexes(sqlClient);
-    const seeded = await seedWith(sqlClient, plan, log, async () => {
+    const seeded = await seedWith(sqlClient, { ...plan, bulk: true }, log, async () => {
       const started = performance.now();
       for (const def of indexes) {
         await client.query(def);
@@ -248,16 +277,16 @@ export async function seedWith(
   beforeVacuum: () => Promise<void> = async () => undefined,
 ): Promise<Seeded> {
   const started = performance.now();
-  const main = await seedTenant(client, 0, plan.devices, plan.software ?? 12, 20);
+  const main = await seedTenant(client, 0, plan.devices, plan.software ?? 12, 20, plan.bulk);
   log(`seed: measured tenant, ${plan.devices.toLocaleString('en')} devices`);
-  await seedActivity(client, main.tenantId);
+  await unchecked(client, plan.bulk, () => seedActivity(client, main.tenantId));
   log('seed: activity');
   await seedDeployments(client, main.tenantId, main.userId);
   const sets = await seedSets(client, main.tenantId);
   const rest = plan.total - plan.devices;
   for (let t = 1; t <= plan.others; t++) {
     const n = Math.floor(rest / plan.others) + (t <= rest % plan.others ? 1 : 0);
-    await seedTenant(client, t, n, 4, 3);
+    await seedTenant(client, t, n, 4, 3, plan.bulk);
     if (t % 10 === 0 || t === plan.others) {
       log(`seed: ${t} of ${plan.others} other tenants`);
     }
