@@ -139,12 +139,13 @@ export function interceptQueries(recording: () => Captured[] | null): () => void
   };
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of every captured query, into bench/results/api-explain.txt. */
+/** EXPLAIN (ANALYZE, BUFFERS) of every captured query, into bench/results/api-explain.txt (or `file`). */
 export async function explainPlans(
   url: string,
   cases: ApiCase[],
   plan: FloorPlan,
   log: (line: string) => void,
+  file = 'api-explain.txt',
 ): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   // dropping the database at the end ends this connection: not an error of the run
@@ -176,7 +177,7 @@ export async function explainPlans(
   }
   await client.end();
   fs.mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(repoRoot, 'bench/results/api-explain.txt'), out.join('\n'));
+  fs.writeFileSync(path.join(repoRoot, 'bench/results', file), out.join('\n'));
 }
 
 /** The statements of the last capture that every other capture sent too (the same text, as many times). */

@@ -5,7 +5,7 @@
 // Per device: a hostname, an IP, a serial, an OS, a status (45 % online, 25 % logged in, 25 %
 // offline, 5 % error), a site, hardware and network inventories (jsonb, the shape the agent
 // reports), and software rows (12 titles per device in the measured tenant, 4 elsewhere). The
-// measured tenant also has 30 days of activity rollups per device, the open activity state, and
+// measured tenant also has 30 days of activity rollups per device (SeedPlan.activityDays), the open activity state, and
 // 200 deployment jobs of 100 device rows each, and the sets of bench/device-sets.ts (a tag on 1 % of
 // its devices, one on 30 %, a static group of 10 %). Connected devices were heard from within the last
 // 30 s, as in a live fleet (the benchmark server's presence grace keeps them so: no agent is
@@ -21,6 +21,8 @@ export type SeedPlan = {
   others: number;
   /** software rows per device of the measured tenant (12 unless given) */
   software?: number;
+  /** days of activity rollups per device of the measured tenant (30 unless given) */
+  activityDays?: number;
   /**
    * rows that only refer to the devices just written are inserted without their foreign keys'
    * checks (session_replication_role = replica: those tables have no trigger of their own; a
@@ -142,13 +144,13 @@ async function seedTenant(
   };
 }
 
-async function seedActivity(client: Sql, tenantId: number): Promise<void> {
+async function seedActivity(client: Sql, tenantId: number, days: number): Promise<void> {
   await client.query(
     `insert into device_activity_daily (device_id, day, tenant_id, online_ms, logged_in_ms, session_count)
      select d.id, (current_date - k)::date, d.tenant_id,
             ((d.id * 37 + k * 101) % 86400) * 1000, ((d.id * 53 + k * 17) % 28800) * 1000, (d.id + k) % 4
-     from devices d cross join generate_series(0, 29) k where d.tenant_id = $1`,
-    [tenantId],
+     from devices d cross join generate_series(0, $2::int - 1) k where d.tenant_id = $1`,
+    [tenantId, days],
   );
   await client.query(
     `insert into device_activity_state (device_id, tenant_id, online_since, logged_in_since, last_event_at)
@@ -279,7 +281,7 @@ export async function seedWith(
   const started = performance.now();
   const main = await seedTenant(client, 0, plan.devices, plan.software ?? 12, 20, plan.bulk);
   log(`seed: measured tenant, ${plan.devices.toLocaleString('en')} devices`);
-  await unchecked(client, plan.bulk, () => seedActivity(client, main.tenantId));
+  await unchecked(client, plan.bulk, () => seedActivity(client, main.tenantId, plan.activityDays ?? 30));
   log('seed: activity');
   await seedDeployments(client, main.tenantId, main.userId);
   const sets = await seedSets(client, main.tenantId);

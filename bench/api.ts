@@ -141,7 +141,7 @@ try {
     }
   }
   if (values.explain) {
-    await explainPlans(throwaway.url, cases, plan, log);
+    await explainPlans(throwaway.url, cases, plan, log, `${resultName}-explain.txt`);
   }
   const planFile = path.join(config.dataDir, 'floor-plan.json');
   fs.writeFileSync(planFile, JSON.stringify(plan));
