@@ -276,7 +276,7 @@ export async function seedWith(
   plan: SeedPlan,
   log: (line: string) => void,
   /** before the final vacuum (seed: the indexes it dropped) */
-  beforeVacuum: () => Promise<void> = async () => undefined,
+  beforeVacuum: () => Promise<void> = () => Promise.resolve(),
 ): Promise<Seeded> {
   const started = performance.now();
   const main = await seedTenant(client, 0, plan.devices, plan.software ?? 12, 20, plan.bulk);
