@@ -32,6 +32,9 @@ export type MeasureOptions = {
 
 /** One case against one server: a short warm-up, then the measured run, with its CPU per request. */
 export async function measureCase(url: string, pid: number | undefined, o: MeasureOptions) {
+  // one request first, awaited: what a server computes once and then reuses (the activity
+  // overview of a million devices: tens of seconds) is not the warm-up's 2 s
+  await (await fetch(url, { headers: o.headers })).arrayBuffer();
   await load(url, { connections: o.connections, seconds: o.warmupSeconds, headers: o.headers });
   await o.afterWarmup?.();
   const before = cpuMs(pid);

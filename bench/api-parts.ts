@@ -15,9 +15,17 @@ import { repoRoot } from './lib';
 export type ApiCase = { name: string; path: string; schema?: z.ZodType };
 export type Captured = FloorQuery & { start: number; end: number };
 
-/** The requests measured, on a seed whose last device page is `lastPage` and with a second site. */
-export function apiCases(lastPage: number, site2: number | undefined): ApiCase[] {
-  return [
+/**
+ * The requests measured, on a seed whose last device page is `lastPage`, with a second site and the
+ * device sets of api-seed.ts; `unpaged`: with the product's unpaged overview (every device).
+ */
+export function apiCases(
+  lastPage: number,
+  seeded: { siteIds: number[]; rareTagId: number; commonTagId: number; groupId: number },
+  { unpaged }: { unpaged: boolean },
+): ApiCase[] {
+  const site2 = seeded.siteIds[1];
+  const cases: ApiCase[] = [
     { name: 'devices: first page', path: '/api/customer/devices' },
     {
       name: `devices: deep page (page ${lastPage}, the last)`,
@@ -30,6 +38,10 @@ export function apiCases(lastPage: number, site2: number | undefined): ApiCase[]
       name: 'devices: search "pc-00" + status=online + site',
       path: `/api/customer/devices?search=pc-00&status=online&site_id=${site2}`,
     },
+    // the sets of bench/device-sets.ts (docs/product/device-sets.md#device-list-filters)
+    { name: 'devices: tag, 1 % of devices', path: `/api/customer/devices?tag_id=${seeded.rareTagId}` },
+    { name: 'devices: tag, 30 % of devices', path: `/api/customer/devices?tag_id=${seeded.commonTagId}` },
+    { name: 'devices: group, 10 % of devices', path: `/api/customer/devices?group_id=${seeded.groupId}` },
     {
       name: 'dashboard stats',
       path: '/api/customer/devices/stats/dashboard',
@@ -46,13 +58,16 @@ export function apiCases(lastPage: number, site2: number | undefined): ApiCase[]
       path: '/api/customer/device-activity/overview?page=1&limit=50&sort=utilization_30d&order=desc',
       schema: apiSuccess(ActivityOverviewPage),
     },
+  ];
+  if (unpaged) {
     // the product's call without paging parameters: every device in scope (20 MB at 100,000)
-    {
+    cases.push({
       name: 'device activity overview: full list (spec call, unpaged)',
       path: '/api/customer/device-activity/overview',
       schema: apiSuccess(DeviceActivityOverviewResponse),
-    },
-  ];
+    });
+  }
+  return cases;
 }
 
 /**
@@ -124,12 +139,13 @@ export function interceptQueries(recording: () => Captured[] | null): () => void
   };
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of every captured query, into bench/results/api-explain.txt. */
+/** EXPLAIN (ANALYZE, BUFFERS) of every captured query, into bench/results/api-explain.txt (or `file`). */
 export async function explainPlans(
   url: string,
   cases: ApiCase[],
   plan: FloorPlan,
   log: (line: string) => void,
+  file = 'api-explain.txt',
 ): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   // dropping the database at the end ends this connection: not an error of the run
@@ -161,7 +177,7 @@ export async function explainPlans(
   }
   await client.end();
   fs.mkdirSync(path.join(repoRoot, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(repoRoot, 'bench/results/api-explain.txt'), out.join('\n'));
+  fs.writeFileSync(path.join(repoRoot, 'bench/results', file), out.join('\n'));
 }
 
 /** The statements of the last capture that every other capture sent too (the same text, as many times). */

@@ -2,8 +2,11 @@
 //
 //   npm run bench -- api            # 100,000 devices in the measured tenant, 1,000,000 in all
 //   npm run bench -- api --quick    # 10,000 in the tenant, 100,000 in all, shorter runs
+//   npm run bench -- api --million  # 1,000,000 devices in one tenant (bench/results/api-million.json)
 //   options: --postgres URL (a server to create a throwaway database on; default $BENCH_DATABASE_URL,
 //            $TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
+//            --into URL (seed into this empty database and keep it; a database seeded so before is
+//            measured as it is, migrated, without seeding)
 //            --connections 10 --duration S (per case) --runtime tsx|compiled --keep (keep the database)
 //            BENCH_SERVER_NODE_ARGS: node options for the server process alone (a CPU profile)
 //            --explain (EXPLAIN ANALYZE every captured statement into bench/results/api-explain.txt)
@@ -25,7 +28,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { DeviceListResponse } from '../packages/contract/src/devices';
 import { apiSuccess } from '../packages/contract/src/envelope';
@@ -36,8 +38,9 @@ import { openToolSession } from '../packages/server/src/modules/auth/auth.servic
 import { createSessionTokens } from '../packages/server/src/modules/auth/session-token';
 import { createThrowawayDatabase } from '../packages/server/test/harness';
 import type { FloorPlan } from './api-floor';
+import { apiOptions } from './api-options';
 import { runPgliteCases, seedPglite } from './api-pglite';
-import { seed } from './api-seed';
+import { seed, seededFacts } from './api-seed';
 import { serverArgs as serverNodeArgs } from './fleet-setup';
 import {
   agreedStatements,
@@ -50,39 +53,9 @@ import {
 import type { Captured } from './api-parts';
 import { comparableRatio, measureCase, printBeforeAfter, startBefore } from './api-measure';
 import { eventLoopArgs, takeEventLoopDelay } from './event-loop';
-import { freePort, geometricMean, load, machine, repoRoot, startChild, writeResult } from './lib';
+import { freePort, geometricMean, machine, repoRoot, startChild, writeResult } from './lib';
 
-const { values } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    postgres: { type: 'string' },
-    connections: { type: 'string', default: '10' },
-    duration: { type: 'string' },
-    runtime: { type: 'string', default: 'tsx' },
-    keep: { type: 'boolean', default: false },
-    // smaller or larger sizes than --quick and the full run (for trying the benchmark out)
-    devices: { type: 'string' },
-    total: { type: 'string' },
-    tenants: { type: 'string' },
-    'capture-only': { type: 'boolean', default: false },
-    // then the device list cases on PGlite with the measured tenant alone (10,000 devices in --quick)
-    pglite: { type: 'boolean', default: false },
-    // EXPLAIN (ANALYZE, BUFFERS) every captured statement into bench/results/api-explain.txt
-    explain: { type: 'boolean', default: false },
-    // a checkout of the code before a change, its server measured beside this one (api-measure.ts)
-    before: { type: 'string' },
-  },
-});
-const quick = values.quick;
-const size = quick
-  ? { devices: 10_000, total: 100_000, others: 9 }
-  : { devices: 100_000, total: 1_000_000, others: 99 };
-size.devices = Number(values.devices ?? size.devices);
-size.total = Number(values.total ?? size.total);
-size.others = values.tenants ? Number(values.tenants) - 1 : size.others;
-const seconds = Number(values.duration ?? (quick ? 3 : 10));
-const warmupSeconds = quick ? 1 : 2;
-const connections = Number(values.connections);
+const { values, quick, size, seconds, warmupSeconds, connections, resultName } = apiOptions();
 const baseUrl =
   values.postgres ??
   process.env.BENCH_DATABASE_URL ??
@@ -93,7 +66,9 @@ const SESSION_SECRET = 'bench-session-secret-0123456789-abcdef';
 const log = (line: string) => console.error(`[api] ${line}`);
 
 // ---- 1. database and seed
-const throwaway = await createThrowawayDatabase(baseUrl);
+const throwaway = values.into
+  ? { url: values.into, drop: () => Promise.resolve() }
+  : await createThrowawayDatabase(baseUrl);
 log(`database ${new URL(throwaway.url).pathname.slice(1)}`);
 const children: { stop(): Promise<void> }[] = [];
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-bench-api-'));
@@ -101,14 +76,16 @@ try {
   const database = await openDatabase({ databaseUrl: throwaway.url });
   const seedPool = new pg.Pool({ connectionString: throwaway.url, max: 1 });
   seedPool.on('error', () => undefined);
-  const seeded = await seed(seedPool, size, log);
+  // --into a database seeded before: measured as it is
+  const seededBefore = values.into ? await seededFacts(seedPool) : null;
+  const seeded = seededBefore ? { ...seededBefore, seconds: 0 } : await seed(seedPool, size, log);
   await seedPool.end();
   log(`seeded ${size.total.toLocaleString('en')} devices in ${seeded.seconds.toFixed(1)} s`);
 
-  const [, site2] = seeded.siteIds;
   const lastPage = Math.ceil(size.devices / 20);
   const deviceList = apiSuccess(DeviceListResponse);
-  const cases = apiCases(lastPage, site2);
+  // the unpaged overview of a million devices is 200 MB an answer: not a case of --million
+  const cases = apiCases(lastPage, seeded, { unpaged: !values.million });
   const serialise: Record<string, ReturnType<typeof serialiseCost>> = {};
 
   // ---- 2. capture each case's SQL through the real app
@@ -143,6 +120,9 @@ try {
         // The app's own timers (the deployment scheduler, the presence sweeper, the device counters'
         // compaction) may send a statement while a request is in flight, more often the slower the
         // request: three captures, and the request's statements are those all three agree on.
+        // One uncaptured request first: what the server reuses (a search's total) is then reused
+        // by all three, as under load (a first search counts, the next ones walk: other statements).
+        await once();
         const captures = [await once(), await once(), await once()];
         const { res } = captures[2]!;
         const captured = agreedStatements(captures.map((x) => x.captured));
@@ -166,7 +146,7 @@ try {
     }
   }
   if (values.explain) {
-    await explainPlans(throwaway.url, cases, plan, log);
+    await explainPlans(throwaway.url, cases, plan, log, `${resultName}-explain.txt`);
   }
   const planFile = path.join(config.dataDir, 'floor-plan.json');
   fs.writeFileSync(planFile, JSON.stringify(plan));
@@ -299,7 +279,7 @@ try {
 
   const ratios = results.map((r) => r.ratio).filter((x) => Number.isFinite(x) && x > 0);
   const floorRatio = Number(geometricMean(ratios).toFixed(3));
-  const file = writeResult(before ? 'api-floor-ratio' : 'api', {
+  const file = writeResult(before ? 'api-floor-ratio' : resultName, {
     cases: results,
     floor_ratio: floorRatio,
     // the seven cases where the floor runs the same work (the overview's are reported apart)

@@ -23,6 +23,7 @@ import { recordConnected, recordDisconnected, recordSessionEvents } from './acti
 import type { ActivityDevice } from './activity-recorder';
 import {
   OVERVIEW_FRESH_MS,
+  OVERVIEW_FRESH_PER_COMPUTE,
   OVERVIEW_REUSE_DEVICES,
   OVERVIEW_STALE_MAX_MS,
   checkRollups,
@@ -372,6 +373,41 @@ describe('device activity: rollups in the gateway transaction, API, scope', () =
     await fresh.overviewJson(scope);
     await newDevice(acme, 'REUSE-THREE');
     expect(names(await fresh.overviewJson(scope))).toContain('REUSE-THREE');
+  });
+
+  it('overview that took long to compute: served as it is for that many times as long, then refreshed behind the request', async () => {
+    let clock = Date.parse('2026-03-02T12:00:00Z');
+    const scope = { tenantId: acme, siteAccessType: 'all' as const, siteIds: [] };
+    const names = (json: string) =>
+      (JSON.parse(json) as Envelope<DeviceActivityOverviewResponse>).data.map((r) => r.device_name);
+    // each statement of the computation takes 5 s by this clock
+    const db = server.database.db;
+    const slow = new Proxy(db, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target) as unknown;
+        if (prop === 'select') {
+          clock += 5_000;
+        }
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const reusing = createActivityService({ db: slow, now: () => clock, overviewReuseDevices: 1 });
+    await newDevice(acme, 'SLOW-ZERO');
+    const started = clock;
+    const first = await reusing.overviewJson(scope);
+    const took = clock - started;
+    expect(took).toBeGreaterThanOrEqual(5_000);
+    const freshMs = Math.min(OVERVIEW_STALE_MAX_MS / 2, OVERVIEW_FRESH_PER_COMPUTE * took);
+    expect(freshMs).toBeGreaterThan(OVERVIEW_FRESH_MS);
+    await newDevice(acme, 'SLOW-ONE');
+    // its age counts from the computation's start
+    clock = started + freshMs - 1;
+    expect(await reusing.overviewJson(scope)).toBe(first); // still fresh: no refresh started
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await reusing.overviewJson(scope)).toBe(first);
+    clock += 1;
+    expect(await reusing.overviewJson(scope)).toBe(first); // older: served, refreshed behind it
+    await expect.poll(async () => names(await reusing.overviewJson(scope))).toContain('SLOW-ONE');
   });
 
   it('scope: another tenant or a site outside a limited user → 404 Device not found; overview in scope only', async () => {

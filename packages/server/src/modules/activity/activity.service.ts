@@ -50,12 +50,24 @@ import { OverviewSnapshot, finishInSteps, mapInSteps } from './activity-overview
 export const OVERVIEW_REUSE_DEVICES = 2_000;
 /** a reused overview is served as it is this long, then refreshed behind the next request */
 export const OVERVIEW_FRESH_MS = 30_000;
+/**
+ * …or this many times as long as it took to compute, when longer (up to half of
+ * OVERVIEW_STALE_MAX_MS): a million devices' overview takes tens of seconds of database time, and
+ * refreshing it every 30 s would keep a core busy with it (docs/decisions/2026-11-27-million-device-tenant.md)
+ */
+export const OVERVIEW_FRESH_PER_COMPUTE = 10;
 /** an overview older than this is never served: the request waits for a fresh one */
 export const OVERVIEW_STALE_MAX_MS = 5 * 60_000;
 /** scopes whose overview is kept (tenants, and site-limited callers' site sets) */
 const OVERVIEW_SCOPES = 200;
 
-type OverviewEntry = { at: number; snapshot: OverviewSnapshot; refreshing: Promise<OverviewSnapshot> | null };
+type OverviewEntry = {
+  at: number;
+  /** how long it is served as it is (OVERVIEW_FRESH_MS, or longer for a costly one) */
+  freshMs: number;
+  snapshot: OverviewSnapshot;
+  refreshing: Promise<OverviewSnapshot> | null;
+};
 
 /** How many log entries one call returns at most (a week of a very busy machine). */
 export const ACTIVITY_LOG_LIMIT = 2_000;
@@ -169,7 +181,11 @@ function createOverviewCache({
       const next = await OverviewSnapshot.build(rows, overviews.get(key)?.snapshot);
       overviews.delete(key);
       if (rows.length >= overviewReuseDevices) {
-        overviews.set(key, { at, snapshot: next, refreshing: null });
+        const freshMs = Math.min(
+          OVERVIEW_STALE_MAX_MS / 2,
+          Math.max(OVERVIEW_FRESH_MS, OVERVIEW_FRESH_PER_COMPUTE * (now() - at)),
+        );
+        overviews.set(key, { at, freshMs, snapshot: next, refreshing: null });
         if (overviews.size > OVERVIEW_SCOPES) {
           overviews.delete(overviews.keys().next().value!);
         }
@@ -183,8 +199,8 @@ function createOverviewCache({
   }
 
   /**
-   * The scope's overview: computed, or for a large scope reused for OVERVIEW_FRESH_MS and then
-   * refreshed behind the request that finds it older.
+   * The scope's overview: computed, or for a large scope reused while fresh (OverviewEntry.freshMs)
+   * and then refreshed behind the request that finds it older.
    */
   function overview(ctx: Scope): Promise<OverviewSnapshot> {
     const key = scopeKey(ctx);
@@ -193,7 +209,7 @@ function createOverviewCache({
     if (!hit || age >= OVERVIEW_STALE_MAX_MS) {
       return computeOverview(ctx, key);
     }
-    if (age >= OVERVIEW_FRESH_MS && !hit.refreshing) {
+    if (age >= hit.freshMs && !hit.refreshing) {
       hit.refreshing = computeOverview(ctx, key);
       // a failed refresh is tried again by the next request
       hit.refreshing.catch(() => {

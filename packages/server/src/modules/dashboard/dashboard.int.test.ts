@@ -68,7 +68,7 @@ describe('dashboard: recently discovered software per scope', () => {
     await server?.close();
   });
 
-  it('keeps one panel per scope, and a new title appears after the reuse time', async () => {
+  it('keeps one panel per scope, refreshed behind the requests from half its reuse time, never served past it', async () => {
     const dashboard = service();
     const names = async (c: RequestContext) => (await dashboard.stats(c)).recentSoftware.map((s) => s.name);
     const everything = await names(ctx());
@@ -81,9 +81,18 @@ describe('dashboard: recently discovered software per scope', () => {
     expect(await names(ctx({ siteAccessType: 'specific', siteIds: [] }))).toEqual([]);
 
     await deviceWith(hq, 'Title Brand New');
-    clock += RECENT_SOFTWARE_TTL_MS - 1;
+    clock += RECENT_SOFTWARE_TTL_MS / 2 - 1;
     expect(await names(ctx())).not.toContain('Title Brand New');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await names(ctx())).not.toContain('Title Brand New'); // no refresh started yet
     clock += 1;
-    expect(await names(ctx())).toContain('Title Brand New');
+    // half its time on: still served, the next one computed behind the request
+    expect(await names(ctx())).not.toContain('Title Brand New');
+    await expect.poll(() => names(ctx())).toContain('Title Brand New');
+
+    // a panel past its time is not served: the request waits for a fresh one
+    await deviceWith(hq, 'Title Newer Still');
+    clock += RECENT_SOFTWARE_TTL_MS;
+    expect(await names(ctx())).toContain('Title Newer Still');
   });
 });

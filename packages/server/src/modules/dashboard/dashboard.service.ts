@@ -13,7 +13,8 @@ const RECENT_SOFTWARE = 6;
  * How long one scope's "recently discovered software" panel (titles first seen in the last 7
  * days) is reused. It aggregates the window's software rows (11 ms at 10,000 devices, about ten
  * times that at 100,000) and every open dashboard refetches every 30 s; a title discovered now
- * shows up on the panel within this time instead of at once.
+ * shows up on the panel within this time instead of at once. From half this time on, the next
+ * panel is computed behind the requests, which keep the current one meanwhile.
  */
 export const RECENT_SOFTWARE_TTL_MS = 30_000;
 /** Scopes kept at most (the oldest entry goes first). */
@@ -39,23 +40,47 @@ export function createDashboardService({
 }: DashboardServiceDeps) {
   // Per scope: the tenant and, for a site-limited caller, exactly their sites (so a cached panel
   // never reaches a caller who sees other sites than the one it was computed for).
-  const software = new Map<string, { at: number; value: Promise<RecentSoftware[]> }>();
+  const software = new Map<
+    string,
+    { at: number; value: Promise<RecentSoftware[]>; next: Promise<RecentSoftware[]> | null }
+  >();
+  /** the panel's query, kept for its scope from `at` once it answers (a failed one is not kept) */
+  function computeRecentSoftware(ctx: RequestContext, key: string, at: number): Promise<RecentSoftware[]> {
+    const value = recentSoftware(db, ctx, RECENT_SOFTWARE);
+    return value.then((v) => {
+      software.delete(key);
+      software.set(key, { at, value, next: null });
+      if (software.size > RECENT_SOFTWARE_SCOPES) {
+        software.delete(software.keys().next().value!);
+      }
+      return v;
+    });
+  }
   function recentSoftwareOf(ctx: RequestContext): Promise<RecentSoftware[]> {
     const key = isSiteLimited(ctx)
       ? `${ctx.tenantId}:${[...ctx.siteIds].sort((a, b) => a - b).join(',')}`
       : `${ctx.tenantId}:*`;
     const hit = software.get(key);
-    if (hit && now() - hit.at < RECENT_SOFTWARE_TTL_MS) {
+    const age = hit ? now() - hit.at : Infinity;
+    if (hit && age < RECENT_SOFTWARE_TTL_MS) {
+      // past half its time, the next panel is computed behind this request: at a million devices
+      // the query takes about a second, which no request should wait for every 30 s
+      if (age >= RECENT_SOFTWARE_TTL_MS / 2 && !hit.next) {
+        hit.next = computeRecentSoftware(ctx, key, now());
+        hit.next.catch(() => {
+          hit.next = null;
+        });
+      }
       return hit.value;
     }
-    const value = recentSoftware(db, ctx, RECENT_SOFTWARE);
-    software.delete(key);
-    software.set(key, { at: now(), value });
-    // a failed query is not kept
-    value.catch(() => software.get(key)?.value === value && software.delete(key));
-    if (software.size > RECENT_SOFTWARE_SCOPES) {
-      software.delete(software.keys().next().value!);
+    // none, or too old: this request waits (for the one under way, if any)
+    if (hit?.next) {
+      return hit.next;
     }
+    const at = now();
+    const value = computeRecentSoftware(ctx, key, at);
+    software.set(key, { at, value, next: value });
+    value.catch(() => software.get(key)?.next === value && software.delete(key));
     return value;
   }
 

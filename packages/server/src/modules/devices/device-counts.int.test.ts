@@ -284,6 +284,20 @@ describe('device counters and pages', () => {
         backwards.push(...rows.map((d) => d.id));
       }
       expect(backwards, filter).toEqual(expected.map((r) => r.id));
+      // and with a known total and any distance walkable: a search's pages walk the list's index
+      // (ListShape.searchForm 'walk'), the same rows in the same order
+      const walked: number[] = [];
+      for (let page = 1; page <= pages + 1; page++) {
+        const { rows, total } = await listDevices(
+          db(),
+          scope,
+          { ...filters, page },
+          { walkedSearchEntries: Infinity, searchTotal: expected.length },
+        );
+        expect(total).toBe(expected.length);
+        walked.push(...rows.map((d) => d.id));
+      }
+      expect(walked, filter).toEqual(expected.map((r) => r.id));
     }
   });
 

@@ -46,6 +46,14 @@ export type ListShape = {
    */
   setForm: 'any' | 'in';
   /**
+   * How a search is written for a page: 'index', a condition the trigram index serves (its
+   * matches found there, then sorted: a search of few matches); 'walk', the same test on an
+   * expression no index serves, so that the page walks the list's (or the site's) index in order,
+   * where search_text is included, and stops at the page's end (a search of many matches: the
+   * index would hand over every match to be read and sorted)
+   */
+  searchForm: 'index' | 'walk';
+  /**
    * A custom-field filter that the field's default satisfies: devices without a value of their
    * own match too (a union with a scan of the tenant's devices, so only then)
    */
@@ -70,6 +78,7 @@ export const listShape = (ctx: Pick<Scope, 'siteAccessType'>, f: ListFilters): L
   hasGroup: Boolean(f.group_id),
   field: f.field_key !== undefined && f.field_value !== undefined ? (f.field_op ?? 'eq') : 'none',
   setForm: 'any',
+  searchForm: 'index',
   fieldDefault: f.field_key !== undefined && f.field_value !== undefined && f.field_default_matches === true,
 });
 
@@ -84,7 +93,8 @@ const SEARCH_KEYS = ['none', 'joined', 'fields'] as const;
 const FIELD_KEYS = ['none', 'eq', 'lt', 'gt'] as const;
 export const shapeKey = (s: ListShape) =>
   `${+s.isSiteLimited}${SEARCH_KEYS.indexOf(s.search)}${+s.hasOsType}${+s.hasSite}` +
-  `${+s.hasTag}${+s.hasGroup}${FIELD_KEYS.indexOf(s.field)}${s.setForm === 'in' ? 1 : 0}${+s.fieldDefault}${s.status}`;
+  `${+s.hasTag}${+s.hasGroup}${FIELD_KEYS.indexOf(s.field)}${s.setForm === 'in' ? 1 : 0}${+s.fieldDefault}` +
+  `${s.searchForm === 'walk' ? 1 : 0}${s.status}`;
 export const shapeOfKey = (key: string): ListShape => ({
   isSiteLimited: key[0] === '1',
   search: SEARCH_KEYS[Number(key[1])]!,
@@ -95,7 +105,8 @@ export const shapeOfKey = (key: string): ListShape => ({
   field: FIELD_KEYS[Number(key[6])]!,
   setForm: key[7] === '1' ? 'in' : 'any',
   fieldDefault: key[8] === '1',
-  status: key.slice(9) as ListShape['status'],
+  searchForm: key[9] === '1' ? 'walk' : 'index',
+  status: key.slice(10) as ListShape['status'],
 });
 
 /** The placeholders' values of a list statement. */
@@ -200,7 +211,9 @@ function setConditions(s: ListShape, v: ValueOf): SQL[] {
 function searchCondition(s: ListShape, v: ValueOf): SQL | undefined {
   const term = v('term');
   return s.search === 'joined'
-    ? sql`${devices.searchText} like ${term}`
+    ? s.searchForm === 'walk'
+      ? sql`(${devices.searchText} || '') like ${term}`
+      : sql`${devices.searchText} like ${term}`
     : s.search === 'fields'
       ? or(
           sql`lower(${devices.hostname}) like ${term}`,
