@@ -61,21 +61,7 @@ export default function DeviceListPage() {
   const alertBadges = useAlertBadges((rows ?? []).map((d) => d.device_guid));
   useLiveDeviceRows(deviceListKey(user.tenant_id, filters), rows, query.dataUpdatedAt);
 
-  // The columns keep their identity while nothing they show changes, so a live update redraws
-  // only the rows it changed (DataTable's rows are memoised).
-  const fieldKey = fieldColumns.map((f) => `${f.key}\u0000${f.name}`).join('\u0001');
-  const columnList = useMemo(
-    () =>
-      deviceColumns({
-        onAsk: actions.ask,
-        onNothingSelected: actions.setError,
-        fieldColumns,
-        alertBadges: alertBadges.data,
-      }),
-    // fieldColumns is rebuilt each render; fieldKey says when it changed
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [actions.ask, actions.setError, fieldKey, alertBadges.data],
-  );
+  const columnList = useDeviceColumns(actions, fieldColumns, alertBadges.data);
 
   const actionable = (rows ?? []).filter((d) => isDeviceActionable(d.status));
   const selectedDevices = actionable.filter((d) => list.isSelected(d.id));
@@ -214,5 +200,27 @@ function DeviceListHeader({
         </>
       }
     />
+  );
+}
+
+// The columns keep their identity while nothing they show changes, so a live update redraws only
+// the rows it changed (DataTable's rows are memoised).
+function useDeviceColumns(
+  actions: Pick<ReturnType<typeof useDeviceActions>, 'ask' | 'setError'>,
+  fieldColumns: { key: string; name: string }[],
+  alertBadges: Parameters<typeof deviceColumns>[0]['alertBadges'],
+) {
+  const fieldKey = fieldColumns.map((f) => `${f.key}\u0000${f.name}`).join('\u0001');
+  return useMemo(
+    () =>
+      deviceColumns({
+        onAsk: actions.ask,
+        onNothingSelected: actions.setError,
+        fieldColumns,
+        alertBadges,
+      }),
+    // fieldColumns is rebuilt each render; fieldKey says when it changed
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [actions.ask, actions.setError, fieldKey, alertBadges],
   );
 }
