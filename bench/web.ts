@@ -29,6 +29,7 @@ import { STORAGE_KEYS } from '@outpost/contract/limits';
 import { createThrowawayDatabase } from '../packages/server/test/harness';
 import { SESSION_SECRET, defaultPostgres, signIn, sleep, startServer } from './fleet-setup';
 import { freePort, machine, repoRoot, writeResult } from './lib';
+import { STATIC_ROUTES } from './web-routes';
 
 const { values } = parseArgs({
   options: {
@@ -40,8 +41,11 @@ const { values } = parseArgs({
     'no-lighthouse': { type: 'boolean', default: false },
     // keep each Lighthouse report (JSON) there, to read what limits a score
     'lhr-dir': { type: 'string' },
-    // the signed-in pages audited, in this order
+    // the signed-in pages audited, in this order ('all': every route without an id, as e2e/specs/a11y/routes.ts lists them)
     pages: { type: 'string' },
+    // Lighthouse's mobile settings (its default: a phone, simulated slow 4G, 4x CPU) instead of
+    // desktop; writes bench/results/web-mobile.json
+    mobile: { type: 'boolean', default: false },
   },
 });
 const quick = values.quick;
@@ -210,7 +214,7 @@ if (!values['no-lighthouse']) {
             onlyCategories: ['performance', 'accessibility', 'best-practices'],
             disableStorageReset: keepStorage,
           },
-          desktopConfig,
+          values.mobile ? undefined : desktopConfig,
         );
         const lhr = result!.lhr;
         if (lhr.runtimeError && attempt < 2) {
@@ -223,7 +227,7 @@ if (!values['no-lighthouse']) {
         if (values['lhr-dir']) {
           fs.mkdirSync(values['lhr-dir'], { recursive: true });
           fs.writeFileSync(
-            path.join(values['lhr-dir'], `${pathname.slice(1)}-${r + 1}.json`),
+            path.join(values['lhr-dir'], `${pathname.slice(1).replaceAll('/', '_')}-${r + 1}.json`),
             JSON.stringify(lhr),
           );
         }
@@ -268,7 +272,9 @@ if (!values['no-lighthouse']) {
     // sign in the way the app does: the session token in localStorage, set on the app's origin
     const session = await signIn(base, 'admin@acme.example');
     await storeToken(chrome.port, base, session.token);
-    for (const p of (values.pages ?? '/dashboard,/devices').split(',')) {
+    const pageList =
+      values.pages === 'all' ? STATIC_ROUTES : (values.pages ?? '/dashboard,/devices').split(',');
+    for (const p of pageList) {
       await audit(p, true);
     }
   } finally {
@@ -288,7 +294,7 @@ const result = {
   targets: TARGET,
   machine: machine(),
 };
-const file = writeResult('web', result);
+const file = writeResult(values.mobile ? 'web-mobile' : 'web', { ...result, mobile: values.mobile });
 console.log(
   `\nweb${quick ? ' --quick' : ''}: production build, gzip -9, Node ${process.version}, load average ${result.machine.load_average.join(' ')}\n`,
 );
@@ -306,7 +312,9 @@ for (const r of routes) {
   );
 }
 if (Object.keys(pages).length > 0) {
-  console.log(`\nLighthouse 12, desktop settings, median of ${RUNS} run(s)\n`);
+  console.log(
+    `\nLighthouse 12, ${values.mobile ? 'mobile' : 'desktop'} settings, median of ${RUNS} run(s)\n`,
+  );
   console.log('| page | performance | accessibility | best practices | LCP ms | TBT ms | CLS |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const [p, s] of Object.entries(pages)) {

@@ -67,22 +67,27 @@ export function relativeDay(value: string | Date | null | undefined, now = Date.
   return `${months} month${months === 1 ? '' : 's'} ago`;
 }
 
+// One formatter each, made on first use: toLocaleString with options builds a new one on every
+// call, a millisecond each on a slow phone, and a list draws one a row (bench/browser-storm.ts).
+let dateFormat: Intl.DateTimeFormat | null = null;
+let dateTimeFormat: Intl.DateTimeFormat | null = null;
+
 export function formatDate(value: string | Date | null | undefined): string {
   const d = toDate(value);
-  return d ? d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—';
+  dateFormat ??= new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  return d ? dateFormat.format(d) : '—';
 }
 
 export function formatDateTime(value: string | Date | null | undefined): string {
   const d = toDate(value);
-  return d
-    ? d.toLocaleString(undefined, {
-        year: 'numeric',
-        month: 'short',
-        day: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-      })
-    : '—';
+  dateTimeFormat ??= new Intl.DateTimeFormat(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return d ? dateTimeFormat.format(d) : '—';
 }
 
 export const bytesToGb = (bytes: number) => bytes / 1024 ** 3;

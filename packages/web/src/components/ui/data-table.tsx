@@ -1,3 +1,4 @@
+import { memo, useMemo } from 'react';
 import type { ReactNode } from 'react';
 import { Checkbox } from './form';
 import { TBody, THead, Table, Td, Th, Tr } from './table';
@@ -84,7 +85,7 @@ export function DataTable<T extends { id: number }>({
   cards,
   rowAttributes,
 }: DataTableProps<T>) {
-  const shown = columns.filter((c) => !c.isHidden);
+  const shown = useMemo(() => columns.filter((c) => !c.isHidden), [columns]);
   return (
     <Table cards={cards}>
       <THead>
@@ -104,36 +105,84 @@ export function DataTable<T extends { id: number }>({
       <TBody>
         {rows.map((row) => {
           const canSelect = selection?.canSelect?.(row) ?? true;
-          const isChecked = Boolean(selection?.state.isSelected(row.id)) && canSelect;
           return (
-            <Tr key={row.id} isSelected={isChecked} {...rowAttributes?.(row)}>
-              {selection && (
-                <Td>
-                  <Checkbox
-                    aria-label={selection.rowLabel(row)}
-                    checked={isChecked}
-                    disabled={!canSelect || undefined}
-                    title={selection.rowTitle?.(row)}
-                    onChange={() => selection.state.toggle(row.id)}
-                  />
-                </Td>
-              )}
-              {shown.map((c) => (
-                <Td
-                  key={c.id}
-                  sticky={c.sticky}
-                  className={c.className}
-                  title={c.title?.(row)}
-                  data-label={c.label}
-                  data-full={c.isFull || undefined}
-                >
-                  {c.cell(row)}
-                </Td>
-              ))}
-            </Tr>
+            <DataRow
+              key={row.id}
+              row={row}
+              columns={shown}
+              attributes={rowAttributes?.(row)}
+              select={
+                selection && {
+                  isChecked: Boolean(selection.state.isSelected(row.id)) && canSelect,
+                  canSelect,
+                  label: selection.rowLabel(row),
+                  title: selection.rowTitle?.(row),
+                  toggle: selection.state.toggle,
+                }
+              }
+            />
           );
         })}
       </TBody>
     </Table>
   );
 }
+
+type RowSelect = {
+  isChecked: boolean;
+  canSelect: boolean;
+  label: string;
+  title: string | undefined;
+  toggle: (id: number) => void;
+};
+type DataRowProps<T extends { id: number }> = {
+  row: T;
+  columns: readonly Column<T>[];
+  /** a function of the row (rowAttributes) */
+  attributes: DataRowAttributes | undefined;
+  select: RowSelect | undefined;
+};
+
+/**
+ * One row, drawn again only when its data, its box or the columns change: a live update changes
+ * a few rows of a page, and a page whose columns keep their identity (useMemo) redraws only those.
+ */
+const DataRow = memo(
+  function DataRow<T extends { id: number }>({ row, columns, attributes, select }: DataRowProps<T>) {
+    return (
+      <Tr isSelected={select?.isChecked ?? false} {...attributes}>
+        {select && (
+          <Td>
+            <Checkbox
+              aria-label={select.label}
+              checked={select.isChecked}
+              disabled={!select.canSelect || undefined}
+              title={select.title}
+              onChange={() => select.toggle(row.id)}
+            />
+          </Td>
+        )}
+        {columns.map((c) => (
+          <Td
+            key={c.id}
+            sticky={c.sticky}
+            className={c.className}
+            title={c.title?.(row)}
+            data-label={c.label}
+            data-full={c.isFull || undefined}
+          >
+            {c.cell(row)}
+          </Td>
+        ))}
+      </Tr>
+    );
+  },
+  (a, b) =>
+    a.row === b.row &&
+    a.columns === b.columns &&
+    a.select?.isChecked === b.select?.isChecked &&
+    a.select?.canSelect === b.select?.canSelect &&
+    a.select?.label === b.select?.label &&
+    a.select?.title === b.select?.title &&
+    a.select?.toggle === b.select?.toggle,
+) as <T extends { id: number }>(props: DataRowProps<T>) => ReactNode;

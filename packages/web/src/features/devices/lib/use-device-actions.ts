@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { DeviceActionType, DeviceListItem } from '@outpost/contract/devices';
 import { isDeviceActionable } from '@outpost/contract/devices';
 import { deviceMessages } from '@outpost/contract/messages';
@@ -19,7 +19,8 @@ export function useDeviceActions(onDone: () => void) {
   const [pending, setPending] = useState<PendingAction>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const ask = (kind: DeviceActionType, devices: DeviceListItem[]) => {
+  // stable: the device list's columns hold it and keep their identity (memoised rows)
+  const ask = useCallback((kind: DeviceActionType, devices: DeviceListItem[]) => {
     setError(null);
     const targets = devices.filter((d) => isDeviceActionable(d.status));
     if (targets.length === 0) {
@@ -27,7 +28,7 @@ export function useDeviceActions(onDone: () => void) {
       return;
     }
     setPending({ action: kind, devices: targets });
-  };
+  }, []);
 
   const confirm = () => {
     if (!pending) {

@@ -37,6 +37,12 @@ export function isNewer(u: DeviceUpdatePayload, row: Pick<DeviceListItem, 'last_
 
 type Page = { data: DeviceListItem[] };
 
+// requestAnimationFrame, or a timer where there is none (a page without rendering)
+const nextFrame = (f: () => void): number =>
+  typeof requestAnimationFrame === 'function' ? requestAnimationFrame(f) : Number(setTimeout(f, 16));
+const cancelFrame = (id: number) =>
+  typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame(id) : clearTimeout(id);
+
 /** The page with every remembered update applied that is newer than its row. */
 export function overlayUpdates(
   page: Page,
@@ -87,13 +93,32 @@ export function useLiveDeviceRows(
       queryClient.setQueryData(queryKey, next);
     }
   };
+  // Updates are written to the cache once a frame, all that arrived since the last one: a storm of
+  // a thousand a second is some sixty cache writes and renders, not a thousand (bench/browser-storm.ts).
+  const pending = useRef(new Map<string, DeviceUpdatePayload>());
+  const frame = useRef<number | null>(null);
+  const flush = () => {
+    frame.current = null;
+    const updates = pending.current;
+    pending.current = new Map();
+    overlay(updates, false);
+  };
+  useEffect(
+    () => () => {
+      if (frame.current !== null) {
+        cancelFrame(frame.current);
+      }
+    },
+    [],
+  );
   useLiveMessages((message) => {
     const update = asDeviceUpdate(message);
     if (!update) {
       return;
     }
     latest.current.set(update.deviceId, update);
-    overlay(new Map([[update.deviceId, update]]), false);
+    pending.current.set(update.deviceId, update);
+    frame.current ??= nextFrame(flush);
   });
   // After every fetch: re-apply the updates that are newer than what the server answered.
   useEffect(() => {

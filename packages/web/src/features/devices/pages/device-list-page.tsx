@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Monitor, RefreshCw } from 'lucide-react';
 import type { DeviceStatusFilter } from '@outpost/contract/devices';
 import { DEVICE_STATUS_FILTERS, isDeviceActionable } from '@outpost/contract/devices';
@@ -60,6 +60,8 @@ export default function DeviceListPage() {
   const rows = query.data?.data;
   const alertBadges = useAlertBadges((rows ?? []).map((d) => d.device_guid));
   useLiveDeviceRows(deviceListKey(user.tenant_id, filters), rows, query.dataUpdatedAt);
+
+  const columnList = useDeviceColumns(actions, fieldColumns, alertBadges.data);
 
   const actionable = (rows ?? []).filter((d) => isDeviceActionable(d.status));
   const selectedDevices = actionable.filter((d) => list.isSelected(d.id));
@@ -139,12 +141,7 @@ export default function DeviceListPage() {
                   : deviceMessages.noDevicesRegistered,
           }}
           cards
-          columns={deviceColumns({
-            onAsk: actions.ask,
-            onNothingSelected: actions.setError,
-            fieldColumns,
-            alertBadges: alertBadges.data,
-          })}
+          columns={columnList}
           selection={{
             allLabel: 'Select all online devices',
             rowLabel: (d) => `Select ${deviceName(d)}`,
@@ -203,5 +200,27 @@ function DeviceListHeader({
         </>
       }
     />
+  );
+}
+
+// The columns keep their identity while nothing they show changes, so a live update redraws only
+// the rows it changed (DataTable's rows are memoised).
+function useDeviceColumns(
+  actions: Pick<ReturnType<typeof useDeviceActions>, 'ask' | 'setError'>,
+  fieldColumns: { key: string; name: string }[],
+  alertBadges: Parameters<typeof deviceColumns>[0]['alertBadges'],
+) {
+  const fieldKey = fieldColumns.map((f) => `${f.key}\u0000${f.name}`).join('\u0001');
+  return useMemo(
+    () =>
+      deviceColumns({
+        onAsk: actions.ask,
+        onNothingSelected: actions.setError,
+        fieldColumns,
+        alertBadges,
+      }),
+    // fieldColumns is rebuilt each render; fieldKey says when it changed
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [actions.ask, actions.setError, fieldKey, alertBadges],
   );
 }
