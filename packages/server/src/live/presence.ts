@@ -39,9 +39,26 @@ export function createPresence(deps: {
   const silentLimitMs = options.heartbeatIntervalMs * 2 + options.presenceGraceMs;
 
   const flushEvery = Math.min(5_000, Math.max(50, Math.floor(options.heartbeatIntervalMs / 2)));
+  // A busy device (a script's output, a deployment's steps) sends many messages between two
+  // heartbeats; its last_seen is written at most once per half heartbeat interval, a device
+  // touched again sooner waiting in `touched` for the first flush after it. last_seen then lags
+  // at most half an interval plus a flush (within the stale sweep's margin), and a run of 10,000
+  // devices does not rewrite every device row, with all its indexes, every few seconds.
+  const rewriteAfterMs = Math.floor(options.heartbeatIntervalMs / 2);
+  const writtenAt = new Map<number, number>();
   const flushTimer = setInterval(() => {
-    const ids = [...touched];
-    touched.clear();
+    const now = Date.now();
+    const ids: number[] = [];
+    for (const id of touched) {
+      if (now - (writtenAt.get(id) ?? -Infinity) >= rewriteAfterMs) {
+        ids.push(id);
+        writtenAt.set(id, now);
+        touched.delete(id);
+      }
+    }
+    if (ids.length === 0) {
+      return;
+    }
     deviceState.touchLastSeen(ids).catch((err: unknown) => log.error({ err }, 'could not record heartbeats'));
   }, flushEvery);
   const watchdog = setInterval(
@@ -90,6 +107,7 @@ export function createPresence(deps: {
       touched.add(deviceId);
     },
     closed(conn, code) {
+      writtenAt.delete(conn.device.id);
       // A socket closed for silence has already had its grace; an agent that says goodbye (1000:
       // stopping for a restart or shutdown) is offline at once.
       const wasSilent = Date.now() - conn.lastMessageAt > silentLimitMs;
