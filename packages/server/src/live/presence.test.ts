@@ -23,7 +23,7 @@ describe('presence: last_seen batches', () => {
           return Promise.resolve();
         },
         markDisconnected: () => Promise.resolve(null),
-        sweepStale: () => Promise.resolve(),
+        sweepStale: () => Promise.resolve(0),
       },
       log: { error: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger,
       options: { heartbeatIntervalMs: HEARTBEAT_MS, presenceGraceMs: 10_000 },
