@@ -44,4 +44,22 @@ describe('live device rows', () => {
     expect(result.data.map((d) => d.status)).toEqual(['offline', 'online']);
     expect(overlayUpdates(page, new Map(), true)).toBe(page);
   });
+
+  it('settles: an update with no last seen never overrides a fetched row, and re-applying changes nothing', () => {
+    const never = { ...row('c', 'online', ''), last_seen: null } as unknown as DeviceListItem;
+    const page = { data: [never, row('d', 'online', '2026-11-22T10:00:00Z')] };
+    const noTime = {
+      deviceId: 'c',
+      id: 3,
+      status: 'offline',
+      lastSeen: null,
+    } as unknown as DeviceUpdatePayload;
+    expect(overlayUpdates(page, new Map([['c', noTime]]), true)).toBe(page);
+    // applied once while live (not only newer), then again after a fetch: the second is a no-op
+    const live = new Map([['d', update('d', 'offline', '2026-11-22T10:05:00Z')]]);
+    const once = overlayUpdates(page, live, false);
+    expect(once).not.toBe(page);
+    expect(overlayUpdates(once, live, true)).toBe(once);
+    expect(overlayUpdates(once, live, false)).toBe(once);
+  });
 });

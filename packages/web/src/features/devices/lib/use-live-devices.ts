@@ -27,13 +27,29 @@ export function applyDeviceUpdate<
   };
 }
 
-/** Whether a live update is newer than what a row (perhaps fetched later) says. */
+/**
+ * Whether a live update is newer than what a row (perhaps fetched later) says. An update without a
+ * last seen time cannot be placed: the fetched row wins (answering "newer" for it against a row
+ * that has none either re-applied it after every fetch, each write a new fetch time: a render loop).
+ */
 export function isNewer(u: DeviceUpdatePayload, row: Pick<DeviceListItem, 'last_seen'>): boolean {
-  if (!u.lastSeen || !row.last_seen) {
-    return !row.last_seen;
+  if (!u.lastSeen) {
+    return false;
+  }
+  if (!row.last_seen) {
+    return true;
   }
   return Date.parse(u.lastSeen) > Date.parse(row.last_seen);
 }
+
+const APPLIED_FIELDS = [
+  'status',
+  'last_seen',
+  'hostname',
+  'ip_address',
+  'agent_version',
+  'last_inventory_update',
+] as const;
 
 type Page = { data: DeviceListItem[] };
 
@@ -55,8 +71,12 @@ export function overlayUpdates(
     if (!u || (onlyNewer && !isNewer(u, d))) {
       return d;
     }
+    const applied = applyDeviceUpdate(d, u);
+    if (APPLIED_FIELDS.every((f) => applied[f] === d[f])) {
+      return d; // nothing it says is new: the page stays the same object, the cache is not written
+    }
     isChanged = true;
-    return applyDeviceUpdate(d, u);
+    return applied;
   });
   return isChanged ? { ...page, data } : page;
 }
