@@ -88,6 +88,7 @@ export function ProviderButtons({
           <Badge tone="gray">Coming soon</Badge>
         </button>
       )}
+      {!config && <ButtonPlaceholder />}
       {config && (
         <SsoButtons
           oidcName={config.sso.oidcName}
@@ -98,4 +99,9 @@ export function ProviderButtons({
       )}
     </>
   );
+}
+
+/** A sign-in button's place while the server's configuration loads, so nothing moves when it arrives. */
+export function ButtonPlaceholder() {
+  return <div className="h-11 w-full animate-pulse rounded-md bg-slate-100 dark:bg-slate-800" aria-hidden />;
 }

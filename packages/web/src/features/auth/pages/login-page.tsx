@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'react';
 import { HelpCircle } from 'lucide-react';
 import { messages } from '@outpost/contract/messages';
 import { Alert } from '../../../components/ui/alert';
-import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { useDarkMode } from '../../../lib/theme';
 import {
@@ -16,7 +15,7 @@ import {
 import type { SignInRequest } from '../api/sign-in';
 import { BrandPanel } from '../components/brand-panel';
 import { DevSignIn } from '../components/dev-sign-in';
-import { ProviderButtons } from '../components/provider-buttons';
+import { ButtonPlaceholder, ProviderButtons } from '../components/provider-buttons';
 
 export default function LoginPage() {
   const config = useAppConfig();
@@ -82,7 +81,9 @@ export default function LoginPage() {
     <div className="flex min-h-screen">
       <BrandPanel />
 
-      <div className="flex min-w-0 flex-1 items-center justify-center px-4 py-12 sm:px-8">
+      {/* on a phone the form starts at the top: centred, the sign-in choices arriving with the
+          server's configuration moved the heading (Lighthouse mobile: layout shift 0.23) */}
+      <div className="flex min-w-0 flex-1 items-start justify-center px-4 py-12 sm:items-center sm:px-8">
         <div className="w-full max-w-sm min-w-0">
           <div className="mb-8 flex items-center gap-3 lg:hidden">
             <img src="/favicon.svg" alt="" className="size-10" />
@@ -96,11 +97,8 @@ export default function LoginPage() {
           </p>
 
           <div className="mt-8 space-y-3">
-            {config.isLoading && (
-              <div className="flex justify-center py-3">
-                <Spinner />
-              </div>
-            )}
+            {/* the Google button's place while the configuration loads (ProviderButtons holds SSO's) */}
+            {config.isLoading && <ButtonPlaceholder />}
             <ProviderButtons
               config={config.data}
               isDark={isDark}
