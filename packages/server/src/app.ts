@@ -181,6 +181,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? { ...loggerOptions(config.logLevel), stream: options.logStream },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // Plugins read settings from the database as they register: on a busy small machine with the
+    // embedded database that can outlast Fastify's 10 s default, and a slow start is not a failed one.
+    pluginTimeout: 60_000,
     // Behind a trusted proxy its X-Request-Id when that is a plain id (lib/logger.ts), else our own.
     genReqId: requestIdGenerator(config.trustProxy !== false),
     // the request id on the lines written only (lib/logger.ts)

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -37,6 +39,7 @@ describe('the real agent runs its checks', () => {
   let listener: net.Server;
   let openPort: number;
   let closedPort: number;
+  let sleeper: ChildProcess;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-checks-'));
 
   beforeAll(async () => {
@@ -49,8 +52,13 @@ describe('the real agent runs its checks', () => {
     await new Promise<void>((r) => spare.listen(0, '127.0.0.1', r));
     closedPort = (spare.address() as AddressInfo).port;
     await new Promise((r) => spare.close(r));
+    // a process whose name is known: this runner's own are renamed ("node (vitest 1)"), and
+    // whether another plain `node` runs at that moment depends on what else the machine does
+    sleeper = spawn('sleep', ['300'], { stdio: 'ignore' });
+    await new Promise((r) => sleeper.once('spawn', r));
   });
   afterAll(async () => {
+    sleeper.kill();
     await agent?.stop();
     await new Promise((r) => listener.close(r));
     await server?.close();
@@ -71,7 +79,7 @@ describe('the real agent runs its checks', () => {
       { name: 'CPU', config: { type: 'cpu', percent: 100, minutes: 1 } },
       { name: 'Memory', config: { type: 'memory', percent: 100 } },
       { name: 'Huge free space', config: { type: 'disk', volume: '/', min_free_gb: 1_000_000 } },
-      { name: 'Node runs', config: { type: 'process', process: path.basename(process.execPath) } },
+      { name: 'Sleep runs', config: { type: 'process', process: 'sleep' } },
       { name: 'Ghost runs', config: { type: 'process', process: 'outpost-no-such-process' } },
       { name: 'Open port', config: { type: 'port', host: '127.0.0.1', port: openPort, timeout_ms: 1000 } },
       {
@@ -127,7 +135,7 @@ describe('the real agent runs its checks', () => {
       CPU: 'passing',
       Memory: 'passing',
       'Huge free space': 'failing',
-      'Node runs': 'passing',
+      'Sleep runs': 'passing',
       'Ghost runs': 'failing',
       'Open port': 'passing',
       'Closed port': 'failing',
