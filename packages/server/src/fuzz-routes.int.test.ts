@@ -281,7 +281,9 @@ describe('fuzzing every registered /api route with generated input', () => {
     routes = server.app.apiRoutes.filter(
       (r) => r.method !== 'HEAD' && !r.websocket && !r.url.startsWith('/api/docs'),
     );
-  });
+    // A fresh embedded database, its migrations and the demo seed: on a loaded CI machine,
+    // beside six other suites, this took longer than the project's 60 s hook default.
+  }, 180_000);
   afterAll(async () => {
     await server?.close();
   });
