@@ -39,12 +39,15 @@ export function createPresence(deps: {
   const silentLimitMs = options.heartbeatIntervalMs * 2 + options.presenceGraceMs;
 
   const flushEvery = Math.min(5_000, Math.max(50, Math.floor(options.heartbeatIntervalMs / 2)));
-  // A busy device (a script's output, a deployment's steps) sends many messages between two
-  // heartbeats; its last_seen is written at most once per half heartbeat interval, a device
-  // touched again sooner waiting in `touched` for the first flush after it. last_seen then lags
-  // at most half an interval plus a flush (within the stale sweep's margin), and a run of 10,000
-  // devices does not rewrite every device row, with all its indexes, every few seconds.
-  const rewriteAfterMs = Math.floor(options.heartbeatIntervalMs / 2);
+  // A busy device (a script's output, a deployment's steps, a terminal) sends many messages
+  // between two heartbeats; its last_seen is written at most once per heartbeat interval, a device
+  // touched again sooner waiting in `touched` for the first flush after it. A device row is then
+  // rewritten about as often as its heartbeats come, however busy the device is (every write
+  // replaces the row in all of the table's indexes: last_seen is indexed, so it is never HOT), and
+  // last_seen lags at most an interval plus a flush, within the stale sweep's margin (two
+  // intervals, the grace and a flush). Half an interval (until 2026-11-27) rewrote every device
+  // of a 10,000-device script run during the run.
+  const rewriteAfterMs = options.heartbeatIntervalMs;
   const writtenAt = new Map<number, number>();
   const flushTimer = setInterval(() => {
     const now = Date.now();
