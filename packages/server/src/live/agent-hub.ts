@@ -291,6 +291,7 @@ async function recordHello(ctx: HubContext, conn: AgentConnection, m: HelloMessa
     return;
   }
   conn.helloDone();
+  ctx.presence.written(conn.device.id); // markConnected wrote last_seen
   await ctx.bus.publish('agent.connected', { deviceId: conn.device.id, connectionId: conn.connectionId });
   conn.send({
     type: 'welcome',

@@ -61,6 +61,16 @@ describe('presence: last_seen batches', () => {
     expect(writes).toEqual([[1], [3], [1]]);
   });
 
+  it('counts a last_seen written at the hello: the next write waits an interval from it', () => {
+    presence.touch(4);
+    presence.written(4); // the hello wrote it
+    vi.advanceTimersByTime(5_000);
+    expect(writes).toEqual([]);
+    presence.touch(4);
+    vi.advanceTimersByTime(25_000); // 30 s: an interval after the hello
+    expect(writes).toEqual([[4]]);
+  });
+
   it("keeps a busy device's last_seen within the stale sweep's margin", () => {
     const at: number[] = [];
     presence.close();

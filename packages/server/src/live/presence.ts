@@ -21,6 +21,8 @@ export type Presence = {
   readonly silentLimitMs: number;
   /** a message arrived: last_seen is written with the next batch */
   touch(deviceId: number): void;
+  /** last_seen was just written another way (the hello): the next write waits an interval */
+  written(deviceId: number): void;
   /** the socket closed after its hello: offline after the grace period unless it said goodbye */
   closed(conn: PresenceConnection, code: number): void;
   close(): void;
@@ -108,6 +110,10 @@ export function createPresence(deps: {
     silentLimitMs,
     touch(deviceId) {
       touched.add(deviceId);
+    },
+    written(deviceId) {
+      writtenAt.set(deviceId, Date.now());
+      touched.delete(deviceId);
     },
     closed(conn, code) {
       writtenAt.delete(conn.device.id);
