@@ -40,8 +40,11 @@ export function ConnectionIndicator() {
       title={
         status === 'connected' ? 'Progress updates arrive as they happen' : 'Progress updates are paused'
       }
+      // on a phone the header's buttons wrap: one width for "Connecting..." and "Live", so the
+      // socket connecting does not change the wrap and move the page (Lighthouse mobile: layout
+      // shift 0.35 on /deployments)
       className={cn(
-        'inline-flex h-9 items-center gap-2 rounded-md px-3 text-sm font-medium ring-1 ring-inset',
+        'inline-flex h-9 min-w-[8.5rem] items-center justify-center gap-2 rounded-md px-3 text-sm font-medium ring-1 ring-inset sm:min-w-0 sm:justify-start',
         s.box,
       )}
     >
