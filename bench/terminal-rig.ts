@@ -36,7 +36,12 @@ export function instanceAt(url: string): Instance {
 }
 
 /** A protocol-level agent that echoes input and can stream output, with remote access. */
-export async function echoAgent(server: Instance, browserSide: Instance, admin: string, name: string): Promise<Rig> {
+export async function echoAgent(
+  server: Instance,
+  browserSide: Instance,
+  admin: string,
+  name: string,
+): Promise<Rig> {
   const token = (await createEnrollmentToken(browserSide, admin)).token;
   const creds = (
     await enroll(browserSide, token, facts({ hostname: name, osType: 'linux', machineId: name }))
