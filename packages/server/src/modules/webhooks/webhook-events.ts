@@ -2,7 +2,7 @@ import type { WebhookEvent } from '@outpost/contract/webhooks';
 import type { Executor } from '../../lib/db';
 import type { EventSink } from '../../lib/events';
 import { enqueueEventDeliveries } from '../notifications/event-deliveries';
-import { enabledSubscriptions } from './webhooks.queries';
+import { enabledSubscriptions, existingSubscriptionIds } from './webhooks.queries';
 
 // Matching an event to subscriptions (docs/product/webhooks.md#events). Presence events are
 // numerous (a fleet of 10,000 reconnecting after an outage is 10,000 online events within
@@ -37,10 +37,22 @@ export function createWebhookEvents(deps: { now: () => number }) {
     if (wanted.length === 0) {
       return;
     }
+    // The cache may still hold a subscription deleted since: by this very transaction (deleting a
+    // webhook writes an audit entry, an event it may want) or by another instance whose change
+    // has not reached this one. A delivery for it would break the event's own transaction on the
+    // foreign key; only subscriptions that exist are told.
+    const present = await existingSubscriptionIds(
+      tx,
+      wanted.map((s) => s.id),
+    );
+    const told = wanted.filter((s) => present.has(s.id));
+    if (told.length === 0) {
+      return;
+    }
     const now = new Date(deps.now());
     await enqueueEventDeliveries(
       tx,
-      wanted.map((s) => ({
+      told.map((s) => ({
         tenantId: e.tenantId,
         subscriptionId: s.id,
         event: e.event,

@@ -255,6 +255,22 @@ describe('event webhooks', () => {
     });
   });
 
+  it('a subscription to audit entries can be deleted: its own deletion is an entry it is no longer told of', async () => {
+    const created = await subscribe('Audit, then gone', ['audit.entry_written']);
+    // another audit entry after the subscription's own: the tenant's subscriptions are cached
+    // with this one in them when it is deleted
+    expect((await call('POST', '/api/customer/tags', { name: 'Hook filler' })).status).toBe(200);
+    const removed = await call<{ data: { id: number } }>('DELETE', `${API}/${created.id}`);
+    expect(removed.status).toBe(200);
+    expect(removed.body.data.id).toBe(created.id);
+    expect((await call('GET', `${API}/${created.id}`)).status).toBe(404);
+    const audit = await call<{ data: { data: unknown[] } }>(
+      'GET',
+      '/api/customer/audit?action=Delete%20Webhook',
+    );
+    expect(audit.body.data.data.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('refuses bad input with the contract words, and a disabled subscription sends nothing by hand', async () => {
     const noEvents = await call<ApiErrorBody>('POST', API, { name: 'x', url: hookUrl, events: [] });
     expect(noEvents.status).toBe(400);

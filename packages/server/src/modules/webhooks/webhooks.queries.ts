@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { webhookSubscriptions } from '../../db/schema/index';
 import { rowsOf } from '../../lib/db';
 import type { Executor } from '../../lib/db';
@@ -31,6 +31,15 @@ export async function enabledSubscriptions(ex: Executor, tenantId: number) {
     .select({ id: webhookSubscriptions.id, events: webhookSubscriptions.events })
     .from(webhookSubscriptions)
     .where(and(eq(webhookSubscriptions.tenantId, tenantId), eq(webhookSubscriptions.enabled, true)));
+}
+
+/** Of these subscriptions, the ones that still exist (as this transaction sees them). */
+export async function existingSubscriptionIds(ex: Executor, ids: number[]): Promise<Set<number>> {
+  const rows = await ex
+    .select({ id: webhookSubscriptions.id })
+    .from(webhookSubscriptions)
+    .where(inArray(webhookSubscriptions.id, ids));
+  return new Set(rows.map((r) => r.id));
 }
 
 export async function subscriptionNameTaken(ex: Executor, tenantId: number, name: string, exceptId?: number) {
