@@ -21,13 +21,26 @@ export function createNotifications(deps: {
 }) {
   const box = createSecretBox(deps.sessionSecret, 'notification channel secrets');
   const outbox = createOutbox({ db: deps.db, box, now: () => systemClock.now(), log: deps.log });
-  const notificationOutbox = createPeriodic({
+  let isStopping = false;
+  const periodic = createPeriodic({
     name: 'notification outbox',
-    pass: () => outbox.pass(),
+    pass: () => outbox.pass(() => !isStopping),
     clock: systemClock,
     intervalMs: deps.intervalMs,
     log: deps.log,
   });
+  const notificationOutbox: typeof periodic = {
+    ...periodic,
+    start() {
+      isStopping = false;
+      periodic.start();
+    },
+    // the pass under way ends after its batch in flight
+    stop() {
+      isStopping = true;
+      return periodic.stop();
+    },
+  };
   // a pass under way may have claimed before the new row was committed: one more after it
   const wake = () => void notificationOutbox.tick().then(() => notificationOutbox.tick());
   /**

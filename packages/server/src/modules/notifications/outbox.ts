@@ -178,8 +178,13 @@ export function createOutbox(deps: {
       await enqueueDeliveries(tx, direct, new Date(now));
       return direct.length;
     },
-    /** One pass: claims the due rows and sends them side by side; answers how many it claimed. */
-    async pass(): Promise<number> {
+    /**
+     * One pass: claims the due rows and sends them side by side, batch after batch while
+     * `keepGoing` says so (a stopping server ends the pass after the batch in flight: a backlog
+     * of unreachable addresses, 10 s a batch, held the server's close for minutes); answers how
+     * many it claimed.
+     */
+    async pass(keepGoing: () => boolean = () => true): Promise<number> {
       let total = 0;
       for (;;) {
         const rows = await db.transaction(async (tx) => {
@@ -196,7 +201,7 @@ export function createOutbox(deps: {
         });
         await Promise.all(rows.map((r) => attempt(r)));
         total += rows.length;
-        if (rows.length < OUTBOX_BATCH) {
+        if (rows.length < OUTBOX_BATCH || !keepGoing()) {
           return total;
         }
       }
