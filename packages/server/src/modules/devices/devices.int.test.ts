@@ -442,6 +442,13 @@ describe('through simulated agents: service control, refresh, restart', () => {
       );
       return list.body.data.pagination.total === 2;
     });
+    // online comes with the hello; the services list follows in the agent's first inventory report
+    await eventually(async () => {
+      const rows = await server.database.db
+        .select({ guid: devices.deviceGuid, services: devices.services })
+        .from(devices);
+      return fleet.agents.every((a) => rows.some((r) => r.guid === a.deviceGuid && r.services !== null));
+    });
   });
   afterAll(async () => {
     await fleet?.stop();
