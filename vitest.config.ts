@@ -4,6 +4,18 @@ import { defineConfig } from 'vitest/config';
 // tests that start the real server over HTTP and websockets against PGlite (default) or PostgreSQL
 // (TEST_DATABASE_URL), beside the code or, for the agent and the server together, in
 // packages/system-tests; and the Windows agent under Wine. Test helpers live in packages/*/test/.
+const integrationFiles = [
+  'packages/*/src/**/*.int.test.ts',
+  'packages/*/test/**/*.int.test.ts',
+  // the agent and the server together
+  'packages/system-tests/test/**/*.int.test.ts',
+];
+const integrationExcluded = [
+  '**/node_modules/**',
+  '**/*.wine.test.ts',
+  process.env.TEST_DATABASE_URL ? '**/*.pglite.int.test.ts' : '**/*.pg.int.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -18,20 +30,28 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: [
-            'packages/*/src/**/*.int.test.ts',
-            'packages/*/test/**/*.int.test.ts',
-            // the agent and the server together
-            'packages/system-tests/test/**/*.int.test.ts',
-          ],
+          include: integrationFiles,
           // Fault tests that concern one database run once: *.pg.int.test.ts need
           // PostgreSQL and run in the PostgreSQL run (npm run test:integration:pg);
           // *.pglite.int.test.ts are about the embedded default and run in the PGlite run.
-          exclude: [
-            '**/node_modules/**',
-            '**/*.wine.test.ts',
-            process.env.TEST_DATABASE_URL ? '**/*.pglite.int.test.ts' : '**/*.pg.int.test.ts',
-          ],
+          exclude: [...integrationExcluded, '**/*.isolated.int.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // One file at a time, all in one process that keeps its modules between files: importing
+          // the server for every file cost about a second of each file's time. Each file starts
+          // its own server and database and leaves the process as it found it (environment
+          // variables included).
+          fileParallelism: false,
+          isolate: false,
+        },
+      },
+      {
+        // The few integration files that replace a module (vi.mock) get a module graph of their own.
+        test: {
+          name: 'integration-isolated',
+          include: integrationFiles.map((f) => f.replace('*.int.test.ts', '*.isolated.int.test.ts')),
+          exclude: integrationExcluded,
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

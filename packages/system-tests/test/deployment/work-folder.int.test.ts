@@ -51,7 +51,12 @@ describe('the agent’s work folder (real agent, real server)', () => {
     await rig.stopAgent();
   });
   afterAll(async () => {
-    process.env.TMPDIR = savedTmpdir;
+    // an unset TMPDIR stays unset (assigning undefined would store the string "undefined")
+    if (savedTmpdir === undefined) {
+      delete process.env.TMPDIR;
+    } else {
+      process.env.TMPDIR = savedTmpdir;
+    }
     await rig?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
