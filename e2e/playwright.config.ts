@@ -14,6 +14,9 @@ export default defineConfig({
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {
     baseURL: E2E_BASE_URL,
+    // The browser asks for reduced motion, which the app honours (index.css): no endless
+    // live-indicator and spinner animations to paint in software, about a fifth of a core per page.
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

@@ -188,7 +188,10 @@ test('a job scheduled a minute ahead waits, then runs by itself', async ({ page 
   await expect(page.getByRole('list', { name: 'Timeline' })).toContainText('Scheduled');
 
   // the shell watches the job it created, so its start is announced wherever the user is
-  await expect(toast(page, 'Deployment Started')).toBeVisible({ timeout: 150_000 });
+  // (this job's: another test's job may start in the same minute and be announced beside it)
+  await expect(toast(page, 'Deployment Started').filter({ hasText: name })).toBeVisible({
+    timeout: 150_000,
+  });
   await expect(page.getByTestId('job-percent')).toHaveText('100%', { timeout: 60_000 });
   const id = Number(/\/deployments\/(\d+)$/.exec(page.url())![1]);
   const job = await getJob(page.request, session.token, id);
