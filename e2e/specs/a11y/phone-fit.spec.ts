@@ -1,30 +1,36 @@
 import { expect, test } from '@playwright/test';
-import { openRoute, routes, useTheme } from './routes';
+import type { Page } from '@playwright/test';
+import { openRoute, routes, switchToDark } from './routes';
 
-// Every route fits a phone (390 × 844) in light and dark: the page itself never
-// scrolls sideways (a wide table may scroll inside its own box, but the lists that matter most
-// become card rows on phones). The routes are in routes.ts.
+// Every route fits a phone (390 × 844) in light and dark (opened once, switched as a user does):
+// the page itself never scrolls sideways (a wide table may scroll inside its own box, but the
+// lists that matter most become card rows on phones). The routes are in routes.ts.
 
 test.use({ viewport: { width: 390, height: 844 } });
 
-for (const theme of ['light', 'dark'] as const) {
-  for (const route of routes) {
-    test(`${route.name} (${theme}) fits a 390 px phone without sideways scrolling`, async ({ page }) => {
-      await useTheme(page, theme);
-      await openRoute(page, route);
-      const widths = await page.evaluate(() => ({
-        scroll: document.documentElement.scrollWidth,
-        viewport: window.innerWidth,
-        // what sticks out, to say where to look when it fails
-        wide: Array.from(document.querySelectorAll('body *'))
-          .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
-          .filter((el) => !el.closest('[class*="overflow-x-auto"]'))
-          .slice(0, 5)
-          .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 80)}`),
-      }));
-      expect(widths.scroll, JSON.stringify(widths.wide, null, 2)).toBeLessThanOrEqual(widths.viewport);
-    });
-  }
+const overflow = (page: Page) =>
+  page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+    // what sticks out, to say where to look when it fails
+    wide: Array.from(document.querySelectorAll('body *'))
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+      .filter((el) => !el.closest('[class*="overflow-x-auto"]'))
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 80)}`),
+  }));
+
+for (const route of routes) {
+  test(`${route.name} fits a 390 px phone without sideways scrolling, in light and in dark`, async ({
+    page,
+  }) => {
+    await openRoute(page, route);
+    const light = await overflow(page);
+    expect(light.scroll, `light: ${JSON.stringify(light.wide, null, 2)}`).toBeLessThanOrEqual(light.viewport);
+    await switchToDark(page, route);
+    const dark = await overflow(page);
+    expect(dark.scroll, `dark: ${JSON.stringify(dark.wide, null, 2)}`).toBeLessThanOrEqual(dark.viewport);
+  });
 }
 
 // The busiest lists are card rows on phones: no column headers, nothing to scroll sideways, and

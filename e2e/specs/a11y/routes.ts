@@ -192,6 +192,22 @@ export async function useTheme(page: Page, theme: 'light' | 'dark') {
   ] as const);
 }
 
+/**
+ * From light to dark on an open route, as a user does it: the header's switch on a signed-in
+ * page; the sign-in screen has none, so there the stored setting and a reload.
+ */
+export async function switchToDark(page: Page, route: Route) {
+  await expect(page.locator('html')).not.toHaveClass(/dark/);
+  if (route.isPublic) {
+    await page.evaluate((key) => localStorage.setItem(key, 'true'), STORAGE_KEYS.darkMode);
+    await page.reload();
+    await expect(page.locator('h1').first()).toBeVisible();
+  } else {
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+  }
+  await expect(page.locator('html')).toHaveClass(/dark/);
+}
+
 /** Signs in (unless the route is public), opens the route and waits until it has loaded. */
 export async function openRoute(page: Page, route: Route) {
   let path = typeof route.path === 'string' ? route.path : '';
