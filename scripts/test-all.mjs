@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs every suite, all on Node 24: lint and typecheck side by side, then unit, integration on
-// PGlite and on PostgreSQL, end-to-end in Chromium, and the Windows agent under Wine. Installs what
+// Runs every suite, all on Node 24: lint and typecheck side by side, then unit beside the Windows
+// agent under Wine, integration on PGlite and on PostgreSQL side by side, end-to-end in Chromium. Installs what
 // the suites need when it is missing (Debian's Chromium, nginx and Wine; starts the local
 // PostgreSQL and Redis servers: the PGlite integration run also uses PostgreSQL, for the test of
 // instances starting together on one database). Every suite runs even when an earlier one fails; the exit code is non-zero when any
@@ -87,7 +87,11 @@ const groups = [
     ['lint', 'npm run lint'],
     ['typecheck', 'npm run typecheck'],
   ],
-  [['unit', 'npm run test:unit']],
+  // The unit tests beside the Windows suite, which mostly waits on Wine starting programs.
+  [
+    ['unit', 'npm run test:unit'],
+    ['Windows agent (Wine)', 'npm run test:wine'],
+  ],
   // The two integration runs side by side: each runs one test file at a time, the PGlite run
   // mostly in its own process, the PostgreSQL run half in PostgreSQL; neither stops what the
   // other uses (fault tests start their own PostgreSQL and Redis; Redis users take a prefix each).
@@ -96,7 +100,6 @@ const groups = [
     ['integration (PostgreSQL)', 'npm run test:integration:pg'],
   ],
   [['end-to-end (Chromium)', 'npm run test:e2e']],
-  [['Windows agent (Wine)', 'npm run test:wine']],
 ];
 const only = process.env.OUTPOST_SUITES?.split(',').map((s) => s.trim());
 const selected = (name) => !only || only.some((o) => name.startsWith(o));
