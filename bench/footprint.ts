@@ -6,6 +6,7 @@
 //   options: --runtime compiled|tsx (compiled: packages/server/dist/main.js, built first if missing)
 //            --database both|pglite|postgres --postgres URL (where throwaway databases are created)
 //            --root DIR (the checkout to measure, default this one) --runs 3 --settle 10
+//            --v8-default (without the V8 flags npm start gives the server: scripts/node-flags.mjs)
 //
 // Each run starts the real server process on a fresh database (a new DATA_DIR, or a throwaway
 // PostgreSQL database) three times: the first start (migrations and the demo seed), a restart
@@ -23,6 +24,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createThrowawayDatabase } from '../packages/server/test/harness';
 import { takeEventLoopDelay, eventLoopArgs } from './event-loop';
+import { EMBEDDED_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { machine, writeResult } from './lib';
 
 const { values } = parseArgs({
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     postgres: { type: 'string' },
     runs: { type: 'string' },
     settle: { type: 'string' },
+    'v8-default': { type: 'boolean', default: false },
   },
 });
 const quick = values.quick;
@@ -68,6 +71,9 @@ if (runtime === 'compiled' && !fs.existsSync(command[0]!)) {
   }
 }
 
+// the server as `npm start` runs it (scripts/start.mjs), unless --v8-default
+const nodeFlags = values['v8-default'] ? [] : EMBEDDED_NODE_FLAGS;
+
 type Sample = { startMs: number; rssMb: number; blockMs: number | null };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -82,7 +88,7 @@ async function measure(env: Record<string, string | undefined>, devices: number)
   const started = performance.now();
   const probeFile = path.join(env.DATA_DIR!, 'event-loop.json');
   const probe = eventLoopArgs(probeFile);
-  const child = spawn(process.execPath, [...probe.args, ...command], {
+  const child = spawn(process.execPath, [...nodeFlags, ...probe.args, ...command], {
     cwd: root,
     // a variable given as undefined is removed from the child's environment
     env: Object.fromEntries(
@@ -176,13 +182,14 @@ for (const kind of databases) {
 const file = writeResult('footprint', {
   quick,
   runtime,
+  node_flags: nodeFlags,
   runs,
   settle_s: settleMs / 1000,
   cases: rows,
   machine: machine(),
 });
 console.log(
-  `\nfootprint${quick ? ' --quick' : ''}: ${runtime} server, median of ${runs} run(s), RSS ${settleMs / 1000} s after ready, Node ${process.version}, load average ${os
+  `\nfootprint${quick ? ' --quick' : ''}: ${runtime} server (${nodeFlags.join(' ') || "V8's default sizing"}), median of ${runs} run(s), RSS ${settleMs / 1000} s after ready, Node ${process.version}, load average ${os
     .loadavg()
     .map((x) => x.toFixed(1))
     .join(' ')}\n`,

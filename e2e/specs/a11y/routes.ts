@@ -206,6 +206,14 @@ export async function switchToDark(page: Page, route: Route) {
     await page.getByRole('button', { name: 'Switch to dark mode' }).click();
   }
   await expect(page.locator('html')).toHaveClass(/dark/);
+  // judged at rest: the colours' transitions start at the next frames (axe right after the switch
+  // read light text on the dark background); endless animations, such as a spinner, are not waited for
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
 }
 
 /** Signs in (unless the route is public), opens the route and waits until it has loaded. */
