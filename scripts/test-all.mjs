@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Runs every suite, all on Node 24, in three lanes side by side: lint, unit and integration on
-// PGlite; typecheck, the Windows agent under Wine and integration on PostgreSQL; end-to-end in
-// Chromium. Installs what the suites need when it is missing (Debian's Chromium, nginx and Wine;
-// starts the local PostgreSQL and Redis servers: the PGlite integration run also uses PostgreSQL,
-// for the test of instances starting together on one database). Every suite runs even when an
-// earlier one fails; the exit code is non-zero when any failed.
+// Runs every suite, all on Node 24: lint and typecheck side by side, then unit beside the Windows
+// agent under Wine, integration on PGlite and on PostgreSQL side by side, end-to-end in Chromium. Installs what
+// the suites need when it is missing (Debian's Chromium, nginx and Wine; starts the local
+// PostgreSQL and Redis servers: the PGlite integration run also uses PostgreSQL, for the test of
+// instances starting together on one database). Every suite runs even when an earlier one fails; the exit code is non-zero when any
+// failed.
 import { execSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -78,24 +78,25 @@ if (machineMajor < 24 && fs.existsSync(path.join(NODE24_BIN, 'node'))) {
 }
 console.log(`Suites run on Node ${execSync('node --version').toString().trim()}`);
 
-// Three lanes run side by side; each runs its suites one after the other. Every suite is mostly
-// CPU work with waits in between (servers starting, agents reconnecting, timers, the browser
-// waiting for the page), so three lanes keep the two cores busy where one suite alone left a third
-// of them idle (docs/decisions/2026-11-28-ci-time.md). Nothing one suite uses is changed by
-// another: the integration runs start their own servers on free ports, fault tests their own
-// PostgreSQL and Redis, Redis users take a prefix each, the agent executables are built into
-// folders of their own, and the end-to-end run builds the web app and the server it serves.
-// Every suite runs even when an earlier one fails.
-const lanes = [
+// Suites in one group run side by side (lint and the type checker are each one process, so they
+// share the two cores well); groups run one after the other. Every suite runs even when an
+// earlier one fails.
+const groups = [
   [
     // The lint suite also checks docs/dependencies.md against the production dependencies.
     ['lint', 'npm run lint'],
-    ['unit', 'npm run test:unit'],
-    ['integration (PGlite)', 'npm run test:integration'],
-  ],
-  [
     ['typecheck', 'npm run typecheck'],
+  ],
+  // The unit tests beside the Windows suite, which mostly waits on Wine starting programs.
+  [
+    ['unit', 'npm run test:unit'],
     ['Windows agent (Wine)', 'npm run test:wine'],
+  ],
+  // The two integration runs side by side: each runs one test file at a time, the PGlite run
+  // mostly in its own process, the PostgreSQL run half in PostgreSQL; neither stops what the
+  // other uses (fault tests start their own PostgreSQL and Redis; Redis users take a prefix each).
+  [
+    ['integration (PGlite)', 'npm run test:integration'],
     ['integration (PostgreSQL)', 'npm run test:integration:pg'],
   ],
   [['end-to-end (Chromium)', 'npm run test:e2e']],
@@ -145,15 +146,10 @@ function failureLines(output, max = 60) {
 
 const results = [];
 const startedAll = Date.now();
-const selectedLanes = lanes.map((lane) => lane.filter(([name]) => selected(name))).filter((l) => l.length);
-const parallel = selectedLanes.length > 1;
-await Promise.all(
-  selectedLanes.map(async (lane) => {
-    for (const [name, cmd] of lane) {
-      results.push(await run(name, cmd, parallel));
-    }
-  }),
-);
+for (const group of groups) {
+  const suites = group.filter(([name]) => selected(name));
+  results.push(...(await Promise.all(suites.map(([name, cmd]) => run(name, cmd, suites.length > 1)))));
+}
 
 console.log('\n━━━ Summary');
 for (const r of results) {
