@@ -71,6 +71,7 @@ async function run(argv: string[]): Promise<string> {
   preparePrivateDirs(config);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    preparedStatements: config.preparedStatements,
     pgliteDir: path.join(config.dataDir, 'pglite'),
   });
   try {

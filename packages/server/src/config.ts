@@ -28,6 +28,8 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** off for a pooler that cannot carry prepared statements (db/prepared-statements.ts) */
+  DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off']).default('on'),
   REDIS_URL: z.string().optional(),
   /** channel prefix on Redis, so several Outpost installations (or test runs) can share one Redis */
   REDIS_CHANNEL_PREFIX: z.string().min(1).default('outpost:'),
@@ -138,6 +140,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** DATABASE_PREPARED_STATEMENTS: hot statements prepared on PostgreSQL's pooled connections */
+  preparedStatements: boolean;
   redisUrl?: string;
   redisChannelPrefix: string;
   /** WEB_WORKERS: server processes sharing the port (workers.ts) */
@@ -302,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    preparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'on',
     redisUrl: e.REDIS_URL?.trim() || undefined,
     redisChannelPrefix: e.REDIS_CHANNEL_PREFIX,
     webWorkers: e.WEB_WORKERS,

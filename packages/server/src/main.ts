@@ -26,6 +26,7 @@ async function main() {
   const logger: { current?: FastifyBaseLogger } = {}; // the app's, once it exists
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    preparedStatements: config.preparedStatements,
     pgliteDir: path.join(config.dataDir, 'pglite'),
     onConnectionError: (err) => logger.current?.warn({ err }, 'PostgreSQL ended a pooled connection'),
   });

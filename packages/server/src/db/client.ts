@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { migratePostgres, withStartupLock } from './migrate';
+import { prepareHotStatements } from './prepared-statements';
 import { releaseOnFailedBegin } from './release-on-failed-begin';
 import * as schema from './schema/index';
 import { tightenTree } from '../lib/private-dir';
@@ -65,6 +66,11 @@ export type DatabaseOptions = {
    * of a new cluster: the tests start each server from one migrated copy (test/pglite-template.ts).
    */
   pgliteTemplate?: Blob;
+  /**
+   * PostgreSQL: the statements executed often are prepared on each pooled connection
+   * (prepared-statements.ts); false for a pooler that cannot carry them. Default true.
+   */
+  preparedStatements?: boolean;
   /** Told when PostgreSQL ends an idle pooled connection (logged by the server). */
   onConnectionError?: (err: Error) => void;
 };
@@ -82,6 +88,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('connect', (client) => {
       client.on('error', (err) => options.onConnectionError?.(err));
     });
+    if (options.preparedStatements !== false) {
+      prepareHotStatements(pool);
+    }
     releaseOnFailedBegin(pool);
     const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
     await migratePostgres(pool, migrationsFolder);

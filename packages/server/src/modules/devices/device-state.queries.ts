@@ -29,6 +29,19 @@ const returning = {
 };
 export type DeviceStateRow = Pick<typeof devices.$inferSelect, keyof typeof returning>;
 
+/**
+ * The stored facts a dynamic group's filter can read besides status, last seen, site, tags, fields
+ * and software (docs/product/device-sets.md#groups): a hello or an inventory that leaves them as
+ * they were changes no membership.
+ */
+const groupFactColumns = {
+  osType: devices.osType,
+  osVersion: devices.osVersion,
+  architecture: devices.architecture,
+  agentVersion: devices.agentVersion,
+};
+export type GroupFacts = Pick<typeof devices.$inferSelect, keyof typeof groupFactColumns>;
+
 /** Locks the device row for the rest of the transaction and reads what a change depends on. */
 export async function lockDevice(tx: Executor, deviceId: number) {
   const [row] = await tx
@@ -39,6 +52,7 @@ export async function lockDevice(tx: Executor, deviceId: number) {
       tenantId: devices.tenantId,
       inventoryDigests: devices.inventoryDigests,
       siteId: devices.siteId,
+      ...groupFactColumns,
     })
     .from(devices)
     .where(eq(devices.id, deviceId))
@@ -175,10 +189,13 @@ export async function setSessions(
     .returning(returning);
 }
 
-/** The digests of the inventory parts the server holds and the parts not reported; null for a removed device. */
+/**
+ * The digests of the inventory parts the server holds, the parts not reported and the facts a
+ * group can read; null for a removed device.
+ */
 export async function storedDigests(db: Reader, deviceId: number) {
   const [stored] = await db
-    .select({ digests: devices.inventoryDigests, notReported: devices.notReported })
+    .select({ digests: devices.inventoryDigests, notReported: devices.notReported, ...groupFactColumns })
     .from(devices)
     .where(eq(devices.id, deviceId));
   return stored ?? null;

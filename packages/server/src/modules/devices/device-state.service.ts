@@ -10,6 +10,7 @@ import type {
 import { INVENTORY_KINDS } from '@outpost/contract/devices';
 import type { DeviceStatus, InventoryNotReported } from '@outpost/contract/devices';
 import type { DeviceUpdatePayload } from '@outpost/contract/live';
+import { deviceArchitecture } from '@outpost/contract/targets';
 import type { Db } from '../../db/client';
 import type { Executor } from '../../lib/db';
 import type { ConnectedChange, DeviceChange, DeviceRef, DeviceState } from '../../live/device-state';
@@ -32,7 +33,7 @@ import {
   touchLastSeen as touchLastSeenRows,
   writeInventory,
 } from './device-state.queries';
-import type { DeviceStateRow } from './device-state.queries';
+import type { DeviceStateRow, GroupFacts } from './device-state.queries';
 
 // Device state written from the agent's connection (docs/architecture.md#live-layer-and-agents "Presence"), the
 // port live/device-state.ts names. Each change updates the row and records its activity (events, day
@@ -84,6 +85,16 @@ function partsHeld(stored: InventoryDigests | null, reported: InventoryDigests |
   return INVENTORY_KINDS.filter((k) => reported?.[k] !== undefined && reported[k] === stored?.[k]);
 }
 
+/** Whether facts a dynamic group can read differ from the stored ones (undefined: not reported). */
+function groupFactsDiffer(stored: GroupFacts, reported: Partial<GroupFacts>): boolean {
+  return (Object.keys(reported) as (keyof GroupFacts)[]).some(
+    (k) => reported[k] !== undefined && reported[k] !== stored[k],
+  );
+}
+
+/** A change, and whether it touched what the dynamic groups read (see `told`). */
+type GroupedChange<T> = { change: T; groupFacts: boolean };
+
 /** hello: the device is connected through `connectionId`. */
 export async function markConnected(
   db: Db,
@@ -91,7 +102,7 @@ export async function markConnected(
   connectionId: string,
   hello: HelloMessage,
   ip: string,
-): Promise<ConnectedChange | null> {
+): Promise<GroupedChange<ConnectedChange> | null> {
   return db.transaction(async (tx) => {
     const before = await lockDevice(tx, deviceId);
     if (!before) {
@@ -103,10 +114,17 @@ export async function markConnected(
     const rows = await setConnected(tx, deviceId, { status, connectionId, hello, ipAddress });
     // online unless it already is; the sessions the hello reports are the open ones
     await recordConnected(tx, { id: deviceId, tenantId: before.tenantId }, { ipAddress, sessions });
-    return {
+    const change = {
       ...changeOf(lockedRow(rows), before.status),
       inventoryCurrent: partsHeld(before.inventoryDigests, hello.inventoryDigests),
     };
+    const reported = {
+      osType: hello.osType,
+      osVersion: hello.osVersion,
+      architecture: deviceArchitecture(hello.architecture),
+      agentVersion: hello.agentVersion,
+    };
+    return { change, groupFacts: groupFactsDiffer(before, reported) };
   });
 }
 
@@ -277,7 +295,7 @@ export async function applyInventory(
   db: Db,
   device: DeviceRef,
   inv: InventoryMessage,
-): Promise<DeviceChange | null> {
+): Promise<GroupedChange<DeviceChange> | null> {
   const digests = digestsOf(inv);
   const stored = await storedDigests(db, device.id);
   if (!stored) {
@@ -287,10 +305,18 @@ export async function applyInventory(
     (k) => digests[k] !== undefined && digests[k] !== stored.digests?.[k],
   );
   const notReported = mergeNotReported(stored.notReported, inv);
+  const f = inv.facts ?? {};
+  const groupFacts =
+    changed.includes('software') ||
+    groupFactsDiffer(stored, {
+      osType: f.osType,
+      osVersion: f.osVersion,
+      architecture: f.architecture === undefined ? undefined : deviceArchitecture(f.architecture),
+    });
   const write = async (tx: Executor) => {
     const row = await writeInventory(tx, device.id, inv, changed, digests, notReported);
     // an inventory changes no status: the change is published for its data
-    return row ? changeOf(row, row.status, { inventory: changed }) : null;
+    return row ? { change: changeOf(row, row.status, { inventory: changed }), groupFacts } : null;
   };
   if (!inv.software || !changed.includes('software')) {
     return write(db);
@@ -309,21 +335,26 @@ export async function applyInventory(
 /** Told of devices whose stored facts or inventory changed (the groups' membership); must not throw. */
 export type OnDevicesChanged = (tenantId: number, deviceIds: number[]) => Promise<void>;
 
-/** The change, after `onDevicesChanged` heard of it (when it is about stored facts). */
-async function told<T extends DeviceChange | null>(
-  change: T,
+/**
+ * The change, after `onDevicesChanged` heard of it when it touched what a dynamic group reads.
+ * A reconnecting agent's hello and its inventory of hardware, network or services leave every
+ * membership as it was: telling them re-evaluated every dynamic group of the tenant and its
+ * monitoring policies twice per reconnection (docs/decisions/2026-11-26-group-membership.md).
+ */
+async function told<T extends DeviceChange>(
+  grouped: GroupedChange<T> | null,
   onDevicesChanged?: OnDevicesChanged,
-): Promise<T> {
-  if (change && onDevicesChanged) {
-    await onDevicesChanged(change.ref.tenantId, [change.ref.id]);
+): Promise<T | null> {
+  if (grouped?.groupFacts && onDevicesChanged) {
+    await onDevicesChanged(grouped.change.ref.tenantId, [grouped.change.ref.id]);
   }
-  return change;
+  return grouped?.change ?? null;
 }
 
 /**
  * The port the agent hub writes device state through, bound to this database. A hello (facts)
- * and an inventory that changed something are told to `onDevicesChanged` (dynamic groups,
- * docs/product/device-sets.md#groups); status and last-seen changes alone are not: the groups'
+ * and an inventory that changed what a dynamic group reads are told to `onDevicesChanged`
+ * (docs/product/device-sets.md#groups); status and last-seen changes alone are not: the groups'
  * periodic sweep re-evaluates conditions on them (docs/decisions/2026-11-26-group-membership.md).
  */
 export function createDeviceStateService({
@@ -341,9 +372,6 @@ export function createDeviceStateService({
     touchLastSeen: (deviceIds) => touchLastSeen(db, deviceIds),
     applyFault: (deviceId, fault) => applyFault(db, deviceId, fault),
     applyActivity: (deviceId, message) => applyActivity(db, deviceId, message),
-    applyInventory: async (device, inv) => {
-      const change = await applyInventory(db, device, inv);
-      return change?.update.inventory?.length ? told(change, onDevicesChanged) : change;
-    },
+    applyInventory: async (device, inv) => told(await applyInventory(db, device, inv), onDevicesChanged),
   };
 }

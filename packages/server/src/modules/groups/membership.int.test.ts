@@ -98,6 +98,23 @@ describe('dynamic group membership', () => {
     await agent.close();
   });
 
+  it('follows the OS version an agent reports in its hello', async () => {
+    const group = await dynamicGroup({
+      match: 'all',
+      conditions: [{ field: 'os_version', op: 'contains', value: '24H2' }],
+    });
+    const token = (await createEnrollmentToken(server, admin)).token;
+    const res = await enroll(server, token, facts({ hostname: 'pc-hello', osVersion: 'Windows 11 Pro 23H2' }));
+    const [device] = await server.database.db
+      .select({ id: devices.id })
+      .from(devices)
+      .where(eq(devices.deviceGuid, res.body.data.device_guid));
+    expect(await memberIds(group.id)).not.toContain(device!.id);
+    const agent = await onlineAgent(server.url, res.body.data, { osVersion: 'Windows 11 Pro 24H2' });
+    await eventually(async () => (await memberIds(group.id)).includes(device!.id));
+    await agent.close();
+  });
+
   it('takes a new device in at enrolment', async () => {
     const group = await dynamicGroup({
       match: 'all',
