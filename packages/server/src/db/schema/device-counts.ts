@@ -4,7 +4,8 @@ import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 // and the dashboard's counts read these few rows instead of counting the tenant's devices on
 // every request (at 100,000 devices a count(*) was most of a list request's SQL).
 //
-// Kept by statement-level triggers on `devices` (migration 0007_api_speed), so every writer
+// Kept by triggers on `devices` (migrations 0007_api_speed; the UPDATE trigger per row since
+// 0040_device_counts_row_update, firing only when a counted key changes), so every writer
 // (enrolment, the agent socket, the presence sweeper, deletes, site deletion, tenant deletion,
 // a tenant move) keeps them exact in its own transaction. The triggers only ever INSERT deltas
 // (+n, -n per key): an update of one shared row per key would be a lock that every status
