@@ -25,6 +25,8 @@ import type { MonitoringReports } from './agent-monitoring';
 import { remoteConnectionClosed, sendRemotePolicy, subscribeRemoteTopics } from './agent-remote';
 import type { RemoteReports } from './agent-remote';
 import type { Presence, PresenceOptions } from './presence';
+import { createTurns } from './turns';
+import type { Turns } from './turns';
 
 // The agents connected to this instance (docs/product/agent-protocol.md): one AgentConnection per device, the
 // message switch, and the bus topics that reach a device wherever its socket is. Authentication
@@ -57,6 +59,8 @@ export type AgentHub = {
   readonly connectedHere: number;
   /** so many hellos wait their turn that new upgrades are refused for now (gate.ts) */
   readonly isBusy: boolean;
+  /** seconds until a refused agent's turn (turns.ts), which it takes */
+  busyRetryAfterSeconds(): number;
   close(): void;
 };
 
@@ -73,6 +77,8 @@ type HubContext = {
   options: AgentHubOptions;
   presence: Presence;
   gate: Gate;
+  /** the turns of agents refused while the queue is long; told of each hello recorded */
+  turns: Turns;
   pace: () => Promise<void>;
   publishChange: (change: DeviceChange | null) => Promise<void>;
   /** The device's connection on this instance, and still open. */
@@ -105,7 +111,10 @@ export function createAgentHub(deps: {
   // below, the queue grows only while the server records fewer hellos than the budget admits, and
   // a tighter bound (eight per place) refused the same agents every 2 s by the thousand.
   const inFlight = options.hellosInFlight ?? HELLOS_IN_FLIGHT;
-  const gate = createGate(inFlight, Math.max(inFlight * 8, (options.upgradesPerSecond ?? 0) * 10));
+  const backlogLimit = Math.max(inFlight * 8, (options.upgradesPerSecond ?? 0) * 10);
+  const gate = createGate(inFlight, backlogLimit);
+  // and never more than the hellos recorded here in 10 s, as measured (turns.ts)
+  const turns = createTurns({ initialRate: options.upgradesPerSecond ?? 50, minSeconds: 2, maxSeconds: 60 });
   const pace = createHelloPace(options.upgradesPerSecond, options.upgradeBurst);
   const onConnectionError = (conn: AgentConnection, err: unknown) =>
     log.error({ err, deviceId: conn.device.id }, 'agent message failed');
@@ -152,6 +161,7 @@ export function createAgentHub(deps: {
     options,
     presence,
     gate,
+    turns,
     pace,
     publishChange,
     isCurrent: (conn) => local.get(conn.device.id) === conn && conn.isOpen,
@@ -196,8 +206,9 @@ export function createAgentHub(deps: {
       return local.size;
     },
     get isBusy() {
-      return gate.isBusy;
+      return gate.waiting >= Math.max(inFlight * 8, Math.min(backlogLimit, turns.rate * 10));
     },
+    busyRetryAfterSeconds: () => turns.next(),
     close() {
       isClosing = true;
       if (commandPoll) {
@@ -265,6 +276,9 @@ async function handleHello(ctx: HubContext, conn: AgentConnection, m: HelloMessa
   } finally {
     if (helloChains.get(id) === run) {
       helloChains.delete(id);
+    }
+    if (conn.hasHello) {
+      ctx.turns.passed();
     }
     // With a hold, a welcomed agent keeps its place until its first inventory is stored. Off by
     // default: the wait for the agent's answer then held places the server could have used (a

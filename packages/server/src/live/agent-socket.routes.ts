@@ -12,8 +12,9 @@ import { createMemoryBucket, createRedisBucket, createWindowCounter } from './ra
 // WS /api/agent/ws (docs/product/agent-protocol.md). Credentials are checked before the upgrade, so an
 // unauthenticated client never gets a socket, and in this order:
 //   0. while more returning agents wait for their hello to be recorded than the server works
-//      through in a few seconds (gate.ts), every upgrade is refused (503, Retry-After)
-//      before any lookup: it costs the server nothing, and anonymous clients cannot cause it;
+//      through in 10 s (gate.ts), every upgrade is refused (503) before any lookup, told the next
+//      free turn at the measured hello rate (turns.ts): it costs the server little, and anonymous
+//      clients cannot cause it;
 //   1. an address past its budget of failed authentications is refused (429) before any lookup;
 //   2. the guid and secret are checked (one indexed lookup, one sha256), a few upgrades at a time
 //      (gate.ts: the rest wait in memory, not in the database pool ahead of the hellos); a failure
@@ -61,7 +62,7 @@ export const agentSocketRoutes: FastifyPluginCallback<{
     if (app.agentHub.isBusy) {
       return reply
         .status(503)
-        .header('retry-after', String(BUSY_RETRY_AFTER_S))
+        .header('retry-after', String(app.agentHub.busyRetryAfterSeconds()))
         .send({ success: false, error: messages.agentTooManyConnections, code: 'TOO_MANY_CONNECTIONS' });
     }
     const blockedFor = await failures.blockedFor(request.ip);
@@ -122,9 +123,6 @@ export const agentSocketRoutes: FastifyPluginCallback<{
  * only once every lookup had run (4 s after ready on a quiet machine, 17 s on a loaded one).
  */
 const LOOKUPS_AT_ONCE = 4;
-
-/** Seconds an agent refused while the hello queue is long waits (it adds up to a second of jitter). */
-const BUSY_RETRY_AFTER_S = 2;
 
 /**
  * Lets go of the upgrade's HTTP objects once the socket is the hub's (docs/architecture.md#reliability-and-scale "Fleet
