@@ -13,8 +13,11 @@ describe('hot statements prepared on PostgreSQL', () => {
   });
 
   const prepared = async () =>
-    (await pool.query<{ name: string; statement: string }>('select name, statement from pg_prepared_statements'))
-      .rows;
+    (
+      await pool.query<{ name: string; statement: string }>(
+        'select name, statement from pg_prepared_statements',
+      )
+    ).rows;
 
   it('prepares a text from its third execution on, with the same answers', async () => {
     const text = 'select $1::int + 1 as n';

@@ -59,7 +59,13 @@ export function prepareHotStatements(pool: pg.Pool, nameOf = createStatementName
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     const named = (config: unknown, ...rest: unknown[]) => {
       const c = config as QueryConfig | null;
-      if (c && typeof c === 'object' && typeof c.text === 'string' && c.name === undefined && c.submit === undefined) {
+      if (
+        c &&
+        typeof c === 'object' &&
+        typeof c.text === 'string' &&
+        c.name === undefined &&
+        c.submit === undefined
+      ) {
         const name = nameOf(c.text);
         if (name !== undefined) {
           return query({ ...c, name }, ...rest);

@@ -36,8 +36,9 @@ describe('device state tells the groups only of what they read', () => {
     tenantId = (await server.seedDemo())!.acmeTenantId;
     state = createDeviceStateService({
       db: server.database.db,
-      onDevicesChanged: async (_tenant, ids) => {
+      onDevicesChanged: (_tenant, ids) => {
         told.push(ids);
+        return Promise.resolve();
       },
     });
   });
@@ -85,7 +86,9 @@ describe('device state tells the groups only of what they read', () => {
     };
     expect(await apply({ services: [service('Running')] })).toBe(0);
     expect(await apply({ services: [service('Stopped')], facts: { hostname: 'pc-inventory-2' } })).toBe(0);
-    const software = [{ name: '7-Zip', displayName: null, publisher: null, version: '24.08', installDate: null }];
+    const software = [
+      { name: '7-Zip', displayName: null, publisher: null, version: '24.08', installDate: null },
+    ];
     expect(await apply({ software })).toBe(1);
     expect(await apply({ software })).toBe(0);
     expect(await apply({ facts: { osVersion: 'Windows 11 Pro 23H2' } })).toBe(0);

@@ -104,7 +104,11 @@ describe('dynamic group membership', () => {
       conditions: [{ field: 'os_version', op: 'contains', value: '24H2' }],
     });
     const token = (await createEnrollmentToken(server, admin)).token;
-    const res = await enroll(server, token, facts({ hostname: 'pc-hello', osVersion: 'Windows 11 Pro 23H2' }));
+    const res = await enroll(
+      server,
+      token,
+      facts({ hostname: 'pc-hello', osVersion: 'Windows 11 Pro 23H2' }),
+    );
     const [device] = await server.database.db
       .select({ id: devices.id })
       .from(devices)
