@@ -47,6 +47,18 @@ describe('dynamic group membership', () => {
     return res.body.data.data.map((m) => m.id).sort((a, b) => a - b);
   }
 
+  /** A device enrolled with these facts over the API: its credentials and its id. */
+  async function enrolledDevice(overrides: Parameters<typeof facts>[0]) {
+    const token = (await createEnrollmentToken(server, admin)).token;
+    const res = await enroll(server, token, facts(overrides));
+    expect(res.status).toBe(200);
+    const [device] = await server.database.db
+      .select({ id: devices.id })
+      .from(devices)
+      .where(eq(devices.deviceGuid, res.body.data.device_guid));
+    return { creds: res.body.data, id: device!.id };
+  }
+
   beforeAll(async () => {
     server = await startTestServer();
     tenantId = (await server.seedDemo())!.acmeTenantId;
@@ -103,19 +115,10 @@ describe('dynamic group membership', () => {
       match: 'all',
       conditions: [{ field: 'os_version', op: 'contains', value: '24H2' }],
     });
-    const token = (await createEnrollmentToken(server, admin)).token;
-    const res = await enroll(
-      server,
-      token,
-      facts({ hostname: 'pc-hello', osVersion: 'Windows 11 Pro 23H2' }),
-    );
-    const [device] = await server.database.db
-      .select({ id: devices.id })
-      .from(devices)
-      .where(eq(devices.deviceGuid, res.body.data.device_guid));
-    expect(await memberIds(group.id)).not.toContain(device!.id);
-    const agent = await onlineAgent(server.url, res.body.data, { osVersion: 'Windows 11 Pro 24H2' });
-    await eventually(async () => (await memberIds(group.id)).includes(device!.id));
+    const device = await enrolledDevice({ hostname: 'pc-hello', osVersion: 'Windows 11 Pro 23H2' });
+    expect(await memberIds(group.id)).not.toContain(device.id);
+    const agent = await onlineAgent(server.url, device.creds, { osVersion: 'Windows 11 Pro 24H2' });
+    await eventually(async () => (await memberIds(group.id)).includes(device.id));
     await agent.close();
   });
 
@@ -124,18 +127,8 @@ describe('dynamic group membership', () => {
       match: 'all',
       conditions: [{ field: 'os_version', op: 'contains', value: 'Server 2022' }],
     });
-    const token = (await createEnrollmentToken(server, admin)).token;
-    const res = await enroll(
-      server,
-      token,
-      facts({ hostname: 'srv-enrol', osVersion: 'Windows Server 2022 Standard' }),
-    );
-    expect(res.status).toBe(200);
-    const [device] = await server.database.db
-      .select({ id: devices.id })
-      .from(devices)
-      .where(eq(devices.deviceGuid, res.body.data.device_guid));
-    expect(await memberIds(group.id)).toEqual([device!.id]);
+    const device = await enrolledDevice({ hostname: 'srv-enrol', osVersion: 'Windows Server 2022 Standard' });
+    expect(await memberIds(group.id)).toEqual([device.id]);
   });
 
   it('follows tags when the tags module says devices changed', async () => {
