@@ -111,10 +111,10 @@ export function createAgentHub(deps: {
   // below, the queue grows only while the server records fewer hellos than the budget admits, and
   // a tighter bound (eight per place) refused the same agents every 2 s by the thousand.
   const inFlight = options.hellosInFlight ?? HELLOS_IN_FLIGHT;
-  const backlogLimit = Math.max(inFlight * 8, (options.upgradesPerSecond ?? 0) * 10);
-  const gate = createGate(inFlight, backlogLimit);
   // and never more than the hellos recorded here in 10 s, as measured (turns.ts)
+  const budgetBacklog = (options.upgradesPerSecond ?? 0) * 10;
   const turns = createTurns({ initialRate: options.upgradesPerSecond ?? 50, minSeconds: 2, maxSeconds: 60 });
+  const gate = createGate(inFlight, () => Math.max(inFlight * 8, Math.min(budgetBacklog, turns.rate * 10)));
   const pace = createHelloPace(options.upgradesPerSecond, options.upgradeBurst);
   const onConnectionError = (conn: AgentConnection, err: unknown) =>
     log.error({ err, deviceId: conn.device.id }, 'agent message failed');
@@ -206,7 +206,7 @@ export function createAgentHub(deps: {
       return local.size;
     },
     get isBusy() {
-      return gate.waiting >= Math.max(inFlight * 8, Math.min(backlogLimit, turns.rate * 10));
+      return gate.isBusy;
     },
     busyRetryAfterSeconds: () => turns.next(),
     close() {

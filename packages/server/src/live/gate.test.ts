@@ -25,4 +25,18 @@ describe('gate', () => {
     expect(gate.inFlight).toBe(0);
     expect(gate.waiting).toBe(0);
   });
+
+  it('reads a bound given as a function at each question', async () => {
+    let bound = 3;
+    const gate = createGate(1, () => bound);
+    const leave = await gate.enter();
+    const waiting = [gate.enter(), gate.enter()];
+    expect(gate.isBusy).toBe(false);
+    bound = 2;
+    expect(gate.isBusy).toBe(true);
+    leave();
+    (await waiting[0]!)();
+    (await waiting[1]!)();
+    expect(gate.isBusy).toBe(false);
+  });
 });

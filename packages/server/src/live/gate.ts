@@ -16,11 +16,15 @@ export type Gate = {
   /** callers waiting for a place */
   readonly waiting: number;
   readonly inFlight: number;
-  /** more callers wait than `backlogLimit` */
+  /** at least `backlogLimit` callers wait */
   readonly isBusy: boolean;
 };
 
-export function createGate(limit: number, backlogLimit = limit * 8): Gate {
+/** The backlog's bound: a number, or read at each question (a bound that follows a measured rate). */
+export type BacklogLimit = number | (() => number);
+
+export function createGate(limit: number, backlogLimit: BacklogLimit = limit * 8): Gate {
+  const bound = typeof backlogLimit === 'number' ? () => backlogLimit : backlogLimit;
   let inFlight = 0;
   const queue: (() => void)[] = [];
   const leave = () => {
@@ -55,7 +59,7 @@ export function createGate(limit: number, backlogLimit = limit * 8): Gate {
       return inFlight;
     },
     get isBusy() {
-      return queue.length >= backlogLimit;
+      return queue.length >= bound();
     },
   };
 }
